@@ -1,0 +1,55 @@
+package dev.rmtemu.emulator.cli;
+
+import dev.rmtemu.model.UserError;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+
+/** Entry point of the {@code rmtemu} command. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the CLI with the given streams and returns the exit code (used by tests). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        boolean debug = false;
+        for (String a : args) {
+            if (a.equals("--debug")) {
+                debug = true;
+            }
+        }
+        final boolean showStack = debug;
+        CommandLine cli = new CommandLine(new RmtemuCommand());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof UserError ue) {
+                err.println("rmtemu: " + ue.getMessage());
+                if (showStack) {
+                    ue.printStackTrace(err);
+                }
+                err.flush();
+                return ue.exitCode();
+            }
+            err.println("rmtemu: internal error: " + ex);
+            if (showStack) {
+                ex.printStackTrace(err);
+            } else {
+                err.println("(run again with --debug for the stack trace)");
+            }
+            err.flush();
+            return 1;
+        });
+        cli.setParameterExceptionHandler((ex, a) -> {
+            err.println("rmtemu: " + ex.getMessage());
+            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            err.flush();
+            return UserError.BAD_INPUT;
+        });
+        return cli.execute(args);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.rmtemu.emulator.cli;
+
+import picocli.CommandLine.Command;
+
+/** The root {@code rmtemu} command; each capability is a subcommand. */
+@Command(name = "rmtemu",
+        mixinStandardHelpOptions = true,
+        version = "rmtemu 0.1.0",
+        description = {
+            "Deterministic cycle-level emulator of an RMT / Tofino-like programmable switch.",
+            "Stage programs run under the target's budgets (stages, SRAM/TCAM, stateful ALUs,",
+            "hash bits, PHV) and one read-modify-write per register array per packet."
+        },
+        subcommands = {
+            picocli.CommandLine.HelpCommand.class
+        })
+public final class RmtemuCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @picocli.CommandLine.Option(names = "--debug", description = "Print stack traces for errors.", scope = picocli.CommandLine.ScopeType.INHERIT)
+    boolean debug;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,2 @@
+/** rmtemu traces module; see ../shared/DESIGN.md for its place in the reactor. */
+package dev.rmtemu.traces;
