@@ -12,6 +12,8 @@ import picocli.CommandLine.Command;
             "hash bits, PHV) and one read-modify-write per register array per packet."
         },
         subcommands = {
+            ResourcesCommand.class,
+            ProgramsCommand.class,
             picocli.CommandLine.HelpCommand.class
         })
 public final class RmtemuCommand implements Runnable {

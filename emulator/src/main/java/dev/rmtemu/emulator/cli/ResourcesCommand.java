@@ -1,0 +1,74 @@
+package dev.rmtemu.emulator.cli;
+
+import dev.rmtemu.model.check.ReportRenderer;
+import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.program.ProgramParams;
+import dev.rmtemu.model.program.ProgramRegistry;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code rmtemu resources}: does a program fit a target, and what does it use. */
+@Command(name = "resources",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Place a stage program on a target and print its resource report: per stage and gress",
+            "SRAM and TCAM blocks, stateful ALUs, hash bits and logical tables (used/available/%),",
+            "totals and averages, PHV containers, estimated pipeline latency and the stateful-ALU",
+            "templates used. Exit 0 when the program fits; exit 3 when it does not, with the failing",
+            "rows marked '!!' and one line per failure on stderr; exit 2 on an unknown program,",
+            "target or parameter. 'rmtemu programs' lists programs and their parameters."
+        },
+        footer = {"", "Examples:",
+            "  rmtemu resources --program counter --target tofino1",
+            "  rmtemu resources --program counter --target tofino1 --param cells=4194304   # exits 3",
+            "  rmtemu resources --program l2fwd --target rmt --json > resources.json"})
+public final class ResourcesCommand implements Callable<Integer> {
+    /** Exit code when the program does not fit the target. */
+    public static final int EXIT_DOES_NOT_FIT = 3;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-p", "--program"}, required = true, paramLabel = "NAME", description = "Stage program to check (see 'rmtemu programs').")
+    String program;
+
+    @Option(names = {"-t", "--target"}, defaultValue = "tofino1", paramLabel = "PROFILE",
+            description = "Target profile: tofino1, tofino2, rmt, unconstrained, or a JSON profile file (default: ${DEFAULT-VALUE}).")
+    String target;
+
+    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
+    List<String> params = new ArrayList<>();
+
+    @Option(names = "--json", description = "Print the report as JSON (shaped like the Tofino compiler's resources.json).")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        TargetProfile profile = TargetProfiles.load(target);
+        StageProgram p = new ProgramRegistry().build(program, ProgramParams.parseAssignments(params));
+        ResourceReport report = ResourceChecker.check(p, profile);
+        out.print(json ? ReportRenderer.json(report) : ReportRenderer.table(report));
+        out.flush();
+        if (!report.fits()) {
+            for (String f : report.failures()) {
+                err.println("rmtemu: " + f);
+            }
+            err.flush();
+            return EXIT_DOES_NOT_FIT;
+        }
+        return 0;
+    }
+}

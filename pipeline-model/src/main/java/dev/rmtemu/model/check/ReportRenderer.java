@@ -1,0 +1,326 @@
+package dev.rmtemu.model.check;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.register.AtomTemplate;
+import dev.rmtemu.model.target.TargetProfile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Renders a {@link ResourceReport} as a terminal table (in the spirit of the
+ * Tofino compiler's mau.resources.log) and as JSON shaped like its
+ * resources.json: {@code resources.mau.mau_stages[].{stage_number, rams, tcams,
+ * meter_alus, hash_bits, logical_tables}} and {@code resources.phv_containers}.
+ */
+public final class ReportRenderer {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Marks a row a failure names. */
+    private static final String FAIL_MARK = "!!";
+
+    private ReportRenderer() {
+    }
+
+    private interface Metric {
+        long of(StageUsage u);
+    }
+
+    private record Column(String title, Metric metric, long available) {
+    }
+
+    private static List<Column> columns(TargetProfile t) {
+        return List.of(
+                new Column("SRAM blocks", StageUsage::sramBlocks, t.sram().unlimited() ? TargetProfile.UNLIMITED : t.sram().blocks()),
+                new Column("TCAM blocks", StageUsage::tcamBlocks, t.tcam().unlimited() ? TargetProfile.UNLIMITED : t.tcam().blocks()),
+                new Column("Stateful ALUs", StageUsage::statefulAlus, t.statefulAlusPerStage()),
+                new Column("Hash bits", StageUsage::hashBits, t.hashBitsPerStage()),
+                new Column("Logical tables", StageUsage::logicalTables, t.logicalTablesPerStage()));
+    }
+
+    public static String table(ResourceReport r) {
+        TargetProfile t = r.target();
+        StringBuilder sb = new StringBuilder();
+        sb.append("Program ").append(r.program()).append(" on ").append(t.name()).append(": ")
+                .append(r.fits() ? "fits" : "DOES NOT FIT").append('\n');
+        if (!r.params().isEmpty()) {
+            sb.append("Parameters: ");
+            boolean first = true;
+            for (Map.Entry<String, String> e : r.params().entrySet()) {
+                sb.append(first ? "" : ", ").append(e.getKey()).append('=').append(e.getValue());
+                first = false;
+            }
+            sb.append('\n');
+        }
+        List<Column> cols = columns(t);
+        List<String[]> lines = new ArrayList<>();
+        String[] header = new String[cols.size() + 3];
+        header[0] = "";
+        header[1] = "Stage";
+        header[2] = "Gress";
+        for (int i = 0; i < cols.size(); i++) {
+            header[i + 3] = cols.get(i).title();
+        }
+        lines.add(header);
+        for (StageUsage u : r.stages()) {
+            String[] row = new String[cols.size() + 3];
+            row[0] = r.failing(u.stage(), u.gress()) ? FAIL_MARK : "";
+            row[1] = Integer.toString(u.stage());
+            row[2] = u.gress().label();
+            for (int i = 0; i < cols.size(); i++) {
+                row[i + 3] = cell(cols.get(i).metric().of(u), cols.get(i).available());
+            }
+            lines.add(row);
+        }
+        for (Gress g : Gress.values()) {
+            int n = stageCount(r, g);
+            if (n == 0) {
+                continue;
+            }
+            String[] total = new String[cols.size() + 3];
+            String[] avg = new String[cols.size() + 3];
+            total[0] = "";
+            avg[0] = "";
+            total[1] = "Total";
+            avg[1] = "Average";
+            total[2] = g.label();
+            avg[2] = g.label();
+            for (int i = 0; i < cols.size(); i++) {
+                long sum = sum(r, g, cols.get(i).metric());
+                long avail = cols.get(i).available();
+                total[i + 3] = cell(sum, avail == TargetProfile.UNLIMITED ? avail : avail * n);
+                avg[i + 3] = avail == TargetProfile.UNLIMITED
+                        ? String.format(Locale.ROOT, "%.1f", (double) sum / n)
+                        : String.format(Locale.ROOT, "%.1f/%d (%s)", (double) sum / n, avail, pct(sum, avail * n));
+            }
+            lines.add(total);
+            lines.add(avg);
+        }
+        appendAligned(sb, lines);
+
+        sb.append("PHV containers:");
+        for (ResourceReport.PhvGroupUsage g : r.phv()) {
+            sb.append("  ").append(g.widthBits()).append("b ")
+                    .append(cell(g.used(), g.available()))
+                    .append(" [ingress ").append(g.ingress()).append(", egress ").append(g.egress()).append(']');
+        }
+        sb.append("\nPHV bits: ").append(r.phvRequestedBits()).append(" b of fields");
+        long avail = t.phvBits();
+        sb.append(" in ").append(allocatedBits(r)).append(" b of containers, of ")
+                .append(avail == TargetProfile.UNLIMITED ? "unlimited" : Long.toString(avail)).append(" b\n");
+        sb.append("Estimated latency (cycles at ").append(ghz(t.clockHz())).append(" GHz): ");
+        boolean first = true;
+        for (Map.Entry<Gress, Integer> e : r.pipelineLatencyCycles().entrySet()) {
+            sb.append(first ? "" : ", ").append(e.getKey().label()).append(" pipeline ").append(e.getValue());
+            first = false;
+        }
+        sb.append(first ? "" : "; ").append("parser ").append(t.latency().parserCycles())
+                .append(", deparser ").append(t.latency().deparserCycles()).append('\n');
+        sb.append("Stateful-ALU templates used: ");
+        if (r.templates().isEmpty()) {
+            sb.append("none");
+        } else {
+            first = true;
+            for (AtomTemplate a : r.templates()) {
+                sb.append(first ? "" : ", ").append(a);
+                first = false;
+            }
+        }
+        sb.append(" (").append(t.name()).append(" implements ").append(sortedTemplates(t)).append(")\n");
+        if (!r.fits()) {
+            sb.append("Failures (").append(r.failures().size()).append("):\n");
+            for (String f : r.failures()) {
+                sb.append("  ").append(f).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String sortedTemplates(TargetProfile t) {
+        StringBuilder sb = new StringBuilder();
+        for (AtomTemplate a : AtomTemplate.values()) {
+            if (t.templates().contains(a)) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(a);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static long allocatedBits(ResourceReport r) {
+        long bits = 0;
+        for (ResourceReport.PhvGroupUsage g : r.phv()) {
+            bits += (long) g.used() * g.widthBits();
+        }
+        return bits;
+    }
+
+    private static String ghz(long hz) {
+        return String.format(Locale.ROOT, "%.2f", hz / 1e9);
+    }
+
+    private static int stageCount(ResourceReport r, Gress g) {
+        int n = 0;
+        for (StageUsage u : r.stages()) {
+            if (u.gress() == g) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static long sum(ResourceReport r, Gress g, Metric m) {
+        long s = 0;
+        for (StageUsage u : r.stages()) {
+            if (u.gress() == g) {
+                s += m.of(u);
+            }
+        }
+        return s;
+    }
+
+    private static String cell(long used, long available) {
+        if (available == TargetProfile.UNLIMITED) {
+            return used + "/unlimited";
+        }
+        return used + "/" + available + " (" + pct(used, available) + ")";
+    }
+
+    static String pct(long used, long available) {
+        return String.format(Locale.ROOT, "%.1f%%", percent(used, available));
+    }
+
+    static double percent(long used, long available) {
+        return available == 0 ? 0 : Math.round(1000.0 * used / available) / 10.0;
+    }
+
+    private static void appendAligned(StringBuilder sb, List<String[]> lines) {
+        int[] w = new int[lines.get(0).length];
+        for (String[] l : lines) {
+            for (int i = 0; i < l.length; i++) {
+                w[i] = Math.max(w[i], l[i].length());
+            }
+        }
+        StringBuilder rule = new StringBuilder("+");
+        for (int width : w) {
+            rule.append("-".repeat(width + 2)).append('+');
+        }
+        sb.append(rule).append('\n');
+        for (int li = 0; li < lines.size(); li++) {
+            String[] l = lines.get(li);
+            sb.append('|');
+            for (int i = 0; i < l.length; i++) {
+                boolean left = i <= 2 && li > 0 && i != 1 || li == 0;
+                String s = left ? pad(l[i], w[i]) : lpad(l[i], w[i]);
+                sb.append(' ').append(s).append(" |");
+            }
+            sb.append('\n');
+            if (li == 0) {
+                sb.append(rule).append('\n');
+            }
+        }
+        sb.append(rule).append('\n');
+    }
+
+    private static String pad(String s, int w) {
+        return s + " ".repeat(w - s.length());
+    }
+
+    private static String lpad(String s, int w) {
+        return " ".repeat(w - s.length()) + s;
+    }
+
+    /** The report as resources.json-shaped JSON (deterministic key order). */
+    public static String json(ResourceReport r) {
+        try {
+            return JSON.writeValueAsString(jsonTree(r)) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static ObjectNode jsonTree(ResourceReport r) {
+        TargetProfile t = r.target();
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode res = root.putObject("resources");
+        res.put("program", r.program());
+        res.put("target", t.name());
+        ObjectNode params = res.putObject("params");
+        r.params().forEach(params::put);
+        res.put("fits", r.fits());
+        ArrayNode failures = res.putArray("failures");
+        r.failures().forEach(failures::add);
+        ObjectNode mau = res.putObject("mau");
+        mau.put("nStages", t.stagesPerGress() == TargetProfile.UNLIMITED ? -1 : t.stagesPerGress());
+        ArrayNode stages = mau.putArray("mau_stages");
+        List<Column> cols = columns(t);
+        String[] keys = {"rams", "tcams", "meter_alus", "hash_bits", "logical_tables"};
+        for (StageUsage u : r.stages()) {
+            ObjectNode s = stages.addObject();
+            s.put("stage_number", u.stage());
+            s.put("gress", u.gress().label());
+            for (int i = 0; i < cols.size(); i++) {
+                usage(s.putObject(keys[i]), cols.get(i).metric().of(u), cols.get(i).available());
+            }
+            s.put("hash_units", u.hashUnits());
+            s.put("latency_cycles", u.latencyCycles());
+            s.put("fails", r.failing(u.stage(), u.gress()));
+        }
+        ObjectNode totals = mau.putObject("totals");
+        ObjectNode average = mau.putObject("average");
+        for (Gress g : Gress.values()) {
+            int n = stageCount(r, g);
+            if (n == 0) {
+                continue;
+            }
+            ObjectNode tg = totals.putObject(g.label());
+            ObjectNode ag = average.putObject(g.label());
+            for (int i = 0; i < cols.size(); i++) {
+                long sum = sum(r, g, cols.get(i).metric());
+                long avail = cols.get(i).available();
+                usage(tg.putObject(keys[i]), sum, avail == TargetProfile.UNLIMITED ? avail : avail * n);
+                ag.put(keys[i], Math.round(10.0 * sum / n) / 10.0);
+            }
+        }
+        ArrayNode phv = res.putArray("phv_containers");
+        for (ResourceReport.PhvGroupUsage g : r.phv()) {
+            ObjectNode p = phv.addObject();
+            p.put("width", g.widthBits());
+            p.put("ingress", g.ingress());
+            p.put("egress", g.egress());
+            usage(p, g.used(), g.available());
+        }
+        ObjectNode phvBits = res.putObject("phv_bits");
+        phvBits.put("fields", r.phvRequestedBits());
+        phvBits.put("allocated", allocatedBits(r));
+        if (t.phvBits() == TargetProfile.UNLIMITED) {
+            phvBits.put("available", "unlimited");
+        } else {
+            phvBits.put("available", t.phvBits());
+        }
+        ObjectNode lat = res.putObject("latency");
+        lat.put("clock_hz", t.clockHz());
+        for (Map.Entry<Gress, Integer> e : r.pipelineLatencyCycles().entrySet()) {
+            lat.put(e.getKey().label() + "_cycles", e.getValue());
+        }
+        lat.put("parser_cycles", t.latency().parserCycles());
+        lat.put("deparser_cycles", t.latency().deparserCycles());
+        ArrayNode tpl = res.putArray("templates");
+        r.templates().forEach(a -> tpl.add(a.name()));
+        return root;
+    }
+
+    private static void usage(ObjectNode o, long used, long available) {
+        o.put("used", used);
+        if (available == TargetProfile.UNLIMITED) {
+            o.put("available", "unlimited");
+        } else {
+            o.put("available", available);
+            o.put("percent", percent(used, available));
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.rmtemu.model.phv;
+
+/**
+ * A PHV field: a name, a width of 1..64 bits, and a slot in the runtime PHV.
+ * Headers have {@code gress == null} (present in both gresses the program uses).
+ */
+public final class Field {
+    /** Widest field the runtime PHV holds in one slot; wider headers are declared as several fields. */
+    public static final int MAX_WIDTH = 64;
+
+    private final String name;
+    private final int width;
+    private final FieldKind kind;
+    private final Gress gress;
+    private final ParsedField source;
+    private final int slot;
+    private final long mask;
+
+    public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, int slot) {
+        if (width < 1 || width > MAX_WIDTH) {
+            throw new IllegalArgumentException("field " + name + ": width " + width + " outside 1.." + MAX_WIDTH);
+        }
+        this.name = name;
+        this.width = width;
+        this.kind = kind;
+        this.gress = gress;
+        this.source = source;
+        this.slot = slot;
+        this.mask = width == 64 ? -1L : (1L << width) - 1;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int width() {
+        return width;
+    }
+
+    public FieldKind kind() {
+        return kind;
+    }
+
+    /** The gress of a metadata or intrinsic field; null for headers. */
+    public Gress gress() {
+        return gress;
+    }
+
+    /** The record field a header is parsed from; null for metadata. */
+    public ParsedField source() {
+        return source;
+    }
+
+    public int slot() {
+        return slot;
+    }
+
+    public long mask() {
+        return mask;
+    }
+
+    public boolean visibleIn(Gress g) {
+        return gress == null || gress == g;
+    }
+
+    @Override
+    public String toString() {
+        return name + "<" + width + ">";
+    }
+}

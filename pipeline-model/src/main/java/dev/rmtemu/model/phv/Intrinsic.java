@@ -1,0 +1,56 @@
+package dev.rmtemu.model.phv;
+
+/**
+ * Intrinsic metadata with Tofino's names and widths (TNA). The engine fills the
+ * "read" ones before a gress runs and acts on the "write" ones after it.
+ * Ingress always carries {@link #INGRESS_PORT}, {@link #UCAST_EGRESS_PORT} and
+ * {@link #DROP_CTL}; egress always carries {@link #EGRESS_PORT}; others occupy
+ * PHV only when a program asks for them.
+ */
+public enum Intrinsic {
+    INGRESS_PORT("ig_intr_md.ingress_port", 9, Gress.INGRESS, true),
+    INGRESS_MAC_TSTAMP("ig_intr_md.ingress_mac_tstamp", 48, Gress.INGRESS, false),
+    UCAST_EGRESS_PORT("ig_intr_tm_md.ucast_egress_port", 9, Gress.INGRESS, true),
+    QID("ig_intr_tm_md.qid", 5, Gress.INGRESS, false),
+    MCAST_GRP("ig_intr_tm_md.mcast_grp_a", 16, Gress.INGRESS, false),
+    DROP_CTL("ig_intr_dprsr_md.drop_ctl", 3, Gress.INGRESS, true),
+    RESUBMIT("ig_intr_dprsr_md.resubmit_type", 3, Gress.INGRESS, false),
+    EGRESS_PORT("eg_intr_md.egress_port", 9, Gress.EGRESS, true),
+    EGRESS_QID("eg_intr_md.egress_qid", 5, Gress.EGRESS, false),
+    ENQ_QDEPTH("eg_intr_md.enq_qdepth", 19, Gress.EGRESS, false),
+    ENQ_TSTAMP("eg_intr_md.enq_tstamp", 32, Gress.EGRESS, false),
+    DEQ_QDEPTH("eg_intr_md.deq_qdepth", 19, Gress.EGRESS, false),
+    DEQ_TIMEDELTA("eg_intr_md.deq_timedelta", 32, Gress.EGRESS, false),
+    EGRESS_GLOBAL_TSTAMP("eg_prsr_md.global_tstamp", 48, Gress.EGRESS, false),
+    PKT_LENGTH("eg_intr_md.pkt_length", 16, Gress.EGRESS, false),
+    EGRESS_DROP_CTL("eg_intr_dprsr_md.drop_ctl", 3, Gress.EGRESS, false);
+
+    private final String p4Name;
+    private final int width;
+    private final Gress gress;
+    private final boolean always;
+
+    Intrinsic(String p4Name, int width, Gress gress, boolean always) {
+        this.p4Name = p4Name;
+        this.width = width;
+        this.gress = gress;
+        this.always = always;
+    }
+
+    public String p4Name() {
+        return p4Name;
+    }
+
+    public int width() {
+        return width;
+    }
+
+    public Gress gress() {
+        return gress;
+    }
+
+    /** True when every program of that gress carries the field. */
+    public boolean always() {
+        return always;
+    }
+}

@@ -1,0 +1,165 @@
+package dev.rmtemu.model.phv;
+
+import dev.rmtemu.model.target.PhvContainerGroup;
+import dev.rmtemu.model.target.TargetProfile;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Packs PHV fields into the target's 8/16/32-bit containers, the way the Tofino
+ * compiler does in spirit: fields wider than the widest container are split
+ * across containers; a remainder goes first into spare bits of a container of
+ * the same gress already in use (best fit), then into the smallest free
+ * container that holds it, then is split over smaller ones. Containers belong to
+ * one gress. Fields are placed widest first (ties by name) so the result does not
+ * depend on declaration order.
+ */
+public final class PhvAllocation {
+    /** One field instance to place: a header appears once per gress that uses it. */
+    public record Demand(String field, int width, Gress gress) {
+    }
+
+    private final List<PhvContainerGroup> groups;
+    private final int[][] usedPerGress;
+    private final List<String> failures = new ArrayList<>();
+    private final long requestedBits;
+
+    private PhvAllocation(List<PhvContainerGroup> groups, List<Demand> demands) {
+        this.groups = groups;
+        this.usedPerGress = new int[Gress.values().length][groups.size()];
+        long bits = 0;
+        for (Demand d : demands) {
+            bits += d.width();
+        }
+        this.requestedBits = bits;
+        place(demands);
+    }
+
+    public static PhvAllocation allocate(TargetProfile target, List<Demand> demands) {
+        return new PhvAllocation(target.phvContainers(), demands);
+    }
+
+    private record Partial(Gress gress, int group, int freeBits) {
+    }
+
+    private void place(List<Demand> demands) {
+        List<Demand> order = new ArrayList<>(demands);
+        order.sort(Comparator.comparingInt(Demand::width).reversed()
+                .thenComparing(Demand::field).thenComparing(Demand::gress));
+        // group indices sorted by container width, ascending
+        Integer[] byWidth = new Integer[groups.size()];
+        for (int i = 0; i < byWidth.length; i++) {
+            byWidth[i] = i;
+        }
+        java.util.Arrays.sort(byWidth, Comparator.comparingInt(i -> groups.get(i).widthBits()));
+        List<Partial> partials = new ArrayList<>();
+        for (Demand d : order) {
+            int remaining = d.width();
+            while (remaining > 0) {
+                int widest = widestFree(byWidth);
+                if (remaining < maxWidth(byWidth)) {
+                    int best = -1;
+                    for (int i = 0; i < partials.size(); i++) {
+                        Partial p = partials.get(i);
+                        if (p.gress() == d.gress() && p.freeBits() >= remaining
+                                && (best < 0 || p.freeBits() < partials.get(best).freeBits())) {
+                            best = i;
+                        }
+                    }
+                    if (best >= 0) {
+                        Partial p = partials.get(best);
+                        partials.set(best, new Partial(p.gress(), p.group(), p.freeBits() - remaining));
+                        remaining = 0;
+                        break;
+                    }
+                }
+                int chosen = -1;
+                for (int g : byWidth) {
+                    if (free(g) > 0 && groups.get(g).widthBits() >= remaining) {
+                        chosen = g;
+                        break;
+                    }
+                }
+                if (chosen < 0) {
+                    chosen = widest;
+                }
+                if (chosen < 0) {
+                    failures.add("PHV: field " + d.field() + " (" + d.width() + " b, " + d.gress().label()
+                            + ") does not fit: " + remaining + " b left and no free container");
+                    break;
+                }
+                usedPerGress[d.gress().ordinal()][chosen]++;
+                int w = groups.get(chosen).widthBits();
+                if (w > remaining) {
+                    partials.add(new Partial(d.gress(), chosen, w - remaining));
+                }
+                remaining -= Math.min(w, remaining);
+            }
+        }
+    }
+
+    private int maxWidth(Integer[] byWidth) {
+        return byWidth.length == 0 ? 0 : groups.get(byWidth[byWidth.length - 1]).widthBits();
+    }
+
+    private int widestFree(Integer[] byWidth) {
+        for (int i = byWidth.length - 1; i >= 0; i--) {
+            if (free(byWidth[i]) > 0) {
+                return byWidth[i];
+            }
+        }
+        return -1;
+    }
+
+    private long free(int group) {
+        int count = groups.get(group).count();
+        if (count == TargetProfile.UNLIMITED) {
+            return Long.MAX_VALUE;
+        }
+        int used = 0;
+        for (int[] perGress : usedPerGress) {
+            used += perGress[group];
+        }
+        return (long) count - used;
+    }
+
+    public List<PhvContainerGroup> groups() {
+        return groups;
+    }
+
+    /** Containers of group {@code group} used by {@code gress}. */
+    public int used(Gress gress, int group) {
+        return usedPerGress[gress.ordinal()][group];
+    }
+
+    public int used(int group) {
+        int sum = 0;
+        for (int[] perGress : usedPerGress) {
+            sum += perGress[group];
+        }
+        return sum;
+    }
+
+    public long usedBits() {
+        long bits = 0;
+        for (int g = 0; g < groups.size(); g++) {
+            bits += (long) used(g) * groups.get(g).widthBits();
+        }
+        return bits;
+    }
+
+    /** Sum of the widths of the fields placed (before container rounding). */
+    public long requestedBits() {
+        return requestedBits;
+    }
+
+    public List<String> failures() {
+        return List.copyOf(failures);
+    }
+
+    public boolean fits() {
+        return failures.isEmpty();
+    }
+}

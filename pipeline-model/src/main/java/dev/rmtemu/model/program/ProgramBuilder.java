@@ -1,0 +1,229 @@
+package dev.rmtemu.model.program;
+
+import dev.rmtemu.model.hash.HashAlgorithm;
+import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.FieldKind;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.phv.Intrinsic;
+import dev.rmtemu.model.phv.ParsedField;
+import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.table.MatchKind;
+import dev.rmtemu.model.table.MatchTable;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Declares a stage program: fields first, then per stage its hash units,
+ * register arrays, register actions, tables and action code. Structural
+ * mistakes (a name used twice, an action on another stage's array) fail here;
+ * fitting a target is the resource checker's job.
+ */
+public final class ProgramBuilder {
+    private final String name;
+    private final String description;
+    private final Map<String, String> params = new TreeMap<>();
+    private final List<Field> fields = new ArrayList<>();
+    private final Map<String, Field> fieldsByName = new LinkedHashMap<>();
+    private final Map<Intrinsic, Field> intrinsics = new EnumMap<>(Intrinsic.class);
+    private final Map<Gress, Map<Integer, StageBuilder>> stages = new EnumMap<>(Gress.class);
+    private final List<RegisterArray> registers = new ArrayList<>();
+    private final List<MatchTable> tables = new ArrayList<>();
+    private final List<HashUnit> hashes = new ArrayList<>();
+    private final java.util.Set<String> resourceNames = new java.util.HashSet<>();
+    private boolean built;
+
+    private ProgramBuilder(String name, String description) {
+        this.name = name;
+        this.description = description;
+        for (Intrinsic i : Intrinsic.values()) {
+            if (i.always()) {
+                intrinsic(i);
+            }
+        }
+    }
+
+    public static ProgramBuilder create(String name, String description) {
+        return new ProgramBuilder(name, description);
+    }
+
+    /** Records a parameter value for reports. */
+    public ProgramBuilder param(String key, Object value) {
+        params.put(key, String.valueOf(value));
+        return this;
+    }
+
+    /** A header field the parser fills from the packet record (both gresses). */
+    public Field header(String fieldName, int width, ParsedField source) {
+        if (source != ParsedField.CARRIED && width > source.maxWidth()) {
+            throw new IllegalArgumentException("header " + fieldName + ": " + width + " bits wider than " + source + " (" + source.maxWidth() + ")");
+        }
+        return addField(fieldName, width, FieldKind.HEADER, null, source);
+    }
+
+    /** A metadata field of one gress. */
+    public Field metadata(Gress gress, String fieldName, int width) {
+        return addField(fieldName, width, FieldKind.METADATA, gress, null);
+    }
+
+    /** The field carrying an intrinsic; adds it to the PHV on first use. */
+    public Field intrinsic(Intrinsic i) {
+        Field f = intrinsics.get(i);
+        if (f == null) {
+            f = addField(i.p4Name(), i.width(), FieldKind.INTRINSIC, i.gress(), null);
+            intrinsics.put(i, f);
+        }
+        return f;
+    }
+
+    private Field addField(String fieldName, int width, FieldKind kind, Gress gress, ParsedField source) {
+        checkOpen();
+        if (fieldsByName.containsKey(fieldName)) {
+            throw new IllegalArgumentException("field " + fieldName + " declared twice");
+        }
+        Field f = new Field(fieldName, width, kind, gress, source, fields.size());
+        fields.add(f);
+        fieldsByName.put(fieldName, f);
+        return f;
+    }
+
+    /** The declaration of stage {@code number} of a gress (created on first use). */
+    public StageBuilder stage(Gress gress, int number) {
+        checkOpen();
+        if (number < 0) {
+            throw new IllegalArgumentException("stage number must be >= 0: " + number);
+        }
+        return stages.computeIfAbsent(gress, g -> new TreeMap<>())
+                .computeIfAbsent(number, n -> new StageBuilder(gress, n));
+    }
+
+    private void claim(String resource) {
+        if (!resourceNames.add(resource)) {
+            throw new IllegalArgumentException("name '" + resource + "' used twice in program " + name);
+        }
+    }
+
+    private void checkOpen() {
+        if (built) {
+            throw new IllegalStateException("program " + name + " already built");
+        }
+    }
+
+    public StageProgram build() {
+        checkOpen();
+        Map<Gress, List<StageDecl>> decls = new EnumMap<>(Gress.class);
+        for (Map.Entry<Gress, Map<Integer, StageBuilder>> e : stages.entrySet()) {
+            List<StageDecl> list = new ArrayList<>();
+            for (StageBuilder sb : e.getValue().values()) {
+                list.add(sb.toDecl());
+            }
+            decls.put(e.getKey(), list);
+        }
+        built = true;
+        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics);
+    }
+
+    /** One stage of one gress. */
+    public final class StageBuilder {
+        private final Gress gress;
+        private final int number;
+        private StageDependency dependency = StageDependency.MATCH;
+        private final List<HashUnit> stageHashes = new ArrayList<>();
+        private final List<RegisterArray> stageRegisters = new ArrayList<>();
+        private final List<RegisterAction> stageActions = new ArrayList<>();
+        private final List<MatchTable> stageTables = new ArrayList<>();
+        private StageAction action;
+
+        private StageBuilder(Gress gress, int number) {
+            this.gress = gress;
+            this.number = number;
+        }
+
+        public StageBuilder dependency(StageDependency d) {
+            this.dependency = d;
+            return this;
+        }
+
+        public HashUnit hash(String unitName, HashAlgorithm algorithm, int outputBits, Field... inputs) {
+            checkOpen();
+            for (Field f : inputs) {
+                checkVisible(f, "hash " + unitName);
+            }
+            claim(unitName);
+            HashUnit h = new HashUnit(hashes.size(), unitName, algorithm, Arrays.asList(inputs), outputBits, gress, number);
+            hashes.add(h);
+            stageHashes.add(h);
+            return h;
+        }
+
+        /** A register array of single words. */
+        public RegisterArray register(String arrayName, int wordBits, int size) {
+            return register(arrayName, wordBits, false, size);
+        }
+
+        /** A register array; {@code pair} makes each cell a lo/hi pair of words. */
+        public RegisterArray register(String arrayName, int wordBits, boolean pair, int size) {
+            checkOpen();
+            claim(arrayName);
+            RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, number);
+            registers.add(r);
+            stageRegisters.add(r);
+            return r;
+        }
+
+        /** Declares a register action of an array of this stage. */
+        public RegisterAction action(RegisterAction.Builder b) {
+            return action(b.build());
+        }
+
+        public RegisterAction action(RegisterAction a) {
+            checkOpen();
+            if (!stageRegisters.contains(a.array())) {
+                throw new IllegalArgumentException("register action " + a + " declared in " + gress.label() + " stage " + number
+                        + " but its array is placed elsewhere");
+            }
+            stageActions.add(a);
+            return a;
+        }
+
+        public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, Field... key) {
+            checkOpen();
+            for (Field f : key) {
+                checkVisible(f, "table " + tableName);
+            }
+            claim(tableName);
+            MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress, number);
+            tables.add(t);
+            stageTables.add(t);
+            return t;
+        }
+
+        /** The stage's action code. */
+        public StageBuilder apply(StageAction code) {
+            checkOpen();
+            if (action != null) {
+                throw new IllegalArgumentException(gress.label() + " stage " + number + " already has action code");
+            }
+            this.action = code;
+            return this;
+        }
+
+        private void checkVisible(Field f, String user) {
+            if (!f.visibleIn(gress)) {
+                throw new IllegalArgumentException(user + " in " + gress.label() + " reads " + f.name() + " of the other gress");
+            }
+        }
+
+        private StageDecl toDecl() {
+            StageAction code = action != null ? action : ctx -> { };
+            return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables, code);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.rmtemu.model.program;
+
+import dev.rmtemu.model.UserError;
+
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/** The programs on the class path, by name (sorted). */
+public final class ProgramRegistry {
+    private final Map<String, ProgramFactory> factories = new TreeMap<>();
+
+    public ProgramRegistry() {
+        for (ProgramFactory f : ServiceLoader.load(ProgramFactory.class)) {
+            ProgramFactory previous = factories.put(f.name(), f);
+            if (previous != null) {
+                throw new IllegalStateException("two programs named " + f.name() + ": "
+                        + previous.getClass().getName() + " and " + f.getClass().getName());
+            }
+        }
+    }
+
+    public Map<String, ProgramFactory> all() {
+        return factories;
+    }
+
+    public ProgramFactory get(String name) {
+        ProgramFactory f = factories.get(name);
+        if (f == null) {
+            throw new UserError("unknown program '" + name + "' (available: " + String.join(", ", factories.keySet()) + ")");
+        }
+        return f;
+    }
+
+    /** Builds a program from "key=value" assignments. */
+    public StageProgram build(String name, Map<String, String> params) {
+        ProgramFactory f = get(name);
+        return f.build(new ProgramParams(name, f.params(), params));
+    }
+}

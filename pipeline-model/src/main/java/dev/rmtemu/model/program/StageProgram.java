@@ -1,0 +1,122 @@
+package dev.rmtemu.model.program;
+
+import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.phv.Intrinsic;
+import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.table.MatchTable;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * A complete, immutable stage program: fields, and per gress the stages in
+ * order with their registers, hashes, tables and action code. Built with
+ * {@link ProgramBuilder}; checked against a target by the resource checker.
+ */
+public final class StageProgram {
+    private final String name;
+    private final String description;
+    private final SortedMap<String, String> params;
+    private final List<Field> fields;
+    private final Map<Gress, List<StageDecl>> stages;
+    private final List<RegisterArray> registers;
+    private final List<MatchTable> tables;
+    private final List<HashUnit> hashes;
+    private final Map<Intrinsic, Field> intrinsics;
+
+    StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
+                 Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
+                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics) {
+        this.name = name;
+        this.description = description;
+        this.params = new TreeMap<>(params);
+        this.fields = List.copyOf(fields);
+        EnumMap<Gress, List<StageDecl>> s = new EnumMap<>(Gress.class);
+        for (Gress g : Gress.values()) {
+            s.put(g, List.copyOf(stages.getOrDefault(g, List.of())));
+        }
+        this.stages = s;
+        this.registers = List.copyOf(registers);
+        this.tables = List.copyOf(tables);
+        this.hashes = List.copyOf(hashes);
+        this.intrinsics = new EnumMap<>(intrinsics);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The parameters the program was built with (sorted, for reports). */
+    public SortedMap<String, String> params() {
+        return params;
+    }
+
+    /** All fields, indexed by slot. */
+    public List<Field> fields() {
+        return fields;
+    }
+
+    /** Stages of a gress, ascending by stage number. */
+    public List<StageDecl> stages(Gress g) {
+        return stages.get(g);
+    }
+
+    public boolean uses(Gress g) {
+        return !stages.get(g).isEmpty();
+    }
+
+    /** All register arrays, indexed by id. */
+    public List<RegisterArray> registers() {
+        return registers;
+    }
+
+    /** All tables, indexed by id. */
+    public List<MatchTable> tables() {
+        return tables;
+    }
+
+    public List<HashUnit> hashes() {
+        return hashes;
+    }
+
+    /** The field carrying an intrinsic, or null when the program does not carry it. */
+    public Field intrinsic(Intrinsic i) {
+        return intrinsics.get(i);
+    }
+
+    public RegisterArray register(String name) {
+        for (RegisterArray r : registers) {
+            if (r.name().equals(name)) {
+                return r;
+            }
+        }
+        throw new dev.rmtemu.model.UserError("program " + this.name + " has no register array '" + name + "'");
+    }
+
+    public MatchTable table(String name) {
+        for (MatchTable t : tables) {
+            if (t.name().equals(name)) {
+                return t;
+            }
+        }
+        throw new dev.rmtemu.model.UserError("program " + this.name + " has no table '" + name + "'");
+    }
+
+    public Field field(String name) {
+        for (Field f : fields) {
+            if (f.name().equals(name)) {
+                return f;
+            }
+        }
+        throw new dev.rmtemu.model.UserError("program " + this.name + " has no field '" + name + "'");
+    }
+}

@@ -1,0 +1,18 @@
+package dev.rmtemu.model.register;
+
+/** Comparison of a stateful-ALU condition (unsigned, within the word width). */
+public enum CmpOp {
+    EQ, NE, LT, LE, GT, GE;
+
+    boolean test(long a, long b) {
+        int c = Long.compareUnsigned(a, b);
+        return switch (this) {
+            case EQ -> c == 0;
+            case NE -> c != 0;
+            case LT -> c < 0;
+            case LE -> c <= 0;
+            case GT -> c > 0;
+            case GE -> c >= 0;
+        };
+    }
+}

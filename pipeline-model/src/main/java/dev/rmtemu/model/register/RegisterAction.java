@@ -1,0 +1,295 @@
+package dev.rmtemu.model.register;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A stateful-ALU program over one register cell, in the shape of a Tofino
+ * RegisterAction: up to two conditions over the stored words and the two ALU
+ * inputs, up to a few predicated update branches per word (the first branch
+ * whose predicate holds wins; none: the word keeps its value), and one output.
+ * It is classified as the least {@link AtomTemplate} that can run it.
+ *
+ * <p>Example, HashPipe-style "increment if the key matches, else report":
+ * <pre>{@code
+ * RegisterAction.on(keysAndCounts, "match_or_swap")
+ *     .condition(Operand.REG_LO, CmpOp.EQ, Operand.IN_LO)           // c0: key matches
+ *     .updateHi(Predicate.C0, AluOp.ADD, Operand.REG_HI, Operand.constant(1))
+ *     .updateHi(Predicate.NOT_C0, AluOp.SET, Operand.constant(1), Operand.constant(0))
+ *     .updateLo(Predicate.NOT_C0, AluOp.SET, Operand.IN_LO, Operand.constant(0))
+ *     .output(Predicate.NOT_C0, OutputSource.OLD_LO)
+ *     .build();
+ * }</pre>
+ */
+public final class RegisterAction {
+    /** What the action returns to the stage. */
+    public enum OutputSource { NONE, OLD_LO, OLD_HI, NEW_LO, NEW_HI, PREDICATE }
+
+    /** Arbitrary update code for targets that allow {@link AtomTemplate#FREEFORM}. */
+    @FunctionalInterface
+    public interface FreeformUpdate {
+        /** Updates {@code cell.lo}/{@code cell.hi} in place and returns the output. */
+        long apply(Cell cell, long inLo, long inHi);
+    }
+
+    /** The mutable view a free-form update works on. */
+    public static final class Cell {
+        public long lo;
+        public long hi;
+    }
+
+    private record Condition(Operand a, CmpOp op, Operand b) {
+    }
+
+    private record Branch(Predicate predicate, AluOp op, Operand a, Operand b) {
+    }
+
+    private final RegisterArray array;
+    private final String name;
+    private final Condition[] conditions;
+    private final Branch[] loBranches;
+    private final Branch[] hiBranches;
+    private final OutputSource output;
+    private final Predicate outputPredicate;
+    private final FreeformUpdate freeform;
+    private final Cell cell = new Cell();
+    private final AtomTemplate template;
+    private final long mask;
+
+    private RegisterAction(Builder b) {
+        this.array = b.array;
+        this.name = b.name;
+        this.conditions = b.conditions.toArray(new Condition[0]);
+        this.loBranches = b.loBranches.toArray(new Branch[0]);
+        this.hiBranches = b.hiBranches.toArray(new Branch[0]);
+        this.output = b.output;
+        this.outputPredicate = b.outputPredicate;
+        this.freeform = b.freeform;
+        this.mask = array.wordMask();
+        this.template = classify();
+    }
+
+    public static Builder on(RegisterArray array, String name) {
+        return new Builder(array, name);
+    }
+
+    /** A free-form action; only targets listing FREEFORM accept it. */
+    public static RegisterAction freeform(RegisterArray array, String name, FreeformUpdate update) {
+        Builder b = new Builder(array, name);
+        b.freeform = update;
+        return b.build();
+    }
+
+    private AtomTemplate classify() {
+        if (freeform != null) {
+            return AtomTemplate.FREEFORM;
+        }
+        boolean hi = hiBranches.length > 0 || output == OutputSource.OLD_HI || output == OutputSource.NEW_HI;
+        boolean sub = false;
+        for (Condition c : conditions) {
+            hi |= c.a().touchesHi() || c.b().touchesHi();
+        }
+        for (Branch[] branches : new Branch[][] {loBranches, hiBranches}) {
+            for (Branch br : branches) {
+                hi |= br.a().touchesHi() || br.b().touchesHi();
+                sub |= br.op() == AluOp.SUB;
+            }
+        }
+        if (hi) {
+            return AtomTemplate.PAIR;
+        }
+        if (conditions.length >= 2) {
+            return AtomTemplate.NESTED_IF;
+        }
+        if (sub) {
+            return AtomTemplate.SUB;
+        }
+        if (conditions.length == 1) {
+            return loBranches.length >= 2 ? AtomTemplate.IF_ELSE_RAW : AtomTemplate.PRAW;
+        }
+        if (loBranches.length == 0) {
+            return AtomTemplate.READ;
+        }
+        Branch only = loBranches[0];
+        boolean readsRegister = only.a().isRegister() || (only.op() != AluOp.SET && only.b().isRegister());
+        return readsRegister ? AtomTemplate.RAW : AtomTemplate.WRITE;
+    }
+
+    /**
+     * Runs the action on cell {@code index} of the given storage ({@code hi} is
+     * null for single-word arrays) and returns the output. No allocation.
+     */
+    public long execute(long[] lo, long[] hi, int index, long inLo, long inHi) {
+        long oldLo = lo[index];
+        long oldHi = hi == null ? 0 : hi[index];
+        if (freeform != null) {
+            Cell c = cell;
+            c.lo = oldLo;
+            c.hi = oldHi;
+            long out = freeform.apply(c, inLo, inHi);
+            lo[index] = c.lo & mask;
+            if (hi != null) {
+                hi[index] = c.hi & mask;
+            }
+            return out;
+        }
+        int p = 0;
+        Condition[] cs = conditions;
+        if (cs.length > 0 && cs[0].op().test(operand(cs[0].a(), oldLo, oldHi, inLo, inHi), operand(cs[0].b(), oldLo, oldHi, inLo, inHi))) {
+            p |= 1;
+        }
+        if (cs.length > 1 && cs[1].op().test(operand(cs[1].a(), oldLo, oldHi, inLo, inHi), operand(cs[1].b(), oldLo, oldHi, inLo, inHi))) {
+            p |= 2;
+        }
+        int bit = 1 << p;
+        long newLo = oldLo;
+        for (Branch br : loBranches) {
+            if ((br.predicate().truthTable() & bit) != 0) {
+                newLo = alu(br, oldLo, oldHi, inLo, inHi);
+                break;
+            }
+        }
+        long newHi = oldHi;
+        for (Branch br : hiBranches) {
+            if ((br.predicate().truthTable() & bit) != 0) {
+                newHi = alu(br, oldLo, oldHi, inLo, inHi);
+                break;
+            }
+        }
+        lo[index] = newLo;
+        if (hi != null) {
+            hi[index] = newHi;
+        }
+        if ((outputPredicate.truthTable() & bit) == 0) {
+            return 0;
+        }
+        return switch (output) {
+            case NONE -> 0;
+            case OLD_LO -> oldLo;
+            case OLD_HI -> oldHi;
+            case NEW_LO -> newLo;
+            case NEW_HI -> newHi;
+            case PREDICATE -> p;
+        };
+    }
+
+    private long operand(Operand o, long lo, long hi, long inLo, long inHi) {
+        return switch (o.kind()) {
+            case REG_LO -> lo;
+            case REG_HI -> hi;
+            case IN_LO -> inLo & mask;
+            case IN_HI -> inHi & mask;
+            case CONST -> o.constant() & mask;
+        };
+    }
+
+    private long alu(Branch br, long lo, long hi, long inLo, long inHi) {
+        long a = operand(br.a(), lo, hi, inLo, inHi);
+        long b = operand(br.b(), lo, hi, inLo, inHi);
+        long r = switch (br.op()) {
+            case SET -> a;
+            case ADD -> a + b;
+            case SUB -> a - b;
+            case AND -> a & b;
+            case OR -> a | b;
+            case XOR -> a ^ b;
+            case MIN -> Long.compareUnsigned(a, b) <= 0 ? a : b;
+            case MAX -> Long.compareUnsigned(a, b) >= 0 ? a : b;
+        };
+        return r & mask;
+    }
+
+    public RegisterArray array() {
+        return array;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public AtomTemplate template() {
+        return template;
+    }
+
+    public int conditionCount() {
+        return conditions.length;
+    }
+
+    /** Most update branches on either word. */
+    public int maxBranchesPerWord() {
+        return Math.max(loBranches.length, hiBranches.length);
+    }
+
+    @Override
+    public String toString() {
+        return array.name() + "." + name + " (" + template + ")";
+    }
+
+    /** Builds a {@link RegisterAction}; limits are checked against the target by the resource checker. */
+    public static final class Builder {
+        private final RegisterArray array;
+        private final String name;
+        private final List<Condition> conditions = new ArrayList<>();
+        private final List<Branch> loBranches = new ArrayList<>();
+        private final List<Branch> hiBranches = new ArrayList<>();
+        private OutputSource output = OutputSource.NONE;
+        private Predicate outputPredicate = Predicate.ALWAYS;
+        private FreeformUpdate freeform;
+
+        private Builder(RegisterArray array, String name) {
+            this.array = array;
+            this.name = name;
+        }
+
+        public Builder condition(Operand a, CmpOp op, Operand b) {
+            if (conditions.size() == 2) {
+                throw new IllegalArgumentException(array.name() + "." + name + ": a stateful ALU evaluates at most 2 conditions");
+            }
+            conditions.add(new Condition(a, op, b));
+            return this;
+        }
+
+        public Builder updateLo(Predicate when, AluOp op, Operand a, Operand b) {
+            loBranches.add(new Branch(when, op, a, b));
+            return this;
+        }
+
+        public Builder updateLo(AluOp op, Operand a, Operand b) {
+            return updateLo(Predicate.ALWAYS, op, a, b);
+        }
+
+        public Builder updateHi(Predicate when, AluOp op, Operand a, Operand b) {
+            if (!array.pair()) {
+                throw new IllegalArgumentException(array.name() + "." + name + ": array has no hi word (declare it as a pair)");
+            }
+            hiBranches.add(new Branch(when, op, a, b));
+            return this;
+        }
+
+        public Builder updateHi(AluOp op, Operand a, Operand b) {
+            return updateHi(Predicate.ALWAYS, op, a, b);
+        }
+
+        public Builder output(OutputSource source) {
+            return output(Predicate.ALWAYS, source);
+        }
+
+        public Builder output(Predicate when, OutputSource source) {
+            this.output = source;
+            this.outputPredicate = when;
+            return this;
+        }
+
+        public RegisterAction build() {
+            for (Condition c : conditions) {
+                if (!array.pair() && (c.a().touchesHi() || c.b().touchesHi())) {
+                    throw new IllegalArgumentException(array.name() + "." + name + ": condition reads the hi word of a single-word array");
+                }
+            }
+            if (!array.pair() && (output == OutputSource.OLD_HI || output == OutputSource.NEW_HI)) {
+                throw new IllegalArgumentException(array.name() + "." + name + ": output of the hi word of a single-word array");
+            }
+            return new RegisterAction(this);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.rmtemu.model.runtime;
+
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.program.StageAction;
+import dev.rmtemu.model.program.StageDecl;
+
+import java.util.List;
+
+/**
+ * Runs packet passes through one gress of a switch's pipeline: each stage's
+ * action code in order, committing the stage's PHV writes before the next
+ * stage (VLIW semantics). Single-threaded; no allocation per pass.
+ */
+public final class PassExecutor {
+    private final StageContext ctx;
+    private final StageAction[][] actions;
+    private final int[][] numbers;
+    private long pass;
+
+    /** @param enforce check the hardware rules (off only to measure their cost) */
+    public PassExecutor(PipelineState state, boolean enforce) {
+        this.ctx = new StageContext(state, enforce);
+        Gress[] gs = Gress.values();
+        actions = new StageAction[gs.length][];
+        numbers = new int[gs.length][];
+        for (Gress g : gs) {
+            List<StageDecl> decls = state.program().stages(g);
+            actions[g.ordinal()] = new StageAction[decls.size()];
+            numbers[g.ordinal()] = new int[decls.size()];
+            for (int i = 0; i < decls.size(); i++) {
+                actions[g.ordinal()][i] = decls.get(i).action();
+                numbers[g.ordinal()][i] = decls.get(i).number();
+            }
+        }
+    }
+
+    /** Runs one pass of packet {@code packetNumber} through {@code gress} of {@code pipe}. */
+    public void run(Phv phv, int pipe, Gress gress, long packetNumber) {
+        ctx.beginPass(phv, pipe, gress, packetNumber, ++pass);
+        StageAction[] as = actions[gress.ordinal()];
+        int[] ns = numbers[gress.ordinal()];
+        for (int i = 0; i < as.length; i++) {
+            ctx.enterStage(ns[i]);
+            as[i].apply(ctx);
+            phv.commitStage();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.rmtemu.model.runtime;
+
+import dev.rmtemu.model.phv.Field;
+
+import java.util.Arrays;
+
+/**
+ * The runtime packet header vector of one packet: one 64-bit slot per declared
+ * field. Writes go to a shadow copy and become visible only when the stage
+ * ends ({@link #commitStage()}), giving the VLIW semantics of an RMT stage: all
+ * actions of a stage read the PHV as it entered the stage. Reused across
+ * packets; no allocation per packet.
+ */
+public final class Phv {
+    private final long[] cur;
+    private final long[] next;
+    private final int[] dirty;
+    private final boolean[] isDirty;
+    private int nDirty;
+
+    public Phv(int slots) {
+        cur = new long[slots];
+        next = new long[slots];
+        dirty = new int[slots];
+        isDirty = new boolean[slots];
+    }
+
+    /** The value as the current stage sees it (as it entered the stage). */
+    public long get(Field f) {
+        return cur[f.slot()];
+    }
+
+    /** A write visible from the next stage on (masked to the field's width). */
+    public void set(Field f, long value) {
+        int s = f.slot();
+        next[s] = value & f.mask();
+        if (!isDirty[s]) {
+            isDirty[s] = true;
+            dirty[nDirty++] = s;
+        }
+    }
+
+    /** Sets a field immediately (parser, engine, between stages; never from stage code). */
+    public void load(Field f, long value) {
+        cur[f.slot()] = value & f.mask();
+    }
+
+    /** Ends a stage: its writes become visible. */
+    public void commitStage() {
+        for (int i = 0; i < nDirty; i++) {
+            int s = dirty[i];
+            cur[s] = next[s];
+            isDirty[s] = false;
+        }
+        nDirty = 0;
+    }
+
+    /** Zeroes every field (a fresh packet). */
+    public void clear() {
+        Arrays.fill(cur, 0);
+        for (int i = 0; i < nDirty; i++) {
+            isDirty[dirty[i]] = false;
+        }
+        nDirty = 0;
+    }
+
+    /** Copies all committed values from another PHV of the same program. */
+    public void copyFrom(Phv other) {
+        System.arraycopy(other.cur, 0, cur, 0, cur.length);
+    }
+
+    /** The committed slot values (read-only use: hashing, key packing). */
+    public long[] values() {
+        return cur;
+    }
+
+    public int slots() {
+        return cur.length;
+    }
+}

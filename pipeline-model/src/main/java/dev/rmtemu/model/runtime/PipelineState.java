@@ -1,0 +1,149 @@
+package dev.rmtemu.model.runtime;
+
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableState;
+
+/**
+ * The state of one switch running a program: register arrays instantiated once
+ * per pipe and per gress (so ingress and egress never share state), and table
+ * entries (installed symmetrically in every pipe, as Tofino's default).
+ * This is also the control plane's view: read, write and reset registers,
+ * install table entries.
+ */
+public final class PipelineState {
+    private final StageProgram program;
+    private final int pipes;
+    private final RegisterFile[][] files;
+    private final TableState[] tables;
+
+    public PipelineState(StageProgram program, int pipes) {
+        if (pipes < 1) {
+            throw new IllegalArgumentException("pipes must be >= 1");
+        }
+        this.program = program;
+        this.pipes = pipes;
+        this.files = new RegisterFile[pipes][Gress.values().length];
+        for (int p = 0; p < pipes; p++) {
+            for (Gress g : Gress.values()) {
+                files[p][g.ordinal()] = new RegisterFile(program.registers(), g);
+            }
+        }
+        tables = new TableState[program.tables().size()];
+        for (MatchTable t : program.tables()) {
+            tables[t.id()] = new TableState(t);
+        }
+    }
+
+    public StageProgram program() {
+        return program;
+    }
+
+    public int pipes() {
+        return pipes;
+    }
+
+    /** Register storage of a pipe and gress (engine use). */
+    public RegisterFile registers(int pipe, Gress gress) {
+        return files[pipe][gress.ordinal()];
+    }
+
+    public TableState table(MatchTable t) {
+        return tables[t.id()];
+    }
+
+    public TableState table(String name) {
+        return tables[program.table(name).id()];
+    }
+
+    // ---- control plane ----
+
+    public long readRegister(int pipe, String array, int index) {
+        RegisterArray a = program.register(array);
+        checkCell(pipe, a, index);
+        return registers(pipe, a.gress()).readLo(a, index);
+    }
+
+    public long readRegisterHi(int pipe, String array, int index) {
+        RegisterArray a = program.register(array);
+        checkCell(pipe, a, index);
+        return registers(pipe, a.gress()).readHi(a, index);
+    }
+
+    public void writeRegister(int pipe, String array, int index, long lo, long hi) {
+        RegisterArray a = program.register(array);
+        checkCell(pipe, a, index);
+        registers(pipe, a.gress()).write(a, index, lo, hi);
+    }
+
+    /** Zeroes an array in every pipe. */
+    public void resetRegister(String array) {
+        RegisterArray a = program.register(array);
+        for (int p = 0; p < pipes; p++) {
+            registers(p, a.gress()).reset(a);
+        }
+    }
+
+    /** A copy of the lo words of an array in one pipe. */
+    public long[] snapshot(int pipe, String array) {
+        RegisterArray a = program.register(array);
+        checkPipe(pipe);
+        return registers(pipe, a.gress()).snapshotLo(a);
+    }
+
+    /** A copy of the hi words of a pair array in one pipe. */
+    public long[] snapshotHi(int pipe, String array) {
+        RegisterArray a = program.register(array);
+        checkPipe(pipe);
+        return registers(pipe, a.gress()).snapshotHi(a);
+    }
+
+    /** Installs an exact entry; {@code keyFields} in the table's key order. */
+    public int addExact(String tableName, long[] keyFields, int action, long data) {
+        MatchTable t = program.table(tableName);
+        long[] packed = pack(t, keyFields);
+        return table(t).addExact(packed[0], packed[1], action, data);
+    }
+
+    /** Installs an LPM entry on a one-field table. */
+    public int addLpm(String tableName, long value, int prefixLen, int action, long data) {
+        MatchTable t = program.table(tableName);
+        long[] packed = pack(t, new long[] {value});
+        return table(t).addLpm(packed[0], packed[1], prefixLen, action, data);
+    }
+
+    /** Installs a ternary entry; values and masks in the table's key order. */
+    public int addTernary(String tableName, long[] values, long[] masks, int priority, int action, long data) {
+        MatchTable t = program.table(tableName);
+        long[] v = pack(t, values);
+        long[] m = pack(t, masks);
+        return table(t).addTernary(v[0], v[1], m[0], m[1], priority, action, data);
+    }
+
+    private static long[] pack(MatchTable t, long[] keyFields) {
+        if (keyFields.length != t.key().size()) {
+            throw new UserError("table " + t.name() + " has " + t.key().size() + " key fields, got " + keyFields.length);
+        }
+        long[] scratch = new long[t.key().stream().mapToInt(f -> f.slot()).max().orElse(0) + 1];
+        for (int i = 0; i < keyFields.length; i++) {
+            scratch[t.key().get(i).slot()] = keyFields[i];
+        }
+        return new long[] {t.keyHi(scratch), t.keyLo(scratch)};
+    }
+
+    private void checkPipe(int pipe) {
+        if (pipe < 0 || pipe >= pipes) {
+            throw new UserError("pipe " + pipe + " outside 0.." + (pipes - 1));
+        }
+    }
+
+    private void checkCell(int pipe, RegisterArray a, int index) {
+        checkPipe(pipe);
+        if (index < 0 || index >= a.size()) {
+            throw new UserError("register " + a.name() + ": index " + index + " outside 0.." + (a.size() - 1));
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.rmtemu.model.table;
+
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+
+import java.util.List;
+
+/**
+ * A match-action table placed in one stage: key fields (at most 128 bits in
+ * all), a match kind, a capacity in entries, and per-entry action data bits
+ * (for SRAM accounting). Entries are installed through the control plane.
+ */
+public final class MatchTable {
+    /** Widest key the runtime packs (two 64-bit words). */
+    public static final int MAX_KEY_BITS = 128;
+
+    private final int id;
+    private final String name;
+    private final MatchKind kind;
+    private final Field[] key;
+    private final int keyBits;
+    private final int size;
+    private final int actionDataBits;
+    private final Gress gress;
+    private final int stage;
+
+    public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage) {
+        this.id = id;
+        this.name = name;
+        this.kind = kind;
+        this.key = key.toArray(new Field[0]);
+        int bits = 0;
+        for (Field f : key) {
+            bits += f.width();
+        }
+        if (bits == 0 || bits > MAX_KEY_BITS) {
+            throw new IllegalArgumentException("table " + name + ": key of " + bits + " bits (1.." + MAX_KEY_BITS + ")");
+        }
+        if (kind == MatchKind.LPM && key.size() != 1) {
+            throw new IllegalArgumentException("table " + name + ": an LPM table matches one field");
+        }
+        if (size < 1 || actionDataBits < 0 || actionDataBits > 64) {
+            throw new IllegalArgumentException("table " + name + ": size must be positive and action data 0..64 bits");
+        }
+        this.keyBits = bits;
+        this.size = size;
+        this.actionDataBits = actionDataBits;
+        this.gress = gress;
+        this.stage = stage;
+    }
+
+    /** Packs the key fields' PHV values into the high word (bits 64..127 of the key). */
+    public long keyHi(long[] phv) {
+        return pack(phv, true);
+    }
+
+    /** Packs the key fields' PHV values into the low word (bits 0..63 of the key). */
+    public long keyLo(long[] phv) {
+        return pack(phv, false);
+    }
+
+    private long pack(long[] phv, boolean high) {
+        // key bit string = fields concatenated, first field most significant
+        long lo = 0;
+        long hi = 0;
+        for (Field f : key) {
+            int w = f.width();
+            long v = phv[f.slot()] & f.mask();
+            if (w == 64) {
+                hi = lo;
+                lo = v;
+            } else {
+                hi = (hi << w) | (lo >>> (64 - w));
+                lo = (lo << w) | v;
+            }
+        }
+        return high ? hi : lo;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public MatchKind kind() {
+        return kind;
+    }
+
+    public List<Field> key() {
+        return List.of(key);
+    }
+
+    public int keyBits() {
+        return keyBits;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public int actionDataBits() {
+        return actionDataBits;
+    }
+
+    public Gress gress() {
+        return gress;
+    }
+
+    public int stage() {
+        return stage;
+    }
+}

@@ -1,0 +1,189 @@
+package dev.rmtemu.model.table;
+
+import dev.rmtemu.model.UserError;
+
+import java.util.Arrays;
+
+/**
+ * The installed entries of one table. Exact tables use open addressing over the
+ * packed key; ternary and LPM tables keep entries sorted by priority and match
+ * first-hit, as a TCAM does. Lookups allocate nothing.
+ */
+public final class TableState {
+    private final MatchTable table;
+    private final long[] valueHi;
+    private final long[] valueLo;
+    private final long[] maskHi;
+    private final long[] maskLo;
+    private final int[] priority;
+    private final int[] actionId;
+    private final long[] actionData;
+    private int count;
+    // exact: slots hold entry index + 1, 0 = empty; capacity a power of two >= 2 * size
+    private final int[] slots;
+    private final int slotMask;
+
+    public TableState(MatchTable table) {
+        this.table = table;
+        int n = table.size();
+        valueHi = new long[n];
+        valueLo = new long[n];
+        maskHi = new long[n];
+        maskLo = new long[n];
+        priority = new int[n];
+        actionId = new int[n];
+        actionData = new long[n];
+        if (table.kind() == MatchKind.EXACT) {
+            int cap = Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
+            slots = new int[cap];
+            slotMask = cap - 1;
+        } else {
+            slots = null;
+            slotMask = 0;
+        }
+    }
+
+    public MatchTable table() {
+        return table;
+    }
+
+    public int count() {
+        return count;
+    }
+
+    /** Installs an exact entry; replaces the action of an existing key. Returns the entry index. */
+    public int addExact(long keyHi, long keyLo, int action, long data) {
+        require(MatchKind.EXACT);
+        int existing = findExact(keyHi, keyLo);
+        if (existing >= 0) {
+            actionId[existing] = action;
+            actionData[existing] = data;
+            return existing;
+        }
+        full();
+        int e = count++;
+        valueHi[e] = keyHi;
+        valueLo[e] = keyLo;
+        actionId[e] = action;
+        actionData[e] = data;
+        int s = slot(keyHi, keyLo);
+        while (slots[s] != 0) {
+            s = (s + 1) & slotMask;
+        }
+        slots[s] = e + 1;
+        return e;
+    }
+
+    /** Installs a ternary entry; lower priority value wins, ties by installation order. */
+    public int addTernary(long keyHi, long keyLo, long mHi, long mLo, int prio, int action, long data) {
+        require(MatchKind.TERNARY);
+        return insertSorted(keyHi & mHi, keyLo & mLo, mHi, mLo, prio, action, data);
+    }
+
+    /** Installs an LPM entry for a prefix of {@code prefixLen} bits of the key. */
+    public int addLpm(long keyHi, long keyLo, int prefixLen, int action, long data) {
+        require(MatchKind.LPM);
+        int bits = table.keyBits();
+        if (prefixLen < 0 || prefixLen > bits) {
+            throw new UserError("table " + table.name() + ": prefix length " + prefixLen + " outside 0.." + bits);
+        }
+        long mHi = 0;
+        long mLo = 0;
+        for (int i = 0; i < prefixLen; i++) {
+            int bit = bits - 1 - i;
+            if (bit >= 64) {
+                mHi |= 1L << (bit - 64);
+            } else {
+                mLo |= 1L << bit;
+            }
+        }
+        // longer prefixes first: priority = bits - length
+        return insertSorted(keyHi & mHi, keyLo & mLo, mHi, mLo, bits - prefixLen, action, data);
+    }
+
+    private int insertSorted(long vHi, long vLo, long mHi, long mLo, int prio, int action, long data) {
+        full();
+        int pos = count;
+        while (pos > 0 && priority[pos - 1] > prio) {
+            pos--;
+        }
+        int tail = count - pos;
+        System.arraycopy(valueHi, pos, valueHi, pos + 1, tail);
+        System.arraycopy(valueLo, pos, valueLo, pos + 1, tail);
+        System.arraycopy(maskHi, pos, maskHi, pos + 1, tail);
+        System.arraycopy(maskLo, pos, maskLo, pos + 1, tail);
+        System.arraycopy(priority, pos, priority, pos + 1, tail);
+        System.arraycopy(actionId, pos, actionId, pos + 1, tail);
+        System.arraycopy(actionData, pos, actionData, pos + 1, tail);
+        valueHi[pos] = vHi;
+        valueLo[pos] = vLo;
+        maskHi[pos] = mHi;
+        maskLo[pos] = mLo;
+        priority[pos] = prio;
+        actionId[pos] = action;
+        actionData[pos] = data;
+        count++;
+        return pos;
+    }
+
+    private void full() {
+        if (count == table.size()) {
+            throw new UserError("table " + table.name() + " is full (" + table.size() + " entries)");
+        }
+    }
+
+    private void require(MatchKind kind) {
+        if (table.kind() != kind) {
+            throw new UserError("table " + table.name() + " is " + table.kind() + ", not " + kind);
+        }
+    }
+
+    private int slot(long hi, long lo) {
+        long h = (hi * 0x9E3779B97F4A7C15L) ^ lo;
+        h *= 0xC2B2AE3D27D4EB4FL;
+        return (int) (h ^ (h >>> 29)) & slotMask;
+    }
+
+    private int findExact(long hi, long lo) {
+        int s = slot(hi, lo);
+        while (true) {
+            int e = slots[s] - 1;
+            if (e < 0) {
+                return -1;
+            }
+            if (valueHi[e] == hi && valueLo[e] == lo) {
+                return e;
+            }
+            s = (s + 1) & slotMask;
+        }
+    }
+
+    /** The matching entry for a packed key, or -1 on a miss. */
+    public int lookup(long keyHi, long keyLo) {
+        if (slots != null) {
+            return findExact(keyHi, keyLo);
+        }
+        for (int e = 0; e < count; e++) {
+            if ((keyLo & maskLo[e]) == valueLo[e] && (keyHi & maskHi[e]) == valueHi[e]) {
+                return e;
+            }
+        }
+        return -1;
+    }
+
+    public int actionId(int entry) {
+        return actionId[entry];
+    }
+
+    public long actionData(int entry) {
+        return actionData[entry];
+    }
+
+    /** Removes every entry. */
+    public void clear() {
+        count = 0;
+        if (slots != null) {
+            Arrays.fill(slots, 0);
+        }
+    }
+}
