@@ -31,6 +31,8 @@ public final class ClampingHistogram {
     private final Histogram histogram;
     private final long highestTrackable;
     private long clamped;
+    /** Exact largest value recorded (after clamping); the histogram only knows its bucket. */
+    private long max;
 
     public ClampingHistogram(String name, long highestTrackableValue) {
         if (highestTrackableValue < 2) {
@@ -55,6 +57,9 @@ public final class ClampingHistogram {
             clamped++;
             value = highestTrackable;
         }
+        if (value > max) {
+            max = value;
+        }
         histogram.recordValue(value);
     }
 
@@ -71,6 +76,11 @@ public final class ClampingHistogram {
         return clamped;
     }
 
+    /** Exact largest value recorded (after clamping), 0 when empty. */
+    public long max() {
+        return max;
+    }
+
     public long count() {
         return histogram.getTotalCount();
     }
@@ -81,7 +91,7 @@ public final class ClampingHistogram {
     }
 
     public PercentileSummary summary() {
-        return PercentileSummary.of(histogram, clamped);
+        return PercentileSummary.of(histogram, max, clamped);
     }
 
     /** Writes HdrHistogram's percentile distribution (.hgrm text) to {@code out}. */
@@ -102,5 +112,6 @@ public final class ClampingHistogram {
     public void reset() {
         histogram.reset();
         clamped = 0;
+        max = 0;
     }
 }

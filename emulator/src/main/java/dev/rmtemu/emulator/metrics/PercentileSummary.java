@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * @param p99     99th percentile
  * @param p999    99.9th percentile
  * @param p9999   99.99th percentile
- * @param max     largest value recorded (after clamping)
+ * @param max     largest value recorded (after clamping), exact
  * @param clamped values that exceeded the highest trackable value and were recorded as it
  */
 public record PercentileSummary(long count, double mean, long p50, long p90, long p99, long p999, long p9999,
@@ -29,8 +29,11 @@ public record PercentileSummary(long count, double mean, long p50, long p90, lon
     /** The summary of a histogram with no values. */
     public static final PercentileSummary EMPTY = new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0, 0);
 
-    /** Summarises {@code histogram}; {@code clamped} is the caller's count of clamped values. */
-    public static PercentileSummary of(Histogram histogram, long clamped) {
+    /**
+     * Summarises {@code histogram}; {@code exactMax} and {@code clamped} are tracked by the
+     * caller (the histogram only knows the bucket of its largest value).
+     */
+    public static PercentileSummary of(Histogram histogram, long exactMax, long clamped) {
         long count = histogram.getTotalCount();
         if (count == 0) {
             return new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0, clamped);
@@ -41,7 +44,7 @@ public record PercentileSummary(long count, double mean, long p50, long p90, lon
                 histogram.getValueAtPercentile(99.0),
                 histogram.getValueAtPercentile(99.9),
                 histogram.getValueAtPercentile(99.99),
-                histogram.getMaxValue(),
+                exactMax,
                 clamped);
     }
 
