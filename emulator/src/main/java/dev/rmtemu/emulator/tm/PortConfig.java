@@ -40,9 +40,13 @@ public record PortConfig(long rateBitsPerSecond, int queues, SchedulerKind sched
     /** Default per-port limit: 25,000 cells = 2 MB, i.e. two full queues (modelling choice). */
     public static final int DEFAULT_PORT_LIMIT_CELLS = 25_000;
 
+    /** Highest line rate accepted: 10 Tb/s (25 × a 400G port); keeps cycle arithmetic in a long. */
+    public static final long MAX_RATE_BITS_PER_SECOND = 10_000_000_000_000L;
+
     public PortConfig {
-        if (rateBitsPerSecond <= 0) {
-            throw new UserError("traffic manager port: rate must be positive, got " + rateBitsPerSecond + " bit/s");
+        if (rateBitsPerSecond <= 0 || rateBitsPerSecond > MAX_RATE_BITS_PER_SECOND) {
+            throw new UserError("traffic manager port: rate must be between 1 bit/s and " + MAX_RATE_BITS_PER_SECOND
+                    + " bit/s, got " + rateBitsPerSecond);
         }
         if (queues < 1) {
             throw new UserError("traffic manager port: needs at least one queue, got " + queues);
@@ -76,10 +80,15 @@ public record PortConfig(long rateBitsPerSecond, int queues, SchedulerKind sched
      * 2,500,000,000). Serialisation is computed exactly from this integer.
      */
     public static long gbps(double rateGbps) {
-        if (!(rateGbps > 0) || Double.isInfinite(rateGbps)) {
-            throw new UserError("traffic manager port: rate must be a positive number of Gb/s, got " + rateGbps);
+        if (!(rateGbps > 0) || rateGbps * 1e9 > MAX_RATE_BITS_PER_SECOND) {
+            throw new UserError("traffic manager port: rate must be a positive number of Gb/s up to "
+                    + MAX_RATE_BITS_PER_SECOND / 1_000_000_000L + ", got " + rateGbps);
         }
-        return Math.round(rateGbps * 1e9);
+        long bps = Math.round(rateGbps * 1e9);
+        if (bps < 1) {
+            throw new UserError("traffic manager port: rate " + rateGbps + " Gb/s is below 1 bit/s");
+        }
+        return bps;
     }
 
     /** A strict-priority port with the default queue count and limits. */

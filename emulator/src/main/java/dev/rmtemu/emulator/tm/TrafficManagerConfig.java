@@ -35,9 +35,15 @@ public record TrafficManagerConfig(long clockHz, int cellBytes, int interPacketO
     /** Tofino 1 shared buffer in 80-byte cells: 22,000,000 / 80 = 275,000. */
     public static final int TOFINO1_BUFFER_CELLS = (int) (TOFINO1_BUFFER_BYTES / TOFINO_CELL_BYTES);
 
+    /**
+     * Highest clock accepted: 1 THz, far above any switch ASIC; it keeps
+     * {@code bits × clockHz} of the largest frame inside a long.
+     */
+    public static final long MAX_CLOCK_HZ = 1_000_000_000_000L;
+
     public TrafficManagerConfig {
-        if (clockHz <= 0) {
-            throw new UserError("traffic manager: clock must be a positive number of Hz, got " + clockHz);
+        if (clockHz <= 0 || clockHz > MAX_CLOCK_HZ) {
+            throw new UserError("traffic manager: clock must be between 1 Hz and " + MAX_CLOCK_HZ + " Hz, got " + clockHz);
         }
         if (cellBytes < 1) {
             throw new UserError("traffic manager: cell size must be at least 1 byte, got " + cellBytes);
@@ -81,7 +87,7 @@ public record TrafficManagerConfig(long clockHz, int cellBytes, int interPacketO
      * Hz so that serialisation times stay exact rationals.
      */
     public static long clockHz(double hz) {
-        if (!(hz >= 1) || hz > 1e15 || hz != Math.rint(hz)) {
+        if (!(hz >= 1) || hz > MAX_CLOCK_HZ || hz != Math.rint(hz)) {
             throw new UserError("traffic manager: clock must be a whole positive number of Hz, got " + hz);
         }
         return (long) hz;

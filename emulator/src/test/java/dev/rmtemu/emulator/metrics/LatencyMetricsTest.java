@@ -69,6 +69,13 @@ class LatencyMetricsTest {
         // 10 s of cycles, far beyond cycles × 10^9 fitting in a long.
         assertEquals(10_000_000_000L, m.cyclesToNs(12_200_000_000L));
         assertEquals(7_559_999_999_999L, new LatencyMetrics(1_000_000_000L, 1, 1).cyclesToNs(7_559_999_999_999L));
+        // Long.MAX_VALUE cycles at 1.22 GHz: 9223372036854775807 × 50 / 61 = 7560141013815390005.74 → …006
+        assertEquals(7_560_141_013_815_390_006L, m.cyclesToNs(Long.MAX_VALUE));
+        // A clock that is not a divisor of 10^9: 3 GHz, 1 cycle = 0.333 ns → 0, 2 cycles → 1.
+        LatencyMetrics three = new LatencyMetrics(3_000_000_000L, 1, 1);
+        assertEquals(0, three.cyclesToNs(1));
+        assertEquals(1, three.cyclesToNs(2));
+        assertEquals(1_000_000_000L, three.cyclesToNs(3_000_000_000L));
     }
 
     @Test

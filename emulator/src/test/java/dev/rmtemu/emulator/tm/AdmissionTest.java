@@ -138,6 +138,9 @@ class AdmissionTest {
                 () -> new TrafficManagerConfig(1_000_000_000L, 80, 20, 100, List.of()));
         assertThrows(dev.rmtemu.model.UserError.class,
                 () -> PortConfig.strictPriority(10).withLimits(0, 10));
+        assertThrows(dev.rmtemu.model.UserError.class, () -> new TrafficManagerConfig(
+                TrafficManagerConfig.MAX_CLOCK_HZ + 1, 80, 20, 100, List.of(PortConfig.strictPriority(10))));
+        assertThrows(dev.rmtemu.model.UserError.class, () -> PortConfig.gbps(20_000));
         assertEquals(275_000, TrafficManagerConfig.TOFINO1_BUFFER_CELLS);
     }
 }
