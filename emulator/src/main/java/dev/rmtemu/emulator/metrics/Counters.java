@@ -1,0 +1,169 @@
+package dev.rmtemu.emulator.metrics;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The run's packet counters: in, out, dropped by cause, recirculated, violations.
+ * Drop causes are free-form names (e.g. {@code tm_queue_limit}, {@code recirc_over_budget});
+ * register a cause once with {@link #dropCause(String)} and count with the returned id on the
+ * hot path, which allocates nothing. Reports list causes sorted by name.
+ *
+ * <p>Conservation: every packet that came in has left, been dropped, or is still queued:
+ * {@code in = out + dropped + queued} (see {@link #checkConservation(long)}). A packet that
+ * is replicated counts each extra copy as another packet in ({@link #packetsIn(long)}).
+ */
+public final class Counters {
+    private long in;
+    private long out;
+    private long recirculated;
+    private long violations;
+    private final List<String> causeNames = new ArrayList<>();
+    private final Map<String, Integer> causeIds = new HashMap<>();
+    private long[] dropped = new long[8];
+
+    /** Counts one packet entering the switch (or one extra replica). */
+    public void packetIn() {
+        in++;
+    }
+
+    /** Counts {@code n} packets entering. */
+    public void packetsIn(long n) {
+        checkCount(n);
+        in += n;
+    }
+
+    /** Counts one packet leaving the switch. */
+    public void packetOut() {
+        out++;
+    }
+
+    /** Counts {@code n} packets leaving. */
+    public void packetsOut(long n) {
+        checkCount(n);
+        out += n;
+    }
+
+    /** Counts one recirculation pass (not a new packet: it does not change conservation). */
+    public void recirculated() {
+        recirculated++;
+    }
+
+    /** Counts one hardware-contract violation. */
+    public void violation() {
+        violations++;
+    }
+
+    /** The id of a drop cause, registering it on first use (do this before the hot path). */
+    public int dropCause(String cause) {
+        if (cause == null || cause.isEmpty()) {
+            throw new IllegalArgumentException("drop cause needs a name");
+        }
+        Integer id = causeIds.get(cause);
+        if (id != null) {
+            return id;
+        }
+        int newId = causeNames.size();
+        causeNames.add(cause);
+        causeIds.put(cause, newId);
+        if (newId == dropped.length) {
+            dropped = Arrays.copyOf(dropped, dropped.length * 2);
+        }
+        return newId;
+    }
+
+    /** Counts one packet dropped for the cause with id {@code causeId}. */
+    public void dropped(int causeId) {
+        if (causeId < 0 || causeId >= causeNames.size()) {
+            throw new IllegalArgumentException("unknown drop cause id " + causeId);
+        }
+        dropped[causeId]++;
+    }
+
+    /** Counts {@code n} packets dropped for {@code cause} (registering it if new). */
+    public void dropped(String cause, long n) {
+        checkCount(n);
+        dropped[dropCause(cause)] += n;
+    }
+
+    public long packetsIn() {
+        return in;
+    }
+
+    public long packetsOut() {
+        return out;
+    }
+
+    public long recirculations() {
+        return recirculated;
+    }
+
+    public long violations() {
+        return violations;
+    }
+
+    /** Packets dropped for {@code cause} (0 for a cause never seen). */
+    public long droppedFor(String cause) {
+        Integer id = causeIds.get(cause);
+        return id == null ? 0 : dropped[id];
+    }
+
+    /** Packets dropped, all causes. */
+    public long droppedTotal() {
+        long sum = 0;
+        for (int i = 0; i < causeNames.size(); i++) {
+            sum += dropped[i];
+        }
+        return sum;
+    }
+
+    /** Drops per cause, causes sorted by name (registered causes with 0 drops included). */
+    public SortedMap<String, Long> droppedByCause() {
+        TreeMap<String, Long> m = new TreeMap<>();
+        for (int i = 0; i < causeNames.size(); i++) {
+            m.put(causeNames.get(i), dropped[i]);
+        }
+        return Collections.unmodifiableSortedMap(m);
+    }
+
+    /**
+     * Checks {@code in = out + dropped + queued}.
+     *
+     * @param queued packets still inside the switch (e.g. the traffic manager's queued count)
+     * @throws IllegalStateException naming all four numbers if they do not add up
+     */
+    public void checkConservation(long queued) {
+        long dropTotal = droppedTotal();
+        if (queued < 0 || in != out + dropTotal + queued) {
+            throw new IllegalStateException("packet conservation broken: in " + in + " != out " + out + " + dropped "
+                    + dropTotal + " + queued " + queued);
+        }
+    }
+
+    /**
+     * The counters for a report, keys sorted: {@code dropped} (a sorted cause → count map),
+     * {@code dropped_total}, {@code in}, {@code out}, {@code recirculated}, {@code violations}.
+     */
+    public SortedMap<String, Object> toMap() {
+        TreeMap<String, Object> m = new TreeMap<>();
+        m.put("dropped", droppedByCause());
+        m.put("dropped_total", droppedTotal());
+        m.put("in", in);
+        m.put("out", out);
+        m.put("recirculated", recirculated);
+        m.put("violations", violations);
+        return Collections.unmodifiableSortedMap(m);
+    }
+
+    private static void checkCount(long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("negative packet count " + n);
+        }
+    }
+}

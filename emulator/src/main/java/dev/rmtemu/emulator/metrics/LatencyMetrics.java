@@ -1,0 +1,233 @@
+package dev.rmtemu.emulator.metrics;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The run's latency histograms, all in nanoseconds:
+ * <ul>
+ *   <li>emulated latency per packet, arrival → departure, recorded from target cycles;</li>
+ *   <li>queueing delay per egress port and queue, recorded from target cycles;</li>
+ *   <li>host processing time per packet ({@code host…}): how long the emulator itself took,
+ *       measured by the caller on the host; it depends on the machine and is kept apart
+ *       from everything deterministic.</li>
+ * </ul>
+ * Cycles become ns as {@code round(cycles × 10^9 / clockHz)} (half up), in exact integer
+ * arithmetic. Recording allocates nothing, except that each port/queue histogram is created
+ * on its first value (once per queue for the whole run), so idle queues cost no memory.
+ */
+public final class LatencyMetrics {
+    /**
+     * Default highest trackable emulated latency and queueing delay: 10 s in ns. A full
+     * 22 MB Tofino buffer drains through a 1 Gb/s port in 0.18 s, so only a broken model
+     * goes beyond; larger values are clamped and counted.
+     */
+    public static final long DEFAULT_HIGHEST_TRACKABLE_NS = 10_000_000_000L;
+
+    /** Default highest trackable host processing time per packet: 1 s in ns (a GC pause). */
+    public static final long DEFAULT_HOST_HIGHEST_TRACKABLE_NS = 1_000_000_000L;
+
+    private static final long NS_PER_SECOND = 1_000_000_000L;
+
+    /** Name of the emulated-latency .hgrm file. */
+    public static final String LATENCY_FILE = "latency.hgrm";
+    /** Name of the host processing .hgrm file. */
+    public static final String HOST_PROCESSING_FILE = "host-processing.hgrm";
+
+    private final long clockHz;
+    /** ns per cycle as the reduced fraction nsPerCycleNum / nsPerCycleDen = 10^9 / clockHz. */
+    private final long nsPerCycleNum;
+    private final long nsPerCycleDen;
+    private final int ports;
+    private final int queuesPerPort;
+    private final long highestTrackableNs;
+    private final ClampingHistogram latency;
+    private final ClampingHistogram[] queueing;
+    private final ClampingHistogram hostProcessing;
+
+    /** With the default highest trackable values. */
+    public LatencyMetrics(long clockHz, int ports, int queuesPerPort) {
+        this(clockHz, ports, queuesPerPort, DEFAULT_HIGHEST_TRACKABLE_NS, DEFAULT_HOST_HIGHEST_TRACKABLE_NS);
+    }
+
+    public LatencyMetrics(long clockHz, int ports, int queuesPerPort, long highestTrackableNs,
+                          long hostHighestTrackableNs) {
+        if (clockHz <= 0) {
+            throw new IllegalArgumentException("clock must be positive, got " + clockHz + " Hz");
+        }
+        if (ports < 1 || queuesPerPort < 1) {
+            throw new IllegalArgumentException("need at least one port and queue, got " + ports + " × " + queuesPerPort);
+        }
+        this.clockHz = clockHz;
+        long g = gcd(NS_PER_SECOND, clockHz);
+        this.nsPerCycleNum = NS_PER_SECOND / g;
+        this.nsPerCycleDen = clockHz / g;
+        if (Math.multiplyHigh(nsPerCycleDen, nsPerCycleNum) != 0 || nsPerCycleDen * nsPerCycleNum < 0) {
+            throw new IllegalArgumentException("clock " + clockHz + " Hz: cycles-to-ns fraction does not fit a long");
+        }
+        this.ports = ports;
+        this.queuesPerPort = queuesPerPort;
+        this.highestTrackableNs = highestTrackableNs;
+        this.latency = new ClampingHistogram("latency", highestTrackableNs);
+        this.queueing = new ClampingHistogram[ports * queuesPerPort];
+        this.hostProcessing = new ClampingHistogram("host-processing", hostHighestTrackableNs);
+    }
+
+    private static long gcd(long a, long b) {
+        while (b != 0) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    /**
+     * Target cycles to ns, rounded half up: {@code round(cycles × 10^9 / clockHz)}, in
+     * integer arithmetic on the reduced fraction (1.22 GHz: 50/61 ns per cycle), without
+     * overflow for any cycle count.
+     */
+    public long cyclesToNs(long cycles) {
+        if (cycles < 0) {
+            throw new IllegalArgumentException("negative cycle count " + cycles);
+        }
+        // Whole groups of den cycles are exactly num ns; only the rest needs rounding.
+        long groups = cycles / nsPerCycleDen;
+        long rest = cycles % nsPerCycleDen;
+        return groups * nsPerCycleNum + (rest * nsPerCycleNum + nsPerCycleDen / 2) / nsPerCycleDen;
+    }
+
+    /** Records one packet's emulated latency from its arrival and departure cycles. */
+    public void recordLatencyCycles(long arrivalCycle, long departureCycle) {
+        if (departureCycle < arrivalCycle) {
+            throw new IllegalArgumentException("departure cycle " + departureCycle + " before arrival cycle " + arrivalCycle);
+        }
+        latency.record(cyclesToNs(departureCycle - arrivalCycle));
+    }
+
+    /** Records one packet's queueing delay (e.g. deq_timedelta) at a port and queue. */
+    public void recordQueueingDelayCycles(int port, int qid, long cycles) {
+        queueHistogram(port, qid).record(cyclesToNs(cycles));
+    }
+
+    /** Records host processing time for one packet, in ns measured on the host. */
+    public void recordHostProcessingNs(long ns) {
+        hostProcessing.record(ns);
+    }
+
+    /** Creates the port/queue histogram now, so that its first record allocates nothing. */
+    public void prepareQueue(int port, int qid) {
+        queueHistogram(port, qid);
+    }
+
+    private ClampingHistogram queueHistogram(int port, int qid) {
+        if (port < 0 || port >= ports || qid < 0 || qid >= queuesPerPort) {
+            throw new IllegalArgumentException("port " + port + " queue " + qid + " outside " + ports + " ports × "
+                    + queuesPerPort + " queues");
+        }
+        int i = port * queuesPerPort + qid;
+        ClampingHistogram h = queueing[i];
+        if (h == null) {
+            h = new ClampingHistogram(queueFileStem(port, qid), highestTrackableNs);
+            queueing[i] = h;
+        }
+        return h;
+    }
+
+    private static String queueFileStem(int port, int qid) {
+        return "queueing-port" + port + "-q" + qid;
+    }
+
+    public long clockHz() {
+        return clockHz;
+    }
+
+    /** Emulated latency histogram (ns). */
+    public ClampingHistogram latency() {
+        return latency;
+    }
+
+    /** Host processing time histogram (ns). */
+    public ClampingHistogram hostProcessing() {
+        return hostProcessing;
+    }
+
+    /** Queueing delay histogram of a port/queue (ns); empty if nothing was recorded there. */
+    public PercentileSummary queueingDelaySummary(int port, int qid) {
+        if (port < 0 || port >= ports || qid < 0 || qid >= queuesPerPort) {
+            throw new IllegalArgumentException("port " + port + " queue " + qid + " outside " + ports + " ports × "
+                    + queuesPerPort + " queues");
+        }
+        ClampingHistogram h = queueing[port * queuesPerPort + qid];
+        return h == null ? PercentileSummary.EMPTY : h.summary();
+    }
+
+    /**
+     * Summaries of every non-empty histogram, keyed by the .hgrm file stem, sorted:
+     * {@code host-processing}, {@code latency}, {@code queueing-port<P>-q<Q>}.
+     */
+    public SortedMap<String, PercentileSummary> summaries() {
+        TreeMap<String, PercentileSummary> m = new TreeMap<>();
+        for (ClampingHistogram h : nonEmpty()) {
+            m.put(h.name(), h.summary());
+        }
+        return Collections.unmodifiableSortedMap(m);
+    }
+
+    /** Summaries of the deterministic histograms only (without {@code host-processing}). */
+    public SortedMap<String, PercentileSummary> emulatedSummaries() {
+        TreeMap<String, PercentileSummary> m = new TreeMap<>(summaries());
+        m.remove(hostProcessing.name());
+        return Collections.unmodifiableSortedMap(m);
+    }
+
+    private List<ClampingHistogram> nonEmpty() {
+        List<ClampingHistogram> list = new ArrayList<>();
+        if (latency.count() > 0) {
+            list.add(latency);
+        }
+        for (ClampingHistogram h : queueing) {
+            if (h != null && h.count() > 0) {
+                list.add(h);
+            }
+        }
+        if (hostProcessing.count() > 0) {
+            list.add(hostProcessing);
+        }
+        return list;
+    }
+
+    /**
+     * Writes one .hgrm file per non-empty histogram into {@code dir} (created if needed):
+     * {@value #LATENCY_FILE}, {@code queueing-port<P>-q<Q>.hgrm} in port then queue order,
+     * and {@value #HOST_PROCESSING_FILE}. Values are in ns. Same values give the same bytes.
+     *
+     * @return the files written, in that order
+     */
+    public List<Path> writeHgrmFiles(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        for (ClampingHistogram h : nonEmpty()) {
+            Path file = dir.resolve(h.name() + ".hgrm");
+            h.writeHgrm(file);
+            written.add(file);
+        }
+        return Collections.unmodifiableList(written);
+    }
+
+    /** Summaries as nested sorted maps for a JSON report: stem → percentile map. */
+    public SortedMap<String, SortedMap<String, Number>> toMap() {
+        TreeMap<String, SortedMap<String, Number>> m = new TreeMap<>();
+        for (Map.Entry<String, PercentileSummary> e : summaries().entrySet()) {
+            m.put(e.getKey(), e.getValue().toMap());
+        }
+        return Collections.unmodifiableSortedMap(m);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.rmtemu.emulator.metrics;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Percentiles of one histogram, in the histogram's unit (ns for every rmtemu histogram).
+ * Percentile values are HdrHistogram's: the highest value equivalent to the bucket holding
+ * the percentile, exact below 2048 and within 0.1 % above (3 significant digits).
+ *
+ * @param count   values recorded
+ * @param mean    arithmetic mean (0 when empty)
+ * @param p50     50th percentile
+ * @param p90     90th percentile
+ * @param p99     99th percentile
+ * @param p999    99.9th percentile
+ * @param p9999   99.99th percentile
+ * @param max     largest value recorded (after clamping), exact
+ * @param clamped values that exceeded the highest trackable value and were recorded as it
+ */
+public record PercentileSummary(long count, double mean, long p50, long p90, long p99, long p999, long p9999,
+                                long max, long clamped) {
+
+    /** The summary of a histogram with no values. */
+    public static final PercentileSummary EMPTY = new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0, 0);
+
+    /**
+     * Summarises {@code histogram}; {@code exactMax} and {@code clamped} are tracked by the
+     * caller (the histogram only knows the bucket of its largest value).
+     */
+    public static PercentileSummary of(Histogram histogram, long exactMax, long clamped) {
+        long count = histogram.getTotalCount();
+        if (count == 0) {
+            return new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0, clamped);
+        }
+        return new PercentileSummary(count, histogram.getMean(),
+                histogram.getValueAtPercentile(50.0),
+                histogram.getValueAtPercentile(90.0),
+                histogram.getValueAtPercentile(99.0),
+                histogram.getValueAtPercentile(99.9),
+                histogram.getValueAtPercentile(99.99),
+                exactMax,
+                clamped);
+    }
+
+    /**
+     * The summary as a map with sorted (hence stable) keys, ready for a JSON writer:
+     * {@code clamped, count, max, mean, p50, p90, p99, p99_9, p99_99}.
+     */
+    public SortedMap<String, Number> toMap() {
+        TreeMap<String, Number> m = new TreeMap<>();
+        m.put("clamped", clamped);
+        m.put("count", count);
+        m.put("max", max);
+        m.put("mean", mean);
+        m.put("p50", p50);
+        m.put("p90", p90);
+        m.put("p99", p99);
+        m.put("p99_9", p999);
+        m.put("p99_99", p9999);
+        return Collections.unmodifiableSortedMap(m);
+    }
+
+    /** A JSON object with the keys of {@link #toMap()} in that order; the mean with 3 decimals. */
+    public String toJson() {
+        StringBuilder sb = new StringBuilder("{");
+        boolean first = true;
+        for (Map.Entry<String, Number> e : toMap().entrySet()) {
+            if (!first) {
+                sb.append(", ");
+            }
+            first = false;
+            sb.append('"').append(e.getKey()).append("\": ");
+            Number v = e.getValue();
+            sb.append(v instanceof Double ? String.format(Locale.ROOT, "%.3f", v.doubleValue()) : v.toString());
+        }
+        return sb.append('}').toString();
+    }
+}
