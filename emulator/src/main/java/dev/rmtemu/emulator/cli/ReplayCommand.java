@@ -1,0 +1,142 @@
+package dev.rmtemu.emulator.cli;
+
+import dev.rmtemu.emulator.replay.Replay;
+import dev.rmtemu.emulator.replay.ReplayOptions;
+import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.replay.RunOutputs;
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.program.ProgramParams;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code rmtemu replay}: a trace through one switch running a stage program. */
+@Command(name = "replay",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Replay a trace through one emulated switch running a stage program, cycle-accurately:",
+            "parser (one packet per pipe per cycle), ingress stages, traffic manager (queues, shared",
+            "buffer, tail drop, serialisation), egress stages, recirculation. Every hardware rule is",
+            "enforced per packet; a violation stops the run (exit 4) naming packet, stage and array.",
+            "Writes DIR/report.json (host-dependent numbers only under 'host'), DIR/resources.json,",
+            "DIR/latency.hgrm and per-queue .hgrm files, DIR/journal/ and DIR/report.html.",
+            "Trace SPEC: a pcap/pcapng file, a trace store directory, or gen:KIND?key=value&...",
+            "(see 'rmtemu trace gen --help')."
+        },
+        footer = {"", "Examples:",
+            "  rmtemu replay --program counter --target tofino1 --trace 'gen:isp?packets=1000000' --out runs/isp",
+            "  rmtemu replay --program counter --trace capture.pcap --rate 40G --out runs/cap"})
+public final class ReplayCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-p", "--program"}, required = true, paramLabel = "NAME", description = "Stage program (see 'rmtemu programs').")
+    String program;
+
+    @Option(names = {"-t", "--target"}, defaultValue = "tofino1", paramLabel = "PROFILE",
+            description = "Target profile or JSON profile file (default: ${DEFAULT-VALUE}).")
+    String target;
+
+    @Option(names = "--trace", required = true, paramLabel = "SPEC", description = "Trace to replay.")
+    String trace;
+
+    @ArgGroup(exclusive = true)
+    TimingChoice timing = new TimingChoice();
+
+    static final class TimingChoice {
+        @Option(names = "--rate", paramLabel = "RATE", description = "Pack packets back to back at this line rate, e.g. 100G, 400M.")
+        String rate;
+
+        @Option(names = "--pps", paramLabel = "N", description = "One packet every 1/N s.")
+        Long pps;
+
+        @Option(names = "--topspeed", description = "One packet per clock cycle (as fast as the parser takes them).")
+        boolean topspeed;
+
+        @Option(names = "--timing", paramLabel = "MODE", description = "original (trace spacing, the default) or scaled:X (spacing times X).")
+        String mode;
+
+        String spec() {
+            if (rate != null) {
+                return "rate:" + rate;
+            }
+            if (pps != null) {
+                return "pps:" + pps;
+            }
+            if (topspeed) {
+                return "topspeed";
+            }
+            return mode != null ? mode : ReplayOptions.DEFAULT_TIMING;
+        }
+    }
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed for anything random in the run (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
+    List<String> params = new ArrayList<>();
+
+    @Option(names = "--ports", defaultValue = "0", description = "Front-panel ports (default: every port of the target).")
+    int ports;
+
+    @Option(names = "--port-gbps", defaultValue = "100", description = "Rate of every front-panel port in Gb/s (default: ${DEFAULT-VALUE}).")
+    double portGbps;
+
+    @Option(names = "--max-packets", defaultValue = "0", description = "Stop after this many packets (0 = whole trace).")
+    long maxPackets;
+
+    @Option(names = "--no-enforce", description = "Skip the per-packet hardware checks (only to measure their cost).")
+    boolean noEnforce;
+
+    @Option(names = "--out", defaultValue = "runs/replay", paramLabel = "DIR", description = "Run directory (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
+    boolean json;
+
+    @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Progress bar on stderr when it is a terminal (default: on).")
+    boolean progress;
+
+    @Override
+    public Integer call() throws Exception {
+        if (portGbps <= 0) {
+            throw new UserError("--port-gbps must be positive");
+        }
+        ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
+                timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress);
+        return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
+    }
+
+    static int run(PrintWriter out, PrintWriter err, ReplayOptions o, boolean json) throws Exception {
+        ProgressBar bar = o.progress() ? ProgressBar.forStderr("replay", 0) : null;
+        Replay.Progress p = bar == null ? null : new Replay.Progress() {
+            @Override
+            public void update(long packets) {
+                bar.update(packets);
+            }
+
+            @Override
+            public void done(long packets) {
+                bar.finish(packets);
+            }
+        };
+        ReplayResult r = Replay.run(o, p);
+        if (json) {
+            out.print(java.nio.file.Files.readString(o.out().resolve(RunOutputs.REPORT)));
+        } else {
+            out.print(RunOutputs.summary(r));
+            out.println("run directory: " + o.out());
+        }
+        out.flush();
+        return 0;
+    }
+}

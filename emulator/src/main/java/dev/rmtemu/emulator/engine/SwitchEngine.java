@@ -1,0 +1,568 @@
+package dev.rmtemu.emulator.engine;
+
+import dev.rmtemu.emulator.metrics.Counters;
+import dev.rmtemu.emulator.metrics.LatencyMetrics;
+import dev.rmtemu.emulator.tm.DequeueInfo;
+import dev.rmtemu.emulator.tm.DropCause;
+import dev.rmtemu.emulator.tm.TrafficManager;
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.FieldKind;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.phv.Intrinsic;
+import dev.rmtemu.model.phv.PortNumbers;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.runtime.PassExecutor;
+import dev.rmtemu.model.runtime.Phv;
+import dev.rmtemu.model.runtime.PipelineState;
+import dev.rmtemu.model.target.StageLatencyModel;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.traces.PacketRecord;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One switch on the event-driven timeline. A packet's path, in cycles of the
+ * target clock:
+ * <pre>
+ * arrival a -> parser slot p = max(a, parser free)      (one packet per pipe per cycle, FIFO)
+ *   ingress pass runs (all stages, at once) with stamps from p
+ *   -> traffic manager at p + parser + ingress pipeline + deparser + TM traversal (ENQUEUE event)
+ *   -> dequeue d when the port is free (DEQUEUE event), egress pass runs
+ *   -> departure = end of serialisation + parser + egress pipeline + deparser
+ * </pre>
+ * Same-cycle events run in {@link EventQueue.Phase} order, then in scheduling
+ * order. Because stages are in order and feed forward, running a whole pass at
+ * one event gives the same results as stepping every cycle (the test suite
+ * checks this against a cycle-stepped reference). Single-threaded.
+ */
+public final class SwitchEngine {
+    static final int EV_PORT_ARRIVAL = 1;
+    static final int EV_RECIRC_ARRIVAL = 2;
+    static final int EV_ENQUEUE = 3;
+    static final int EV_DEQUEUE = 4;
+    static final int EV_CONTROL = 5;
+    static final int EV_GENERATOR = 6;
+
+    /** Tofino allows one resubmission per packet. */
+    public static final int MAX_RESUBMITS = 1;
+
+    public static final String DROP_INGRESS = "ingress_drop_ctl";
+    public static final String DROP_EGRESS = "egress_drop_ctl";
+    public static final String DROP_NO_PORT = "no_egress_port";
+    public static final String DROP_RESUBMIT = "resubmit_limit";
+    public static final String DROP_RECIRCULATION = "recirculation_overflow";
+
+    /** A control-plane operation applied at a set cycle. */
+    @FunctionalInterface
+    public interface ControlOp {
+        void apply(PipelineState state, long cycle);
+    }
+
+    private final SwitchConfig config;
+    private final TargetProfile profile;
+    private final StageProgram program;
+    private final ResourceReport resources;
+    private final PipelineState state;
+    private final PassExecutor executor;
+    private final HeaderParser parser;
+    private final TrafficManager tm;
+    private final PacketPool pool;
+    private final EventQueue events = new EventQueue();
+    private final QueueDepthTimeline timeline = new QueueDepthTimeline();
+    private final Counters counters = new Counters();
+    private final LatencyMetrics metrics;
+    private final CycleClock clock;
+    private final DequeueInfo dq = new DequeueInfo();
+    private final long[] parserFree;
+    private final boolean[] dequeuePending;
+    private final int[] metadataSlots;
+    private final int ingressToTm;
+    private final int egressToWire;
+    private final int frontPorts;
+    private final int tmPorts;
+    private final Field fIngressPort;
+    private final Field fIngressTstamp;
+    private final Field fEgressPortOut;
+    private final Field fQid;
+    private final Field fMcast;
+    private final Field fDrop;
+    private final Field fResubmit;
+    private final Field fEgressPort;
+    private final Field fEgressQid;
+    private final Field fEnqQdepth;
+    private final Field fEnqTstamp;
+    private final Field fDeqQdepth;
+    private final Field fDeqTimedelta;
+    private final Field fGlobalTstamp;
+    private final Field fPktLength;
+    private final Field fEgressDrop;
+    private final int causeIngress;
+    private final int causeEgress;
+    private final int causeNoPort;
+    private final int causeResubmit;
+    private final int causeRecirc;
+    private final int[] causeTm;
+    private final List<ControlOp> controlOps = new ArrayList<>();
+    private final List<Generator> generators = new ArrayList<>();
+    private int[][] multicastGroups = new int[0][];
+    private DepartureListener listener = (c, p, s, pool) -> { };
+    private long nextPacketNumber;
+    private long now;
+
+    private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template) {
+    }
+
+    public SwitchEngine(SwitchConfig config) {
+        this.config = config;
+        this.profile = config.profile();
+        this.program = config.program();
+        this.resources = ResourceChecker.check(program, profile);
+        if (!resources.fits()) {
+            throw new UserError("program " + program.name() + " does not fit " + profile.name() + ": "
+                    + String.join("; ", resources.failures()), 3, null);
+        }
+        this.state = new PipelineState(program, profile.pipes());
+        this.executor = new PassExecutor(state, config.enforce());
+        this.parser = new HeaderParser(program);
+        this.tm = new TrafficManager(config.trafficManager());
+        this.pool = new PacketPool(program.fields().size(), 1024);
+        this.clock = new CycleClock(profile.clockHz());
+        this.frontPorts = config.frontPanelPorts();
+        this.tmPorts = frontPorts + profile.pipes();
+        this.metrics = new LatencyMetrics(profile.clockHz(), tmPorts, config.port().queues());
+        this.parserFree = new long[profile.pipes()];
+        this.dequeuePending = new boolean[tmPorts];
+        StageLatencyModel lat = profile.latency();
+        this.ingressToTm = lat.parserCycles() + gressLatency(Gress.INGRESS) + lat.deparserCycles() + lat.trafficManagerCycles();
+        this.egressToWire = lat.parserCycles() + gressLatency(Gress.EGRESS) + lat.deparserCycles();
+        List<Integer> meta = new ArrayList<>();
+        for (Field f : program.fields()) {
+            if (f.kind() != FieldKind.HEADER) {
+                meta.add(f.slot());
+            }
+        }
+        this.metadataSlots = meta.stream().mapToInt(Integer::intValue).toArray();
+        fIngressPort = program.intrinsic(Intrinsic.INGRESS_PORT);
+        fIngressTstamp = program.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
+        fEgressPortOut = program.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
+        fQid = program.intrinsic(Intrinsic.QID);
+        fMcast = program.intrinsic(Intrinsic.MCAST_GRP);
+        fDrop = program.intrinsic(Intrinsic.DROP_CTL);
+        fResubmit = program.intrinsic(Intrinsic.RESUBMIT);
+        fEgressPort = program.intrinsic(Intrinsic.EGRESS_PORT);
+        fEgressQid = program.intrinsic(Intrinsic.EGRESS_QID);
+        fEnqQdepth = program.intrinsic(Intrinsic.ENQ_QDEPTH);
+        fEnqTstamp = program.intrinsic(Intrinsic.ENQ_TSTAMP);
+        fDeqQdepth = program.intrinsic(Intrinsic.DEQ_QDEPTH);
+        fDeqTimedelta = program.intrinsic(Intrinsic.DEQ_TIMEDELTA);
+        fGlobalTstamp = program.intrinsic(Intrinsic.EGRESS_GLOBAL_TSTAMP);
+        fPktLength = program.intrinsic(Intrinsic.PKT_LENGTH);
+        fEgressDrop = program.intrinsic(Intrinsic.EGRESS_DROP_CTL);
+        causeIngress = counters.dropCause(DROP_INGRESS);
+        causeEgress = counters.dropCause(DROP_EGRESS);
+        causeNoPort = counters.dropCause(DROP_NO_PORT);
+        causeResubmit = counters.dropCause(DROP_RESUBMIT);
+        causeRecirc = counters.dropCause(DROP_RECIRCULATION);
+        causeTm = new int[DropCause.values().length + 1];
+        for (DropCause c : DropCause.values()) {
+            causeTm[c.code()] = counters.dropCause(c.reportName());
+        }
+    }
+
+    /** Pipeline cycles of a gress; an unused gress still takes the target's minimum. */
+    private int gressLatency(Gress g) {
+        Integer c = resources.pipelineLatencyCycles().get(g);
+        if (c != null) {
+            return c;
+        }
+        return g == Gress.INGRESS ? profile.latency().minIngressCycles() : profile.latency().minEgressCycles();
+    }
+
+    // ------------------------------------------------------------------ configuration
+
+    public void onDeparture(DepartureListener l) {
+        this.listener = l;
+    }
+
+    /** The control plane: registers and table entries. */
+    public PipelineState state() {
+        return state;
+    }
+
+    /** Multicast group g (1-based, as mcast_grp_a) replicates to these front-panel ports. */
+    public void multicastGroup(int group, int... ports) {
+        if (group < 1 || group > 0xFFFF) {
+            throw new UserError("multicast group " + group + " outside 1..65535");
+        }
+        for (int p : ports) {
+            checkPort(p);
+        }
+        if (group >= multicastGroups.length) {
+            multicastGroups = java.util.Arrays.copyOf(multicastGroups, group + 1);
+        }
+        multicastGroups[group] = ports.clone();
+    }
+
+    /** Runs {@code op} on the control plane at {@code cycle} (after that cycle's packets). */
+    public void scheduleControl(long cycle, ControlOp op) {
+        controlOps.add(op);
+        events.schedule(cycle, EventQueue.Phase.CONTROL, EV_CONTROL, controlOps.size() - 1);
+    }
+
+    /**
+     * Tofino-style packet generator: from {@code startCycle}, every {@code periodCycles},
+     * injects a packet built by {@code template} into {@code pipe}'s parser as if from
+     * its recirculation port; {@code count} packets in all (0 = unbounded while others run).
+     */
+    public void packetGenerator(int pipe, long startCycle, long periodCycles, long count, Consumer<PacketRecord> template) {
+        if (pipe < 0 || pipe >= profile.pipes() || periodCycles < 1) {
+            throw new UserError("packet generator: pipe " + pipe + " / period " + periodCycles + " invalid");
+        }
+        generators.add(new Generator(pipe, periodCycles, count, template));
+        genEmitted = java.util.Arrays.copyOf(genEmitted, generators.size());
+        events.schedule(startCycle, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_GENERATOR, generators.size() - 1);
+    }
+
+    private long[] genEmitted = new long[0];
+
+    private void checkPort(int p) {
+        if (p < 0 || p >= frontPorts) {
+            throw new UserError("port " + p + " outside 0.." + (frontPorts - 1));
+        }
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
+    public long nextEventCycle() {
+        return events.peekCycle();
+    }
+
+    /** Processes every event ordered before (cycle, phase). */
+    public void runUntil(long cycle, int phase) {
+        while (!events.isEmpty()) {
+            long c = events.peekCycle();
+            if (c > cycle || (c == cycle && events.peekPhase() >= phase)) {
+                return;
+            }
+            step();
+        }
+    }
+
+    /** Processes events until none is left. */
+    public void drain() {
+        while (!events.isEmpty()) {
+            step();
+        }
+    }
+
+    /** A packet reaches front-panel port {@code port} at {@code cycle}; earlier events must have run. */
+    public void arrive(long cycle, int port, PacketRecord record) {
+        runUntil(cycle, EventQueue.Phase.PORT_ARRIVAL);
+        int slot = pool.acquire();
+        pool.storeRecord(slot, record);
+        pool.packetNumber(slot, nextPacketNumber++);
+        pool.arrivalCycle(slot, cycle);
+        pool.ingressPort(slot, port);
+        counters.packetIn();
+        now = cycle;
+        Phv phv = pool.phv(slot);
+        phv.clear();
+        parser.parse(pool.record(slot), phv);
+        ingress(slot, cycle, port);
+    }
+
+    /** Schedules an arrival from a link (topology use): the record is copied now. */
+    public void scheduleArrival(long cycle, int port, PacketRecord record) {
+        int slot = pool.acquire();
+        pool.storeRecord(slot, record);
+        pool.ingressPort(slot, port);
+        events.schedule(cycle, EventQueue.Phase.PORT_ARRIVAL, EV_PORT_ARRIVAL, slot);
+    }
+
+    private void step() {
+        events.pop();
+        long c = events.cycle();
+        now = c;
+        int payload = events.payload();
+        switch (events.type()) {
+            case EV_PORT_ARRIVAL -> {
+                int slot = payload;
+                pool.packetNumber(slot, nextPacketNumber++);
+                pool.arrivalCycle(slot, c);
+                counters.packetIn();
+                Phv phv = pool.phv(slot);
+                phv.clear();
+                parser.parse(pool.record(slot), phv);
+                ingress(slot, c, pool.ingressPort(slot));
+            }
+            case EV_RECIRC_ARRIVAL -> {
+                int slot = payload;
+                resetMetadata(pool.phv(slot));
+                ingress(slot, c, pool.ingressPort(slot));
+            }
+            case EV_ENQUEUE -> enqueue(c, payload);
+            case EV_DEQUEUE -> dequeue(c, payload);
+            case EV_CONTROL -> controlOps.get(payload).apply(state, c);
+            case EV_GENERATOR -> generate(c, payload);
+            default -> throw new IllegalStateException("unknown event " + events.type());
+        }
+    }
+
+    private final PacketRecord genRecord = PacketRecord.allocate();
+
+    private void generate(long c, int index) {
+        Generator g = generators.get(index);
+        genRecord.clear();
+        genRecord.timestampNs(clock.cyclesToNs(c));
+        g.template().accept(genRecord);
+        int slot = pool.acquire();
+        pool.storeRecord(slot, genRecord);
+        pool.packetNumber(slot, nextPacketNumber++);
+        pool.arrivalCycle(slot, c);
+        int port = PortNumbers.recirculationPort(g.pipe());
+        pool.ingressPort(slot, port);
+        counters.packetIn();
+        Phv phv = pool.phv(slot);
+        phv.clear();
+        parser.parse(pool.record(slot), phv);
+        ingress(slot, c, port);
+        long emitted = ++genEmitted[index];
+        if (g.count() == 0 ? !events.isEmpty() : emitted < g.count()) {
+            events.schedule(c + g.periodCycles(), EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_GENERATOR, index);
+        }
+    }
+
+    private void resetMetadata(Phv phv) {
+        // a recirculated packet keeps its headers (what the deparser emitted); metadata starts fresh
+        long[] v = phv.values();
+        for (int s : metadataSlots) {
+            v[s] = 0;
+        }
+    }
+
+    private int pipeOfPort(int port) {
+        if (PortNumbers.isRecirculation(port)) {
+            return port - PortNumbers.RECIRCULATION_BASE;
+        }
+        return config.pipeOf(port);
+    }
+
+    private void ingress(int slot, long arrival, int port) {
+        int pipe = pipeOfPort(port);
+        long p = Math.max(arrival, parserFree[pipe]);
+        parserFree[pipe] = p + 1;
+        Phv phv = pool.phv(slot);
+        phv.load(fIngressPort, port);
+        if (fIngressTstamp != null) {
+            phv.load(fIngressTstamp, clock.cyclesToNs(arrival));
+        }
+        phv.load(fEgressPortOut, PortNumbers.UNSET);
+        phv.load(fDrop, 0);
+        if (fQid != null) {
+            phv.load(fQid, 0);
+        }
+        if (fMcast != null) {
+            phv.load(fMcast, 0);
+        }
+        if (fResubmit != null) {
+            phv.load(fResubmit, 0);
+        }
+        executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
+        long toTm = p + ingressToTm;
+        if (phv.get(fDrop) != 0) {
+            drop(slot, causeIngress);
+            return;
+        }
+        if (fResubmit != null && phv.get(fResubmit) != 0) {
+            if (pool.resubmits(slot) >= MAX_RESUBMITS) {
+                drop(slot, causeResubmit);
+            } else {
+                pool.resubmitted(slot);
+                events.schedule(toTm, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_RECIRC_ARRIVAL, slot);
+            }
+            return;
+        }
+        events.schedule(toTm, EventQueue.Phase.ENQUEUE, pipe, EV_ENQUEUE, slot);
+    }
+
+    private int tmPort(int port) {
+        if (port >= 0 && port < frontPorts) {
+            return port;
+        }
+        if (PortNumbers.isRecirculation(port) && port - PortNumbers.RECIRCULATION_BASE < profile.pipes()) {
+            return frontPorts + port - PortNumbers.RECIRCULATION_BASE;
+        }
+        return -1;
+    }
+
+    private void enqueue(long c, int slot) {
+        Phv phv = pool.phv(slot);
+        int qid = fQid == null ? 0 : (int) phv.get(fQid);
+        if (qid >= config.port().queues()) {
+            qid = config.port().queues() - 1;
+        }
+        int group = fMcast == null ? 0 : (int) phv.get(fMcast);
+        if (group != 0 && group < multicastGroups.length && multicastGroups[group] != null) {
+            int[] ports = multicastGroups[group];
+            for (int i = 0; i < ports.length; i++) {
+                int copy = i == ports.length - 1 ? slot : pool.acquire();
+                if (copy != slot) {
+                    pool.copy(slot, copy);
+                    counters.packetIn(); // each replica is accounted as a packet of its own
+                }
+                admit(c, ports[i], qid, copy);
+            }
+            return;
+        }
+        int out = tmPort((int) phv.get(fEgressPortOut));
+        if (out < 0) {
+            drop(slot, causeNoPort);
+            return;
+        }
+        admit(c, out, qid, slot);
+    }
+
+    private void admit(long c, int out, int qid, int slot) {
+        int code = tm.enqueue(c, out, qid, slot, pool.record(slot).wireLength());
+        if (code != DropCause.ADMITTED) {
+            drop(slot, out >= frontPorts ? causeRecirc : causeTm[code]);
+            return;
+        }
+        timeline.record(c, tm.bufferOccupancyCells());
+        if (!dequeuePending[out]) {
+            dequeuePending[out] = true;
+            events.schedule(Math.max(c, tm.nextDequeueCycle(out)), EventQueue.Phase.DEQUEUE, out, EV_DEQUEUE, out);
+        }
+    }
+
+    private void dequeue(long c, int out) {
+        dequeuePending[out] = false;
+        if (tm.dequeue(c, out, dq) != TrafficManager.NOTHING_DEQUEUED) {
+            egress(out, dq.packetHandle());
+        }
+        long next = tm.nextDequeueCycle(out);
+        if (next != Long.MAX_VALUE) {
+            dequeuePending[out] = true;
+            events.schedule(Math.max(c, next), EventQueue.Phase.DEQUEUE, out, EV_DEQUEUE, out);
+        }
+    }
+
+    private void egress(int out, int slot) {
+        Phv phv = pool.phv(slot);
+        boolean recirc = out >= frontPorts;
+        int portNumber = recirc ? PortNumbers.recirculationPort(out - frontPorts) : out;
+        int pipe = recirc ? out - frontPorts : config.pipeOf(out);
+        long start = dq.serialisationStartCycle();
+        phv.load(fEgressPort, portNumber);
+        if (fEgressQid != null) {
+            phv.load(fEgressQid, dq.qid());
+        }
+        if (fEnqQdepth != null) {
+            phv.load(fEnqQdepth, dq.enqQdepth());
+        }
+        if (fEnqTstamp != null) {
+            phv.load(fEnqTstamp, clock.cyclesToNs(dq.enqTstamp()));
+        }
+        if (fDeqQdepth != null) {
+            phv.load(fDeqQdepth, dq.deqQdepth());
+        }
+        if (fDeqTimedelta != null) {
+            phv.load(fDeqTimedelta, clock.cyclesToNs(dq.deqTimedelta()));
+        }
+        if (fGlobalTstamp != null) {
+            phv.load(fGlobalTstamp, clock.cyclesToNs(start + profile.latency().parserCycles()));
+        }
+        if (fPktLength != null) {
+            phv.load(fPktLength, pool.record(slot).wireLength());
+        }
+        if (fEgressDrop != null) {
+            phv.load(fEgressDrop, 0);
+        }
+        metrics.recordQueueingDelayCycles(out, dq.qid(), dq.deqTimedelta());
+        if (program.uses(Gress.EGRESS)) {
+            executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
+        }
+        if (fEgressDrop != null && phv.get(fEgressDrop) != 0) {
+            drop(slot, causeEgress);
+            return;
+        }
+        long departure = dq.serialisationEndCycle() + egressToWire;
+        if (recirc) {
+            counters.recirculated();
+            pool.ingressPort(slot, portNumber);
+            events.schedule(departure, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_RECIRC_ARRIVAL, slot);
+            return;
+        }
+        counters.packetOut();
+        metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
+        listener.departed(departure, out, slot, pool);
+        pool.release(slot);
+    }
+
+    private void drop(int slot, int cause) {
+        counters.dropped(cause);
+        pool.release(slot);
+    }
+
+    // ------------------------------------------------------------------ results
+
+    public Counters counters() {
+        return counters;
+    }
+
+    public LatencyMetrics metrics() {
+        return metrics;
+    }
+
+    /** Shared-buffer occupancy over time (max per bucket). */
+    public QueueDepthTimeline queueDepthTimeline() {
+        return timeline;
+    }
+
+    public TrafficManager trafficManager() {
+        return tm;
+    }
+
+    public ResourceReport resources() {
+        return resources;
+    }
+
+    public SwitchConfig config() {
+        return config;
+    }
+
+    public CycleClock clock() {
+        return clock;
+    }
+
+    /** Packets inside the switch (in a pipeline, in a queue, or recirculating). */
+    public long inFlight() {
+        return pool.inUse();
+    }
+
+    /** The cycle of the last event processed. */
+    public long now() {
+        return now;
+    }
+
+    /** Cycles from parser entry to the traffic manager. */
+    public int ingressToTmCycles() {
+        return ingressToTm;
+    }
+
+    /** Cycles from the end of serialisation accounting to the last bit (egress pipeline and deparser). */
+    public int egressToWireCycles() {
+        return egressToWire;
+    }
+
+    /** Throws unless in = out + dropped + in flight. */
+    public void checkConservation() {
+        counters.checkConservation(inFlight());
+    }
+}

@@ -1,0 +1,27 @@
+package dev.rmtemu.emulator.replay;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything a replay depends on. Two runs with equal options produce the same
+ * report.json (apart from its {@code host} key), journal and histograms.
+ *
+ * @param timing      original, scaled:X, rate:100G, pps:N or topspeed (see ArrivalTiming)
+ * @param ports       front-panel ports (0 = every port of the target)
+ * @param portGbps    rate of every front-panel port
+ * @param maxPackets  stop after this many packets (0 = the whole trace)
+ * @param out         run directory, or null to write nothing
+ */
+public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                            long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                            boolean progress) {
+    /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
+    public static final double DEFAULT_PORT_GBPS = 100;
+    public static final String DEFAULT_TIMING = "original";
+
+    public ReplayOptions {
+        params = new TreeMap<>(params);
+    }
+}

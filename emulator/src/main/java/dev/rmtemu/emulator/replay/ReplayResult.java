@@ -1,0 +1,13 @@
+package dev.rmtemu.emulator.replay;
+
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.traces.SkipCounters;
+
+/** What a replay produced: the engine (counters, metrics, state) and host measurements. */
+public record ReplayResult(ReplayOptions options, SwitchEngine engine, long packetsRead, SkipCounters skipped,
+                           long hostNanos, long firstArrivalCycle, long lastArrivalCycle) {
+    /** Host throughput in millions of packets per second of wall time. */
+    public double hostMpps() {
+        return hostNanos == 0 ? 0 : packetsRead * 1e3 / hostNanos;
+    }
+}
