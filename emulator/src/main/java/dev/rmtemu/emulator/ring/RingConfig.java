@@ -11,9 +11,10 @@ import org.agrona.concurrent.IdleStrategy;
  *                         message header)
  * @param drainBatch       the most records {@link PacketRing#drainAll} hands over per ring read
  * @param readerThreadName name of the reader thread (visible in thread dumps and profilers)
+ * @param maxYields        how many times a waiting side yields its core before it starts parking
  * @param maxParkNs        longest park of either side while it waits (ring full or empty)
  */
-public record RingConfig(int capacityBytes, int drainBatch, String readerThreadName, long maxParkNs) {
+public record RingConfig(int capacityBytes, int drainBatch, String readerThreadName, long maxYields, long maxParkNs) {
 
     /**
      * 1 MiB: about 14.5 K records, many times a drain batch, yet small enough to stay in a
@@ -38,13 +39,14 @@ public record RingConfig(int capacityBytes, int drainBatch, String readerThreadN
      */
     public static final long DEFAULT_MAX_PARK_NS = 100_000L;
 
-    /** Agrona's defaults for the busy-spin and yield phases before parking. */
+    /** Agrona's default for the busy-spin phase before yielding. */
     static final long MAX_SPINS = BackoffIdleStrategy.DEFAULT_MAX_SPINS;
-    static final long MAX_YIELDS = BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
+    /** Agrona's default for the yield phase before parking. */
+    public static final long DEFAULT_MAX_YIELDS = BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
     static final long MIN_PARK_NS = BackoffIdleStrategy.DEFAULT_MIN_PARK_PERIOD_NS;
 
     public static final RingConfig DEFAULT = new RingConfig(
-            DEFAULT_CAPACITY_BYTES, DEFAULT_DRAIN_BATCH, DEFAULT_READER_THREAD_NAME, DEFAULT_MAX_PARK_NS);
+            DEFAULT_CAPACITY_BYTES, DEFAULT_DRAIN_BATCH, DEFAULT_READER_THREAD_NAME, DEFAULT_MAX_YIELDS, DEFAULT_MAX_PARK_NS);
 
     public RingConfig {
         if (capacityBytes <= 0 || Integer.bitCount(capacityBytes) != 1) {
@@ -62,6 +64,9 @@ public record RingConfig(int capacityBytes, int drainBatch, String readerThreadN
         if (readerThreadName == null || readerThreadName.isEmpty()) {
             throw new IllegalArgumentException("packet ring reader thread needs a name");
         }
+        if (maxYields < 0) {
+            throw new IllegalArgumentException("packet ring max yields must be zero or more, got " + maxYields);
+        }
         if (maxParkNs < MIN_PARK_NS) {
             throw new IllegalArgumentException("packet ring max park must be at least " + MIN_PARK_NS + " ns, got " + maxParkNs);
         }
@@ -69,12 +74,17 @@ public record RingConfig(int capacityBytes, int drainBatch, String readerThreadN
 
     /** This configuration with another capacity (e.g. a tiny ring to force backpressure). */
     public RingConfig withCapacityBytes(int bytes) {
-        return new RingConfig(bytes, drainBatch, readerThreadName, maxParkNs);
+        return new RingConfig(bytes, drainBatch, readerThreadName, maxYields, maxParkNs);
     }
 
     /** This configuration with another reader thread name. */
     public RingConfig withReaderThreadName(String name) {
-        return new RingConfig(capacityBytes, drainBatch, name, maxParkNs);
+        return new RingConfig(capacityBytes, drainBatch, name, maxYields, maxParkNs);
+    }
+
+    /** This configuration with another yield budget before parking. */
+    public RingConfig withMaxYields(long yields) {
+        return new RingConfig(capacityBytes, drainBatch, readerThreadName, yields, maxParkNs);
     }
 
     /** How many records fit in the ring at once. */
@@ -84,6 +94,6 @@ public record RingConfig(int capacityBytes, int drainBatch, String readerThreadN
 
     /** A fresh idle strategy; each thread needs its own (they are stateful). */
     IdleStrategy newIdleStrategy() {
-        return new BackoffIdleStrategy(MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, maxParkNs);
+        return new BackoffIdleStrategy(MAX_SPINS, maxYields, MIN_PARK_NS, maxParkNs);
     }
 }
