@@ -18,9 +18,9 @@ import java.util.concurrent.Callable;
 @Command(name = "collect",
         mixinStandardHelpOptions = true,
         description = {
-            "Print the export journal of a run: what the data plane sent to its collectors",
-            "(LossRadar digests, WBMon drop counters, LDS sketches, MIDST reports), one line per",
-            "message in emission order, then a summary per message kind.",
+            "Print the export journal of a run: what the data plane sent to its",
+            "collectors (LossRadar digests, WBMon drop counters, LDS sketches, MIDST",
+            "reports), one line per message in emission order, then a summary per kind.",
             "Works on a finished run or, with --follow, on a run that is still writing."
         })
 public final class CollectCommand implements Callable<Integer> {
