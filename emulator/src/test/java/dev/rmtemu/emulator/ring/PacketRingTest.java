@@ -123,6 +123,35 @@ class PacketRingTest {
     }
 
     @Test
+    void orderHoldsWhateverTheThreadTiming() {
+        // Both sides stall at seeded random points, so the ring runs full, empty and in
+        // between; the records still arrive exactly in the producer's order.
+        final long n = 200_000;
+        java.util.SplittableRandom producerJitter = new java.util.SplittableRandom(7);
+        java.util.SplittableRandom consumerJitter = new java.util.SplittableRandom(11);
+        NumberedProducer numbered = new NumberedProducer(n);
+        RecordProducer jittery = (buf, offset) -> {
+            if (producerJitter.nextInt(1000) == 0) {
+                Thread.yield();
+            }
+            return numbered.fill(buf, offset);
+        };
+        SequenceChecker checker = new SequenceChecker();
+        try (PacketRing ring = new PacketRing(tinyRing(), jittery)) {
+            ring.start();
+            long total = 0;
+            while (!ring.isEnded()) {
+                total += ring.drain(checker, 1 + consumerJitter.nextInt(64));
+                for (int spin = consumerJitter.nextInt(50); spin > 0; spin--) {
+                    Thread.onSpinWait();
+                }
+            }
+            assertEquals(n, total);
+            assertEquals(n, checker.expected);
+        }
+    }
+
+    @Test
     void emptyTraceEndsWithZeroRecords() {
         SequenceChecker checker = new SequenceChecker();
         try (PacketRing ring = new PacketRing(tinyRing(), new NumberedProducer(0))) {
