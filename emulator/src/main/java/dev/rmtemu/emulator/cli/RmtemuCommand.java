@@ -14,6 +14,9 @@ import picocli.CommandLine.Command;
         subcommands = {
             ResourcesCommand.class,
             ProgramsCommand.class,
+            ReplayCommand.class,
+            DemoCommand.class,
+            CollectCommand.class,
             picocli.CommandLine.HelpCommand.class
         })
 public final class RmtemuCommand implements Runnable {

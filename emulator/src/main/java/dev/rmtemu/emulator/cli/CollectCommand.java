@@ -1,0 +1,184 @@
+package dev.rmtemu.emulator.cli;
+
+import dev.rmtemu.emulator.journal.JournalHandler;
+import dev.rmtemu.emulator.journal.JournalKinds;
+import dev.rmtemu.emulator.journal.JournalReader;
+import dev.rmtemu.model.UserError;
+import org.agrona.DirectBuffer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code rmtemu collect}: prints a run's export journal, as a collector would receive it. */
+@Command(name = "collect",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Print the export journal of a run: what the data plane sent to its",
+            "collectors (LossRadar digests, WBMon drop counters, LDS sketches, MIDST",
+            "reports), one line per message in emission order, then a summary per kind.",
+            "Works on a finished run or, with --follow, on a run that is still writing."
+        })
+public final class CollectCommand implements Callable<Integer> {
+
+    /** Payload bytes shown in hex on a text line by default: enough to recognise a digest. */
+    static final int DEFAULT_HEX_BYTES = 16;
+
+    /** Messages per journal poll when printing what is there now. */
+    private static final int POLL_BATCH = 1024;
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--journal", required = true, paramLabel = "DIR",
+            description = "The export journal directory (RUN_DIR/journal), or a run directory that holds one.")
+    Path journal;
+
+    @Option(names = "--follow",
+            description = "Keep reading while the run writes and stop only at its end message "
+                    + "(without it: print the messages there now and stop).")
+    boolean follow;
+
+    @Option(names = "--json",
+            description = "Print JSON lines instead of text: one object per message with the whole payload "
+                    + "in hex, then one summary object per kind and one end object.")
+    boolean json;
+
+    @Option(names = "--hex-bytes", paramLabel = "N", defaultValue = "" + DEFAULT_HEX_BYTES,
+            description = "Payload bytes shown in hex on each text line (default: ${DEFAULT-VALUE}; "
+                    + "--json always shows the whole payload).")
+    int hexBytes;
+
+    @Override
+    public Integer call() {
+        if (hexBytes < 0) {
+            throw new UserError("collect: --hex-bytes must be zero or more, got " + hexBytes);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (JournalReader reader = JournalReader.open(journal)) {
+            Printer printer = new Printer(reader, out);
+            if (follow) {
+                reader.tail(printer);
+            } else {
+                while (reader.poll(printer, POLL_BATCH) > 0) {
+                    // poll until the journal has nothing more right now
+                }
+            }
+            if (reader.kinds() == null) {
+                throw new UserError("journal " + reader.directory() + ": holds no header message yet "
+                        + "(the run has only just created it; try --follow)");
+            }
+            printer.summary();
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** Prints each message and counts per kind. */
+    private final class Printer implements JournalHandler {
+        private final JournalReader reader;
+        private final PrintWriter out;
+        private final StringBuilder line = new StringBuilder(256);
+        private long[] messages = new long[0];
+        private long[] bytes = new long[0];
+        private long[] firstCycle = new long[0];
+        private long[] lastCycle = new long[0];
+
+        Printer(JournalReader reader, PrintWriter out) {
+            this.reader = reader;
+            this.out = out;
+        }
+
+        @Override
+        public void onMessage(int kind, long cycle, int switchId, int pipe, DirectBuffer payload, int offset, int length) {
+            count(kind, cycle, length);
+            String name = reader.kinds().name(kind);
+            line.setLength(0);
+            if (json) {
+                line.append("{\"cycle\":").append(cycle)
+                        .append(",\"switch\":").append(switchId)
+                        .append(",\"pipe\":").append(pipe)
+                        .append(",\"kind\":\"").append(name)
+                        .append("\",\"length\":").append(length)
+                        .append(",\"payload\":\"");
+                hex(payload, offset, length);
+                line.append("\"}");
+            } else {
+                line.append("cycle ").append(cycle)
+                        .append(" switch ").append(switchId)
+                        .append(" pipe ").append(pipe)
+                        .append(" kind ").append(name)
+                        .append(" length ").append(length);
+                int shown = Math.min(length, hexBytes);
+                if (shown > 0) {
+                    line.append(" bytes ");
+                    hex(payload, offset, shown);
+                    if (shown < length) {
+                        line.append("...");
+                    }
+                }
+            }
+            out.println(line);
+        }
+
+        private void hex(DirectBuffer buf, int offset, int n) {
+            for (int i = 0; i < n; i++) {
+                int b = buf.getByte(offset + i) & 0xff;
+                line.append(HEX[b >>> 4]).append(HEX[b & 0xf]);
+            }
+        }
+
+        private void count(int kind, long cycle, int length) {
+            if (kind >= messages.length) {
+                int n = reader.kinds().size();
+                messages = java.util.Arrays.copyOf(messages, n);
+                bytes = java.util.Arrays.copyOf(bytes, n);
+                firstCycle = java.util.Arrays.copyOf(firstCycle, n);
+                lastCycle = java.util.Arrays.copyOf(lastCycle, n);
+            }
+            if (messages[kind] == 0) {
+                firstCycle[kind] = cycle;
+            }
+            messages[kind]++;
+            bytes[kind] += length;
+            lastCycle[kind] = cycle;
+        }
+
+        /** Per-kind totals in kind id order (registration order), then the end state. */
+        void summary() {
+            JournalKinds kinds = reader.kinds();
+            for (int id = JournalKinds.FIRST_USER_KIND; id < kinds.size(); id++) {
+                long n = id < messages.length ? messages[id] : 0;
+                long b = id < bytes.length ? bytes[id] : 0;
+                if (json) {
+                    out.print("{\"summary\":\"" + kinds.name(id) + "\",\"messages\":" + n + ",\"bytes\":" + b);
+                    if (n > 0) {
+                        out.print(",\"firstCycle\":" + firstCycle[id] + ",\"lastCycle\":" + lastCycle[id]);
+                    }
+                    out.println("}");
+                } else {
+                    out.print("summary " + kinds.name(id) + ": " + n + " messages, " + b + " payload bytes");
+                    if (n > 0) {
+                        out.print(", cycles " + firstCycle[id] + ".." + lastCycle[id]);
+                    }
+                    out.println();
+                }
+            }
+            if (json) {
+                out.println("{\"end\":" + reader.isEnded() + ",\"messages\":" + reader.messagesRead()
+                        + (reader.isEnded() ? ",\"endCycle\":" + reader.endCycle() : "") + "}");
+            } else if (reader.isEnded()) {
+                out.println("end of run at cycle " + reader.endCycle() + ": " + reader.messagesRead() + " messages");
+            } else {
+                out.println("no end message yet: " + reader.messagesRead()
+                        + " messages so far (run still writing? use --follow to wait for its end)");
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.rmtemu.emulator.journal;
+
+import dev.rmtemu.model.UserError;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.DirectBuffer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * The export journal of a run: what the data plane sends to collectors (LossRadar
+ * digests, WBMon drop counters, LDS sketches, MIDST reports), in emission order, in a
+ * Chronicle Queue under {@code RUN_DIR/journal/}. Collectors read it with
+ * {@link JournalReader}, in this process or another ({@code rmtemu collect}).
+ *
+ * <p>Owned by the engine thread: create, append and close it on that thread (Chronicle
+ * appenders are bound to one thread). {@link #append} allocates nothing.
+ * The journal starts with a header message carrying the kind registry and ends, on
+ * {@link #close()}, with an end message carrying the number of messages appended.
+ */
+public final class ExportJournal implements AutoCloseable {
+
+    private final Path directory;
+    private final JournalKinds kinds;
+    private final SingleChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private long messages;
+    private long lastCycle;
+    private boolean closed;
+
+    private ExportJournal(Path directory, JournalKinds kinds) {
+        this.directory = directory;
+        this.kinds = kinds;
+        this.queue = JournalFormat.open(directory, false);
+        this.appender = queue.createAppender();
+        writeHeader();
+    }
+
+    /**
+     * Creates the journal in {@code runDir/journal/} with the given kinds (copied: later
+     * registrations do not reach this journal). Refuses a directory that already holds a
+     * queue, since appending to an old run's journal would mix two runs.
+     */
+    public static ExportJournal create(Path runDir, JournalKinds kinds) {
+        return createIn(runDir.resolve(JournalFormat.RUN_DIR_SUBDIRECTORY), kinds);
+    }
+
+    /** Creates the journal directly in {@code journalDir} (see {@link #create}). */
+    public static ExportJournal createIn(Path journalDir, JournalKinds kinds) {
+        if (Files.exists(journalDir)) {
+            if (!Files.isDirectory(journalDir)) {
+                throw new UserError("export journal " + journalDir + ": exists and is not a directory");
+            }
+            if (holdsQueueFiles(journalDir)) {
+                throw new UserError("export journal " + journalDir
+                        + ": already holds a journal; use a fresh run directory");
+            }
+        }
+        try {
+            Files.createDirectories(journalDir);
+        } catch (IOException e) {
+            throw new UserError("export journal " + journalDir + ": cannot create directory: " + e.getMessage(), e);
+        }
+        return new ExportJournal(journalDir, kinds.copy());
+    }
+
+    /**
+     * Appends one message: {@code length} payload bytes from {@code payload} at
+     * {@code offset}, stamped with the emulated cycle, switch and pipe that emitted it.
+     * {@code kind} must be a registered, non-reserved kind id.
+     */
+    public void append(int kind, long cycle, int switchId, int pipe, DirectBuffer payload, int offset, int length) {
+        if (closed) {
+            throw new IllegalStateException("export journal " + directory + " is closed");
+        }
+        if (!kinds.isUserKind(kind)) {
+            throw new IllegalArgumentException("export journal: kind id " + kind + " is not a registered message kind");
+        }
+        if (length < 0 || offset < 0 || offset > payload.capacity() - length) {
+            throw new IndexOutOfBoundsException("export journal: payload [" + offset + ", +" + length
+                    + ") outside a buffer of " + payload.capacity() + " bytes");
+        }
+        write(kind, cycle, switchId, pipe, payload, offset, length);
+        messages++;
+        lastCycle = cycle;
+    }
+
+    /** Messages appended so far (header and end not counted). */
+    public long messagesAppended() {
+        return messages;
+    }
+
+    /** The kinds this journal was created with. */
+    public JournalKinds kinds() {
+        return kinds;
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    /**
+     * Appends the end message (cycle = the last appended message's cycle) and closes the
+     * queue. Idempotent. Engine thread only.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try (DocumentContext dc = appender.writingDocument()) {
+            Bytes<?> b = dc.wire().bytes();
+            writeMessageHeader(b, JournalKinds.END, lastCycle, JournalFormat.NO_SWITCH, JournalFormat.NO_PIPE, Long.BYTES);
+            b.writeLong(messages);
+        } finally {
+            appender.close();
+            queue.close();
+        }
+    }
+
+    private void writeHeader() {
+        try (DocumentContext dc = appender.writingDocument()) {
+            Bytes<?> b = dc.wire().bytes();
+            int payloadLength = 3 * Integer.BYTES;
+            for (int id = 0; id < kinds.size(); id++) {
+                payloadLength += 2 * Integer.BYTES + kinds.name(id).length();
+            }
+            writeMessageHeader(b, JournalKinds.HEADER, 0L, JournalFormat.NO_SWITCH, JournalFormat.NO_PIPE, payloadLength);
+            b.writeInt(JournalFormat.MAGIC);
+            b.writeInt(JournalFormat.VERSION);
+            b.writeInt(kinds.size());
+            for (int id = 0; id < kinds.size(); id++) {
+                byte[] name = kinds.name(id).getBytes(StandardCharsets.US_ASCII);
+                b.writeInt(id);
+                b.writeInt(name.length);
+                b.write(name);
+            }
+        }
+    }
+
+    private void write(int kind, long cycle, int switchId, int pipe, DirectBuffer payload, int offset, int length) {
+        try (DocumentContext dc = appender.writingDocument()) {
+            Bytes<?> b = dc.wire().bytes();
+            writeMessageHeader(b, kind, cycle, switchId, pipe, length);
+            // Eight bytes at a time: no temporary array, works for heap and off-heap buffers.
+            final int longs = length & ~(Long.BYTES - 1);
+            int i = 0;
+            for (; i < longs; i += Long.BYTES) {
+                b.writeLong(payload.getLong(offset + i));
+            }
+            for (; i < length; i++) {
+                b.writeByte(payload.getByte(offset + i));
+            }
+        }
+    }
+
+    private static void writeMessageHeader(Bytes<?> b, int kind, long cycle, int switchId, int pipe, int length) {
+        b.writeInt(kind);
+        b.writeLong(cycle);
+        b.writeInt(switchId);
+        b.writeInt(pipe);
+        b.writeInt(length);
+    }
+
+    static boolean holdsQueueFiles(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.anyMatch(p -> p.getFileName().toString().endsWith(JournalFormat.QUEUE_FILE_SUFFIX));
+        } catch (IOException e) {
+            throw new UserError("export journal " + dir + ": cannot list directory: " + e.getMessage(), e);
+        }
+    }
+}

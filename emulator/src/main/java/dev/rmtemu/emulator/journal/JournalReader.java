@@ -1,0 +1,258 @@
+package dev.rmtemu.emulator.journal;
+
+import dev.rmtemu.model.UserError;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The collector side of an export journal: reads messages in journal order, in this
+ * process or another, while the run is still writing or after it ended.
+ *
+ * <p>{@link #poll} hands what is there now; {@link #tail} waits for new messages until the
+ * end message. The header message is consumed internally (it fills {@link #kinds()}); the
+ * end message sets {@link #isEnded()}. Neither reaches the handler. One thread per reader.
+ */
+public final class JournalReader implements AutoCloseable {
+
+    /** Messages per {@link #poll} call inside {@link #tail}. */
+    static final int TAIL_BATCH = 1024;
+
+    /**
+     * Longest wait between looks at a live journal in {@link #tail}: a collector in another
+     * process notices a new message within 1 ms without burning a core while the run is quiet.
+     */
+    static final long TAIL_MAX_PARK_NS = 1_000_000L;
+
+    private final Path directory;
+    private final SingleChronicleQueue queue;
+    private final ExcerptTailer tailer;
+    private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
+    private JournalKinds kinds;
+    // The message being read (fields, so reading allocates nothing).
+    private int kind;
+    private long cycle;
+    private int switchId;
+    private int pipe;
+    private int length;
+    private long messagesRead;
+    private long endCycle = -1;
+    private boolean ended;
+
+    private JournalReader(Path directory) {
+        this.directory = directory;
+        SingleChronicleQueue q;
+        try {
+            q = JournalFormat.open(directory, true);
+        } catch (RuntimeException e) {
+            throw new UserError("journal " + directory + ": not a readable export journal (" + e.getMessage() + ")", e);
+        }
+        this.queue = q;
+        this.tailer = queue.createTailer().toStart();
+    }
+
+    /**
+     * Opens the journal in {@code dir}, or in {@code dir/journal} when {@code dir} is a run
+     * directory. Throws {@link UserError} when there is no such directory or it holds no
+     * journal.
+     */
+    public static JournalReader open(Path dir) {
+        if (!Files.exists(dir)) {
+            throw new UserError("journal " + dir + ": no such directory");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new UserError("journal " + dir + ": not a directory");
+        }
+        Path journalDir = dir;
+        if (!ExportJournal.holdsQueueFiles(dir)) {
+            Path inRun = dir.resolve(JournalFormat.RUN_DIR_SUBDIRECTORY);
+            if (Files.isDirectory(inRun) && ExportJournal.holdsQueueFiles(inRun)) {
+                journalDir = inRun;
+            } else {
+                throw new UserError("journal " + dir + ": not an export journal (no "
+                        + JournalFormat.QUEUE_FILE_SUFFIX + " queue files)");
+            }
+        }
+        return new JournalReader(journalDir);
+    }
+
+    /**
+     * Hands up to {@code limit} messages now in the journal to {@code handler}, in order,
+     * and returns how many it handed (0: nothing new yet, or the journal has ended).
+     */
+    public int poll(JournalHandler handler, int limit) {
+        int delivered = 0;
+        if (kinds == null && !readHeaderIfPresent()) {
+            return 0;
+        }
+        while (delivered < limit && !ended) {
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    break;
+                }
+                Bytes<?> b = dc.wire().bytes();
+                readMessageHeader(b);
+                if (kind == JournalKinds.END) {
+                    readEnd(b);
+                    break;
+                }
+                if (!kinds.isUserKind(kind)) {
+                    throw notAJournal("message " + (messagesRead + 1) + " has unregistered kind id " + kind);
+                }
+                payloadView.wrap(b.addressForRead(b.readPosition()), length);
+                messagesRead++;
+                delivered++;
+                handler.onMessage(kind, cycle, switchId, pipe, payloadView, 0, length);
+            }
+        }
+        return delivered;
+    }
+
+    /**
+     * Hands every message to {@code handler}, waiting (backoff idle) for new ones while the
+     * run is still writing, and returns at the end message with the number of messages.
+     */
+    public long tail(JournalHandler handler) {
+        IdleStrategy idle = new BackoffIdleStrategy(
+                BackoffIdleStrategy.DEFAULT_MAX_SPINS, BackoffIdleStrategy.DEFAULT_MAX_YIELDS,
+                BackoffIdleStrategy.DEFAULT_MIN_PARK_PERIOD_NS, TAIL_MAX_PARK_NS);
+        while (!ended) {
+            idle.idle(poll(handler, TAIL_BATCH));
+        }
+        return messagesRead;
+    }
+
+    /** The kind registry from the journal's header; null until the header has been read. */
+    public JournalKinds kinds() {
+        return kinds;
+    }
+
+    /**
+     * Reads the header message now if it has not been read yet; returns false if the
+     * journal holds no message yet (a run that has only just created it).
+     */
+    public boolean readHeaderIfPresent() {
+        if (kinds != null) {
+            return true;
+        }
+        try (DocumentContext dc = tailer.readingDocument()) {
+            if (!dc.isPresent()) {
+                return false;
+            }
+            Bytes<?> b = dc.wire().bytes();
+            readMessageHeader(b);
+            readHeader(b);
+        }
+        return true;
+    }
+
+    /** True once the end message has been read. */
+    public boolean isEnded() {
+        return ended;
+    }
+
+    /** Messages handed to handlers so far (header and end not counted). */
+    public long messagesRead() {
+        return messagesRead;
+    }
+
+    /** Cycle stamped on the end message (the run's last message's cycle); -1 before the end. */
+    public long endCycle() {
+        return endCycle;
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    @Override
+    public void close() {
+        tailer.close();
+        queue.close();
+    }
+
+    /** Reads the fixed message header into the current-message fields. */
+    private void readMessageHeader(Bytes<?> b) {
+        if (b.readRemaining() < JournalFormat.HEADER_BYTES) {
+            throw notAJournal("message of " + b.readRemaining() + " bytes is shorter than the "
+                    + JournalFormat.HEADER_BYTES + "-byte message header");
+        }
+        kind = b.readInt();
+        cycle = b.readLong();
+        switchId = b.readInt();
+        pipe = b.readInt();
+        length = b.readInt();
+        if (length < 0 || length != b.readRemaining()) {
+            throw notAJournal("message " + (messagesRead + 1) + " says " + length
+                    + " payload bytes but holds " + b.readRemaining());
+        }
+    }
+
+    private void readHeader(Bytes<?> b) {
+        if (kind != JournalKinds.HEADER || length < 3 * Integer.BYTES) {
+            throw notAJournal("first message is not a journal header");
+        }
+        int magic = b.readInt();
+        int version = b.readInt();
+        if (magic != JournalFormat.MAGIC) {
+            throw notAJournal("first message does not carry the journal magic number");
+        }
+        if (version != JournalFormat.VERSION) {
+            throw notAJournal("journal format version " + version + ", this rmtemu reads version " + JournalFormat.VERSION);
+        }
+        int count = b.readInt();
+        if (count < JournalKinds.FIRST_USER_KIND) {
+            throw notAJournal("header lists " + count + " kinds");
+        }
+        JournalKinds k = new JournalKinds();
+        for (int i = 0; i < count; i++) {
+            if (b.readRemaining() < 2 * Integer.BYTES) {
+                throw notAJournal("header truncated at kind " + i);
+            }
+            int id = b.readInt();
+            int nameLength = b.readInt();
+            if (id != i || nameLength <= 0 || nameLength > JournalKinds.MAX_NAME_LENGTH || nameLength > b.readRemaining()) {
+                throw notAJournal("header entry " + i + " is malformed");
+            }
+            byte[] name = new byte[nameLength];
+            b.read(name);
+            String s = new String(name, StandardCharsets.US_ASCII);
+            if (i < JournalKinds.FIRST_USER_KIND) {
+                if (!s.equals(k.name(i))) {
+                    throw notAJournal("header entry " + i + " is '" + s + "', expected '" + k.name(i) + "'");
+                }
+            } else {
+                try {
+                    k.register(s);
+                } catch (IllegalArgumentException e) {
+                    throw notAJournal("header entry " + i + ": " + e.getMessage());
+                }
+            }
+        }
+        kinds = k;
+    }
+
+    private void readEnd(Bytes<?> b) {
+        if (b.readRemaining() != Long.BYTES) {
+            throw notAJournal("end message has " + b.readRemaining() + " payload bytes, expected " + Long.BYTES);
+        }
+        long written = b.readLong();
+        if (written != messagesRead) {
+            throw notAJournal("end message counts " + written + " messages but " + messagesRead + " were read");
+        }
+        endCycle = cycle;
+        ended = true;
+    }
+
+    private UserError notAJournal(String what) {
+        return new UserError("journal " + directory + ": " + what);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.rmtemu.emulator.cli;
+
+import dev.rmtemu.emulator.journal.ExportJournal;
+import dev.rmtemu.emulator.journal.JournalKinds;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CollectCommandTest {
+
+    record Result(int exit, String out, String err) {
+    }
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(exit, out.toString(), err.toString());
+    }
+
+    /** A small run: two digests and a drop counter; wbmon.drops registered twice on purpose. */
+    static ExportJournal writeRun(Path runDir, boolean close) {
+        JournalKinds kinds = new JournalKinds();
+        int digest = kinds.register("lossradar.digest");
+        int drops = kinds.register("wbmon.drops");
+        kinds.register("midst.report");
+        UnsafeBuffer buf = new UnsafeBuffer(new byte[32]);
+        for (int i = 0; i < 32; i++) {
+            buf.putByte(i, (byte) (i * 17));
+        }
+        ExportJournal journal = ExportJournal.create(runDir, kinds);
+        journal.append(digest, 1200, 0, 1, buf, 0, 20);
+        journal.append(drops, 1500, 3, 0, buf, 4, 2);
+        journal.append(digest, 2400, 0, 1, buf, 0, 0);
+        if (close) {
+            journal.close();
+        }
+        return journal;
+    }
+
+    @Test
+    void printsOneLinePerMessageAndASummary(@TempDir Path runDir) {
+        writeRun(runDir, true);
+        Result r = run("collect", "--journal", runDir.resolve("journal").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of(
+                "cycle 1200 switch 0 pipe 1 kind lossradar.digest length 20 bytes 00112233445566778899aabbccddeeff...",
+                "cycle 1500 switch 3 pipe 0 kind wbmon.drops length 2 bytes 4455",
+                "cycle 2400 switch 0 pipe 1 kind lossradar.digest length 0",
+                "summary lossradar.digest: 2 messages, 20 payload bytes, cycles 1200..2400",
+                "summary wbmon.drops: 1 messages, 2 payload bytes, cycles 1500..1500",
+                "summary midst.report: 0 messages, 0 payload bytes",
+                "end of run at cycle 2400: 3 messages"), r.out().lines().toList());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void jsonLinesCarryTheWholePayload(@TempDir Path runDir) {
+        writeRun(runDir, true);
+        Result r = run("collect", "--journal", runDir.toString(), "--json", "--follow");
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("{\"cycle\":1200,\"switch\":0,\"pipe\":1,\"kind\":\"lossradar.digest\",\"length\":20,"
+                + "\"payload\":\"00112233445566778899aabbccddeeff10213243\"}", lines.get(0));
+        assertEquals("{\"summary\":\"wbmon.drops\",\"messages\":1,\"bytes\":2,\"firstCycle\":1500,\"lastCycle\":1500}",
+                lines.get(4));
+        assertEquals("{\"end\":true,\"messages\":3,\"endCycle\":2400}", lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void unfinishedRunIsReportedWithoutFollow(@TempDir Path runDir) {
+        ExportJournal open = writeRun(runDir, false); // still writing: no end message yet
+        Result r = run("collect", "--journal", runDir.toString(), "--hex-bytes", "0");
+        open.close();
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("cycle 1200 switch 0 pipe 1 kind lossradar.digest length 20", lines.get(0));
+        assertTrue(lines.get(lines.size() - 1).startsWith("no end message yet: 3 messages so far"), lines.toString());
+    }
+
+    @Test
+    void missingDirectoryExitsTwoWithOneLine(@TempDir Path tmp) {
+        Path missing = tmp.resolve("no-such-run");
+        Result r = run("collect", "--journal", missing.toString());
+        assertEquals(2, r.exit());
+        assertEquals("", r.out());
+        assertEquals(List.of("rmtemu: journal " + missing + ": no such directory"), r.err().lines().toList());
+    }
+
+    @Test
+    void directoryWithoutJournalExitsTwo(@TempDir Path tmp) throws Exception {
+        Files.writeString(tmp.resolve("notes.txt"), "not a queue");
+        Result r = run("collect", "--journal", tmp.toString());
+        assertEquals(2, r.exit());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("not an export journal"), r.err());
+    }
+
+    @Test
+    void helpDescribesEveryOption() {
+        Result r = run("collect", "--help");
+        assertEquals(0, r.exit());
+        for (String opt : List.of("--journal", "--follow", "--json", "--hex-bytes")) {
+            assertTrue(r.out().contains(opt), opt + " missing from help:\n" + r.out());
+        }
+    }
+}
