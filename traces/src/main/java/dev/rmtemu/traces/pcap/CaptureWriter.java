@@ -48,7 +48,8 @@ public abstract class CaptureWriter implements AutoCloseable {
             lengthsRaised++;
         }
         reserve(maxOverhead() + FrameSynthesizer.MAX_FRAME);
-        used += writeFrame(r);
+        int n = writeFrame(r); // may itself advance used (pcapng interface blocks)
+        used += n;
         written++;
     }
 
