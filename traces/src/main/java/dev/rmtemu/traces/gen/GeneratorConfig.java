@@ -16,8 +16,8 @@ import java.util.TreeMap;
  * @param packets        total packets to emit
  * @param flows          distinct 5-tuple flows (incast: one flow per sender, see senders)
  * @param flowSizes      how packets are shared among flows: zipf, pareto or uniform
- * @param zipfExponent   s in size(rank r) ∝ 1/r^s
- * @param paretoShape    α of the Pareto flow-size weights (smaller = heavier tail)
+ * @param zipfExponent   s in size(rank r) ∝ 1/r^s (used when flowSizes is zipf)
+ * @param paretoShape    α of the Pareto flow-size weights, smaller = heavier tail (used when flowSizes is pareto)
  * @param sizes          packet wire-size mix
  * @param linkGbps       link rate that spaces the timestamps
  * @param load           offered load in (0, 1]: mean gap = serialisation time / load
@@ -113,11 +113,11 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
                             burstIntervalNs).validated();
                 }
                 case "zipf":
-                    return new GeneratorConfig(kind, seed, packets, flows, FlowSizes.ZIPF, Double.parseDouble(value),
+                    return new GeneratorConfig(kind, seed, packets, flows, flowSizes, Double.parseDouble(value),
                             paretoShape, sizes, linkGbps, load, startNs, ipv6Fraction, tcpFraction, udpFraction,
                             ports, senders, bursts, burstIntervalNs).validated();
                 case "pareto":
-                    return new GeneratorConfig(kind, seed, packets, flows, FlowSizes.PARETO, zipfExponent,
+                    return new GeneratorConfig(kind, seed, packets, flows, flowSizes, zipfExponent,
                             Double.parseDouble(value), sizes, linkGbps, load, startNs, ipv6Fraction, tcpFraction,
                             udpFraction, ports, senders, bursts, burstIntervalNs).validated();
                 case "sizes":
