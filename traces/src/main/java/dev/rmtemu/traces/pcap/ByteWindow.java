@@ -19,17 +19,26 @@ final class ByteWindow implements AutoCloseable {
 
     private final String name;
     private final ReadableByteChannel channel;
-    private final ByteBuffer bytes;
+    private final int maxCapacity;
+    private ByteBuffer bytes;
     private final UnsafeBuffer buffer;
     private int pos;
     private int limit;
     private long base;
     private boolean eof;
 
-    ByteWindow(String name, ReadableByteChannel channel, int capacity) {
+    /** Smallest window: small inputs (and tests) do not pay for a large buffer. */
+    static final int MIN_CAPACITY = 4096;
+
+    /**
+     * A window that starts at {@code initialCapacity} bytes and grows (by doubling) up
+     * to {@code maxCapacity} when one structure needs more.
+     */
+    ByteWindow(String name, ReadableByteChannel channel, int initialCapacity, int maxCapacity) {
         this.name = name;
         this.channel = channel;
-        this.bytes = ByteBuffer.allocateDirect(capacity);
+        this.maxCapacity = Math.max(maxCapacity, MIN_CAPACITY);
+        this.bytes = ByteBuffer.allocateDirect(Math.min(Math.max(initialCapacity, MIN_CAPACITY), this.maxCapacity));
         this.buffer = new UnsafeBuffer(bytes);
     }
 
@@ -55,13 +64,30 @@ final class ByteWindow implements AutoCloseable {
         pos += n;
     }
 
-    /** Makes {@code n} bytes (at most the capacity) readable from {@link #pos()}; false at end of input. */
+    /**
+     * Makes {@code n} bytes (at most the maximum capacity) readable from {@link #pos()};
+     * false at end of input. May move the unread bytes: re-read {@link #pos()} after it.
+     */
     boolean ensure(int n) {
         if (limit - pos >= n) {
             return true;
         }
+        if (n > maxCapacity) {
+            throw new IllegalArgumentException("window limit " + maxCapacity + " too small for " + n + " bytes");
+        }
         if (n > bytes.capacity()) {
-            throw new IllegalArgumentException("window too small for " + n + " bytes");
+            int cap = bytes.capacity();
+            while (cap < n) {
+                cap = (int) Math.min((long) cap * 2, maxCapacity);
+            }
+            ByteBuffer bigger = ByteBuffer.allocateDirect(cap);
+            UnsafeBuffer old = new UnsafeBuffer(bytes);
+            buffer.wrap(bigger);
+            buffer.putBytes(0, old, pos, limit - pos);
+            base += pos;
+            limit -= pos;
+            pos = 0;
+            bytes = bigger;
         }
         if (pos > 0) {
             buffer.putBytes(0, buffer, pos, limit - pos);

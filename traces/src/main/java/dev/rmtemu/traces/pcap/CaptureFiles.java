@@ -63,10 +63,13 @@ public final class CaptureFiles {
 
     /**
      * Opens a capture from any channel (tests use in-memory channels); {@code name} is
-     * what error messages call it. The channel is closed on error and by the reader.
+     * what error messages call it; {@code windowBytes} is the initial read window (it
+     * grows as far as the largest loadable block). The channel is closed on error and
+     * by the reader.
      */
     public static CaptureReader open(String name, ReadableByteChannel channel, boolean lenient, int windowBytes) {
-        ByteWindow in = new ByteWindow(name, channel, Math.max(windowBytes, PcapngReader.MAX_LOADED_BLOCK));
+        ByteWindow in = new ByteWindow(name, channel, windowBytes,
+                Math.max(windowBytes, PcapngReader.MAX_LOADED_BLOCK));
         try {
             if (!in.ensure(4)) {
                 throw new TraceFormatException(name, 0, "file too short for a capture header");

@@ -89,6 +89,7 @@ public final class PcapReader extends CaptureReader {
             throw corrupt(at, "truncated packet data (" + (in.available() - RECORD_HEADER) + " of " + capLen
                     + " bytes)");
         }
+        p = in.pos(); // ensure may have moved the window
         into.timestampNs(seconds * NANOS_PER_SECOND + frac * fracToNanos)
                 .wireLength(origLen).ingressPort(0);
         boolean ok = PacketDecoder.decode(b, p + RECORD_HEADER, capLen, linkType, into, skips);

@@ -39,6 +39,17 @@ class RoundTripTest {
             actual = drain(rd);
             assertEquals(0, rd.skipped().total());
         }
+        // The same file through a small, growing window that is refilled thousands of times.
+        try (CaptureReader rd = CaptureFiles.open("small-window",
+                java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.READ), false, 0)) {
+            List<byte[]> again = drain(rd);
+            assertEquals(actual.size(), again.size());
+            for (int i = 0; i < again.size(); i++) {
+                assertArrayEquals(actual.get(i), again.get(i), "small window, record " + i);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         assertEquals(expected.size(), actual.size());
         for (int i = 0; i < expected.size(); i++) {
             assertArrayEquals(expected.get(i), actual.get(i),
