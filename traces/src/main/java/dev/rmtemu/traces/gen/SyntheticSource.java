@@ -44,8 +44,10 @@ public final class SyntheticSource implements PacketSource {
     /** Initial TTLs of common stacks, minus up to {@link #MAX_HOPS} hops. */
     private static final int[] INITIAL_TTLS = {64, 128, 255};
     private static final int MAX_HOPS = 16;
-    /** Well-known destination ports for generated TCP/UDP flows (web, DNS, mail, ssh...). */
-    private static final int[] SERVICE_PORTS = {80, 443, 443, 443, 53, 25, 22, 8080, 123, 3478};
+    /** Well-known destination ports of generated TCP flows (web weighted up, mail, ssh). */
+    private static final int[] TCP_SERVICE_PORTS = {80, 443, 443, 443, 25, 22, 8080, 993};
+    /** Well-known destination ports of generated UDP flows (DNS, NTP, QUIC, STUN). */
+    private static final int[] UDP_SERVICE_PORTS = {53, 53, 123, 443, 443, 3478};
     private static final int EPHEMERAL_BASE = 32_768;
     private static final int EPHEMERAL_RANGE = 28_232;
     private static final int ICMP_ECHO_REQUEST = 8;
@@ -287,8 +289,9 @@ public final class SyntheticSource implements PacketSource {
             proto = v6 ? PacketRecord.PROTO_ICMPV6 : PacketRecord.PROTO_ICMP;
             r.srcPort(v6 ? 128 : ICMP_ECHO_REQUEST).dstPort(0);
         } else {
+            int[] services = proto == PacketRecord.PROTO_TCP ? TCP_SERVICE_PORTS : UDP_SERVICE_PORTS;
             r.srcPort(EPHEMERAL_BASE + (int) Long.remainderUnsigned(h2 >>> 16, EPHEMERAL_RANGE))
-                    .dstPort(SERVICE_PORTS[(int) Long.remainderUnsigned(h2 >>> 40, SERVICE_PORTS.length)]);
+                    .dstPort(services[(int) Long.remainderUnsigned(h2 >>> 40, services.length)]);
         }
         r.protocol(proto);
         r.ttl(INITIAL_TTLS[(int) ((h1 >>> 54) % INITIAL_TTLS.length)] - (int) ((h1 >>> 58) % MAX_HOPS));

@@ -100,6 +100,6 @@ public final class PcapReader extends CaptureReader {
     @Override
     public String describe() {
         return "pcap " + name + " (" + (order == ByteOrder.BIG_ENDIAN ? "big" : "little") + "-endian, "
-                + (fracToNanos == 1 ? "ns" : "µs") + " timestamps, link type " + linkType + ")";
+                + (fracToNanos == 1 ? "ns" : "us") + " timestamps, link type " + linkType + ")";
     }
 }
