@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             ProgramsCommand.class,
             ReplayCommand.class,
             DemoCommand.class,
+            TraceCommand.class,
             CollectCommand.class,
             picocli.CommandLine.HelpCommand.class
         })

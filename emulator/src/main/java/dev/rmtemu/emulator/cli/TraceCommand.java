@@ -1,0 +1,247 @@
+package dev.rmtemu.emulator.cli;
+
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
+import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.TraceSummary;
+import dev.rmtemu.traces.gen.GeneratorConfig;
+import dev.rmtemu.traces.gen.GeneratorKind;
+import dev.rmtemu.traces.gen.SyntheticSource;
+import dev.rmtemu.traces.pcap.CaptureFiles;
+import dev.rmtemu.traces.pcap.CaptureReader;
+import dev.rmtemu.traces.pcap.CaptureWriter;
+import dev.rmtemu.traces.store.TraceStoreWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** {@code rmtemu trace}: generate, inspect and convert packet traces. */
+@Command(name = "trace",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Generate, inspect and convert packet traces.",
+            "A trace SPEC is a pcap or pcapng file (told apart by magic number), a trace store",
+            "directory, or a generator: gen:KIND?key=value&... with KIND one of "
+                + "isp, dc, incast, tcp, uniform."
+        },
+        subcommands = {TraceCommand.Gen.class, TraceCommand.Info.class, TraceCommand.Convert.class})
+public final class TraceCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Output kinds, chosen by the output path's extension unless --format is given. */
+    enum OutputFormat { PCAP, PCAPNG, STORE }
+
+    static OutputFormat outputFormat(Path out, String format) {
+        if (format != null) {
+            try {
+                return OutputFormat.valueOf(format.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new UserError("unknown --format '" + format + "'; valid: pcap, pcapng, store");
+            }
+        }
+        String name = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".pcapng")) {
+            return OutputFormat.PCAPNG;
+        }
+        if (name.endsWith(".pcap")) {
+            return OutputFormat.PCAP;
+        }
+        if (name.endsWith(".cq")) {
+            return OutputFormat.STORE;
+        }
+        throw new UserError(out + ": cannot tell the output format from the name; use .pcap, .pcapng or .cq "
+                + "(a store directory), or --format");
+    }
+
+    /** Copies every record of {@code src} to {@code out}; returns the record count. */
+    static long copy(PacketSource src, Path out, OutputFormat format, ProgressBar bar) {
+        if (format == OutputFormat.STORE) {
+            return TraceStoreWriter.write(src, out, bar::update);
+        }
+        long n = 0;
+        try (CaptureWriter w = CaptureWriter.create(out,
+                format == OutputFormat.PCAP ? CaptureFiles.Format.PCAP : CaptureFiles.Format.PCAPNG)) {
+            PacketRecord r = PacketRecord.allocate();
+            while (src.next(r)) {
+                w.write(r);
+                n++;
+                if ((n & 0xFFFF) == 0) {
+                    bar.update(n);
+                }
+            }
+        }
+        bar.update(n);
+        return n;
+    }
+
+    @Command(name = "gen", mixinStandardHelpOptions = true,
+            description = {"Generate a seeded synthetic trace and write it as pcap, pcapng or a trace store.",
+                "The same options give the same bytes on every run and machine."})
+    static final class Gen implements java.util.concurrent.Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--kind", required = true, paramLabel = "KIND",
+                description = "Generator preset: isp (Zipf flows, 10 M packets / 400 K flows), dc (Pareto: mice and "
+                        + "elephants), incast (N senders to one receiver in bursts), tcp (SYN-first TCP flows), uniform.")
+        String kind;
+
+        @Option(names = "--seed", required = true, paramLabel = "N", description = "Seed of all randomness.")
+        long seed;
+
+        @Option(names = "--packets", paramLabel = "N", description = "Total packets (default: the preset's).")
+        Long packets;
+
+        @Option(names = "--flows", paramLabel = "N", description = "Distinct 5-tuple flows (default: the preset's).")
+        Integer flows;
+
+        @Option(names = "--param", paramLabel = "KEY=VALUE",
+                description = "Any other generator parameter, repeatable: dist, zipf, pareto, sizes (imix | fixed:N | "
+                        + "mean:N), gbps, load, start, ipv6, tcp, udp, ports, senders, bursts, interval.")
+        Map<String, String> params = new LinkedHashMap<>();
+
+        @Option(names = "--out", required = true, paramLabel = "PATH",
+                description = "Output: FILE.pcap, FILE.pcapng, or DIR.cq for a trace store (or see --format).")
+        Path out;
+
+        @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: pcap, pcapng or store "
+                + "(default: from the --out extension).")
+        String format;
+
+        @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
+        boolean progress;
+
+        @Override
+        public Integer call() {
+            GeneratorKind k = GeneratorKind.byLabel(kind);
+            if (k == null) {
+                throw new UserError("unknown --kind '" + kind + "'; valid: " + GeneratorKind.labels());
+            }
+            GeneratorConfig c = GeneratorConfig.preset(k).with("seed", Long.toString(seed));
+            if (packets != null) {
+                c = c.with("packets", Long.toString(packets));
+            }
+            if (flows != null) {
+                c = c.with("flows", Integer.toString(flows));
+            }
+            c = c.with(params);
+            OutputFormat f = outputFormat(out, format);
+            PrintWriter o = spec.commandLine().getOut();
+            long n;
+            try (SyntheticSource src = new SyntheticSource(c);
+                 ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "gen", "pkts", c.packets(), progress)) {
+                n = copy(src, out, f, bar);
+            }
+            o.println("wrote " + n + " packets to " + out + " (" + f.name().toLowerCase(Locale.ROOT) + ") from "
+                    + c.toSpec());
+            return 0;
+        }
+    }
+
+    @Command(name = "info", mixinStandardHelpOptions = true,
+            description = {"Summarise a trace: packets, flows, bytes, duration, protocol mix, skipped frames by",
+                "reason and the largest flows; a table for people or JSON for machines (deterministic order)."})
+    static final class Info implements java.util.concurrent.Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "SPEC", description = "The trace: capture file, store directory or gen:... spec.")
+        String trace;
+
+        @Option(names = "--json", description = "Print JSON instead of a table.")
+        boolean json;
+
+        @Option(names = "--top", paramLabel = "N", defaultValue = "10",
+                description = "How many of the largest flows (by packets) to list (default: ${DEFAULT-VALUE}).")
+        int top;
+
+        @Option(names = "--lenient", description = "Stop at a corrupt or truncated tail instead of failing.")
+        boolean lenient;
+
+        @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
+        boolean progress;
+
+        @Override
+        public Integer call() {
+            if (top < 0) {
+                throw new UserError("--top must be >= 0");
+            }
+            TraceSummary s;
+            String stop = null;
+            try (PacketSource src = TraceSpec.open(trace, lenient);
+                 ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "info", "pkts", -1, progress)) {
+                s = TraceSummary.of(src, top, bar::update);
+                if (src instanceof CaptureReader cr) {
+                    stop = cr.stopReason();
+                }
+            }
+            PrintWriter o = spec.commandLine().getOut();
+            o.print(json ? SummaryFormat.json(s, stop) : SummaryFormat.table(s, stop));
+            o.flush();
+            return 0;
+        }
+    }
+
+    @Command(name = "convert", mixinStandardHelpOptions = true,
+            description = {"Convert a trace to pcap, pcapng or a trace store (records are re-synthesised as",
+                "Ethernet frames; skipped frames are counted, not copied)."})
+    static final class Convert implements java.util.concurrent.Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "IN", description = "Input trace: capture file, store directory or gen:... spec.")
+        String in;
+
+        @Parameters(index = "1", paramLabel = "OUT", description = "Output: FILE.pcap, FILE.pcapng or DIR.cq.")
+        Path out;
+
+        @Option(names = "--format", paramLabel = "FORMAT", description = "Output format: pcap, pcapng or store "
+                + "(default: from the OUT extension).")
+        String format;
+
+        @Option(names = "--lenient", description = "Stop at a corrupt or truncated tail of IN instead of failing; "
+                + "reports how many packets were read.")
+        boolean lenient;
+
+        @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
+        boolean progress;
+
+        @Override
+        public Integer call() {
+            OutputFormat f = outputFormat(out, format);
+            PrintWriter o = spec.commandLine().getOut();
+            long n;
+            String stop = null;
+            Map<String, Long> skipped;
+            try (PacketSource src = TraceSpec.open(in, lenient);
+                 ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "convert", "pkts", -1, progress)) {
+                n = copy(src, out, f, bar);
+                skipped = src.skipped().asMap();
+                if (src instanceof CaptureReader cr) {
+                    stop = cr.stopReason();
+                }
+            }
+            o.println("wrote " + n + " packets to " + out + " (" + f.name().toLowerCase(Locale.ROOT) + ")"
+                    + (skipped.isEmpty() ? "" : "; skipped " + skipped));
+            if (stop != null) {
+                spec.commandLine().getErr().println("rmtemu: warning: stopped early after " + n + " packets: " + stop);
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.rmtemu.emulator.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TraceCommandTest {
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void genIsDeterministicAndInfoReportsIt() throws Exception {
+        Path a = dir.resolve("a.pcapng");
+        Path b = dir.resolve("b.pcapng");
+        for (Path p : new Path[] {a, b}) {
+            Result r = run("trace", "gen", "--kind", "tcp", "--seed", "5", "--packets", "3000", "--flows", "40",
+                    "--param", "ports=2", "--out", p.toString());
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().startsWith("wrote 3000 packets to "), r.out());
+        }
+        assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
+        Result info = run("trace", "info", a.toString(), "--json", "--top", "3");
+        assertEquals(0, info.code(), info.err());
+        assertTrue(info.out().contains("\"packets\": 3000,"), info.out());
+        assertTrue(info.out().contains("\"flows\": 40,"), info.out());
+        assertTrue(info.out().contains("\"protocols\": {\"tcp\": 3000}"), info.out());
+        assertEquals(3, info.out().split("\"ip_version\"").length - 1);
+        Result again = run("trace", "info", a.toString(), "--json", "--top", "3");
+        assertEquals(info.out(), again.out());
+    }
+
+    @Test
+    void convertToStoreAndBackKeepsTheSummary() {
+        Path pcap = dir.resolve("x.pcap");
+        Path store = dir.resolve("x.cq");
+        Path back = dir.resolve("y.pcapng");
+        assertEquals(0, run("trace", "gen", "--kind", "dc", "--seed", "1", "--packets", "5000", "--flows", "200",
+                "--out", pcap.toString()).code());
+        Result c1 = run("trace", "convert", pcap.toString(), store.toString());
+        assertEquals(0, c1.code(), c1.err());
+        Result c2 = run("trace", "convert", store.toString(), back.toString());
+        assertEquals(0, c2.code(), c2.err());
+        String i1 = run("trace", "info", pcap.toString(), "--json").out();
+        String i3 = run("trace", "info", back.toString(), "--json").out();
+        // Same numbers; only the "source" line differs.
+        assertEquals(i1.substring(i1.indexOf("\"packets\"")), i3.substring(i3.indexOf("\"packets\"")));
+        Result table = run("trace", "info", store.toString());
+        assertTrue(table.out().contains("packets    5,000"), table.out());
+    }
+
+    @Test
+    void userErrorsExitTwoWithOneLine() throws Exception {
+        Result r = run("trace", "gen", "--kind", "bogus", "--seed", "1", "--out", dir.resolve("z.pcap").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("valid: isp, dc, incast, tcp, uniform"), r.err());
+        r = run("trace", "info", "gen:isp?bad=1");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("unknown generator key 'bad'"), r.err());
+        Path pcap = dir.resolve("t.pcap");
+        assertEquals(0, run("trace", "gen", "--kind", "uniform", "--seed", "1", "--packets", "100", "--flows", "5",
+                "--out", pcap.toString()).code());
+        byte[] bytes = Files.readAllBytes(pcap);
+        Path cut = dir.resolve("cut.pcap");
+        Files.write(cut, Arrays.copyOf(bytes, bytes.length - 7));
+        r = run("trace", "info", cut.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("rmtemu: " + cut + ": truncated packet data"), r.err());
+        assertTrue(r.err().contains("at byte offset"), r.err());
+        r = run("trace", "convert", cut.toString(), dir.resolve("ok.pcap").toString(), "--lenient");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("wrote 99 packets"), r.out());
+        assertTrue(r.err().contains("stopped early after 99 packets"), r.err());
+        r = run("trace", "convert", pcap.toString(), dir.resolve("noext").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("cannot tell the output format"), r.err());
+    }
+
+    @Test
+    void everySubcommandHasHelp() {
+        for (String sub : new String[] {"gen", "info", "convert"}) {
+            Result r = run("trace", sub, "--help");
+            assertEquals(0, r.code());
+            assertTrue(r.out().contains("Usage: rmtemu trace " + sub), r.out());
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.rmtemu.traces.pcap;
+
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
+import dev.rmtemu.traces.SkipCounters;
+import dev.rmtemu.traces.SkipReason;
+import dev.rmtemu.traces.TraceFormatException;
+
+/**
+ * Shared loop of the capture readers: read frames until one decodes into a record,
+ * count the others, and in lenient mode turn a format error into a clean end.
+ */
+public abstract class CaptureReader implements PacketSource {
+    /**
+     * Largest captured length accepted for one frame: 256 KiB, Wireshark's limit for
+     * ordinary link types (WTAP_MAX_PACKET_SIZE_STANDARD). A larger declared length
+     * is treated as corruption, so a bad length never makes the reader allocate.
+     */
+    public static final int MAX_CAPLEN = 262_144;
+
+    /** Outcome of reading one frame. */
+    protected static final int FRAME_RECORD = 0;
+    protected static final int FRAME_SKIPPED = 1;
+    protected static final int FRAME_END = 2;
+
+    protected final String name;
+    protected final ByteWindow in;
+    protected final SkipCounters skips = new SkipCounters();
+    private final boolean lenient;
+    private long records;
+    private long frames;
+    private String stopReason;
+    private boolean done;
+
+    protected CaptureReader(String name, ByteWindow in, boolean lenient) {
+        this.name = name;
+        this.in = in;
+        this.lenient = lenient;
+    }
+
+    @Override
+    public final boolean next(PacketRecord into) {
+        while (!done) {
+            int outcome;
+            try {
+                outcome = readFrame(into);
+            } catch (TraceFormatException e) {
+                if (!lenient) {
+                    done = true;
+                    throw e;
+                }
+                stopReason = e.getMessage();
+                skips.increment(SkipReason.CORRUPT_TAIL);
+                done = true;
+                return false;
+            }
+            if (outcome == FRAME_END) {
+                done = true;
+                return false;
+            }
+            frames++;
+            if (outcome == FRAME_RECORD) {
+                records++;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reads one frame: a record into {@code into}, a counted skip, or the end of input. */
+    protected abstract int readFrame(PacketRecord into);
+
+    /** Records returned so far. */
+    public long recordsRead() {
+        return records;
+    }
+
+    /** Frames (records plus skipped frames) read so far. */
+    public long framesRead() {
+        return frames;
+    }
+
+    /** In lenient mode, the format error that ended reading early; null otherwise. */
+    public String stopReason() {
+        return stopReason;
+    }
+
+    @Override
+    public SkipCounters skipped() {
+        return skips;
+    }
+
+    protected TraceFormatException corrupt(long offset, String what) {
+        return new TraceFormatException(name, offset, what);
+    }
+
+    @Override
+    public void close() {
+        in.close();
+    }
+}

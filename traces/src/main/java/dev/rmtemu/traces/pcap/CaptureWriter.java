@@ -1,0 +1,103 @@
+package dev.rmtemu.traces.pcap;
+
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.traces.PacketRecord;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes records as a capture file of synthesised Ethernet frames
+ * ({@link FrameSynthesizer}); subclasses frame them as pcap or pcapng. Output goes
+ * through one large buffer, so writing allocates nothing per packet.
+ */
+public abstract class CaptureWriter implements AutoCloseable {
+    /** Output buffer size: many frames per write system call. */
+    static final int BUFFER_BYTES = 1 << 20;
+
+    protected final String name;
+    private final FileChannel channel;
+    private final ByteBuffer bytes = ByteBuffer.allocateDirect(BUFFER_BYTES);
+    protected final UnsafeBuffer out = new UnsafeBuffer(bytes);
+    protected int used;
+    private long written;
+    private long lengthsRaised;
+
+    protected CaptureWriter(Path file) {
+        this.name = file.toString();
+        try {
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException e) {
+            throw new UserError(file + ": cannot create: " + e.getMessage(), e);
+        }
+    }
+
+    /** Creates a pcap or pcapng writer; the format is named, not guessed from the path. */
+    public static CaptureWriter create(Path file, CaptureFiles.Format format) {
+        return format == CaptureFiles.Format.PCAP ? new PcapWriter(file) : new PcapngWriter(file);
+    }
+
+    /** Appends one IPv4/IPv6 record as a frame. */
+    public final void write(PacketRecord r) {
+        if (r.wireLength() < FrameSynthesizer.frameLength(r)) {
+            lengthsRaised++;
+        }
+        reserve(maxOverhead() + FrameSynthesizer.MAX_FRAME);
+        int n = writeFrame(r); // may itself advance used (pcapng interface blocks)
+        used += n;
+        written++;
+    }
+
+    /** Bytes of block framing a subclass may add around one frame (upper bound). */
+    protected abstract int maxOverhead();
+
+    /** Writes the framing and the frame at {@link #used}; returns the bytes written. */
+    protected abstract int writeFrame(PacketRecord r);
+
+    /** Makes room for {@code n} bytes in the buffer. */
+    protected final void reserve(int n) {
+        if (used + n > BUFFER_BYTES) {
+            flush();
+        }
+    }
+
+    protected final void flush() {
+        bytes.clear().limit(used);
+        try {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+        } catch (IOException e) {
+            throw new UserError(name + ": cannot write: " + e.getMessage(), e);
+        }
+        used = 0;
+    }
+
+    /** Frames written. */
+    public long written() {
+        return written;
+    }
+
+    /** Records whose wire length was below the synthesised frame's and was raised to it. */
+    public long lengthsRaised() {
+        return lengthsRaised;
+    }
+
+    @Override
+    public void close() {
+        try {
+            flush();
+        } finally {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                throw new UserError(name + ": cannot close: " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.rmtemu.traces.store;
+
+import dev.rmtemu.model.UserError;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Layout of a trace store: a Chronicle Queue directory with one excerpt of
+ * {@code PacketRecord.LENGTH} bytes per packet (the record's bytes as eight
+ * little-endian longs), plus {@value #MANIFEST} naming the source, the record count
+ * and the source's skip counters. The queue runs on a fixed clock
+ * ({@link #FIXED_TIME_MILLIS}) and the largest daily roll cycle, so everything lands
+ * in one cycle file whatever the wall time: the same source gives the same store.
+ */
+public final class TraceStore {
+    /** Sidecar file of a store; its presence marks a directory as a trace store. */
+    public static final String MANIFEST = "rmtemu-trace-store.txt";
+    /** Queue clock: the epoch, so the single cycle file is always cycle 0. */
+    public static final long FIXED_TIME_MILLIS = 0L;
+    /** Roll cycle with room for far more messages than any trace (2^32+ per cycle). */
+    static final LargeRollCycles ROLL_CYCLE = LargeRollCycles.HUGE_DAILY;
+    static final String FORMAT_VERSION = "1";
+
+    private TraceStore() {
+    }
+
+    static {
+        System.setProperty("chronicle.analytics.disable", "true");
+        System.setProperty("chronicle.announcer.disable", "true");
+    }
+
+    /** Whether {@code dir} is a trace store directory. */
+    public static boolean isStore(Path dir) {
+        return Files.isDirectory(dir) && Files.isRegularFile(dir.resolve(MANIFEST));
+    }
+
+    static SingleChronicleQueue open(Path dir, boolean readOnly) {
+        SingleChronicleQueueBuilder b = SingleChronicleQueueBuilder.binary(dir)
+                .rollCycle(ROLL_CYCLE)
+                .timeProvider(() -> FIXED_TIME_MILLIS);
+        if (readOnly) {
+            b.readOnly(true);
+        }
+        return b.build();
+    }
+
+    static void writeManifest(Path dir, Map<String, String> entries) {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, String> e : entries.entrySet()) {
+            sb.append(e.getKey()).append('=').append(e.getValue().replace('\n', ' ')).append('\n');
+        }
+        try {
+            Files.writeString(dir.resolve(MANIFEST), sb.toString(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserError(dir + ": cannot write store manifest: " + e.getMessage(), e);
+        }
+    }
+
+    /** The manifest's entries in file order. */
+    public static Map<String, String> readManifest(Path dir) {
+        Map<String, String> m = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(dir.resolve(MANIFEST), StandardCharsets.UTF_8)) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    m.put(line.substring(0, eq), line.substring(eq + 1));
+                }
+            }
+        } catch (IOException e) {
+            throw new UserError(dir + ": cannot read store manifest: " + e.getMessage(), e);
+        }
+        return m;
+    }
+}
