@@ -117,7 +117,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     static int run(PrintWriter out, PrintWriter err, ReplayOptions o, boolean json) throws Exception {
-        ProgressBar bar = o.progress() ? ProgressBar.forStderr("replay", 0) : null;
+        ProgressBar bar = o.progress() ? new ProgressBar(err, "replay", "packets", o.maxPackets() > 0 ? o.maxPackets() : -1, false) : null;
         Replay.Progress p = bar == null ? null : new Replay.Progress() {
             @Override
             public void update(long packets) {
@@ -126,7 +126,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
             @Override
             public void done(long packets) {
-                bar.finish(packets);
+                bar.update(packets);
+                bar.close();
             }
         };
         ReplayResult r = Replay.run(o, p);
