@@ -94,7 +94,7 @@ public final class TopologyBuilder {
             throw error(where, "duplicate node name '" + name + "' (also nodes[" + prior + "])");
         }
         if (ports < 1 || ports > MAX_PORTS_PER_NODE) {
-            throw error(where, name + ": ports " + ports + " not in 1.." + MAX_PORTS_PER_NODE);
+            throw error(where, "ports " + ports + " of " + name + " not in 1.." + MAX_PORTS_PER_NODE);
         }
         int index = nodes.size();
         nodes.add(new Node(index, name, kind, ports, target, program, params, address, role));
