@@ -317,9 +317,7 @@ public final class TopologyFile {
                 throw builder.error(where, "'" + field + "' must be a map of key: value");
             }
             List<KeyValues.Entry> entries = new ArrayList<>();
-            Iterator<Map.Entry<String, JsonNode>> it = v.fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : v.properties()) {
                 if (!e.getValue().isValueNode() || e.getValue().isNull()) {
                     throw builder.error(where, field + "." + e.getKey() + " must be a single value");
                 }
