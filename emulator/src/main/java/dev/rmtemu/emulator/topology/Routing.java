@@ -1,11 +1,8 @@
 package dev.rmtemu.emulator.topology;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Shortest-path forwarding tables with ECMP, computed once from a
@@ -63,71 +60,91 @@ public final class Routing {
         for (Node node : nodes) {
             salt[node.index()] = EcmpSelector.salt(node.name());
         }
-        // Incoming channels per node, for the backward search from each destination.
-        List<List<Integer>> incoming = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            incoming.add(new ArrayList<>());
+        // Where each port sends (-1: unused or receive-only), and incoming channels per node.
+        int[] portBase = new int[n + 1];
+        for (Node node : nodes) {
+            portBase[node.index() + 1] = portBase[node.index()] + node.ports();
         }
+        int[] sendsTo = new int[portBase[n]];
+        int[] incomingCount = new int[n];
         for (Node node : nodes) {
             for (int p = 1; p <= node.ports(); p++) {
                 Endpoint to = t.sendsTo(node.index(), p);
+                sendsTo[portBase[node.index()] + p - 1] = to == null ? -1 : to.node();
                 if (to != null) {
-                    incoming.get(to.node()).add(node.index());
+                    incomingCount[to.node()]++;
                 }
             }
         }
+        int[][] incoming = new int[n][];
+        for (int i = 0; i < n; i++) {
+            incoming[i] = new int[incomingCount[i]];
+            incomingCount[i] = 0;
+        }
+        for (int u = 0; u < n; u++) {
+            for (int i = portBase[u]; i < portBase[u + 1]; i++) {
+                if (sendsTo[i] >= 0) {
+                    incoming[sendsTo[i]][incomingCount[sendsTo[i]]++] = u;
+                }
+            }
+        }
+        boolean[] forwards = new boolean[n];
+        for (Node node : nodes) {
+            forwards[node.index()] = node.isSwitch();
+        }
         distance = new int[n * destCount];
         Arrays.fill(distance, -1);
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        int[] queue = new int[n];
         for (int d = 0; d < destCount; d++) {
             int h = destHost[d];
             distance[h * destCount + d] = 0;
-            queue.add(h);
-            while (!queue.isEmpty()) {
-                int u = queue.poll();
-                if (u != h && !nodes.get(u).isSwitch()) {
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = h;
+            while (head < tail) {
+                int u = queue[head++];
+                if (u != h && !forwards[u]) {
                     continue; // a host other than the destination does not forward
                 }
                 int du = distance[u * destCount + d];
-                for (int v : incoming.get(u)) {
+                for (int v : incoming[u]) {
                     if (distance[v * destCount + d] < 0) {
                         distance[v * destCount + d] = du + 1;
-                        queue.add(v);
+                        queue[tail++] = v;
                     }
                 }
             }
         }
-        // ECMP groups, interned so equal groups share storage; ids in node-major order.
+        // ECMP groups; a node's equal groups share one id (a node has few distinct groups,
+        // so a linear search over them is cheap). Ids are assigned in node-major order.
         groupOf = new int[n * destCount];
         Arrays.fill(groupOf, -1);
-        Map<String, Integer> interned = new HashMap<>(); // lookup only
         List<int[]> groups = new ArrayList<>();
         int[] scratch = new int[TopologyBuilder.MAX_PORTS_PER_NODE];
-        for (Node node : nodes) {
-            int u = node.index();
+        for (int u = 0; u < n; u++) {
+            int firstOfNode = groups.size();
+            int ports = portBase[u + 1] - portBase[u];
             for (int d = 0; d < destCount; d++) {
                 int du = distance[u * destCount + d];
                 if (du <= 0) {
                     continue;
                 }
                 int count = 0;
-                for (int p = 1; p <= node.ports(); p++) {
-                    Endpoint to = t.sendsTo(u, p);
-                    if (to == null) {
-                        continue;
-                    }
-                    int m = to.node();
-                    if ((m == destHost[d] || nodes.get(m).isSwitch()) && distance[m * destCount + d] == du - 1) {
+                for (int p = 1; p <= ports; p++) {
+                    int m = sendsTo[portBase[u] + p - 1];
+                    if (m >= 0 && (m == destHost[d] || forwards[m]) && distance[m * destCount + d] == du - 1) {
                         scratch[count++] = p;
                     }
                 }
-                int[] g = Arrays.copyOf(scratch, count);
-                String key = Arrays.toString(g);
-                Integer id = interned.get(key);
-                if (id == null) {
+                int id = -1;
+                for (int g = firstOfNode; g < groups.size() && id < 0; g++) {
+                    if (Arrays.equals(groups.get(g), 0, groups.get(g).length, scratch, 0, count)) {
+                        id = g;
+                    }
+                }
+                if (id < 0) {
                     id = groups.size();
-                    groups.add(g);
-                    interned.put(key, id);
+                    groups.add(Arrays.copyOf(scratch, count));
                 }
                 groupOf[u * destCount + d] = id;
             }
@@ -243,6 +260,11 @@ public final class Routing {
     public int groupSize(int node, int dest) {
         int g = groupOf[node * destCount + dest];
         return g < 0 ? 0 : groupLength[g];
+    }
+
+    /** Id of the ECMP group at {@code node} for {@code dest} (-1 if none); equal ids at a node mean equal groups. */
+    int groupId(int node, int dest) {
+        return groupOf[node * destCount + dest];
     }
 
     /** Member {@code i} of the ECMP group (ascending port order). */

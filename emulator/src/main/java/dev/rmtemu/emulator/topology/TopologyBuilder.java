@@ -34,6 +34,7 @@ public final class TopologyBuilder {
     // Lookup only, never iterated.
     private final Map<String, Integer> byName = new HashMap<>();
     private final Map<String, Integer> portUser = new HashMap<>();
+    private final Map<Ipv4Prefix, Integer> addressOwner = new HashMap<>();
 
     /** @param source file path or built-in spec, prefixed to every error message */
     public TopologyBuilder(String source) {
@@ -75,13 +76,14 @@ public final class TopologyBuilder {
         if (address == null) {
             throw error(where, "host has no address");
         }
-        for (Node n : nodes) {
-            if (n.isHost() && n.address().equals(address)) {
-                throw error(where, "address " + address + " of " + name + " already owned by host " + n.name());
-            }
+        Integer owner = addressOwner.get(address);
+        if (owner != null) {
+            throw error(where, "address " + address + " of " + name + " already owned by host " + nodes.get(owner).name());
         }
-        return addNode(where, name, NodeKind.HOST, 1, null, null, KeyValues.EMPTY, address,
+        int index = addNode(where, name, NodeKind.HOST, 1, null, null, KeyValues.EMPTY, address,
                 role == null ? HostRole.BOTH : role);
+        addressOwner.put(address, index);
+        return index;
     }
 
     private int addNode(String where, String name, NodeKind kind, int ports, String target, String program,

@@ -2,7 +2,10 @@ package dev.rmtemu.emulator.topology;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Comparator;
 import java.util.TreeSet;
 
@@ -32,23 +35,51 @@ public final class VConns {
     public static List<VConn> vconns(Routing r) {
         Topology t = r.topology();
         int n = t.nodes().size();
-        TreeSet<VConn> found = new TreeSet<>(ORDER);
+        List<Node> regular = new ArrayList<>();
+        for (Node node : t.nodes()) {
+            if (node.isRegular()) {
+                regular.add(node);
+            }
+        }
+        // Destinations whose groups agree at every regular switch give the same walks from
+        // a given (P, port); walk once per such class (hosts under one edge switch, typically).
+        Map<String, Integer> classOf = new HashMap<>(); // lookup only
+        List<Integer> representative = new ArrayList<>();
+        List<TreeSet<Long>> starts = new ArrayList<>(); // (P << 32 | port), sorted
+        int[] column = new int[regular.size()];
         for (int d = 0; d < r.destinationCount(); d++) {
             int dstHost = r.destinationHost(d);
             if (!t.node(dstHost).role().receives()) {
                 continue;
+            }
+            for (int i = 0; i < column.length; i++) {
+                column[i] = r.groupId(regular.get(i).index(), d);
+            }
+            String key = Arrays.toString(column);
+            Integer c = classOf.get(key);
+            if (c == null) {
+                c = representative.size();
+                classOf.put(key, c);
+                representative.add(d);
+                starts.add(new TreeSet<>());
             }
             boolean[] used = reachedBySources(r, d, dstHost, n);
             for (Node p : t.nodes()) {
                 if (p.isProgrammable() && used[p.index()]) {
                     int size = r.groupSize(p.index(), d);
                     for (int i = 0; i < size; i++) {
-                        int port = r.groupPort(p.index(), d, i);
-                        List<Integer> nodes = new ArrayList<>();
-                        nodes.add(p.index());
-                        walk(r, t, d, p.index(), port, nodes, new ArrayList<>(), found);
+                        starts.get(c).add(((long) p.index() << 32) | r.groupPort(p.index(), d, i));
                     }
                 }
+            }
+        }
+        TreeSet<VConn> found = new TreeSet<>(ORDER);
+        for (int c = 0; c < representative.size(); c++) {
+            for (long s : starts.get(c)) {
+                int p = (int) (s >>> 32);
+                List<Integer> nodes = new ArrayList<>();
+                nodes.add(p);
+                walk(r, t, representative.get(c), p, (int) s, nodes, new ArrayList<>(), found);
             }
         }
         return List.copyOf(found);
