@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
             "hash bits, PHV) and one read-modify-write per register array per packet."
         },
         subcommands = {
-            picocli.CommandLine.HelpCommand.class
+            picocli.CommandLine.HelpCommand.class,
+            dev.rmtemu.emulator.topology.TopoCommand.class
         })
 public final class RmtemuCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -309,7 +309,7 @@ public final class Routing {
      * The hops a flow with this hash takes from one host to another, or null if
      * {@code dstHost} is unreachable from {@code srcHost}.
      */
-    public Path path(int srcHost, int dstHost, long flowHash) {
+    public FlowPath path(int srcHost, int dstHost, long flowHash) {
         int d = hostDest[dstHost];
         if (hostDest[srcHost] < 0 || d < 0) {
             throw new IllegalArgumentException("path endpoints must be hosts");
@@ -332,11 +332,11 @@ public final class Routing {
             }
         }
         hops.add(new Hop(node, topology.node(node).name(), in, -1, -1));
-        return new Path(hops);
+        return new FlowPath(hops);
     }
 
     /** Path between hosts by name; see {@link #path(int, int, long)}. */
-    public Path path(String srcHost, String dstHost, long flowHash) {
+    public FlowPath path(String srcHost, String dstHost, long flowHash) {
         return path(requireHost(srcHost), requireHost(dstHost), flowHash);
     }
 

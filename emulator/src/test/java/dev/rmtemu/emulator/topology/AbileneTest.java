@@ -54,7 +54,7 @@ class AbileneTest {
         assertEquals("10.9.1.0/24", t.node("hSNVA1").address().toString());
         Routing r = Routing.of(t);
         // Seattle to New York: STTL-DNVR-KSCY-IPLS-CHIN-NYCM plus two access links.
-        Path p = r.path("hSTTL1", "hNYCM1", 0L);
+        FlowPath p = r.path("hSTTL1", "hNYCM1", 0L);
         assertEquals(7, p.length());
         assertEquals(List.of("hSTTL1", "STTL", "DNVR", "KSCY", "IPLS", "CHIN", "NYCM", "hNYCM1"),
                 p.hops().stream().map(Hop::name).toList());

@@ -19,7 +19,7 @@ class ChainTest {
         assertTrue(t.node("r1_2").isRegular());
         assertEquals("tofino1", t.node("m2").target());
         Routing r = Routing.of(t);
-        Path p = r.path("h1_1", "h2_1", 0L);
+        FlowPath p = r.path("h1_1", "h2_1", 0L);
         assertEquals("h1_1>1 - 1>m1>3 - 1>r1_1>2 - 1>r1_2>2 - 1>r1_3>2 - 2>m2>1 - 1>h2_1", p.toString());
         assertEquals(List.of(0, 1, 2, 3, 4, 5), p.linkIds());
     }

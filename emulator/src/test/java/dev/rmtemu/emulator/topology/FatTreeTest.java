@@ -84,7 +84,7 @@ class FatTreeTest {
                 String[] dp = d.name().substring(1).split("_");
                 int expected = !sp[0].equals(dp[0]) ? 6 : !sp[1].equals(dp[1]) ? 4 : 2;
                 for (long hash = 0; hash < 8; hash++) {
-                    Path p = r.path(s.index(), d.index(), hash * 0x9E3779B97F4A7C15L);
+                    FlowPath p = r.path(s.index(), d.index(), hash * 0x9E3779B97F4A7C15L);
                     assertNotNull(p, s + "->" + d);
                     assertEquals(expected, p.length(), s + "->" + d + " " + p);
                     assertEquals(expected, r.distance(s.index(), r.destinationOf(d.index())));
@@ -99,12 +99,12 @@ class FatTreeTest {
     void ecmpSpreadsAcrossAllCoresAndPathsAreExactHops() {
         TreeSet<String> cores = new TreeSet<>();
         for (long hash = 0; hash < 256; hash++) {
-            Path p = r.path("h0_0_0", "h1_0_0", hash * 0x9E3779B97F4A7C15L + 1);
+            FlowPath p = r.path("h0_0_0", "h1_0_0", hash * 0x9E3779B97F4A7C15L + 1);
             cores.add(p.hops().get(3).name());
         }
         assertEquals(new TreeSet<>(List.of("core0", "core1", "core2", "core3")), cores);
         // Without a choice, the path is fixed and its hops exact.
-        Path same = r.path("h0_0_0", "h0_0_1", 12345L);
+        FlowPath same = r.path("h0_0_0", "h0_0_1", 12345L);
         assertEquals("h0_0_0>1 - 1>edge0_0>2 - 1>h0_0_1", same.toString());
         assertEquals(List.of(0, 1), same.linkIds());
     }

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The hops a packet takes from a source host to a destination host. */
-public record Path(List<Hop> hops) {
-    public Path {
+public record FlowPath(List<Hop> hops) {
+    public FlowPath {
         hops = List.copyOf(hops);
     }
 
