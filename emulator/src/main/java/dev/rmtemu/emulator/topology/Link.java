@@ -23,6 +23,21 @@ public record Link(int id, Endpoint a, Endpoint b, boolean bidirectional, long l
         return (a.node() == node && a.port() == port) || (bidirectional && b.node() == node && b.port() == port);
     }
 
+    /**
+     * Direction index of packets sent from {@code node:port}: 0 for a→b, 1 for
+     * b→a. {@code 2 * id + direction} numbers each link direction (a "channel")
+     * densely, for per-direction state such as impairment generators.
+     */
+    public int directionFrom(int node, int port) {
+        if (a.node() == node && a.port() == port) {
+            return 0;
+        }
+        if (b.node() == node && b.port() == port) {
+            return 1;
+        }
+        throw new IllegalArgumentException(node + ":" + port + " is not an end of link " + id);
+    }
+
     /** The endpoint opposite {@code node:port} (which must be one of this link's ends). */
     public Endpoint opposite(int node, int port) {
         if (a.node() == node && a.port() == port) {

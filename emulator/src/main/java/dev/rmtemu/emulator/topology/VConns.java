@@ -85,6 +85,38 @@ public final class VConns {
         return List.copyOf(found);
     }
 
+    /**
+     * The vconns a flow's path crosses, in path order: each stretch from one
+     * programmable switch to the next whose switches in between are all
+     * regular. Stretches from or to a host are not vconns.
+     */
+    public static List<VConn> segments(Topology t, FlowPath path) {
+        List<VConn> out = new ArrayList<>();
+        List<Hop> hops = path.hops();
+        int start = -1;
+        for (int i = 0; i < hops.size(); i++) {
+            Node n = t.node(hops.get(i).node());
+            if (n.isProgrammable()) {
+                if (start >= 0) {
+                    List<Integer> nodes = new ArrayList<>();
+                    List<Integer> links = new ArrayList<>();
+                    for (int j = start; j <= i; j++) {
+                        nodes.add(hops.get(j).node());
+                        if (j < i) {
+                            links.add(hops.get(j).linkOut());
+                        }
+                    }
+                    out.add(new VConn(hops.get(start).node(), n.index(), hops.get(start).outPort(),
+                            hops.get(i).inPort(), nodes, links));
+                }
+                start = i;
+            } else if (n.isHost()) {
+                start = -1;
+            }
+        }
+        return List.copyOf(out);
+    }
+
     /** Nodes some source host's traffic to destination d can visit (following every ECMP member). */
     private static boolean[] reachedBySources(Routing r, int d, int dstHost, int n) {
         Topology t = r.topology();

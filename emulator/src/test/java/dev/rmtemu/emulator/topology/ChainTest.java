@@ -48,7 +48,13 @@ class ChainTest {
         assertEquals(2, nb.size());
         assertEquals(List.of(t.nodeIndex("m2"), t.nodeIndex("m3")), nb.get(1).programmable());
         // h1_1 - m1 - r1_1 - r1_2 - m2 - r2_1 - r2_2 - m3 - h3_2
-        assertEquals(8, Routing.of(t).path("h1_1", "h3_2", 5L).length());
+        FlowPath fp = Routing.of(t).path("h1_1", "h3_2", 5L);
+        assertEquals(8, fp.length());
+        assertEquals(List.of("m1>m2[2, 3, 4]", "m2>m3[7, 8, 9]"), VConns.segments(t, fp).stream()
+                .map(c -> t.node(c.from()).name() + ">" + t.node(c.to()).name() + c.links()).toList());
+        Link l3 = t.link(3);
+        assertEquals(0, l3.directionFrom(t.nodeIndex("r1_1"), 2));
+        assertEquals(1, l3.directionFrom(t.nodeIndex("r1_2"), 1));
     }
 
     @Test

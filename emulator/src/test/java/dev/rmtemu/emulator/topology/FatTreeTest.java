@@ -174,6 +174,15 @@ class FatTreeTest {
             assertEquals(c.fromPort(), e.link(c.links().get(0)).a().port());
         }
         assertFalse(pair.get(0).links().equals(pair.get(1).links()));
+        // A flow's path splits into exactly one of these vconns.
+        Routing re = Routing.of(e);
+        for (long h = 0; h < 32; h++) {
+            FlowPath fp = re.path("h0_0_1", "h1_0_0", h);
+            List<VConn> seg = VConns.segments(e, fp);
+            assertEquals(1, seg.size());
+            assertTrue(pair.contains(seg.get(0)), seg.toString());
+            assertEquals(fp.linkIds().subList(1, 5), seg.get(0).links());
+        }
         List<Neighborhood> nb = VConns.neighborhoods(e);
         // Aggregation j and cores j*(k/2).. form one plane per j: two components of 2 cores + 4 aggs.
         assertEquals(2, nb.size());
