@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
             ReplayCommand.class,
             DemoCommand.class,
             TraceCommand.class,
-            TopoCommand.class,
+            dev.rmtemu.emulator.topology.TopoCommand.class,
             CollectCommand.class,
             picocli.CommandLine.HelpCommand.class
         })

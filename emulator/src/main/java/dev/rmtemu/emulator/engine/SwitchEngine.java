@@ -84,6 +84,7 @@ public final class SwitchEngine {
     private final int ingressToTm;
     private final int egressToWire;
     private final int frontPorts;
+    private final boolean hasEgress;
     private final int tmPorts;
     private final Field fIngressPort;
     private final Field fIngressTstamp;
@@ -111,6 +112,7 @@ public final class SwitchEngine {
     private final List<Generator> generators = new ArrayList<>();
     private int[][] multicastGroups = new int[0][];
     private DepartureListener listener = (c, p, s, pool) -> { };
+    private ForwardingTable forwarding;
     private long nextPacketNumber;
     private long now;
 
@@ -133,6 +135,7 @@ public final class SwitchEngine {
         this.pool = new PacketPool(program.fields().size(), 1024);
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
+        this.hasEgress = program.uses(Gress.EGRESS);
         this.tmPorts = frontPorts + profile.pipes();
         this.metrics = new LatencyMetrics(profile.clockHz(), tmPorts, config.port().queues());
         this.parserFree = new long[profile.pipes()];
@@ -187,6 +190,11 @@ public final class SwitchEngine {
 
     public void onDeparture(DepartureListener l) {
         this.listener = l;
+    }
+
+    /** Routing consulted when the program does not choose an egress port (topology switches). */
+    public void forwarding(ForwardingTable table) {
+        this.forwarding = table;
     }
 
     /** The control plane: registers and table entries. */
@@ -374,6 +382,9 @@ public final class SwitchEngine {
             phv.load(fResubmit, 0);
         }
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
+        if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
+            phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));
+        }
         long toTm = p + ingressToTm;
         if (phv.get(fDrop) != 0) {
             drop(slot, causeIngress);
@@ -485,7 +496,7 @@ public final class SwitchEngine {
             phv.load(fEgressDrop, 0);
         }
         metrics.recordQueueingDelayCycles(out, dq.qid(), dq.deqTimedelta());
-        if (program.uses(Gress.EGRESS)) {
+        if (hasEgress) {
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
         }
         if (fEgressDrop != null && phv.get(fEgressDrop) != 0) {

@@ -36,6 +36,9 @@ public final class HashUnit {
 
     /** Computes the hash over the given PHV slot values (no allocation). */
     public long compute(long[] phv) {
+        if (algorithm instanceof Crc crc) {
+            return crc.overFields(phv, inputs) & outputMask;
+        }
         HashAlgorithm a = algorithm;
         long s = a.init();
         for (Field f : inputs) {

@@ -1,0 +1,137 @@
+package dev.rmtemu.bench;
+
+import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.engine.SwitchConfig;
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.model.program.ProgramRegistry;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
+import dev.rmtemu.traces.TraceSpec;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteBuffer;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * End-to-end engine throughput: an ISP-like generated trace (held in memory,
+ * so the generator is not measured) through one tofino1 switch running
+ * {@code counter} or {@code l2fwd}, at 100 Gb/s line rate, with and without
+ * the per-packet hardware checks. One operation = one packet, so the score is
+ * packets per second. {@code referenceCounter} is the plain-Java baseline: the
+ * same CRC-32 5-tuple hash and counter array, no pipeline.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true"})
+public class ReplayBenchmark {
+    /** Packets per invocation; large enough that one invocation is ~0.1 s. */
+    static final int PACKETS = 1 << 20;
+    static final int FLOWS = 40_000;
+
+    @Param({"counter", "l2fwd"})
+    public String program;
+
+    @Param({"true", "false"})
+    public boolean enforce;
+
+    private UnsafeBuffer trace;
+    private StageProgram prog;
+    private TargetProfile profile;
+    private SwitchEngine engine;
+    private final PacketRecord view = new PacketRecord();
+    private long[] counters;
+    private final dev.rmtemu.model.hash.Crc crc = dev.rmtemu.model.hash.Crc.named("crc32");
+
+    @Setup(Level.Trial)
+    public void generate() {
+        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
+        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + PACKETS + "&flows=" + FLOWS + "&seed=7")) {
+            int i = 0;
+            while (i < PACKETS && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
+                i++;
+            }
+        }
+        profile = TargetProfiles.builtIn("tofino1");
+        prog = new ProgramRegistry().build(program, Map.of());
+        counters = new long[65536];
+    }
+
+    @Setup(Level.Iteration)
+    public void freshSwitch() {
+        engine = new SwitchEngine(new SwitchConfig(profile, prog, SwitchConfig.defaultPorts(profile),
+                PortConfig.strictPriority(100), enforce));
+        if (program.equals("l2fwd")) {
+            // forward every destination of the trace that fits the table to port 1
+            Set<Integer> dsts = new LinkedHashSet<>();
+            for (int i = 0; i < PACKETS && dsts.size() < prog.table("l2_fwd").size(); i++) {
+                dsts.add(view.wrap(trace, i * PacketRecord.LENGTH).dstIpv4());
+            }
+            for (int d : dsts) {
+                engine.state().addExact("l2_fwd", new long[] {d & 0xFFFFFFFFL}, 1, 1);
+            }
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long replay() {
+        ArrivalTiming timing = ArrivalTiming.parse("rate:100G", engine.clock());
+        long base = engine.now() + 1;
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            engine.arrive(base + timing.next(r.timestampNs(), r.wireLength()), r.ingressPort() % 64, r);
+        }
+        engine.drain();
+        return engine.counters().packetsOut();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long referenceCounter() {
+        long[] c = counters;
+        long sum = 0;
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            long s = crc.init();
+            s = feed(s, r.srcIpv4(), 4);
+            s = feed(s, r.dstIpv4(), 4);
+            s = feed(s, r.protocol(), 1);
+            s = feed(s, r.srcPort(), 2);
+            s = feed(s, r.dstPort(), 2);
+            int idx = (int) (crc.finish(s) & 0xFFFF);
+            sum += ++c[idx];
+        }
+        return sum;
+    }
+
+    private long feed(long s, long v, int bytes) {
+        for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
+            s = crc.update(s, (int) (v >>> shift) & 0xff);
+        }
+        return s;
+    }
+}
