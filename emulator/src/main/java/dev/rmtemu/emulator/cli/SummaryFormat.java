@@ -39,11 +39,17 @@ final class SummaryFormat {
         }
         TraceSummary.Flow[] top = s.top();
         if (top.length > 0) {
-            b.append('\n').append(String.format(Locale.ROOT, "%-4s %-39s %-39s %-6s %7s %7s %12s %14s%n", "#", "source",
-                    "destination", "proto", "sport", "dport", "packets", "bytes"));
+            int w = "destination".length();
+            for (TraceSummary.Flow f : top) {
+                w = Math.max(w, Math.max(f.src().length(), f.dst().length()));
+            }
+            String head = "%-4s %-" + w + "s %-" + w + "s %-6s %7s %7s %12s %14s%n";
+            String row = "%-4d %-" + w + "s %-" + w + "s %-6s %7d %7d %,12d %,14d%n";
+            b.append('\n').append(String.format(Locale.ROOT, head, "#", "source", "destination", "proto", "sport",
+                    "dport", "packets", "bytes"));
             for (int i = 0; i < top.length; i++) {
                 TraceSummary.Flow f = top[i];
-                b.append(String.format(Locale.ROOT, "%-4d %-39s %-39s %-6s %7d %7d %,12d %,14d%n", i + 1, f.src(), f.dst(),
+                b.append(String.format(Locale.ROOT, row, i + 1, f.src(), f.dst(),
                         TraceSummary.protocolName(f.protocol()), f.srcPort(), f.dstPort(), f.packets(), f.bytes()));
             }
         }

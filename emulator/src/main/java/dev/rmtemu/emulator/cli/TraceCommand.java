@@ -8,6 +8,10 @@ import dev.rmtemu.traces.TraceSummary;
 import dev.rmtemu.traces.gen.GeneratorConfig;
 import dev.rmtemu.traces.gen.GeneratorKind;
 import dev.rmtemu.traces.gen.SyntheticSource;
+import dev.rmtemu.traces.impair.GroundTruthLog;
+import dev.rmtemu.traces.impair.ImpairedSource;
+import dev.rmtemu.traces.impair.ImpairmentChain;
+import dev.rmtemu.traces.impair.ImpairmentSpec;
 import dev.rmtemu.traces.pcap.CaptureFiles;
 import dev.rmtemu.traces.pcap.CaptureReader;
 import dev.rmtemu.traces.pcap.CaptureWriter;
@@ -218,26 +222,56 @@ public final class TraceCommand implements Runnable {
                 + "reports how many packets were read.")
         boolean lenient;
 
+        @Option(names = "--impair", paramLabel = "CHAIN",
+                description = "Pass the packets through impairments, e.g. 'loss(p=0.01)+ge(p=0.001,r=0.3)"
+                        + "+blackhole(prefix=10.1.0.0/16,proto=6,port=80,from=0,until=1000000)+reorder(p=0.01,sigma=3,"
+                        + "max=64)+dup(p=0.001)+delay2(w=0.9,mean1=1000,sigma1=100,mean2=50000,sigma2=5000)'; also "
+                        + "delay(mean,sigma) and delayexp(const,mean). Times in ns.")
+        String impair;
+
+        @Option(names = "--impair-seed", paramLabel = "N", defaultValue = "1",
+                description = "Seed of the impairments (default: ${DEFAULT-VALUE}).")
+        long impairSeed;
+
+        @Option(names = "--truth", paramLabel = "FILE",
+                description = "With --impair: write the ground-truth log (input packet index, drop | duplicate | "
+                        + "reorder | delay, value) to FILE.")
+        Path truth;
+
         @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
         boolean progress;
 
         @Override
         public Integer call() {
             OutputFormat f = outputFormat(out, format);
+            if (truth != null && impair == null) {
+                throw new UserError("--truth needs --impair");
+            }
+            ImpairmentChain chain = impair == null ? null : ImpairmentSpec.parse(impair, impairSeed);
+            GroundTruthLog log = chain == null ? null : new GroundTruthLog();
             PrintWriter o = spec.commandLine().getOut();
             long n;
             String stop = null;
             Map<String, Long> skipped;
-            try (PacketSource src = TraceSpec.open(in, lenient);
+            try (PacketSource in0 = TraceSpec.open(in, lenient);
                  ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "convert", "pkts", -1, progress)) {
+                PacketSource src = chain == null ? in0 : new ImpairedSource(in0, chain, log);
                 n = copy(src, out, f, bar);
                 skipped = src.skipped().asMap();
-                if (src instanceof CaptureReader cr) {
+                if (in0 instanceof CaptureReader cr) {
                     stop = cr.stopReason();
                 }
             }
             o.println("wrote " + n + " packets to " + out + " (" + f.name().toLowerCase(Locale.ROOT) + ")"
                     + (skipped.isEmpty() ? "" : "; skipped " + skipped));
+            if (log != null) {
+                o.println("impairments " + chain.describe() + ": dropped " + log.count(GroundTruthLog.DROP)
+                        + ", duplicated " + log.count(GroundTruthLog.DUPLICATE) + ", reordered "
+                        + log.count(GroundTruthLog.REORDER) + ", delayed " + log.count(GroundTruthLog.DELAY));
+                if (truth != null) {
+                    log.writeTo(truth);
+                }
+            }
             if (stop != null) {
                 spec.commandLine().getErr().println("rmtemu: warning: stopped early after " + n + " packets: " + stop);
             }

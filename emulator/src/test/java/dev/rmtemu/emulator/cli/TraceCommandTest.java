@@ -95,6 +95,27 @@ class TraceCommandTest {
     }
 
     @Test
+    void convertWithImpairmentsWritesTheGroundTruth() throws Exception {
+        Path out = dir.resolve("imp.pcap");
+        Path truth = dir.resolve("truth.txt");
+        Result r = run("trace", "convert", "gen:uniform?packets=10000&flows=20", out.toString(), "--impair",
+                "loss(p=0.05)+dup(p=0.02)+reorder(p=0.01,sigma=2,max=8)", "--impair-seed", "3", "--truth",
+                truth.toString());
+        assertEquals(0, r.code(), r.err());
+        java.util.List<String> lines = Files.readAllLines(truth);
+        assertEquals("packet_index kind value", lines.get(0));
+        long drops = lines.stream().filter(l -> l.contains(" drop ")).count();
+        long dups = lines.stream().filter(l -> l.contains(" duplicate ")).count();
+        assertEquals(500, drops, 80);
+        assertTrue(r.out().contains("dropped " + drops + ", duplicated " + dups), r.out());
+        String info = run("trace", "info", out.toString(), "--json").out();
+        assertTrue(info.contains("\"packets\": " + (10000 - drops + dups) + ","), info);
+        r = run("trace", "convert", "gen:uniform?packets=10", out.toString(), "--impair", "wobble(p=1)");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("valid: loss, ge, blackhole, reorder, dup, delay, delay2, delayexp"), r.err());
+    }
+
+    @Test
     void everySubcommandHasHelp() {
         for (String sub : new String[] {"gen", "info", "convert"}) {
             Result r = run("trace", sub, "--help");

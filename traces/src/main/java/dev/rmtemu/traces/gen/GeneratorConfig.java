@@ -51,6 +51,8 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
     public static final double DC_PARETO = 1.2;
     /** Data-centre mean packet size, the bimodal 850 B often quoted for DC traffic. */
     public static final int DC_MEAN_SIZE = 850;
+    /** Most flows: the generator keeps about 35 bytes per flow (≈ 1.75 GB at this limit). */
+    public static final int MAX_FLOWS = 50_000_000;
     /** Most incast senders; the generator scans them linearly per packet. */
     public static final int MAX_SENDERS = 4096;
 
@@ -184,7 +186,7 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
     /** Checks ranges; returns this or throws a UserError naming the parameter. */
     public GeneratorConfig validated() {
         require(packets >= 0, "packets", "must be >= 0");
-        require(flows >= 1, "flows", "must be >= 1");
+        require(flows >= 1 && flows <= MAX_FLOWS, "flows", "must be in [1, " + MAX_FLOWS + "]");
         require(zipfExponent >= 0 && zipfExponent <= 10, "zipf", "must be in [0, 10]");
         require(paretoShape > 0 && paretoShape <= 100, "pareto", "must be in (0, 100]");
         require(linkGbps > 0 && linkGbps <= 10_000, "gbps", "must be in (0, 10000]");

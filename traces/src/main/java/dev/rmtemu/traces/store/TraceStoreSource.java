@@ -51,7 +51,7 @@ public final class TraceStoreSource implements PacketSource {
                 }
             }
         }
-        this.queue = TraceStore.open(dir, false);
+        this.queue = TraceStore.open(dir, true);
         this.tailer = queue.createTailer().toStart();
     }
 
