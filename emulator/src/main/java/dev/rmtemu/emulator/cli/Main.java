@@ -10,7 +10,17 @@ public final class Main {
     private Main() {
     }
 
+    /**
+     * Agrona bounds checks off for the CLI: every record access is at a fixed offset
+     * inside a 64-byte slot, and the capture decoder checks each read against the
+     * captured length itself. Tests keep the checks on.
+     */
+    private static final String AGRONA_BOUNDS_CHECKS = "agrona.disable.bounds.checks";
+
     public static void main(String[] args) {
+        if (System.getProperty(AGRONA_BOUNDS_CHECKS) == null) {
+            System.setProperty(AGRONA_BOUNDS_CHECKS, "true");
+        }
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 

@@ -43,7 +43,6 @@ import java.util.function.Consumer;
 public final class SwitchEngine {
     static final int EV_PORT_ARRIVAL = 1;
     static final int EV_RECIRC_ARRIVAL = 2;
-    static final int EV_ENQUEUE = 3;
     static final int EV_DEQUEUE = 4;
     static final int EV_CONTROL = 5;
     static final int EV_GENERATOR = 6;
@@ -74,6 +73,7 @@ public final class SwitchEngine {
     private final PacketPool pool;
     private final EventQueue events = new EventQueue();
     private final QueueDepthTimeline timeline = new QueueDepthTimeline();
+    private final EnqueueLanes lanes;
     private final Counters counters = new Counters();
     private final LatencyMetrics metrics;
     private final CycleClock clock;
@@ -114,6 +114,7 @@ public final class SwitchEngine {
     private DepartureListener listener = (c, p, s, pool) -> { };
     private ForwardingTable forwarding;
     private long nextPacketNumber;
+    private boolean replicating;
     private long now;
 
     private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template) {
@@ -139,6 +140,7 @@ public final class SwitchEngine {
         this.tmPorts = frontPorts + profile.pipes();
         this.metrics = new LatencyMetrics(profile.clockHz(), tmPorts, config.port().queues());
         this.parserFree = new long[profile.pipes()];
+        this.lanes = new EnqueueLanes(profile.pipes());
         this.dequeuePending = new boolean[tmPorts];
         StageLatencyModel lat = profile.latency();
         this.ingressToTm = lat.parserCycles() + gressLatency(Gress.INGRESS) + lat.deparserCycles() + lat.trafficManagerCycles();
@@ -248,12 +250,27 @@ public final class SwitchEngine {
 
     /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
     public long nextEventCycle() {
-        return events.peekCycle();
+        int lane = lanes.earliestPipe();
+        long c = events.peekCycle();
+        return lane < 0 ? c : Math.min(c, lanes.headCycle(lane));
     }
 
     /** Processes every event ordered before (cycle, phase). */
     public void runUntil(long cycle, int phase) {
-        while (!events.isEmpty()) {
+        while (true) {
+            int lane = lanes.earliestPipe();
+            if (lane >= 0 && laneFirst(lane)) {
+                long c = lanes.headCycle(lane);
+                if (c > cycle || (c == cycle && EventQueue.Phase.ENQUEUE >= phase)) {
+                    return;
+                }
+                now = c;
+                enqueue(c, lanes.poll(lane));
+                continue;
+            }
+            if (events.isEmpty()) {
+                return;
+            }
             long c = events.peekCycle();
             if (c > cycle || (c == cycle && events.peekPhase() >= phase)) {
                 return;
@@ -262,11 +279,16 @@ public final class SwitchEngine {
         }
     }
 
+    /** True when the lane's head comes before the heap's earliest event. */
+    private boolean laneFirst(int lane) {
+        long lc = lanes.headCycle(lane);
+        long hc = events.peekCycle();
+        return lc < hc || (lc == hc && EventQueue.Phase.ENQUEUE < events.peekPhase());
+    }
+
     /** Processes events until none is left. */
     public void drain() {
-        while (!events.isEmpty()) {
-            step();
-        }
+        runUntil(Long.MAX_VALUE, Integer.MAX_VALUE);
     }
 
     /** A packet reaches front-panel port {@code port} at {@code cycle}; earlier events must have run. */
@@ -314,7 +336,6 @@ public final class SwitchEngine {
                 resetMetadata(pool.phv(slot));
                 ingress(slot, c, pool.ingressPort(slot));
             }
-            case EV_ENQUEUE -> enqueue(c, payload);
             case EV_DEQUEUE -> dequeue(c, payload);
             case EV_CONTROL -> controlOps.get(payload).apply(state, c);
             case EV_GENERATOR -> generate(c, payload);
@@ -399,7 +420,7 @@ public final class SwitchEngine {
             }
             return;
         }
-        events.schedule(toTm, EventQueue.Phase.ENQUEUE, pipe, EV_ENQUEUE, slot);
+        lanes.add(pipe, toTm, slot);
     }
 
     private int tmPort(int port) {
@@ -421,6 +442,7 @@ public final class SwitchEngine {
         int group = fMcast == null ? 0 : (int) phv.get(fMcast);
         if (group != 0 && group < multicastGroups.length && multicastGroups[group] != null) {
             int[] ports = multicastGroups[group];
+            replicating = true; // copies go to the dequeue phase in port order, never inline
             for (int i = 0; i < ports.length; i++) {
                 int copy = i == ports.length - 1 ? slot : pool.acquire();
                 if (copy != slot) {
@@ -429,6 +451,7 @@ public final class SwitchEngine {
                 }
                 admit(c, ports[i], qid, copy);
             }
+            replicating = false;
             return;
         }
         int out = tmPort((int) phv.get(fEgressPortOut));
@@ -447,9 +470,24 @@ public final class SwitchEngine {
         }
         timeline.record(c, tm.bufferOccupancyCells());
         if (!dequeuePending[out]) {
+            long at = Math.max(c, tm.nextDequeueCycle(out));
+            if (at == c && !replicating && nothingElseBeforeDequeue(c)) {
+                // the dequeue event would be the very next one: run it now (same order, no heap traffic)
+                dequeue(c, out);
+                return;
+            }
             dequeuePending[out] = true;
-            events.schedule(Math.max(c, tm.nextDequeueCycle(out)), EventQueue.Phase.DEQUEUE, out, EV_DEQUEUE, out);
+            events.schedule(at, EventQueue.Phase.DEQUEUE, out, EV_DEQUEUE, out);
         }
+    }
+
+    /** True when no other event of cycle c runs before the DEQUEUE phase (or at it, for a lower port). */
+    private boolean nothingElseBeforeDequeue(long c) {
+        int lane = lanes.earliestPipe();
+        if (lane >= 0 && lanes.headCycle(lane) == c) {
+            return false;
+        }
+        return events.peekCycle() > c || events.peekPhase() > EventQueue.Phase.DEQUEUE;
     }
 
     private void dequeue(long c, int out) {

@@ -23,6 +23,9 @@ public record PortConfig(long rateBitsPerSecond, int queues, SchedulerKind sched
     /** Queues per port by default: the 8 IEEE 802.1p classes (Tofino allows up to 32). */
     public static final int DEFAULT_QUEUES_PER_PORT = 8;
 
+    /** Queues a port may have (Tofino 1 offers 32; the scheduler keeps a 64-bit occupancy mask). */
+    public static final int MAX_QUEUES_PER_PORT = 64;
+
     /**
      * Default DRR quantum: one 1500-byte MTU, the smallest quantum that keeps DRR at one
      * visit per packet (Shreedhar and Varghese: quantum at least the largest packet).
@@ -47,6 +50,9 @@ public record PortConfig(long rateBitsPerSecond, int queues, SchedulerKind sched
         if (rateBitsPerSecond <= 0 || rateBitsPerSecond > MAX_RATE_BITS_PER_SECOND) {
             throw new UserError("traffic manager port: rate must be between 1 bit/s and " + MAX_RATE_BITS_PER_SECOND
                     + " bit/s, got " + rateBitsPerSecond);
+        }
+        if (queues > MAX_QUEUES_PER_PORT) {
+            throw new UserError("traffic manager port: at most " + MAX_QUEUES_PER_PORT + " queues, got " + queues);
         }
         if (queues < 1) {
             throw new UserError("traffic manager port: needs at least one queue, got " + queues);

@@ -65,6 +65,8 @@ public final class TrafficManager {
     private final long[] cyclesPerBitDen;
     /** Exact instant the port is free: freeCycle + freeRemainder / cyclesPerBitDen. */
     private final long[] freeCycle;
+    /** Per port, bit q set while queue q holds packets (a port has at most 64 queues). */
+    private final long[] nonEmpty;
     private final long[] freeRemainder;
     private final long[] lastDequeueCycle;
     private final int[] drrCurrent;
@@ -102,6 +104,7 @@ public final class TrafficManager {
         cyclesPerBitNum = new long[nPorts];
         cyclesPerBitDen = new long[nPorts];
         freeCycle = new long[nPorts];
+        nonEmpty = new long[nPorts];
         freeRemainder = new long[nPorts];
         lastDequeueCycle = new long[nPorts];
         drrCurrent = new int[nPorts];
@@ -228,6 +231,7 @@ public final class TrafficManager {
         } else {
             lastEnqueueCycle[gq] = cycle;
             fifos[gq].push(packetHandle, bytes, queueCells[gq], cycle);
+            nonEmpty[port] |= 1L << (gq - queueBase[port]);
             queueCells[gq] += cells;
             portCells[port] += cells;
             portPackets[port]++;
@@ -254,10 +258,10 @@ public final class TrafficManager {
         }
         long earliest = Long.MAX_VALUE;
         int base = queueBase[port];
-        for (int q = 0; q < queueCount[port]; q++) {
-            PacketFifo f = fifos[base + q];
-            if (f.size() > 0 && f.headEnqTstamp() < earliest) {
-                earliest = f.headEnqTstamp();
+        for (long m = nonEmpty[port]; m != 0; m &= m - 1) {
+            long t = fifos[base + Long.numberOfTrailingZeros(m)].headEnqTstamp();
+            if (t < earliest) {
+                earliest = t;
             }
         }
         return Math.max(portFreeCycle(port), earliest);
@@ -329,6 +333,9 @@ public final class TrafficManager {
         out.enqQdepth = f.headEnqDepth();
         out.enqTstamp = enqTstamp;
         f.pop();
+        if (f.size() == 0) {
+            nonEmpty[port] &= ~(1L << q);
+        }
         queueCells[gq] -= cells;
         portCells[port] -= cells;
         portPackets[port]--;
@@ -356,10 +363,12 @@ public final class TrafficManager {
     /** Highest queue index first (Tofino-like: higher priority level = more urgent). */
     private int selectStrictPriority(int port, long cycle) {
         int base = queueBase[port];
-        for (int q = queueCount[port] - 1; q >= 0; q--) {
-            if (eligible(base + q, cycle)) {
+        for (long m = nonEmpty[port]; m != 0; ) {
+            int q = 63 - Long.numberOfLeadingZeros(m);
+            if (fifos[base + q].headEnqTstamp() <= cycle) {
                 return q;
             }
+            m &= ~(1L << q);
         }
         return -1;
     }
