@@ -1,0 +1,59 @@
+package dev.rmtemu.emulator.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReplayCommandTest {
+    @Test
+    void replayWritesTheRunDirectoryAndASummary(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        CliRunner r = CliRunner.run("replay", "--program", "counter", "--target", "tofino1",
+                "--trace", "gen:isp?packets=5000&flows=500&seed=2", "--rate", "100G", "--out", out.toString(), "--no-progress");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("packets in                   5,000"), r.out());
+        for (String f : new String[] {"report.json", "resources.json", "latency.hgrm", "report.html"}) {
+            assertTrue(Files.isRegularFile(out.resolve(f)), f);
+        }
+        assertTrue(Files.isDirectory(out.resolve("journal")));
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("<polyline"), "plots drawn");
+        CliRunner j = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=2000&flows=100",
+                "--out", tmp.resolve("j").toString(), "--json", "--no-progress");
+        assertEquals(0, j.exit(), j.err());
+        assertTrue(j.out().startsWith("{") && j.out().contains("\"host\""));
+    }
+
+    @Test
+    void badInputsAreOneLineWithTheRightExitCode(@TempDir Path tmp) {
+        CliRunner t = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=10",
+                "--timing", "warp:9", "--out", tmp.resolve("a").toString(), "--no-progress");
+        assertEquals(2, t.exit());
+        assertTrue(t.err().startsWith("rmtemu: timing 'warp:9' not understood"), t.err());
+        CliRunner f = CliRunner.run("replay", "--program", "counter", "--trace", tmp.resolve("missing.pcap").toString(),
+                "--out", tmp.resolve("b").toString(), "--no-progress");
+        assertEquals(2, f.exit(), f.err());
+        assertEquals(1, f.err().lines().count(), f.err());
+        CliRunner big = CliRunner.run("replay", "--program", "counter", "--param", "cells=4194304",
+                "--trace", "gen:isp?packets=10", "--out", tmp.resolve("c").toString(), "--no-progress");
+        assertEquals(3, big.exit());
+        assertTrue(big.err().contains("stage 0 ingress: SRAM blocks 1024 > 80"), big.err());
+        CliRunner both = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=10",
+                "--rate", "10G", "--topspeed", "--no-progress");
+        assertEquals(2, both.exit(), "timing options are mutually exclusive");
+    }
+
+    @Test
+    void demoAndReplayHaveHelp() {
+        for (String cmd : new String[] {"replay", "demo"}) {
+            CliRunner r = CliRunner.run(cmd, "--help");
+            assertEquals(0, r.exit());
+            assertTrue(r.out().startsWith("Usage: rmtemu " + cmd), r.out());
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package dev.rmtemu.emulator.engine;
+
+import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.phv.Intrinsic;
+import dev.rmtemu.model.phv.ParsedField;
+import dev.rmtemu.model.phv.PortNumbers;
+import dev.rmtemu.model.program.ProgramBuilder;
+import dev.rmtemu.model.register.AluOp;
+import dev.rmtemu.model.register.Operand;
+import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.runtime.PipelineViolation;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** Multicast, resubmission, the packet generator, control-plane operations and violations in a replay. */
+class EngineFeaturesTest {
+    private static final TargetProfile TOFINO1 = TargetProfiles.builtIn("tofino1");
+
+    private static SwitchEngine engine(ProgramBuilder b) {
+        return new SwitchEngine(new SwitchConfig(TOFINO1, b.build(), 8, PortConfig.strictPriority(100), true));
+    }
+
+    @Test
+    void multicastReplicatesToEveryPortOfTheGroup() {
+        ProgramBuilder b = ProgramBuilder.create("mc", "");
+        Field grp = b.intrinsic(Intrinsic.MCAST_GRP);
+        b.stage(Gress.INGRESS, 0).apply(ctx -> ctx.set(grp, 5));
+        SwitchEngine e = engine(b);
+        e.multicastGroup(5, 2, 3, 6);
+        List<Integer> ports = new ArrayList<>();
+        e.onDeparture((c, p, s, pool) -> ports.add(p));
+        e.arrive(0, 0, EngineTimingTest.packet(500, 1));
+        e.drain();
+        assertEquals(List.of(2, 3, 6), ports.stream().sorted().toList());
+        assertEquals(3, e.counters().packetsIn(), "replicas are accounted as packets");
+        e.checkConservation();
+    }
+
+    @Test
+    void resubmitRerunsIngressOnceThenTheSecondIsDropped() {
+        ProgramBuilder b = ProgramBuilder.create("resub", "");
+        Field resubmit = b.intrinsic(Intrinsic.RESUBMIT);
+        Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
+        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
+        RegisterArray passes = s.register("passes", 32, 4);
+        RegisterAction inc = s.action(RegisterAction.on(passes, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))
+                .output(RegisterAction.OutputSource.NEW_LO));
+        s.apply(ctx -> {
+            long n = ctx.execute(inc, ctx.get(src));
+            // packet 0 asks for one resubmit, packet 1 asks on every pass
+            if (ctx.get(src) == 1 || n == 1) {
+                ctx.set(resubmit, 1);
+            } else {
+                ctx.set(out, 1);
+            }
+        });
+        SwitchEngine e = engine(b);
+        e.arrive(0, 0, EngineTimingTest.packet(100, 0));
+        e.arrive(1000, 0, EngineTimingTest.packet(100, 1));
+        e.drain();
+        assertEquals(2, e.state().readRegister(0, "passes", 0));
+        assertEquals(2, e.state().readRegister(0, "passes", 1));
+        assertEquals(1, e.counters().packetsOut());
+        assertEquals(1, e.counters().droppedFor(SwitchEngine.DROP_RESUBMIT));
+        e.checkConservation();
+    }
+
+    @Test
+    void packetGeneratorInjectsOnItsPeriodFromTheRecirculationPort() {
+        ProgramBuilder b = ProgramBuilder.create("gen", "");
+        Field in = b.intrinsic(Intrinsic.INGRESS_PORT);
+        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
+        RegisterArray seen = s.register("seen", 32, 512);
+        RegisterAction inc = s.action(RegisterAction.on(seen, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
+        s.apply(ctx -> ctx.execute(inc, ctx.get(in)));
+        SwitchEngine e = engine(b);
+        List<Long> when = new ArrayList<>();
+        e.packetGenerator(0, 100, 250, 4, r -> {
+            r.wireLength(64);
+            when.add(r.timestampNs());
+        });
+        e.drain();
+        assertEquals(4, e.state().readRegister(0, "seen", PortNumbers.recirculationPort(0)));
+        assertEquals(4, e.counters().droppedFor(SwitchEngine.DROP_NO_PORT), "no egress port chosen");
+        assertEquals(List.of(81L, 286L, 491L, 696L), when, "cycles 100, 350, 600, 850 at 1.22 GHz, in ns");
+    }
+
+    @Test
+    void controlPlaneOperationsRunAtTheirCycle() {
+        ProgramBuilder b = ProgramBuilder.create("cp", "");
+        Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
+        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
+        RegisterArray r = s.register("r", 32, 1);
+        RegisterAction inc = s.action(RegisterAction.on(r, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
+        s.apply(ctx -> {
+            ctx.execute(inc, 0);
+            ctx.set(out, 1);
+        });
+        SwitchEngine e = engine(b);
+        long[] seenAtReset = new long[1];
+        e.scheduleControl(500, (st, c) -> {
+            seenAtReset[0] = st.readRegister(0, "r", 0);
+            st.resetRegister("r");
+        });
+        for (int i = 0; i < 10; i++) {
+            e.arrive(i * 100, 0, EngineTimingTest.packet(64, i));
+        }
+        e.drain();
+        assertEquals(6, seenAtReset[0], "packets at cycles 0..500 counted before the reset");
+        assertEquals(4, e.state().readRegister(0, "r", 0));
+    }
+
+    @Test
+    void aViolationStopsTheRunNamingThePacket() {
+        ProgramBuilder b = ProgramBuilder.create("bad", "");
+        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 1);
+        RegisterArray r = s.register("r", 32, 16);
+        RegisterAction inc = s.action(RegisterAction.on(r, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
+        s.apply(ctx -> {
+            ctx.execute(inc, 0);
+            if (ctx.get(src) == 7) {
+                ctx.execute(inc, 1);
+            }
+        });
+        SwitchEngine e = engine(b);
+        for (int i = 0; i < 7; i++) {
+            e.arrive(i, 0, EngineTimingTest.packet(64, i));
+        }
+        PipelineViolation v = assertThrows(PipelineViolation.class, () -> e.arrive(7, 0, EngineTimingTest.packet(64, 7)));
+        assertEquals(7, v.packetNumber());
+        assertEquals(1, v.stage());
+        assertEquals("r", v.resource());
+    }
+}
