@@ -26,6 +26,9 @@ public record CycleClock(long hz) {
     }
 
     public long cyclesToNs(long cycles) {
+        if (cycles >= 0 && cycles < Long.MAX_VALUE / NS_PER_S) {
+            return cycles * NS_PER_S / hz; // equal to the split form below, with one division
+        }
         return (cycles / hz) * NS_PER_S + (cycles % hz) * NS_PER_S / hz;
     }
 }
