@@ -61,6 +61,8 @@ public final class Replay {
             } catch (IOException e) {
                 throw new UserError("cannot create run directory " + o.out() + ": " + e.getMessage(), e);
             }
+            // a run directory is rewritten by the next run into it: the old journal goes first
+            deleteTree(o.out().resolve("journal"));
             journal = ExportJournal.create(o.out(), new dev.rmtemu.emulator.journal.JournalKinds());
         }
         Feeder feeder = new Feeder(engine, timing, ports, o.maxPackets(), progress);
@@ -90,6 +92,19 @@ public final class Replay {
             }
         }
         return result;
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UserError("cannot clear " + dir + " for a new run: " + e.getMessage(), e);
+        }
     }
 
     /** The engine side of the ring: records in, arrivals out. */

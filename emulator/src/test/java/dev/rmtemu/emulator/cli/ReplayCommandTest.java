@@ -23,6 +23,10 @@ class ReplayCommandTest {
         assertTrue(Files.isDirectory(out.resolve("journal")));
         String html = Files.readString(out.resolve("report.html"));
         assertTrue(html.contains("<polyline"), "plots drawn");
+        CliRunner again = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=3000&flows=50",
+                "--out", out.toString(), "--no-progress");
+        assertEquals(0, again.exit(), "a run directory is reused: " + again.err());
+        assertTrue(again.out().contains("packets in                   3,000"), again.out());
         CliRunner j = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=2000&flows=100",
                 "--out", tmp.resolve("j").toString(), "--json", "--no-progress");
         assertEquals(0, j.exit(), j.err());
