@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.host.HostClock;
+
 import java.io.PrintWriter;
 
 /**
@@ -35,7 +37,7 @@ public final class ProgressBar implements AutoCloseable {
         this.unit = unit;
         this.total = total;
         this.enabled = force || System.console() != null;
-        this.startNs = System.nanoTime();
+        this.startNs = HostClock.nanos();
         this.lastDrawNs = startNs;
     }
 
@@ -50,7 +52,7 @@ public final class ProgressBar implements AutoCloseable {
         if (!enabled) {
             return;
         }
-        long now = System.nanoTime();
+        long now = HostClock.nanos();
         if (now - lastDrawNs >= REDRAW_INTERVAL_NS) {
             lastDrawNs = now;
             draw(now);
@@ -86,7 +88,7 @@ public final class ProgressBar implements AutoCloseable {
     @Override
     public void close() {
         if (enabled) {
-            draw(System.nanoTime());
+            draw(HostClock.nanos());
             err.println();
             err.flush();
         } else if (drawn) {

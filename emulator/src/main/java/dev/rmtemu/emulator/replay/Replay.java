@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.replay;
 
 import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
