@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             TraceCommand.class,
             dev.rmtemu.emulator.topology.TopoCommand.class,
+            ExperimentCommand.class,
             CollectCommand.class,
             picocli.CommandLine.HelpCommand.class
         })
