@@ -99,6 +99,11 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "runs/replay", paramLabel = "DIR", description = "Run directory (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--control", paramLabel = "FILE", description = {
+        "Control-plane script: table entries, register writes/resets, multicast groups,",
+        "each applied before the run or 'at CYCLE'. See README (replay) for the format."})
+    Path control;
+
     @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
     boolean json;
 
@@ -112,7 +117,7 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new UserError("--port-gbps must be positive");
         }
         ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
-                timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress);
+                timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress, control);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
     }
 

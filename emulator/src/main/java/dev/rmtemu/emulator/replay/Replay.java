@@ -54,6 +54,9 @@ public final class Replay {
         int ports = o.ports() == 0 ? SwitchConfig.defaultPorts(profile) : o.ports();
         SwitchConfig cfg = new SwitchConfig(profile, program, ports, PortConfig.strictPriority(o.portGbps()), o.enforce());
         SwitchEngine engine = new SwitchEngine(cfg);
+        if (o.control() != null) {
+            ControlScript.apply(o.control(), engine);
+        }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
         ExportJournal journal = null;
         if (o.out() != null) {

@@ -13,15 +13,23 @@ import java.util.TreeMap;
  * @param portGbps    rate of every front-panel port
  * @param maxPackets  stop after this many packets (0 = the whole trace)
  * @param out         run directory, or null to write nothing
+ * @param control     control-plane script applied before and during the run (see ControlScript), or null
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
-                            boolean progress) {
+                            boolean progress, Path control) {
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
 
     public ReplayOptions {
         params = new TreeMap<>(params);
+    }
+
+    /** Without a control script. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, null);
     }
 }

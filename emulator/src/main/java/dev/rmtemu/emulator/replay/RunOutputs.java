@@ -61,6 +61,9 @@ public final class RunOutputs {
         in.put("port_gbps", o.portGbps());
         in.put("enforce", o.enforce());
         in.put("max_packets", o.maxPackets());
+        if (o.control() != null) {
+            in.put("control", o.control().toString());
+        }
 
         ObjectNode trace = root.putObject("trace");
         trace.put("packets", r.packetsRead());

@@ -1,0 +1,199 @@
+package dev.rmtemu.emulator.replay;
+
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.runtime.PipelineState;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Control-plane operations from a text file, applied before the replay or at a
+ * set cycle. One operation per line; '#' starts a comment; numbers are decimal,
+ * 0x hex, or dotted IPv4 (a.b.c.d):
+ * <pre>
+ * table l2_fwd exact 10.0.0.2 action=1 data=3        # key fields in the table's order
+ * table routes lpm 10.1.0.0/16 action=1 data=2
+ * table acl ternary 0x0a000000&amp;0xff000000 6&amp;0xff priority=10 action=1 data=0
+ * register flow_count write 17 5                     # index, value (pipe 0; pipe=N for another)
+ * register flow_count reset                          # every pipe
+ * multicast 3 1 2 5                                  # group 3 -> ports 1, 2, 5
+ * at 1220000 register flow_count reset               # at cycle 1,220,000 (after its packets)
+ * </pre>
+ * Errors name the file and line.
+ */
+public final class ControlScript {
+    private ControlScript() {
+    }
+
+    /** Reads the file and applies or schedules every line on the switch. */
+    public static int apply(Path file, SwitchEngine engine) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UserError("cannot read control file " + file + ": " + e.getMessage(), e);
+        }
+        int ops = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int hash = line.indexOf('#');
+            if (hash >= 0) {
+                line = line.substring(0, hash);
+            }
+            List<String> words = new ArrayList<>(List.of(line.trim().split("\\s+")));
+            if (words.get(0).isEmpty()) {
+                continue;
+            }
+            String where = file + ":" + (i + 1);
+            try {
+                long at = -1;
+                if (words.get(0).equals("at")) {
+                    if (words.size() < 3) {
+                        throw new UserError("'at CYCLE' needs an operation after it");
+                    }
+                    at = number(words.get(1));
+                    words = words.subList(2, words.size());
+                }
+                List<String> op = List.copyOf(words);
+                if (op.get(0).equals("multicast")) {
+                    if (at >= 0) {
+                        throw new UserError("multicast groups are configured before the run");
+                    }
+                    int[] ports = new int[op.size() - 2];
+                    for (int k = 2; k < op.size(); k++) {
+                        ports[k - 2] = (int) number(op.get(k));
+                    }
+                    engine.multicastGroup((int) number(op.get(1)), ports);
+                } else if (at < 0) {
+                    run(op, engine.state());
+                } else {
+                    validate(op, engine.state());
+                    engine.scheduleControl(at, (state, cycle) -> run(op, state));
+                }
+                ops++;
+            } catch (UserError | IndexOutOfBoundsException e) {
+                String msg = e instanceof UserError ? e.getMessage() : "missing arguments";
+                throw new UserError(where + ": " + msg, e);
+            }
+        }
+        return ops;
+    }
+
+    /** Checks an operation's names before scheduling it (so mistakes surface before the run). */
+    private static void validate(List<String> op, PipelineState s) {
+        switch (op.get(0)) {
+            case "table" -> {
+                s.program().table(op.get(1));
+                if (!List.of("exact", "lpm", "ternary").contains(op.get(2))) {
+                    throw new UserError("table match kind '" + op.get(2) + "' (exact, lpm, ternary)");
+                }
+            }
+            case "register" -> {
+                s.program().register(op.get(1));
+                String verb = op.stream().skip(2).filter(w -> !w.startsWith("pipe=")).findFirst().orElse("");
+                if (!verb.equals("reset") && !verb.equals("write")) {
+                    throw new UserError("register operation '" + verb + "' (write, reset)");
+                }
+            }
+            default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast, at)");
+        }
+    }
+
+    private static void run(List<String> op, PipelineState s) {
+        switch (op.get(0)) {
+            case "table" -> table(op, s);
+            case "register" -> register(op, s);
+            default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast, at)");
+        }
+    }
+
+    private static void table(List<String> op, PipelineState s) {
+        String name = op.get(1);
+        String kind = op.get(2);
+        int action = 0;
+        long data = 0;
+        int priority = 0;
+        List<String> key = new ArrayList<>();
+        for (String w : op.subList(3, op.size())) {
+            if (w.startsWith("action=")) {
+                action = (int) number(w.substring(7));
+            } else if (w.startsWith("data=")) {
+                data = number(w.substring(5));
+            } else if (w.startsWith("priority=")) {
+                priority = (int) number(w.substring(9));
+            } else {
+                key.add(w);
+            }
+        }
+        switch (kind) {
+            case "exact" -> {
+                long[] values = new long[key.size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = number(key.get(i));
+                }
+                s.addExact(name, values, action, data);
+            }
+            case "lpm" -> {
+                if (key.size() != 1 || !key.get(0).contains("/")) {
+                    throw new UserError("an lpm entry is one VALUE/LENGTH");
+                }
+                String[] p = key.get(0).split("/");
+                s.addLpm(name, number(p[0]), (int) number(p[1]), action, data);
+            }
+            case "ternary" -> {
+                long[] values = new long[key.size()];
+                long[] masks = new long[key.size()];
+                for (int i = 0; i < values.length; i++) {
+                    String[] vm = key.get(i).split("&");
+                    values[i] = number(vm[0]);
+                    masks[i] = vm.length > 1 ? number(vm[1]) : -1L;
+                }
+                s.addTernary(name, values, masks, priority, action, data);
+            }
+            default -> throw new UserError("table match kind '" + kind + "' (exact, lpm, ternary)");
+        }
+    }
+
+    private static void register(List<String> op, PipelineState s) {
+        String name = op.get(1);
+        int pipe = 0;
+        List<String> args = new ArrayList<>();
+        for (String w : op.subList(2, op.size())) {
+            if (w.startsWith("pipe=")) {
+                pipe = (int) number(w.substring(5));
+            } else {
+                args.add(w);
+            }
+        }
+        switch (args.get(0)) {
+            case "reset" -> s.resetRegister(name);
+            case "write" -> s.writeRegister(pipe, name, (int) number(args.get(1)), number(args.get(2)),
+                    args.size() > 3 ? number(args.get(3)) : 0);
+            default -> throw new UserError("register operation '" + args.get(0) + "' (write, reset)");
+        }
+    }
+
+    /** Decimal, 0x hex, or a dotted IPv4 address. */
+    static long number(String w) {
+        try {
+            if (w.chars().filter(ch -> ch == '.').count() == 3) {
+                long v = 0;
+                for (String part : w.split("\\.")) {
+                    int b = Integer.parseInt(part);
+                    if (b < 0 || b > 255) {
+                        throw new NumberFormatException();
+                    }
+                    v = (v << 8) | b;
+                }
+                return v;
+            }
+            return Long.decode(w);
+        } catch (NumberFormatException e) {
+            throw new UserError("'" + w + "' is not a number or IPv4 address");
+        }
+    }
+}
