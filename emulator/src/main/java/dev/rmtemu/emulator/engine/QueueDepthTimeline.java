@@ -12,17 +12,18 @@ public final class QueueDepthTimeline {
     public static final int BUCKETS = 512;
 
     private final int[] maxCells = new int[BUCKETS];
-    private long width = 1024;
+    /** Bucket width is 2^shift cycles (a shift, not a division, per packet). */
+    private int shift = 10;
 
     public void record(long cycle, int cells) {
-        while (cycle / width >= BUCKETS) {
+        while ((cycle >>> shift) >= BUCKETS) {
             for (int i = 0; i < BUCKETS / 2; i++) {
                 maxCells[i] = Math.max(maxCells[2 * i], maxCells[2 * i + 1]);
             }
             Arrays.fill(maxCells, BUCKETS / 2, BUCKETS, 0);
-            width *= 2;
+            shift++;
         }
-        int b = (int) (cycle / width);
+        int b = (int) (cycle >>> shift);
         if (cells > maxCells[b]) {
             maxCells[b] = cells;
         }
@@ -30,7 +31,7 @@ public final class QueueDepthTimeline {
 
     /** Width of one bucket in cycles. */
     public long bucketCycles() {
-        return width;
+        return 1L << shift;
     }
 
     public int[] maxCells() {
