@@ -115,6 +115,7 @@ public final class SwitchEngine {
     private ForwardingTable forwarding;
     private long nextPacketNumber;
     private boolean replicating;
+    private boolean draining;
     private long now;
 
     private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template) {
@@ -227,7 +228,8 @@ public final class SwitchEngine {
     /**
      * Tofino-style packet generator: from {@code startCycle}, every {@code periodCycles},
      * injects a packet built by {@code template} into {@code pipe}'s parser as if from
-     * its recirculation port; {@code count} packets in all (0 = unbounded while others run).
+     * its recirculation port; {@code count} packets in all (0 = until the end of the run:
+     * it keeps firing while packets arrive and stops once {@link #drain()} finds nothing else to do).
      */
     public void packetGenerator(int pipe, long startCycle, long periodCycles, long count, Consumer<PacketRecord> template) {
         if (pipe < 0 || pipe >= profile.pipes() || periodCycles < 1) {
@@ -288,7 +290,9 @@ public final class SwitchEngine {
 
     /** Processes events until none is left. */
     public void drain() {
+        draining = true;
         runUntil(Long.MAX_VALUE, Integer.MAX_VALUE);
+        draining = false;
     }
 
     /** A packet reaches front-panel port {@code port} at {@code cycle}; earlier events must have run. */
@@ -347,6 +351,9 @@ public final class SwitchEngine {
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
+        if (g.count() == 0 && draining && events.isEmpty() && lanes.isEmpty()) {
+            return; // an unbounded generator stops once the drain finds nothing else to do
+        }
         genRecord.clear();
         genRecord.timestampNs(clock.cyclesToNs(c));
         g.template().accept(genRecord);
@@ -362,7 +369,7 @@ public final class SwitchEngine {
         parser.parse(pool.record(slot), phv);
         ingress(slot, c, port);
         long emitted = ++genEmitted[index];
-        if (g.count() == 0 ? !events.isEmpty() : emitted < g.count()) {
+        if (g.count() == 0 || emitted < g.count()) {
             events.schedule(c + g.periodCycles(), EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_GENERATOR, index);
         }
     }

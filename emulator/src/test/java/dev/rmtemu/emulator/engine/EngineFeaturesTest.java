@@ -97,6 +97,27 @@ class EngineFeaturesTest {
     }
 
     @Test
+    void anUnboundedGeneratorFiresThroughIdleGapsAndStopsAtTheEnd() {
+        ProgramBuilder b = ProgramBuilder.create("gen0", "");
+        Field in = b.intrinsic(Intrinsic.INGRESS_PORT);
+        Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
+        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
+        RegisterArray seen = s.register("seen", 32, 512);
+        RegisterAction inc = s.action(RegisterAction.on(seen, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
+        s.apply(ctx -> {
+            ctx.execute(inc, ctx.get(in));
+            ctx.set(out, 1);
+        });
+        SwitchEngine e = engine(b);
+        e.packetGenerator(0, 0, 1000, 0, r -> r.wireLength(64));
+        e.arrive(100_000, 0, EngineTimingTest.packet(64, 1)); // a long idle gap before the only packet
+        e.drain();
+        long generated = e.state().readRegister(0, "seen", PortNumbers.recirculationPort(0));
+        assertEquals(true, generated >= 101, "fired every 1000 cycles through the gap: " + generated);
+        assertEquals(true, generated < 110, "and stopped soon after the last packet left: " + generated);
+    }
+
+    @Test
     void controlPlaneOperationsRunAtTheirCycle() {
         ProgramBuilder b = ProgramBuilder.create("cp", "");
         Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
