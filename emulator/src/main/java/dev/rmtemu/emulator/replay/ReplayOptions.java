@@ -13,15 +13,25 @@ import java.util.TreeMap;
  * @param portGbps    rate of every front-panel port
  * @param maxPackets  stop after this many packets (0 = the whole trace)
  * @param out         run directory, or null to write nothing
+ * @param topology    topology spec (file or builtin:NAME?...) to replay through a network
+ *                    instead of one switch, or null; {@code program} may then be null (each
+ *                    switch runs its topology program)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
-                            boolean progress) {
+                            boolean progress, String topology) {
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
 
     public ReplayOptions {
         params = new TreeMap<>(params);
+    }
+
+    /** A single-switch replay. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, null);
     }
 }
