@@ -100,6 +100,8 @@ public final class NetworkEngine {
     /** node → channel a host sends on, or -1. */
     private final int[] hostChannel;
     private final long[] scheduledArrivals;
+    /** Cached next-event cycle per switch (see {@link #runBefore}). */
+    private final long[] nextCycle;
     private final long[] unlinkedDrops;
 
     // channels (2 per link)
@@ -195,6 +197,7 @@ public final class NetworkEngine {
         }
         this.clock = new CycleClock(clockHz);
         scheduledArrivals = new long[sw.size()];
+        nextCycle = new long[sw.size()];
         unlinkedDrops = new long[sw.size()];
 
         // channels
@@ -331,16 +334,24 @@ public final class NetworkEngine {
         runBefore(Long.MAX_VALUE);
     }
 
-    /** Runs every switch event at a cycle below {@code limit}, earliest first (ties: lower node index). */
+    /**
+     * Runs every switch event at a cycle below {@code limit}, earliest first (ties: lower
+     * node index). The next-event cycles are cached in a primitive array: running a switch
+     * changes only its own queue and, through its links, adds arrivals to others (which
+     * {@link #arrive} folds in), so the scan reads one array rather than every switch.
+     */
     public void runBefore(long limit) {
         SwitchEngine[] sw = switches;
+        long[] next = nextCycle;
+        for (int i = 0; i < sw.length; i++) {
+            next[i] = sw[i].nextEventCycle(); // anything scheduled from outside since the last run
+        }
         while (true) {
             int best = -1;
             long bestCycle = Long.MAX_VALUE;
-            for (int i = 0; i < sw.length; i++) {
-                long c = sw[i].nextEventCycle();
-                if (c < bestCycle) {
-                    bestCycle = c;
+            for (int i = 0; i < next.length; i++) {
+                if (next[i] < bestCycle) {
+                    bestCycle = next[i];
                     best = i;
                 }
             }
@@ -349,6 +360,7 @@ public final class NetworkEngine {
             }
             now = Math.max(now, bestCycle);
             sw[best].runUntil(bestCycle + 1, 0);
+            next[best] = sw[best].nextEventCycle();
         }
     }
 
@@ -411,6 +423,9 @@ public final class NetworkEngine {
         if (s >= 0) {
             scheduledArrivals[s]++;
             switches[s].scheduleArrival(at, chToPort[ch], rec);
+            if (at < nextCycle[s]) {
+                nextCycle[s] = at;
+            }
             return;
         }
         int h = chToHostNode[ch];
