@@ -27,7 +27,6 @@ import dev.rmtemu.traces.impair.Impairment;
 import dev.rmtemu.traces.impair.ImpairmentChain;
 import dev.rmtemu.traces.impair.ImpairmentDecision;
 import dev.rmtemu.traces.impair.Impairments;
-import dev.rmtemu.traces.impair.Reordering;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -55,8 +54,9 @@ import java.util.Map;
  * least one cycle later, and each duplicate one serialisation time after the
  * previous copy. Impairments see the emulated time (ns since cycle 0) at which
  * the packet enters the link as its timestamp, so blackhole windows are in run
- * time. Reordering by holding packets is not modelled on links (delay jitter
- * reorders by time instead); a topology that asks for it is refused.
+ * time. A reorder decision holds the packet on the link until that many later
+ * packets have entered it; it then arrives right behind the last of them
+ * (same cycle, after it), or at the end of the run if too few came.
  *
  * <p><b>Hosts.</b> Trace packets are put on hosts by {@link HostMap}, stamped with
  * their injection time (record timestamp = emulated ns) and sent on the source
@@ -118,6 +118,8 @@ public final class NetworkEngine {
     private final long[][] chLostBy;
     private final long[] chDuplicates;
     private final long[] chDelayed;
+    private final long[] chReordered;
+    private final LinkHold[] chHold;
 
     // hosts (by node index)
     private final long[] injected;
@@ -214,6 +216,8 @@ public final class NetworkEngine {
         chLostBy = new long[channels][];
         chDuplicates = new long[channels];
         chDelayed = new long[channels];
+        chReordered = new long[channels];
+        chHold = new LinkHold[channels];
         Arrays.fill(chToSwitch, -1);
         Arrays.fill(chToHostNode, -1);
         hostChannel = new int[n];
@@ -248,6 +252,9 @@ public final class NetworkEngine {
                     chImpair[ch] = impairments(l, dir, spec, o.seed());
                     chLog[ch] = new GroundTruthLog();
                     chLostBy[ch] = new long[chImpair[ch].size()];
+                    if (chImpair[ch].maxHold() > 0) {
+                        chHold[ch] = new LinkHold(chImpair[ch].maxHold());
+                    }
                 }
             }
         }
@@ -304,10 +311,6 @@ public final class NetworkEngine {
             } catch (UserError err) {
                 throw new UserError(l + ": " + err.getMessage(), err);
             }
-            if (parts[i] instanceof Reordering) {
-                throw new UserError(l + ": 'reorder' is not supported on topology links (use 'delay', whose jitter"
-                        + " reorders packets by time)");
-            }
         }
         return new ImpairmentChain(parts);
     }
@@ -329,9 +332,26 @@ public final class NetworkEngine {
         transmit(hostChannel[src], cycle, scratch);
     }
 
-    /** Runs until no event is left anywhere. */
+    /**
+     * Runs until no event is left anywhere. Packets links still hold for reordering
+     * (fewer later packets came than they waited for) are then released, in link and
+     * arrival order, one cycle after the last event, and the network runs again.
+     */
     public void drain() {
-        runBefore(Long.MAX_VALUE);
+        while (true) {
+            runBefore(Long.MAX_VALUE);
+            boolean released = false;
+            for (int ch = 0; ch < channels; ch++) {
+                LinkHold hold = chHold[ch];
+                while (hold != null && hold.count() > 0) {
+                    release(ch, 0, now + 1);
+                    released = true;
+                }
+            }
+            if (!released) {
+                return;
+            }
+        }
     }
 
     /**
@@ -402,7 +422,22 @@ public final class NetworkEngine {
                 chDuplicates[ch] += copies;
                 log.add(index, GroundTruthLog.DUPLICATE, copies);
             }
+            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, index, decision.holdPackets(), copies, at)) {
+                return;
+            }
         }
+        arriveWithCopies(ch, at, rec, copies);
+        LinkHold hold = chHold[ch];
+        if (hold != null && hold.count() > 0) {
+            hold.overtaken();
+            int slot;
+            while ((slot = hold.due()) >= 0) {
+                release(ch, slot, at);
+            }
+        }
+    }
+
+    private void arriveWithCopies(int ch, long at, PacketRecord rec, int copies) {
         arrive(ch, at, rec);
         if (copies > 0) {
             long gap = serialisationCycles(rec.wireLength(), chRateBps[ch]);
@@ -410,6 +445,15 @@ public final class NetworkEngine {
                 arrive(ch, at + i * gap, rec);
             }
         }
+    }
+
+    /** A held packet leaves the link right behind the packet that completed its overtakes (or at {@code notBefore}). */
+    private void release(int ch, int slot, long notBefore) {
+        LinkHold hold = chHold[ch];
+        chReordered[ch]++;
+        chLog[ch].add(hold.linkIndex(slot), GroundTruthLog.REORDER, hold.overtakes(slot));
+        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.copies(slot));
+        hold.remove(slot);
     }
 
     private long serialisationCycles(int bytes, long rateBps) {
@@ -541,6 +585,23 @@ public final class NetworkEngine {
         return chDelayed[2 * linkId + direction];
     }
 
+    /** Packets a link direction held back and released after later ones. */
+    public long reordered(int linkId, int direction) {
+        return chReordered[2 * linkId + direction];
+    }
+
+    /** Packets a link direction holds right now (in flight on the link). */
+    public long held(int linkId, int direction) {
+        LinkHold h = chHold[2 * linkId + direction];
+        return h == null ? 0 : h.count();
+    }
+
+    /** Reorders not done because the link's hold buffer was full. */
+    public long holdsRefused(int linkId, int direction) {
+        LinkHold h = chHold[2 * linkId + direction];
+        return h == null ? 0 : h.refused();
+    }
+
     /** The impairments of a link direction, or null if it has none. */
     public ImpairmentChain impairments(int linkId, int direction) {
         return chImpair[2 * linkId + direction];
@@ -563,14 +624,15 @@ public final class NetworkEngine {
         }
         long lost = 0;
         long dup = 0;
+        long inFlight = 0;
         for (int c = 0; c < channels; c++) {
             lost += chLost[c];
             dup += chDuplicates[c];
+            inFlight += chHold[c] == null ? 0 : chHold[c].count();
         }
         long swDropped = 0;
         long created = 0;
         long unlinked = 0;
-        long inFlight = 0;
         for (int s = 0; s < switches.length; s++) {
             swDropped += switches[s].counters().droppedTotal();
             created += switches[s].counters().packetsIn() - scheduledArrivals[s];

@@ -78,6 +78,16 @@ public final class NetworkReport {
         network.put("clock_hz", net.clock().hz());
         ObjectNode totals = network.putObject("totals");
         net.totals().toMap().forEach(totals::put);
+        java.util.TreeMap<String, Long> byCause = new java.util.TreeMap<>();
+        for (int s = 0; s < net.switchCount(); s++) {
+            net.switchEngine(s).counters().droppedByCause().forEach((k, v) -> byCause.merge(k, v, Long::sum));
+        }
+        ObjectNode causes = totals.putObject("switch_dropped_by_cause");
+        byCause.forEach((k, v) -> {
+            if (v > 0) {
+                causes.put(k, v);
+            }
+        });
         summary(network.putObject("latency_ns"), net.latency().summary());
 
         ObjectNode switches = network.putObject("switches");
@@ -117,6 +127,8 @@ public final class NetworkReport {
                 ln.put("lost", net.lost(l.id(), d));
                 ln.put("duplicated", net.duplicates(l.id(), d));
                 ln.put("delayed", net.delayed(l.id(), d));
+                ln.put("reordered", net.reordered(l.id(), d));
+                ln.put("reorders_refused", net.holdsRefused(l.id(), d));
                 ImpairmentChain chain = net.impairments(l.id(), d);
                 if (chain != null) {
                     ObjectNode by = ln.putObject("lost_by_impairment");
