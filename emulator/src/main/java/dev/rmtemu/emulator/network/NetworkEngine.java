@@ -131,6 +131,7 @@ public final class NetworkEngine {
     private final PacketRecord scratch = PacketRecord.allocate();
     private DeliveryListener deliveryListener;
     private long now;
+    private long lastInjection;
 
     /** Told of every packet a host receives. */
     @FunctionalInterface
@@ -323,6 +324,10 @@ public final class NetworkEngine {
      * copied; the caller keeps it.
      */
     public void inject(long cycle, PacketRecord traceRecord) {
+        if (cycle < lastInjection) {
+            throw new IllegalArgumentException("injection at cycle " + cycle + " after one at " + lastInjection);
+        }
+        lastInjection = cycle;
         runBefore(cycle);
         now = Math.max(now, cycle);
         scratch.copyFrom(traceRecord);
