@@ -1,8 +1,9 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.replay.NetworkReplay;
+import dev.rmtemu.emulator.replay.NetworkReport;
 import dev.rmtemu.emulator.replay.Replay;
 import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.emulator.replay.RunOutputs;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramParams;
@@ -29,17 +30,29 @@ import java.util.concurrent.Callable;
             "Writes DIR/report.json (host-dependent numbers only under 'host'), DIR/resources.json,",
             "DIR/latency.hgrm and per-queue .hgrm files, DIR/journal/ and DIR/report.html.",
             "Trace SPEC: a pcap/pcapng file, a trace store directory, or gen:KIND?key=value&...",
-            "(see 'rmtemu trace gen --help')."
+            "(see 'rmtemu trace gen --help').",
+            "With --topology the trace runs through a network of switches, hosts and links (latency, rate,",
+            "impairments) on one timeline; targets, port counts and rates then come from the topology, and",
+            "DIR gets report.json with a 'network' section, network-latency.hgrm and ground-truth/ logs."
         },
         footer = {"", "Examples:",
             "  rmtemu replay --program counter --target tofino1 --trace 'gen:isp?packets=1000000' --out runs/isp",
-            "  rmtemu replay --program counter --trace capture.pcap --rate 40G --out runs/cap"})
+            "  rmtemu replay --program counter --trace capture.pcap --rate 40G --out runs/cap",
+            "  rmtemu replay --topology 'builtin:fattree?k=4' --trace 'gen:isp?packets=100000' --out runs/ft"})
 public final class ReplayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-p", "--program"}, required = true, paramLabel = "NAME", description = "Stage program (see 'rmtemu programs').")
+    @Option(names = {"-p", "--program"}, paramLabel = "NAME",
+            description = "Stage program (see 'rmtemu programs'). Required without --topology; with it, the program of"
+                    + " every programmable switch (default: each switch's program from the topology).")
     String program;
+
+    @Option(names = "--topology", paramLabel = "SPEC",
+            description = "Replay through a network instead of one switch: a topology file (.json/.yaml) or"
+                    + " builtin:NAME?key=value&... (see 'rmtemu topo --help'). Trace packets are put on the source"
+                    + " hosts by their addresses; report.json then has a 'network' section.")
+    String topology;
 
     @Option(names = {"-t", "--target"}, defaultValue = "tofino1", paramLabel = "PROFILE",
             description = "Target profile or JSON profile file (default: ${DEFAULT-VALUE}).")
@@ -116,8 +129,14 @@ public final class ReplayCommand implements Callable<Integer> {
         if (portGbps <= 0) {
             throw new UserError("--port-gbps must be positive");
         }
+        if (control != null && topology != null) {
+            throw new UserError("--control applies to single-switch replays (set up a network's switches in code)");
+        }
+        if (program == null && topology == null) {
+            throw new UserError("--program is required (unless --topology gives the switches their programs)");
+        }
         ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
-                timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress, control);
+                timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress, control, topology);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
     }
 
@@ -135,11 +154,16 @@ public final class ReplayCommand implements Callable<Integer> {
                 bar.close();
             }
         };
-        ReplayResult r = Replay.run(o, p);
+        String table;
+        if (o.topology() != null) {
+            table = NetworkReport.summary(NetworkReplay.run(o, p));
+        } else {
+            table = RunOutputs.summary(Replay.run(o, p));
+        }
         if (json) {
             out.print(java.nio.file.Files.readString(o.out().resolve(RunOutputs.REPORT)));
         } else {
-            out.print(RunOutputs.summary(r));
+            out.print(table);
             out.println("run directory: " + o.out());
         }
         out.flush();

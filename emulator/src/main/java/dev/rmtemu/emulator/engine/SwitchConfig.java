@@ -16,8 +16,12 @@ import java.util.List;
  * @param frontPanelPorts ports 0..N-1; port p belongs to pipe p / portsPerPipe
  * @param port            rate, queues, scheduler and limits of every front-panel port
  * @param enforce         check one access per register array per pass and the other per-packet rules
+ * @param portRatesBps    per-port line rates in bit/s overriding {@code port}'s rate (one per
+ *                        front-panel port; empty = every port at {@code port}'s rate). Topology
+ *                        switches use it so that each port runs at its link's rate.
  */
-public record SwitchConfig(TargetProfile profile, StageProgram program, int frontPanelPorts, PortConfig port, boolean enforce) {
+public record SwitchConfig(TargetProfile profile, StageProgram program, int frontPanelPorts, PortConfig port, boolean enforce,
+                           List<Long> portRatesBps) {
     /** Ports when the profile does not bound them (unconstrained). */
     public static final int DEFAULT_PORTS_WHEN_UNBOUNDED = 64;
 
@@ -26,6 +30,24 @@ public record SwitchConfig(TargetProfile profile, StageProgram program, int fron
         if (frontPanelPorts < 1 || frontPanelPorts > max) {
             throw new UserError("switch: " + frontPanelPorts + " front-panel ports, " + profile.name() + " has 1.." + max);
         }
+        portRatesBps = portRatesBps == null ? List.of() : List.copyOf(portRatesBps);
+        if (!portRatesBps.isEmpty() && portRatesBps.size() != frontPanelPorts) {
+            throw new UserError("switch: " + portRatesBps.size() + " port rates for " + frontPanelPorts + " front-panel ports");
+        }
+    }
+
+    /** Every front-panel port configured as {@code port}. */
+    public SwitchConfig(TargetProfile profile, StageProgram program, int frontPanelPorts, PortConfig port, boolean enforce) {
+        this(profile, program, frontPanelPorts, port, enforce, List.of());
+    }
+
+    /** The configuration of front-panel port {@code p}: {@code port}, at its own rate if one is set. */
+    public PortConfig portConfig(int p) {
+        if (portRatesBps.isEmpty() || portRatesBps.get(p) == port.rateBitsPerSecond()) {
+            return port;
+        }
+        return new PortConfig(portRatesBps.get(p), port.queues(), port.scheduler(), port.drrQuantumBytes(),
+                port.queueLimitCells(), port.portLimitCells());
     }
 
     /** Default: every port of the target, at the given rate, strict priority. */
@@ -55,7 +77,7 @@ public record SwitchConfig(TargetProfile profile, StageProgram program, int fron
     public TrafficManagerConfig trafficManager() {
         List<PortConfig> ports = new ArrayList<>();
         for (int i = 0; i < frontPanelPorts; i++) {
-            ports.add(port);
+            ports.add(portConfig(i));
         }
         PortConfig recirc = new PortConfig(PortConfig.gbps(profile.recirculationGbps()), port.queues(), port.scheduler(),
                 port.drrQuantumBytes(), port.queueLimitCells(), port.portLimitCells());

@@ -311,12 +311,17 @@ public final class SwitchEngine {
         ingress(slot, cycle, port);
     }
 
-    /** Schedules an arrival from a link (topology use): the record is copied now. */
+    /**
+     * Schedules an arrival from a link (topology use): the record is copied now.
+     * Same-cycle link arrivals reach the parser in ascending port order (then in
+     * scheduling order), so the order does not depend on who scheduled first.
+     */
     public void scheduleArrival(long cycle, int port, PacketRecord record) {
+        checkPort(port);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
         pool.ingressPort(slot, port);
-        events.schedule(cycle, EventQueue.Phase.PORT_ARRIVAL, EV_PORT_ARRIVAL, slot);
+        events.schedule(cycle, EventQueue.Phase.PORT_ARRIVAL, port, EV_PORT_ARRIVAL, slot);
     }
 
     private void step() {

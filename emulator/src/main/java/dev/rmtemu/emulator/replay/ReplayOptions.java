@@ -14,10 +14,13 @@ import java.util.TreeMap;
  * @param maxPackets  stop after this many packets (0 = the whole trace)
  * @param out         run directory, or null to write nothing
  * @param control     control-plane script applied before and during the run (see ControlScript), or null
+ * @param topology    topology spec (file or builtin:NAME?...) to replay through a network
+ *                    instead of one switch, or null; {@code program} may then be null (each
+ *                    switch runs its topology program)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
-                            boolean progress, Path control) {
+                            boolean progress, Path control, String topology) {
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
@@ -26,10 +29,10 @@ public record ReplayOptions(String program, Map<String, String> params, String t
         params = new TreeMap<>(params);
     }
 
-    /** Without a control script. */
+    /** A single-switch replay without a control script. */
     public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                          long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                          boolean progress) {
-        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, null);
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, null, null);
     }
 }

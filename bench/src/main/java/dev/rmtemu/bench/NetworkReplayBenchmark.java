@@ -1,0 +1,84 @@
+package dev.rmtemu.bench;
+
+import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.network.NetworkEngine;
+import dev.rmtemu.emulator.network.NetworkOptions;
+import dev.rmtemu.emulator.topology.Topology;
+import dev.rmtemu.emulator.topology.TopologySpec;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
+import dev.rmtemu.traces.TraceSpec;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Network replay throughput: an ISP-like generated trace (held in memory) injected
+ * at 40 Gb/s into a network, drained at the end. One operation = one trace packet
+ * (which crosses up to five switches in a k=4 fat tree), so the score is trace
+ * packets per second.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true"})
+public class NetworkReplayBenchmark {
+    /** Packets per invocation. */
+    static final int PACKETS = 1 << 18;
+    static final int FLOWS = 20_000;
+
+    @Param({"builtin:fattree?k=4", "builtin:chain?m=2&regular=3"})
+    public String topology;
+
+    private UnsafeBuffer trace;
+    private Topology topo;
+    private NetworkEngine net;
+    private final PacketRecord view = new PacketRecord();
+
+    @Setup(Level.Trial)
+    public void generate() {
+        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
+        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + PACKETS + "&flows=" + FLOWS + "&seed=7")) {
+            int i = 0;
+            while (i < PACKETS && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
+                i++;
+            }
+        }
+        topo = TopologySpec.parse(topology);
+    }
+
+    @Setup(Level.Iteration)
+    public void freshNetwork() {
+        net = NetworkEngine.build(topo, NetworkOptions.of(1));
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long replay() {
+        ArrivalTiming timing = ArrivalTiming.parse("rate:40G", net.clock());
+        long base = net.now() + 1;
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            net.inject(base + timing.next(r.timestampNs(), r.wireLength()), r);
+        }
+        net.drain();
+        return net.totals().delivered();
+    }
+}

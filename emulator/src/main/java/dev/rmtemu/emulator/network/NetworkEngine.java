@@ -1,0 +1,685 @@
+package dev.rmtemu.emulator.network;
+
+import dev.rmtemu.emulator.engine.CycleClock;
+import dev.rmtemu.emulator.engine.SwitchConfig;
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.metrics.ClampingHistogram;
+import dev.rmtemu.emulator.metrics.LatencyMetrics;
+import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.emulator.topology.BuiltinTopologies;
+import dev.rmtemu.emulator.topology.Endpoint;
+import dev.rmtemu.emulator.topology.KeyValues;
+import dev.rmtemu.emulator.topology.Link;
+import dev.rmtemu.emulator.topology.Node;
+import dev.rmtemu.emulator.topology.Routing;
+import dev.rmtemu.emulator.topology.Topology;
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.phv.PortNumbers;
+import dev.rmtemu.model.program.ProgramBuilder;
+import dev.rmtemu.model.program.ProgramRegistry;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.traces.FlowKey;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.impair.GroundTruthLog;
+import dev.rmtemu.traces.impair.Impairment;
+import dev.rmtemu.traces.impair.ImpairmentChain;
+import dev.rmtemu.traces.impair.ImpairmentDecision;
+import dev.rmtemu.traces.impair.Impairments;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A network of switches, hosts and links on one timeline.
+ *
+ * <p><b>Switches.</b> One {@link SwitchEngine} per switch node, in node order.
+ * A programmable switch runs the command-line program if one is given, else its
+ * node's program, else (like every regular switch) {@link #plainForwardingProgram()},
+ * a program with no stages. Forwarding the program leaves undecided comes from
+ * {@link Routing} (LPM on the destination, then ECMP on {@link FlowKey#hash}).
+ * Engine port p is topology port p + 1; each port runs at its link's rate.
+ * Regular switches use the target of the first programmable switch (tofino1 if
+ * there is none); all switches must share one clock.
+ *
+ * <p><b>Links.</b> Each direction of a link is a channel (id 2 × link + direction).
+ * A packet whose last bit leaves a port at cycle d is decided on by the
+ * channel's impairments (in the order of the topology file, each seeded by
+ * {@link #impairmentSeed}), in order of leaving; a drop is counted and logged in
+ * the channel's {@link GroundTruthLog} (index = the packet's position on the
+ * channel); otherwise it reaches the far end at d + latency (+ extra delay), at
+ * least one cycle later, and each duplicate one serialisation time after the
+ * previous copy. Impairments see the emulated time (ns since cycle 0) at which
+ * the packet enters the link as its timestamp, so blackhole windows are in run
+ * time. A reorder decision holds the packet on the link until that many later
+ * packets have entered it; it then arrives right behind the last of them
+ * (same cycle, after it), or at the end of the run if too few came.
+ *
+ * <p><b>Hosts.</b> Trace packets are put on hosts by {@link HostMap}, stamped with
+ * their injection time (record timestamp = emulated ns) and sent on the source
+ * host's link at their arrival cycle (hosts do not serialise: the trace time is
+ * when the last bit leaves the host). A packet reaching a host is delivered:
+ * counted, and its end-to-end latency (delivery ns − injection ns) recorded.
+ *
+ * <p><b>One timeline.</b> {@link #inject} first runs every switch event before the
+ * injection cycle; {@link #drain} runs until no event is left. The loop always
+ * runs the switch with the earliest pending event (ties: lower node index) for
+ * all its events of that cycle. That is causal because a packet leaving a
+ * switch at cycle c reaches any other switch at a later cycle; same-cycle
+ * arrivals at one switch enter its parser in port order. Single-threaded,
+ * allocation-free per packet once warm.
+ */
+public final class NetworkEngine {
+    /** Name of the built-in program of regular switches and of programmable switches without one. */
+    public static final String PLAIN_PROGRAM = "plain_forwarding";
+    /**
+     * Rate of a switch port with no link (it can only drop): Tofino 1 front-panel
+     * ports are 100 GbE, the same default as the built-in topologies.
+     */
+    public static final double UNLINKED_PORT_GBPS = BuiltinTopologies.DC_LINK_RATE_GBPS;
+    /** Bytes on the wire per packet beyond the frame, for duplicate spacing (preamble + SFD + gap). */
+    public static final int WIRE_OVERHEAD_BYTES = 20;
+
+    private static final long NS_PER_S = 1_000_000_000L;
+
+    private final Topology topology;
+    private final Routing routing;
+    private final NetworkOptions options;
+    private final CycleClock clock;
+    private final HostMap hostMap;
+    private final SwitchEngine[] switches;
+    private final int[] switchNode;
+    private final String[] switchProgram;
+    /** node → switch ordinal or -1. */
+    private final int[] switchOf;
+    /** switch ordinal → engine port → outgoing channel, or -1. */
+    private final int[][] portChannel;
+    /** node → channel a host sends on, or -1. */
+    private final int[] hostChannel;
+    private final long[] scheduledArrivals;
+    /** Cached next-event cycle per switch (see {@link #runBefore}). */
+    private final long[] nextCycle;
+    private final long[] unlinkedDrops;
+
+    // channels (2 per link)
+    private final int channels;
+    private final int[] chToSwitch;
+    private final int[] chToPort;
+    private final int[] chToHostNode;
+    private final long[] chLatency;
+    private final long[] chRateBps;
+    private final ImpairmentChain[] chImpair;
+    private final GroundTruthLog[] chLog;
+    private final long[] chCarried;
+    private final long[] chLost;
+    private final long[][] chLostBy;
+    private final long[] chDuplicates;
+    private final long[] chDelayed;
+    private final long[] chReordered;
+    private final LinkHold[] chHold;
+
+    // hosts (by node index)
+    private final long[] injected;
+    private final long[] delivered;
+    private final long[] misdelivered;
+    private final ClampingHistogram latency;
+
+    private final ImpairmentDecision decision = new ImpairmentDecision();
+    private final PacketRecord scratch = PacketRecord.allocate();
+    private DeliveryListener deliveryListener;
+    private long now;
+    private long lastInjection;
+
+    /** Told of every packet a host receives. */
+    @FunctionalInterface
+    public interface DeliveryListener {
+        /** @param record valid only during the call; its timestamp is the injection time in ns */
+        void delivered(int hostNode, long cycle, PacketRecord record);
+    }
+
+    private NetworkEngine(Topology t, NetworkOptions o) {
+        this.topology = t;
+        this.options = o;
+        this.routing = Routing.of(t);
+        this.hostMap = new HostMap(t);
+        int n = t.nodes().size();
+        List<Node> sw = t.switches();
+        if (sw.isEmpty()) {
+            throw new UserError(t.source() + ": a network needs at least one switch");
+        }
+        // programs and targets
+        String regularTarget = BuiltinTopologies.DEFAULT_TARGET;
+        for (Node s : sw) {
+            if (s.isProgrammable()) {
+                regularTarget = s.target();
+                break;
+            }
+        }
+        ProgramRegistry registry = new ProgramRegistry();
+        switches = new SwitchEngine[sw.size()];
+        switchNode = new int[sw.size()];
+        switchProgram = new String[sw.size()];
+        switchOf = new int[n];
+        Arrays.fill(switchOf, -1);
+        portChannel = new int[sw.size()][];
+        long clockHz = -1;
+        String clockOwner = null;
+        for (int i = 0; i < sw.size(); i++) {
+            Node s = sw.get(i);
+            TargetProfile profile = TargetProfiles.load(s.isProgrammable() ? s.target() : regularTarget);
+            if (clockHz < 0) {
+                clockHz = profile.clockHz();
+                clockOwner = s.name() + " (" + profile.name() + ")";
+            } else if (profile.clockHz() != clockHz) {
+                throw new UserError(t.source() + ": switch " + s.name() + " (" + profile.name() + ") runs at "
+                        + profile.clockHz() + " Hz but " + clockOwner + " at " + clockHz
+                        + " Hz; one network needs one clock");
+            }
+            StageProgram program;
+            if (s.isProgrammable() && o.program() != null) {
+                program = registry.build(o.program(), o.params());
+            } else if (s.isProgrammable() && s.program() != null) {
+                program = registry.build(s.program(), s.params().asMap());
+            } else {
+                program = plainForwardingProgram();
+            }
+            List<Long> rates = new ArrayList<>();
+            for (int p = 1; p <= s.ports(); p++) {
+                int l = t.linkAt(s.index(), p);
+                rates.add(PortConfig.gbps(l < 0 ? UNLINKED_PORT_GBPS : t.link(l).rateGbps()));
+            }
+            SwitchConfig cfg = new SwitchConfig(profile, program, s.ports(), PortConfig.strictPriority(UNLINKED_PORT_GBPS),
+                    o.enforce(), rates);
+            switches[i] = new SwitchEngine(cfg);
+            switchNode[i] = s.index();
+            switchProgram[i] = program.name();
+            switchOf[s.index()] = i;
+        }
+        this.clock = new CycleClock(clockHz);
+        scheduledArrivals = new long[sw.size()];
+        nextCycle = new long[sw.size()];
+        unlinkedDrops = new long[sw.size()];
+
+        // channels
+        channels = 2 * t.links().size();
+        chToSwitch = new int[channels];
+        chToPort = new int[channels];
+        chToHostNode = new int[channels];
+        chLatency = new long[channels];
+        chRateBps = new long[channels];
+        chImpair = new ImpairmentChain[channels];
+        chLog = new GroundTruthLog[channels];
+        chCarried = new long[channels];
+        chLost = new long[channels];
+        chLostBy = new long[channels][];
+        chDuplicates = new long[channels];
+        chDelayed = new long[channels];
+        chReordered = new long[channels];
+        chHold = new LinkHold[channels];
+        Arrays.fill(chToSwitch, -1);
+        Arrays.fill(chToHostNode, -1);
+        hostChannel = new int[n];
+        Arrays.fill(hostChannel, -1);
+        for (int i = 0; i < sw.size(); i++) {
+            portChannel[i] = new int[sw.get(i).ports()];
+            Arrays.fill(portChannel[i], -1);
+        }
+        for (Link l : t.links()) {
+            for (int dir = 0; dir < 2; dir++) {
+                Endpoint from = dir == 0 ? l.a() : l.b();
+                Endpoint to = dir == 0 ? l.b() : l.a();
+                if (dir == 1 && !l.bidirectional()) {
+                    continue;
+                }
+                int ch = 2 * l.id() + dir;
+                chLatency[ch] = Math.max(1, clock.nsToCyclesCeil(l.latencyNs()));
+                chRateBps[ch] = PortConfig.gbps(l.rateGbps());
+                if (switchOf[to.node()] >= 0) {
+                    chToSwitch[ch] = switchOf[to.node()];
+                    chToPort[ch] = to.port() - 1;
+                } else {
+                    chToHostNode[ch] = to.node();
+                }
+                if (switchOf[from.node()] >= 0) {
+                    portChannel[switchOf[from.node()]][from.port() - 1] = ch;
+                } else {
+                    hostChannel[from.node()] = ch;
+                }
+                KeyValues spec = l.impairmentsFrom(from.node(), from.port());
+                if (!spec.isEmpty()) {
+                    chImpair[ch] = impairments(l, dir, spec, o.seed());
+                    chLog[ch] = new GroundTruthLog();
+                    chLostBy[ch] = new long[chImpair[ch].size()];
+                    if (chImpair[ch].maxHold() > 0) {
+                        chHold[ch] = new LinkHold(chImpair[ch].maxHold());
+                    }
+                }
+            }
+        }
+        for (int h : hostMap.sources()) {
+            if (hostChannel[h] < 0) {
+                throw new UserError(t.source() + ": source host " + t.node(h).name() + " has no link it can send on");
+            }
+        }
+        injected = new long[n];
+        delivered = new long[n];
+        misdelivered = new long[n];
+        latency = new ClampingHistogram("network_latency", LatencyMetrics.DEFAULT_HIGHEST_TRACKABLE_NS);
+
+        // forwarding and departures
+        for (int i = 0; i < switches.length; i++) {
+            final int node = switchNode[i];
+            final int ordinal = i;
+            switches[i].forwarding((in, rec) -> {
+                int p = routing.route(node, rec.dstIpv4(), FlowKey.hash(rec));
+                return p == Routing.NO_ROUTE ? PortNumbers.UNSET : p - 1;
+            });
+            switches[i].onDeparture((cycle, port, slot, pool) -> departed(ordinal, cycle, port, pool.record(slot)));
+        }
+    }
+
+    /** Builds the network of {@code t}; every switch program is checked against its target. */
+    public static NetworkEngine build(Topology t, NetworkOptions o) {
+        return new NetworkEngine(t, o);
+    }
+
+    /** A program with no stages: the switch forwards by routing only (parser, TM and deparser latencies still apply). */
+    public static StageProgram plainForwardingProgram() {
+        return ProgramBuilder.create(PLAIN_PROGRAM, "no stages; forwarding by the topology's routing").build();
+    }
+
+    /**
+     * Seed of the impairment at {@code position} of a link direction's chain: a fixed
+     * mix of the run seed, link id, direction and position, so each impairment has
+     * its own independent stream and adding one does not change the others.
+     */
+    public static long impairmentSeed(long runSeed, int linkId, int direction, int position) {
+        long h = FlowKey.mix(runSeed ^ 0x6C696E6B5F696D70L);
+        h = FlowKey.mix(h + (2L * linkId + direction));
+        return FlowKey.mix(h + position);
+    }
+
+    private static ImpairmentChain impairments(Link l, int dir, KeyValues spec, long seed) {
+        List<KeyValues.Entry> entries = spec.entries();
+        Impairment[] parts = new Impairment[entries.size()];
+        for (int i = 0; i < parts.length; i++) {
+            KeyValues.Entry e = entries.get(i);
+            try {
+                parts[i] = Impairments.parse(e.key(), e.value(), impairmentSeed(seed, l.id(), dir, i));
+            } catch (UserError err) {
+                throw new UserError(l + ": " + err.getMessage(), err);
+            }
+        }
+        return new ImpairmentChain(parts);
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /**
+     * A trace packet enters the network at {@code cycle} (non-decreasing across calls):
+     * it is put on hosts, rewritten and sent on its source host's link. The record is
+     * copied; the caller keeps it.
+     */
+    public void inject(long cycle, PacketRecord traceRecord) {
+        if (cycle < lastInjection) {
+            throw new IllegalArgumentException("injection at cycle " + cycle + " after one at " + lastInjection);
+        }
+        lastInjection = cycle;
+        runBefore(cycle);
+        now = Math.max(now, cycle);
+        scratch.copyFrom(traceRecord);
+        int src = hostMap.assign(scratch);
+        scratch.timestampNs(clock.cyclesToNs(cycle));
+        injected[src]++;
+        transmit(hostChannel[src], cycle, scratch);
+    }
+
+    /**
+     * Runs until no event is left anywhere. Packets links still hold for reordering
+     * (fewer later packets came than they waited for) are then released, in link and
+     * arrival order, one cycle after the last event, and the network runs again.
+     */
+    public void drain() {
+        while (true) {
+            runBefore(Long.MAX_VALUE);
+            boolean released = false;
+            for (int ch = 0; ch < channels; ch++) {
+                LinkHold hold = chHold[ch];
+                while (hold != null && hold.count() > 0) {
+                    release(ch, 0, now + 1);
+                    released = true;
+                }
+            }
+            if (!released) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Runs every switch event at a cycle below {@code limit}, earliest first (ties: lower
+     * node index). The next-event cycles are cached in a primitive array: running a switch
+     * changes only its own queue and, through its links, adds arrivals to others (which
+     * {@link #arrive} folds in), so the scan reads one array rather than every switch.
+     */
+    public void runBefore(long limit) {
+        SwitchEngine[] sw = switches;
+        long[] next = nextCycle;
+        for (int i = 0; i < sw.length; i++) {
+            next[i] = sw[i].nextEventCycle(); // anything scheduled from outside since the last run
+        }
+        while (true) {
+            int best = -1;
+            long bestCycle = Long.MAX_VALUE;
+            for (int i = 0; i < next.length; i++) {
+                if (next[i] < bestCycle) {
+                    bestCycle = next[i];
+                    best = i;
+                }
+            }
+            if (best < 0 || bestCycle >= limit) {
+                return;
+            }
+            now = Math.max(now, bestCycle);
+            sw[best].runUntil(bestCycle + 1, 0);
+            next[best] = sw[best].nextEventCycle();
+        }
+    }
+
+    private void departed(int ordinal, long cycle, int port, PacketRecord rec) {
+        int ch = portChannel[ordinal][port];
+        if (ch < 0) {
+            unlinkedDrops[ordinal]++;
+            return;
+        }
+        transmit(ch, cycle, rec);
+    }
+
+    /** The packet's last bit enters channel {@code ch} at {@code cycle}. */
+    private void transmit(int ch, long cycle, PacketRecord rec) {
+        long index = chCarried[ch]++;
+        long at = cycle + chLatency[ch];
+        int copies = 0;
+        ImpairmentChain chain = chImpair[ch];
+        if (chain != null) {
+            long stamp = rec.timestampNs();
+            rec.timestampNs(clock.cyclesToNs(cycle));
+            chain.decide(rec, index, decision);
+            rec.timestampNs(stamp);
+            GroundTruthLog log = chLog[ch];
+            if (decision.dropped()) {
+                chLost[ch]++;
+                chLostBy[ch][decision.dropCause()]++;
+                log.add(index, GroundTruthLog.DROP, decision.dropCause());
+                return;
+            }
+            long extra = decision.extraDelayNs();
+            if (extra > 0) {
+                at += clock.nsToCyclesCeil(extra);
+                chDelayed[ch]++;
+                log.add(index, GroundTruthLog.DELAY, extra);
+            }
+            copies = decision.copies();
+            if (copies > 0) {
+                chDuplicates[ch] += copies;
+                log.add(index, GroundTruthLog.DUPLICATE, copies);
+            }
+            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, index, decision.holdPackets(), copies, at)) {
+                return;
+            }
+        }
+        arriveWithCopies(ch, at, rec, copies);
+        LinkHold hold = chHold[ch];
+        if (hold != null && hold.count() > 0) {
+            hold.overtaken();
+            int slot;
+            while ((slot = hold.due()) >= 0) {
+                release(ch, slot, at);
+            }
+        }
+    }
+
+    private void arriveWithCopies(int ch, long at, PacketRecord rec, int copies) {
+        arrive(ch, at, rec);
+        if (copies > 0) {
+            long gap = serialisationCycles(rec.wireLength(), chRateBps[ch]);
+            for (int i = 1; i <= copies; i++) {
+                arrive(ch, at + i * gap, rec);
+            }
+        }
+    }
+
+    /** A held packet leaves the link right behind the packet that completed its overtakes (or at {@code notBefore}). */
+    private void release(int ch, int slot, long notBefore) {
+        LinkHold hold = chHold[ch];
+        chReordered[ch]++;
+        chLog[ch].add(hold.linkIndex(slot), GroundTruthLog.REORDER, hold.overtakes(slot));
+        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.copies(slot));
+        hold.remove(slot);
+    }
+
+    private long serialisationCycles(int bytes, long rateBps) {
+        long bits = (long) (bytes + WIRE_OVERHEAD_BYTES) * Byte.SIZE;
+        // bits × clock / rate, rounded up; bits × clock stays far inside a long
+        return Math.max(1, (bits * clock.hz() + rateBps - 1) / rateBps);
+    }
+
+    private void arrive(int ch, long at, PacketRecord rec) {
+        int s = chToSwitch[ch];
+        if (s >= 0) {
+            scheduledArrivals[s]++;
+            switches[s].scheduleArrival(at, chToPort[ch], rec);
+            if (at < nextCycle[s]) {
+                nextCycle[s] = at;
+            }
+            return;
+        }
+        int h = chToHostNode[ch];
+        delivered[h]++;
+        if (!topology.node(h).address().contains(rec.dstIpv4())) {
+            misdelivered[h]++;
+        }
+        latency.record(clock.cyclesToNs(at) - rec.timestampNs());
+        if (at > now) {
+            now = at;
+        }
+        if (deliveryListener != null) {
+            deliveryListener.delivered(h, at, rec);
+        }
+    }
+
+    public void onDelivery(DeliveryListener l) {
+        this.deliveryListener = l;
+    }
+
+    // ------------------------------------------------------------------ results
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public Routing routing() {
+        return routing;
+    }
+
+    public NetworkOptions options() {
+        return options;
+    }
+
+    public CycleClock clock() {
+        return clock;
+    }
+
+    /** The latest cycle anything happened at (an event, an injection or a delivery). */
+    public long now() {
+        return now;
+    }
+
+    public int switchCount() {
+        return switches.length;
+    }
+
+    /** Switch {@code ordinal} (switches in node order). */
+    public SwitchEngine switchEngine(int ordinal) {
+        return switches[ordinal];
+    }
+
+    /** The engine of switch node {@code name}. */
+    public SwitchEngine switchEngine(String name) {
+        int node = topology.nodeIndex(name);
+        if (node < 0 || switchOf[node] < 0) {
+            throw new IllegalArgumentException("no switch named " + name);
+        }
+        return switches[switchOf[node]];
+    }
+
+    public Node switchNode(int ordinal) {
+        return topology.node(switchNode[ordinal]);
+    }
+
+    public String switchProgram(int ordinal) {
+        return switchProgram[ordinal];
+    }
+
+    /** Packets a switch sent out of ports without a link (lost there). */
+    public long unlinkedDrops(int ordinal) {
+        return unlinkedDrops[ordinal];
+    }
+
+    /** Packets a host injected / received / received although addressed elsewhere. */
+    public long injected(int hostNode) {
+        return injected[hostNode];
+    }
+
+    public long delivered(int hostNode) {
+        return delivered[hostNode];
+    }
+
+    public long misdelivered(int hostNode) {
+        return misdelivered[hostNode];
+    }
+
+    /** End-to-end latency, injection → delivery, in ns. */
+    public ClampingHistogram latency() {
+        return latency;
+    }
+
+    /** Packets that entered a link direction (direction 0 = a→b). */
+    public long carried(int linkId, int direction) {
+        return chCarried[2 * linkId + direction];
+    }
+
+    public long lost(int linkId, int direction) {
+        return chLost[2 * linkId + direction];
+    }
+
+    /** Packets lost on a link direction by the impairment at {@code position} of its chain. */
+    public long lostBy(int linkId, int direction, int position) {
+        long[] by = chLostBy[2 * linkId + direction];
+        return by == null ? 0 : by[position];
+    }
+
+    public long duplicates(int linkId, int direction) {
+        return chDuplicates[2 * linkId + direction];
+    }
+
+    public long delayed(int linkId, int direction) {
+        return chDelayed[2 * linkId + direction];
+    }
+
+    /** Packets a link direction held back and released after later ones. */
+    public long reordered(int linkId, int direction) {
+        return chReordered[2 * linkId + direction];
+    }
+
+    /** Packets a link direction holds right now (in flight on the link). */
+    public long held(int linkId, int direction) {
+        LinkHold h = chHold[2 * linkId + direction];
+        return h == null ? 0 : h.count();
+    }
+
+    /** Reorders not done because the link's hold buffer was full. */
+    public long holdsRefused(int linkId, int direction) {
+        LinkHold h = chHold[2 * linkId + direction];
+        return h == null ? 0 : h.refused();
+    }
+
+    /** The impairments of a link direction, or null if it has none. */
+    public ImpairmentChain impairments(int linkId, int direction) {
+        return chImpair[2 * linkId + direction];
+    }
+
+    /** What the impairments of a link direction did (null if it has none); indices are positions on the link. */
+    public GroundTruthLog groundTruth(int linkId, int direction) {
+        return chLog[2 * linkId + direction];
+    }
+
+    /** Network-wide totals. */
+    public NetworkTotals totals() {
+        long inj = 0;
+        long del = 0;
+        long mis = 0;
+        for (int i = 0; i < injected.length; i++) {
+            inj += injected[i];
+            del += delivered[i];
+            mis += misdelivered[i];
+        }
+        long lost = 0;
+        long dup = 0;
+        long inFlight = 0;
+        for (int c = 0; c < channels; c++) {
+            lost += chLost[c];
+            dup += chDuplicates[c];
+            inFlight += chHold[c] == null ? 0 : chHold[c].count();
+        }
+        long swDropped = 0;
+        long created = 0;
+        long unlinked = 0;
+        for (int s = 0; s < switches.length; s++) {
+            swDropped += switches[s].counters().droppedTotal();
+            created += switches[s].counters().packetsIn() - scheduledArrivals[s];
+            unlinked += unlinkedDrops[s];
+            inFlight += switches[s].inFlight();
+        }
+        return new NetworkTotals(inj, del, mis, swDropped, lost, dup, created, unlinked, inFlight);
+    }
+
+    /**
+     * After {@link #drain}: throws unless every switch conserves packets and
+     * injected + link duplicates + packets created in switches (multicast copies,
+     * generated packets) = delivered + dropped in switches + lost on links + sent
+     * out of unlinked ports + in flight (which must be 0).
+     */
+    public void checkConservation() {
+        for (SwitchEngine s : switches) {
+            s.checkConservation();
+        }
+        NetworkTotals t = totals();
+        long in = t.injected() + t.linkDuplicates() + t.createdInSwitches();
+        long out = t.delivered() + t.switchDropped() + t.linkLost() + t.unlinkedPortDrops() + t.inFlight();
+        if (in != out || t.inFlight() != 0) {
+            throw new IllegalStateException("network conservation violated: " + t);
+        }
+    }
+
+    /** Totals of a network run; see {@link NetworkEngine#checkConservation()}. */
+    public record NetworkTotals(long injected, long delivered, long misdelivered, long switchDropped, long linkLost,
+                                long linkDuplicates, long createdInSwitches, long unlinkedPortDrops, long inFlight) {
+        public Map<String, Long> toMap() {
+            java.util.LinkedHashMap<String, Long> m = new java.util.LinkedHashMap<>();
+            m.put("injected", injected);
+            m.put("delivered", delivered);
+            m.put("misdelivered", misdelivered);
+            m.put("switch_dropped", switchDropped);
+            m.put("link_lost", linkLost);
+            m.put("link_duplicates", linkDuplicates);
+            m.put("created_in_switches", createdInSwitches);
+            m.put("unlinked_port_drops", unlinkedPortDrops);
+            m.put("in_flight", inFlight);
+            return m;
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.rmtemu.emulator.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class NetworkReplayCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TRACE = "gen:isp?packets=20000&flows=500";
+
+    private static JsonNode replay(Path dir, String... extra) throws Exception {
+        String[] base = {"replay", "--topology", "builtin:fattree?k=4", "--trace", TRACE, "--rate", "40G",
+            "--seed", "5", "--no-progress", "--out", dir.toString()};
+        String[] args = new String[base.length + extra.length];
+        System.arraycopy(base, 0, args, 0, base.length);
+        System.arraycopy(extra, 0, args, base.length, extra.length);
+        CliRunner r = CliRunner.run(args);
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("end-to-end latency ns"), r.out());
+        return JSON.readTree(Files.readString(dir.resolve("report.json")));
+    }
+
+    @Test
+    void fatTreeReplayDeliversEverythingAndIsDeterministicApartFromHost(@TempDir Path tmp) throws Exception {
+        JsonNode a = replay(tmp.resolve("a"));
+        JsonNode b = replay(tmp.resolve("b"));
+        JsonNode totals = a.get("network").get("totals");
+        assertEquals(20000, a.get("trace").get("packets").asLong());
+        assertEquals(20000, totals.get("injected").asLong());
+        assertEquals(20000, totals.get("delivered").asLong());
+        assertEquals(0, totals.get("in_flight").asLong());
+        assertEquals(20, a.get("network").get("switches").size());
+        assertEquals(16, a.get("network").get("hosts").size());
+        assertTrue(Files.exists(tmp.resolve("a").resolve("network-latency.hgrm")));
+        ((ObjectNode) a).remove("host");
+        ((ObjectNode) b).remove("host");
+        assertEquals(a, b);
+    }
+
+    @Test
+    void impairedTopologyFileWritesGroundTruthAndCountsLosses(@TempDir Path tmp) throws Exception {
+        Path topo = tmp.resolve("t.yaml");
+        Files.writeString(topo, String.join("\n",
+                "nodes:",
+                "  - {name: s1, type: switch, target: tofino1, ports: 2}",
+                "  - {name: s2, type: regular, ports: 2}",
+                "  - {name: h1, type: host, address: 10.0.1.1/32, role: source}",
+                "  - {name: h2, type: host, address: 10.0.2.1/32, role: sink}",
+                "links:",
+                "  - {a: h1:1, b: s1:1, latency_ns: 500, rate_gbps: 100}",
+                "  - {a: s1:2, b: s2:2, latency_ns: 2000, rate_gbps: 100, impair_ab: {loss: \"bernoulli:0.1\"}}",
+                "  - {a: s2:1, b: h2:1, latency_ns: 500, rate_gbps: 100}",
+                ""));
+        CliRunner r = CliRunner.run("replay", "--topology", topo.toString(), "--trace", TRACE, "--rate", "10G",
+                "--no-progress", "--json", "--out", tmp.resolve("run").toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode rep = JSON.readTree(r.out());
+        JsonNode link = rep.get("network").get("links").get(2);
+        assertEquals("s1:2", link.get("from").asText());
+        long lost = link.get("lost").asLong();
+        assertTrue(lost > 1500 && lost < 2500, "lost " + lost);
+        assertEquals(20000 - lost, rep.get("network").get("hosts").get("h2").get("delivered").asLong());
+        Path gt = tmp.resolve("run").resolve("ground-truth").resolve("link-1-ab.txt");
+        assertEquals(lost + 1, Files.readAllLines(gt).size());
+    }
+
+    @Test
+    void programIsRequiredOnlyWithoutTopology() {
+        CliRunner r = CliRunner.run("replay", "--trace", TRACE, "--no-progress");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("--program is required"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+}
