@@ -11,7 +11,8 @@ import dev.rmtemu.traces.gen.SyntheticSource;
 import dev.rmtemu.traces.impair.GroundTruthLog;
 import dev.rmtemu.traces.impair.ImpairedSource;
 import dev.rmtemu.traces.impair.ImpairmentChain;
-import dev.rmtemu.traces.impair.ImpairmentSpec;
+import dev.rmtemu.traces.impair.Impairment;
+import dev.rmtemu.traces.impair.Impairments;
 import dev.rmtemu.traces.pcap.CaptureFiles;
 import dev.rmtemu.traces.pcap.CaptureReader;
 import dev.rmtemu.traces.pcap.CaptureWriter;
@@ -222,12 +223,15 @@ public final class TraceCommand implements Runnable {
                 + "reports how many packets were read.")
         boolean lenient;
 
-        @Option(names = "--impair", paramLabel = "CHAIN",
-                description = "Pass the packets through impairments, e.g. 'loss(p=0.01)+ge(p=0.001,r=0.3)"
-                        + "+blackhole(prefix=10.1.0.0/16,proto=6,port=80,from=0,until=1000000)+reorder(p=0.01,sigma=3,"
-                        + "max=64)+dup(p=0.001)+delay2(w=0.9,mean1=1000,sigma1=100,mean2=50000,sigma2=5000)'; also "
-                        + "delay(mean,sigma) and delayexp(const,mean). Times in ns.")
-        String impair;
+        @Option(names = "--impair", paramLabel = "KEY=SPEC",
+                description = {"Pass the packets through an impairment; repeat for a chain, applied in order.",
+                    "Same keys and specs as a topology link's impair map:",
+                    "  loss=bernoulli:P | loss=gilbert:p=P,r=R[,good=G,bad=B]",
+                    "  blackhole=dst=PREFIX[,proto=N][,port=N][,from=TIME][,to=TIME]",
+                    "  delay=normal:mean=TIME,sigma=TIME | delay=mixture:w=W,mean1=..,sigma1=..,mean2=..,sigma2=..",
+                    "  delay=exp:const=TIME,mean=TIME | dup=P | reorder=p=P,sigma=X[,max=N]",
+                    "TIME: number with ns (default), us, ms or s."})
+        java.util.List<String> impair = new java.util.ArrayList<>();
 
         @Option(names = "--impair-seed", paramLabel = "N", defaultValue = "1",
                 description = "Seed of the impairments (default: ${DEFAULT-VALUE}).")
@@ -241,13 +245,27 @@ public final class TraceCommand implements Runnable {
         @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
         boolean progress;
 
+        /** KEY=SPEC options to a chain; impairment i draws from seed + i so each has its own stream. */
+        static ImpairmentChain chain(java.util.List<String> specs, long seed) {
+            Impairment[] parts = new Impairment[specs.size()];
+            for (int i = 0; i < parts.length; i++) {
+                String kv = specs.get(i);
+                int eq = kv.indexOf('=');
+                if (eq <= 0) {
+                    throw new UserError("--impair '" + kv + "' is not KEY=SPEC (keys: " + String.join(", ", Impairments.KEYS) + ")");
+                }
+                parts[i] = Impairments.parse(kv.substring(0, eq), kv.substring(eq + 1), seed + i);
+            }
+            return new ImpairmentChain(parts);
+        }
+
         @Override
         public Integer call() {
             OutputFormat f = outputFormat(out, format);
-            if (truth != null && impair == null) {
+            if (truth != null && impair.isEmpty()) {
                 throw new UserError("--truth needs --impair");
             }
-            ImpairmentChain chain = impair == null ? null : ImpairmentSpec.parse(impair, impairSeed);
+            ImpairmentChain chain = impair.isEmpty() ? null : chain(impair, impairSeed);
             GroundTruthLog log = chain == null ? null : new GroundTruthLog();
             PrintWriter o = spec.commandLine().getOut();
             long n;
