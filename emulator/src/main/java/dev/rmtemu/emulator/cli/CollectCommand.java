@@ -18,6 +18,8 @@ import java.util.concurrent.Callable;
 @Command(name = "collect",
         mixinStandardHelpOptions = true,
         description = {
+            "Print a run's export journal (what the data plane sent to collectors).",
+            "",
             "Print the export journal of a run: what the data plane sent to its",
             "collectors (LossRadar digests, WBMon drop counters, LDS sketches, MIDST",
             "reports), one line per message in emission order, then a summary per kind.",

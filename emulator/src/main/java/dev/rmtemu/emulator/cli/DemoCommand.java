@@ -14,6 +14,8 @@ import java.util.concurrent.Callable;
 @Command(name = "demo",
         mixinStandardHelpOptions = true,
         description = {
+            "Run the main job on a built-in generated trace (counter, tofino1, 100 Gb/s).",
+            "",
             "Run the main job on a built-in generated trace: the per-flow 'counter' program on tofino1,",
             "an ISP-like heavy-tailed trace (Zipf flow sizes, seeded) replayed at 100 Gb/s line rate",
             "into one port, forwarded out of another. Prints the summary and writes a run directory",

@@ -21,6 +21,8 @@ import java.util.concurrent.Callable;
 @Command(name = "experiment",
         mixinStandardHelpOptions = true,
         description = {
+            "Reproduce a paper's result on generated traffic and print its tables.",
+            "",
             "Run an experiment that reproduces a paper's headline result on generated traffic and",
             "print its tables (or --json). 'rmtemu experiment --list' lists the experiments and",
             "their options; options are given as --opt key=value."

@@ -23,6 +23,8 @@ import java.util.concurrent.Callable;
 @Command(name = "replay",
         mixinStandardHelpOptions = true,
         description = {
+            "Replay a trace through an emulated switch (or a network, with --topology).",
+            "",
             "Replay a trace through one emulated switch running a stage program, cycle-accurately:",
             "parser (one packet per pipe per cycle), ingress stages, traffic manager (queues, shared",
             "buffer, tail drop, serialisation), egress stages, recirculation. Every hardware rule is",

@@ -22,6 +22,8 @@ import java.util.concurrent.Callable;
 @Command(name = "resources",
         mixinStandardHelpOptions = true,
         description = {
+            "Check whether a stage program fits a target; print its resource report.",
+            "",
             "Place a stage program on a target and print its resource report: per stage and gress",
             "SRAM and TCAM blocks, stateful ALUs, hash bits and logical tables (used/available/%),",
             "totals and averages, PHV containers, estimated pipeline latency and the stateful-ALU",

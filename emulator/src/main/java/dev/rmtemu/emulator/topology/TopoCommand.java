@@ -20,6 +20,8 @@ import java.util.concurrent.Callable;
 @Command(name = "topo",
         mixinStandardHelpOptions = true,
         description = {
+            "Load, check and show a topology: nodes, links, routes, paths, vconns.",
+            "",
             "Load a topology (a .json/.yaml/.yml file or builtin:NAME?key=value&...), validate it and",
             "print its nodes and links. Options add forwarding tables, a flow's path, WBMon vconns and",
             "neighbourhoods, or write the topology out in the file schema.",
