@@ -1,0 +1,101 @@
+package dev.rmtemu.model.target;
+
+import dev.rmtemu.model.register.AtomTemplate;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A switch target as data: every budget the static checker and the engine
+ * enforce. Built-in profiles live in JSON resources next to this class; users
+ * load their own with {@link TargetProfiles#load(String)}. {@code Integer.MAX_VALUE}
+ * stands for "unlimited".
+ *
+ * @param stagesPerGress        match-action stages in each of ingress and egress
+ * @param pipes                 independent pipelines (register state exists once per pipe)
+ * @param portsPerPipe          front-panel ports mapped to each pipe
+ * @param clockHz               pipeline clock; emulated time is counted in these cycles
+ * @param sram                  per-stage SRAM geometry (shared by ingress and egress tables)
+ * @param tcam                  per-stage TCAM geometry
+ * @param statefulAlusPerStage  register arrays a stage can drive (one stateful ALU each)
+ * @param registerWordBits      width of one stateful-ALU word; a cell is one word or a lo/hi pair
+ * @param registerCellWidths    cell widths a register array may declare
+ * @param saluMaxConditions     conditions a register action may evaluate
+ * @param saluMaxBranchesPerWord update branches per register word
+ * @param templates             register-action templates (atoms) the stateful ALUs implement
+ * @param hashFunctionsPerStage hash units per stage
+ * @param hashBitsPerFunction   output bits of one hash unit
+ * @param logicalTablesPerStage logical tables (match tables and stateful-ALU drivers) per stage
+ * @param phvContainers         PHV container groups, shared by both gresses
+ * @param latency               stage and pipeline latency rules
+ * @param tmBufferBytes         traffic-manager shared buffer
+ * @param tmCellBytes           buffer cell size
+ * @param recirculationGbps     rate of each pipe's recirculation port
+ * @param exactEntryOverheadBits per-entry bits an exact-match table stores besides key and action data
+ */
+public record TargetProfile(
+        String name,
+        String description,
+        int stagesPerGress,
+        int pipes,
+        int portsPerPipe,
+        long clockHz,
+        MemoryGeometry sram,
+        MemoryGeometry tcam,
+        int statefulAlusPerStage,
+        int registerWordBits,
+        List<Integer> registerCellWidths,
+        int saluMaxConditions,
+        int saluMaxBranchesPerWord,
+        Set<AtomTemplate> templates,
+        int hashFunctionsPerStage,
+        int hashBitsPerFunction,
+        int logicalTablesPerStage,
+        List<PhvContainerGroup> phvContainers,
+        StageLatencyModel latency,
+        long tmBufferBytes,
+        int tmCellBytes,
+        double recirculationGbps,
+        int exactEntryOverheadBits) {
+
+    public static final int UNLIMITED = Integer.MAX_VALUE;
+
+    public TargetProfile {
+        registerCellWidths = List.copyOf(registerCellWidths);
+        templates = Set.copyOf(templates);
+        phvContainers = List.copyOf(phvContainers);
+    }
+
+    /** Total PHV bits (sum over container groups), or UNLIMITED. */
+    public long phvBits() {
+        long bits = 0;
+        for (PhvContainerGroup g : phvContainers) {
+            if (g.count() == UNLIMITED) {
+                return UNLIMITED;
+            }
+            bits += (long) g.count() * g.widthBits();
+        }
+        return bits;
+    }
+
+    /** Hash bits one stage can produce. */
+    public long hashBitsPerStage() {
+        if (hashFunctionsPerStage == UNLIMITED || hashBitsPerFunction == UNLIMITED) {
+            return UNLIMITED;
+        }
+        return (long) hashFunctionsPerStage * hashBitsPerFunction;
+    }
+
+    public boolean supportsCellWidth(int bits) {
+        return registerCellWidths.contains(bits);
+    }
+
+    /** Largest register cell the target offers: a lo/hi pair of words. */
+    public int maxCellWidth() {
+        int max = 0;
+        for (int w : registerCellWidths) {
+            max = Math.max(max, w);
+        }
+        return max;
+    }
+}
