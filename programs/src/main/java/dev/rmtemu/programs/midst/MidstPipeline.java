@@ -47,6 +47,8 @@ public final class MidstPipeline {
     public static final String IN_CLEAN = "midst_in_clean_ptr";
     public static final String OUT_CLEAN = "midst_out_clean_ptr";
     public static final String QDEPTH = "midst_qdepth";
+    /** One probe at a time may recirculate for cleaning: it holds this token. */
+    public static final String CLEANER = "midst_cleaner_token";
 
     /** Probe header kinds. A freshly generated probe carries NONE and enters from a recirculation port. */
     public static final int KIND_NONE = 0;
@@ -55,6 +57,8 @@ public final class MidstPipeline {
     public static final int KIND_MONITOR_ON = 3;
     public static final int KIND_MONITOR_OFF = 4;
     public static final int KIND_CLEAN_DONE = 5;
+    /** The cleaning probe gives up its token (monitoring restarted before cleaning finished); egress drops it. */
+    public static final int KIND_RELEASE = 6;
 
     /** Report flags. */
     public static final int FLAG_HEAVY_LOSER = 1;
@@ -78,6 +82,8 @@ public final class MidstPipeline {
     private static final int EG_COUNT = 5;
     private static final int EG_DIFF = 6;
     private static final int EG_MIN = 7;
+    /** The cleaner token sits with the first egress min stage: no stateful ALU is used there by either gress. */
+    private static final int EG_TOKEN = EG_MIN;
 
     public final MidstConfig config;
     public final StageProgram program;
@@ -95,6 +101,7 @@ public final class MidstPipeline {
     public final Field probeEgressDone;
     public final Field probeCleaning;
     public final Field probeEpoch;
+    public final Field probeHolder;
     /** Report header (egress → collector). */
     public final Field repLoss;
     public final Field repFlags;
@@ -147,6 +154,7 @@ public final class MidstPipeline {
         probeEgressDone = b.header("midst_probe.eg_done", 1, ParsedField.CARRIED);
         probeCleaning = b.header("midst_probe.cleaning", 1, ParsedField.CARRIED);
         probeEpoch = b.header("midst_probe.epoch", EPOCH_BITS, ParsedField.CARRIED);
+        probeHolder = b.header("midst_probe.holder", 1, ParsedField.CARRIED);
         repLoss = b.header("midst_rep.loss", MidstConfig.COUNTER_BITS, ParsedField.CARRIED);
         repFlags = b.header("midst_rep.flags", 8, ParsedField.CARRIED);
         repEpoch = b.header("midst_rep.epoch", EPOCH_BITS, ParsedField.CARRIED);
@@ -249,13 +257,13 @@ public final class MidstPipeline {
             if (m == 1) {
                 ctx.set(cleanWord, words); // nothing to clean while monitoring
                 if (ctx.get(isProbe) == 0) {
-                    ctx.execute(clean[0], 0); // a counted packet: the next off period starts cleaning from word 0
+                    ctx.execute(clean[0], 0); // a counted packet: all W words need cleaning in the next off period
                 }
                 return;
             }
-            long w = ctx.execute(clean[1], 0);
-            ctx.set(cleanWord, w);
-            ctx.set(inDone, w >= words - 1 ? 1 : 0);
+            long remaining = ctx.execute(clean[1], 0);
+            ctx.set(cleanWord, remaining > 0 ? remaining - 1 : words);
+            ctx.set(inDone, remaining <= 1 ? 1 : 0);
         });
 
         // stage 3: dirty words; a probe's fate is decided here too
@@ -337,13 +345,16 @@ public final class MidstPipeline {
             ctx.set(probeKind, m == 1 ? KIND_MONITOR_ON : KIND_MONITOR_OFF);
             ctx.set(egressPort, collector);
         } else if (m == 0 && (ctx.get(inDone) == 0 || ctx.get(probeEgressDone) == 0)) {
-            // cleaning is not finished: keep recirculating, cleaning a word per row per pass
+            // cleaning is not finished: keep recirculating (egress lets only the token holder through)
             ctx.set(probeKind, KIND_TO_EGRESS);
             ctx.set(probeCleaning, 1);
             ctx.set(egressPort, recirc);
-        } else if (m == 0 && ctx.get(probeCleaning) == 1) {
+        } else if (m == 0 && ctx.get(probeHolder) == 1) {
             ctx.set(probeKind, KIND_CLEAN_DONE);
             ctx.set(egressPort, collector);
+        } else if (ctx.get(probeHolder) == 1) {
+            ctx.set(probeKind, KIND_RELEASE);
+            ctx.set(egressPort, recirc);
         } else {
             ctx.set(drop, 1);
         }
@@ -353,7 +364,8 @@ public final class MidstPipeline {
 
     private void declareEgress(ProgramBuilder b, int indexBits) {
         Field egressPort = b.intrinsic(Intrinsic.EGRESS_PORT);
-        Field enqDepth = b.intrinsic(Intrinsic.ENQ_QDEPTH);
+        // depth left behind at dequeue: the last packet of a burst records an empty queue
+        Field deqDepth = b.intrinsic(Intrinsic.DEQ_QDEPTH);
         Field cleanWord = b.metadata(Gress.EGRESS, "midst_eg.clean_word", 32);
         Field acc = b.metadata(Gress.EGRESS, "midst_eg.min", MidstConfig.COUNTER_BITS);
         Field[] word = new Field[rows];
@@ -390,7 +402,7 @@ public final class MidstPipeline {
             } else if (kind != KIND_NONE) {
                 return; // a report on its way to the collector
             } else if (ctx.get(egressPort) == dataPort) {
-                ctx.execute(recordDepth, 0, ctx.get(enqDepth));
+                ctx.execute(recordDepth, 0, ctx.get(deqDepth));
             }
             if (ctx.get(brCounted) != 0) {
                 ctx.execute(clean[0], 0);
@@ -401,10 +413,10 @@ public final class MidstPipeline {
                     ctx.set(mask[i], 1L << (idx % MidstConfig.COUNTERS_PER_DIRTY_WORD));
                 }
             } else if (ctx.get(brMonitor) == 0) {
-                long w = ctx.execute(clean[1], 0);
-                ctx.set(cleanWord, w);
+                long remaining = ctx.execute(clean[1], 0);
+                ctx.set(cleanWord, remaining > 0 ? remaining - 1 : words);
                 if (probe) {
-                    ctx.set(probeEgressDone, w >= words - 1 ? 1 : 0);
+                    ctx.set(probeEgressDone, remaining <= 1 ? 1 : 0);
                 }
             } else {
                 ctx.set(cleanWord, words);
@@ -463,22 +475,58 @@ public final class MidstPipeline {
             }
         });
 
-        // stages 4..: the minimum of the differences, one two-input min per stage
-        for (int k = 0; k + 1 < rows; k++) {
-            final int next = k + 1;
-            final boolean first = k == 0;
+        // stages 7..: the minimum of the differences, one two-input min per stage (the first shares
+        // its stage with the cleaner token below)
+        for (int k = 1; k + 1 < rows; k++) {
+            final int step = k;
             b.stage(Gress.EGRESS, EG_MIN + k).apply(ctx -> {
-                if (ctx.get(brCounted) == 0 || ctx.get(probeKind) != KIND_NONE) {
-                    return;
+                if (ctx.get(probeKind) == KIND_NONE) {
+                    minStep(ctx, acc, d, step);
                 }
-                long a = first ? ctx.get(d[0]) : ctx.get(acc);
-                ctx.set(acc, Math.min(a, ctx.get(d[next])));
             });
         }
 
+        // the cleaner token: one probe at a time recirculates for cleaning; it gives the token back
+        // when it leaves the loop (cleaning done, a monitoring report, or a release)
+        Field egressDrop = b.intrinsic(Intrinsic.EGRESS_DROP_CTL);
+        ProgramBuilder.StageBuilder tokenStage = b.stage(Gress.EGRESS, EG_TOKEN);
+        RegisterArray token = tokenStage.register(CLEANER, 32, 1);
+        RegisterAction acquire = tokenStage.action(RegisterAction.on(token, "acquire")
+                .condition(Operand.REG_LO, CmpOp.EQ, Operand.constant(0))
+                .updateLo(Predicate.C0, AluOp.SET, Operand.constant(1), Operand.constant(0))
+                .output(RegisterAction.OutputSource.OLD_LO));
+        RegisterAction release = tokenStage.action(RegisterAction.on(token, "release")
+                .updateLo(AluOp.SET, Operand.constant(0), Operand.constant(0)));
+        final boolean tokenWithMin = rows > 1;
+        tokenStage.apply(ctx -> {
+            long kind = ctx.get(probeKind);
+            if (kind == KIND_NONE) {
+                if (tokenWithMin) {
+                    minStep(ctx, acc, d, 0);
+                }
+                return;
+            }
+            boolean holder = ctx.get(probeHolder) == 1;
+            if (kind == KIND_TO_INGRESS) {
+                if (ctx.get(probeCleaning) == 1 && !holder) {
+                    if (ctx.execute(acquire, 0) == 0) {
+                        ctx.set(probeHolder, 1);
+                    } else {
+                        ctx.set(egressDrop, 1); // another probe is already cleaning
+                    }
+                }
+            } else if (holder) {
+                ctx.execute(release, 0);
+                ctx.set(probeHolder, 0);
+                if (kind == KIND_RELEASE) {
+                    ctx.set(egressDrop, 1);
+                }
+            }
+        });
+
         // last stage: the report header the collector reads
         final Field estimate = rows == 1 ? d[0] : acc;
-        b.stage(Gress.EGRESS, EG_MIN + Math.max(0, rows - 1)).apply(ctx -> {
+        b.stage(Gress.EGRESS, EG_MIN + Math.max(1, rows - 1)).apply(ctx -> {
             if (ctx.get(brCounted) == 0 || ctx.get(probeKind) != KIND_NONE) {
                 return;
             }
@@ -491,15 +539,32 @@ public final class MidstPipeline {
         });
     }
 
+    /** acc := min(k == 0 ? d_0 : acc, d_{k+1}) for a counted data packet. */
+    private static void minStep(StageContext ctx, Field acc, Field[] d, int k, Field counted) {
+        if (ctx.get(counted) == 0) {
+            return;
+        }
+        long a = k == 0 ? ctx.get(d[0]) : ctx.get(acc);
+        ctx.set(acc, Math.min(a, ctx.get(d[k + 1])));
+    }
+
+    private void minStep(StageContext ctx, Field acc, Field[] d, int k) {
+        minStep(ctx, acc, d, k, brCounted);
+    }
+
     // ------------------------------------------------------------------ register actions
 
-    /** [0] restart: pointer := 0 (a counted packet); [1] advance: old < W ? +1, returns the word to clean. */
+    /**
+     * The clean pointer counts the dirty words still to clean (0 at boot: a fresh sketch is
+     * clean). [0] restart: := W (a counted packet dirtied the sketch); [1] advance: old > 0 ?
+     * −1, returning old (the word to clean is old − 1).
+     */
     private RegisterAction[] cleanPointerActions(ProgramBuilder.StageBuilder s, RegisterArray reg) {
         RegisterAction restart = s.action(RegisterAction.on(reg, "restart")
-                .updateLo(AluOp.SET, Operand.constant(0), Operand.constant(0)));
+                .updateLo(AluOp.SET, Operand.constant(words), Operand.constant(0)));
         RegisterAction advance = s.action(RegisterAction.on(reg, "advance")
-                .condition(Operand.REG_LO, CmpOp.LT, Operand.constant(words))
-                .updateLo(Predicate.C0, AluOp.ADD, Operand.REG_LO, Operand.constant(1))
+                .condition(Operand.REG_LO, CmpOp.GT, Operand.constant(0))
+                .updateLo(Predicate.C0, AluOp.SUB, Operand.REG_LO, Operand.constant(1))
                 .output(RegisterAction.OutputSource.OLD_LO));
         return new RegisterAction[] {restart, advance};
     }

@@ -1,7 +1,6 @@
 package dev.rmtemu.programs.midst;
 
 import dev.rmtemu.model.target.TargetProfiles;
-import dev.rmtemu.traces.PacketRecord;
 
 /** Shared set-up: a tofino1 MIDST switch fed from {@link MidstTraffic} on ports 3..8 of pipe 0. */
 final class MidstTestTraffic {
@@ -19,24 +18,4 @@ final class MidstTestTraffic {
     static MidstTraffic.Spec spec(int flows, double overload, int perBurst, int bursts, long intervalNs, long seed) {
         return new MidstTraffic.Spec(flows, 1.0, PACKET_BYTES, GBPS, overload, perBurst, bursts, intervalNs, INPUTS, seed);
     }
-
-    /** Feeds every packet of {@code t} arriving before {@code untilNs} (exclusive; Long.MAX_VALUE = all). */
-    static void feed(MidstSwitch sw, MidstTraffic t, PacketRecord r, long untilNs) {
-        while (true) {
-            if (pending && r.timestampNs() >= untilNs) {
-                return;
-            }
-            if (!pending && !t.next(r)) {
-                return;
-            }
-            if (r.timestampNs() >= untilNs) {
-                pending = true;
-                return;
-            }
-            pending = false;
-            sw.engine().arrive(sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
-        }
-    }
-
-    static boolean pending;
 }
