@@ -1,6 +1,5 @@
 package dev.rmtemu.programs.midst;
 
-import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.traces.PacketRecord;
 
@@ -169,10 +168,5 @@ public final class MidstCleaning {
                 }
             }
         }
-    }
-
-    /** The gress of an array name (for reports). */
-    static Gress gressOf(MidstSwitch sw, String array) {
-        return sw.pipeline().program.register(array).gress();
     }
 }
