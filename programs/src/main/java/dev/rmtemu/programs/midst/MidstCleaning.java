@@ -16,6 +16,8 @@ import java.util.List;
  *   pointers have covered all W = c / 32 words;</li>
  *   <li>data plane, recirculation plus traffic: the same, while data packets at line rate
  *   also zero a word per row on each pass.</li>
+ *   <li>with {@link MidstConfig#dirtyWords()} off, the same loops zero one counter per row per
+ *   pass (c steps instead of W = c / 32): what the dirty words save.</li>
  * </ul>
  */
 public final class MidstCleaning {
@@ -141,10 +143,10 @@ public final class MidstCleaning {
      */
     static void dirtyEverything(MidstSwitch sw) {
         MidstConfig cfg = sw.pipeline().config;
-        sw.engine().state().writeRegister(sw.pipe(), MidstPipeline.IN_CLEAN, 0, cfg.dirtyWords(), 0);
-        sw.engine().state().writeRegister(sw.pipe(), MidstPipeline.OUT_CLEAN, 0, cfg.dirtyWords(), 0);
+        sw.engine().state().writeRegister(sw.pipe(), MidstPipeline.IN_CLEAN, 0, cfg.cleaningSteps(), 0);
+        sw.engine().state().writeRegister(sw.pipe(), MidstPipeline.OUT_CLEAN, 0, cfg.cleaningSteps(), 0);
         for (int i = 0; i < cfg.rows(); i++) {
-            for (int w = 0; w < cfg.dirtyWords(); w++) {
+            for (int w = 0; cfg.dirtyWords() && w < cfg.dirtyWordCount(); w++) {
                 sw.engine().state().writeRegister(sw.pipe(), MidstPipeline.inDirty(i), w, 0xFFFFFFFFL, 0);
                 sw.engine().state().writeRegister(sw.pipe(), MidstPipeline.outDirty(i), w, 0xFFFFFFFFL, 0);
             }
@@ -155,11 +157,13 @@ public final class MidstCleaning {
         }
     }
 
-    /** Throws unless every dirty word of both sketches is zero. */
+    /** Throws unless every dirty word (without dirty words: every counter) of both sketches is zero. */
     static void checkClean(MidstSwitch sw) {
         MidstConfig cfg = sw.pipeline().config;
         for (int i = 0; i < cfg.rows(); i++) {
-            for (String a : List.of(MidstPipeline.inDirty(i), MidstPipeline.outDirty(i))) {
+            List<String> arrays = cfg.dirtyWords() ? List.of(MidstPipeline.inDirty(i), MidstPipeline.outDirty(i))
+                    : List.of(MidstPipeline.inCount(i), MidstPipeline.outCount(i));
+            for (String a : arrays) {
                 long[] words = sw.engine().state().snapshot(sw.pipe(), a);
                 for (int w = 0; w < words.length; w++) {
                     if (words[w] != 0) {

@@ -13,9 +13,11 @@ import dev.rmtemu.model.UserError;
  * @param lowWater        l: monitoring stops (and cleaning starts) when the depth falls below l
  * @param dataPort        the monitored egress port every data packet is forwarded to
  * @param collectorPort   front-panel port towards the collector (monitoring and cleaning reports)
+ * @param dirtyWords      clean with one dirty word per 32 counters (the paper's mechanism); false:
+ *                        each passing packet zeroes one counter per row (the baseline it improves on)
  */
 public record MidstConfig(int rows, int columns, long lossThreshold, long burstThreshold,
-                          long highWater, long lowWater, int dataPort, int collectorPort) {
+                          long highWater, long lowWater, int dataPort, int collectorPort, boolean dirtyWords) {
     /**
      * Most rows: tofino1 has 4 stateful ALUs per stage and each row's counters (and dirty
      * words) are one register array in the same stage, so 4 rows fill a stage.
@@ -60,7 +62,7 @@ public record MidstConfig(int rows, int columns, long lossThreshold, long burstT
 
     public static MidstConfig defaults() {
         return new MidstConfig(DEFAULT_ROWS, DEFAULT_COLUMNS, DEFAULT_LOSS_THRESHOLD, DEFAULT_BURST_THRESHOLD,
-                DEFAULT_HIGH_WATER, DEFAULT_LOW_WATER, DEFAULT_DATA_PORT, DEFAULT_COLLECTOR_PORT);
+                DEFAULT_HIGH_WATER, DEFAULT_LOW_WATER, DEFAULT_DATA_PORT, DEFAULT_COLLECTOR_PORT, true);
     }
 
     /** A sketch of {@code kilobytes} KB (of 32-bit counters) spread over {@code rows} rows, rounded down to whole dirty words. */
@@ -70,8 +72,13 @@ public record MidstConfig(int rows, int columns, long lossThreshold, long burstT
     }
 
     /** Dirty words per row: W = c / 32. */
-    public int dirtyWords() {
+    public int dirtyWordCount() {
         return columns / COUNTERS_PER_DIRTY_WORD;
+    }
+
+    /** What one cleaning step zeroes per row: a dirty word (W of them) or, without dirty words, a counter (c). */
+    public int cleaningSteps() {
+        return dirtyWords ? dirtyWordCount() : columns;
     }
 
     /** Bytes of counters in one sketch. */
@@ -80,14 +87,18 @@ public record MidstConfig(int rows, int columns, long lossThreshold, long burstT
     }
 
     public MidstConfig withRows(int r, int c) {
-        return new MidstConfig(r, c, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort);
+        return new MidstConfig(r, c, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, dirtyWords);
     }
 
     public MidstConfig withWaterMarks(long h, long l) {
-        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, h, l, dataPort, collectorPort);
+        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, h, l, dataPort, collectorPort, dirtyWords);
     }
 
     public MidstConfig withThresholds(long loss, long burst) {
-        return new MidstConfig(rows, columns, loss, burst, highWater, lowWater, dataPort, collectorPort);
+        return new MidstConfig(rows, columns, loss, burst, highWater, lowWater, dataPort, collectorPort, dirtyWords);
+    }
+
+    public MidstConfig withDirtyWords(boolean on) {
+        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, on);
     }
 }

@@ -110,7 +110,9 @@ public final class MidstPipeline {
 
     private final int rows;
     private final int columns;
+    /** Cleaning steps per row: dirty words, or counters when cleaning without dirty words. */
     private final int words;
+    private final boolean dirty;
 
     public static String inDirty(int row) {
         return "midst_in_dirty_" + row;
@@ -132,7 +134,8 @@ public final class MidstPipeline {
         this.config = cfg;
         this.rows = cfg.rows();
         this.columns = cfg.columns();
-        this.words = cfg.dirtyWords();
+        this.words = cfg.cleaningSteps();
+        this.dirty = cfg.dirtyWords();
         ProgramBuilder b = ProgramBuilder.create(MidstProgram.NAME, MidstProgram.DESCRIPTION);
         b.param("rows", rows).param("columns", columns).param("loss_threshold", cfg.lossThreshold())
                 .param("burst_threshold", cfg.burstThreshold()).param("high", cfg.highWater()).param("low", cfg.lowWater())
@@ -185,7 +188,7 @@ public final class MidstPipeline {
         Field[] mask = new Field[rows];
         Field[] stale = new Field[rows];
         for (int i = 0; i < rows; i++) {
-            word[i] = b.metadata(Gress.INGRESS, "midst_ig.word" + i, bitsFor(words));
+            word[i] = b.metadata(Gress.INGRESS, "midst_ig.word" + i, bitsFor(config.dirtyWordCount()));
             mask[i] = b.metadata(Gress.INGRESS, "midst_ig.bit" + i, 32);
             stale[i] = b.metadata(Gress.INGRESS, "midst_ig.stale" + i, 1);
         }
@@ -270,7 +273,7 @@ public final class MidstPipeline {
         ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, ING_DIRTY);
         RegisterAction[] mark = new RegisterAction[rows];
         RegisterAction[] zero = new RegisterAction[rows];
-        for (int i = 0; i < rows; i++) {
+        for (int i = 0; dirty && i < rows; i++) {
             RegisterArray d = s3.register(inDirty(i), 32, words);
             mark[i] = s3.action(dirtyMark(d));
             zero[i] = s3.action(dirtyZero(d));
@@ -278,7 +281,7 @@ public final class MidstPipeline {
         s3.apply(ctx -> {
             boolean counted = ctx.get(brCounted) != 0;
             long cw = ctx.get(cleanWord);
-            for (int i = 0; i < rows; i++) {
+            for (int i = 0; dirty && i < rows; i++) {
                 if (counted) {
                     long bit = ctx.get(mask[i]);
                     long old = ctx.execute(mark[i], ctx.get(word[i]), bit);
@@ -295,12 +298,18 @@ public final class MidstPipeline {
         // stage 4: counters
         ProgramBuilder.StageBuilder s4 = b.stage(Gress.INGRESS, ING_COUNT);
         RegisterAction[] count = new RegisterAction[rows];
+        RegisterAction[] zeroCounter = new RegisterAction[rows];
         for (int i = 0; i < rows; i++) {
             RegisterArray c = s4.register(inCount(i), MidstConfig.COUNTER_BITS, columns);
             count[i] = s4.action(counterUpdate(c));
+            zeroCounter[i] = dirty ? null : s4.action(counterZero(c));
         }
         s4.apply(ctx -> {
             if (ctx.get(brCounted) == 0) {
+                long cw = ctx.get(cleanWord);
+                for (int i = 0; !dirty && cw < words && i < rows; i++) {
+                    ctx.execute(zeroCounter[i], cw); // no dirty words: this pass cleans one counter per row
+                }
                 return;
             }
             for (int i = 0; i < rows; i++) {
@@ -374,7 +383,7 @@ public final class MidstPipeline {
         Field[] v = new Field[rows];
         Field[] d = new Field[rows];
         for (int i = 0; i < rows; i++) {
-            word[i] = b.metadata(Gress.EGRESS, "midst_eg.word" + i, bitsFor(words));
+            word[i] = b.metadata(Gress.EGRESS, "midst_eg.word" + i, bitsFor(config.dirtyWordCount()));
             mask[i] = b.metadata(Gress.EGRESS, "midst_eg.bit" + i, 32);
             stale[i] = b.metadata(Gress.EGRESS, "midst_eg.stale" + i, 1);
             v[i] = b.metadata(Gress.EGRESS, "midst_eg.v" + i, MidstConfig.COUNTER_BITS);
@@ -427,13 +436,13 @@ public final class MidstPipeline {
         ProgramBuilder.StageBuilder s1 = b.stage(Gress.EGRESS, EG_DIRTY);
         RegisterAction[] mark = new RegisterAction[rows];
         RegisterAction[] zero = new RegisterAction[rows];
-        for (int i = 0; i < rows; i++) {
+        for (int i = 0; dirty && i < rows; i++) {
             RegisterArray dw = s1.register(outDirty(i), 32, words);
             mark[i] = s1.action(dirtyMark(dw));
             zero[i] = s1.action(dirtyZero(dw));
         }
         s1.apply(ctx -> {
-            if (ctx.get(probeKind) > KIND_TO_INGRESS) {
+            if (!dirty || ctx.get(probeKind) > KIND_TO_INGRESS) {
                 return;
             }
             boolean counted = ctx.get(brCounted) != 0;
@@ -452,12 +461,19 @@ public final class MidstPipeline {
         // stage 2: counters → v_i
         ProgramBuilder.StageBuilder s2 = b.stage(Gress.EGRESS, EG_COUNT);
         RegisterAction[] count = new RegisterAction[rows];
+        RegisterAction[] zeroCounter = new RegisterAction[rows];
         for (int i = 0; i < rows; i++) {
             RegisterArray c = s2.register(outCount(i), MidstConfig.COUNTER_BITS, columns);
             count[i] = s2.action(counterUpdate(c));
+            zeroCounter[i] = dirty ? null : s2.action(counterZero(c));
         }
         s2.apply(ctx -> {
-            if (ctx.get(brCounted) == 0 || ctx.get(probeKind) != KIND_NONE) {
+            long kind = ctx.get(probeKind);
+            if (ctx.get(brCounted) == 0 || kind != KIND_NONE) {
+                long cw = ctx.get(cleanWord);
+                for (int i = 0; !dirty && kind <= KIND_TO_INGRESS && cw < words && i < rows; i++) {
+                    ctx.execute(zeroCounter[i], cw);
+                }
                 return;
             }
             for (int i = 0; i < rows; i++) {
@@ -579,6 +595,12 @@ public final class MidstPipeline {
     /** Zeroes one dirty word: its 32 counters are logically reset. */
     private static RegisterAction.Builder dirtyZero(RegisterArray d) {
         return RegisterAction.on(d, "clean")
+                .updateLo(AluOp.SET, Operand.constant(0), Operand.constant(0));
+    }
+
+    /** Cleaning without dirty words: zero the counter itself. */
+    private static RegisterAction.Builder counterZero(RegisterArray c) {
+        return RegisterAction.on(c, "clean")
                 .updateLo(AluOp.SET, Operand.constant(0), Operand.constant(0));
     }
 

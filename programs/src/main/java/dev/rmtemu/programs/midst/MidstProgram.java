@@ -35,7 +35,8 @@ public final class MidstProgram implements ProgramFactory {
                 ParamSpec.integer("high", d.highWater(), 1, 1 << 19, "h: start monitoring at this queue depth (80 B cells)"),
                 ParamSpec.integer("low", d.lowWater(), 0, 1 << 19, "l: stop monitoring and clean below this depth (cells)"),
                 ParamSpec.integer("port", d.dataPort(), 0, 447, "monitored egress port every data packet goes to"),
-                ParamSpec.integer("collector", d.collectorPort(), 0, 447, "port towards the collector (monitor / cleaning reports)"));
+                ParamSpec.integer("collector", d.collectorPort(), 0, 447, "port towards the collector (monitor / cleaning reports)"),
+                ParamSpec.integer("dirty_words", 1, 0, 1, "1: clean with a dirty word per 32 counters; 0: one counter per packet"));
     }
 
     @Override
@@ -47,6 +48,6 @@ public final class MidstProgram implements ProgramFactory {
     public static MidstPipeline pipeline(ProgramParams p) {
         return new MidstPipeline(new MidstConfig(p.intValue("rows"), p.intValue("columns"), p.longValue("loss_threshold"),
                 p.longValue("burst_threshold"), p.longValue("high"), p.longValue("low"), p.intValue("port"),
-                p.intValue("collector")));
+                p.intValue("collector"), p.intValue("dirty_words") == 1));
     }
 }

@@ -71,11 +71,22 @@ class MidstMonitoringTest {
         MidstConfig cfg = MidstConfig.defaults().withRows(2, 4096);
         MidstCleaning.Result res = MidstCleaning.dataPlane(cfg, TargetProfiles.builtIn("tofino1"), 0, 0);
         // one word per row per pass: W passes (and the final report pass)
-        assertTrue(res.probePasses() >= cfg.dirtyWords() && res.probePasses() <= cfg.dirtyWords() + 2,
-                "passes " + res.probePasses() + " for W = " + cfg.dirtyWords());
+        assertTrue(res.probePasses() >= cfg.dirtyWordCount() && res.probePasses() <= cfg.dirtyWordCount() + 2,
+                "passes " + res.probePasses() + " for W = " + cfg.dirtyWordCount());
         MidstCleaning.Result withTraffic = MidstCleaning.dataPlane(cfg, TargetProfiles.builtIn("tofino1"), 40, 256);
         assertTrue(withTraffic.cycles() < res.cycles() / 2, withTraffic + " vs " + res);
         assertEquals(res, MidstCleaning.dataPlane(cfg, TargetProfiles.builtIn("tofino1"), 0, 0));
+    }
+
+    @Test
+    void withoutDirtyWordsCleaningZeroesEveryCounterAndTakes32TimesLonger() {
+        MidstConfig cfg = MidstConfig.defaults().withRows(2, 1024);
+        MidstCleaning.Result words = MidstCleaning.dataPlane(cfg, TargetProfiles.builtIn("tofino1"), 0, 0);
+        MidstCleaning.Result counters = MidstCleaning.dataPlane(cfg.withDirtyWords(false), TargetProfiles.builtIn("tofino1"), 0, 0);
+        // dataPlane checks every counter is zero at the end (without dirty words the counters themselves are cleaned)
+        assertTrue(counters.probePasses() >= cfg.columns() && counters.probePasses() <= cfg.columns() + 2, counters.toString());
+        double ratio = (double) counters.cycles() / words.cycles();
+        assertTrue(ratio > 30 && ratio < 34, "ratio " + ratio);
     }
 
     @Test

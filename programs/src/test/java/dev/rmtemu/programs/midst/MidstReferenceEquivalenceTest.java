@@ -12,12 +12,14 @@ class MidstReferenceEquivalenceTest {
 
     @Test
     void stageProgramMatchesReferenceOnRandomTraffic() {
-        for (int rows = 1; rows <= MidstConfig.MAX_ROWS; rows++) {
-            MidstConfig cfg = MidstConfig.defaults().withRows(rows, 256);
+        for (int variant = 1; variant <= MidstConfig.MAX_ROWS + 1; variant++) {
+            // rows 1..4 with dirty words, then 2 rows cleaned counter by counter
+            int rows = variant <= MidstConfig.MAX_ROWS ? variant : 2;
+            MidstConfig cfg = MidstConfig.defaults().withRows(rows, 256).withDirtyWords(variant <= MidstConfig.MAX_ROWS);
             MidstSwitch sw = MidstTestTraffic.newSwitch(cfg, 150);
             sw.monitorAlways();
             MidstReference ref = new MidstReference(cfg);
-            MidstTraffic.Spec spec = MidstTestTraffic.spec(1_500, 0.9, 5_000, 2, 3_000_000, 100 + rows);
+            MidstTraffic.Spec spec = MidstTestTraffic.spec(1_500, 0.9, 5_000, 2, 3_000_000, 100 + variant);
             int total = (int) spec.totalPackets();
             int[][] idx = new int[total][rows];
             long[][] u = new long[total][rows];
