@@ -1,0 +1,103 @@
+package dev.rmtemu.bench;
+
+import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.programs.midst.MidstConfig;
+import dev.rmtemu.programs.midst.MidstReference;
+import dev.rmtemu.programs.midst.MidstSwitch;
+import dev.rmtemu.programs.midst.MidstTraffic;
+import dev.rmtemu.traces.PacketRecord;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * MIDST end to end on tofino1: bursty incast (1.5× overload) into a congested 10 Gb/s
+ * port (1,000-cell queue), S_in/S_out of 2 × 40,960 counters (320 KB each), probes every
+ * 2 µs for reactive monitoring and cleaning, collector on the wire. One operation = one
+ * trace packet (probes are extra work, not counted), so the score is packets per second.
+ * {@code reference} is the plain-Java {@link MidstReference}: S_in and S_out update and the
+ * min-of-differences estimate for every packet, no pipeline, no traffic manager.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true"})
+public class MidstBenchmark {
+    static final int PACKETS = 1 << 18;
+    static final int FLOWS = 100_000;
+    static final double GBPS = 10;
+    static final int QUEUE_CELLS = 1_000;
+    /** Probe interval in cycles: 2 µs at 1.22 GHz. */
+    static final long PROBE_CYCLES = 2_440;
+    static final int[] INPUTS = {3, 4, 5, 6, 7, 8, 9, 10};
+
+    private UnsafeBuffer trace;
+    private final PacketRecord view = new PacketRecord();
+    private MidstConfig cfg;
+    private MidstSwitch sw;
+    private MidstReference ref;
+    private long spanNs;
+    private final int[] idx = new int[MidstConfig.MAX_ROWS];
+    private final long[] u = new long[MidstConfig.MAX_ROWS];
+
+    @Setup(Level.Trial)
+    public void generate() {
+        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
+        MidstTraffic t = new MidstTraffic(new MidstTraffic.Spec(FLOWS, 1.0, 1000, GBPS, 1.5, PACKETS / 4, 4,
+                50_000_000L, INPUTS, 7));
+        int i = 0;
+        while (i < PACKETS && t.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
+            i++;
+        }
+        spanNs = view.wrap(trace, (PACKETS - 1) * PacketRecord.LENGTH).timestampNs() + 1_000_000;
+        cfg = MidstConfig.defaults().withWaterMarks(250, 25);
+    }
+
+    @Setup(Level.Iteration)
+    public void freshSwitch() {
+        sw = new MidstSwitch(cfg, TargetProfiles.builtIn("tofino1"), GBPS, QUEUE_CELLS);
+        ref = new MidstReference(cfg);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long engine() {
+        long base = sw.engine().now() + 1;
+        long spanCycles = sw.engine().clock().nsToCycles(spanNs);
+        sw.startProbes(base, PROBE_CYCLES, spanCycles / PROBE_CYCLES);
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            sw.engine().arrive(base + sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
+        }
+        sw.engine().drain();
+        return sw.engine().counters().packetsOut();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long reference() {
+        long sum = 0;
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            ref.ingress(r, idx, u);
+            sum += ref.egress(idx, u);
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,104 @@
+package dev.rmtemu.programs.midst;
+
+import dev.rmtemu.model.UserError;
+
+/**
+ * Everything that shapes one MIDST deployment on a switch.
+ *
+ * @param rows            r: rows of each count-min sketch (S_in and S_out have the same shape)
+ * @param columns         c: counters per row
+ * @param lossThreshold   egress flags a packet's report as a heavy loser when min_i(u_i - v_i) reaches this
+ * @param burstThreshold  ingress flags a bursty flow when its S_in estimate min_i(u_i) reaches this
+ * @param highWater       h: monitoring starts when the reported queue depth (cells) is at least h
+ * @param lowWater        l: monitoring stops (and cleaning starts) when the depth falls below l
+ * @param dataPort        the monitored egress port every data packet is forwarded to
+ * @param collectorPort   front-panel port towards the collector (monitoring and cleaning reports)
+ * @param dirtyWords      clean with one dirty word per 32 counters (the paper's mechanism); false:
+ *                        each passing packet zeroes one counter per row (the baseline it improves on)
+ */
+public record MidstConfig(int rows, int columns, long lossThreshold, long burstThreshold,
+                          long highWater, long lowWater, int dataPort, int collectorPort, boolean dirtyWords) {
+    /**
+     * Most rows: tofino1 has 4 stateful ALUs per stage and each row's counters (and dirty
+     * words) are one register array in the same stage, so 4 rows fill a stage.
+     */
+    public static final int MAX_ROWS = 4;
+    /** Counters (and dirty bits) per dirty word: one 32-bit register word marks 32 counters. */
+    public static final int COUNTERS_PER_DIRTY_WORD = 32;
+    /** Counter width: the 32-bit stateful-ALU word of tofino1. */
+    public static final int COUNTER_BITS = 32;
+    /** Defaults: 2 rows of 40,960 counters = 320 KB per sketch, the paper's headline memory. */
+    public static final int DEFAULT_ROWS = 2;
+    public static final int DEFAULT_COLUMNS = 40_960;
+    /** Report every flow with a positive estimate; the collector applies the final threshold. */
+    public static final long DEFAULT_LOSS_THRESHOLD = 1;
+    public static final long DEFAULT_BURST_THRESHOLD = 1_000;
+    /**
+     * Water marks in 80 B cells: h = 1,250 cells (100 KB), l = 125 cells (10 KB), l ≪ h as
+     * the paper asks; modelling choices scaled to the default 12,500-cell queue limit.
+     */
+    public static final long DEFAULT_HIGH_WATER = 1_250;
+    public static final long DEFAULT_LOW_WATER = 125;
+    public static final int DEFAULT_DATA_PORT = 1;
+    public static final int DEFAULT_COLLECTOR_PORT = 2;
+
+    public MidstConfig {
+        if (rows < 1 || rows > MAX_ROWS) {
+            throw new UserError("midst: rows must be 1.." + MAX_ROWS + " (one stateful ALU per row per stage), got " + rows);
+        }
+        if (columns < COUNTERS_PER_DIRTY_WORD || columns % COUNTERS_PER_DIRTY_WORD != 0) {
+            throw new UserError("midst: columns must be a positive multiple of " + COUNTERS_PER_DIRTY_WORD + ", got " + columns);
+        }
+        if (lossThreshold < 1 || burstThreshold < 1) {
+            throw new UserError("midst: thresholds must be at least 1");
+        }
+        if (lowWater < 0 || highWater <= lowWater) {
+            throw new UserError("midst: need 0 <= low water (" + lowWater + ") < high water (" + highWater + ")");
+        }
+        if (dataPort == collectorPort || dataPort < 0 || collectorPort < 0) {
+            throw new UserError("midst: data port and collector port must be distinct front-panel ports");
+        }
+    }
+
+    public static MidstConfig defaults() {
+        return new MidstConfig(DEFAULT_ROWS, DEFAULT_COLUMNS, DEFAULT_LOSS_THRESHOLD, DEFAULT_BURST_THRESHOLD,
+                DEFAULT_HIGH_WATER, DEFAULT_LOW_WATER, DEFAULT_DATA_PORT, DEFAULT_COLLECTOR_PORT, true);
+    }
+
+    /** A sketch of {@code kilobytes} KB (of 32-bit counters) spread over {@code rows} rows, rounded down to whole dirty words. */
+    public static int columnsFor(int kilobytes, int rows) {
+        int counters = kilobytes * 1024 / (COUNTER_BITS / 8) / rows;
+        return Math.max(COUNTERS_PER_DIRTY_WORD, counters / COUNTERS_PER_DIRTY_WORD * COUNTERS_PER_DIRTY_WORD);
+    }
+
+    /** Dirty words per row: W = c / 32. */
+    public int dirtyWordCount() {
+        return columns / COUNTERS_PER_DIRTY_WORD;
+    }
+
+    /** What one cleaning step zeroes per row: a dirty word (W of them) or, without dirty words, a counter (c). */
+    public int cleaningSteps() {
+        return dirtyWords ? dirtyWordCount() : columns;
+    }
+
+    /** Bytes of counters in one sketch. */
+    public long sketchBytes() {
+        return (long) rows * columns * (COUNTER_BITS / 8);
+    }
+
+    public MidstConfig withRows(int r, int c) {
+        return new MidstConfig(r, c, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, dirtyWords);
+    }
+
+    public MidstConfig withWaterMarks(long h, long l) {
+        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, h, l, dataPort, collectorPort, dirtyWords);
+    }
+
+    public MidstConfig withThresholds(long loss, long burst) {
+        return new MidstConfig(rows, columns, loss, burst, highWater, lowWater, dataPort, collectorPort, dirtyWords);
+    }
+
+    public MidstConfig withDirtyWords(boolean on) {
+        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, on);
+    }
+}

@@ -1,0 +1,314 @@
+package dev.rmtemu.programs.midst;
+
+import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.traces.PacketRecord;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code rmtemu experiment midst}: (a) heavy-loser precision / recall / F1 against memory
+ * and loss rate, on bursty incast traffic through a congested tofino1 port with reactive
+ * monitoring and data-plane cleaning running; (b) cleaning time against sketch size,
+ * control plane vs recirculation vs recirculation plus 10G / 40G traffic (the paper's
+ * Table 1 shape).
+ */
+public final class MidstExperiment implements Experiment {
+    /** Paper (Landau Feibish et al., SOSR 2022), Table 1, 160 KB row: control plane, recirculation, +10G, +40G (ms). */
+    static final double[] PAPER_160KB_MS = {95.32, 4.53, 0.55, 0.13};
+    /** Paper's headline: 95–98% heavy-loser accuracy at 320 KB. */
+    static final String PAPER_ACCURACY = "95-98% at 320 KB";
+
+    private static final Map<String, String> DEFAULTS = new TreeMap<>();
+
+    static {
+        DEFAULTS.put("memories", "10,20,40,80,160,320,640,1280");
+        DEFAULTS.put("overloads", "1.2,2.0");
+        DEFAULTS.put("rows", "2");
+        DEFAULTS.put("flows", "100000");
+        DEFAULTS.put("zipf", "1.0");
+        DEFAULTS.put("bursts", "6");
+        DEFAULTS.put("burst_packets", "20000");
+        DEFAULTS.put("interval_us", "30000");
+        DEFAULTS.put("bytes", "1000");
+        DEFAULTS.put("gbps", "10");
+        DEFAULTS.put("queue_cells", "1000");
+        DEFAULTS.put("high", "250");
+        DEFAULTS.put("low", "25");
+        DEFAULTS.put("probe_ns", "2000");
+        DEFAULTS.put("hl_fraction", "0.001");
+        DEFAULTS.put("clean_sizes", "160,320,640,1280");
+        DEFAULTS.put("clean_bytes", "512");
+        DEFAULTS.put("seed", "1");
+        DEFAULTS.put("target", "tofino1");
+        DEFAULTS.put("part", "ab");
+    }
+
+    @Override
+    public String name() {
+        return "midst";
+    }
+
+    @Override
+    public String description() {
+        return "MIDST Δ-sketches: heavy-loser accuracy vs memory and loss rate; cleaning time vs sketch size (Table 1)";
+    }
+
+    @Override
+    public List<String> options() {
+        return List.of(
+                "memories=10,20,...,1280    KB per sketch (S_in; S_out is the same)",
+                "overloads=1.2,2.0          arrival rate / port rate during a burst (sets the loss rate)",
+                "rows=2                     count-min rows r (1..4)",
+                "flows=100000 zipf=1.0      flows and their Zipf popularity",
+                "bursts=6 burst_packets=20000 interval_us=30000  incast bursts, packets each, spacing",
+                "bytes=1000 gbps=10         packet size; rate of every port (the monitored port is congested)",
+                "queue_cells=1000           tail-drop limit of the monitored queue (80 B cells)",
+                "high=250 low=25            water marks h and l (cells)",
+                "probe_ns=2000              probe (queue-depth report) interval",
+                "hl_fraction=0.001          heavy loser: true loss >= this share of all drops",
+                "clean_sizes=160,320,640,1280 clean_bytes=512  part (b): sketch sizes, data packet size",
+                "seed=1 target=tofino1 part=ab  seed; target profile; which parts to run (a, b or ab)");
+    }
+
+    /** One accuracy run's result. */
+    public record AccuracyRow(int memoryKb, double overload, long packets, long drops, double lossRate,
+                              int trueHeavy, int reportedHeavy, double precision, double recall, double f1,
+                              double recallAllDrops, int monitorIntervals) {
+    }
+
+    /** One cleaning-time row (ms). */
+    public record CleaningRow(int sizeKb, double controlPlane, double recirculation, double with10g, double with40g,
+                              double recirculationNoDirtyWords) {
+    }
+
+    @Override
+    public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
+        Map<String, String> o = new TreeMap<>(DEFAULTS);
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            if (!DEFAULTS.containsKey(e.getKey())) {
+                throw new UserError("experiment midst: unknown option '" + e.getKey() + "' (known: " + String.join(", ", DEFAULTS.keySet()) + ")");
+            }
+            o.put(e.getKey(), e.getValue());
+        }
+        TargetProfile profile = TargetProfiles.builtIn(o.get("target"));
+        String part = o.get("part");
+        List<AccuracyRow> acc = new ArrayList<>();
+        List<CleaningRow> clean = new ArrayList<>();
+        if (part.contains("a")) {
+            for (double overload : doubles(o, "overloads")) {
+                for (int kb : ints(o, "memories")) {
+                    acc.add(accuracy(o, profile, kb, overload));
+                }
+            }
+        }
+        if (part.contains("b")) {
+            int rows = integer(o, "rows");
+            int bytes = integer(o, "clean_bytes");
+            for (int kb : ints(o, "clean_sizes")) {
+                MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
+                clean.add(new CleaningRow(kb, MidstCleaning.controlPlaneMs(cfg, profile),
+                        MidstCleaning.dataPlane(cfg, profile, 0, bytes).milliseconds(),
+                        MidstCleaning.dataPlane(cfg, profile, 10, bytes).milliseconds(),
+                        MidstCleaning.dataPlane(cfg, profile, 40, bytes).milliseconds(),
+                        MidstCleaning.dataPlane(cfg.withDirtyWords(false), profile, 0, bytes).milliseconds()));
+            }
+        }
+        if (json) {
+            printJson(out, o, acc, clean);
+        } else {
+            printTables(out, o, acc, clean);
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** Part (a) for one memory size and overload. */
+    public static AccuracyRow accuracy(Map<String, String> o, TargetProfile profile, int kb, double overload) {
+        int rows = integer(o, "rows");
+        int flows = integer(o, "flows");
+        double gbps = Double.parseDouble(o.get("gbps"));
+        MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
+                .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")));
+        MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
+        int[] inputs = new int[profile.portsPerPipe() - 3];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = 3 + i; // ports 0..2 are spare, the monitored port and the collector's; all in pipe 0
+        }
+        MidstTraffic.Spec spec = new MidstTraffic.Spec(flows, Double.parseDouble(o.get("zipf")), integer(o, "bytes"), gbps,
+                overload, integer(o, "burst_packets"), integer(o, "bursts"), Long.parseLong(o.get("interval_us")) * 1_000,
+                inputs, Long.parseLong(o.get("seed")));
+        int[] departed = new int[flows];
+        int[] lastSeq = new int[flows];
+        int dataPort = cfg.dataPort();
+        sw.onDeparture((c, port, s, pool) -> {
+            if (port == dataPort) {
+                int f = MidstTraffic.flowOf(pool.record(s));
+                departed[f]++;
+                lastSeq[f] = pool.record(s).tcpSeq();
+            }
+        });
+        long durationCycles = sw.engine().clock().nsToCycles(spec.bursts() * spec.burstIntervalNs());
+        long probeCycles = Math.max(1, sw.engine().clock().nsToCycles(Long.parseLong(o.get("probe_ns"))));
+        sw.startProbes(0, probeCycles, durationCycles / probeCycles);
+        MidstTraffic t = new MidstTraffic(spec);
+        PacketRecord r = PacketRecord.allocate();
+        long packets = 0;
+        while (t.next(r)) {
+            sw.engine().arrive(sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
+            packets++;
+        }
+        sw.engine().drain();
+        sw.engine().checkConservation();
+        // ground truth from the traffic manager: all drops of a flow, and the observable ones (followed by a
+        // later departure of the same flow, which is when egress can compute an estimate)
+        long drops = 0;
+        long[] loss = new long[flows];
+        long[] observable = new long[flows];
+        for (int f = 0; f < flows; f++) {
+            loss[f] = t.arrivals(f) - departed[f];
+            observable[f] = lastSeq[f] - departed[f];
+            drops += loss[f];
+        }
+        long threshold = Math.max(1, (long) Math.ceil(Double.parseDouble(o.get("hl_fraction")) * drops));
+        long[] est = new long[flows];
+        for (MidstCollector.FlowReport f : sw.collector().flows()) {
+            int id = f.src() - MidstTraffic.FLOW_BASE;
+            if (id >= 0 && id < flows) {
+                est[id] = f.loss();
+            }
+        }
+        int truth = 0;
+        int reported = 0;
+        int both = 0;
+        int truthAll = 0;
+        int bothAll = 0;
+        for (int f = 0; f < flows; f++) {
+            boolean isHeavy = observable[f] >= threshold;
+            boolean says = est[f] >= threshold;
+            truth += isHeavy ? 1 : 0;
+            reported += says ? 1 : 0;
+            both += isHeavy && says ? 1 : 0;
+            truthAll += loss[f] >= threshold ? 1 : 0;
+            bothAll += loss[f] >= threshold && says ? 1 : 0;
+        }
+        double precision = reported == 0 ? 1 : (double) both / reported;
+        double recall = truth == 0 ? 1 : (double) both / truth;
+        double f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall);
+        int intervals = 0;
+        for (MidstCollector.Event e : sw.collector().events()) {
+            intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
+        }
+        return new AccuracyRow(kb, overload, packets, drops, packets == 0 ? 0 : (double) drops / packets, truth, reported,
+                precision, recall, f1, truthAll == 0 ? 1 : (double) bothAll / truthAll, intervals);
+    }
+
+    private static void printTables(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean) {
+        if (!acc.isEmpty()) {
+            out.printf(Locale.ROOT, "MIDST (a): heavy losers (loss >= %s of all drops), %s rows, %s flows zipf %s, %s bursts x %s packets,"
+                            + " %s B at %s Gb/s, queue %s cells, h=%s l=%s, probe every %s ns%n",
+                    o.get("hl_fraction"), o.get("rows"), o.get("flows"), o.get("zipf"), o.get("bursts"), o.get("burst_packets"),
+                    o.get("bytes"), o.get("gbps"), o.get("queue_cells"), o.get("high"), o.get("low"), o.get("probe_ns"));
+            out.printf(Locale.ROOT, "%8s %9s %9s %7s %6s %6s %9s %7s %7s %11s %9s%n",
+                    "memory", "overload", "drops", "loss", "true", "rep", "precision", "recall", "F1", "recall(all)", "intervals");
+            for (AccuracyRow a : acc) {
+                out.printf(Locale.ROOT, "%5d KB %9.2f %9d %6.2f%% %6d %6d %8.2f%% %6.2f%% %6.2f%% %10.2f%% %9d%n",
+                        a.memoryKb(), a.overload(), a.drops(), 100 * a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
+                        100 * a.precision(), 100 * a.recall(), 100 * a.f1(), 100 * a.recallAllDrops(), a.monitorIntervals());
+            }
+            out.println("true = flows whose observable loss (drops followed by a later departure of the flow, what egress"
+                    + " can see) reaches the threshold; recall(all) counts every drop");
+            out.println("paper: " + PAPER_ACCURACY + " (CAIDA traces; different traffic, same measure)");
+            out.println();
+        }
+        if (!clean.isEmpty()) {
+            out.printf(Locale.ROOT, "MIDST (b): cleaning time of S_in + S_out (ms), %s rows, data packets %s B%n", o.get("rows"), o.get("clean_bytes"));
+            out.printf(Locale.ROOT, "%8s %14s %14s %14s %14s %16s%n", "size", "control plane", "recirculation", "recirc + 10G",
+                    "recirc + 40G", "recirc, no dirty");
+            for (CleaningRow c : clean) {
+                out.printf(Locale.ROOT, "%5d KB %14.2f %14.3f %14.3f %14.3f %16.3f%n", c.sizeKb(), c.controlPlane(),
+                        c.recirculation(), c.with10g(), c.with40g(), c.recirculationNoDirtyWords());
+                if (c.sizeKb() == 160) {
+                    out.printf(Locale.ROOT, "%8s %14.2f %14.3f %14.3f %14.3f%n", "paper", PAPER_160KB_MS[0], PAPER_160KB_MS[1],
+                            PAPER_160KB_MS[2], PAPER_160KB_MS[3]);
+                }
+            }
+            out.printf(Locale.ROOT, "control plane: modelled, %.4f us per register write (calibrated to the paper's 160 KB row);"
+                    + " data plane: measured on the emulator; 'no dirty' zeroes one counter per row per pass%n",
+                    MidstCleaning.CONTROL_PLANE_WRITE_NS / 1e3);
+        }
+    }
+
+    private static void printJson(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean) {
+        StringBuilder b = new StringBuilder("{\"experiment\":\"midst\",\"options\":{");
+        boolean first = true;
+        for (Map.Entry<String, String> e : o.entrySet()) {
+            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":\"").append(e.getValue()).append('"');
+            first = false;
+        }
+        b.append("},\"accuracy\":[");
+        for (int i = 0; i < acc.size(); i++) {
+            AccuracyRow a = acc.get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"memory_kb\":%d,\"overload\":%s,\"packets\":%d,\"drops\":%d,\"loss_rate\":%.6f,\"true_heavy\":%d,"
+                            + "\"reported_heavy\":%d,\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f,\"recall_all_drops\":%.6f,"
+                            + "\"monitor_intervals\":%d}",
+                    a.memoryKb(), a.overload(), a.packets(), a.drops(), a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
+                    a.precision(), a.recall(), a.f1(), a.recallAllDrops(), a.monitorIntervals()));
+        }
+        b.append("],\"cleaning_ms\":[");
+        for (int i = 0; i < clean.size(); i++) {
+            CleaningRow c = clean.get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"size_kb\":%d,\"control_plane\":%.4f,\"recirculation\":%.4f,\"recirc_10g\":%.4f,\"recirc_40g\":%.4f,"
+                            + "\"recirc_no_dirty_words\":%.4f}",
+                    c.sizeKb(), c.controlPlane(), c.recirculation(), c.with10g(), c.with40g(), c.recirculationNoDirtyWords()));
+        }
+        b.append("],\"paper\":{\"cleaning_160kb_ms\":[95.32,4.53,0.55,0.13],\"accuracy\":\"").append(PAPER_ACCURACY).append("\"}}");
+        out.println(b);
+    }
+
+    private static int integer(Map<String, String> o, String k) {
+        try {
+            return Integer.parseInt(o.get(k).trim());
+        } catch (NumberFormatException e) {
+            throw new UserError("experiment midst: option " + k + " must be an integer, got '" + o.get(k) + "'");
+        }
+    }
+
+    private static int[] ints(Map<String, String> o, String k) {
+        String[] parts = o.get(k).split(",");
+        int[] v = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                v[i] = Integer.parseInt(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new UserError("experiment midst: option " + k + " must be a list of integers, got '" + o.get(k) + "'");
+            }
+        }
+        return v;
+    }
+
+    private static double[] doubles(Map<String, String> o, String k) {
+        String[] parts = o.get(k).split(",");
+        double[] v = new double[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                v[i] = Double.parseDouble(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new UserError("experiment midst: option " + k + " must be a list of numbers, got '" + o.get(k) + "'");
+            }
+            if (!(v[i] > 0)) {
+                throw new UserError("experiment midst: option " + k + " values must be positive, got '" + o.get(k) + "'");
+            }
+        }
+        return v;
+    }
+}

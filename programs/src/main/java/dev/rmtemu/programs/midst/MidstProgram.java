@@ -1,0 +1,53 @@
+package dev.rmtemu.programs.midst;
+
+import dev.rmtemu.model.program.ParamSpec;
+import dev.rmtemu.model.program.ProgramFactory;
+import dev.rmtemu.model.program.ProgramParams;
+import dev.rmtemu.model.program.StageProgram;
+
+import java.util.List;
+
+/** {@code midst}: the MIDST Δ-sketch data plane ({@link MidstPipeline}) as a named program. */
+public final class MidstProgram implements ProgramFactory {
+    public static final String NAME = "midst";
+    public static final String DESCRIPTION = "MIDST: ingress/egress count-min Δ-sketches for heavy losers and bursty flows,"
+            + " reactive monitoring on queue depth, data-plane cleaning with dirty words";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return DESCRIPTION;
+    }
+
+    @Override
+    public List<ParamSpec> params() {
+        MidstConfig d = MidstConfig.defaults();
+        return List.of(
+                ParamSpec.integer("rows", d.rows(), 1, MidstConfig.MAX_ROWS, "r: rows of S_in and S_out (one stateful ALU each)"),
+                ParamSpec.integer("columns", d.columns(), MidstConfig.COUNTERS_PER_DIRTY_WORD, 1 << 24,
+                        "c: 32-bit counters per row, a multiple of 32"),
+                ParamSpec.integer("loss_threshold", d.lossThreshold(), 1, 1L << 32, "heavy-loser flag: min_i(u_i - v_i) at least this"),
+                ParamSpec.integer("burst_threshold", d.burstThreshold(), 1, 1L << 32, "bursty-flow flag: min_i u_i at least this"),
+                ParamSpec.integer("high", d.highWater(), 1, 1 << 19, "h: start monitoring at this queue depth (80 B cells)"),
+                ParamSpec.integer("low", d.lowWater(), 0, 1 << 19, "l: stop monitoring and clean below this depth (cells)"),
+                ParamSpec.integer("port", d.dataPort(), 0, 447, "monitored egress port every data packet goes to"),
+                ParamSpec.integer("collector", d.collectorPort(), 0, 447, "port towards the collector (monitor / cleaning reports)"),
+                ParamSpec.integer("dirty_words", 1, 0, 1, "1: clean with a dirty word per 32 counters; 0: one counter per packet"));
+    }
+
+    @Override
+    public StageProgram build(ProgramParams p) {
+        return pipeline(p).program;
+    }
+
+    /** The pipeline with its field handles (for collectors and tests). */
+    public static MidstPipeline pipeline(ProgramParams p) {
+        return new MidstPipeline(new MidstConfig(p.intValue("rows"), p.intValue("columns"), p.longValue("loss_threshold"),
+                p.longValue("burst_threshold"), p.longValue("high"), p.longValue("low"), p.intValue("port"),
+                p.intValue("collector"), p.intValue("dirty_words") == 1));
+    }
+}

@@ -1,0 +1,108 @@
+package dev.rmtemu.programs.midst;
+
+import dev.rmtemu.emulator.cli.ExperimentCommand;
+import dev.rmtemu.emulator.journal.ExportJournal;
+import dev.rmtemu.emulator.journal.JournalKinds;
+import dev.rmtemu.emulator.journal.JournalReader;
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.traces.PacketRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MidstExperimentTest {
+    private static final Map<String, String> SMALL = Map.of("memories", "10,160", "overloads", "1.5", "flows", "5000",
+            "bursts", "2", "burst_packets", "4000", "interval_us", "5000", "clean_sizes", "20");
+
+    private static String run(Map<String, String> opts, boolean json) {
+        StringWriter out = new StringWriter();
+        int code = ExperimentCommand.available().get("midst").run(opts, json, new PrintWriter(out), new PrintWriter(new StringWriter()));
+        assertEquals(0, code);
+        return out.toString();
+    }
+
+    @Test
+    void smallRunPrintsBothTablesAndIsDeterministic() {
+        String a = run(SMALL, false);
+        assertTrue(a.contains("MIDST (a)") && a.contains("MIDST (b)"), a);
+        assertTrue(a.contains("   10 KB") && a.contains("  160 KB"), a);
+        assertEquals(a, run(SMALL, false));
+        String json = run(SMALL, true);
+        assertTrue(json.startsWith("{\"experiment\":\"midst\"") && json.contains("\"cleaning_ms\":[{\"size_kb\":20"), json);
+    }
+
+    @Test
+    void heavyLosersAreFoundOnACongestedPort() {
+        Map<String, String> o = new java.util.TreeMap<>(Map.of("rows", "2", "flows", "5000", "zipf", "1.0", "bursts", "2",
+                "burst_packets", "6000", "interval_us", "6000", "bytes", "1000", "gbps", "10", "queue_cells", "400"));
+        o.putAll(Map.of("high", "100", "low", "10", "probe_ns", "1000", "hl_fraction", "0.002", "seed", "3"));
+        MidstExperiment.AccuracyRow row = MidstExperiment.accuracy(o, TargetProfiles.builtIn("tofino1"), 320, 1.5);
+        assertTrue(row.drops() > 1_000, row.toString());
+        assertEquals(2, row.monitorIntervals());
+        assertTrue(row.trueHeavy() > 5, row.toString());
+        assertEquals(1.0, row.precision(), 1e-9, row.toString()); // 320 KB for 5,000 flows: no false positives
+        assertTrue(row.recall() >= 0.9, row.toString());
+    }
+
+    @Test
+    void unknownOptionIsAUserError() {
+        UserError e = assertThrows(UserError.class, () -> run(Map.of("memory", "10"), false));
+        assertTrue(e.getMessage().contains("unknown option 'memory'"), e.getMessage());
+        assertThrows(UserError.class, () -> run(Map.of("overloads", "fast"), false));
+    }
+
+    @Test
+    void collectorReportsGoToTheExportJournal(@TempDir Path dir) {
+        MidstConfig cfg = MidstConfig.defaults().withRows(2, 1024).withWaterMarks(50, 5);
+        MidstSwitch sw = new MidstSwitch(cfg, TargetProfiles.builtIn("tofino1"), 10, 200);
+        sw.startProbes(0, 1_220, 3_000);
+        MidstTraffic t = new MidstTraffic(new MidstTraffic.Spec(100, 1.0, 1000, 10, 1.6, 2_000, 1, 1_000_000L,
+                new int[] {3, 4}, 9));
+        PacketRecord r = PacketRecord.allocate();
+        while (t.next(r)) {
+            sw.engine().arrive(sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
+        }
+        sw.engine().drain();
+        JournalKinds kinds = new JournalKinds();
+        MidstCollector.registerKinds(kinds);
+        long written;
+        try (ExportJournal j = ExportJournal.create(dir, kinds)) {
+            written = sw.collector().writeTo(j, sw.engine().now(), 0);
+        }
+        int flows = 0;
+        for (MidstCollector.FlowReport f : sw.collector().flows()) {
+            flows += f.loss() > 0 ? 1 : 0;
+        }
+        assertTrue(flows > 0);
+        List<String> kindsRead = new ArrayList<>();
+        long[] lossSum = {0};
+        try (JournalReader reader = JournalReader.open(dir.resolve("journal"))) {
+            reader.tail((kind, cycle, sw2, pipe, payload, off, len) -> {
+                String name = reader.kinds().name(kind);
+                kindsRead.add(name);
+                if (name.equals(MidstCollector.KIND_HEAVY_LOSER)) {
+                    assertEquals(MidstCollector.FLOW_PAYLOAD_BYTES, len);
+                    lossSum[0] += payload.getLong(off + 15);
+                }
+            });
+        }
+        assertEquals(written, kindsRead.size());
+        assertEquals(MidstCollector.KIND_EVENT, kindsRead.get(0));
+        long expected = 0;
+        for (MidstCollector.FlowReport f : sw.collector().flows()) {
+            expected += f.loss();
+        }
+        assertEquals(expected, lossSum[0]);
+    }
+}
