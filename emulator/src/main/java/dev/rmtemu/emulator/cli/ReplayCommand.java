@@ -135,6 +135,9 @@ public final class ReplayCommand implements Callable<Integer> {
             out.print(java.nio.file.Files.readString(o.out().resolve(RunOutputs.REPORT)));
         } else {
             out.print(RunOutputs.summary(r));
+            for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
+                out.print(pr.summarize(r));
+            }
             out.println("run directory: " + o.out());
         }
         out.flush();

@@ -52,6 +52,8 @@ public final class HashPipeProgram implements ProgramFactory {
     public static final int DEFAULT_EGRESS_PORT = 1;
     /** Ingress stage of the key stage; HashPipe stage i is ingress stage KEY_STAGE + 1 + i. */
     public static final int KEY_STAGE = 0;
+    /** Flows the replay summary lists (see {@link HashPipeReport}). */
+    public static final int DEFAULT_REPORT_TOP = 20;
 
     @Override
     public String name() {
@@ -75,7 +77,8 @@ public final class HashPipeProgram implements ProgramFactory {
                 ParamSpec.choice("hash", HashPipeConfig.FAMILY_CRC32, HashPipeConfig.HASH_FAMILIES,
                         "index hash family: CRC-32 with a different polynomial per stage, or seeded SplitMix"),
                 ParamSpec.choice("count", "packets", List.of("packets", "bytes"), "count packets or bytes (wire length)"),
-                ParamSpec.integer("port", DEFAULT_EGRESS_PORT, 0, 511, "egress port every packet is sent to"));
+                ParamSpec.integer("port", DEFAULT_EGRESS_PORT, 0, 511, "egress port every packet is sent to"),
+                ParamSpec.integer("top", DEFAULT_REPORT_TOP, 1, 100_000, "flows the replay summary lists (control plane only)"));
     }
 
     /** Name of HashPipe stage {@code i}'s primary array (key in lo, count in hi); the collector reads it. */
