@@ -28,6 +28,8 @@ import java.util.concurrent.Callable;
             "enforced per packet; a violation stops the run (exit 4) naming packet, stage and array.",
             "Writes DIR/report.json (host-dependent numbers only under 'host'), DIR/resources.json,",
             "DIR/latency.hgrm and per-queue .hgrm files, DIR/journal/ and DIR/report.html.",
+            "Programs with a report of their own (e.g. hashpipe: top-k flows with estimated and true",
+            "counts) append it to the summary.",
             "Trace SPEC: a pcap/pcapng file, a trace store directory, or gen:KIND?key=value&...",
             "(see 'rmtemu trace gen --help')."
         },
