@@ -2,7 +2,12 @@ package dev.rmtemu.bench;
 
 import dev.rmtemu.emulator.engine.ArrivalTiming;
 import dev.rmtemu.emulator.engine.SwitchConfig;
+import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.runtime.PassExecutor;
+import dev.rmtemu.model.runtime.Phv;
+import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
@@ -64,6 +69,10 @@ public class HashPipeBenchmark {
     private final PacketRecord view = new PacketRecord();
     private HashPipeReference reference;
     private FlowKeys keys;
+    private PipelineState passState;
+    private PassExecutor pass;
+    private HeaderParser parser;
+    private Phv passPhv;
 
     @Setup(Level.Trial)
     public void generate() {
@@ -84,6 +93,10 @@ public class HashPipeBenchmark {
         engine = new SwitchEngine(new SwitchConfig(profile, prog, SwitchConfig.defaultPorts(profile),
                 PortConfig.strictPriority(100), enforce));
         reference = new HashPipeReference(HashPipeConfig.defaults());
+        passState = new PipelineState(prog, 1);
+        pass = new PassExecutor(passState, enforce);
+        parser = new HeaderParser(prog);
+        passPhv = new Phv(prog.fields().size());
     }
 
     @Benchmark
@@ -97,6 +110,20 @@ public class HashPipeBenchmark {
         }
         engine.drain();
         return engine.counters().packetsOut();
+    }
+
+    /** The ingress pass alone (parser + the 7 HashPipe stages), no traffic manager or egress: the program's own cost. */
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long ingressPass() {
+        Phv phv = passPhv;
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            phv.clear();
+            parser.parse(r, phv);
+            pass.run(phv, 0, Gress.INGRESS, i);
+        }
+        return passState.readRegisterHi(0, "hashpipe_s0", 0);
     }
 
     @Benchmark
