@@ -4,6 +4,7 @@ import dev.rmtemu.emulator.replay.NetworkReplay;
 import dev.rmtemu.emulator.replay.NetworkReport;
 import dev.rmtemu.emulator.replay.Replay;
 import dev.rmtemu.emulator.replay.ReplayOptions;
+import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.emulator.replay.RunOutputs;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramParams;
@@ -31,6 +32,8 @@ import java.util.concurrent.Callable;
             "enforced per packet; a violation stops the run (exit 4) naming packet, stage and array.",
             "Writes DIR/report.json (host-dependent numbers only under 'host'), DIR/resources.json,",
             "DIR/latency.hgrm and per-queue .hgrm files, DIR/journal/ and DIR/report.html.",
+            "Programs with a report of their own (e.g. hashpipe: top-k flows with estimated and true",
+            "counts) append it to the summary.",
             "Trace SPEC: a pcap/pcapng file, a trace store directory, or gen:KIND?key=value&...",
             "(see 'rmtemu trace gen --help').",
             "With --topology the trace runs through a network of switches, hosts and links (latency, rate,",
@@ -156,11 +159,15 @@ public final class ReplayCommand implements Callable<Integer> {
                 bar.close();
             }
         };
-        String table;
+        StringBuilder table = new StringBuilder();
         if (o.topology() != null) {
-            table = NetworkReport.summary(NetworkReplay.run(o, p));
+            table.append(NetworkReport.summary(NetworkReplay.run(o, p)));
         } else {
-            table = RunOutputs.summary(Replay.run(o, p));
+            ReplayResult r = Replay.run(o, p);
+            table.append(RunOutputs.summary(r));
+            for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
+                table.append(pr.summarize(r));
+            }
         }
         if (json) {
             out.print(java.nio.file.Files.readString(o.out().resolve(RunOutputs.REPORT)));

@@ -1,0 +1,139 @@
+package dev.rmtemu.bench;
+
+import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.engine.SwitchConfig;
+import dev.rmtemu.emulator.engine.HeaderParser;
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.runtime.PassExecutor;
+import dev.rmtemu.model.runtime.Phv;
+import dev.rmtemu.model.runtime.PipelineState;
+import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.model.program.ProgramRegistry;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.programs.hashpipe.FlowKeys;
+import dev.rmtemu.programs.hashpipe.HashPipeConfig;
+import dev.rmtemu.programs.hashpipe.HashPipeReference;
+import dev.rmtemu.programs.hashpipe.KeyKind;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
+import dev.rmtemu.traces.TraceSpec;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * HashPipe (d = 6, 4500 counters, fingerprint key) end to end: an ISP-like
+ * trace held in memory through one tofino1 switch at 100 Gb/s, with and without
+ * the per-packet hardware checks; and the plain-Java reference of the same
+ * algorithm (same fingerprint and stage hashes) over the same records. One
+ * operation = one packet, so scores are packets per second.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true"})
+public class HashPipeBenchmark {
+    /** Packets per invocation. */
+    static final int PACKETS = 1 << 20;
+    /** The ISP preset's packets-per-flow ratio (10 M / 400 K). */
+    static final int FLOWS = 40_000;
+
+    @Param({"true", "false"})
+    public boolean enforce;
+
+    private UnsafeBuffer trace;
+    private StageProgram prog;
+    private TargetProfile profile;
+    private SwitchEngine engine;
+    private final PacketRecord view = new PacketRecord();
+    private HashPipeReference reference;
+    private FlowKeys keys;
+    private PipelineState passState;
+    private PassExecutor pass;
+    private HeaderParser parser;
+    private Phv passPhv;
+
+    @Setup(Level.Trial)
+    public void generate() {
+        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
+        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + PACKETS + "&flows=" + FLOWS + "&seed=7")) {
+            int i = 0;
+            while (i < PACKETS && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
+                i++;
+            }
+        }
+        profile = TargetProfiles.builtIn("tofino1");
+        prog = new ProgramRegistry().build("hashpipe", Map.of());
+        keys = new FlowKeys(KeyKind.FINGERPRINT);
+    }
+
+    @Setup(Level.Iteration)
+    public void fresh() {
+        engine = new SwitchEngine(new SwitchConfig(profile, prog, SwitchConfig.defaultPorts(profile),
+                PortConfig.strictPriority(100), enforce));
+        reference = new HashPipeReference(HashPipeConfig.defaults());
+        passState = new PipelineState(prog, 1);
+        pass = new PassExecutor(passState, enforce);
+        parser = new HeaderParser(prog);
+        passPhv = new Phv(prog.fields().size());
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long replay() {
+        ArrivalTiming timing = ArrivalTiming.parse("rate:100G", engine.clock());
+        long base = engine.now() + 1;
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            engine.arrive(base + timing.next(r.timestampNs(), r.wireLength()), r.ingressPort() % 64, r);
+        }
+        engine.drain();
+        return engine.counters().packetsOut();
+    }
+
+    /** The ingress pass alone (parser + the 7 HashPipe stages), no traffic manager or egress: the program's own cost. */
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long ingressPass() {
+        Phv phv = passPhv;
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            phv.clear();
+            parser.parse(r, phv);
+            pass.run(phv, 0, Gress.INGRESS, i);
+        }
+        return passState.readRegisterHi(0, "hashpipe_s0", 0);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long reference() {
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            keys.load(r);
+            reference.update(keys.lo(), keys.hi(), 1);
+        }
+        return reference.counts(0)[0];
+    }
+}

@@ -1,0 +1,74 @@
+package dev.rmtemu.programs.hashpipe;
+
+import dev.rmtemu.emulator.cli.Main;
+import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.program.ProgramRegistry;
+import dev.rmtemu.model.register.AtomTemplate;
+import dev.rmtemu.model.target.TargetProfiles;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** HashPipe on the target profiles: which keys and depths fit tofino1. */
+class HashPipeResourcesTest {
+    private static ResourceReport check(String target, Map<String, String> params) {
+        return ResourceChecker.check(new ProgramRegistry().build("hashpipe", params), TargetProfiles.builtIn(target));
+    }
+
+    @Test
+    void fingerprintDefaultFitsTofino1WithPairAtoms() {
+        ResourceReport r = check("tofino1", Map.of());
+        assertTrue(r.fits(), () -> String.join("\n", r.failures()));
+        assertTrue(r.templates().contains(AtomTemplate.PAIR));
+        assertFalse(r.templates().contains(AtomTemplate.FREEFORM));
+    }
+
+    @Test
+    void everyDepthUpToElevenFitsTofino1ForNarrowKeys() {
+        for (int d = 1; d <= HashPipeConfig.MAX_STAGES; d++) {
+            for (String key : new String[] {"fingerprint", "srcip"}) {
+                ResourceReport r = check("tofino1", Map.of("stages", Integer.toString(d), "key", key, "counters", "48000"));
+                assertTrue(r.fits(), () -> String.join("\n", r.failures()));
+            }
+        }
+    }
+
+    @Test
+    void fiveTupleDoesNotFitTofino1ButFitsUnconstrained() {
+        ResourceReport r = check("tofino1", Map.of("key", "5tuple"));
+        assertFalse(r.fits());
+        assertTrue(r.failures().stream().anyMatch(f -> f.contains("register 'hashpipe_s0' words of 64 b > 32 b")),
+                () -> String.join("\n", r.failures()));
+        assertTrue(r.failures().stream().anyMatch(f -> f.contains("needs the FREEFORM template")));
+        assertTrue(check("unconstrained", Map.of("key", "5tuple")).fits());
+    }
+
+    @Test
+    void cliResourcesExitsThreeForFiveTuple() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"resources", "--program", "hashpipe", "--param", "key=5tuple"},
+                new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(3, code);
+        assertTrue(err.toString().contains("words of 64 b > 32 b stateful-ALU word on tofino1"), err::toString);
+        StringWriter out2 = new StringWriter();
+        assertEquals(0, Main.run(new String[] {"resources", "--program", "hashpipe"},
+                new PrintWriter(out2, true), new PrintWriter(new StringWriter(), true)));
+    }
+
+    @Test
+    void badParametersAreUserErrors() {
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"resources", "--program", "hashpipe", "--param", "stages=12"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertEquals(2, code);
+        assertTrue(err.toString().contains("stages=12 outside 1..11"), err::toString);
+    }
+}
