@@ -1,6 +1,5 @@
 package dev.rmtemu.bench;
 
-import dev.rmtemu.emulator.engine.ArrivalTiming;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -18,8 +17,6 @@ import dev.rmtemu.programs.hashpipe.HashPipeConfig;
 import dev.rmtemu.programs.hashpipe.HashPipeReference;
 import dev.rmtemu.programs.hashpipe.KeyKind;
 import dev.rmtemu.traces.PacketRecord;
-import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -35,7 +32,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -76,13 +72,7 @@ public class HashPipeBenchmark {
 
     @Setup(Level.Trial)
     public void generate() {
-        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
-        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + PACKETS + "&flows=" + FLOWS + "&seed=7")) {
-            int i = 0;
-            while (i < PACKETS && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
-                i++;
-            }
-        }
+        trace = InMemoryTrace.isp(PACKETS, FLOWS);
         profile = TargetProfiles.builtIn("tofino1");
         prog = new ProgramRegistry().build("hashpipe", Map.of());
         keys = new FlowKeys(KeyKind.FINGERPRINT);
@@ -102,14 +92,7 @@ public class HashPipeBenchmark {
     @Benchmark
     @OperationsPerInvocation(PACKETS)
     public long replay() {
-        ArrivalTiming timing = ArrivalTiming.parse("rate:100G", engine.clock());
-        long base = engine.now() + 1;
-        for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
-            engine.arrive(base + timing.next(r.timestampNs(), r.wireLength()), r.ingressPort() % 64, r);
-        }
-        engine.drain();
-        return engine.counters().packetsOut();
+        return InMemoryTrace.replay(engine, trace, PACKETS, view);
     }
 
     /** The ingress pass alone (parser + the 7 HashPipe stages), no traffic manager or egress: the program's own cost. */

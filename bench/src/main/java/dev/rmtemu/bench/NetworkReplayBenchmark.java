@@ -6,8 +6,6 @@ import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.traces.PacketRecord;
-import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,7 +21,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,13 +51,7 @@ public class NetworkReplayBenchmark {
 
     @Setup(Level.Trial)
     public void generate() {
-        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
-        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + PACKETS + "&flows=" + FLOWS + "&seed=7")) {
-            int i = 0;
-            while (i < PACKETS && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
-                i++;
-            }
-        }
+        trace = InMemoryTrace.isp(PACKETS, FLOWS);
         topo = TopologySpec.parse(topology);
     }
 

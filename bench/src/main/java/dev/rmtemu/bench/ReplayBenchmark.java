@@ -1,6 +1,5 @@
 package dev.rmtemu.bench;
 
-import dev.rmtemu.emulator.engine.ArrivalTiming;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
@@ -9,8 +8,6 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
-import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -26,7 +23,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -68,13 +64,7 @@ public class ReplayBenchmark {
 
     @Setup(Level.Trial)
     public void generate() {
-        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
-        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + PACKETS + "&flows=" + FLOWS + "&seed=7")) {
-            int i = 0;
-            while (i < PACKETS && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
-                i++;
-            }
-        }
+        trace = InMemoryTrace.isp(PACKETS, FLOWS);
         profile = TargetProfiles.builtIn("tofino1");
         prog = new ProgramRegistry().build(program, Map.of());
         counters = new long[65536];
@@ -99,14 +89,7 @@ public class ReplayBenchmark {
     @Benchmark
     @OperationsPerInvocation(PACKETS)
     public long replay() {
-        ArrivalTiming timing = ArrivalTiming.parse("rate:100G", engine.clock());
-        long base = engine.now() + 1;
-        for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
-            engine.arrive(base + timing.next(r.timestampNs(), r.wireLength()), r.ingressPort() % 64, r);
-        }
-        engine.drain();
-        return engine.counters().packetsOut();
+        return InMemoryTrace.replay(engine, trace, PACKETS, view);
     }
 
     @Benchmark

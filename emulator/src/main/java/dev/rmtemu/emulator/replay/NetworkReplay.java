@@ -1,13 +1,10 @@
 package dev.rmtemu.emulator.replay;
 
-import dev.rmtemu.emulator.host.HostClock;
-
 import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.ring.PacketRing;
-import dev.rmtemu.emulator.ring.RecordHandler;
-import dev.rmtemu.emulator.ring.RecordProducer;
 import dev.rmtemu.emulator.ring.RingConfig;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
@@ -16,9 +13,6 @@ import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipCounters;
 import dev.rmtemu.traces.TraceSpec;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,7 +54,7 @@ public final class NetworkReplay {
         Injector injector = new Injector(net, timing, progress);
         long hostStart = HostClock.nanos();
         PacketSource source = TraceSpec.open(o.trace());
-        try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, producer(source, o.maxPackets()))) {
+        try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
             ring.start();
             ring.drainAll(injector);
         }
@@ -81,58 +75,18 @@ public final class NetworkReplay {
         return r;
     }
 
-    private static RecordProducer producer(PacketSource source, long max) {
-        PacketRecord into = new PacketRecord();
-        long[] produced = {0};
-        return (buf, offset) -> {
-            if (max > 0 && produced[0] >= max) {
-                return false;
-            }
-            into.wrap(buf, offset);
-            boolean more = source.next(into);
-            if (more) {
-                produced[0]++;
-            }
-            return more;
-        };
-    }
-
     /** The engine side of the ring: records in, injections out. */
-    private static final class Injector implements RecordHandler {
+    private static final class Injector extends TraceFeed {
         private final NetworkEngine net;
-        private final ArrivalTiming timing;
-        private final Replay.Progress progress;
-        private final PacketRecord view = new PacketRecord();
-        private final UnsafeBuffer copy = new UnsafeBuffer(new byte[PacketRecord.LENGTH]);
-        long packets;
-        long firstArrival = -1;
-        long lastArrival;
 
         Injector(NetworkEngine net, ArrivalTiming timing, Replay.Progress progress) {
+            super(timing, progress);
             this.net = net;
-            this.timing = timing;
-            this.progress = progress;
         }
 
         @Override
-        public void onRecord(DirectBuffer buf, int offset) {
-            PacketRecord r;
-            if (buf instanceof MutableDirectBuffer m) {
-                r = view.wrap(m, offset);
-            } else {
-                copy.putBytes(0, buf, offset, PacketRecord.LENGTH);
-                r = view.wrap(copy, 0);
-            }
-            long at = timing.next(r.timestampNs(), r.wireLength());
-            if (firstArrival < 0) {
-                firstArrival = at;
-            }
-            lastArrival = at;
-            net.inject(at, r);
-            packets++;
-            if (progress != null && (packets & (Replay.PROGRESS_EVERY - 1)) == 0) {
-                progress.update(packets);
-            }
+        void deliver(long cycle, PacketRecord r) {
+            net.inject(cycle, r);
         }
     }
 }

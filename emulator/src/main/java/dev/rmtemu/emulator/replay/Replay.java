@@ -16,9 +16,6 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -69,10 +66,10 @@ public final class Replay {
             deleteTree(o.out().resolve("journal"));
             journal = ExportJournal.create(o.out(), new dev.rmtemu.emulator.journal.JournalKinds());
         }
-        Feeder feeder = new Feeder(engine, timing, ports, o.maxPackets(), progress);
+        Feeder feeder = new Feeder(engine, timing, ports, progress);
         long hostStart = HostClock.nanos();
         PacketSource source = TraceSpec.open(o.trace());
-        try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, feeder.producer(source))) {
+        try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
             ring.start();
             ring.drainAll(feeder);
         } finally {
@@ -112,71 +109,31 @@ public final class Replay {
     }
 
     /** The engine side of the ring: records in, arrivals out. */
-    private static final class Feeder implements dev.rmtemu.emulator.ring.RecordHandler {
+    private static final class Feeder extends TraceFeed {
         private final SwitchEngine engine;
-        private final ArrivalTiming timing;
         private final int ports;
-        private final long max;
-        private final Progress progress;
-        private final PacketRecord view = new PacketRecord();
-        private final UnsafeBuffer copy = new UnsafeBuffer(new byte[PacketRecord.LENGTH]);
-        long packets;
-        long chunkStart;
-        long firstArrival = -1;
-        long lastArrival;
+        private long chunkStart;
 
-        Feeder(SwitchEngine engine, ArrivalTiming timing, int ports, long max, Progress progress) {
+        Feeder(SwitchEngine engine, ArrivalTiming timing, int ports, Progress progress) {
+            super(timing, progress);
             this.engine = engine;
-            this.timing = timing;
             this.ports = ports;
-            this.max = max;
-            this.progress = progress;
-        }
-
-        dev.rmtemu.emulator.ring.RecordProducer producer(PacketSource source) {
-            PacketRecord into = new PacketRecord();
-            long[] produced = {0};
-            return (buf, offset) -> {
-                if (max > 0 && produced[0] >= max) {
-                    return false;
-                }
-                into.wrap(buf, offset);
-                boolean more = source.next(into);
-                if (more) {
-                    produced[0]++;
-                }
-                return more;
-            };
         }
 
         @Override
-        public void onRecord(DirectBuffer buf, int offset) {
-            PacketRecord r;
-            if (buf instanceof MutableDirectBuffer m) {
-                r = view.wrap(m, offset);
-            } else {
-                copy.putBytes(0, buf, offset, PacketRecord.LENGTH);
-                r = view.wrap(copy, 0);
-            }
-            long at = timing.next(r.timestampNs(), r.wireLength());
-            if (firstArrival < 0) {
-                firstArrival = at;
-            }
-            lastArrival = at;
+        void deliver(long cycle, PacketRecord r) {
             // a trace port beyond the switch's front panel wraps around
-            engine.arrive(at, r.ingressPort() % ports, r);
-            packets++;
-            if ((packets & (PROGRESS_EVERY - 1)) == 0) {
-                // host time per packet, averaged over the chunk (a host metric, kept apart)
-                long t = HostClock.nanos();
-                if (chunkStart != 0) {
-                    engine.metrics().recordHostProcessingNs((t - chunkStart) / PROGRESS_EVERY);
-                }
-                chunkStart = t;
-                if (progress != null) {
-                    progress.update(packets);
-                }
+            engine.arrive(cycle, r.ingressPort() % ports, r);
+        }
+
+        @Override
+        void chunkDone() {
+            // host time per packet, averaged over the chunk (a host metric, kept apart)
+            long t = HostClock.nanos();
+            if (chunkStart != 0) {
+                engine.metrics().recordHostProcessingNs((t - chunkStart) / PROGRESS_EVERY);
             }
+            chunkStart = t;
         }
     }
 }

@@ -1,0 +1,51 @@
+package dev.rmtemu.bench;
+
+import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
+import dev.rmtemu.traces.TraceSpec;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A generated trace held in memory, so benchmarks measure the engine and not
+ * the generator, and the single-switch replay loop the engine benchmarks share.
+ */
+final class InMemoryTrace {
+    /** Benchmarks' generator seed. */
+    static final long SEED = 7;
+    /** Line rate the in-memory trace is replayed at. */
+    static final String TIMING = "rate:100G";
+    /** Ports the trace's ingress ports are folded into (tofino1's 64). */
+    static final int PORTS = 64;
+
+    private InMemoryTrace() {
+    }
+
+    /** The first {@code packets} records of the ISP-like generator with {@code flows} flows. */
+    static UnsafeBuffer isp(int packets, int flows) {
+        UnsafeBuffer trace = new UnsafeBuffer(ByteBuffer.allocateDirect(packets * PacketRecord.LENGTH));
+        PacketRecord view = new PacketRecord();
+        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + SEED)) {
+            int i = 0;
+            while (i < packets && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
+                i++;
+            }
+        }
+        return trace;
+    }
+
+    /** Replays the trace through one switch at 100 Gb/s after everything it already did; returns packets out. */
+    static long replay(SwitchEngine engine, UnsafeBuffer trace, int packets, PacketRecord view) {
+        ArrivalTiming timing = ArrivalTiming.parse(TIMING, engine.clock());
+        long base = engine.now() + 1;
+        for (int i = 0; i < packets; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            engine.arrive(base + timing.next(r.timestampNs(), r.wireLength()), r.ingressPort() % PORTS, r);
+        }
+        engine.drain();
+        return engine.counters().packetsOut();
+    }
+}
