@@ -14,17 +14,20 @@ import java.util.concurrent.Callable;
 @Command(name = "demo",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the main job on a built-in generated trace (counter, tofino1, 100 Gb/s).",
+            "Run the main job on a built-in generated trace (counter on tofino1, a congested port).",
             "",
             "Run the main job on a built-in generated trace: the per-flow 'counter' program on tofino1,",
-            "an ISP-like heavy-tailed trace (Zipf flow sizes, seeded) replayed at 100 Gb/s line rate",
-            "into one port, forwarded out of another. Prints the summary and writes a run directory",
-            "(report.json, resources.json, latency.hgrm, journal/, report.html)."
+            "an ISP-like heavy-tailed trace (Zipf flow sizes, seeded; a 100 Gb/s link at 50% load)",
+            "replayed with its own timing and forwarded out of one 40 Gb/s port, so the queue fills",
+            "and tail-drops. Prints the summary and writes a run directory (report.json,",
+            "resources.json, latency.hgrm, journal/, report.html)."
         })
 public final class DemoCommand implements Callable<Integer> {
     /** Demo size: large enough to see queues build, small enough to finish in seconds. */
     public static final long DEFAULT_PACKETS = 2_000_000;
     public static final long DEFAULT_FLOWS = 80_000;
+    /** Egress port rate: below the trace's ~50 Gb/s, so the port congests. */
+    public static final double DEMO_PORT_GBPS = 40;
 
     @Spec
     CommandSpec spec;
@@ -44,8 +47,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String trace = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed;
-        ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", trace, "rate:100G", seed, 0,
-                ReplayOptions.DEFAULT_PORT_GBPS, true, 0, out, true);
+        ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", trace, "original", seed, 0,
+                DEMO_PORT_GBPS, true, 0, out, true);
         return ReplayCommand.run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, false);
     }
 }
