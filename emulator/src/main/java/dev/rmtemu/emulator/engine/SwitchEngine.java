@@ -116,6 +116,7 @@ public final class SwitchEngine {
     private long nextPacketNumber;
     private boolean replicating;
     private boolean draining;
+    private long lastArrival;
     private long now;
 
     private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template) {
@@ -297,6 +298,11 @@ public final class SwitchEngine {
 
     /** A packet reaches front-panel port {@code port} at {@code cycle}; earlier events must have run. */
     public void arrive(long cycle, int port, PacketRecord record) {
+        if (cycle < lastArrival) {
+            throw new IllegalArgumentException("arrival at cycle " + cycle + " before the previous one at " + lastArrival);
+        }
+        checkPort(port);
+        lastArrival = cycle;
         runUntil(cycle, EventQueue.Phase.PORT_ARRIVAL);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
