@@ -77,7 +77,8 @@ public final class MidstTraffic {
             return false;
         }
         if (inBurst == 0) {
-            clockNs = (double) burst * spec.burstIntervalNs();
+            // a burst starts on its interval, or right after the previous one if that ran over
+            clockNs = Math.max(clockNs, (double) burst * spec.burstIntervalNs());
         } else {
             clockNs += -Math.log(1 - rnd.nextDouble()) * meanGapNs;
         }
