@@ -273,11 +273,7 @@ public final class MidstPipeline {
         ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, ING_DIRTY);
         RegisterAction[] mark = new RegisterAction[rows];
         RegisterAction[] zero = new RegisterAction[rows];
-        for (int i = 0; dirty && i < rows; i++) {
-            RegisterArray d = s3.register(inDirty(i), 32, words);
-            mark[i] = s3.action(dirtyMark(d));
-            zero[i] = s3.action(dirtyZero(d));
-        }
+        declareDirtyWords(s3, MidstPipeline::inDirty, mark, zero);
         s3.apply(ctx -> {
             boolean counted = ctx.get(brCounted) != 0;
             long cw = ctx.get(cleanWord);
@@ -436,11 +432,7 @@ public final class MidstPipeline {
         ProgramBuilder.StageBuilder s1 = b.stage(Gress.EGRESS, EG_DIRTY);
         RegisterAction[] mark = new RegisterAction[rows];
         RegisterAction[] zero = new RegisterAction[rows];
-        for (int i = 0; dirty && i < rows; i++) {
-            RegisterArray dw = s1.register(outDirty(i), 32, words);
-            mark[i] = s1.action(dirtyMark(dw));
-            zero[i] = s1.action(dirtyZero(dw));
-        }
+        declareDirtyWords(s1, MidstPipeline::outDirty, mark, zero);
         s1.apply(ctx -> {
             if (!dirty || ctx.get(probeKind) > KIND_TO_INGRESS) {
                 return;
@@ -586,6 +578,16 @@ public final class MidstPipeline {
     }
 
     /** Sets the counter's dirty bit and returns the old word (bit clear: the counter is stale). */
+    /** One dirty-word array per row in this stage (when enabled), with its mark and zero actions. */
+    private void declareDirtyWords(ProgramBuilder.StageBuilder stage, java.util.function.IntFunction<String> name,
+                                   RegisterAction[] mark, RegisterAction[] zero) {
+        for (int i = 0; dirty && i < rows; i++) {
+            RegisterArray d = stage.register(name.apply(i), 32, words);
+            mark[i] = stage.action(dirtyMark(d));
+            zero[i] = stage.action(dirtyZero(d));
+        }
+    }
+
     private static RegisterAction.Builder dirtyMark(RegisterArray d) {
         return RegisterAction.on(d, "mark")
                 .updateLo(AluOp.OR, Operand.REG_LO, Operand.IN_LO)
