@@ -19,6 +19,12 @@ import java.util.List;
 public final class HeaderParser {
     private final Field[] fields;
     private final ParsedField[] sources;
+    /** Per parsed field: its PHV slot, mask and source ordinal (flat, for the per-packet loop). */
+    private final int[] slots;
+    private final long[] masks;
+    private final int[] codes;
+    /** Slots the parser does not fill (metadata, carried headers): zeroed for a fresh packet. */
+    private final int[] unparsedSlots;
 
     public HeaderParser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
@@ -29,15 +35,101 @@ public final class HeaderParser {
         }
         fields = fs.toArray(new Field[0]);
         sources = new ParsedField[fields.length];
+        slots = new int[fields.length];
+        masks = new long[fields.length];
+        codes = new int[fields.length];
+        boolean[] parsed = new boolean[program.fields().size()];
         for (int i = 0; i < fields.length; i++) {
             sources[i] = fields[i].source();
+            slots[i] = fields[i].slot();
+            masks[i] = fields[i].mask();
+            codes[i] = sources[i].ordinal();
+            parsed[slots[i]] = true;
         }
+        int n = 0;
+        int[] rest = new int[parsed.length];
+        for (int s = 0; s < parsed.length; s++) {
+            if (!parsed[s]) {
+                rest[n++] = s;
+            }
+        }
+        unparsedSlots = java.util.Arrays.copyOf(rest, n);
     }
 
     public void parse(PacketRecord r, Phv phv) {
-        for (int i = 0; i < fields.length; i++) {
-            phv.load(fields[i], value(r, sources[i]));
+        long[] v = phv.values();
+        for (int i = 0; i < slots.length; i++) {
+            v[slots[i]] = value(r, codes[i]) & masks[i];
         }
+    }
+
+    /**
+     * A fresh packet: every field the parser fills comes from the record, every other
+     * slot (metadata, carried headers) is zero. Same result as {@code phv.clear()} then
+     * {@link #parse}, writing each slot once.
+     */
+    public void parseFresh(PacketRecord r, Phv phv) {
+        phv.discardPendingWrites();
+        long[] v = phv.values();
+        for (int s : unparsedSlots) {
+            v[s] = 0;
+        }
+        parse(r, phv);
+    }
+
+    private static final int IPV4_SRC = ParsedField.IPV4_SRC.ordinal();
+    private static final int IPV4_DST = ParsedField.IPV4_DST.ordinal();
+    private static final int IPV6_SRC_HI = ParsedField.IPV6_SRC_HI.ordinal();
+    private static final int IPV6_SRC_LO = ParsedField.IPV6_SRC_LO.ordinal();
+    private static final int IPV6_DST_HI = ParsedField.IPV6_DST_HI.ordinal();
+    private static final int IPV6_DST_LO = ParsedField.IPV6_DST_LO.ordinal();
+    private static final int IP_VERSION = ParsedField.IP_VERSION.ordinal();
+    private static final int PROTOCOL = ParsedField.PROTOCOL.ordinal();
+    private static final int TTL = ParsedField.TTL.ordinal();
+    private static final int IP_ID = ParsedField.IP_ID.ordinal();
+    private static final int TCP_FLAGS = ParsedField.TCP_FLAGS.ordinal();
+    private static final int TCP_SEQ = ParsedField.TCP_SEQ.ordinal();
+    private static final int SRC_PORT = ParsedField.SRC_PORT.ordinal();
+    private static final int DST_PORT = ParsedField.DST_PORT.ordinal();
+    private static final int PACKET_LENGTH = ParsedField.PACKET_LENGTH.ordinal();
+    private static final int PAYLOAD_HASH = ParsedField.PAYLOAD_HASH.ordinal();
+
+    /** {@link #value(PacketRecord, ParsedField)} by ordinal: an int compare chain, no enum switch map. */
+    private static long value(PacketRecord r, int code) {
+        if (code == IPV4_SRC) {
+            return r.srcIpv4() & 0xFFFFFFFFL;
+        } else if (code == IPV4_DST) {
+            return r.dstIpv4() & 0xFFFFFFFFL;
+        } else if (code == PROTOCOL) {
+            return r.protocol();
+        } else if (code == SRC_PORT) {
+            return r.srcPort();
+        } else if (code == DST_PORT) {
+            return r.dstPort();
+        } else if (code == IPV6_SRC_HI) {
+            return r.srcIpv6Hi();
+        } else if (code == IPV6_SRC_LO) {
+            return r.srcIpv6Lo();
+        } else if (code == IPV6_DST_HI) {
+            return r.dstIpv6Hi();
+        } else if (code == IPV6_DST_LO) {
+            return r.dstIpv6Lo();
+        } else if (code == IP_VERSION) {
+            return r.ipVersion();
+        } else if (code == TTL) {
+            return r.ttl();
+        } else if (code == IP_ID) {
+            return r.ipId();
+        } else if (code == TCP_FLAGS) {
+            return r.tcpFlags();
+        } else if (code == TCP_SEQ) {
+            return r.tcpSeq() & 0xFFFFFFFFL;
+        } else if (code == PACKET_LENGTH) {
+            return r.wireLength();
+        } else if (code == PAYLOAD_HASH) {
+            return r.payloadHash() & 0xFFFFFFFFL;
+        }
+        return 0;
     }
 
     static long value(PacketRecord r, ParsedField source) {

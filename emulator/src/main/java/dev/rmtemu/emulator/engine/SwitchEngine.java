@@ -312,8 +312,7 @@ public final class SwitchEngine {
         counters.packetIn();
         now = cycle;
         Phv phv = pool.phv(slot);
-        phv.clear();
-        parser.parse(pool.record(slot), phv);
+        parser.parseFresh(pool.record(slot), phv);
         ingress(slot, cycle, port);
     }
 
@@ -342,8 +341,7 @@ public final class SwitchEngine {
                 pool.arrivalCycle(slot, c);
                 counters.packetIn();
                 Phv phv = pool.phv(slot);
-                phv.clear();
-                parser.parse(pool.record(slot), phv);
+                parser.parseFresh(pool.record(slot), phv);
                 ingress(slot, c, pool.ingressPort(slot));
             }
             case EV_RECIRC_ARRIVAL -> {
@@ -376,8 +374,7 @@ public final class SwitchEngine {
         pool.ingressPort(slot, port);
         counters.packetIn();
         Phv phv = pool.phv(slot);
-        phv.clear();
-        parser.parse(pool.record(slot), phv);
+        parser.parseFresh(pool.record(slot), phv);
         ingress(slot, c, port);
         long emitted = ++genEmitted[index];
         if (g.count() == 0 || emitted < g.count()) {

@@ -45,6 +45,7 @@ public final class LatencyMetrics {
     /** ns per cycle as the reduced fraction nsPerCycleNum / nsPerCycleDen = 10^9 / clockHz. */
     private final long nsPerCycleNum;
     private final long nsPerCycleDen;
+    private final dev.rmtemu.model.arith.Divisor nsPerCycleDivisor;
     /** Below this many cycles, cycles x num + den/2 cannot overflow a long. */
     private final long singleDivisionBound;
     private final int ports;
@@ -71,6 +72,7 @@ public final class LatencyMetrics {
         long g = gcd(NS_PER_SECOND, clockHz);
         this.nsPerCycleNum = NS_PER_SECOND / g;
         this.nsPerCycleDen = clockHz / g;
+        this.nsPerCycleDivisor = new dev.rmtemu.model.arith.Divisor(nsPerCycleDen);
         if (Math.multiplyHigh(nsPerCycleDen, nsPerCycleNum) != 0 || nsPerCycleDen * nsPerCycleNum < 0) {
             throw new IllegalArgumentException("clock " + clockHz + " Hz: cycles-to-ns fraction does not fit a long");
         }
@@ -103,7 +105,7 @@ public final class LatencyMetrics {
         }
         if (cycles < singleDivisionBound) {
             // same value as below (groups * den * num is a multiple of den), one division instead of three
-            return (cycles * nsPerCycleNum + nsPerCycleDen / 2) / nsPerCycleDen;
+            return nsPerCycleDivisor.quotient(cycles * nsPerCycleNum + nsPerCycleDen / 2);
         }
         // Whole groups of den cycles are exactly num ns; only the rest needs rounding.
         long groups = cycles / nsPerCycleDen;

@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.tm;
 
+import dev.rmtemu.model.arith.Divisor;
+
 import java.util.List;
 
 /**
@@ -63,6 +65,8 @@ public final class TrafficManager {
     /** Cycles per bit as the fraction cyclesPerBitNum / cyclesPerBitDen (reduced). */
     private final long[] cyclesPerBitNum;
     private final long[] cyclesPerBitDen;
+    private final Divisor[] cyclesPerBitDivisor;
+    private final Divisor cellDivisor;
     /** Exact instant the port is free: freeCycle + freeRemainder / cyclesPerBitDen. */
     private final long[] freeCycle;
     /** Per port, bit q set while queue q holds packets (a port has at most 64 queues). */
@@ -103,6 +107,8 @@ public final class TrafficManager {
         portPackets = new int[nPorts];
         cyclesPerBitNum = new long[nPorts];
         cyclesPerBitDen = new long[nPorts];
+        cyclesPerBitDivisor = new Divisor[nPorts];
+        cellDivisor = new Divisor(cellBytes);
         freeCycle = new long[nPorts];
         nonEmpty = new long[nPorts];
         freeRemainder = new long[nPorts];
@@ -120,6 +126,7 @@ public final class TrafficManager {
             long g = gcd(config.clockHz(), pc.rateBitsPerSecond());
             cyclesPerBitNum[p] = config.clockHz() / g;
             cyclesPerBitDen[p] = pc.rateBitsPerSecond() / g;
+            cyclesPerBitDivisor[p] = new Divisor(cyclesPerBitDen[p]);
             lastDequeueCycle[p] = Long.MIN_VALUE;
         }
         fifos = new PacketFifo[totalQueues];
@@ -160,7 +167,7 @@ public final class TrafficManager {
 
     /** Buffer cells a packet of {@code bytes} bytes occupies: {@code ceil(bytes / cellBytes)}. */
     public int cellsFor(int bytes) {
-        return (bytes + cellBytes - 1) / cellBytes;
+        return (int) cellDivisor.quotient(bytes + cellBytes - 1L);
     }
 
     // ------------------------------------------------------------------ enqueue
@@ -301,8 +308,7 @@ public final class TrafficManager {
         int bytes = f.headBytes();
         long enqTstamp = f.headEnqTstamp();
 
-        // Exact start instant (startCycle + startRemainder / den).
-        long den = cyclesPerBitDen[port];
+        // Exact start instant (startCycle + startRemainder / cyclesPerBitDen[port]).
         long startCycle;
         long startRemainder;
         boolean busyIntoThisCycle = freeCycle[port] >= cycle
@@ -319,8 +325,10 @@ public final class TrafficManager {
         }
         long bits = (long) (bytes + overheadBytes) * Byte.SIZE;
         long numerator = startRemainder + bits * cyclesPerBitNum[port];
-        long endCycle = startCycle + numerator / den;
-        long endRemainder = numerator % den;
+        Divisor d = cyclesPerBitDivisor[port];
+        long whole = d.quotient(numerator);
+        long endCycle = startCycle + whole;
+        long endRemainder = d.remainder(numerator, whole);
         freeCycle[port] = endCycle;
         freeRemainder[port] = endRemainder;
         lastDequeueCycle[port] = cycle;

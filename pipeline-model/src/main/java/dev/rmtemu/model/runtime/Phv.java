@@ -64,6 +64,16 @@ public final class Phv {
         nDirty = 0;
     }
 
+    /** Forgets uncommitted writes (a pass that did not finish); a no-op after a normal pass. */
+    public void discardPendingWrites() {
+        if (nDirty != 0) {
+            for (int i = 0; i < nDirty; i++) {
+                isDirty[dirty[i]] = false;
+            }
+            nDirty = 0;
+        }
+    }
+
     /** Copies all committed values from another PHV of the same program. */
     public void copyFrom(Phv other) {
         System.arraycopy(other.cur, 0, cur, 0, cur.length);

@@ -1,0 +1,48 @@
+package dev.rmtemu.model.arith;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class DivisorTest {
+    @Test
+    void matchesHardwareDivisionOnEdgesAndRandomDividends() {
+        long[] divisors = {1, 2, 3, 7, 61, 80, 5000, 1_220_000_000L, 999_999_937L, (1L << 40) + 1, Long.MAX_VALUE};
+        SplittableRandom rnd = new SplittableRandom(42);
+        for (long d : divisors) {
+            Divisor div = new Divisor(d);
+            long[] edges = {0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, Divisor.FAST_LIMIT - 1, Divisor.FAST_LIMIT,
+                    Divisor.FAST_LIMIT + 1, Long.MAX_VALUE, Long.MAX_VALUE - 1};
+            for (long x : edges) {
+                if (x >= 0) {
+                    check(div, x);
+                }
+            }
+            for (int i = 0; i < 200_000; i++) {
+                long x = i % 2 == 0 ? rnd.nextLong(Divisor.FAST_LIMIT) : rnd.nextLong(Long.MAX_VALUE);
+                check(div, x);
+                // just below and above multiples, where a one-off estimate would show
+                long m = (x / d) * d;
+                check(div, m);
+                if (m > 0) {
+                    check(div, m - 1);
+                }
+            }
+        }
+    }
+
+    private static void check(Divisor div, long x) {
+        long q = div.quotient(x);
+        assertEquals(x / div.divisor(), q, () -> x + " / " + div.divisor());
+        assertEquals(x % div.divisor(), div.remainder(x, q), () -> x + " % " + div.divisor());
+    }
+
+    @Test
+    void refusesNonPositiveDivisors() {
+        assertThrows(IllegalArgumentException.class, () -> new Divisor(0));
+        assertThrows(IllegalArgumentException.class, () -> new Divisor(-5));
+    }
+}
