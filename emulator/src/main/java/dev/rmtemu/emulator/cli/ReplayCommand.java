@@ -38,7 +38,8 @@ import java.util.concurrent.Callable;
             "(see 'rmtemu trace gen --help').",
             "With --topology the trace runs through a network of switches, hosts and links (latency, rate,",
             "impairments) on one timeline; targets, port counts and rates then come from the topology, and",
-            "DIR gets report.json with a 'network' section, network-latency.hgrm and ground-truth/ logs."
+            "DIR gets report.json with a 'network' section, network-latency.hgrm, ground-truth/ logs,",
+            "journal/ and report.html (per-switch and per-link tables, busiest buffers, resources)."
         },
         footer = {"", "Examples:",
             "  rmtemu replay --program counter --target tofino1 --trace 'gen:isp?packets=1000000' --out runs/isp",
@@ -119,7 +120,8 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--control", paramLabel = "FILE", description = {
         "Control-plane script: table entries, register writes/resets, multicast groups,",
-        "each applied before the run or 'at CYCLE'. See README (replay) for the format."})
+        "each applied before the run or 'at CYCLE'; with --topology every line starts 'on SWITCH'.",
+        "See README (replay) for the format."})
     Path control;
 
     @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
@@ -133,9 +135,6 @@ public final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (portGbps <= 0) {
             throw new UserError("--port-gbps must be positive");
-        }
-        if (control != null && topology != null) {
-            throw new UserError("--control applies to single-switch replays (set up a network's switches in code)");
         }
         if (program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");

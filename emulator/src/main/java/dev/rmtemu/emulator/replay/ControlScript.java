@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.replay;
 
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.runtime.PipelineState;
 
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Control-plane operations from a text file, applied before the replay or at a
@@ -22,8 +24,12 @@ import java.util.List;
  * register flow_count reset                          # every pipe
  * multicast 3 1 2 5                                  # group 3 -> ports 1, 2, 5
  * at 1220000 register flow_count reset               # at cycle 1,220,000 (after its packets)
+ * on s1 register flow_count reset                    # network replays: every line names its switch
+ * at 1220000 on s2 table l2_fwd exact 10.0.0.2 action=1 data=3
  * </pre>
- * Errors name the file and line.
+ * A line is {@code [at CYCLE] [on SWITCH] OPERATION}. In a single-switch replay there is
+ * no {@code on}; in a network replay ({@code --topology}) it is required. Errors name the
+ * file and line.
  */
 public final class ControlScript {
     private ControlScript() {
@@ -31,6 +37,33 @@ public final class ControlScript {
 
     /** Reads the file and applies or schedules every line on the switch. */
     public static int apply(Path file, SwitchEngine engine) {
+        return apply(file, name -> {
+            if (name != null) {
+                throw new UserError("'on " + name + "' names a switch, which needs a network replay (--topology)");
+            }
+            return engine;
+        });
+    }
+
+    /** Reads the file and applies or schedules every line on the switch it names ({@code on SWITCH}). */
+    public static int apply(Path file, NetworkEngine net) {
+        return apply(file, name -> {
+            if (name == null) {
+                throw new UserError("in a network replay every line names its switch: 'on SWITCH ...'");
+            }
+            try {
+                return net.switchEngine(name);
+            } catch (IllegalArgumentException e) {
+                List<String> names = new ArrayList<>();
+                for (int s = 0; s < net.switchCount(); s++) {
+                    names.add(net.switchNode(s).name());
+                }
+                throw new UserError("no switch named '" + name + "' (switches: " + String.join(", ", names) + ")");
+            }
+        });
+    }
+
+    private static int apply(Path file, Function<String, SwitchEngine> switchNamed) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
@@ -58,6 +91,15 @@ public final class ControlScript {
                     at = number(words.get(1));
                     words = words.subList(2, words.size());
                 }
+                String switchName = null;
+                if (words.get(0).equals("on")) {
+                    if (words.size() < 3) {
+                        throw new UserError("'on SWITCH' needs an operation after it");
+                    }
+                    switchName = words.get(1);
+                    words = words.subList(2, words.size());
+                }
+                SwitchEngine engine = switchNamed.apply(switchName);
                 List<String> op = List.copyOf(words);
                 if (op.get(0).equals("multicast")) {
                     if (at >= 0) {
@@ -99,7 +141,7 @@ public final class ControlScript {
                     throw new UserError("register operation '" + verb + "' (write, reset)");
                 }
             }
-            default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast, at)");
+            default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast; prefixes: at CYCLE, on SWITCH)");
         }
     }
 
@@ -107,7 +149,7 @@ public final class ControlScript {
         switch (op.get(0)) {
             case "table" -> table(op, s);
             case "register" -> register(op, s);
-            default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast, at)");
+            default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast; prefixes: at CYCLE, on SWITCH)");
         }
     }
 

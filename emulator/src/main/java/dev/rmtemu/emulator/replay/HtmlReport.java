@@ -2,6 +2,8 @@ package dev.rmtemu.emulator.replay;
 
 import dev.rmtemu.emulator.engine.QueueDepthTimeline;
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.network.NetworkEngine;
+import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.check.StageUsage;
 import dev.rmtemu.model.target.TargetProfile;
@@ -52,6 +54,139 @@ final class HtmlReport {
         sb.append(resourceBars(e.resources()));
         sb.append("</body></html>\n");
         return sb.toString();
+    }
+
+    /** Switches whose buffer occupancy is plotted in a network report (the busiest ones). */
+    static final int NETWORK_QUEUE_PLOTS = 6;
+    private static final String[] PALETTE = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
+
+    /** The network run's report: totals, end-to-end latency, switches, links, busiest buffers, resources. */
+    static String renderNetwork(NetworkReplay.Result r) {
+        NetworkEngine net = r.network();
+        ReplayOptions o = r.options();
+        StringBuilder sb = new StringBuilder();
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rmtemu network run</title>\n<style>")
+                .append("body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}")
+                .append("td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child{text-align:left}")
+                .append("svg{background:#fafafa;border:1px solid #ddd}</style></head><body>\n");
+        sb.append("<h1>rmtemu network replay: <code>").append(esc(o.topology())).append("</code></h1>\n");
+        sb.append("<p>Trace <code>").append(esc(o.trace())).append("</code>, timing <code>").append(esc(o.timing()))
+                .append("</code>, program <code>").append(esc(o.program() == null ? "(per switch)" : o.program()))
+                .append("</code>, seed ").append(o.seed()).append(".</p>\n");
+        sb.append("<h2>Totals</h2>\n<table>");
+        net.totals().toMap().forEach((k, v) -> sb.append("<tr><td>").append(esc(k.replace('_', ' ')))
+                .append("</td><td>").append(v).append("</td></tr>"));
+        sb.append("</table>\n");
+        sb.append("<h2>End-to-end latency percentile curve (host to host, ns)</h2>\n");
+        sb.append(latencyCurve(net.latency().copy()));
+
+        sb.append("<h2>Switches</h2>\n<table><tr><th>switch</th><th>kind</th><th>program</th><th>in</th><th>out</th>")
+                .append("<th>dropped</th><th>recirculated</th><th>p50 ns</th><th>p99 ns</th></tr>\n");
+        for (int s = 0; s < net.switchCount(); s++) {
+            SwitchEngine e = net.switchEngine(s);
+            var l = e.metrics().latency().summary();
+            sb.append("<tr><td>").append(esc(net.switchNode(s).name())).append("</td><td>")
+                    .append(esc(net.switchNode(s).kind().fileName())).append("</td><td>").append(esc(net.switchProgram(s)))
+                    .append("</td><td>").append(e.counters().packetsIn()).append("</td><td>").append(e.counters().packetsOut())
+                    .append("</td><td>").append(e.counters().droppedTotal()).append("</td><td>")
+                    .append(e.counters().recirculations()).append("</td><td>").append(l.p50()).append("</td><td>")
+                    .append(l.p99()).append("</td></tr>\n");
+        }
+        sb.append("</table>\n");
+
+        sb.append("<h2>Links (one row per direction)</h2>\n<table><tr><th>link</th><th>from</th><th>to</th><th>carried</th>")
+                .append("<th>lost</th><th>duplicated</th><th>reordered</th><th>delayed</th></tr>\n");
+        for (Link l : net.topology().links()) {
+            for (int d = 0; d < 2; d++) {
+                if (d == 1 && !l.bidirectional()) {
+                    continue;
+                }
+                sb.append("<tr><td>").append(l.id()).append("</td><td>").append(esc((d == 0 ? l.a() : l.b()).toString()))
+                        .append("</td><td>").append(esc((d == 0 ? l.b() : l.a()).toString())).append("</td><td>")
+                        .append(net.carried(l.id(), d)).append("</td><td>").append(net.lost(l.id(), d)).append("</td><td>")
+                        .append(net.duplicates(l.id(), d)).append("</td><td>").append(net.reordered(l.id(), d))
+                        .append("</td><td>").append(net.delayed(l.id(), d)).append("</td></tr>\n");
+            }
+        }
+        sb.append("</table>\n");
+
+        sb.append("<h2>Traffic-manager buffer occupancy of the busiest switches (max cells per bucket)</h2>\n");
+        sb.append(busiestQueues(net));
+
+        sb.append("<h2>Stage resources of each program (% of each stage's budget)</h2>\n");
+        java.util.Set<String> shown = new java.util.TreeSet<>();
+        for (int s = 0; s < net.switchCount(); s++) {
+            SwitchEngine e = net.switchEngine(s);
+            String program = net.switchProgram(s);
+            if (e.resources().stages().isEmpty() || !shown.add(program)) {
+                continue;
+            }
+            sb.append("<h3><code>").append(esc(program)).append("</code> (first on ")
+                    .append(esc(net.switchNode(s).name())).append(")</h3>\n").append(resourceBars(e.resources()));
+        }
+        if (shown.isEmpty()) {
+            sb.append("<p>No switch runs a program with stages.</p>\n");
+        }
+        sb.append("</body></html>\n");
+        return sb.toString();
+    }
+
+    /**
+     * One plot of the switches with the highest peak occupancy (ties: node order), each
+     * timeline rescaled to the widest bucket so the lines share the time axis.
+     */
+    private static String busiestQueues(NetworkEngine net) {
+        List<Integer> order = new ArrayList<>();
+        int[] peak = new int[net.switchCount()];
+        for (int s = 0; s < net.switchCount(); s++) {
+            for (int c : net.switchEngine(s).queueDepthTimeline().maxCells()) {
+                peak[s] = Math.max(peak[s], c);
+            }
+            if (peak[s] > 0) {
+                order.add(s);
+            }
+        }
+        if (order.isEmpty()) {
+            return "<p>Nothing was queued.</p>\n";
+        }
+        order.sort((a, b) -> peak[a] != peak[b] ? Integer.compare(peak[b], peak[a]) : Integer.compare(a, b));
+        List<Integer> plotted = order.subList(0, Math.min(NETWORK_QUEUE_PLOTS, order.size()));
+        long bucket = 1;
+        for (int s : plotted) {
+            bucket = Math.max(bucket, net.switchEngine(s).queueDepthTimeline().bucketCycles());
+        }
+        double maxX = 1;
+        double maxY = 1;
+        List<List<double[]>> lines = new ArrayList<>();
+        for (int s : plotted) {
+            QueueDepthTimeline t = net.switchEngine(s).queueDepthTimeline();
+            int[] cells = t.maxCells();
+            int merge = (int) (bucket / t.bucketCycles());
+            List<double[]> pts = new ArrayList<>();
+            for (int i = 0; i < cells.length; i += merge) {
+                int m = 0;
+                for (int j = i; j < Math.min(cells.length, i + merge); j++) {
+                    m = Math.max(m, cells[j]);
+                }
+                pts.add(new double[] {i / merge, m});
+                maxY = Math.max(maxY, m);
+                if (m > 0) {
+                    maxX = Math.max(maxX, i / merge);
+                }
+            }
+            lines.add(pts);
+        }
+        StringBuilder sb = svgOpen();
+        double bucketUs = bucket * 1e6 / net.clock().hz();
+        axes(sb, String.format(Locale.ROOT, "time (buckets of %.3f us)", bucketUs), "cells", maxY);
+        for (int k = 0; k < plotted.size(); k++) {
+            final double lastX = maxX;
+            List<double[]> pts = lines.get(k).stream().filter(p -> p[0] <= lastX).toList();
+            polyline(sb, pts, maxX, maxY, PALETTE[k % PALETTE.length]);
+            sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"%s\">%s</text>%n",
+                    W - 150, 20 + 14 * k, PALETTE[k % PALETTE.length], esc(net.switchNode(plotted.get(k)).name())));
+        }
+        return sb.append("</svg>\n").toString();
     }
 
     private static String latencyCurve(Histogram h) {

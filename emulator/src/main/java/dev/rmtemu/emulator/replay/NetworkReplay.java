@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.replay;
 
 import dev.rmtemu.emulator.engine.ArrivalTiming;
 import dev.rmtemu.emulator.host.HostClock;
+import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.ring.PacketRing;
@@ -23,6 +24,8 @@ import java.nio.file.Files;
  * records through the packet ring as in {@link Replay}; the engine thread injects
  * each at its arrival cycle (the replay timing applied to the whole trace) into
  * a {@link NetworkEngine}, drains it at the end and checks network conservation.
+ * The run directory gets what {@link NetworkReport} writes, the export journal and
+ * report.html; {@code --control} lines name their switch ({@code on SWITCH}).
  */
 public final class NetworkReplay {
     private NetworkReplay() {
@@ -43,20 +46,21 @@ public final class NetworkReplay {
         }
         Topology topology = TopologySpec.parse(o.topology());
         NetworkEngine net = NetworkEngine.build(topology, new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed()));
-        ArrivalTiming timing = ArrivalTiming.parse(o.timing(), net.clock());
-        if (o.out() != null) {
-            try {
-                Files.createDirectories(o.out());
-            } catch (IOException e) {
-                throw new UserError("cannot create run directory " + o.out() + ": " + e.getMessage(), e);
-            }
+        if (o.control() != null) {
+            ControlScript.apply(o.control(), net);
         }
+        ArrivalTiming timing = ArrivalTiming.parse(o.timing(), net.clock());
+        ExportJournal journal = Replay.openRunDirectory(o.out());
         Injector injector = new Injector(net, timing, progress);
         long hostStart = HostClock.nanos();
         PacketSource source = TraceSpec.open(o.trace());
         try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
             ring.start();
             ring.drainAll(injector);
+        } finally {
+            if (journal != null) {
+                journal.close();
+            }
         }
         net.drain();
         long hostNs = HostClock.nanos() - hostStart;

@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * The run directory of a network replay: report.json (inputs, trace, a
  * {@code network} section, emulated time; host measurements only under
- * {@code host}), network-latency.hgrm (end-to-end, ns) and, per impaired link
+ * {@code host}), network-latency.hgrm (end-to-end, ns), report.html and, per impaired link
  * direction, ground-truth/link-ID-DIR.txt (what its impairments did, indexed
  * by the packet's position on that link direction).
  */
@@ -37,6 +37,7 @@ public final class NetworkReport {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(RunOutputs.REPORT), JSON.writeValueAsString(report(r)) + "\n");
         r.network().latency().writeHgrm(dir.resolve(LATENCY_FILE));
+        Files.writeString(dir.resolve(RunOutputs.HTML), HtmlReport.renderNetwork(r));
         NetworkEngine net = r.network();
         for (Link l : net.topology().links()) {
             for (int d = 0; d < 2; d++) {
@@ -68,6 +69,9 @@ public final class NetworkReport {
         in.put("seed", o.seed());
         in.put("enforce", o.enforce());
         in.put("max_packets", o.maxPackets());
+        if (o.control() != null) {
+            in.put("control", o.control().toString());
+        }
 
         ObjectNode trace = root.putObject("trace");
         trace.put("packets", r.packetsRead());

@@ -55,17 +55,7 @@ public final class Replay {
             ControlScript.apply(o.control(), engine);
         }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
-        ExportJournal journal = null;
-        if (o.out() != null) {
-            try {
-                Files.createDirectories(o.out());
-            } catch (IOException e) {
-                throw new UserError("cannot create run directory " + o.out() + ": " + e.getMessage(), e);
-            }
-            // a run directory is rewritten by the next run into it: the old journal goes first
-            deleteTree(o.out().resolve("journal"));
-            journal = ExportJournal.create(o.out(), new dev.rmtemu.emulator.journal.JournalKinds());
-        }
+        ExportJournal journal = openRunDirectory(o.out());
         Feeder feeder = new Feeder(engine, timing, ports, progress);
         long hostStart = HostClock.nanos();
         PacketSource source = TraceSpec.open(o.trace());
@@ -93,6 +83,23 @@ public final class Replay {
             }
         }
         return result;
+    }
+
+    /**
+     * Creates the run directory (null: no outputs) and its export journal. A run
+     * directory is rewritten by the next run into it, so an old journal goes first.
+     */
+    static ExportJournal openRunDirectory(Path out) {
+        if (out == null) {
+            return null;
+        }
+        try {
+            Files.createDirectories(out);
+        } catch (IOException e) {
+            throw new UserError("cannot create run directory " + out + ": " + e.getMessage(), e);
+        }
+        deleteTree(out.resolve("journal"));
+        return ExportJournal.create(out, new dev.rmtemu.emulator.journal.JournalKinds());
     }
 
     private static void deleteTree(Path dir) {

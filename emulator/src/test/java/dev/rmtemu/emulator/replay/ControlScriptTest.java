@@ -73,5 +73,8 @@ class ControlScriptTest {
         Files.writeString(f, "table l2_fwd exact 300.1.1.1 action=1\n");
         e = assertThrows(UserError.class, () -> ControlScript.apply(f, engine("l2fwd")));
         assertEquals(f + ":1: '300.1.1.1' is not a number or IPv4 address", e.getMessage());
+        Files.writeString(f, "on s1 register flow_count reset\n");
+        e = assertThrows(UserError.class, () -> ControlScript.apply(f, engine("counter")));
+        assertEquals(f + ":1: 'on s1' names a switch, which needs a network replay (--topology)", e.getMessage());
     }
 }
