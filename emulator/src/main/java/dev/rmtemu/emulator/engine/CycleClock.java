@@ -1,17 +1,48 @@
 package dev.rmtemu.emulator.engine;
 
+import dev.rmtemu.model.arith.Divisor;
+
 /**
  * Exact conversions between nanoseconds and cycles of a target clock, in
  * integer arithmetic (no floating point, no overflow for any realistic run):
  * ns → cycles rounds down, cycles → ns rounds down.
+ *
+ * <p>cycles → ns runs per packet (timestamps in intrinsic metadata), so it uses the
+ * reduced fraction 10^9 / hz (tofino1: 50 / 61) and a {@link Divisor} instead of a
+ * 64-bit divide.
  */
-public record CycleClock(long hz) {
+public final class CycleClock {
     private static final long NS_PER_S = 1_000_000_000L;
 
-    public CycleClock {
+    private final long hz;
+    /** ns per cycle = nsNum / nsDen, reduced. */
+    private final long nsNum;
+    private final Divisor nsDen;
+    /** Below this many cycles, cycles × nsNum fits a long. */
+    private final long fastBound;
+
+    public CycleClock(long hz) {
         if (hz <= 0) {
             throw new IllegalArgumentException("clock must be positive");
         }
+        this.hz = hz;
+        long g = gcd(NS_PER_S, hz);
+        this.nsNum = NS_PER_S / g;
+        this.nsDen = new Divisor(hz / g);
+        this.fastBound = Long.MAX_VALUE / nsNum;
+    }
+
+    private static long gcd(long a, long b) {
+        while (b != 0) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    public long hz() {
+        return hz;
     }
 
     public long nsToCycles(long ns) {
@@ -26,9 +57,24 @@ public record CycleClock(long hz) {
     }
 
     public long cyclesToNs(long cycles) {
-        if (cycles >= 0 && cycles < Long.MAX_VALUE / NS_PER_S) {
-            return cycles * NS_PER_S / hz; // equal to the split form below, with one division
+        if (cycles >= 0 && cycles < fastBound) {
+            return nsDen.quotient(cycles * nsNum); // floor(cycles × 10^9 / hz), the fraction reduced
         }
         return (cycles / hz) * NS_PER_S + (cycles % hz) * NS_PER_S / hz;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CycleClock c && c.hz == hz;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(hz);
+    }
+
+    @Override
+    public String toString() {
+        return "CycleClock[hz=" + hz + "]";
     }
 }

@@ -57,6 +57,8 @@ public final class RegisterAction {
     private final long mask;
     /** The only branch of an unconditional single-word action, or null. */
     private final Branch simple;
+    /** The same action as int codes (null for free-form actions). */
+    private final CompiledAction compiled;
 
     private RegisterAction(Builder b) {
         this.array = b.array;
@@ -73,6 +75,41 @@ public final class RegisterAction {
                 && loBranches[0].predicate().truthTable() == Predicate.ALWAYS.truthTable()
                 && outputPredicate.truthTable() == Predicate.ALWAYS.truthTable() && output != OutputSource.PREDICATE
                 && output != OutputSource.NEW_HI ? loBranches[0] : null;
+        this.compiled = freeform == null ? compile() : null;
+    }
+
+    private CompiledAction compile() {
+        int nc = conditions.length;
+        int[] ca = new int[nc];
+        long[] cac = new long[nc];
+        int[] cop = new int[nc];
+        int[] cb = new int[nc];
+        long[] cbc = new long[nc];
+        for (int i = 0; i < nc; i++) {
+            ca[i] = conditions[i].a().kind().ordinal();
+            cac[i] = conditions[i].a().constant();
+            cop[i] = conditions[i].op().ordinal();
+            cb[i] = conditions[i].b().kind().ordinal();
+            cbc[i] = conditions[i].b().constant();
+        }
+        int n = loBranches.length + hiBranches.length;
+        int[] truth = new int[n];
+        int[] op = new int[n];
+        int[] a = new int[n];
+        long[] ac = new long[n];
+        int[] b = new int[n];
+        long[] bc = new long[n];
+        for (int i = 0; i < n; i++) {
+            Branch br = i < loBranches.length ? loBranches[i] : hiBranches[i - loBranches.length];
+            truth[i] = br.predicate().truthTable();
+            op[i] = br.op().ordinal();
+            a[i] = br.a().kind().ordinal();
+            ac[i] = br.a().constant();
+            b[i] = br.b().kind().ordinal();
+            bc[i] = br.b().constant();
+        }
+        return new CompiledAction(mask, nc, ca, cac, cop, cb, cbc, loBranches.length, hiBranches.length, truth, op, a,
+                ac, b, bc, output.ordinal(), outputPredicate.truthTable());
     }
 
     public static Builder on(RegisterArray array, String name) {
@@ -126,6 +163,17 @@ public final class RegisterAction {
      * null for single-word arrays) and returns the output. No allocation.
      */
     public long execute(long[] lo, long[] hi, int index, long inLo, long inHi) {
+        if (compiled != null) {
+            return compiled.execute(lo, hi, index, inLo, inHi);
+        }
+        return interpret(lo, hi, index, inLo, inHi);
+    }
+
+    /**
+     * The declarative semantics, straight from the branch and condition records: the
+     * oracle the compiled form is tested against, and the runner of free-form actions.
+     */
+    long interpret(long[] lo, long[] hi, int index, long inLo, long inHi) {
         long oldLo = lo[index];
         long oldHi = hi == null ? 0 : hi[index];
         if (freeform != null) {
