@@ -22,6 +22,12 @@ public final class Crc implements HashAlgorithm {
     private final long xorOut;
     private final long mask;
     private final long[] table = new long[256];
+    /**
+     * Slicing tables for the reflected orientation: slice[k] advances a byte through k + 1
+     * more byte steps, so 2 or 4 bytes of a field take one step of lookups (slicing-by-4, as
+     * in Intel's and zlib's CRC code). slice[0] is {@link #table}. Null when not reflected.
+     */
+    private final long[][] slice;
     /** The initial register value in the table's orientation (reflected when refIn). */
     private final long start;
 
@@ -39,6 +45,20 @@ public final class Crc implements HashAlgorithm {
         this.xorOut = xorOut & mask;
         this.start = refIn ? reflect(this.init, width) : this.init;
         buildTable();
+        this.slice = refIn ? buildSlices() : null;
+    }
+
+    private long[][] buildSlices() {
+        long[][] t = new long[4][];
+        t[0] = table;
+        for (int k = 1; k < 4; k++) {
+            t[k] = new long[256];
+            for (int i = 0; i < 256; i++) {
+                long prev = t[k - 1][i];
+                t[k][i] = (prev >>> 8) ^ table[(int) (prev & 0xff)];
+            }
+        }
+        return t;
     }
 
     /** A standard preset, or null. */
@@ -110,10 +130,24 @@ public final class Crc implements HashAlgorithm {
         long s = start;
         final long[] t = table;
         if (refIn) {
+            final long[] t1 = slice[1];
+            final long[] t2 = slice[2];
+            final long[] t3 = slice[3];
             for (dev.rmtemu.model.phv.Field f : fields) {
                 long v = phv[f.slot()];
-                for (int shift = ((f.width() + 7) / 8 - 1) * 8; shift >= 0; shift -= 8) {
-                    s = (s >>> 8) ^ t[(int) ((s ^ (v >>> shift)) & 0xff)];
+                int bytes = (f.width() + 7) / 8;
+                if (bytes == 4) {
+                    // the field's 4 big-endian bytes, first byte lowest: one sliced step
+                    long x = s ^ (Integer.reverseBytes((int) v) & 0xFFFFFFFFL);
+                    s = (x >>> 32) ^ t3[(int) (x & 0xff)] ^ t2[(int) ((x >>> 8) & 0xff)]
+                            ^ t1[(int) ((x >>> 16) & 0xff)] ^ t[(int) ((x >>> 24) & 0xff)];
+                } else if (bytes == 2) {
+                    long x = s ^ (((v >>> 8) & 0xff) | ((v & 0xff) << 8));
+                    s = (x >>> 16) ^ t1[(int) (x & 0xff)] ^ t[(int) ((x >>> 8) & 0xff)];
+                } else {
+                    for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
+                        s = (s >>> 8) ^ t[(int) ((s ^ (v >>> shift)) & 0xff)];
+                    }
                 }
             }
         } else {
