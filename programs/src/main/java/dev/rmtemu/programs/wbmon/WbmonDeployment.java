@@ -3,6 +3,7 @@ package dev.rmtemu.programs.wbmon;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.network.NetworkOptions;
+import dev.rmtemu.emulator.topology.Neighborhood;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.VConn;
 import dev.rmtemu.emulator.topology.VConns;
@@ -21,7 +22,9 @@ import java.util.TreeMap;
  * <p>The upstream numbers a vconn by its egress port, so a port must start one
  * vconn: topologies whose regular switches split a port's traffic over several
  * paths (ECMP inside a neighbourhood) are refused here; the localisation
- * experiment runs those with the plain-Java reference.
+ * experiment runs those with the plain-Java reference. Hosts must hang off m-switches:
+ * a host behind a regular switch would send packets into an m-switch's vconn port
+ * without a WBMon header.
  */
 public final class WbmonDeployment {
     private final NetworkEngine network;
@@ -40,13 +43,17 @@ public final class WbmonDeployment {
         if (vc.size() > c.vconns()) {
             throw new UserError(t.source() + ": " + vc.size() + " vconns but wbmon tracks " + c.vconns() + " (raise vconns)");
         }
+        for (Neighborhood h : VConns.neighborhoods(t)) {
+            if (!h.hosts().isEmpty() && !h.programmable().isEmpty()) {
+                throw new UserError(t.source() + ": host " + t.node(h.hosts().get(0)).name()
+                        + " is linked to a regular switch: its packets would reach an m-switch without a WBMon header");
+            }
+        }
         Map<String, String> params = new TreeMap<>();
         params.put("vconns", String.valueOf(c.vconns()));
         params.put("registers", String.valueOf(c.registers()));
         params.put("bits", String.valueOf(c.bitsPerRegister()));
         params.put("tolerance", String.valueOf(c.tolerance()));
-        NetworkEngine net = NetworkEngine.build(t, new NetworkOptions(WbmonProgram.NAME, params, enforce, seed));
-        WbmonPipeline pipeline = new WbmonPipeline(c);
         TreeMap<Long, Integer> startedAt = new TreeMap<>();
         for (int id = 0; id < vc.size(); id++) {
             VConn v = vc.get(id);
@@ -58,6 +65,8 @@ public final class WbmonDeployment {
                         + " wbmon numbers one vconn per egress port");
             }
         }
+        NetworkEngine net = NetworkEngine.build(t, new NetworkOptions(WbmonProgram.NAME, params, enforce, seed));
+        WbmonPipeline pipeline = new WbmonPipeline(c);
         for (int s = 0; s < net.switchCount(); s++) {
             if (net.switchNode(s).isProgrammable()) {
                 pipeline.installPopcount(net.switchEngine(s).state());

@@ -170,6 +170,24 @@ class WbmonPipelineTest {
     }
 
     @Test
+    void aHostBehindARegularSwitchIsRefused() {
+        TopologyBuilder b = new TopologyBuilder("test:host-in-neighbourhood");
+        b.programmableSwitch("m1", "tofino1", 2, null, KeyValues.EMPTY);
+        b.programmableSwitch("m2", "tofino1", 2, null, KeyValues.EMPTY);
+        b.regularSwitch("r1", 3);
+        b.host("h1", Ipv4Prefix.parse("10.0.1.1/32"), HostRole.BOTH);
+        b.host("h2", Ipv4Prefix.parse("10.0.2.1/32"), HostRole.BOTH);
+        b.host("h3", Ipv4Prefix.parse("10.0.3.1/32"), HostRole.BOTH);
+        b.link("h1", 1, "m1", 1, true, 1000, 100, KeyValues.EMPTY, KeyValues.EMPTY);
+        b.link("m1", 2, "r1", 1, true, 1000, 100, KeyValues.EMPTY, KeyValues.EMPTY);
+        b.link("r1", 2, "m2", 2, true, 1000, 100, KeyValues.EMPTY, KeyValues.EMPTY);
+        b.link("h2", 1, "m2", 1, true, 1000, 100, KeyValues.EMPTY, KeyValues.EMPTY);
+        b.link("h3", 1, "r1", 3, true, 1000, 100, KeyValues.EMPTY, KeyValues.EMPTY);
+        UserError e = assertThrows(UserError.class, () -> WbmonDeployment.build(b.build(), WbmonConfig.defaults(), 1, true));
+        assertTrue(e.getMessage().contains("h3"), e.getMessage());
+    }
+
+    @Test
     void aPortThatStartsSeveralVconnsIsRefused() {
         Topology t = dev.rmtemu.emulator.topology.TopologySpec.parse("builtin:fattree?k=4&programmable=edge");
         assertThrows(UserError.class, () -> WbmonDeployment.build(t, WbmonConfig.defaults(), 1, true));
