@@ -41,6 +41,8 @@ public final class WbmonExperiment implements Experiment {
         DEFAULTS.put("d_losses", "0.001,0.01,0.1,0.5");
         DEFAULTS.put("d_gbps", "1,10,100");
         DEFAULTS.put("d_bytes", "1000");
+        DEFAULTS.put("d_net_packets", "20000");
+        DEFAULTS.put("d_net_gbps", "10,40");
         DEFAULTS.put("e_runs", "10");
         DEFAULTS.put("e_fractions", "0.4,0.5,0.6,0.7,0.8");
         DEFAULTS.put("e_faults", "1");
@@ -68,6 +70,7 @@ public final class WbmonExperiment implements Experiment {
                 "b_max=383 b_step=16        (b) largest burst and table step (every size is run)",
                 "c_packets=100000 c_runs=10 c_sigma=0.75  (c) sequence numbers per run, runs, displacement sigma",
                 "d_packets=200000 d_losses=0.001,0.01,0.1,0.5 d_gbps=1,10,100 d_bytes=1000  (d)",
+                "d_net_packets=20000 d_net_gbps=10,40  (d) on the emulated chain with the stage program",
                 "e_runs=10 e_fractions=0.4,...,0.8 e_faults=1 e_loss=0.01 e_packets=20000  (e) placements, lossy links, packets per vconn",
                 "seed=1");
     }
@@ -85,6 +88,9 @@ public final class WbmonExperiment implements Experiment {
     public record DetectionRow(double lossRate, double gbps, double meanPackets, double meanUs, double p99Us, double maxUs) {
     }
 
+    public record NetworkDetectionRow(double lossRate, double gbps, long drops, double meanUs, double p99Us, double maxUs) {
+    }
+
     public record LocalisationRow(String scenario, int runs, double vconns, int faulty, int found, int blamedSets, int trueSets,
                                   double linksPerBlamedSet) {
         public double recall() {
@@ -98,7 +104,8 @@ public final class WbmonExperiment implements Experiment {
 
     /** Everything one run computed. */
     public record Results(List<ReorderRow> reorder, List<BurstRow> burst, int burstTolerance, List<Table1Row> table1,
-                          List<DetectionRow> detection, List<LocalisationRow> localisation) {
+                          List<DetectionRow> detection, List<NetworkDetectionRow> networkDetection,
+                          List<LocalisationRow> localisation) {
     }
 
     @Override
@@ -130,6 +137,7 @@ public final class WbmonExperiment implements Experiment {
         int tolerance = -1;
         List<Table1Row> table1 = new ArrayList<>();
         List<DetectionRow> detection = new ArrayList<>();
+        List<NetworkDetectionRow> netDetection = new ArrayList<>();
         List<LocalisationRow> loc = new ArrayList<>();
         if (part.contains("a")) {
             int step = positive(o, "a_step");
@@ -188,6 +196,13 @@ public final class WbmonExperiment implements Experiment {
                     detection.add(new DetectionRow(loss, gbps, d.meanPackets(), d.meanNs() / 1e3, d.p99Ns() / 1e3, d.maxNs() / 1e3));
                 }
             }
+            int netPackets = positive(o, "d_net_packets");
+            for (double loss : doubles(o, "d_losses")) {
+                for (double gbps : doubles(o, "d_net_gbps")) {
+                    NetworkDetection.Result d = NetworkDetection.run(c, netPackets, loss, gbps, bytes, seed);
+                    netDetection.add(new NetworkDetectionRow(loss, gbps, d.drops(), d.meanUs(), d.p99Us(), d.maxUs()));
+                }
+            }
         }
         if (part.contains("e")) {
             int runs = positive(o, "e_runs");
@@ -215,7 +230,7 @@ public final class WbmonExperiment implements Experiment {
                 loc.add(summarise(ft[0], outs));
             }
         }
-        return new Results(reorder, burst, tolerance, table1, detection, loc);
+        return new Results(reorder, burst, tolerance, table1, detection, netDetection, loc);
     }
 
     private static LocalisationRow summarise(String name, List<WbmonLocalisation.Outcome> outs) {
@@ -278,6 +293,16 @@ public final class WbmonExperiment implements Experiment {
                         x.meanUs(), x.p99Us(), x.maxUs());
             }
         }
+        if (!r.networkDetection().isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "WBMon (d) on the emulated network: h1-m1-r1-r2-m2-h2, stage program on tofino1, %.0f Gb/s links"
+                    + " of %d ns, loss on r1->r2, %s packets%n", NetworkDetection.LINK_GBPS, NetworkDetection.LINK_NS, o.get("d_net_packets"));
+            out.println(" loss rate  Gb/s  drops   mean (us)    p99 (us)    max (us)");
+            for (NetworkDetectionRow x : r.networkDetection()) {
+                out.printf(Locale.ROOT, " %9.3f  %4.0f  %5d  %10.3f  %10.3f  %10.3f%n", x.lossRate(), x.gbps(), x.drops(), x.meanUs(),
+                        x.p99Us(), x.maxUs());
+            }
+        }
         if (!r.localisation().isEmpty()) {
             out.println();
             out.printf(Locale.ROOT, "WBMon (e) link localisation: %s lossy directed link(s) at %s loss, %s packets per vconn, blame below %.1f%%%n",
@@ -324,6 +349,13 @@ public final class WbmonExperiment implements Experiment {
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"loss_rate\":%s,\"gbps\":%s,\"mean_packets\":%.2f,\"mean_us\":%.4f,\"p99_us\":%.4f,\"max_us\":%.4f}",
                     x.lossRate(), x.gbps(), x.meanPackets(), x.meanUs(), x.p99Us(), x.maxUs()));
+        }
+        b.append("],\"network_detection\":[");
+        for (int i = 0; i < r.networkDetection().size(); i++) {
+            NetworkDetectionRow x = r.networkDetection().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"loss_rate\":%s,\"gbps\":%s,\"drops\":%d,\"mean_us\":%.4f,\"p99_us\":%.4f,\"max_us\":%.4f}",
+                    x.lossRate(), x.gbps(), x.drops(), x.meanUs(), x.p99Us(), x.maxUs()));
         }
         b.append("],\"localisation\":[");
         for (int i = 0; i < r.localisation().size(); i++) {

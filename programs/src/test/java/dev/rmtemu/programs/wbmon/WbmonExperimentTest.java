@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WbmonExperimentTest {
     private static final Map<String, String> SMALL = Map.ofEntries(Map.entry("a_step", "32"), Map.entry("b_max", "200"),
             Map.entry("b_step", "50"), Map.entry("c_packets", "20000"), Map.entry("c_runs", "2"), Map.entry("d_packets", "20000"),
-            Map.entry("d_losses", "0.01"), Map.entry("d_gbps", "10"), Map.entry("e_runs", "2"), Map.entry("e_fractions", "0.6"),
+            Map.entry("d_losses", "0.01"), Map.entry("d_gbps", "10"), Map.entry("d_net_packets", "3000"), Map.entry("d_net_gbps", "40"), Map.entry("e_runs", "2"), Map.entry("e_fractions", "0.6"),
             Map.entry("e_packets", "5000"));
 
     private static String run(Map<String, String> opts, boolean json) {
@@ -74,6 +74,15 @@ class WbmonExperimentTest {
         assertEquals(1, x.found());
         assertEquals(1, x.blamedSets());
         assertEquals(1, x.trueSets());
+    }
+
+    @Test
+    void networkDetectionAddsLinkLatencyToTheWindowDelay() {
+        NetworkDetection.Result r = NetworkDetection.run(new WbmonConfig(1, 4, 32, 2), 5_000, 0.02, 40, 1000, 4);
+        assertTrue(r.drops() > 50, r.toString());
+        // 1 µs r1->r2 and r2->m2 links plus about 49 packets of 204 ns at 40 Gb/s
+        assertTrue(r.meanUs() > 2 && r.meanUs() < 2.5 + 70 * 0.204, r.toString());
+        assertTrue(r.maxUs() < 3 + 80 * 0.204, r.toString());
     }
 
     @Test
