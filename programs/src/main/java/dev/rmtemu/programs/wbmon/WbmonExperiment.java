@@ -131,7 +131,12 @@ public final class WbmonExperiment implements Experiment {
     public static Results compute(Map<String, String> o) {
         WbmonConfig c = new WbmonConfig(1, integer(o, "registers"), integer(o, "bits"), integer(o, "tolerance"));
         String part = o.get("part");
-        long seed = Long.parseLong(o.get("seed"));
+        long seed;
+        try {
+            seed = Long.parseLong(o.get("seed").trim());
+        } catch (NumberFormatException e) {
+            throw new UserError("experiment wbmon: option seed must be an integer, got '" + o.get("seed") + "'");
+        }
         List<ReorderRow> reorder = new ArrayList<>();
         List<BurstRow> burst = new ArrayList<>();
         int tolerance = -1;
@@ -167,7 +172,7 @@ public final class WbmonExperiment implements Experiment {
         if (part.contains("c")) {
             int packets = positive(o, "c_packets");
             int runs = positive(o, "c_runs");
-            double sigma = Double.parseDouble(o.get("c_sigma"));
+            double sigma = doubles(o, "c_sigma")[0];
             for (double[] sc : TABLE1) {
                 long judged = 0;
                 long lost = 0;
@@ -189,7 +194,7 @@ public final class WbmonExperiment implements Experiment {
         if (part.contains("d")) {
             int packets = positive(o, "d_packets");
             int bytes = positive(o, "d_bytes");
-            for (double loss : doubles(o, "d_losses")) {
+            for (double loss : probabilities(o, "d_losses")) {
                 for (double gbps : doubles(o, "d_gbps")) {
                     double pps = gbps * 1e9 / ((bytes + WIRE_OVERHEAD_BYTES) * 8.0);
                     WbmonScenarios.Detection d = WbmonScenarios.detection(c, packets, loss, pps, seed);
@@ -197,7 +202,7 @@ public final class WbmonExperiment implements Experiment {
                 }
             }
             int netPackets = positive(o, "d_net_packets");
-            for (double loss : doubles(o, "d_losses")) {
+            for (double loss : probabilities(o, "d_losses")) {
                 for (double gbps : doubles(o, "d_net_gbps")) {
                     NetworkDetection.Result d = NetworkDetection.run(c, netPackets, loss, gbps, bytes, seed);
                     netDetection.add(new NetworkDetectionRow(loss, gbps, d.drops(), d.meanUs(), d.p99Us(), d.maxUs()));
@@ -207,10 +212,10 @@ public final class WbmonExperiment implements Experiment {
         if (part.contains("e")) {
             int runs = positive(o, "e_runs");
             int faults = positive(o, "e_faults");
-            double lossRate = Double.parseDouble(o.get("e_loss"));
+            double lossRate = probabilities(o, "e_loss")[0];
             int packets = positive(o, "e_packets");
             WbmonConfig ce = c.withVconns(1);
-            for (double f : doubles(o, "e_fractions")) {
+            for (double f : probabilities(o, "e_fractions")) {
                 List<WbmonLocalisation.Outcome> outs = new ArrayList<>();
                 for (int run = 0; run < runs; run++) {
                     long s = seed * 7_919 + run;
@@ -383,6 +388,16 @@ public final class WbmonExperiment implements Experiment {
         int v = integer(o, k);
         if (v < 1) {
             throw new UserError("experiment wbmon: option " + k + " must be at least 1, got " + v);
+        }
+        return v;
+    }
+
+    private static double[] probabilities(Map<String, String> o, String k) {
+        double[] v = doubles(o, k);
+        for (double x : v) {
+            if (x > 1) {
+                throw new UserError("experiment wbmon: option " + k + " values must be at most 1, got '" + o.get(k) + "'");
+            }
         }
         return v;
     }

@@ -90,5 +90,7 @@ class WbmonExperimentTest {
         Map<String, String> o = new TreeMap<>(SMALL);
         o.put("windows", "3");
         assertThrows(UserError.class, () -> run(o, false));
+        assertThrows(UserError.class, () -> run(Map.of("part", "d", "d_losses", "1.5"), false));
+        assertThrows(UserError.class, () -> run(Map.of("part", "c", "c_runs", "0"), false));
     }
 }
