@@ -69,6 +69,8 @@ public final class SwitchEngine {
     private final PipelineState state;
     private final PassExecutor executor;
     private final HeaderParser parser;
+    /** Null when the program has no header field to write back. */
+    private final HeaderDeparser deparser;
     private final TrafficManager tm;
     private final PacketPool pool;
     private final EventQueue events = new EventQueue();
@@ -134,6 +136,8 @@ public final class SwitchEngine {
         this.state = new PipelineState(program, profile.pipes());
         this.executor = new PassExecutor(state, config.enforce());
         this.parser = new HeaderParser(program);
+        HeaderDeparser d = new HeaderDeparser(program);
+        this.deparser = d.emitsAnything() ? d : null;
         this.tm = new TrafficManager(config.trafficManager());
         this.pool = new PacketPool(program.fields().size(), 1024);
         this.clock = new CycleClock(profile.clockHz());
@@ -565,6 +569,9 @@ public final class SwitchEngine {
         }
         counters.packetOut();
         metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
+        if (deparser != null) {
+            deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
+        }
         listener.departed(departure, out, slot, pool);
         pool.release(slot);
     }

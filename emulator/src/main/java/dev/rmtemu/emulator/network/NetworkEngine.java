@@ -130,6 +130,7 @@ public final class NetworkEngine {
     private final ImpairmentDecision decision = new ImpairmentDecision();
     private final PacketRecord scratch = PacketRecord.allocate();
     private DeliveryListener deliveryListener;
+    private ArrivalListener arrivalListener;
     private long now;
     private long lastInjection;
 
@@ -138,6 +139,18 @@ public final class NetworkEngine {
     public interface DeliveryListener {
         /** @param record valid only during the call; its timestamp is the injection time in ns */
         void delivered(int hostNode, long cycle, PacketRecord record);
+    }
+
+    /**
+     * Told of every packet a link hands to a switch, when it is scheduled. Arrivals at
+     * one switch port are told in non-decreasing cycle order unless a link delays
+     * packets ({@code delay}); same-cycle arrivals on one port reach the parser in the
+     * order told. For observers such as a data-plane program's reference model.
+     */
+    @FunctionalInterface
+    public interface ArrivalListener {
+        /** @param port topology port (1-based); @param record valid only during the call */
+        void arriving(int switchNode, int port, long cycle, PacketRecord record);
     }
 
     private NetworkEngine(Topology t, NetworkOptions o) {
@@ -470,6 +483,9 @@ public final class NetworkEngine {
     private void arrive(int ch, long at, PacketRecord rec) {
         int s = chToSwitch[ch];
         if (s >= 0) {
+            if (arrivalListener != null) {
+                arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec);
+            }
             scheduledArrivals[s]++;
             switches[s].scheduleArrival(at, chToPort[ch], rec);
             if (at < nextCycle[s]) {
@@ -493,6 +509,10 @@ public final class NetworkEngine {
 
     public void onDelivery(DeliveryListener l) {
         this.deliveryListener = l;
+    }
+
+    public void onArrival(ArrivalListener l) {
+        this.arrivalListener = l;
     }
 
     // ------------------------------------------------------------------ results

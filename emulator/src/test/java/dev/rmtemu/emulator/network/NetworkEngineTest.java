@@ -129,6 +129,27 @@ class NetworkEngineTest {
     }
 
     @Test
+    void arrivalListenerSeesEveryPacketALinkHandsToASwitchExceptTheLost() {
+        NetworkEngine net = NetworkEngine.build(line(100, Map.of("loss", "bernoulli:0.3")), NetworkOptions.of(5));
+        List<long[]> seen = new ArrayList<>();
+        net.onArrival((node, port, cycle, r) -> seen.add(new long[] {node, port, cycle, r.tcpSeq()}));
+        List<Delivery> d = record(net);
+        int n = 500;
+        for (int i = 0; i < n; i++) {
+            net.inject(300L * i, packet(i, 200));
+        }
+        net.drain();
+        int s1 = net.topology().nodeIndex("s1");
+        int s2 = net.topology().nodeIndex("s2");
+        long atS1 = seen.stream().filter(a -> a[0] == s1).count();
+        List<Long> atS2 = seen.stream().filter(a -> a[0] == s2).map(a -> a[3]).toList();
+        assertEquals(n, atS1);
+        assertEquals(n - net.lost(1, 0), atS2.size());
+        assertEquals(d.stream().map(x -> (long) x.seq()).toList(), atS2, "s2 forwards what reaches it, in order");
+        assertTrue(seen.stream().filter(a -> a[0] == s2).allMatch(a -> a[1] == 2), "s2 hears them on port 2");
+    }
+
+    @Test
     void bernoulliLossOnOneLinkDropsExactlyThePacketsTheGroundTruthNames() {
         long seed = 11;
         NetworkEngine net = NetworkEngine.build(line(100, Map.of("loss", "bernoulli:0.2")), NetworkOptions.of(seed));

@@ -1,0 +1,420 @@
+package dev.rmtemu.programs.wbmon;
+
+import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.model.UserError;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code rmtemu experiment wbmon}: (a) reorder tolerance, (b) drop-burst tolerance,
+ * (c) the thesis' Table 1 scenarios, (d) detection time vs loss rate and throughput,
+ * (e) link localisation on Abilene and a 4-ary fat tree with NetBouncer.
+ */
+public final class WbmonExperiment implements Experiment {
+    /** The thesis' Table 1: reorder rate, drop rate (fractions). */
+    static final double[][] TABLE1 = {{0.0165, 0.01}, {0.0165, 0.90}, {0.0165, 0.95}, {0.70, 0.05}, {0.75, 0.15},
+            {0.70, 0.80}, {0.60, 0.90}, {0.70, 0.90}};
+    /** The thesis' abstract: every packet drop detected in less than 2 ms. */
+    static final double THESIS_DETECTION_MS = 2.0;
+    /** Bytes on the wire per packet beyond the frame (preamble, SFD, inter-frame gap). */
+    static final int WIRE_OVERHEAD_BYTES = 20;
+
+    private static final Map<String, String> DEFAULTS = new TreeMap<>();
+
+    static {
+        DEFAULTS.put("part", "abcde");
+        DEFAULTS.put("registers", String.valueOf(WbmonConfig.DEFAULT_REGISTERS));
+        DEFAULTS.put("bits", String.valueOf(WbmonConfig.DEFAULT_BITS));
+        DEFAULTS.put("tolerance", String.valueOf(WbmonConfig.DEFAULT_TOLERANCE));
+        DEFAULTS.put("a_step", "8");
+        DEFAULTS.put("b_max", "383");
+        DEFAULTS.put("b_step", "16");
+        DEFAULTS.put("c_packets", "100000");
+        DEFAULTS.put("c_runs", "10");
+        DEFAULTS.put("c_sigma", "0.75");
+        DEFAULTS.put("d_packets", "200000");
+        DEFAULTS.put("d_losses", "0.001,0.01,0.1,0.5");
+        DEFAULTS.put("d_gbps", "1,10,100");
+        DEFAULTS.put("d_bytes", "1000");
+        DEFAULTS.put("d_net_packets", "20000");
+        DEFAULTS.put("d_net_gbps", "10,40");
+        DEFAULTS.put("e_runs", "10");
+        DEFAULTS.put("e_fractions", "0.4,0.5,0.6,0.7,0.8");
+        DEFAULTS.put("e_faults", "1");
+        DEFAULTS.put("e_loss", "0.01");
+        DEFAULTS.put("e_packets", "20000");
+        DEFAULTS.put("seed", "1");
+    }
+
+    @Override
+    public String name() {
+        return "wbmon";
+    }
+
+    @Override
+    public String description() {
+        return "WBMon: reorder and drop-burst tolerance, Table 1 scenarios, detection time, NetBouncer link localisation";
+    }
+
+    @Override
+    public List<String> options() {
+        return List.of(
+                "part=abcde                 which parts to run",
+                "registers=4 bits=32 tolerance=2  N, W, tws",
+                "a_step=8                   (a) displacement step over -128..128",
+                "b_max=383 b_step=16        (b) largest burst and table step (every size is run)",
+                "c_packets=100000 c_runs=10 c_sigma=0.75  (c) sequence numbers per run, runs, displacement sigma",
+                "d_packets=200000 d_losses=0.001,0.01,0.1,0.5 d_gbps=1,10,100 d_bytes=1000  (d)",
+                "d_net_packets=20000 d_net_gbps=10,40  (d) on the emulated chain with the stage program",
+                "e_runs=10 e_fractions=0.4,...,0.8 e_faults=1 e_loss=0.01 e_packets=20000  (e) placements, lossy links, packets per vconn",
+                "seed=1");
+    }
+
+    public record ReorderRow(int displacement, long actual, long falsePositives) {
+    }
+
+    public record BurstRow(int burst, long falsePositives, long falseNegatives) {
+    }
+
+    public record Table1Row(double reorderRate, double dropRate, double trueDropRate, double detectedDropRate,
+                            double falsePositiveRate, double falseNegativeRate) {
+    }
+
+    public record DetectionRow(double lossRate, double gbps, double meanPackets, double meanUs, double p99Us, double maxUs) {
+    }
+
+    public record NetworkDetectionRow(double lossRate, double gbps, long drops, double meanUs, double p99Us, double maxUs) {
+    }
+
+    public record LocalisationRow(String scenario, int runs, double vconns, int faulty, int found, int blamedSets, int trueSets,
+                                  double linksPerBlamedSet) {
+        public double recall() {
+            return faulty == 0 ? 1 : (double) found / faulty;
+        }
+
+        public double precision() {
+            return blamedSets == 0 ? 1 : (double) trueSets / blamedSets;
+        }
+    }
+
+    /** Everything one run computed. */
+    public record Results(List<ReorderRow> reorder, List<BurstRow> burst, int burstTolerance, List<Table1Row> table1,
+                          List<DetectionRow> detection, List<NetworkDetectionRow> networkDetection,
+                          List<LocalisationRow> localisation) {
+    }
+
+    @Override
+    public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
+        Map<String, String> o = new TreeMap<>(DEFAULTS);
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            if (!DEFAULTS.containsKey(e.getKey())) {
+                throw new UserError("experiment wbmon: unknown option '" + e.getKey() + "' (known: "
+                        + String.join(", ", DEFAULTS.keySet()) + ")");
+            }
+            o.put(e.getKey(), e.getValue());
+        }
+        Results r = compute(o);
+        if (json) {
+            printJson(out, o, r);
+        } else {
+            printTables(out, o, r);
+        }
+        out.flush();
+        return 0;
+    }
+
+    public static Results compute(Map<String, String> o) {
+        WbmonConfig c = new WbmonConfig(1, integer(o, "registers"), integer(o, "bits"), integer(o, "tolerance"));
+        String part = o.get("part");
+        long seed;
+        try {
+            seed = Long.parseLong(o.get("seed").trim());
+        } catch (NumberFormatException e) {
+            throw new UserError("experiment wbmon: option seed must be an integer, got '" + o.get("seed") + "'");
+        }
+        List<ReorderRow> reorder = new ArrayList<>();
+        List<BurstRow> burst = new ArrayList<>();
+        int tolerance = -1;
+        List<Table1Row> table1 = new ArrayList<>();
+        List<DetectionRow> detection = new ArrayList<>();
+        List<NetworkDetectionRow> netDetection = new ArrayList<>();
+        List<LocalisationRow> loc = new ArrayList<>();
+        if (part.contains("a")) {
+            int step = positive(o, "a_step");
+            for (int d = -128; d <= 128; d += step) {
+                WbmonScenarios.Displaced x = WbmonScenarios.reorder(c, d);
+                reorder.add(new ReorderRow(d, x.actual(), x.score().falsePositives()));
+            }
+        }
+        if (part.contains("b")) {
+            int max = integer(o, "b_max");
+            int step = positive(o, "b_step");
+            boolean clean = true;
+            for (int b = 0; b <= max; b++) {
+                WindowScore s = WbmonScenarios.burst(c, b, max);
+                if (clean && (s.falsePositives() > 0 || s.falseNegatives() > 0)) {
+                    clean = false;
+                    tolerance = b - 1;
+                }
+                if (b % step == 0 || b == max) {
+                    burst.add(new BurstRow(b, s.falsePositives(), s.falseNegatives()));
+                }
+            }
+            if (clean) {
+                tolerance = max;
+            }
+        }
+        if (part.contains("c")) {
+            int packets = positive(o, "c_packets");
+            int runs = positive(o, "c_runs");
+            double sigma = doubles(o, "c_sigma")[0];
+            for (double[] sc : TABLE1) {
+                long judged = 0;
+                long lost = 0;
+                long declared = 0;
+                long fp = 0;
+                long fn = 0;
+                for (int run = 0; run < runs; run++) {
+                    WindowScore s = WbmonScenarios.realistic(c, packets, sc[0], sc[1], sigma, seed * 1_000 + run);
+                    judged += s.judged();
+                    lost += s.lost();
+                    declared += s.declared();
+                    fp += s.falsePositives();
+                    fn += s.falseNegatives();
+                }
+                table1.add(new Table1Row(sc[0], sc[1], (double) lost / judged, (double) declared / judged,
+                        (double) fp / judged, (double) fn / judged));
+            }
+        }
+        if (part.contains("d")) {
+            int packets = positive(o, "d_packets");
+            int bytes = positive(o, "d_bytes");
+            for (double loss : probabilities(o, "d_losses")) {
+                for (double gbps : doubles(o, "d_gbps")) {
+                    double pps = gbps * 1e9 / ((bytes + WIRE_OVERHEAD_BYTES) * 8.0);
+                    WbmonScenarios.Detection d = WbmonScenarios.detection(c, packets, loss, pps, seed);
+                    detection.add(new DetectionRow(loss, gbps, d.meanPackets(), d.meanNs() / 1e3, d.p99Ns() / 1e3, d.maxNs() / 1e3));
+                }
+            }
+            int netPackets = positive(o, "d_net_packets");
+            for (double loss : probabilities(o, "d_losses")) {
+                for (double gbps : doubles(o, "d_net_gbps")) {
+                    NetworkDetection.Result d = NetworkDetection.run(c, netPackets, loss, gbps, bytes, seed);
+                    netDetection.add(new NetworkDetectionRow(loss, gbps, d.drops(), d.meanUs(), d.p99Us(), d.maxUs()));
+                }
+            }
+        }
+        if (part.contains("e")) {
+            int runs = positive(o, "e_runs");
+            int faults = positive(o, "e_faults");
+            double lossRate = probabilities(o, "e_loss")[0];
+            int packets = positive(o, "e_packets");
+            WbmonConfig ce = c.withVconns(1);
+            for (double f : probabilities(o, "e_fractions")) {
+                List<WbmonLocalisation.Outcome> outs = new ArrayList<>();
+                for (int run = 0; run < runs; run++) {
+                    long s = seed * 7_919 + run;
+                    String spec = WbmonLocalisation.abilenePlacement(f, s);
+                    outs.add(WbmonLocalisation.run(new WbmonLocalisation.Setup(spec, faults, lossRate, packets), ce,
+                            WbmonAnalyser.Params.DEFAULTS, s));
+                }
+                loc.add(summarise(String.format(Locale.ROOT, "abilene %d%%", Math.round(f * 100)), outs));
+            }
+            for (String[] ft : new String[][] {{"fattree k=4 Edge", "edge"}, {"fattree k=4 Edge+Core", "edge,core"}}) {
+                List<WbmonLocalisation.Outcome> outs = new ArrayList<>();
+                for (int run = 0; run < runs; run++) {
+                    long s = seed * 7_919 + run;
+                    outs.add(WbmonLocalisation.run(new WbmonLocalisation.Setup("builtin:fattree?k=4&programmable=" + ft[1], faults,
+                            lossRate, packets), ce, WbmonAnalyser.Params.DEFAULTS, s));
+                }
+                loc.add(summarise(ft[0], outs));
+            }
+        }
+        return new Results(reorder, burst, tolerance, table1, detection, netDetection, loc);
+    }
+
+    private static LocalisationRow summarise(String name, List<WbmonLocalisation.Outcome> outs) {
+        double vconns = 0;
+        int faulty = 0;
+        int found = 0;
+        int blamed = 0;
+        int trueSets = 0;
+        int links = 0;
+        for (WbmonLocalisation.Outcome x : outs) {
+            vconns += x.vconns();
+            faulty += x.faulty();
+            found += x.found();
+            blamed += x.blamedSets();
+            trueSets += x.trueSets();
+            links += x.blamedLinks();
+        }
+        return new LocalisationRow(name, outs.size(), vconns / outs.size(), faulty, found, blamed, trueSets,
+                blamed == 0 ? 0 : (double) links / blamed);
+    }
+
+    private static void printTables(PrintWriter out, Map<String, String> o, Results r) {
+        out.printf(Locale.ROOT, "WBMon: N=%s registers of W=%s bits, tws=%s (cws=%d)%n", o.get("registers"), o.get("bits"),
+                o.get("tolerance"), Integer.parseInt(o.get("registers")) - Integer.parseInt(o.get("tolerance")));
+        if (!r.reorder().isEmpty()) {
+            out.println();
+            out.println("WBMon (a) reorder tolerance: 266 packets from 0, packet 165 displaced (no drops)");
+            out.println(" displacement  actual  false positives");
+            for (ReorderRow x : r.reorder()) {
+                out.printf(Locale.ROOT, " %12d  %6d  %15d%n", x.displacement(), x.actual(), x.falsePositives());
+            }
+        }
+        if (!r.burst().isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "WBMon (b) drop-burst tolerance: trace from 32, burst from packet 112; exact up to %d drops%n",
+                    r.burstTolerance());
+            out.println(" burst  false positives  false negatives");
+            for (BurstRow x : r.burst()) {
+                out.printf(Locale.ROOT, " %5d  %15d  %15d%n", x.burst(), x.falsePositives(), x.falseNegatives());
+            }
+        }
+        if (!r.table1().isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "WBMon (c) Table 1 scenarios: %s sequence numbers x %s runs, displacement ~ N(0, %s^2)%n",
+                    o.get("c_packets"), o.get("c_runs"), o.get("c_sigma"));
+            out.println(" reorder %  drop %  true drop rate  detected drop rate  false-positive rate  false-negative rate");
+            for (Table1Row x : r.table1()) {
+                out.printf(Locale.ROOT, " %9.2f  %6.0f  %13.4f%%  %17.4f%%  %18.4f%%  %18.4f%%%n", x.reorderRate() * 100,
+                        x.dropRate() * 100, x.trueDropRate() * 100, x.detectedDropRate() * 100, x.falsePositiveRate() * 100,
+                        x.falseNegativeRate() * 100);
+            }
+        }
+        if (!r.detection().isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "WBMon (d) detection time, in-order traffic of %s-byte packets (thesis: every drop < %.0f ms)%n",
+                    o.get("d_bytes"), THESIS_DETECTION_MS);
+            out.println(" loss rate  Gb/s  mean (packets)   mean (us)    p99 (us)    max (us)");
+            for (DetectionRow x : r.detection()) {
+                out.printf(Locale.ROOT, " %9.3f  %4.0f  %14.1f  %10.3f  %10.3f  %10.3f%n", x.lossRate(), x.gbps(), x.meanPackets(),
+                        x.meanUs(), x.p99Us(), x.maxUs());
+            }
+        }
+        if (!r.networkDetection().isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "WBMon (d) on the emulated network: h1-m1-r1-r2-m2-h2, stage program on tofino1, %.0f Gb/s links"
+                    + " of %d ns, loss on r1->r2, %s packets%n", NetworkDetection.LINK_GBPS, NetworkDetection.LINK_NS, o.get("d_net_packets"));
+            out.println(" loss rate  Gb/s  drops   mean (us)    p99 (us)    max (us)");
+            for (NetworkDetectionRow x : r.networkDetection()) {
+                out.printf(Locale.ROOT, " %9.3f  %4.0f  %5d  %10.3f  %10.3f  %10.3f%n", x.lossRate(), x.gbps(), x.drops(), x.meanUs(),
+                        x.p99Us(), x.maxUs());
+            }
+        }
+        if (!r.localisation().isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "WBMon (e) link localisation: %s lossy directed link(s) at %s loss, %s packets per vconn, blame below %.1f%%%n",
+                    o.get("e_faults"), o.get("e_loss"), o.get("e_packets"), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW * 100);
+            out.println(" scenario                 runs  vconns  recall  precision  links per blamed set");
+            for (LocalisationRow x : r.localisation()) {
+                out.printf(Locale.ROOT, " %-23s  %4d  %6.1f  %5.1f%%  %8.1f%%  %20.2f%n", x.scenario(), x.runs(), x.vconns(),
+                        x.recall() * 100, x.precision() * 100, x.linksPerBlamedSet());
+            }
+            out.println(" thesis: fat tree Edge+Core 100% recall, no false blame");
+        }
+    }
+
+    private static void printJson(PrintWriter out, Map<String, String> o, Results r) {
+        StringBuilder b = new StringBuilder("{\"experiment\":\"wbmon\",\"options\":{");
+        boolean first = true;
+        for (Map.Entry<String, String> e : o.entrySet()) {
+            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":\"").append(e.getValue()).append('"');
+            first = false;
+        }
+        b.append("},\"reorder\":[");
+        for (int i = 0; i < r.reorder().size(); i++) {
+            ReorderRow x = r.reorder().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"displacement\":%d,\"actual\":%d,\"false_positives\":%d}",
+                    x.displacement(), x.actual(), x.falsePositives()));
+        }
+        b.append("],\"burst_tolerance\":").append(r.burstTolerance()).append(",\"burst\":[");
+        for (int i = 0; i < r.burst().size(); i++) {
+            BurstRow x = r.burst().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"burst\":%d,\"false_positives\":%d,\"false_negatives\":%d}",
+                    x.burst(), x.falsePositives(), x.falseNegatives()));
+        }
+        b.append("],\"table1\":[");
+        for (int i = 0; i < r.table1().size(); i++) {
+            Table1Row x = r.table1().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"reorder_rate\":%.4f,\"drop_rate\":%.4f,\"true_drop_rate\":%.6f,\"detected_drop_rate\":%.6f,"
+                            + "\"false_positive_rate\":%.6f,\"false_negative_rate\":%.6f}",
+                    x.reorderRate(), x.dropRate(), x.trueDropRate(), x.detectedDropRate(), x.falsePositiveRate(), x.falseNegativeRate()));
+        }
+        b.append("],\"detection\":[");
+        for (int i = 0; i < r.detection().size(); i++) {
+            DetectionRow x = r.detection().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"loss_rate\":%s,\"gbps\":%s,\"mean_packets\":%.2f,\"mean_us\":%.4f,\"p99_us\":%.4f,\"max_us\":%.4f}",
+                    x.lossRate(), x.gbps(), x.meanPackets(), x.meanUs(), x.p99Us(), x.maxUs()));
+        }
+        b.append("],\"network_detection\":[");
+        for (int i = 0; i < r.networkDetection().size(); i++) {
+            NetworkDetectionRow x = r.networkDetection().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"loss_rate\":%s,\"gbps\":%s,\"drops\":%d,\"mean_us\":%.4f,\"p99_us\":%.4f,\"max_us\":%.4f}",
+                    x.lossRate(), x.gbps(), x.drops(), x.meanUs(), x.p99Us(), x.maxUs()));
+        }
+        b.append("],\"localisation\":[");
+        for (int i = 0; i < r.localisation().size(); i++) {
+            LocalisationRow x = r.localisation().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"scenario\":\"%s\",\"runs\":%d,\"vconns\":%.2f,\"faulty\":%d,\"found\":%d,\"blamed_sets\":%d,\"true_sets\":%d,"
+                            + "\"recall\":%.4f,\"precision\":%.4f,\"links_per_blamed_set\":%.3f}",
+                    x.scenario(), x.runs(), x.vconns(), x.faulty(), x.found(), x.blamedSets(), x.trueSets(), x.recall(),
+                    x.precision(), x.linksPerBlamedSet()));
+        }
+        b.append("],\"thesis\":{\"detection_ms_below\":").append(THESIS_DETECTION_MS)
+                .append(",\"fattree_edge_core\":\"100% recall, no false blame\"}}");
+        out.println(b);
+    }
+
+    private static int integer(Map<String, String> o, String k) {
+        try {
+            return Integer.parseInt(o.get(k).trim());
+        } catch (NumberFormatException e) {
+            throw new UserError("experiment wbmon: option " + k + " must be an integer, got '" + o.get(k) + "'");
+        }
+    }
+
+    private static int positive(Map<String, String> o, String k) {
+        int v = integer(o, k);
+        if (v < 1) {
+            throw new UserError("experiment wbmon: option " + k + " must be at least 1, got " + v);
+        }
+        return v;
+    }
+
+    private static double[] probabilities(Map<String, String> o, String k) {
+        double[] v = doubles(o, k);
+        for (double x : v) {
+            if (x > 1) {
+                throw new UserError("experiment wbmon: option " + k + " values must be at most 1, got '" + o.get(k) + "'");
+            }
+        }
+        return v;
+    }
+
+    private static double[] doubles(Map<String, String> o, String k) {
+        String[] parts = o.get(k).split(",");
+        double[] v = new double[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                v[i] = Double.parseDouble(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new UserError("experiment wbmon: option " + k + " must be a list of numbers, got '" + o.get(k) + "'");
+            }
+            if (!(v[i] > 0)) {
+                throw new UserError("experiment wbmon: option " + k + " values must be positive, got '" + o.get(k) + "'");
+            }
+        }
+        return v;
+    }
+}

@@ -1,0 +1,278 @@
+package dev.rmtemu.programs.wbmon;
+
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.phv.Intrinsic;
+import dev.rmtemu.model.phv.ParsedField;
+import dev.rmtemu.model.program.ProgramBuilder;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.register.AluOp;
+import dev.rmtemu.model.register.CmpOp;
+import dev.rmtemu.model.register.Operand;
+import dev.rmtemu.model.register.Predicate;
+import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.runtime.PipelineState;
+import dev.rmtemu.model.table.MatchKind;
+import dev.rmtemu.model.table.MatchTable;
+
+/**
+ * WBMon's data plane on one m-switch: the downstream window in ingress (for
+ * packets arriving on a vconn) and the upstream numbering in egress (for
+ * packets leaving on one). The WBMon header (vconn id, sequence number)
+ * travels in the record's IP ID and TCP sequence fields: the 64-byte record
+ * has no room for an added header, so the m-switch overwrites them (the
+ * deparser writes them back into the record) — a known difference from a
+ * real deployment, which pushes its own header.
+ *
+ * <pre>
+ * ingress 0: port table (is the WBMon header valid here?), packets[v] += 1,
+ *            newest[v] = max(newest, slot + 1)
+ *         1: to_clean[v]  (stored as slot to clean + 1 + tws, 0 = no packet yet):
+ *            first packet: newest + tws; else if to_clean ≤ newest: +1 (clean the old slot)
+ *         2..: bitmap_i[v], i &lt; N, four per stage (tofino1 has 4 stateful ALUs):
+ *            clean (read and zero) the register of the slot being cleaned, or OR in the
+ *            packet's bit — never both on one register (clean instead of register)
+ *         P: zero bits of the cleaned word, one 256-entry popcount table per byte
+ *         P+1: drops[v] += zero bits
+ * egress  0: port table (vconn leaving on this port?), next_seq[v]++ → header
+ * </pre>
+ * Each register array is touched at most once per packet: the N bitmaps, newest and
+ * slot to clean are separate arrays (a register and the slot being cleaned may
+ * differ, so one array of N·V cells would need two accesses).
+ */
+public final class WbmonPipeline {
+    public static final String PORTS_IN = "wbmon_vconn_ports_in";
+    public static final String PORTS_OUT = "wbmon_vconn_ports_out";
+    public static final String PACKETS = "wbmon_packets";
+    public static final String NEWEST = "wbmon_newest";
+    public static final String TO_CLEAN = "wbmon_to_clean";
+    public static final String DROPS = "wbmon_drops";
+    public static final String NEXT_SEQ = "wbmon_next_seq";
+    /** Exact-match entries of the port tables: every 9-bit port number. */
+    public static final int PORT_TABLE_SIZE = 512;
+    /** Stateful ALUs a tofino1 stage offers: the bitmaps are placed this many per stage. */
+    public static final int BITMAPS_PER_STAGE = 4;
+    /** Entries of a popcount table: every byte value. */
+    public static final int POPCOUNT_ENTRIES = 256;
+    private static final int ACTION_VALID = 1;
+    private static final int STAGE_NEWEST = 0;
+    private static final int STAGE_CLEAN = 1;
+    private static final int STAGE_BITMAPS = 2;
+
+    public static String bitmap(int i) {
+        return "wbmon_bitmap_" + i;
+    }
+
+    public static String popcountTable(int b) {
+        return "wbmon_zero_bits_b" + b;
+    }
+
+    public final WbmonConfig config;
+    public final StageProgram program;
+    public final Field vconnId;
+    public final Field seq;
+    private final int bytes;
+
+    public WbmonPipeline(WbmonConfig c) {
+        this.config = c;
+        this.bytes = c.bitsPerRegister() / WbmonConfig.BITS_PER_COUNT_TABLE;
+        ProgramBuilder b = ProgramBuilder.create(WbmonProgram.NAME, WbmonProgram.DESCRIPTION);
+        b.param("vconns", c.vconns()).param("registers", c.registers()).param("bits", c.bitsPerRegister())
+                .param("tolerance", c.tolerance());
+        vconnId = b.header("wbmon.vconn", WbmonConfig.VCONN_ID_BITS, ParsedField.IP_ID);
+        seq = b.header("wbmon.seq", WbmonConfig.SEQ_BITS, ParsedField.TCP_SEQ);
+        declareIngress(b);
+        declareEgress(b);
+        this.program = b.build();
+    }
+
+    /** Stage of bitmap register i. */
+    static int bitmapStage(int i) {
+        return STAGE_BITMAPS + i / BITMAPS_PER_STAGE;
+    }
+
+    int popcountStage() {
+        return bitmapStage(config.registers() - 1) + 1;
+    }
+
+    private void declareIngress(ProgramBuilder b) {
+        final int n = config.registers();
+        final int w = config.bitsPerRegister();
+        final int tws = config.tolerance();
+        final int vconns = config.vconns();
+        Field inPort = b.intrinsic(Intrinsic.INGRESS_PORT);
+        Field valid = b.metadata(Gress.INGRESS, "wbmon_md.valid", 1);
+        Field slot1 = b.metadata(Gress.INGRESS, "wbmon_md.slot_plus_1", WbmonConfig.SEQ_BITS);
+        Field reg = b.metadata(Gress.INGRESS, "wbmon_md.register", 8);
+        Field bit = b.metadata(Gress.INGRESS, "wbmon_md.bit", w);
+        Field newest1 = b.metadata(Gress.INGRESS, "wbmon_md.newest_plus_1", WbmonConfig.SEQ_BITS);
+        Field cleanReg = b.metadata(Gress.INGRESS, "wbmon_md.clean_register", 8);
+        Field setReg = b.metadata(Gress.INGRESS, "wbmon_md.set_register", 8);
+        Field cleaned = b.metadata(Gress.INGRESS, "wbmon_md.cleaned", 1);
+        Field zeros = b.metadata(Gress.INGRESS, "wbmon_md.zero_bits", 8);
+        Field[] wordByte = new Field[bytes];
+        for (int k = 0; k < bytes; k++) {
+            wordByte[k] = b.metadata(Gress.INGRESS, "wbmon_md.cleaned_byte" + k, WbmonConfig.BITS_PER_COUNT_TABLE);
+        }
+
+        // stage 0: is the header valid on this port; packet counter; newest slot
+        ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, STAGE_NEWEST);
+        MatchTable ports = s0.table(PORTS_IN, MatchKind.EXACT, PORT_TABLE_SIZE, 1, inPort);
+        RegisterArray packets = s0.register(PACKETS, 32, vconns);
+        RegisterAction count = s0.action(RegisterAction.on(packets, "count")
+                .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.NONE));
+        RegisterArray newest = s0.register(NEWEST, 32, vconns);
+        RegisterAction advance = s0.action(RegisterAction.on(newest, "advance")
+                .updateLo(AluOp.MAX, Operand.REG_LO, Operand.IN_LO).output(RegisterAction.OutputSource.NEW_LO));
+        s0.apply(ctx -> {
+            int e = ctx.lookup(ports);
+            long v = ctx.get(vconnId);
+            if (e < 0 || ctx.actionId(ports, e) != ACTION_VALID || v >= vconns) {
+                return;
+            }
+            long sn = ctx.get(seq);
+            long s1 = sn / w + 1;
+            ctx.execute(count, v);
+            ctx.set(newest1, ctx.execute(advance, v, s1));
+            ctx.set(valid, 1);
+            ctx.set(slot1, s1);
+            ctx.set(reg, (s1 - 1) % n);
+            ctx.set(bit, 1L << (sn % w));
+        });
+
+        // stage 1: slot to clean, stored + 1 + tws so that "a dirty slot exists" is stored <= newest + 1
+        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, STAGE_CLEAN);
+        RegisterArray toClean = s1.register(TO_CLEAN, 32, vconns);
+        RegisterAction step = s1.action(RegisterAction.on(toClean, "step")
+                .condition(Operand.REG_LO, CmpOp.EQ, Operand.constant(0))
+                .condition(Operand.REG_LO, CmpOp.LE, Operand.IN_LO)
+                .updateLo(Predicate.C0, AluOp.ADD, Operand.IN_LO, Operand.constant(tws))
+                .updateLo(Predicate.NOT_C0_AND_C1, AluOp.ADD, Operand.REG_LO, Operand.constant(1))
+                .output(RegisterAction.OutputSource.OLD_LO));
+        s1.apply(ctx -> {
+            if (ctx.get(valid) == 0) {
+                return;
+            }
+            long v = ctx.get(vconnId);
+            long nw = ctx.get(newest1);
+            long old = ctx.execute(step, v, nw);
+            long r = ctx.get(reg);
+            long clean = n; // none
+            boolean register = true;
+            if (old != 0) {
+                if (old <= nw) {
+                    clean = (old - 1 - tws) % n;
+                    register = clean != r;                     // clean instead of register
+                }
+                if (ctx.get(slot1) + tws < old) {
+                    register = false;                          // late: its slot was cleaned
+                }
+            }
+            ctx.set(cleanReg, clean);
+            ctx.set(setReg, register ? r : n);
+        });
+
+        // stages 2..: the N bitmaps, one stateful ALU each
+        RegisterAction[] wipe = new RegisterAction[n];
+        RegisterAction[] mark = new RegisterAction[n];
+        for (int i = 0; i < n; i++) {
+            ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, bitmapStage(i));
+            RegisterArray bm = s.register(bitmap(i), w, vconns);
+            wipe[i] = s.action(RegisterAction.on(bm, "clean")
+                    .updateLo(AluOp.SET, Operand.constant(0), Operand.constant(0)).output(RegisterAction.OutputSource.OLD_LO));
+            mark[i] = s.action(RegisterAction.on(bm, "register")
+                    .updateLo(AluOp.OR, Operand.REG_LO, Operand.IN_LO).output(RegisterAction.OutputSource.NONE));
+        }
+        for (int first = 0; first < n; first += BITMAPS_PER_STAGE) {
+            final int lo = first;
+            final int hi = Math.min(n, first + BITMAPS_PER_STAGE);
+            b.stage(Gress.INGRESS, bitmapStage(first)).apply(ctx -> {
+                if (ctx.get(valid) == 0) {
+                    return;
+                }
+                long v = ctx.get(vconnId);
+                long cr = ctx.get(cleanReg);
+                long sr = ctx.get(setReg);
+                for (int i = lo; i < hi; i++) {
+                    if (i == cr) {
+                        long word = ctx.execute(wipe[i], v);
+                        ctx.set(cleaned, 1);
+                        for (int k = 0; k < bytes; k++) {
+                            ctx.set(wordByte[k], word >>> (k * WbmonConfig.BITS_PER_COUNT_TABLE));
+                        }
+                    } else if (i == sr) {
+                        ctx.execute(mark[i], v, ctx.get(bit));
+                    }
+                }
+            });
+        }
+
+        // popcount stage: zero bits per byte from tables the control plane fills (installPopcount)
+        ProgramBuilder.StageBuilder sp = b.stage(Gress.INGRESS, popcountStage());
+        MatchTable[] zeroBits = new MatchTable[bytes];
+        for (int k = 0; k < bytes; k++) {
+            zeroBits[k] = sp.table(popcountTable(k), MatchKind.EXACT, POPCOUNT_ENTRIES, 4, wordByte[k]);
+        }
+        sp.apply(ctx -> {
+            if (ctx.get(cleaned) == 0) {
+                return;
+            }
+            long z = 0;
+            for (int k = 0; k < bytes; k++) {
+                int e = ctx.lookup(zeroBits[k]);
+                z += e < 0 ? 0 : ctx.actionData(zeroBits[k], e);
+            }
+            ctx.set(zeros, z);
+        });
+
+        // drop counter
+        ProgramBuilder.StageBuilder sd = b.stage(Gress.INGRESS, popcountStage() + 1);
+        RegisterArray drops = sd.register(DROPS, 32, vconns);
+        RegisterAction add = sd.action(RegisterAction.on(drops, "add")
+                .updateLo(AluOp.ADD, Operand.REG_LO, Operand.IN_LO).output(RegisterAction.OutputSource.NONE));
+        sd.apply(ctx -> {
+            if (ctx.get(cleaned) != 0) {
+                ctx.execute(add, ctx.get(vconnId), ctx.get(zeros));
+            }
+        });
+    }
+
+    private void declareEgress(ProgramBuilder b) {
+        Field outPort = b.intrinsic(Intrinsic.EGRESS_PORT);
+        ProgramBuilder.StageBuilder s0 = b.stage(Gress.EGRESS, 0);
+        MatchTable ports = s0.table(PORTS_OUT, MatchKind.EXACT, PORT_TABLE_SIZE, WbmonConfig.VCONN_ID_BITS, outPort);
+        RegisterArray next = s0.register(NEXT_SEQ, WbmonConfig.SEQ_BITS, config.vconns());
+        RegisterAction stamp = s0.action(RegisterAction.on(next, "stamp")
+                .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.OLD_LO));
+        s0.apply(ctx -> {
+            int e = ctx.lookup(ports);
+            if (e < 0) {
+                return; // not a vconn port (a host): the header is left as it is
+            }
+            long v = ctx.actionData(ports, e);
+            ctx.set(vconnId, v);
+            ctx.set(seq, ctx.execute(stamp, v));
+        });
+    }
+
+    /** Control plane: the packets arriving on {@code port} carry the WBMon header. */
+    public static void addIncomingPort(PipelineState s, int port) {
+        s.addExact(PORTS_IN, new long[] {port}, ACTION_VALID, 0);
+    }
+
+    /** Control plane: packets leaving on {@code port} go on vconn {@code vconn}. */
+    public static void addOutgoingPort(PipelineState s, int port, int vconn) {
+        s.addExact(PORTS_OUT, new long[] {port}, ACTION_VALID, vconn);
+    }
+
+    /** Control plane: the popcount tables (zero bits of every byte value). */
+    public void installPopcount(PipelineState s) {
+        for (int k = 0; k < bytes; k++) {
+            for (int value = 0; value < POPCOUNT_ENTRIES; value++) {
+                s.addExact(popcountTable(k), new long[] {value}, ACTION_VALID,
+                        WbmonConfig.BITS_PER_COUNT_TABLE - Integer.bitCount(value));
+            }
+        }
+    }
+}
