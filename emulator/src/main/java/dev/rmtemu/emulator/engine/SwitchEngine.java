@@ -569,7 +569,7 @@ public final class SwitchEngine {
         }
         counters.packetOut();
         metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
-        if (deparser != null) {
+        if (deparser != null && phv.headerWritten()) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
         }
         listener.departed(departure, out, slot, pool);

@@ -1,6 +1,7 @@
 package dev.rmtemu.model.runtime;
 
 import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.FieldKind;
 
 import java.util.Arrays;
 
@@ -17,6 +18,8 @@ public final class Phv {
     private final int[] dirty;
     private final boolean[] isDirty;
     private int nDirty;
+    /** Set when a stage writes a header field: only then has the deparser anything to write back. */
+    private boolean headerWritten;
 
     public Phv(int slots) {
         cur = new long[slots];
@@ -34,6 +37,9 @@ public final class Phv {
     public void set(Field f, long value) {
         int s = f.slot();
         next[s] = value & f.mask();
+        if (f.kind() == FieldKind.HEADER) {
+            headerWritten = true;
+        }
         if (!isDirty[s]) {
             isDirty[s] = true;
             dirty[nDirty++] = s;
@@ -58,14 +64,21 @@ public final class Phv {
     /** Zeroes every field (a fresh packet). */
     public void clear() {
         Arrays.fill(cur, 0);
+        headerWritten = false;
         for (int i = 0; i < nDirty; i++) {
             isDirty[dirty[i]] = false;
         }
         nDirty = 0;
     }
 
-    /** Forgets uncommitted writes (a pass that did not finish); a no-op after a normal pass. */
+    /** True when a stage wrote a header field since the packet was parsed fresh. */
+    public boolean headerWritten() {
+        return headerWritten;
+    }
+
+    /** Forgets uncommitted writes (a pass that did not finish) and the header-written mark: a fresh packet. */
     public void discardPendingWrites() {
+        headerWritten = false;
         if (nDirty != 0) {
             for (int i = 0; i < nDirty; i++) {
                 isDirty[dirty[i]] = false;
@@ -77,6 +90,7 @@ public final class Phv {
     /** Copies all committed values from another PHV of the same program. */
     public void copyFrom(Phv other) {
         System.arraycopy(other.cur, 0, cur, 0, cur.length);
+        headerWritten = other.headerWritten;
     }
 
     /** The committed slot values (read-only use: hashing, key packing). */
