@@ -16,6 +16,20 @@ package dev.rmtemu.programs.lds;
  * between-group sum of squares of a random partition). No allocation per query.
  */
 public final class LdsEstimator {
+    /** How cells are filtered and combined. */
+    public enum Filter {
+        /** Paper Fig. 6: one N_min over the scaled counts of all rows; Σ scaled Δs / Σ scaled n. */
+        PAPER,
+        /**
+         * A variant for sampled rows: N_min per row (so a sparsely sampled row, whose scaled
+         * counts are noisy, does not set the bar for the others), and the kept cells combined
+         * unscaled, so every sampled packet counts once.
+         */
+        PER_ROW
+    }
+
+    private final Filter filter;
+    private final double[] rowMin = new double[LdsConfig.MAX_ROWS];
     private final LdsConfig cfg;
     private final LdsSketch sender;
     private final LdsSketch receiver;
@@ -27,6 +41,11 @@ public final class LdsEstimator {
     private final long[] flowScratch = new long[LdsConfig.MAX_ROWS];
 
     public LdsEstimator(LdsSketch sender, LdsSketch receiver) {
+        this(sender, receiver, Filter.PAPER);
+    }
+
+    public LdsEstimator(LdsSketch sender, LdsSketch receiver, Filter filter) {
+        this.filter = filter;
         if (!sender.config().equals(receiver.config())) {
             throw new IllegalArgumentException("sender and receiver sketches differ in shape");
         }
@@ -58,6 +77,7 @@ public final class LdsEstimator {
         long w = cfg.weights().weightOf(classHash);
         int m = 0;
         double nMin = Double.POSITIVE_INFINITY;
+        java.util.Arrays.fill(rowMin, Double.POSITIVE_INFINITY);
         double minSent = Double.POSITIVE_INFINITY;
         double minLost = Double.POSITIVE_INFINITY;
         for (int r = 0; r < rows; r++) {
@@ -79,6 +99,7 @@ public final class LdsEstimator {
                     rawSum[m] = delta;
                     cellRow[m] = r;
                     nMin = Math.min(nMin, scaledCount[m]);
+                    rowMin[r] = Math.min(rowMin[r], scaledCount[m]);
                     m++;
                 }
             }
@@ -91,14 +112,15 @@ public final class LdsEstimator {
         if (m == 0) {
             return out;
         }
-        double limit = (1 + cfg.alpha()) * nMin;
         double sumS = 0;
         double sumN = 0;
         int kept = 0;
+        boolean perRow = filter == Filter.PER_ROW;
         for (int i = 0; i < m; i++) {
-            if (scaledCount[i] < limit || scaledCount[i] == nMin) {
-                sumS += scaledSum[i];
-                sumN += scaledCount[i];
+            double min = perRow ? rowMin[cellRow[i]] : nMin;
+            if (scaledCount[i] < (1 + cfg.alpha()) * min || scaledCount[i] == min) {
+                sumS += perRow ? rawSum[i] : scaledSum[i];
+                sumN += perRow ? rawCount[i] : scaledCount[i];
                 cellRow[kept] = cellRow[i];
                 rawCount[kept] = rawCount[i];
                 rawSum[kept] = rawSum[i];
