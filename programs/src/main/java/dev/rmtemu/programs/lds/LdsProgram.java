@@ -17,6 +17,8 @@ public final class LdsProgram implements ProgramFactory {
     public static final int DEFAULT_PORT = 1;
     public static final int DEFAULT_PATHS = 1;
     public static final double DEFAULT_PRIORITY_SHARE = 0.0;
+    /** Largest flows the replay summary lists (see {@link LdsReport}). */
+    public static final int DEFAULT_REPORT_TOP = 10;
     /** Parameter values for the weights: none, or w_bronze/w_silver/w_gold over 90/9/1 % of flows. */
     public static final String NO_WEIGHTS = "none";
 
@@ -44,7 +46,8 @@ public final class LdsProgram implements ProgramFactory {
                 ParamSpec.integer("port", DEFAULT_PORT, 0, 447, "first egress port (0: the network's routing forwards)"),
                 ParamSpec.integer("paths", DEFAULT_PATHS, 1, 64, "ECMP-like spread over ports port..port+paths-1 by flow hash"),
                 ParamSpec.string("priority", String.valueOf(DEFAULT_PRIORITY_SHARE),
-                        "share of flows (by flow hash) in the strict-priority queue 1"));
+                        "share of flows (by flow hash) in the strict-priority queue 1"),
+                ParamSpec.integer("top", DEFAULT_REPORT_TOP, 1, 100_000, "flows the replay summary lists (control plane only)"));
     }
 
     @Override

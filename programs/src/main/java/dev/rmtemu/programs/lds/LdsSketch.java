@@ -66,6 +66,23 @@ public final class LdsSketch {
         return ns != 0 && ns == receiver.n[row][cell] && sender.d[row][cell] == receiver.d[row][cell];
     }
 
+    /**
+     * Adds another sketch of the same shape cell by cell (s and n add, d XORs): the sketch of
+     * the union of both packet streams, e.g. the ingress sketches of several pipes.
+     */
+    public void mergeFrom(LdsSketch o) {
+        if (!o.cfg.equals(cfg)) {
+            throw new IllegalArgumentException("cannot merge sketches of different shapes");
+        }
+        for (int r = 0; r < s.length; r++) {
+            for (int c = 0; c < cfg.cells(); c++) {
+                s[r][c] += o.s[r][c];
+                n[r][c] = (n[r][c] + o.n[r][c]) & WORD_MASK;
+                d[r][c] ^= o.d[r][c];
+            }
+        }
+    }
+
     /** Starts a new interval. */
     public void reset() {
         for (int r = 0; r < s.length; r++) {
