@@ -7,9 +7,9 @@ import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
+import org.agrona.collections.Long2LongHashMap;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 
@@ -43,20 +43,21 @@ public final class LdsReport implements ProgramReport {
 
     /** The {@code top} largest flows among the first {@code packets} records (ties: smaller 5-tuple first). */
     public static List<Row> top(LdsEstimator est, String trace, long packets, int top) {
-        HashMap<Long, long[]> flows = new HashMap<>();
+        Long2LongHashMap index = new Long2LongHashMap(-1);
         List<long[]> order = new ArrayList<>();
         PacketRecord r = PacketRecord.allocate();
         long n = 0;
         try (PacketSource src = TraceSpec.open(trace)) {
             while (n < packets && src.next(r)) {
                 n++;
-                long[] f = flows.get(LdsTrace.tupleKey(r));
-                if (f == null) {
-                    f = new long[] {0, r.srcIpv4() & 0xFFFFFFFFL, r.dstIpv4() & 0xFFFFFFFFL, r.protocol(), r.srcPort(), r.dstPort()};
-                    flows.put(LdsTrace.tupleKey(r), f);
-                    order.add(f);
+                long key = LdsTrace.tupleKey(r);
+                int i = (int) index.get(key);
+                if (i < 0) {
+                    i = order.size();
+                    index.put(key, i);
+                    order.add(new long[] {0, r.srcIpv4() & 0xFFFFFFFFL, r.dstIpv4() & 0xFFFFFFFFL, r.protocol(), r.srcPort(), r.dstPort()});
                 }
-                f[0]++;
+                order.get(i)[0]++;
             }
         }
         order.sort((a, b) -> {

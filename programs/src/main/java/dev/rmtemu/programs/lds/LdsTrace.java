@@ -4,15 +4,15 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
+import org.agrona.collections.Long2LongHashMap;
 
 import java.util.Arrays;
-import java.util.HashMap;
 
 /**
  * A generated trace with ground-truth delays, held as primitive arrays so many sketch
  * configurations replay it cheaply: per packet its flow, the hashes both ends compute
  * (packet, digest, sampling), send time and delay; per flow its row hashes and class hash
- * (hashed once). The flow-id map is only looked up, never iterated.
+ * (hashed once). The flow-id map (primitive, no boxing) is only looked up, never iterated.
  */
 public final class LdsTrace {
     public final int packets;
@@ -59,7 +59,7 @@ public final class LdsTrace {
         int[][] rows = new int[LdsConfig.MAX_ROWS][Math.max(16, flows)];
         int[] cls = new int[Math.max(16, flows)];
         int[] size = new int[Math.max(16, flows)];
-        HashMap<Long, Integer> ids = new HashMap<>();
+        Long2LongHashMap ids = new Long2LongHashMap(-1);
         DelayModel.Sampler delays = model.sampler(seed);
         int nFlows = 0;
         int i = 0;
@@ -67,8 +67,8 @@ public final class LdsTrace {
             PacketRecord r = PacketRecord.allocate();
             while (src.next(r)) {
                 long key = tupleKey(r);
-                Integer id = ids.get(key);
-                if (id == null) {
+                int id = (int) ids.get(key);
+                if (id < 0) {
                     id = nFlows++;
                     ids.put(key, id);
                     if (id >= cls.length) {
