@@ -11,7 +11,7 @@ package dev.rmtemu.programs.lds;
  *   <li>return Σ Δs / Σ n over the kept cells.</li>
  * </ol>
  * Also the flow's size and loss (count-min over rows of its vLDA counts) and a delay
- * variance from the spread of the kept cells' averages within one row: with m cells
+ * variance from the spread of the kept cells' averages within a row (averaged over rows): with m cells
  * holding n_i of the flow's packets each, Σ n_i (μ_i − μ)² / (m − 1) estimates σ² (the
  * between-group sum of squares of a random partition). No allocation per query.
  */
@@ -133,42 +133,40 @@ public final class LdsEstimator {
         return out;
     }
 
-    /** Between-cell variance within the row with the most kept cells (ties: the lower row). */
+    /**
+     * Between-cell variance: per row with at least two kept cells, Σ n_i (μ_i − μ)² / (m − 1)
+     * over its kept cells; the rows' estimates (each row partitions the same packets
+     * differently) are averaged.
+     */
     private double variance(int kept, long w) {
-        int bestRow = -1;
-        int bestCells = 1;
+        double total = 0;
+        int rowsUsed = 0;
         for (int r = 0; r < cfg.rows(); r++) {
             int cells = 0;
+            double n = 0;
+            double s = 0;
             for (int i = 0; i < kept; i++) {
                 if (cellRow[i] == r) {
                     cells++;
+                    n += rawCount[i];
+                    s += rawSum[i];
                 }
             }
-            if (cells > bestCells) {
-                bestCells = cells;
-                bestRow = r;
+            if (cells < 2) {
+                continue;
             }
-        }
-        if (bestRow < 0) {
-            return Double.NaN;
-        }
-        double n = 0;
-        double s = 0;
-        for (int i = 0; i < kept; i++) {
-            if (cellRow[i] == bestRow) {
-                n += rawCount[i];
-                s += rawSum[i];
+            double mean = s / n;
+            double ssb = 0;
+            for (int i = 0; i < kept; i++) {
+                if (cellRow[i] == r) {
+                    double mu = (double) rawSum[i] / rawCount[i];
+                    ssb += rawCount[i] * (mu - mean) * (mu - mean);
+                }
             }
+            // counts are in units of w per packet: divide to get per-packet terms
+            total += ssb / w / (cells - 1);
+            rowsUsed++;
         }
-        double mean = s / n;
-        double ssb = 0;
-        for (int i = 0; i < kept; i++) {
-            if (cellRow[i] == bestRow) {
-                double mu = (double) rawSum[i] / rawCount[i];
-                ssb += rawCount[i] * (mu - mean) * (mu - mean);
-            }
-        }
-        // counts are in units of w per packet: divide to get per-packet terms
-        return ssb / w / (bestCells - 1);
+        return rowsUsed == 0 ? Double.NaN : total / rowsUsed;
     }
 }

@@ -56,7 +56,7 @@ public final class LdsExperiment implements Experiment {
         DEFAULTS.put("sizes", "0.1,1,10");
         DEFAULTS.put("losses", "0.001,0.005,0.01");
         DEFAULTS.put("rli_gap", "100");
-        DEFAULTS.put("part", "abc");
+        DEFAULTS.put("part", "abcd");
     }
 
     @Override
@@ -79,7 +79,8 @@ public final class LdsExperiment implements Experiment {
                 "sizes=0.1,1,10             sketch sizes as multiples of flows/2 counters (R x C)",
                 "losses=0.001,0.005,0.01    uniform loss rates for part (b)",
                 "rli_gap=100                RLI baseline: one reference packet per this many packets",
-                "part=abc                   (a) size vs baselines, (b) loss: single-rate vs multi-bank, (c) weighting");
+                "part=abcd                  (a) size vs baselines, (b) loss: single-rate vs multi-bank, (c) weighting,"
+                        + " (d) flow size, loss and variance mining");
     }
 
     /** Accuracy of one method on one size bin: flows, flows with an estimate, median and 95th-percentile relative error (%). */
@@ -160,6 +161,27 @@ public final class LdsExperiment implements Experiment {
                         byClass(t, noLossTruth, lds(t, base.withWeights(lw), 0, seed), classes)));
             }
         }
+        if (part.contains("d")) {
+            // flow size and loss: count-min over rows, 1x counters, p = 1, k = 1, at the largest loss rate
+            double[] losses = doubles(o, "losses");
+            double q = losses.length == 0 ? 0 : losses[losses.length - 1];
+            int cells = cellsPerRow(1, half, rows);
+            double[][] d = ldsDetails(t, LdsConfig.singleRate(rows, cells, Math.min(k, cells), 1.0), q, seed,
+                    LdsEstimator.Filter.PAPER);
+            double[][] truth = lossAndVariance(t, q, seed);
+            double[] trueSize = new double[t.flows];
+            for (int f = 0; f < t.flows; f++) {
+                trueSize[f] = t.size[f];
+            }
+            result.add(new Row("d", "flow size (count-min)", q, bins(t, trueSize, d[1])));
+            result.add(new Row("d", "lost packets (count-min)", q, bins(t, nonZero(truth[0]), d[2])));
+            // delay variance: spread of the kept cells of a row, 10x counters, k = 8, no loss
+            int wide = cellsPerRow(10, half, rows);
+            double[][] v = ldsDetails(t, LdsConfig.singleRate(rows, wide, Math.min(VARIANCE_LDA_CELLS, wide), 1.0), 0, seed,
+                    LdsEstimator.Filter.PAPER);
+            result.add(new Row("d", "delay variance (k=" + VARIANCE_LDA_CELLS + ", 10x)", 0,
+                    bins(t, lossAndVariance(t, 0, seed)[1], v[3])));
+        }
         if (json) {
             printJson(out, t, result);
         } else {
@@ -167,6 +189,18 @@ public final class LdsExperiment implements Experiment {
         }
         out.flush();
         return 0;
+    }
+
+    /** vLDA length for the variance estimate: it needs several cells of a flow per row. */
+    static final int VARIANCE_LDA_CELLS = 8;
+
+    /** Zero becomes NaN (no relative error for a flow that lost nothing). */
+    private static double[] nonZero(double[] v) {
+        double[] out = v.clone();
+        for (int i = 0; i < out.length; i++) {
+            out[i] = out[i] == 0 ? Double.NaN : out[i];
+        }
+        return out;
     }
 
     static int cellsPerRow(double multiple, int half, int rows) {
@@ -201,6 +235,11 @@ public final class LdsExperiment implements Experiment {
     }
 
     public static double[] lds(LdsTrace t, LdsConfig cfg, double q, long seed, LdsEstimator.Filter filter) {
+        return ldsDetails(t, cfg, q, seed, filter)[0];
+    }
+
+    /** Per flow: [0] mean delay, [1] packets sent, [2] packets lost, [3] delay variance (estimates; NaN: none). */
+    static double[][] ldsDetails(LdsTrace t, LdsConfig cfg, double q, long seed, LdsEstimator.Filter filter) {
         LdsSketch tx = new LdsSketch(cfg);
         LdsSketch rx = new LdsSketch(cfg);
         LdsPacketKeys keys = new LdsPacketKeys(cfg);
@@ -215,12 +254,40 @@ public final class LdsExperiment implements Experiment {
         }
         LdsEstimator est = new LdsEstimator(tx, rx, filter);
         FlowEstimate e = new FlowEstimate();
-        double[] out = new double[t.flows];
+        double[][] out = new double[4][t.flows];
         for (int f = 0; f < t.flows; f++) {
             t.flowHashes(f, scratch);
-            out[f] = est.estimate(scratch, t.classHash(f), e).meanDelayNs;
+            est.estimate(scratch, t.classHash(f), e);
+            out[0][f] = e.meanDelayNs;
+            out[1][f] = e.packetsSent;
+            out[2][f] = e.packetsLost;
+            out[3][f] = e.delayVariance;
         }
         return out;
+    }
+
+    /** Per flow: [0] packets lost, [1] delay variance over the received packets (population). */
+    static double[][] lossAndVariance(LdsTrace t, double q, long seed) {
+        double[] sum = new double[t.flows];
+        double[] sq = new double[t.flows];
+        double[] n = new double[t.flows];
+        double[] lost = new double[t.flows];
+        for (int i = 0; i < t.packets; i++) {
+            int f = t.flow[i];
+            if (lost(seed, i, q)) {
+                lost[f]++;
+            } else {
+                double d = t.delayNs[i];
+                sum[f] += d;
+                sq[f] += d * d;
+                n[f]++;
+            }
+        }
+        double[] var = new double[t.flows];
+        for (int f = 0; f < t.flows; f++) {
+            var[f] = n[f] < 2 ? Double.NaN : sq[f] / n[f] - (sum[f] / n[f]) * (sum[f] / n[f]);
+        }
+        return new double[][] {lost, var};
     }
 
     static double[] simpleDelaySketch(LdsTrace t, int rows, int cells) {
@@ -354,7 +421,7 @@ public final class LdsExperiment implements Experiment {
         out.println("cells: median / 95th-percentile relative error of the per-flow mean delay (%), [share of flows with an estimate]");
         printPart(out, rows, "a", "(a) no loss: sketch size (counters = R x C) against the baselines", BIN_NAMES);
         if (rows.stream().anyMatch(r -> r.part().equals("a"))) {
-            out.print(String.format(Locale.ROOT, "%-24s", "paper, 70,000 counters"));
+            out.print(String.format(Locale.ROOT, "%-34s", "paper, 70,000 counters"));
             for (double p : PAPER_MEDIAN_70K) {
                 out.print(String.format(Locale.ROOT, "  %-24s", Double.isNaN(p) ? "-" : fmt(p) + " (median)"));
             }
@@ -362,6 +429,8 @@ public final class LdsExperiment implements Experiment {
         }
         printPart(out, rows, "b", "(b) uniform loss, 1x counters: single-rate rows vs multi-bank (0.01,0.1,0.5,1)", BIN_NAMES);
         printPart(out, rows, "c", "(c) weighting bronze/silver/gold (90/9/1 % of flows), 1x counters, by class", LdsWeights.CLASS_NAMES);
+        printPart(out, rows, "d", "(d) flow size and loss (1x counters, p=1, k=1, at the largest loss rate; flows that lost"
+                + " packets), delay variance", BIN_NAMES);
     }
 
     private static void printPart(PrintWriter out, List<Row> rows, String part, String title, String[] columns) {
@@ -371,14 +440,14 @@ public final class LdsExperiment implements Experiment {
         }
         out.println();
         out.println(title);
-        out.print(String.format(Locale.ROOT, "%-24s", part.equals("b") ? "loss  method" : "method"));
+        out.print(String.format(Locale.ROOT, "%-34s", part.equals("b") ? "loss  method" : "method"));
         for (String c : columns) {
             out.print(String.format(Locale.ROOT, "  %-24s", c));
         }
         out.println();
         for (Row r : mine) {
-            String label = part.equals("b") ? String.format(Locale.ROOT, "%-5s %s", fmt(100 * r.loss()) + "%", r.label()) : r.label();
-            out.print(String.format(Locale.ROOT, "%-24s", label));
+            String label = part.equals("b") || part.equals("d") && r.loss() > 0 ? String.format(Locale.ROOT, "%-5s %s", fmt(100 * r.loss()) + "%", r.label()) : r.label();
+            out.print(String.format(Locale.ROOT, "%-34s", label));
             for (BinStats s : r.bins()) {
                 out.print(String.format(Locale.ROOT, "  %-24s", cell(s)));
             }
