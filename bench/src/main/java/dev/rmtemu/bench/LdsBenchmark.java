@@ -1,0 +1,108 @@
+package dev.rmtemu.bench;
+
+import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.programs.lds.LdsConfig;
+import dev.rmtemu.programs.lds.LdsPacketKeys;
+import dev.rmtemu.programs.lds.LdsSketch;
+import dev.rmtemu.programs.lds.LdsSwitch;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
+import dev.rmtemu.traces.TraceSpec;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * LDS end to end on tofino1: the sender sketch in ingress and the receiver sketch in egress
+ * of one switch (R = 4 rows of 17,500 cells, k = 5, the paper's 70,000 counters), flows
+ * spread over 2 output ports with 20 % in the priority queue, an ISP-like trace at 60 % of
+ * 100 Gb/s. One operation = one trace packet through both measurement points, so the score
+ * is packets per second. {@code reference} is the plain-Java sketch pair: each end hashes the
+ * packet and updates its sketch (the receiver with the send time plus a delay), no pipeline,
+ * no traffic manager.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true"})
+public class LdsBenchmark {
+    static final int PACKETS = 1 << 18;
+    static final String TRACE = "gen:isp?packets=" + PACKETS + "&flows=10000&ipv6=0&seed=11&load=0.6";
+    static final int PATHS = 2;
+    static final double PRIORITY_SHARE = 0.2;
+    static final double OUT_GBPS = 100;
+    static final int QUEUE_CELLS = 12_500;
+    static final int INPUTS = 4;
+    /** Delay the reference's receiver adds (any constant does the same work). */
+    static final long REFERENCE_DELAY_NS = 25_000;
+
+    private UnsafeBuffer trace;
+    private final PacketRecord view = new PacketRecord();
+    private final LdsConfig cfg = LdsConfig.defaults();
+    private LdsSwitch sw;
+    private LdsSketch tx;
+    private LdsSketch rx;
+    private LdsPacketKeys txKeys;
+    private LdsPacketKeys rxKeys;
+    private long startNs;
+
+    @Setup(Level.Trial)
+    public void generate() {
+        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
+        try (PacketSource src = TraceSpec.open(TRACE)) {
+            int i = 0;
+            while (i < PACKETS && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
+                i++;
+            }
+        }
+        startNs = view.wrap(trace, 0).timestampNs();
+    }
+
+    @Setup(Level.Iteration)
+    public void fresh() {
+        sw = new LdsSwitch(cfg, TargetProfiles.builtIn("tofino1"), PATHS, PRIORITY_SHARE, OUT_GBPS, QUEUE_CELLS, INPUTS);
+        tx = new LdsSketch(cfg);
+        rx = new LdsSketch(cfg);
+        txKeys = new LdsPacketKeys(cfg);
+        rxKeys = new LdsPacketKeys(cfg);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long engine() {
+        long base = startNs - sw.engine().clock().cyclesToNs(sw.engine().now() + 1);
+        for (int i = 0; i < PACKETS; i++) {
+            sw.arrive(view.wrap(trace, i * PacketRecord.LENGTH), base);
+        }
+        sw.drain();
+        return sw.engine().counters().packetsOut();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long reference() {
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            long ts = r.timestampNs();
+            tx.record(txKeys.of(r), ts);
+            rx.record(rxKeys.of(r), ts + REFERENCE_DELAY_NS);
+        }
+        return tx.count(0, 0) + rx.count(0, 0);
+    }
+}
