@@ -81,7 +81,9 @@ public final class MidstExperiment implements Experiment {
     /** One accuracy run's result. */
     public record AccuracyRow(int memoryKb, double overload, long packets, long drops, double lossRate,
                               int trueHeavy, int reportedHeavy, double precision, double recall, double f1,
-                              double recallAllDrops, int monitorIntervals) {
+                              double recallAllDrops, int monitorIntervals,
+                              long queryDrops, int queryTrueHeavy, int queryReported, double queryPrecision,
+                              double queryRecall, double queryF1) {
     }
 
     /** One cleaning-time row (ms). */
@@ -206,8 +208,93 @@ public final class MidstExperiment implements Experiment {
         for (MidstCollector.Event e : sw.collector().events()) {
             intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
         }
+        QueryOutcome q = queryRun(o, profile, cfg, spec, gbps);
         return new AccuracyRow(kb, overload, packets, drops, packets == 0 ? 0 : (double) drops / packets, truth, reported,
-                precision, recall, f1, truthAll == 0 ? 1 : (double) bothAll / truthAll, intervals);
+                precision, recall, f1, truthAll == 0 ? 1 : (double) bothAll / truthAll, intervals,
+                q.drops, q.truth, q.reported, q.precision(), q.recall(), q.f1());
+    }
+
+    /** Heavy losers found by the end-of-interval S_loss query against every drop. */
+    private record QueryOutcome(long drops, int truth, int reported, int both) {
+        double precision() {
+            return reported == 0 ? 1 : (double) both / reported;
+        }
+
+        double recall() {
+            return truth == 0 ? 1 : (double) both / truth;
+        }
+
+        double f1() {
+            double p = precision();
+            double r = recall();
+            return p + r == 0 ? 0 : 2 * p * r / (p + r);
+        }
+    }
+
+    /**
+     * The same traffic with monitoring held on by the control plane, which reads S_in and
+     * S_out at the end of each burst interval (just before the next burst) and sums each
+     * flow's per-interval S_loss estimates; every trace flow is a candidate. The truth is
+     * every drop of the run (this query sees tail drops too, unlike per-packet reports).
+     */
+    private static QueryOutcome queryRun(Map<String, String> o, TargetProfile profile, MidstConfig cfg, MidstTraffic.Spec spec,
+                                         double gbps) {
+        int flows = spec.flows();
+        MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
+        sw.monitorAlways();
+        int[] departed = new int[flows];
+        int dataPort = cfg.dataPort();
+        sw.onDeparture((c, port, s, pool) -> {
+            if (port == dataPort) {
+                departed[MidstTraffic.flowOf(pool.record(s))]++;
+            }
+        });
+        MidstLossQuery[] ends = new MidstLossQuery[spec.bursts()];
+        for (int k = 0; k < spec.bursts(); k++) {
+            final int kk = k;
+            long at = sw.engine().clock().nsToCycles((k + 1) * spec.burstIntervalNs() - QUERY_GUARD_NS);
+            sw.engine().scheduleControl(at, (state, cycle) -> ends[kk] = MidstLossQuery.read(sw));
+        }
+        MidstTraffic t = new MidstTraffic(spec);
+        PacketRecord r = PacketRecord.allocate();
+        while (t.next(r)) {
+            sw.engine().arrive(sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
+        }
+        sw.engine().drain();
+        long[] est = new long[flows];
+        for (int k = 0; k < spec.bursts(); k++) {
+            MidstLossQuery interval = k == 0 ? ends[0] : ends[k].minus(ends[k - 1]);
+            for (int f = 0; f < flows; f++) {
+                est[f] += interval.loss(trafficFlow(f));
+            }
+        }
+        long drops = 0;
+        long[] loss = new long[flows];
+        for (int f = 0; f < flows; f++) {
+            loss[f] = t.arrivals(f) - departed[f];
+            drops += loss[f];
+        }
+        long threshold = Math.max(1, (long) Math.ceil(Double.parseDouble(o.get("hl_fraction")) * drops));
+        int truth = 0;
+        int reported = 0;
+        int both = 0;
+        for (int f = 0; f < flows; f++) {
+            boolean isHeavy = loss[f] >= threshold;
+            boolean says = est[f] >= threshold;
+            truth += isHeavy ? 1 : 0;
+            reported += says ? 1 : 0;
+            both += isHeavy && says ? 1 : 0;
+        }
+        return new QueryOutcome(drops, truth, reported, both);
+    }
+
+    /** The control plane reads this long before the next burst interval starts (the queue has drained by then). */
+    static final long QUERY_GUARD_NS = 1_000;
+
+    /** Flow f of {@link MidstTraffic} as a 5-tuple. */
+    static MidstLossQuery.FlowKey trafficFlow(int f) {
+        return new MidstLossQuery.FlowKey(MidstTraffic.FLOW_BASE + f, MidstTraffic.DST, PacketRecord.PROTO_TCP,
+                MidstTraffic.SRC_PORT_BASE + (f & 0x7FFF), MidstTraffic.DST_PORT);
     }
 
     private static void printTables(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean) {
@@ -216,15 +303,19 @@ public final class MidstExperiment implements Experiment {
                             + " %s B at %s Gb/s, queue %s cells, h=%s l=%s, probe every %s ns%n",
                     o.get("hl_fraction"), o.get("rows"), o.get("flows"), o.get("zipf"), o.get("bursts"), o.get("burst_packets"),
                     o.get("bytes"), o.get("gbps"), o.get("queue_cells"), o.get("high"), o.get("low"), o.get("probe_ns"));
-            out.printf(Locale.ROOT, "%8s %9s %9s %7s %6s %6s %9s %7s %7s %11s %9s%n",
-                    "memory", "overload", "drops", "loss", "true", "rep", "precision", "recall", "F1", "recall(all)", "intervals");
+            out.printf(Locale.ROOT, "%8s %9s %9s %7s %6s %6s %9s %7s %7s %11s %9s | %6s %6s %9s %7s %7s%n",
+                    "memory", "overload", "drops", "loss", "true", "rep", "precision", "recall", "F1", "recall(all)", "intervals",
+                    "q.true", "q.rep", "q.prec", "q.rec", "q.F1");
             for (AccuracyRow a : acc) {
-                out.printf(Locale.ROOT, "%5d KB %9.2f %9d %6.2f%% %6d %6d %8.2f%% %6.2f%% %6.2f%% %10.2f%% %9d%n",
+                out.printf(Locale.ROOT, "%5d KB %9.2f %9d %6.2f%% %6d %6d %8.2f%% %6.2f%% %6.2f%% %10.2f%% %9d | %6d %6d %8.2f%% %6.2f%% %6.2f%%%n",
                         a.memoryKb(), a.overload(), a.drops(), 100 * a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
-                        100 * a.precision(), 100 * a.recall(), 100 * a.f1(), 100 * a.recallAllDrops(), a.monitorIntervals());
+                        100 * a.precision(), 100 * a.recall(), 100 * a.f1(), 100 * a.recallAllDrops(), a.monitorIntervals(),
+                        a.queryTrueHeavy(), a.queryReported(), 100 * a.queryPrecision(), 100 * a.queryRecall(), 100 * a.queryF1());
             }
-            out.println("true = flows whose observable loss (drops followed by a later departure of the flow, what egress"
-                    + " can see) reaches the threshold; recall(all) counts every drop");
+            out.println("left: per-packet reports under reactive monitoring; true = flows whose observable loss (drops followed"
+                    + " by a later departure of the flow, what egress can see) reaches the threshold; recall(all) counts every drop");
+            out.println("right (q.): end-of-interval S_loss query, monitoring held on, control plane reads S_in/S_out at the end"
+                    + " of each burst interval; true = every drop (same traffic, own run)");
             out.println("paper: " + PAPER_ACCURACY + " (CAIDA traces; different traffic, same measure)");
             out.println();
         }
@@ -259,9 +350,11 @@ public final class MidstExperiment implements Experiment {
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"memory_kb\":%d,\"overload\":%s,\"packets\":%d,\"drops\":%d,\"loss_rate\":%.6f,\"true_heavy\":%d,"
                             + "\"reported_heavy\":%d,\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f,\"recall_all_drops\":%.6f,"
-                            + "\"monitor_intervals\":%d}",
+                            + "\"monitor_intervals\":%d,\"query\":{\"drops\":%d,\"true_heavy\":%d,\"reported_heavy\":%d,"
+                            + "\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f}}",
                     a.memoryKb(), a.overload(), a.packets(), a.drops(), a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
-                    a.precision(), a.recall(), a.f1(), a.recallAllDrops(), a.monitorIntervals()));
+                    a.precision(), a.recall(), a.f1(), a.recallAllDrops(), a.monitorIntervals(), a.queryDrops(),
+                    a.queryTrueHeavy(), a.queryReported(), a.queryPrecision(), a.queryRecall(), a.queryF1()));
         }
         b.append("],\"cleaning_ms\":[");
         for (int i = 0; i < clean.size(); i++) {

@@ -53,6 +53,11 @@ class MidstExperimentTest {
         assertTrue(row.trueHeavy() > 5, row.toString());
         assertEquals(1.0, row.precision(), 1e-9, row.toString()); // 320 KB for 5,000 flows: no false positives
         assertTrue(row.recall() >= 0.9, row.toString());
+        // the end-of-interval query sees every drop (tail drops included): exact heavy-loser set here
+        assertEquals(row.drops(), row.queryDrops(), row.toString());
+        assertTrue(row.queryTrueHeavy() >= row.trueHeavy(), row.toString());
+        assertEquals(1.0, row.queryPrecision(), 1e-9, row.toString());
+        assertEquals(1.0, row.queryRecall(), 1e-9, row.toString());
     }
 
     @Test
