@@ -48,7 +48,19 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("clean_bytes", "512");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("target", "tofino1");
-        DEFAULTS.put("part", "ab");
+        DEFAULTS.put("part", "abcd");
+        DEFAULTS.put("shrew_memories", "320");
+        DEFAULTS.put("shrew_flows", "100");
+        DEFAULTS.put("shrew_rtt_us", "1000,10000");
+        DEFAULTS.put("shrew_min_rto_us", "10000");
+        DEFAULTS.put("shrew_load", "0.8");
+        DEFAULTS.put("shrew_periods_ms", "30,50,70");
+        DEFAULTS.put("shrew_burst_us", "1000");
+        DEFAULTS.put("shrew_attack_gbps", "10");
+        DEFAULTS.put("shrew_start_ms", "20");
+        DEFAULTS.put("shrew_ms", "300");
+        DEFAULTS.put("shrew_burst_threshold", "300");
+        DEFAULTS.put("shrew_query_ms", "10");
     }
 
     @Override
@@ -75,7 +87,14 @@ public final class MidstExperiment implements Experiment {
                 "probe_ns=2000              probe (queue-depth report) interval",
                 "hl_fraction=0.001          heavy loser: true loss >= this share of all drops",
                 "clean_sizes=160,320,640,1280 clean_bytes=512  part (b): sketch sizes, data packet size",
-                "seed=1 target=tofino1 part=ab  seed; target profile; which parts to run (a, b or ab)");
+                "shrew_memories=320         part (c): KB per sketch",
+                "shrew_flows=100 shrew_rtt_us=1000,10000 shrew_min_rto_us=10000 shrew_load=0.8",
+                "                           TCP-like flows, RTT range (spread evenly), min RTO, share of the port they may fill",
+                "shrew_periods_ms=30,50,70 shrew_burst_us=1000 shrew_attack_gbps=10 shrew_start_ms=20",
+                "                           one UDP attacker per period: line-rate bursts of this length from this time",
+                "shrew_ms=300 shrew_burst_threshold=300  senders stop; bursty flow: S_in estimate in an epoch at least this",
+                "shrew_query_ms=10          S_loss query interval of the control-plane variant",
+                "seed=1 target=tofino1 part=abcd  seed; target profile; which parts to run (any of a, b, c, d)");
     }
 
     /** One accuracy run's result. */
@@ -84,6 +103,10 @@ public final class MidstExperiment implements Experiment {
                               double recallAllDrops, int monitorIntervals,
                               long queryDrops, int queryTrueHeavy, int queryReported, double queryPrecision,
                               double queryRecall, double queryF1) {
+    }
+
+    /** One shrew row. */
+    public record ShrewRow(int memoryKb, String mode, MidstShrew.Result result) {
     }
 
     /** One cleaning-time row (ms). */
@@ -104,6 +127,8 @@ public final class MidstExperiment implements Experiment {
         String part = o.get("part");
         List<AccuracyRow> acc = new ArrayList<>();
         List<CleaningRow> clean = new ArrayList<>();
+        List<ShrewRow> shrew = new ArrayList<>();
+        MidstShrew.Result shrewBaseline = null;
         if (part.contains("a")) {
             for (double overload : doubles(o, "overloads")) {
                 for (int kb : ints(o, "memories")) {
@@ -123,13 +148,46 @@ public final class MidstExperiment implements Experiment {
                         MidstCleaning.dataPlane(cfg.withDirtyWords(false), profile, 0, bytes).milliseconds()));
             }
         }
+        if (part.contains("c")) {
+            long queryNs = Long.parseLong(o.get("shrew_query_ms")) * 1_000_000;
+            for (int kb : ints(o, "shrew_memories")) {
+                shrew.add(new ShrewRow(kb, "reports", shrew(o, profile, kb, 0, true)));
+                shrew.add(new ShrewRow(kb, "query", shrew(o, profile, kb, queryNs, true)));
+            }
+            shrewBaseline = shrew(o, profile, ints(o, "shrew_memories")[0], 0, false);
+        }
         if (json) {
-            printJson(out, o, acc, clean);
+            printJson(out, o, acc, clean, shrew, shrewBaseline);
         } else {
-            printTables(out, o, acc, clean);
+            printTables(out, o, acc, clean, shrew, shrewBaseline);
         }
         out.flush();
         return 0;
+    }
+
+    /** Part (c) for one memory size; queryNs 0 = per-packet reports; without the attack when {@code attack} is false. */
+    public static MidstShrew.Result shrew(Map<String, String> o, TargetProfile profile, int kb, long queryNs, boolean attack) {
+        int rows = integer(o, "rows");
+        long[] rtt = longs(o, "shrew_rtt_us");
+        if (rtt.length != 2 || rtt[0] > rtt[1]) {
+            throw new UserError("experiment midst: shrew_rtt_us must be MIN,MAX in microseconds, got '" + o.get("shrew_rtt_us") + "'");
+        }
+        long[] periods = longs(o, "shrew_periods_ms");
+        for (int i = 0; i < periods.length; i++) {
+            periods[i] *= 1_000_000;
+        }
+        long burstThreshold = Long.parseLong(o.get("shrew_burst_threshold"));
+        MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
+                .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")))
+                .withThresholds(MidstConfig.DEFAULT_LOSS_THRESHOLD, burstThreshold);
+        MidstShrew.Spec spec = new MidstShrew.Spec(integer(o, "shrew_flows"), rtt[0] * 1_000, rtt[1] * 1_000,
+                Long.parseLong(o.get("shrew_min_rto_us")) * 1_000, Double.parseDouble(o.get("shrew_load")), periods,
+                Long.parseLong(o.get("shrew_burst_us")) * 1_000, Double.parseDouble(o.get("shrew_attack_gbps")),
+                attack ? Long.parseLong(o.get("shrew_start_ms")) * 1_000_000 : Long.MAX_VALUE / 2,
+                Long.parseLong(o.get("shrew_ms")) * 1_000_000,
+                integer(o, "bytes"), Double.parseDouble(o.get("gbps")), integer(o, "queue_cells"), Long.parseLong(o.get("probe_ns")));
+        long ppm = Math.round(Double.parseDouble(o.get("hl_fraction")) * 1_000_000);
+        return new MidstShrew(spec, cfg, profile, queryNs).run(ppm, burstThreshold);
     }
 
     /** Part (a) for one memory size and overload. */
@@ -297,7 +355,8 @@ public final class MidstExperiment implements Experiment {
                 MidstTraffic.SRC_PORT_BASE + (f & 0x7FFF), MidstTraffic.DST_PORT);
     }
 
-    private static void printTables(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean) {
+    private static void printTables(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
+                                    List<ShrewRow> shrew, MidstShrew.Result shrewBaseline) {
         if (!acc.isEmpty()) {
             out.printf(Locale.ROOT, "MIDST (a): heavy losers (loss >= %s of all drops), %s rows, %s flows zipf %s, %s bursts x %s packets,"
                             + " %s B at %s Gb/s, queue %s cells, h=%s l=%s, probe every %s ns%n",
@@ -335,9 +394,38 @@ public final class MidstExperiment implements Experiment {
                     + " data plane: measured on the emulator; 'no dirty' zeroes one counter per row per pass%n",
                     MidstCleaning.CONTROL_PLANE_WRITE_NS / 1e3);
         }
+        if (!shrew.isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "MIDST (c): shrew attack, %s TCP-like flows (RTT %s us, min RTO %s us, windows for %s of the port),"
+                            + " UDP bursts of %s us at %s Gb/s every %s ms from %s ms, %s ms, %s Gb/s port, queue %s cells%n",
+                    o.get("shrew_flows"), o.get("shrew_rtt_us").replace(',', '-'), o.get("shrew_min_rto_us"), o.get("shrew_load"),
+                    o.get("shrew_burst_us"), o.get("shrew_attack_gbps"), o.get("shrew_periods_ms").replace(',', '/'),
+                    o.get("shrew_start_ms"), o.get("shrew_ms"), o.get("gbps"), o.get("queue_cells"));
+            out.printf(Locale.ROOT, "%8s %8s %8s %7s %7s %7s %8s %6s | %5s %5s %7s %7s | %5s %5s %7s %7s | %9s%n", "memory", "mode", "packets",
+                    "drops", "tcp", "attack", "timeouts", "tcpGb", "vict", "rep", "prec", "recall", "att", "rep", "prec", "recall",
+                    "intervals");
+            for (ShrewRow row : shrew) {
+                MidstShrew.Result r = row.result();
+                out.printf(Locale.ROOT, "%5d KB %8s %8d %7d %7d %7d %8d %6.2f | %5d %5d %6.1f%% %6.1f%% | %5d %5d %6.1f%% %6.1f%% | %9d%n",
+                        row.memoryKb(), row.mode(), r.packets(), r.drops(), r.tcpDrops(), r.attackDrops(), r.tcpTimeouts(), r.tcpGbps(),
+                        r.victimsTrue(), r.victimsReported(), 100 * r.victimPrecision(), 100 * r.victimRecall(), r.attackers(),
+                        r.attackersReported(), 100 * r.attackerPrecision(), 100 * r.attackerRecall(), r.monitorIntervals());
+            }
+            out.printf(Locale.ROOT, "victims: TCP flows whose observable loss is at least %s of all drops; reported victim = heavy"
+                    + " loser (per-packet reports) that is not bursty; attackers: the UDP flows, reported = bursty (S_in estimate"
+                    + " >= %s in a monitoring epoch)%n", o.get("hl_fraction"), o.get("shrew_burst_threshold"));
+            out.printf(Locale.ROOT, "reports: reactive monitoring, per-packet reports (victims by observable loss); query: monitoring"
+                    + " held on, S_loss read every %s ms (victims by all loss); intervals: monitoring epochs / queries%n",
+                    o.get("shrew_query_ms"));
+            if (shrewBaseline != null) {
+                out.printf(Locale.ROOT, "without the attack: TCP %.2f Gb/s, %d drops, %d timeouts%n", shrewBaseline.tcpGbps(),
+                        shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts());
+            }
+        }
     }
 
-    private static void printJson(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean) {
+    private static void printJson(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
+                                  List<ShrewRow> shrew, MidstShrew.Result shrewBaseline) {
         StringBuilder b = new StringBuilder("{\"experiment\":\"midst\",\"options\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : o.entrySet()) {
@@ -364,7 +452,26 @@ public final class MidstExperiment implements Experiment {
                             + "\"recirc_no_dirty_words\":%.4f}",
                     c.sizeKb(), c.controlPlane(), c.recirculation(), c.with10g(), c.with40g(), c.recirculationNoDirtyWords()));
         }
-        b.append("],\"paper\":{\"cleaning_160kb_ms\":[95.32,4.53,0.55,0.13],\"accuracy\":\"").append(PAPER_ACCURACY).append("\"}}");
+        b.append("],\"shrew\":[");
+        for (int i = 0; i < shrew.size(); i++) {
+            MidstShrew.Result r = shrew.get(i).result();
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"memory_kb\":%d,\"mode\":\"%s\",\"packets\":%d,\"drops\":%d,\"tcp_drops\":%d,\"attack_drops\":%d,\"tcp_timeouts\":%d,"
+                            + "\"tcp_gbps\":%.4f,\"loss_threshold\":%d,\"victims_true\":%d,\"victims_reported\":%d,"
+                            + "\"victim_precision\":%.6f,\"victim_recall\":%.6f,\"attackers\":%d,\"attackers_reported\":%d,"
+                            + "\"attacker_precision\":%.6f,\"attacker_recall\":%.6f,\"monitor_intervals\":%d}",
+                    shrew.get(i).memoryKb(), shrew.get(i).mode(), r.packets(), r.drops(), r.tcpDrops(), r.attackDrops(), r.tcpTimeouts(), r.tcpGbps(),
+                    r.lossThreshold(), r.victimsTrue(), r.victimsReported(), r.victimPrecision(), r.victimRecall(), r.attackers(),
+                    r.attackersReported(), r.attackerPrecision(), r.attackerRecall(), r.monitorIntervals()));
+        }
+        if (shrewBaseline != null) {
+            b.append(String.format(Locale.ROOT, "],\"shrew_without_attack\":{\"tcp_gbps\":%.4f,\"tcp_drops\":%d,\"tcp_timeouts\":%d}",
+                    shrewBaseline.tcpGbps(), shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts()));
+            b.append(",\"paper\":");
+        } else {
+            b.append("],\"paper\":");
+        }
+        b.append("{\"cleaning_160kb_ms\":[95.32,4.53,0.55,0.13],\"accuracy\":\"").append(PAPER_ACCURACY).append("\"}}");
         out.println(b);
     }
 
@@ -384,6 +491,22 @@ public final class MidstExperiment implements Experiment {
                 v[i] = Integer.parseInt(parts[i].trim());
             } catch (NumberFormatException e) {
                 throw new UserError("experiment midst: option " + k + " must be a list of integers, got '" + o.get(k) + "'");
+            }
+        }
+        return v;
+    }
+
+    private static long[] longs(Map<String, String> o, String k) {
+        String[] parts = o.get(k).split(",");
+        long[] v = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                v[i] = Long.parseLong(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new UserError("experiment midst: option " + k + " must be a list of integers, got '" + o.get(k) + "'");
+            }
+            if (v[i] <= 0) {
+                throw new UserError("experiment midst: option " + k + " values must be positive, got '" + o.get(k) + "'");
             }
         }
         return v;
