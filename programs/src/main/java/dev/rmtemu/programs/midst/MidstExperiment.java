@@ -61,6 +61,11 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("shrew_ms", "300");
         DEFAULTS.put("shrew_burst_threshold", "300");
         DEFAULTS.put("shrew_query_ms", "10");
+        DEFAULTS.put("drop_overloads", "1.5,2,4,8");
+        DEFAULTS.put("drop_memory", "320");
+        DEFAULTS.put("mirror_gbps", "1");
+        DEFAULTS.put("mirror_cells", "250");
+        DEFAULTS.put("mirror_bytes", "64");
     }
 
     @Override
@@ -94,6 +99,8 @@ public final class MidstExperiment implements Experiment {
                 "                           one UDP attacker per period: line-rate bursts of this length from this time",
                 "shrew_ms=300 shrew_burst_threshold=300  senders stop; bursty flow: S_in estimate in an epoch at least this",
                 "shrew_query_ms=10          S_loss query interval of the control-plane variant",
+                "drop_overloads=1.5,2,4,8 drop_memory=320  part (d): overloads (drop volumes) of the (a) traffic; KB per sketch",
+                "mirror_gbps=1 mirror_cells=250 mirror_bytes=64  negative mirroring: mirror port rate, queue limit, copy size",
                 "seed=1 target=tofino1 part=abcd  seed; target profile; which parts to run (any of a, b, c, d)");
     }
 
@@ -129,6 +136,7 @@ public final class MidstExperiment implements Experiment {
         List<CleaningRow> clean = new ArrayList<>();
         List<ShrewRow> shrew = new ArrayList<>();
         MidstShrew.Result shrewBaseline = null;
+        List<MidstDropVolume.Result> volume = new ArrayList<>();
         if (part.contains("a")) {
             for (double overload : doubles(o, "overloads")) {
                 for (int kb : ints(o, "memories")) {
@@ -156,13 +164,78 @@ public final class MidstExperiment implements Experiment {
             }
             shrewBaseline = shrew(o, profile, ints(o, "shrew_memories")[0], 0, false);
         }
+        if (part.contains("d")) {
+            for (double overload : doubles(o, "drop_overloads")) {
+                volume.add(dropVolume(o, profile, overload));
+            }
+        }
         if (json) {
-            printJson(out, o, acc, clean, shrew, shrewBaseline);
+            printJson(out, o, acc, clean, shrew, shrewBaseline, volume);
         } else {
             printTables(out, o, acc, clean, shrew, shrewBaseline);
+            printVolume(out, o, volume);
         }
         out.flush();
         return 0;
+    }
+
+    /** Part (d) for one overload. */
+    public static MidstDropVolume.Result dropVolume(Map<String, String> o, TargetProfile profile, double overload) {
+        int rows = integer(o, "rows");
+        int kb = integer(o, "drop_memory");
+        MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
+        MidstTraffic.Spec spec = new MidstTraffic.Spec(integer(o, "flows"), Double.parseDouble(o.get("zipf")), integer(o, "bytes"),
+                Double.parseDouble(o.get("gbps")), overload, integer(o, "burst_packets"), integer(o, "bursts"),
+                Long.parseLong(o.get("interval_us")) * 1_000, inputPorts(profile), Long.parseLong(o.get("seed")));
+        return MidstDropVolume.run(cfg, profile, spec, integer(o, "queue_cells"), Double.parseDouble(o.get("mirror_gbps")),
+                integer(o, "mirror_cells"), integer(o, "mirror_bytes"), Double.parseDouble(o.get("hl_fraction")));
+    }
+
+    /** Ports 3.. of pipe 0 (0..2 are spare, the monitored port and the collector's). */
+    static int[] inputPorts(TargetProfile profile) {
+        int[] inputs = new int[profile.portsPerPipe() - 3];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = 3 + i;
+        }
+        return inputs;
+    }
+
+    private static String volumeJson(List<MidstDropVolume.Result> volume) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < volume.size(); i++) {
+            MidstDropVolume.Result v = volume.get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"overload\":%s,\"packets\":%d,\"drops\":%d,\"true_losers\":%d,\"true_heavy\":%d,\"heavy_threshold\":%d,"
+                            + "\"mirror\":{\"delivered\":%d,\"lost\":%d,\"losers\":%d,\"heavy\":%d},"
+                            + "\"midst\":{\"loss\":%d,\"losers\":%d,\"losers_hit\":%d,\"heavy\":%d,\"heavy_hit\":%d}}",
+                    v.overload(), v.packets(), v.drops(), v.trueLosers(), v.trueHeavy(), v.heavyThreshold(), v.mirrorDelivered(),
+                    v.mirrorLost(), v.mirrorLosers(), v.mirrorHeavy(), v.midstLoss(), v.midstLosers(), v.midstLosersHit(),
+                    v.midstHeavy(), v.midstHeavyHit()));
+        }
+        return b.append(']').toString();
+    }
+
+    private static void printVolume(PrintWriter out, Map<String, String> o, List<MidstDropVolume.Result> volume) {
+        if (volume.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.printf(Locale.ROOT, "MIDST (d): drop volume, negative mirroring (%s B copies to a %s Gb/s mirror port, queue %s cells)"
+                        + " vs MIDST's S_loss query (%s KB, read at the end of each burst interval); traffic as (a)%n",
+                o.get("mirror_bytes"), o.get("mirror_gbps"), o.get("mirror_cells"), o.get("drop_memory"));
+        out.printf(Locale.ROOT, "%8s %8s %8s %7s %6s | %8s %8s %7s %7s %7s | %8s %7s %7s %7s %7s%n", "overload", "packets",
+                "drops", "losers", "heavy", "m.deliv", "m.lost", "m.loss%", "m.losR", "m.hvyR", "q.loss", "q.losR", "q.losP",
+                "q.hvyR", "q.hvyP");
+        for (MidstDropVolume.Result v : volume) {
+            out.printf(Locale.ROOT, "%8.2f %8d %8d %7d %6d | %8d %8d %6.1f%% %6.1f%% %6.1f%% | %8d %6.1f%% %6.1f%% %6.1f%% %6.1f%%%n",
+                    v.overload(), v.packets(), v.drops(), v.trueLosers(), v.trueHeavy(), v.mirrorDelivered(), v.mirrorLost(),
+                    v.drops() == 0 ? 0 : 100.0 * v.mirrorLost() / v.drops(), 100 * v.mirrorLoserRecall(), 100 * v.mirrorHeavyRecall(),
+                    v.midstLoss(), 100 * v.midstLoserRecall(), 100 * v.midstLoserPrecision(), 100 * v.midstHeavyRecall(),
+                    100 * v.midstHeavyPrecision());
+        }
+        out.printf(Locale.ROOT, "losers: flows with a drop; heavy: at least %s of all drops; m.: reports that reached the collector"
+                + " (never more than the truth); q.: per-flow S_loss summed over intervals; R recall, P precision%n",
+                o.get("hl_fraction"));
     }
 
     /** Part (c) for one memory size; queryNs 0 = per-packet reports; without the attack when {@code attack} is false. */
@@ -198,10 +271,7 @@ public final class MidstExperiment implements Experiment {
         MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
                 .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")));
         MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
-        int[] inputs = new int[profile.portsPerPipe() - 3];
-        for (int i = 0; i < inputs.length; i++) {
-            inputs[i] = 3 + i; // ports 0..2 are spare, the monitored port and the collector's; all in pipe 0
-        }
+        int[] inputs = inputPorts(profile);
         MidstTraffic.Spec spec = new MidstTraffic.Spec(flows, Double.parseDouble(o.get("zipf")), integer(o, "bytes"), gbps,
                 overload, integer(o, "burst_packets"), integer(o, "bursts"), Long.parseLong(o.get("interval_us")) * 1_000,
                 inputs, Long.parseLong(o.get("seed")));
@@ -425,7 +495,7 @@ public final class MidstExperiment implements Experiment {
     }
 
     private static void printJson(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
-                                  List<ShrewRow> shrew, MidstShrew.Result shrewBaseline) {
+                                  List<ShrewRow> shrew, MidstShrew.Result shrewBaseline, List<MidstDropVolume.Result> volume) {
         StringBuilder b = new StringBuilder("{\"experiment\":\"midst\",\"options\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : o.entrySet()) {
@@ -464,13 +534,12 @@ public final class MidstExperiment implements Experiment {
                     r.lossThreshold(), r.victimsTrue(), r.victimsReported(), r.victimPrecision(), r.victimRecall(), r.attackers(),
                     r.attackersReported(), r.attackerPrecision(), r.attackerRecall(), r.monitorIntervals()));
         }
+        b.append("],\"drop_volume\":").append(volumeJson(volume));
         if (shrewBaseline != null) {
-            b.append(String.format(Locale.ROOT, "],\"shrew_without_attack\":{\"tcp_gbps\":%.4f,\"tcp_drops\":%d,\"tcp_timeouts\":%d}",
+            b.append(String.format(Locale.ROOT, ",\"shrew_without_attack\":{\"tcp_gbps\":%.4f,\"tcp_drops\":%d,\"tcp_timeouts\":%d}",
                     shrewBaseline.tcpGbps(), shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts()));
-            b.append(",\"paper\":");
-        } else {
-            b.append("],\"paper\":");
         }
+        b.append(",\"paper\":");
         b.append("{\"cleaning_160kb_ms\":[95.32,4.53,0.55,0.13],\"accuracy\":\"").append(PAPER_ACCURACY).append("\"}}");
         out.println(b);
     }
