@@ -16,9 +16,11 @@ import java.util.TreeMap;
 /**
  * {@code rmtemu experiment midst}: (a) heavy-loser precision / recall / F1 against memory
  * and loss rate, on bursty incast traffic through a congested tofino1 port with reactive
- * monitoring and data-plane cleaning running; (b) cleaning time against sketch size,
- * control plane vs recirculation vs recirculation plus 10G / 40G traffic (the paper's
- * Table 1 shape).
+ * monitoring and data-plane cleaning running, next to the end-of-interval S_loss query;
+ * (b) cleaning time against sketch size, control plane vs recirculation vs recirculation
+ * plus 10G / 40G traffic (the paper's Table 1 shape); (c) a shrew attack on TCP-like flows
+ * ({@link MidstShrew}); (d) drop volume against a negative-mirroring baseline
+ * ({@link MidstDropVolume}).
  */
 public final class MidstExperiment implements Experiment {
     /** Paper (Landau Feibish et al., SOSR 2022), Table 1, 160 KB row: control plane, recirculation, +10G, +40G (ms). */
@@ -75,7 +77,8 @@ public final class MidstExperiment implements Experiment {
 
     @Override
     public String description() {
-        return "MIDST Δ-sketches: heavy-loser accuracy vs memory and loss rate; cleaning time vs sketch size (Table 1)";
+        return "MIDST Δ-sketches: (a) heavy-loser accuracy vs memory and loss rate; (b) cleaning time vs sketch size (Table 1);"
+                + " (c) shrew attack; (d) drop volume vs negative mirroring";
     }
 
     @Override
