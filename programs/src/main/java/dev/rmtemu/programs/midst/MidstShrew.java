@@ -24,7 +24,7 @@ public final class MidstShrew {
     /** Sources: TCP flow f is 10.128.0.0 + f (as {@link MidstTraffic}); attacker a is 10.200.0.0 + a. */
     public static final int ATTACK_BASE = 0x0AC80000;
     public static final int ATTACK_SRC_PORT = 40_000;
-    private static final int WIRE_OVERHEAD_BYTES = 20;
+    private static final int WIRE_OVERHEAD_BYTES = dev.rmtemu.emulator.tm.TrafficManagerConfig.ETHERNET_OVERHEAD_BYTES;
 
     private static final long SEND = 0;
     private static final long ACK = 1;
