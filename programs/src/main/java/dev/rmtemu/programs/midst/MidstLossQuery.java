@@ -69,6 +69,27 @@ public final class MidstLossQuery {
         return new MidstLossQuery(cfg.rows(), cfg.columns(), in, out);
     }
 
+    /**
+     * Reads the sketches of every pipe and adds them up: S_in counts a packet in its input
+     * port's pipe, S_out in the monitored port's pipe, and counters of the same shape and
+     * hashes add. (The per-packet estimate needs both in one pipe; this query does not.)
+     */
+    public static MidstLossQuery readAllPipes(SwitchEngine engine, MidstConfig cfg) {
+        long[][] in = new long[cfg.rows()][cfg.columns()];
+        long[][] out = new long[cfg.rows()][cfg.columns()];
+        for (int pipe = 0; pipe < engine.state().pipes(); pipe++) {
+            for (int i = 0; i < cfg.rows(); i++) {
+                long[] a = live(engine, cfg, pipe, MidstPipeline.inCount(i), MidstPipeline.inDirty(i));
+                long[] b = live(engine, cfg, pipe, MidstPipeline.outCount(i), MidstPipeline.outDirty(i));
+                for (int j = 0; j < cfg.columns(); j++) {
+                    in[i][j] += a[j];
+                    out[i][j] += b[j];
+                }
+            }
+        }
+        return new MidstLossQuery(cfg.rows(), cfg.columns(), in, out);
+    }
+
     private static long[] live(SwitchEngine engine, MidstConfig cfg, int pipe, String counters, String dirty) {
         long[] c = engine.state().snapshot(pipe, counters);
         if (cfg.dirtyWords()) {
