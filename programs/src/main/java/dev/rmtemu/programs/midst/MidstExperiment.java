@@ -186,6 +186,7 @@ public final class MidstExperiment implements Experiment {
     public static MidstDropVolume.Result dropVolume(Map<String, String> o, TargetProfile profile, double overload) {
         int rows = integer(o, "rows");
         int kb = integer(o, "drop_memory");
+        positive(o, "drop_memory", "mirror_gbps", "mirror_cells", "mirror_bytes");
         MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
         MidstTraffic.Spec spec = new MidstTraffic.Spec(integer(o, "flows"), Double.parseDouble(o.get("zipf")), integer(o, "bytes"),
                 Double.parseDouble(o.get("gbps")), overload, integer(o, "burst_packets"), integer(o, "bursts"),
@@ -252,12 +253,21 @@ public final class MidstExperiment implements Experiment {
         for (int i = 0; i < periods.length; i++) {
             periods[i] *= 1_000_000;
         }
+        int flows = integer(o, "shrew_flows");
+        double load = Double.parseDouble(o.get("shrew_load"));
+        if (flows < 1 || flows > MAX_SHREW_FLOWS) {
+            throw new UserError("experiment midst: shrew_flows must be 1.." + MAX_SHREW_FLOWS + ", got " + flows);
+        }
+        if (!(load > 0 && load <= 1)) {
+            throw new UserError("experiment midst: shrew_load must be in (0, 1], got " + o.get("shrew_load"));
+        }
+        positive(o, "shrew_burst_us", "shrew_ms", "shrew_attack_gbps", "shrew_min_rto_us", "shrew_query_ms", "shrew_burst_threshold");
         long burstThreshold = Long.parseLong(o.get("shrew_burst_threshold"));
         MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
                 .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")))
                 .withThresholds(MidstConfig.DEFAULT_LOSS_THRESHOLD, burstThreshold);
-        MidstShrew.Spec spec = new MidstShrew.Spec(integer(o, "shrew_flows"), rtt[0] * 1_000, rtt[1] * 1_000,
-                Long.parseLong(o.get("shrew_min_rto_us")) * 1_000, Double.parseDouble(o.get("shrew_load")), periods,
+        MidstShrew.Spec spec = new MidstShrew.Spec(flows, rtt[0] * 1_000, rtt[1] * 1_000,
+                Long.parseLong(o.get("shrew_min_rto_us")) * 1_000, load, periods,
                 Long.parseLong(o.get("shrew_burst_us")) * 1_000, Double.parseDouble(o.get("shrew_attack_gbps")),
                 attack ? Long.parseLong(o.get("shrew_start_ms")) * 1_000_000 : Long.MAX_VALUE / 2,
                 Long.parseLong(o.get("shrew_ms")) * 1_000_000,
@@ -566,6 +576,23 @@ public final class MidstExperiment implements Experiment {
             }
         }
         return v;
+    }
+
+    /** Shrew flows: each has its own TCP source port above {@link MidstTraffic#SRC_PORT_BASE}. */
+    static final int MAX_SHREW_FLOWS = 10_000;
+
+    private static void positive(Map<String, String> o, String... keys) {
+        for (String k : keys) {
+            double v;
+            try {
+                v = Double.parseDouble(o.get(k).trim());
+            } catch (NumberFormatException e) {
+                throw new UserError("experiment midst: option " + k + " must be a number, got '" + o.get(k) + "'");
+            }
+            if (!(v > 0)) {
+                throw new UserError("experiment midst: option " + k + " must be positive, got '" + o.get(k) + "'");
+            }
+        }
     }
 
     private static long[] longs(Map<String, String> o, String k) {

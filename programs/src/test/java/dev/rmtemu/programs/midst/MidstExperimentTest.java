@@ -72,6 +72,10 @@ class MidstExperimentTest {
         assertThrows(UserError.class, () -> run(Map.of("overloads", "fast"), false));
         UserError rtt = assertThrows(UserError.class, () -> run(Map.of("part", "c", "shrew_rtt_us", "100"), false));
         assertTrue(rtt.getMessage().contains("shrew_rtt_us"), rtt.getMessage());
+        assertThrows(UserError.class, () -> run(Map.of("part", "c", "shrew_flows", "0"), false));
+        assertThrows(UserError.class, () -> run(Map.of("part", "c", "shrew_load", "1.5"), false));
+        UserError mirror = assertThrows(UserError.class, () -> run(Map.of("part", "d", "mirror_gbps", "0"), false));
+        assertTrue(mirror.getMessage().contains("mirror_gbps must be positive"), mirror.getMessage());
     }
 
     @Test
