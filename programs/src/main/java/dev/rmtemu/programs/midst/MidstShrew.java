@@ -81,6 +81,7 @@ public final class MidstShrew {
     private final EventHeap events = new EventHeap();
     private final boolean[] sendPending;
     private final boolean[] timerPending;
+    private final long[] timerAt;
     private final int[] tcpPorts;
     private final int[] attackPorts;
     private final int[] tcpDeparted;
@@ -115,6 +116,7 @@ public final class MidstShrew {
         this.attackGapNs = (long) Math.ceil((spec.packetBytes() + WIRE_OVERHEAD_BYTES) * 8 / spec.attackGbps());
         this.sendPending = new boolean[n];
         this.timerPending = new boolean[n];
+        this.timerAt = new long[n];
         this.tcpDeparted = new int[n];
         this.tcpLastSeq = new int[n];
         int a = spec.periodsNs().length;
@@ -225,6 +227,9 @@ public final class MidstShrew {
                 }
                 case (int) TIMER -> {
                     f = (int) p;
+                    if (!timerPending[f] || t != timerAt[f]) {
+                        break; // superseded by an earlier deadline
+                    }
                     timerPending[f] = false;
                     long at = tcp.timeoutAt(f);
                     if (at >= 0 && at <= t) {
@@ -255,15 +260,15 @@ public final class MidstShrew {
         }
     }
 
+    /** Keeps one live timer event per flow, at or before its deadline (a later one fires, finds progress and re-arms). */
     private void armTimer(int f) {
-        if (timerPending[f]) {
+        long at = tcp.timeoutAt(f);
+        if (at < 0 || (timerPending[f] && timerAt[f] <= at)) {
             return;
         }
-        long at = tcp.timeoutAt(f);
-        if (at >= 0) {
-            timerPending[f] = true;
-            events.push(at, (TIMER << TYPE_SHIFT) | f);
-        }
+        timerPending[f] = true;
+        timerAt[f] = at;
+        events.push(at, (TIMER << TYPE_SHIFT) | f);
     }
 
     private void sendTcp(int f, long t) {
