@@ -20,8 +20,9 @@ import java.util.List;
  * <p>Intervals are the control plane's: with monitoring held on ({@link MidstSwitch#monitorAlways()})
  * nothing cleans the sketches and counters only grow, so the sketch of an interval is the
  * counter-wise difference of the snapshots at its ends ({@link #minus}, modulo 2^32). Take
- * snapshots when the queue is empty, or packets queued at the boundary count as lost in one
- * interval and are netted out in the next. Under reactive monitoring the data plane starts
+ * snapshots when the queue is empty: a packet still queued at the boundary counts as lost in
+ * the interval that ends while it waits (an overestimate, never an underestimate; the next
+ * interval's difference saturates at zero instead of taking it back). Under reactive monitoring the data plane starts
  * cleaning as soon as the interval ends, so this query is not for that mode; there MIDST's
  * per-packet reports ({@link MidstCollector}) are the answer.
  */
