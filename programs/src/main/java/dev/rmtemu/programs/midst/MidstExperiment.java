@@ -16,9 +16,11 @@ import java.util.TreeMap;
 /**
  * {@code rmtemu experiment midst}: (a) heavy-loser precision / recall / F1 against memory
  * and loss rate, on bursty incast traffic through a congested tofino1 port with reactive
- * monitoring and data-plane cleaning running; (b) cleaning time against sketch size,
- * control plane vs recirculation vs recirculation plus 10G / 40G traffic (the paper's
- * Table 1 shape).
+ * monitoring and data-plane cleaning running, next to the end-of-interval S_loss query;
+ * (b) cleaning time against sketch size, control plane vs recirculation vs recirculation
+ * plus 10G / 40G traffic (the paper's Table 1 shape); (c) a shrew attack on TCP-like flows
+ * ({@link MidstShrew}); (d) drop volume against a negative-mirroring baseline
+ * ({@link MidstDropVolume}).
  */
 public final class MidstExperiment implements Experiment {
     /** Paper (Landau Feibish et al., SOSR 2022), Table 1, 160 KB row: control plane, recirculation, +10G, +40G (ms). */
@@ -48,7 +50,24 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("clean_bytes", "512");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("target", "tofino1");
-        DEFAULTS.put("part", "ab");
+        DEFAULTS.put("part", "abcd");
+        DEFAULTS.put("shrew_memories", "320");
+        DEFAULTS.put("shrew_flows", "100");
+        DEFAULTS.put("shrew_rtt_us", "1000,10000");
+        DEFAULTS.put("shrew_min_rto_us", "10000");
+        DEFAULTS.put("shrew_load", "0.8");
+        DEFAULTS.put("shrew_periods_ms", "30,50,70");
+        DEFAULTS.put("shrew_burst_us", "1000");
+        DEFAULTS.put("shrew_attack_gbps", "10");
+        DEFAULTS.put("shrew_start_ms", "20");
+        DEFAULTS.put("shrew_ms", "300");
+        DEFAULTS.put("shrew_burst_threshold", "300");
+        DEFAULTS.put("shrew_query_ms", "10");
+        DEFAULTS.put("drop_overloads", "1.5,2,4,8");
+        DEFAULTS.put("drop_memory", "320");
+        DEFAULTS.put("mirror_gbps", "1");
+        DEFAULTS.put("mirror_cells", "250");
+        DEFAULTS.put("mirror_bytes", "64");
     }
 
     @Override
@@ -58,7 +77,8 @@ public final class MidstExperiment implements Experiment {
 
     @Override
     public String description() {
-        return "MIDST Δ-sketches: heavy-loser accuracy vs memory and loss rate; cleaning time vs sketch size (Table 1)";
+        return "MIDST Δ-sketches: (a) heavy-loser accuracy vs memory and loss rate; (b) cleaning time vs sketch size (Table 1);"
+                + " (c) shrew attack; (d) drop volume vs negative mirroring";
     }
 
     @Override
@@ -75,13 +95,28 @@ public final class MidstExperiment implements Experiment {
                 "probe_ns=2000              probe (queue-depth report) interval",
                 "hl_fraction=0.001          heavy loser: true loss >= this share of all drops",
                 "clean_sizes=160,320,640,1280 clean_bytes=512  part (b): sketch sizes, data packet size",
-                "seed=1 target=tofino1 part=ab  seed; target profile; which parts to run (a, b or ab)");
+                "shrew_memories=320         part (c): KB per sketch",
+                "shrew_flows=100 shrew_rtt_us=1000,10000 shrew_min_rto_us=10000 shrew_load=0.8",
+                "                           TCP-like flows, RTT range (spread evenly), min RTO, share of the port they may fill",
+                "shrew_periods_ms=30,50,70 shrew_burst_us=1000 shrew_attack_gbps=10 shrew_start_ms=20",
+                "                           one UDP attacker per period: line-rate bursts of this length from this time",
+                "shrew_ms=300 shrew_burst_threshold=300  senders stop; bursty flow: S_in estimate in an epoch at least this",
+                "shrew_query_ms=10          S_loss query interval of the control-plane variant",
+                "drop_overloads=1.5,2,4,8 drop_memory=320  part (d): overloads (drop volumes) of the (a) traffic; KB per sketch",
+                "mirror_gbps=1 mirror_cells=250 mirror_bytes=64  negative mirroring: mirror port rate, queue limit, copy size",
+                "seed=1 target=tofino1 part=abcd  seed; target profile; which parts to run (any of a, b, c, d)");
     }
 
     /** One accuracy run's result. */
     public record AccuracyRow(int memoryKb, double overload, long packets, long drops, double lossRate,
                               int trueHeavy, int reportedHeavy, double precision, double recall, double f1,
-                              double recallAllDrops, int monitorIntervals) {
+                              double recallAllDrops, int monitorIntervals,
+                              long queryDrops, int queryTrueHeavy, int queryReported, double queryPrecision,
+                              double queryRecall, double queryF1) {
+    }
+
+    /** One shrew row. */
+    public record ShrewRow(int memoryKb, String mode, MidstShrew.Result result) {
     }
 
     /** One cleaning-time row (ms). */
@@ -102,6 +137,9 @@ public final class MidstExperiment implements Experiment {
         String part = o.get("part");
         List<AccuracyRow> acc = new ArrayList<>();
         List<CleaningRow> clean = new ArrayList<>();
+        List<ShrewRow> shrew = new ArrayList<>();
+        MidstShrew.Result shrewBaseline = null;
+        List<MidstDropVolume.Result> volume = new ArrayList<>();
         if (part.contains("a")) {
             for (double overload : doubles(o, "overloads")) {
                 for (int kb : ints(o, "memories")) {
@@ -121,13 +159,121 @@ public final class MidstExperiment implements Experiment {
                         MidstCleaning.dataPlane(cfg.withDirtyWords(false), profile, 0, bytes).milliseconds()));
             }
         }
+        if (part.contains("c")) {
+            long queryNs = Long.parseLong(o.get("shrew_query_ms")) * 1_000_000;
+            for (int kb : ints(o, "shrew_memories")) {
+                shrew.add(new ShrewRow(kb, "reports", shrew(o, profile, kb, 0, true)));
+                shrew.add(new ShrewRow(kb, "query", shrew(o, profile, kb, queryNs, true)));
+            }
+            shrewBaseline = shrew(o, profile, ints(o, "shrew_memories")[0], 0, false);
+        }
+        if (part.contains("d")) {
+            for (double overload : doubles(o, "drop_overloads")) {
+                volume.add(dropVolume(o, profile, overload));
+            }
+        }
         if (json) {
-            printJson(out, o, acc, clean);
+            printJson(out, o, acc, clean, shrew, shrewBaseline, volume);
         } else {
-            printTables(out, o, acc, clean);
+            printTables(out, o, acc, clean, shrew, shrewBaseline);
+            printVolume(out, o, volume);
         }
         out.flush();
         return 0;
+    }
+
+    /** Part (d) for one overload. */
+    public static MidstDropVolume.Result dropVolume(Map<String, String> o, TargetProfile profile, double overload) {
+        int rows = integer(o, "rows");
+        int kb = integer(o, "drop_memory");
+        positive(o, "drop_memory", "mirror_gbps", "mirror_cells", "mirror_bytes");
+        MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
+        MidstTraffic.Spec spec = new MidstTraffic.Spec(integer(o, "flows"), Double.parseDouble(o.get("zipf")), integer(o, "bytes"),
+                Double.parseDouble(o.get("gbps")), overload, integer(o, "burst_packets"), integer(o, "bursts"),
+                Long.parseLong(o.get("interval_us")) * 1_000, inputPorts(profile), Long.parseLong(o.get("seed")));
+        return MidstDropVolume.run(cfg, profile, spec, integer(o, "queue_cells"), Double.parseDouble(o.get("mirror_gbps")),
+                integer(o, "mirror_cells"), integer(o, "mirror_bytes"), Double.parseDouble(o.get("hl_fraction")));
+    }
+
+    /** Ports 3.. of pipe 0 (0..2 are spare, the monitored port and the collector's). */
+    static int[] inputPorts(TargetProfile profile) {
+        int[] inputs = new int[profile.portsPerPipe() - 3];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = 3 + i;
+        }
+        return inputs;
+    }
+
+    private static String volumeJson(List<MidstDropVolume.Result> volume) {
+        StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < volume.size(); i++) {
+            MidstDropVolume.Result v = volume.get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"overload\":%s,\"packets\":%d,\"drops\":%d,\"true_losers\":%d,\"true_heavy\":%d,\"heavy_threshold\":%d,"
+                            + "\"mirror\":{\"delivered\":%d,\"lost\":%d,\"losers\":%d,\"heavy\":%d},"
+                            + "\"midst\":{\"loss\":%d,\"losers\":%d,\"losers_hit\":%d,\"heavy\":%d,\"heavy_hit\":%d}}",
+                    v.overload(), v.packets(), v.drops(), v.trueLosers(), v.trueHeavy(), v.heavyThreshold(), v.mirrorDelivered(),
+                    v.mirrorLost(), v.mirrorLosers(), v.mirrorHeavy(), v.midstLoss(), v.midstLosers(), v.midstLosersHit(),
+                    v.midstHeavy(), v.midstHeavyHit()));
+        }
+        return b.append(']').toString();
+    }
+
+    private static void printVolume(PrintWriter out, Map<String, String> o, List<MidstDropVolume.Result> volume) {
+        if (volume.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.printf(Locale.ROOT, "MIDST (d): drop volume, negative mirroring (%s B copies to a %s Gb/s mirror port, queue %s cells)"
+                        + " vs MIDST's S_loss query (%s KB, read at the end of each burst interval); traffic as (a)%n",
+                o.get("mirror_bytes"), o.get("mirror_gbps"), o.get("mirror_cells"), o.get("drop_memory"));
+        out.printf(Locale.ROOT, "%8s %8s %8s %7s %6s | %8s %8s %7s %7s %7s | %8s %7s %7s %7s %7s%n", "overload", "packets",
+                "drops", "losers", "heavy", "m.deliv", "m.lost", "m.loss%", "m.losR", "m.hvyR", "q.loss", "q.losR", "q.losP",
+                "q.hvyR", "q.hvyP");
+        for (MidstDropVolume.Result v : volume) {
+            out.printf(Locale.ROOT, "%8.2f %8d %8d %7d %6d | %8d %8d %6.1f%% %6.1f%% %6.1f%% | %8d %6.1f%% %6.1f%% %6.1f%% %6.1f%%%n",
+                    v.overload(), v.packets(), v.drops(), v.trueLosers(), v.trueHeavy(), v.mirrorDelivered(), v.mirrorLost(),
+                    v.drops() == 0 ? 0 : 100.0 * v.mirrorLost() / v.drops(), 100 * v.mirrorLoserRecall(), 100 * v.mirrorHeavyRecall(),
+                    v.midstLoss(), 100 * v.midstLoserRecall(), 100 * v.midstLoserPrecision(), 100 * v.midstHeavyRecall(),
+                    100 * v.midstHeavyPrecision());
+        }
+        out.printf(Locale.ROOT, "losers: flows with a drop; heavy: at least %s of all drops; m.: reports that reached the collector"
+                + " (never more than the truth); q.: per-flow S_loss summed over intervals; R recall, P precision%n",
+                o.get("hl_fraction"));
+    }
+
+    /** Part (c) for one memory size; queryNs 0 = per-packet reports; without the attack when {@code attack} is false. */
+    public static MidstShrew.Result shrew(Map<String, String> o, TargetProfile profile, int kb, long queryNs, boolean attack) {
+        int rows = integer(o, "rows");
+        long[] rtt = longs(o, "shrew_rtt_us");
+        if (rtt.length != 2 || rtt[0] > rtt[1]) {
+            throw new UserError("experiment midst: shrew_rtt_us must be MIN,MAX in microseconds, got '" + o.get("shrew_rtt_us") + "'");
+        }
+        long[] periods = longs(o, "shrew_periods_ms");
+        for (int i = 0; i < periods.length; i++) {
+            periods[i] *= 1_000_000;
+        }
+        int flows = integer(o, "shrew_flows");
+        double load = Double.parseDouble(o.get("shrew_load"));
+        if (flows < 1 || flows > MAX_SHREW_FLOWS) {
+            throw new UserError("experiment midst: shrew_flows must be 1.." + MAX_SHREW_FLOWS + ", got " + flows);
+        }
+        if (!(load > 0 && load <= 1)) {
+            throw new UserError("experiment midst: shrew_load must be in (0, 1], got " + o.get("shrew_load"));
+        }
+        positive(o, "shrew_burst_us", "shrew_ms", "shrew_attack_gbps", "shrew_min_rto_us", "shrew_query_ms", "shrew_burst_threshold");
+        long burstThreshold = Long.parseLong(o.get("shrew_burst_threshold"));
+        MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
+                .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")))
+                .withThresholds(MidstConfig.DEFAULT_LOSS_THRESHOLD, burstThreshold);
+        MidstShrew.Spec spec = new MidstShrew.Spec(flows, rtt[0] * 1_000, rtt[1] * 1_000,
+                Long.parseLong(o.get("shrew_min_rto_us")) * 1_000, load, periods,
+                Long.parseLong(o.get("shrew_burst_us")) * 1_000, Double.parseDouble(o.get("shrew_attack_gbps")),
+                attack ? Long.parseLong(o.get("shrew_start_ms")) * 1_000_000 : Long.MAX_VALUE / 2,
+                Long.parseLong(o.get("shrew_ms")) * 1_000_000,
+                integer(o, "bytes"), Double.parseDouble(o.get("gbps")), integer(o, "queue_cells"), Long.parseLong(o.get("probe_ns")));
+        long ppm = Math.round(Double.parseDouble(o.get("hl_fraction")) * 1_000_000);
+        return new MidstShrew(spec, cfg, profile, queryNs).run(ppm, burstThreshold);
     }
 
     /** Part (a) for one memory size and overload. */
@@ -138,10 +284,7 @@ public final class MidstExperiment implements Experiment {
         MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
                 .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")));
         MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
-        int[] inputs = new int[profile.portsPerPipe() - 3];
-        for (int i = 0; i < inputs.length; i++) {
-            inputs[i] = 3 + i; // ports 0..2 are spare, the monitored port and the collector's; all in pipe 0
-        }
+        int[] inputs = inputPorts(profile);
         MidstTraffic.Spec spec = new MidstTraffic.Spec(flows, Double.parseDouble(o.get("zipf")), integer(o, "bytes"), gbps,
                 overload, integer(o, "burst_packets"), integer(o, "bursts"), Long.parseLong(o.get("interval_us")) * 1_000,
                 inputs, Long.parseLong(o.get("seed")));
@@ -206,25 +349,115 @@ public final class MidstExperiment implements Experiment {
         for (MidstCollector.Event e : sw.collector().events()) {
             intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
         }
+        QueryOutcome q = queryRun(o, profile, cfg, spec, gbps);
         return new AccuracyRow(kb, overload, packets, drops, packets == 0 ? 0 : (double) drops / packets, truth, reported,
-                precision, recall, f1, truthAll == 0 ? 1 : (double) bothAll / truthAll, intervals);
+                precision, recall, f1, truthAll == 0 ? 1 : (double) bothAll / truthAll, intervals,
+                q.drops, q.truth, q.reported, q.precision(), q.recall(), q.f1());
     }
 
-    private static void printTables(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean) {
+    /** Heavy losers found by the end-of-interval S_loss query against every drop. */
+    private record QueryOutcome(long drops, int truth, int reported, int both) {
+        double precision() {
+            return reported == 0 ? 1 : (double) both / reported;
+        }
+
+        double recall() {
+            return truth == 0 ? 1 : (double) both / truth;
+        }
+
+        double f1() {
+            double p = precision();
+            double r = recall();
+            return p + r == 0 ? 0 : 2 * p * r / (p + r);
+        }
+    }
+
+    /**
+     * The same traffic with monitoring held on by the control plane, which reads S_in and
+     * S_out at the end of each burst interval (just before the next burst) and sums each
+     * flow's per-interval S_loss estimates; every trace flow is a candidate. The truth is
+     * every drop of the run (this query sees tail drops too, unlike per-packet reports).
+     */
+    private static QueryOutcome queryRun(Map<String, String> o, TargetProfile profile, MidstConfig cfg, MidstTraffic.Spec spec,
+                                         double gbps) {
+        int flows = spec.flows();
+        MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
+        sw.monitorAlways();
+        int[] departed = new int[flows];
+        int dataPort = cfg.dataPort();
+        sw.onDeparture((c, port, s, pool) -> {
+            if (port == dataPort) {
+                departed[MidstTraffic.flowOf(pool.record(s))]++;
+            }
+        });
+        MidstLossQuery[] ends = new MidstLossQuery[spec.bursts()];
+        for (int k = 0; k < spec.bursts(); k++) {
+            final int kk = k;
+            long at = sw.engine().clock().nsToCycles((k + 1) * spec.burstIntervalNs() - QUERY_GUARD_NS);
+            sw.engine().scheduleControl(at, (state, cycle) -> ends[kk] = MidstLossQuery.read(sw));
+        }
+        MidstTraffic t = new MidstTraffic(spec);
+        PacketRecord r = PacketRecord.allocate();
+        while (t.next(r)) {
+            sw.engine().arrive(sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
+        }
+        sw.engine().drain();
+        long[] est = new long[flows];
+        for (int k = 0; k < spec.bursts(); k++) {
+            MidstLossQuery interval = k == 0 ? ends[0] : ends[k].minus(ends[k - 1]);
+            for (int f = 0; f < flows; f++) {
+                est[f] += interval.loss(trafficFlow(f));
+            }
+        }
+        long drops = 0;
+        long[] loss = new long[flows];
+        for (int f = 0; f < flows; f++) {
+            loss[f] = t.arrivals(f) - departed[f];
+            drops += loss[f];
+        }
+        long threshold = Math.max(1, (long) Math.ceil(Double.parseDouble(o.get("hl_fraction")) * drops));
+        int truth = 0;
+        int reported = 0;
+        int both = 0;
+        for (int f = 0; f < flows; f++) {
+            boolean isHeavy = loss[f] >= threshold;
+            boolean says = est[f] >= threshold;
+            truth += isHeavy ? 1 : 0;
+            reported += says ? 1 : 0;
+            both += isHeavy && says ? 1 : 0;
+        }
+        return new QueryOutcome(drops, truth, reported, both);
+    }
+
+    /** The control plane reads this long before the next burst interval starts (the queue has drained by then). */
+    static final long QUERY_GUARD_NS = 1_000;
+
+    /** Flow f of {@link MidstTraffic} as a 5-tuple. */
+    static MidstLossQuery.FlowKey trafficFlow(int f) {
+        return new MidstLossQuery.FlowKey(MidstTraffic.FLOW_BASE + f, MidstTraffic.DST, PacketRecord.PROTO_TCP,
+                MidstTraffic.SRC_PORT_BASE + (f & 0x7FFF), MidstTraffic.DST_PORT);
+    }
+
+    private static void printTables(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
+                                    List<ShrewRow> shrew, MidstShrew.Result shrewBaseline) {
         if (!acc.isEmpty()) {
             out.printf(Locale.ROOT, "MIDST (a): heavy losers (loss >= %s of all drops), %s rows, %s flows zipf %s, %s bursts x %s packets,"
                             + " %s B at %s Gb/s, queue %s cells, h=%s l=%s, probe every %s ns%n",
                     o.get("hl_fraction"), o.get("rows"), o.get("flows"), o.get("zipf"), o.get("bursts"), o.get("burst_packets"),
                     o.get("bytes"), o.get("gbps"), o.get("queue_cells"), o.get("high"), o.get("low"), o.get("probe_ns"));
-            out.printf(Locale.ROOT, "%8s %9s %9s %7s %6s %6s %9s %7s %7s %11s %9s%n",
-                    "memory", "overload", "drops", "loss", "true", "rep", "precision", "recall", "F1", "recall(all)", "intervals");
+            out.printf(Locale.ROOT, "%8s %9s %9s %7s %6s %6s %9s %7s %7s %11s %9s | %6s %6s %9s %7s %7s%n",
+                    "memory", "overload", "drops", "loss", "true", "rep", "precision", "recall", "F1", "recall(all)", "intervals",
+                    "q.true", "q.rep", "q.prec", "q.rec", "q.F1");
             for (AccuracyRow a : acc) {
-                out.printf(Locale.ROOT, "%5d KB %9.2f %9d %6.2f%% %6d %6d %8.2f%% %6.2f%% %6.2f%% %10.2f%% %9d%n",
+                out.printf(Locale.ROOT, "%5d KB %9.2f %9d %6.2f%% %6d %6d %8.2f%% %6.2f%% %6.2f%% %10.2f%% %9d | %6d %6d %8.2f%% %6.2f%% %6.2f%%%n",
                         a.memoryKb(), a.overload(), a.drops(), 100 * a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
-                        100 * a.precision(), 100 * a.recall(), 100 * a.f1(), 100 * a.recallAllDrops(), a.monitorIntervals());
+                        100 * a.precision(), 100 * a.recall(), 100 * a.f1(), 100 * a.recallAllDrops(), a.monitorIntervals(),
+                        a.queryTrueHeavy(), a.queryReported(), 100 * a.queryPrecision(), 100 * a.queryRecall(), 100 * a.queryF1());
             }
-            out.println("true = flows whose observable loss (drops followed by a later departure of the flow, what egress"
-                    + " can see) reaches the threshold; recall(all) counts every drop");
+            out.println("left: per-packet reports under reactive monitoring; true = flows whose observable loss (drops followed"
+                    + " by a later departure of the flow, what egress can see) reaches the threshold; recall(all) counts every drop");
+            out.println("right (q.): end-of-interval S_loss query, monitoring held on, control plane reads S_in/S_out at the end"
+                    + " of each burst interval; true = every drop (same traffic, own run)");
             out.println("paper: " + PAPER_ACCURACY + " (CAIDA traces; different traffic, same measure)");
             out.println();
         }
@@ -244,9 +477,38 @@ public final class MidstExperiment implements Experiment {
                     + " data plane: measured on the emulator; 'no dirty' zeroes one counter per row per pass%n",
                     MidstCleaning.CONTROL_PLANE_WRITE_NS / 1e3);
         }
+        if (!shrew.isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "MIDST (c): shrew attack, %s TCP-like flows (RTT %s us, min RTO %s us, windows for %s of the port),"
+                            + " UDP bursts of %s us at %s Gb/s every %s ms from %s ms, %s ms, %s Gb/s port, queue %s cells%n",
+                    o.get("shrew_flows"), o.get("shrew_rtt_us").replace(',', '-'), o.get("shrew_min_rto_us"), o.get("shrew_load"),
+                    o.get("shrew_burst_us"), o.get("shrew_attack_gbps"), o.get("shrew_periods_ms").replace(',', '/'),
+                    o.get("shrew_start_ms"), o.get("shrew_ms"), o.get("gbps"), o.get("queue_cells"));
+            out.printf(Locale.ROOT, "%8s %8s %8s %7s %7s %7s %8s %6s | %5s %5s %7s %7s | %5s %5s %7s %7s | %9s%n", "memory", "mode", "packets",
+                    "drops", "tcp", "attack", "timeouts", "tcpGb", "vict", "rep", "prec", "recall", "att", "rep", "prec", "recall",
+                    "intervals");
+            for (ShrewRow row : shrew) {
+                MidstShrew.Result r = row.result();
+                out.printf(Locale.ROOT, "%5d KB %8s %8d %7d %7d %7d %8d %6.2f | %5d %5d %6.1f%% %6.1f%% | %5d %5d %6.1f%% %6.1f%% | %9d%n",
+                        row.memoryKb(), row.mode(), r.packets(), r.drops(), r.tcpDrops(), r.attackDrops(), r.tcpTimeouts(), r.tcpGbps(),
+                        r.victimsTrue(), r.victimsReported(), 100 * r.victimPrecision(), 100 * r.victimRecall(), r.attackers(),
+                        r.attackersReported(), 100 * r.attackerPrecision(), 100 * r.attackerRecall(), r.monitorIntervals());
+            }
+            out.printf(Locale.ROOT, "victims: TCP flows whose observable loss is at least %s of all drops; reported victim = heavy"
+                    + " loser (per-packet reports) that is not bursty; attackers: the UDP flows, reported = bursty (S_in estimate"
+                    + " >= %s in a monitoring epoch)%n", o.get("hl_fraction"), o.get("shrew_burst_threshold"));
+            out.printf(Locale.ROOT, "reports: reactive monitoring, per-packet reports (victims by observable loss); query: monitoring"
+                    + " held on, S_loss read every %s ms (victims by all loss); intervals: monitoring epochs / queries%n",
+                    o.get("shrew_query_ms"));
+            if (shrewBaseline != null) {
+                out.printf(Locale.ROOT, "without the attack: TCP %.2f Gb/s, %d drops, %d timeouts%n", shrewBaseline.tcpGbps(),
+                        shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts());
+            }
+        }
     }
 
-    private static void printJson(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean) {
+    private static void printJson(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
+                                  List<ShrewRow> shrew, MidstShrew.Result shrewBaseline, List<MidstDropVolume.Result> volume) {
         StringBuilder b = new StringBuilder("{\"experiment\":\"midst\",\"options\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : o.entrySet()) {
@@ -259,9 +521,11 @@ public final class MidstExperiment implements Experiment {
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"memory_kb\":%d,\"overload\":%s,\"packets\":%d,\"drops\":%d,\"loss_rate\":%.6f,\"true_heavy\":%d,"
                             + "\"reported_heavy\":%d,\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f,\"recall_all_drops\":%.6f,"
-                            + "\"monitor_intervals\":%d}",
+                            + "\"monitor_intervals\":%d,\"query\":{\"drops\":%d,\"true_heavy\":%d,\"reported_heavy\":%d,"
+                            + "\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f}}",
                     a.memoryKb(), a.overload(), a.packets(), a.drops(), a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
-                    a.precision(), a.recall(), a.f1(), a.recallAllDrops(), a.monitorIntervals()));
+                    a.precision(), a.recall(), a.f1(), a.recallAllDrops(), a.monitorIntervals(), a.queryDrops(),
+                    a.queryTrueHeavy(), a.queryReported(), a.queryPrecision(), a.queryRecall(), a.queryF1()));
         }
         b.append("],\"cleaning_ms\":[");
         for (int i = 0; i < clean.size(); i++) {
@@ -271,7 +535,25 @@ public final class MidstExperiment implements Experiment {
                             + "\"recirc_no_dirty_words\":%.4f}",
                     c.sizeKb(), c.controlPlane(), c.recirculation(), c.with10g(), c.with40g(), c.recirculationNoDirtyWords()));
         }
-        b.append("],\"paper\":{\"cleaning_160kb_ms\":[95.32,4.53,0.55,0.13],\"accuracy\":\"").append(PAPER_ACCURACY).append("\"}}");
+        b.append("],\"shrew\":[");
+        for (int i = 0; i < shrew.size(); i++) {
+            MidstShrew.Result r = shrew.get(i).result();
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"memory_kb\":%d,\"mode\":\"%s\",\"packets\":%d,\"drops\":%d,\"tcp_drops\":%d,\"attack_drops\":%d,\"tcp_timeouts\":%d,"
+                            + "\"tcp_gbps\":%.4f,\"loss_threshold\":%d,\"victims_true\":%d,\"victims_reported\":%d,"
+                            + "\"victim_precision\":%.6f,\"victim_recall\":%.6f,\"attackers\":%d,\"attackers_reported\":%d,"
+                            + "\"attacker_precision\":%.6f,\"attacker_recall\":%.6f,\"monitor_intervals\":%d}",
+                    shrew.get(i).memoryKb(), shrew.get(i).mode(), r.packets(), r.drops(), r.tcpDrops(), r.attackDrops(), r.tcpTimeouts(), r.tcpGbps(),
+                    r.lossThreshold(), r.victimsTrue(), r.victimsReported(), r.victimPrecision(), r.victimRecall(), r.attackers(),
+                    r.attackersReported(), r.attackerPrecision(), r.attackerRecall(), r.monitorIntervals()));
+        }
+        b.append("],\"drop_volume\":").append(volumeJson(volume));
+        if (shrewBaseline != null) {
+            b.append(String.format(Locale.ROOT, ",\"shrew_without_attack\":{\"tcp_gbps\":%.4f,\"tcp_drops\":%d,\"tcp_timeouts\":%d}",
+                    shrewBaseline.tcpGbps(), shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts()));
+        }
+        b.append(",\"paper\":");
+        b.append("{\"cleaning_160kb_ms\":[95.32,4.53,0.55,0.13],\"accuracy\":\"").append(PAPER_ACCURACY).append("\"}}");
         out.println(b);
     }
 
@@ -291,6 +573,39 @@ public final class MidstExperiment implements Experiment {
                 v[i] = Integer.parseInt(parts[i].trim());
             } catch (NumberFormatException e) {
                 throw new UserError("experiment midst: option " + k + " must be a list of integers, got '" + o.get(k) + "'");
+            }
+        }
+        return v;
+    }
+
+    /** Shrew flows: each has its own TCP source port above {@link MidstTraffic#SRC_PORT_BASE}. */
+    static final int MAX_SHREW_FLOWS = 10_000;
+
+    private static void positive(Map<String, String> o, String... keys) {
+        for (String k : keys) {
+            double v;
+            try {
+                v = Double.parseDouble(o.get(k).trim());
+            } catch (NumberFormatException e) {
+                throw new UserError("experiment midst: option " + k + " must be a number, got '" + o.get(k) + "'");
+            }
+            if (!(v > 0)) {
+                throw new UserError("experiment midst: option " + k + " must be positive, got '" + o.get(k) + "'");
+            }
+        }
+    }
+
+    private static long[] longs(Map<String, String> o, String k) {
+        String[] parts = o.get(k).split(",");
+        long[] v = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                v[i] = Long.parseLong(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new UserError("experiment midst: option " + k + " must be a list of integers, got '" + o.get(k) + "'");
+            }
+            if (v[i] <= 0) {
+                throw new UserError("experiment midst: option " + k + " values must be positive, got '" + o.get(k) + "'");
             }
         }
         return v;

@@ -21,4 +21,25 @@ public final class MidstHashes {
     public static Crc row(int row) {
         return new Crc(NAMES[row], 32, POLYNOMIALS[row], ALL_ONES, true, true, ALL_ONES);
     }
+
+    /**
+     * The counter index {@code h} gives an IPv4 5-tuple in a row of {@code columns}: the CRC
+     * over the fields in declaration order, big-endian, as the hash unit sees them.
+     */
+    public static int index(Crc h, int columns, int src, int dst, int proto, int srcPort, int dstPort) {
+        long s = h.init();
+        s = word(h, s, src & 0xFFFFFFFFL, 4);
+        s = word(h, s, dst & 0xFFFFFFFFL, 4);
+        s = word(h, s, proto & 0xFF, 1);
+        s = word(h, s, srcPort & 0xFFFF, 2);
+        s = word(h, s, dstPort & 0xFFFF, 2);
+        return (int) (h.finish(s) % columns);
+    }
+
+    private static long word(Crc h, long s, long v, int bytes) {
+        for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
+            s = h.update(s, (int) (v >>> shift) & 0xff);
+        }
+        return s;
+    }
 }

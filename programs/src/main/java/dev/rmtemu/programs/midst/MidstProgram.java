@@ -10,6 +10,8 @@ import java.util.List;
 /** {@code midst}: the MIDST Δ-sketch data plane ({@link MidstPipeline}) as a named program. */
 public final class MidstProgram implements ProgramFactory {
     public static final String NAME = "midst";
+    /** Flows listed per table in the replay report. */
+    public static final int DEFAULT_REPORT_TOP = 10;
     public static final String DESCRIPTION = "MIDST: ingress/egress count-min Δ-sketches for heavy losers and bursty flows,"
             + " reactive monitoring on queue depth, data-plane cleaning with dirty words";
 
@@ -36,7 +38,9 @@ public final class MidstProgram implements ProgramFactory {
                 ParamSpec.integer("low", d.lowWater(), 0, 1 << 19, "l: stop monitoring and clean below this depth (cells)"),
                 ParamSpec.integer("port", d.dataPort(), 0, 447, "monitored egress port every data packet goes to"),
                 ParamSpec.integer("collector", d.collectorPort(), 0, 447, "port towards the collector (monitor / cleaning reports)"),
-                ParamSpec.integer("dirty_words", 1, 0, 1, "1: clean with a dirty word per 32 counters; 0: one counter per packet"));
+                ParamSpec.integer("dirty_words", 1, 0, 1, "1: clean with a dirty word per 32 counters; 0: one counter per packet"),
+                ParamSpec.integer("top", DEFAULT_REPORT_TOP, 1, 100_000,
+                        "replay report: heavy losers and bursty flows listed (S_loss query at the end of the run)"));
     }
 
     @Override
@@ -46,8 +50,12 @@ public final class MidstProgram implements ProgramFactory {
 
     /** The pipeline with its field handles (for collectors and tests). */
     public static MidstPipeline pipeline(ProgramParams p) {
-        return new MidstPipeline(new MidstConfig(p.intValue("rows"), p.intValue("columns"), p.longValue("loss_threshold"),
+        return new MidstPipeline(config(p));
+    }
+
+    public static MidstConfig config(ProgramParams p) {
+        return new MidstConfig(p.intValue("rows"), p.intValue("columns"), p.longValue("loss_threshold"),
                 p.longValue("burst_threshold"), p.longValue("high"), p.longValue("low"), p.intValue("port"),
-                p.intValue("collector"), p.intValue("dirty_words") == 1));
+                p.intValue("collector"), p.intValue("dirty_words") == 1);
     }
 }

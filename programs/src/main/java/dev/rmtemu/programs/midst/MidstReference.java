@@ -39,21 +39,7 @@ public final class MidstReference {
     }
 
     public int index(int row, int src, int dst, int proto, int srcPort, int dstPort) {
-        Crc h = hashes[row];
-        long s = h.init();
-        s = word(h, s, src & 0xFFFFFFFFL, 4);
-        s = word(h, s, dst & 0xFFFFFFFFL, 4);
-        s = word(h, s, proto & 0xFF, 1);
-        s = word(h, s, srcPort & 0xFFFF, 2);
-        s = word(h, s, dstPort & 0xFFFF, 2);
-        return (int) (h.finish(s) % columns);
-    }
-
-    private static long word(Crc h, long s, long v, int bytes) {
-        for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
-            s = h.update(s, (int) (v >>> shift) & 0xff);
-        }
-        return s;
+        return MidstHashes.index(hashes[row], columns, src, dst, proto, srcPort, dstPort);
     }
 
     /** Ingress: counts the packet in S_in; fills {@code idx} and {@code u} (the bridged header) and returns min_i u_i. */

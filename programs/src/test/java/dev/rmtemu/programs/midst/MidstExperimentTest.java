@@ -22,8 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MidstExperimentTest {
-    private static final Map<String, String> SMALL = Map.of("memories", "10,160", "overloads", "1.5", "flows", "5000",
-            "bursts", "2", "burst_packets", "4000", "interval_us", "5000", "clean_sizes", "20");
+    private static final Map<String, String> SMALL = Map.ofEntries(Map.entry("memories", "10,160"), Map.entry("overloads", "1.5"),
+            Map.entry("flows", "5000"), Map.entry("bursts", "2"), Map.entry("burst_packets", "4000"), Map.entry("interval_us", "5000"),
+            Map.entry("clean_sizes", "20"), Map.entry("shrew_flows", "10"), Map.entry("shrew_ms", "40"),
+            Map.entry("shrew_periods_ms", "15"), Map.entry("shrew_start_ms", "5"), Map.entry("drop_overloads", "3"));
 
     private static String run(Map<String, String> opts, boolean json) {
         StringWriter out = new StringWriter();
@@ -35,11 +37,14 @@ class MidstExperimentTest {
     @Test
     void smallRunPrintsBothTablesAndIsDeterministic() {
         String a = run(SMALL, false);
-        assertTrue(a.contains("MIDST (a)") && a.contains("MIDST (b)"), a);
+        assertTrue(a.contains("MIDST (a)") && a.contains("MIDST (b)") && a.contains("MIDST (c)") && a.contains("MIDST (d)"), a);
         assertTrue(a.contains("   10 KB") && a.contains("  160 KB"), a);
         assertEquals(a, run(SMALL, false));
         String json = run(SMALL, true);
         assertTrue(json.startsWith("{\"experiment\":\"midst\"") && json.contains("\"cleaning_ms\":[{\"size_kb\":20"), json);
+        assertTrue(json.contains("\"shrew\":[{\"memory_kb\":320,\"mode\":\"reports\"") && json.contains("\"drop_volume\":[{\"overload\":3.0"),
+                json);
+        assertEquals(1, json.strip().split("\n").length, "one JSON document");
     }
 
     @Test
@@ -53,6 +58,11 @@ class MidstExperimentTest {
         assertTrue(row.trueHeavy() > 5, row.toString());
         assertEquals(1.0, row.precision(), 1e-9, row.toString()); // 320 KB for 5,000 flows: no false positives
         assertTrue(row.recall() >= 0.9, row.toString());
+        // the end-of-interval query sees every drop (tail drops included): exact heavy-loser set here
+        assertEquals(row.drops(), row.queryDrops(), row.toString());
+        assertTrue(row.queryTrueHeavy() >= row.trueHeavy(), row.toString());
+        assertEquals(1.0, row.queryPrecision(), 1e-9, row.toString());
+        assertEquals(1.0, row.queryRecall(), 1e-9, row.toString());
     }
 
     @Test
@@ -60,6 +70,12 @@ class MidstExperimentTest {
         UserError e = assertThrows(UserError.class, () -> run(Map.of("memory", "10"), false));
         assertTrue(e.getMessage().contains("unknown option 'memory'"), e.getMessage());
         assertThrows(UserError.class, () -> run(Map.of("overloads", "fast"), false));
+        UserError rtt = assertThrows(UserError.class, () -> run(Map.of("part", "c", "shrew_rtt_us", "100"), false));
+        assertTrue(rtt.getMessage().contains("shrew_rtt_us"), rtt.getMessage());
+        assertThrows(UserError.class, () -> run(Map.of("part", "c", "shrew_flows", "0"), false));
+        assertThrows(UserError.class, () -> run(Map.of("part", "c", "shrew_load", "1.5"), false));
+        UserError mirror = assertThrows(UserError.class, () -> run(Map.of("part", "d", "mirror_gbps", "0"), false));
+        assertTrue(mirror.getMessage().contains("mirror_gbps must be positive"), mirror.getMessage());
     }
 
     @Test
