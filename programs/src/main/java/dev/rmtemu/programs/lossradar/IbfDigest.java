@@ -87,6 +87,11 @@ public final class IbfDigest {
         }
     }
 
+    /** An empty digest of the same shape as {@code d}. */
+    public static IbfDigest of0(IbfDigest d) {
+        return new IbfDigest(d.hashes, d.perHash, d.words);
+    }
+
     public IbfDigest copy() {
         IbfDigest d = new IbfDigest(hashes, perHash, words);
         System.arraycopy(xor, 0, d.xor, 0, xor.length);

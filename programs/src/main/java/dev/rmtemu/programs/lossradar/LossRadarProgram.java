@@ -49,6 +49,8 @@ import java.util.TreeMap;
  * T + timeout after its first packet. The DM's ACL (a ternary table on destination
  * and protocol) drops after the DM inserted the packet, so ACL drops cancel
  * against the upstream meter and are never reported; a switch's own UM skips them.
+ * The UM sends every packet to {@code port}; a DM alone leaves the egress port to
+ * the switch's forwarding (routing).
  */
 public class LossRadarProgram implements ProgramFactory {
     /** Which meters a switch runs. */
@@ -281,9 +283,6 @@ public class LossRadarProgram implements ProgramFactory {
                 int hit = ctx.lookup(aclTable);
                 if (hit >= 0 && ctx.actionId(aclTable, hit) == ACL_DENY) {
                     ctx.set(f.drop, 1);
-                }
-                if (ctx.get(f.outPort) == dev.rmtemu.model.phv.PortNumbers.UNSET) {
-                    ctx.set(f.outPort, c.port());
                 }
             }
             if (port >= nPort) {
