@@ -44,8 +44,14 @@ public final class LossRadarLine {
     public record AclRule(int dst, int dstMask, int proto, int priority) {
     }
 
-    /** What a run produced. */
-    public record Result(List<LossRadarCollector.BatchReport> reports, List<LostPacket> groundTruth,
+    /** Cause of a ground-truth loss dropped by switch A's traffic manager (queue full); link drops carry their impairment's position. */
+    public static final int CAUSE_QUEUE = -1;
+
+    /**
+     * What a run produced. {@code groundTruth} is sorted, {@code truthCauses} parallel to it
+     * ({@link #CAUSE_QUEUE} or the position of the link impairment that dropped the packet).
+     */
+    public record Result(List<LossRadarCollector.BatchReport> reports, List<LostPacket> groundTruth, List<Integer> truthCauses,
                          List<MeterDigest> switchDigests, List<MeterDigest> referenceDigests,
                          long linkCarried, long aclDropped, long deliveredByB) {
     }
@@ -55,6 +61,8 @@ public final class LossRadarLine {
     private final boolean enforce;
     private final List<AclRule> acl = new ArrayList<>();
     private long linkLatencyNs = DEFAULT_LINK_LATENCY_NS;
+    private double egressGbps = DEFAULT_PORT_GBPS;
+    private int queueLimitCells = dev.rmtemu.emulator.tm.PortConfig.DEFAULT_QUEUE_LIMIT_CELLS;
 
     public LossRadarLine(LossRadarConfig config, String target, boolean enforce) {
         this.config = config;
@@ -72,14 +80,22 @@ public final class LossRadarLine {
         return this;
     }
 
+    /** Switch A's port rate and per-queue tail-drop limit (80 B cells): a slow, shallow port drops incast bursts. */
+    public LossRadarLine egress(double gbps, int queueCells) {
+        this.egressGbps = gbps;
+        this.queueLimitCells = queueCells;
+        return this;
+    }
+
     /** Runs {@code trace} (timestamps in ns from 0) through the line, the link impaired by {@code link}. */
     public Result run(RecordBuffer trace, Impairment link, Path runDir) {
         TargetProfile profile = TargetProfiles.load(target);
         StageProgram um = new LossRadarProgram.Upstream().build(config, LossRadarProgram.DEFAULT_ACL_ENTRIES, null);
         StageProgram dm = new LossRadarProgram.Downstream().build(config, Math.max(LossRadarProgram.DEFAULT_ACL_ENTRIES, acl.size()), null);
         int ports = Math.max(config.ports(), config.port() + 1);
-        SwitchEngine a = new SwitchEngine(new SwitchConfig(profile, um, ports,
-                dev.rmtemu.emulator.tm.PortConfig.strictPriority(DEFAULT_PORT_GBPS), enforce));
+        dev.rmtemu.emulator.tm.PortConfig aPorts = dev.rmtemu.emulator.tm.PortConfig.strictPriority(egressGbps);
+        aPorts = aPorts.withLimits(queueLimitCells, Math.max(queueLimitCells, aPorts.portLimitCells()));
+        SwitchEngine a = new SwitchEngine(new SwitchConfig(profile, um, ports, aPorts, enforce));
         SwitchEngine b = new SwitchEngine(new SwitchConfig(profile, dm, ports,
                 dev.rmtemu.emulator.tm.PortConfig.strictPriority(DEFAULT_PORT_GBPS), enforce));
         int out = config.port();
@@ -95,7 +111,8 @@ public final class LossRadarLine {
         CycleClock clock = a.clock();
         LossRadarMeter refUm = new LossRadarMeter(config, SWITCH_A, MeterDigest.UM);
         LossRadarMeter refDm = new LossRadarMeter(config, SWITCH_B, MeterDigest.DM);
-        List<LostPacket> truth = new ArrayList<>();
+        java.util.TreeMap<LostPacket, Integer> truth = new java.util.TreeMap<>();
+        java.util.TreeMap<LostPacket, Integer> sentByA = new java.util.TreeMap<>();
         long lastNs = trace.size() == 0 ? 0 : trace.get(trace.size() - 1).timestampNs();
         long untilNs = lastNs + 3 * config.batchNs() + config.timeoutNs();
         long tickNs = Math.max(1, config.batchNs() / TICKS_PER_BATCH);
@@ -113,12 +130,32 @@ public final class LossRadarLine {
                 a.arrive(cycle, HOST_PORT, r);
             }
             a.drain();
+            int[] sig = new int[config.words()];
+            if (a.counters().droppedTotal() > 0) {
+                // A's traffic manager dropped packets after its UM saw them: ground truth by signature
+                for (int i = 0; i < trace.size(); i++) {
+                    PacketRecord r = trace.get(i);
+                    long ns = clock.cyclesToNs(clock.nsToCycles(r.timestampNs()));
+                    Signature.of(r, r.ttl(), Signature.timestamp(ns), config, sig);
+                    sentByA.merge(new LostPacket(sig), 1, Integer::sum);
+                }
+                for (int i = 0; i < departures.size(); i++) {
+                    PacketRecord r = departures.get(i);
+                    int ts = (int) ((departures.tagB(i) >>> LossRadarConfig.BATCH_BITS) & ((1 << LossRadarConfig.TIMESTAMP_BITS) - 1));
+                    Signature.of(r, r.ttl(), ts, config, sig);
+                    sentByA.merge(new LostPacket(sig), -1, Integer::sum);
+                }
+                for (java.util.Map.Entry<LostPacket, Integer> e : sentByA.entrySet()) {
+                    if (e.getValue() > 0) {
+                        truth.put(e.getKey(), CAUSE_QUEUE);
+                    }
+                }
+            }
             exA.flush(a.state(), clock.nsToCycles(untilNs) + 1);
 
             exB.scheduleTicks(tickNs, untilNs);
             ImpairmentDecision d = new ImpairmentDecision();
             GroundTruthLog log = new GroundTruthLog();
-            int[] sig = new int[config.words()];
             long latency = Math.max(1, clock.nsToCyclesCeil(linkLatencyNs));
             for (int i = 0; i < departures.size(); i++) {
                 PacketRecord r = departures.get(i);
@@ -131,7 +168,7 @@ public final class LossRadarLine {
                 if (d.dropped()) {
                     log.add(index, GroundTruthLog.DROP, d.dropCause());
                     Signature.of(r, r.ttl(), ts, config, sig);
-                    truth.add(new LostPacket(sig));
+                    truth.put(new LostPacket(sig), d.dropCause());
                     continue;
                 }
                 refDm.downstream(r, LINK_PORT, batch, ts);
@@ -144,10 +181,9 @@ public final class LossRadarLine {
         LossRadarCollector collector = new LossRadarCollector(List.of(
                 new LossRadarCollector.MeterLink("A:" + out + "->B:" + LINK_PORT, SWITCH_A, out, SWITCH_B, LINK_PORT)));
         List<LossRadarCollector.BatchReport> reports = collector.decode(exported);
-        truth.sort(null);
         List<MeterDigest> ref = new ArrayList<>(refUm.closeAll());
         ref.addAll(refDm.closeAll());
-        return new Result(reports, List.copyOf(truth), exported, ref, carried,
+        return new Result(reports, List.copyOf(truth.keySet()), List.copyOf(truth.values()), exported, ref, carried,
                 b.counters().droppedFor(SwitchEngine.DROP_INGRESS), b.counters().packetsOut());
     }
 }
