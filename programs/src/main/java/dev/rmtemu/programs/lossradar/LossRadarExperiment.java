@@ -40,12 +40,19 @@ public final class LossRadarExperiment implements Experiment {
     static final String PAPER_C = "precision ~100% blackholes, >= 97.6% random drops";
 
     static {
-        DEFAULTS.put("part", "acdl");
+        DEFAULTS.put("part", "abcdl");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("hashes", "3");
         DEFAULTS.put("a_losses", "100,1000,10000");
         DEFAULTS.put("a_ratios", "1.1,1.2,1.25,1.3,1.4,1.5,2.0");
         DEFAULTS.put("a_trials", "100");
+        DEFAULTS.put("b_ms", "200");
+        DEFAULTS.put("b_gbps", "5");
+        DEFAULTS.put("b_loss", "0.0005");
+        DEFAULTS.put("b_bursts", "4");
+        DEFAULTS.put("b_burst_packets", "250");
+        DEFAULTS.put("b_queue_cells", "2400");
+        DEFAULTS.put("b_cells", "24,48,96,192,384,768");
         DEFAULTS.put("c_ms", "300");
         DEFAULTS.put("c_background_gbps", "0.5");
         DEFAULTS.put("c_senders", "32");
@@ -75,9 +82,11 @@ public final class LossRadarExperiment implements Experiment {
     @Override
     public List<String> options() {
         return List.of(
-                "part=acdl                   parts to run: a decode, c root causes, d memory, l stage programs on a line",
+                "part=abcdl                  parts: a decode, b digest size, c root causes, d memory, l stage programs on a line",
                 "seed=1 hashes=3 target=tofino1",
                 "a_losses=100,1000,10000 a_ratios=1.1,...,2.0 a_trials=100   (a) losses per digest, cells/losses, trials",
+                "b_ms=200 b_gbps=5 b_loss=0.0005 b_bursts=4 b_burst_packets=250 b_queue_cells=2400 b_cells=24,...,768"
+                        + "   (b) one congested, lossy link: digest cells",
                 "c_ms=300 c_background_gbps=0.5 c_random=0.01 c_queue_cells=200 c_cells=3000   (c) trace length, load, drop rate, queue, digest",
                 "c_senders=32 c_bursts=6 c_burst_packets=1200   (c) incast",
                 "d_cells=96,768,3000 d_ports=4,32 d_upstream=16   (d) digest sizes, ports per switch, upstream meters per DM (black box)",
@@ -86,6 +95,10 @@ public final class LossRadarExperiment implements Experiment {
 
     /** (a) one point. */
     public record DecodeRow(int losses, double ratio, int cells, int trials, int complete, double decodedFraction) {
+    }
+
+    /** (b) one digest size. */
+    public record SizeRow(int cells, int digestBytes, long packets, long lost, long decoded, int batches, int batchesComplete) {
     }
 
     /** (c) one type's precision and recall under one parameter setting. */
@@ -120,8 +133,8 @@ public final class LossRadarExperiment implements Experiment {
         }
         String part = o.get("part");
         for (char ch : part.toCharArray()) {
-            if ("acdl".indexOf(ch) < 0) {
-                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, c, d and l");
+            if ("abcdl".indexOf(ch) < 0) {
+                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, b, c, d and l");
             }
         }
         long seed = longOpt(o, "seed");
@@ -130,13 +143,14 @@ public final class LossRadarExperiment implements Experiment {
             throw new UserError("experiment lossradar: hashes must be 1.." + LossRadarConfig.MAX_HASHES);
         }
         List<DecodeRow> a = part.contains("a") ? decode(o, k, seed) : List.of();
+        List<SizeRow> bRows = part.contains("b") ? sizes(o, k, seed) : List.of();
         List<CauseRow> c = part.contains("c") ? causes(o, k, seed) : List.of();
         List<MemoryRow> d = part.contains("d") ? memory(o, k) : List.of();
         List<LineRow> l = part.contains("l") ? List.of(line(o, k, seed)) : List.of();
         if (json) {
-            printJson(out, o, a, c, d, l);
+            printJson(out, o, a, bRows, c, d, l);
         } else {
-            printTables(out, a, c, d, l);
+            printTables(out, a, bRows, c, d, l);
         }
         out.flush();
         return 0;
@@ -169,6 +183,44 @@ public final class LossRadarExperiment implements Experiment {
                 }
                 rows.add(new DecodeRow(n, ratio, cells, trials, complete, decoded / ((double) n * trials)));
             }
+        }
+        return rows;
+    }
+
+    // ------------------------------------------------------------------ (b)
+
+    /**
+     * (b) one link with incast congestion in front of it (a shallow 10 Gb/s port) and
+     * random loss on it, the stage programs run once per digest size: the fraction of
+     * lost packets decoded and of (link, batch) digests fully decoded.
+     */
+    static List<SizeRow> sizes(Map<String, String> o, int k, long seed) {
+        double gbps = doubleOpt(o, "b_gbps");
+        long durationNs = longOpt(o, "b_ms") * 1_000_000L;
+        double linkGbps = 10;
+        long bgPackets = (long) (gbps * 1e9 / 8 / 850 * durationNs / 1e9);
+        int bursts = intOpt(o, "b_bursts");
+        String bg = "gen:tcp?packets=" + bgPackets + "&flows=1000&gbps=" + linkGbps + "&load=" + gbps / linkGbps + "&start=0&seed=" + seed;
+        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "b_burst_packets")) + "&senders=16&bursts=" + bursts
+                + "&interval=" + (durationNs / bursts) + "&gbps=" + linkGbps + "&start=" + (durationNs / bursts / 2) + "&seed=" + (seed + 1);
+        RecordBuffer trace = merge(bg, incast);
+        List<SizeRow> rows = new ArrayList<>();
+        for (int cells : ints(o, "b_cells")) {
+            LossRadarConfig cfg = LossRadarConfig.defaults().withHashes(k, Math.max(k, cells / k * k));
+            Path dir = tempDir();
+            LossRadarLine.Result r;
+            try {
+                r = new LossRadarLine(cfg, o.get("target"), true).egress(linkGbps, intOpt(o, "b_queue_cells"))
+                        .run(trace, new BernoulliLoss(doubleOpt(o, "b_loss"), SplitMix64.derive(seed, 11)), dir);
+            } finally {
+                deleteTree(dir);
+            }
+            int complete = 0;
+            for (LossRadarCollector.BatchReport b : r.reports()) {
+                complete += b.result().complete() ? 1 : 0;
+            }
+            rows.add(new SizeRow(cfg.cells(), cfg.digestBytes(), trace.size(), r.groundTruth().size(),
+                    LossRadarCollector.lost(r.reports()).size(), r.reports().size(), complete));
         }
         return rows;
     }
@@ -349,13 +401,27 @@ public final class LossRadarExperiment implements Experiment {
 
     // ------------------------------------------------------------------ output
 
-    private static void printTables(PrintWriter out, List<DecodeRow> a, List<CauseRow> c, List<MemoryRow> d, List<LineRow> l) {
+    private static void printTables(PrintWriter out, List<DecodeRow> a, List<SizeRow> bRows, List<CauseRow> c, List<MemoryRow> d,
+                                    List<LineRow> l) {
         if (!a.isEmpty()) {
             out.println("(a) IBF decode success vs cells/losses (k partitions, random 128-bit signatures)   paper: " + PAPER_A);
             out.println("  n_loss  cells/loss   cells  trials  fully decoded  packets decoded");
             for (DecodeRow r : a) {
                 out.printf(Locale.ROOT, "  %6d  %10.2f  %6d  %6d  %12.1f%%  %14.2f%%%n", r.losses(), r.ratio(), r.cells(), r.trials(),
                         100.0 * r.complete() / r.trials(), 100 * r.decodedFraction());
+            }
+            out.println();
+        }
+        if (!bRows.isEmpty()) {
+            SizeRow f = bRows.get(0);
+            out.printf(Locale.ROOT, "(b) digest size: incast into a shallow 10G port + random loss on the link; %d packets, %d lost (%.3f%%)"
+                    + "   paper (k=4 fat tree, 0.1%% loss): 7.6 KB digests capture > 99.99%% of lost packets%n",
+                    f.packets(), f.lost(), 100.0 * f.lost() / f.packets());
+            out.println("  cells  digest KB  lost decoded  batches fully decoded");
+            for (SizeRow r : bRows) {
+                out.printf(Locale.ROOT, "  %5d  %9.2f  %11.2f%%  %13.1f%% (%d/%d)%n", r.cells(), r.digestBytes() / 1024.0,
+                        r.lost() == 0 ? 100.0 : 100.0 * r.decoded() / r.lost(), r.batches() == 0 ? 100.0 : 100.0 * r.batchesComplete() / r.batches(),
+                        r.batchesComplete(), r.batches());
             }
             out.println();
         }
@@ -393,8 +459,8 @@ public final class LossRadarExperiment implements Experiment {
         }
     }
 
-    private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<CauseRow> c, List<MemoryRow> d,
-                                  List<LineRow> l) {
+    private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<SizeRow> bRows, List<CauseRow> c,
+                                  List<MemoryRow> d, List<LineRow> l) {
         StringBuilder b = new StringBuilder("{\"experiment\":\"lossradar\",\"options\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : o.entrySet()) {
@@ -407,6 +473,13 @@ public final class LossRadarExperiment implements Experiment {
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"losses\":%d,\"ratio\":%s,\"cells\":%d,\"trials\":%d,\"complete\":%d,\"decoded_fraction\":%.6f}",
                     r.losses(), r.ratio(), r.cells(), r.trials(), r.complete(), r.decodedFraction()));
+        }
+        b.append("],\"digest_size\":[");
+        for (int i = 0; i < bRows.size(); i++) {
+            SizeRow r = bRows.get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"cells\":%d,\"digest_bytes\":%d,\"packets\":%d,\"lost\":%d,\"decoded\":%d,\"batches\":%d,\"batches_complete\":%d}",
+                    r.cells(), r.digestBytes(), r.packets(), r.lost(), r.decoded(), r.batches(), r.batchesComplete()));
         }
         b.append("],\"root_causes\":[");
         for (int i = 0; i < c.size(); i++) {

@@ -26,6 +26,10 @@ class LossRadarExperimentTest {
         o.put("d_cells", "96");
         o.put("d_ports", "4");
         o.put("l_packets", "3000");
+        o.put("b_ms", "20");
+        o.put("b_cells", "48,384");
+        o.put("b_bursts", "1");
+        o.put("b_burst_packets", "200");
         return o;
     }
 
