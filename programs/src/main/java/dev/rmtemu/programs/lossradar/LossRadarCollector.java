@@ -47,21 +47,21 @@ public final class LossRadarCollector {
         return out;
     }
 
-    private static String key(int sw, int role, int port, long batch) {
-        return String.format("%06d/%d/%05d/%012d", sw, role, port, batch);
+    private static String key(int sw, int role, int port, long batch, int meter) {
+        return String.format("%06d/%d/%05d/%012d/%03d", sw, role, port, batch, meter);
     }
 
     /** Decodes every batch of every link, ordered by link, then batch. */
     public List<BatchReport> decode(List<MeterDigest> digests) {
         Map<String, MeterDigest> byKey = new TreeMap<>();
         for (MeterDigest d : digests) {
-            String k = key(d.switchId(), d.role(), d.port(), d.batch());
+            String k = key(d.switchId(), d.role(), d.port(), d.batch(), d.meter());
             MeterDigest prev = byKey.get(k);
             if (prev != null) {
                 // the same batch closed twice (e.g. a straggler after a close): its packets add up
                 IbfDigest sum = prev.digest().copy();
                 sum.add(d.digest());
-                d = new MeterDigest(d.switchId(), d.role(), d.port(), d.batch(), sum);
+                d = new MeterDigest(d.switchId(), d.role(), d.port(), d.batch(), sum, d.meter());
             }
             byKey.put(k, d);
         }
@@ -91,6 +91,37 @@ public final class LossRadarCollector {
             }
         }
         out.sort(Comparator.comparing((BatchReport r) -> r.link().name()).thenComparingLong(BatchReport::batch));
+        return out;
+    }
+
+    /** A black-box upstream meter: its switch, egress port and meter ID. */
+    public record BlackBoxMeter(String name, int umSwitch, int umPort, int meterId) {
+    }
+
+    /**
+     * Black-box mode: the network between the UMs and the DMs is opaque, so a UM's
+     * packets may leave it at any DM. Each DM keeps one digest per upstream meter ID;
+     * per UM and batch the collector sums the digests tagged with its ID over every DM
+     * and port, subtracts the sum from the UM's digest, and peels.
+     */
+    public static List<BatchReport> decodeBlackBox(List<MeterDigest> digests, List<BlackBoxMeter> meters) {
+        List<BatchReport> out = new ArrayList<>();
+        for (BlackBoxMeter u : meters) {
+            TreeMap<Long, IbfDigest[]> batches = new TreeMap<>();
+            for (MeterDigest d : digests) {
+                boolean mine = d.role() == MeterDigest.UM && d.switchId() == u.umSwitch() && d.port() == u.umPort();
+                boolean tagged = d.role() == MeterDigest.DM && d.meter() == u.meterId();
+                if (!mine && !tagged) {
+                    continue;
+                }
+                IbfDigest[] pair = batches.computeIfAbsent(d.batch(), b -> new IbfDigest[] {IbfDigest.of0(d.digest()), IbfDigest.of0(d.digest())});
+                pair[mine ? 0 : 1].add(d.digest());
+            }
+            MeterLink l = new MeterLink(u.name(), u.umSwitch(), u.umPort(), -1, -1);
+            for (Map.Entry<Long, IbfDigest[]> e : batches.entrySet()) {
+                out.add(new BatchReport(l, e.getKey(), IbfDecoder.peel(e.getValue()[0].minus(e.getValue()[1]))));
+            }
+        }
         return out;
     }
 

@@ -19,9 +19,11 @@ import dev.rmtemu.model.program.ProgramParams;
  * @param timestamp  put a 14-bit µs timestamp (carried from UM to DM) into the signature
  * @param ttlNorm    TTL decrements between a UM and its DM; the DM adds them back
  * @param port       egress port the UM switch sends every packet to (the line and tests)
+ * @param meters     black-box mode: upstream meter IDs a DM keeps separate digests for (0: off)
+ * @param meterId    black-box mode: the ID this switch's UM writes into the shim header
  */
 public record LossRadarConfig(int hashes, int cells, int ports, int batchShift, long timeoutNs,
-                              boolean ttlBit, boolean synBit, boolean timestamp, int ttlNorm, int port) {
+                              boolean ttlBit, boolean synBit, boolean timestamp, int ttlNorm, int port, int meters, int meterId) {
     /** Paper: k = 3 hash functions. */
     public static final int DEFAULT_HASHES = 3;
     /** Hash functions available (four CRC-32 polynomials, {@link SignatureHash}). */
@@ -40,6 +42,8 @@ public record LossRadarConfig(int hashes, int cells, int ports, int batchShift, 
     public static final int BASE_WORDS = 4;
     /** Two batches coexist per meter (the current one and the one being closed). */
     public static final int BATCH_SLOTS = 2;
+    /** Meter ID bits in the shim header (black-box mode). */
+    public static final int METER_BITS = 8;
 
     public LossRadarConfig {
         if (hashes < 1 || hashes > MAX_HASHES) {
@@ -57,6 +61,29 @@ public record LossRadarConfig(int hashes, int cells, int ports, int batchShift, 
         if (timeoutNs < 0 || timeoutNs >= batchNs(batchShift)) {
             throw new UserError("lossradar: timeout " + timeoutNs + " ns must be below the batch length " + batchNs(batchShift) + " ns");
         }
+        if (meters < 0 || meters > 1 << METER_BITS || meterId < 0 || meterId >= 1 << METER_BITS) {
+            throw new UserError("lossradar: meters=" + meters + " / meter_id=" + meterId + " outside 0.." + (1 << METER_BITS));
+        }
+    }
+
+    /** Without black-box meter IDs. */
+    public LossRadarConfig(int hashes, int cells, int ports, int batchShift, long timeoutNs,
+                           boolean ttlBit, boolean synBit, boolean timestamp, int ttlNorm, int port) {
+        this(hashes, cells, ports, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port, 0, 0);
+    }
+
+    /** Black-box mode: DMs keep one digest per upstream meter ID below {@code n}; this UM writes {@code id}. */
+    public LossRadarConfig withMeters(int n, int id) {
+        return new LossRadarConfig(hashes, cells, ports, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port, n, id);
+    }
+
+    public boolean blackBox() {
+        return meters > 0;
+    }
+
+    /** Digests a DM keeps per (batch slot, port): one per upstream meter in black-box mode. */
+    public int upstreamDigests() {
+        return Math.max(1, meters);
     }
 
     public static LossRadarConfig defaults() {
@@ -67,7 +94,7 @@ public record LossRadarConfig(int hashes, int cells, int ports, int batchShift, 
     public static LossRadarConfig from(ProgramParams p) {
         return new LossRadarConfig(p.intValue("hashes"), p.intValue("cells"), p.intValue("ports"), p.intValue("batch_shift"),
                 p.longValue("timeout_us") * 1000, p.intValue("ttl_bit") != 0, p.intValue("syn_bit") != 0,
-                p.intValue("timestamp") != 0, p.intValue("ttl_norm"), p.intValue("port"));
+                p.intValue("timestamp") != 0, p.intValue("ttl_norm"), p.intValue("port"), p.intValue("meters"), p.intValue("meter_id"));
     }
 
     private static long batchNs(int shift) {
@@ -75,15 +102,15 @@ public record LossRadarConfig(int hashes, int cells, int ports, int batchShift, 
     }
 
     public LossRadarConfig withCells(int n) {
-        return new LossRadarConfig(hashes, n, ports, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port);
+        return new LossRadarConfig(hashes, n, ports, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port, meters, meterId);
     }
 
     public LossRadarConfig withHashes(int k, int n) {
-        return new LossRadarConfig(k, n, ports, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port);
+        return new LossRadarConfig(k, n, ports, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port, meters, meterId);
     }
 
     public LossRadarConfig withOptions(boolean ttl, boolean syn, boolean ts) {
-        return new LossRadarConfig(hashes, cells, ports, batchShift, timeoutNs, ttl, syn, ts, ttlNorm, port);
+        return new LossRadarConfig(hashes, cells, ports, batchShift, timeoutNs, ttl, syn, ts, ttlNorm, port, meters, meterId);
     }
 
     /** Batch length T in ns. */

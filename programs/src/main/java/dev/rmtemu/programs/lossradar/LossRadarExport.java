@@ -19,8 +19,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class LossRadarExport {
     public static final String KIND_DIGEST = "lossradar.digest";
-    /** role (1), port (2), batch (4), k (1), m (4), words (1), then per cell count and xorSum words (4 B each). */
-    public static final int HEADER_BYTES = 13;
+    /** role (1), port (2), batch (4), k (1), m (4), words (1), meter (1), then per cell count and xorSum words (4 B each). */
+    public static final int HEADER_BYTES = 14;
 
     private final SwitchEngine sw;
     private final LossRadarConfig c;
@@ -67,7 +67,7 @@ public final class LossRadarExport {
             }
             while (umNext < current) {
                 for (int p = 0; p < c.ports(); p++) {
-                    close(state, cycle, MeterDigest.UM, p, (int) (umNext & 1), umNext & LossRadarMeter.batchMask());
+                    close(state, cycle, MeterDigest.UM, p, (int) (umNext & 1), umNext & LossRadarMeter.batchMask(), 0);
                 }
                 umNext++;
             }
@@ -87,7 +87,7 @@ public final class LossRadarExport {
             long from = umNext < 0 ? Math.max(0, current - 1) : umNext;
             for (long b = from; b <= current; b++) {
                 for (int p = 0; p < c.ports(); p++) {
-                    close(state, cycle, MeterDigest.UM, p, (int) (b & 1), b & LossRadarMeter.batchMask());
+                    close(state, cycle, MeterDigest.UM, p, (int) (b & 1), b & LossRadarMeter.batchMask(), 0);
                 }
             }
             umNext = current + 1;
@@ -112,19 +112,22 @@ public final class LossRadarExport {
             for (int i = 0; i < LossRadarConfig.BATCH_SLOTS; i++) {
                 int s = i == 0 ? order : 1 - order;
                 if (first[s] != 0 && (now == Long.MAX_VALUE || now - (first[s] - 1) >= wait)) {
-                    close(state, cycle, MeterDigest.DM, p, s, batch[s]);
+                    for (int u = 0; u < c.upstreamDigests(); u++) {
+                        close(state, cycle, MeterDigest.DM, p, s, batch[s], u);
+                    }
                     state.writeRegister(pipe, LossRadarProgram.DM_BATCH_ARRAY, s * nPort + p, 0, 0);
                 }
             }
         }
     }
 
-    private void close(PipelineState state, long cycle, int meterRole, int port, int slot, long batch) {
+    private void close(PipelineState state, long cycle, int meterRole, int port, int slot, long batch, int upstream) {
         int k = c.hashes();
         int m = c.cellsPerHash();
         int words = c.words();
         int pipe = sw.config().pipeOf(port);
-        int base = (slot * c.ports() + port) * m;
+        int digests = meterRole == MeterDigest.UM ? 1 : c.upstreamDigests();
+        int base = ((slot * digests + upstream) * c.ports() + port) * m;
         int at = HEADER_BYTES;
         boolean empty = true;
         for (int j = 0; j < k; j++) {
@@ -154,6 +157,7 @@ public final class LossRadarExport {
         buf.putByte(7, (byte) k);
         buf.putInt(8, m);
         buf.putByte(12, (byte) words);
+        buf.putByte(13, (byte) (meterRole == MeterDigest.UM ? c.meterId() : upstream));
         journal.append(kind, cycle, switchId, pipe, buf, 0, at);
         exported++;
     }
@@ -171,6 +175,7 @@ public final class LossRadarExport {
         int k = payload.getByte(offset + 7);
         int m = payload.getInt(offset + 8);
         int words = payload.getByte(offset + 12);
+        int meter = payload.getByte(offset + 13) & 0xFF;
         IbfDigest d = new IbfDigest(k, m, words);
         int at = offset + HEADER_BYTES;
         for (int cell = 0; cell < k * m; cell++) {
@@ -181,6 +186,6 @@ public final class LossRadarExport {
                 at += Integer.BYTES;
             }
         }
-        return new MeterDigest(switchId, meterRole, port, batch, d);
+        return new MeterDigest(switchId, meterRole, port, batch, d, meter);
     }
 }

@@ -127,7 +127,10 @@ public class LossRadarProgram implements ProgramFactory {
                 ParamSpec.integer("timestamp", 0, 0, 1, "1: 14-bit us timestamp in the signature (a fifth xorSum word)"),
                 ParamSpec.integer("ttl_norm", 0, 0, 255, "TTL decrements between UM and DM, added back by the DM"),
                 ParamSpec.integer("port", LossRadarConfig.DEFAULT_PORT, 0, 63, "egress port every packet is sent to"),
-                ParamSpec.integer("acl", DEFAULT_ACL_ENTRIES, 1, 4096, "ACL entries (DM switches)"));
+                ParamSpec.integer("acl", DEFAULT_ACL_ENTRIES, 1, 4096, "ACL entries (DM switches)"),
+                ParamSpec.integer("meters", 0, 0, 1 << LossRadarConfig.METER_BITS,
+                        "black-box mode: upstream meter IDs each DM keeps a digest for (0: off)"),
+                ParamSpec.integer("meter_id", 0, 0, (1 << LossRadarConfig.METER_BITS) - 1, "black-box mode: this UM's meter ID"));
     }
 
     @Override
@@ -175,6 +178,7 @@ public class LossRadarProgram implements ProgramFactory {
         final Field tcpFlags;
         final Field batch;
         final Field ts;
+        final Field meter;
         final Field tstamp;
         final Field inPort;
         final Field outPort;
@@ -187,6 +191,7 @@ public class LossRadarProgram implements ProgramFactory {
             tcpFlags = c.synBit() ? b.header("tcp.flags", 8, ParsedField.TCP_FLAGS) : null;
             batch = b.header("lossradar.batch", LossRadarConfig.BATCH_BITS, ParsedField.SHIM);
             ts = c.timestamp() ? b.header("lossradar.tstamp", LossRadarConfig.TIMESTAMP_BITS, ParsedField.SHIM) : null;
+            meter = c.blackBox() ? b.header("lossradar.meter", LossRadarConfig.METER_BITS, ParsedField.SHIM) : null;
             tstamp = b.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
             inPort = b.intrinsic(Intrinsic.INGRESS_PORT);
             outPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
@@ -230,6 +235,7 @@ public class LossRadarProgram implements ProgramFactory {
         int k = c.hashes();
         int m = c.cellsPerHash();
         int nPort = c.ports();
+        int digests = um ? 1 : c.upstreamDigests();
         Field[] sig = new Field[words];
         for (int w = 0; w < words; w++) {
             sig[w] = b.metadata(Gress.INGRESS, p + "sig" + w, WORD_BITS);
@@ -276,6 +282,9 @@ public class LossRadarProgram implements ProgramFactory {
                 if (f.ts != null) {
                     ctx.set(f.ts, ts);
                 }
+                if (f.meter != null) {
+                    ctx.set(f.meter, c.meterId());
+                }
             } else {
                 batch = ctx.get(f.batch);
                 ts = f.ts == null ? 0 : ctx.get(f.ts);
@@ -285,7 +294,9 @@ public class LossRadarProgram implements ProgramFactory {
                     ctx.set(f.drop, 1);
                 }
             }
-            if (port >= nPort) {
+            // black box: the DM files the packet under the upstream meter that stamped it
+            int upstream = um || f.meter == null ? 0 : (int) ctx.get(f.meter);
+            if (port >= nPort || upstream >= digests) {
                 ctx.set(base, -1 & 0xFFFFFFFFL);
                 return;
             }
@@ -302,7 +313,7 @@ public class LossRadarProgram implements ProgramFactory {
             if (words > LossRadarConfig.BASE_WORDS) {
                 ctx.set(sig[LossRadarConfig.BASE_WORDS], ts);
             }
-            ctx.set(base, ((long) slot * nPort + port) * m);
+            ctx.set(base, (((long) slot * digests + upstream) * nPort + port) * m);
         });
 
         // index stage: k hash units over the signature words
@@ -327,7 +338,7 @@ public class LossRadarProgram implements ProgramFactory {
 
         // cell stages: per partition, one array per xorSum word and one for the count
         int arrays = k * (words + 1);
-        int size = LossRadarConfig.BATCH_SLOTS * nPort * m;
+        int size = LossRadarConfig.BATCH_SLOTS * digests * nPort * m;
         int stage = cellStart;
         int placed = 0;
         List<RegisterAction> actions = new ArrayList<>();
