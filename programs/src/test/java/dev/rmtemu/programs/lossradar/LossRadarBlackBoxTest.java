@@ -77,9 +77,7 @@ class LossRadarBlackBoxTest {
         return d;
     }
 
-    @Test
-    void eachUpstreamMeterDecodesItsOwnLossesAcrossAllDownstreamMeters() {
-        NetworkEngine net = NetworkEngine.build(topology(), NetworkOptions.of(5));
+    private static void inject(NetworkEngine net) {
         PacketRecord r = PacketRecord.allocate();
         for (int i = 0; i < 6000; i++) {
             r.clear();
@@ -88,6 +86,47 @@ class LossRadarBlackBoxTest {
             net.inject(100L + i * 100L, r);
         }
         net.drain();
+    }
+
+    @Test
+    void exportedDigestsDecodePerUpstreamMeterThroughTheJournal(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        NetworkEngine net = NetworkEngine.build(topology(), NetworkOptions.of(5));
+        LossRadarConfig c = new LossRadarConfig(3, 96, 2, 16, 10_000, false, false, false, 0, 1);
+        dev.rmtemu.emulator.journal.JournalKinds kinds = new dev.rmtemu.emulator.journal.JournalKinds();
+        LossRadarExport.registerKinds(kinds);
+        String[] names = {"s1", "s2", "s3", "s4"};
+        List<LossRadarExport> exports = new ArrayList<>();
+        long untilNs = 700_000;
+        try (dev.rmtemu.emulator.journal.ExportJournal journal = dev.rmtemu.emulator.journal.ExportJournal.create(dir, kinds)) {
+            for (int i = 0; i < names.length; i++) {
+                LossRadarConfig ci = c.withMeters(METERS, i < 2 ? i + 1 : 0);
+                LossRadarExport e = new LossRadarExport(net.switchEngine(names[i]), ci,
+                        i < 2 ? LossRadarProgram.Role.UM : LossRadarProgram.Role.DM, journal, i);
+                e.scheduleTicks(c.batchNs() / 8, untilNs);
+                exports.add(e);
+            }
+            inject(net);
+            for (int i = 0; i < names.length; i++) {
+                exports.get(i).flush(net.switchEngine(names[i]).state(), net.switchEngine(names[i]).clock().nsToCycles(untilNs) + 1);
+            }
+        }
+        List<MeterDigest> ds = LossRadarCollector.read(dir.resolve("journal"));
+        List<LossRadarCollector.BatchReport> reports = LossRadarCollector.decodeBlackBox(ds, List.of(
+                new LossRadarCollector.BlackBoxMeter("s1", 0, 1, 1), new LossRadarCollector.BlackBoxMeter("s2", 1, 1, 2)));
+        assertTrue(reports.size() > 8, "several batches per meter: " + reports.size());
+        for (LossRadarCollector.BatchReport b : reports) {
+            assertTrue(b.result().complete(), b.link().name() + " batch " + b.batch() + ": " + b.result().summary());
+            for (LostPacket p : b.result().lost()) {
+                assertEquals(b.link().name().equals("s1") ? 0x0A000101 : 0x0A000201, p.src());
+            }
+        }
+        assertEquals(net.lost(4, 0) + net.lost(5, 0), LossRadarCollector.lost(reports).size());
+    }
+
+    @Test
+    void eachUpstreamMeterDecodesItsOwnLossesAcrossAllDownstreamMeters() {
+        NetworkEngine net = NetworkEngine.build(topology(), NetworkOptions.of(5));
+        inject(net);
         long lost = net.lost(4, 0) + net.lost(5, 0);
         assertTrue(lost > 20, "losses inside the black box: " + lost);
         LossRadarConfig c = new LossRadarConfig(3, 96, 2, 16, 10_000, false, false, false, 0, 1).withMeters(METERS, 0);
