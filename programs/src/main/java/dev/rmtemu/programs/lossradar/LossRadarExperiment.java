@@ -37,6 +37,8 @@ public final class LossRadarExperiment implements Experiment {
     static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
     /** Paper: k = 3 and 1.3× cells decode ≥ 99 % when n_loss > 1000 (after Eppstein et al.). */
     static final String PAPER_A = "k=3, 1.3x cells: >= 99% decoded when n_loss > 1000";
+    /** Background packets are this size, so a rate and a length in ms give the packet count. */
+    static final int BG_PACKET_BYTES = 850;
     static final String PAPER_C = "precision ~100% blackholes, >= 97.6% random drops";
 
     static {
@@ -198,9 +200,9 @@ public final class LossRadarExperiment implements Experiment {
         double gbps = doubleOpt(o, "b_gbps");
         long durationNs = longOpt(o, "b_ms") * 1_000_000L;
         double linkGbps = 10;
-        long bgPackets = (long) (gbps * 1e9 / 8 / 850 * durationNs / 1e9);
+        long bgPackets = (long) (gbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
         int bursts = intOpt(o, "b_bursts");
-        String bg = "gen:tcp?packets=" + bgPackets + "&flows=1000&gbps=" + linkGbps + "&load=" + gbps / linkGbps + "&start=0&seed=" + seed;
+        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=1000&gbps=" + linkGbps + "&load=" + gbps / linkGbps + "&start=0&seed=" + seed;
         String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "b_burst_packets")) + "&senders=16&bursts=" + bursts
                 + "&interval=" + (durationNs / bursts) + "&gbps=" + linkGbps + "&start=" + (durationNs / bursts / 2) + "&seed=" + (seed + 1);
         RecordBuffer trace = merge(bg, incast);
@@ -236,9 +238,9 @@ public final class LossRadarExperiment implements Experiment {
         long durationNs = longOpt(o, "c_ms") * 1_000_000L;
         double linkGbps = 10;
         double load = bgGbps / linkGbps;
-        long bgPackets = (long) (bgGbps * 1e9 / 8 / 850 * durationNs / 1e9);
+        long bgPackets = (long) (bgGbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
         int bursts = intOpt(o, "c_bursts");
-        String bg = "gen:tcp?packets=" + bgPackets + "&flows=300&gbps=" + linkGbps + "&load=" + load + "&start=0&seed=" + seed;
+        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=300&gbps=" + linkGbps + "&load=" + load + "&start=0&seed=" + seed;
         String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "c_burst_packets")) + "&senders=" + intOpt(o, "c_senders")
                 + "&bursts=" + bursts + "&interval=" + (durationNs / bursts) + "&gbps=" + linkGbps + "&start=" + (durationNs / bursts / 3)
                 + "&seed=" + (seed + 1);
