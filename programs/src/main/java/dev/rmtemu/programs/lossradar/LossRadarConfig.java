@@ -105,6 +105,10 @@ public record LossRadarConfig(int hashes, int cells, int ports, int batchShift, 
         return new LossRadarConfig(hashes, n, ports, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port, meters, meterId);
     }
 
+    public LossRadarConfig withPorts(int n) {
+        return new LossRadarConfig(hashes, cells, n, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port, meters, meterId);
+    }
+
     public LossRadarConfig withHashes(int k, int n) {
         return new LossRadarConfig(k, n, ports, batchShift, timeoutNs, ttlBit, synBit, timestamp, ttlNorm, port, meters, meterId);
     }

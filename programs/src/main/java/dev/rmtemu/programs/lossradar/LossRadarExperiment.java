@@ -39,10 +39,12 @@ public final class LossRadarExperiment implements Experiment {
     static final String PAPER_A = "k=3, 1.3x cells: >= 99% decoded when n_loss > 1000";
     /** Background packets are this size, so a rate and a length in ms give the packet count. */
     static final int BG_PACKET_BYTES = 850;
+    static final int FAT_TREE_K = 4;
+    static final double FAT_TREE_FABRIC_GBPS = 10;
     static final String PAPER_C = "precision ~100% blackholes, >= 97.6% random drops";
 
     static {
-        DEFAULTS.put("part", "abcdl");
+        DEFAULTS.put("part", "abcdfl");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("hashes", "3");
         DEFAULTS.put("a_losses", "100,1000,10000");
@@ -55,6 +57,12 @@ public final class LossRadarExperiment implements Experiment {
         DEFAULTS.put("b_burst_packets", "250");
         DEFAULTS.put("b_queue_cells", "2400");
         DEFAULTS.put("b_cells", "24,48,96,192,384,768");
+        DEFAULTS.put("f_ms", "20");
+        DEFAULTS.put("f_gbps", "20");
+        DEFAULTS.put("f_loss", "0.0003");
+        DEFAULTS.put("f_bursts", "2");
+        DEFAULTS.put("f_burst_packets", "1800");
+        DEFAULTS.put("f_cells", "12,24,96,384");
         DEFAULTS.put("c_ms", "300");
         DEFAULTS.put("c_background_gbps", "0.5");
         DEFAULTS.put("c_senders", "32");
@@ -84,7 +92,10 @@ public final class LossRadarExperiment implements Experiment {
     @Override
     public List<String> options() {
         return List.of(
-                "part=abcdl                  parts: a decode, b digest size, c root causes, d memory, l stage programs on a line",
+                "part=abcdfl                 parts: a decode, b digest size (one link), c root causes, d memory,"
+                        + " f digest size on a k=4 fat tree, l stage programs on a line",
+                "f_ms=20 f_gbps=20 f_loss=0.0003 f_bursts=2 f_burst_packets=1800 f_cells=12,24,96,384"
+                        + "   (f) length, background load, fabric drop rate, incast, digest cells",
                 "seed=1 hashes=3 target=tofino1",
                 "a_losses=100,1000,10000 a_ratios=1.1,...,2.0 a_trials=100   (a) losses per digest, cells/losses, trials",
                 "b_ms=200 b_gbps=5 b_loss=0.0005 b_bursts=4 b_burst_packets=250 b_queue_cells=2400 b_cells=24,...,768"
@@ -135,8 +146,8 @@ public final class LossRadarExperiment implements Experiment {
         }
         String part = o.get("part");
         for (char ch : part.toCharArray()) {
-            if ("abcdl".indexOf(ch) < 0) {
-                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, b, c, d and l");
+            if ("abcdfl".indexOf(ch) < 0) {
+                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, b, c, d, f and l");
             }
         }
         long seed = longOpt(o, "seed");
@@ -146,13 +157,14 @@ public final class LossRadarExperiment implements Experiment {
         }
         List<DecodeRow> a = part.contains("a") ? decode(o, k, seed) : List.of();
         List<SizeRow> bRows = part.contains("b") ? sizes(o, k, seed) : List.of();
+        List<SizeRow> fRows = part.contains("f") ? fatTree(o, k, seed) : List.of();
         List<CauseRow> c = part.contains("c") ? causes(o, k, seed) : List.of();
         List<MemoryRow> d = part.contains("d") ? memory(o, k) : List.of();
         List<LineRow> l = part.contains("l") ? List.of(line(o, k, seed)) : List.of();
         if (json) {
-            printJson(out, o, a, bRows, c, d, l);
+            printJson(out, o, a, bRows, fRows, c, d, l);
         } else {
-            printTables(out, a, bRows, c, d, l);
+            printTables(out, a, bRows, fRows, c, d, l);
         }
         out.flush();
         return 0;
@@ -223,6 +235,39 @@ public final class LossRadarExperiment implements Experiment {
             }
             rows.add(new SizeRow(cfg.cells(), cfg.digestBytes(), trace.size(), r.groundTruth().size(),
                     LossRadarCollector.lost(r.reports()).size(), r.reports().size(), complete));
+        }
+        return rows;
+    }
+
+    /**
+     * (b) on a k = 4 fat tree: every switch runs UM and DM with its own ECMP routing
+     * table; 10 Gb/s fabric links with random loss, 100 Gb/s host links; background
+     * traffic between all hosts plus incast bursts to one host, which congest the
+     * fabric queues towards it.
+     */
+    static List<SizeRow> fatTree(Map<String, String> o, int k, long seed) {
+        double gbps = doubleOpt(o, "f_gbps");
+        long durationNs = longOpt(o, "f_ms") * 1_000_000L;
+        double hostGbps = 100;
+        long bgPackets = (long) (gbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
+        int bursts = intOpt(o, "f_bursts");
+        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=2000&gbps=" + hostGbps
+                + "&load=" + gbps / hostGbps + "&start=0&seed=" + seed;
+        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "f_burst_packets")) + "&senders=12&bursts=" + bursts
+                + "&interval=" + (durationNs / bursts) + "&gbps=10&start=" + (durationNs / bursts / 2) + "&seed=" + (seed + 1);
+        RecordBuffer trace = merge(bg, incast);
+        List<SizeRow> rows = new ArrayList<>();
+        LossRadarFatTree tree = new LossRadarFatTree(FAT_TREE_K, FAT_TREE_FABRIC_GBPS, hostGbps, doubleOpt(o, "f_loss"));
+        for (int cells : ints(o, "f_cells")) {
+            LossRadarConfig cfg = LossRadarConfig.defaults().withHashes(k, Math.max(k, cells / k * k));
+            Path dir = tempDir();
+            LossRadarFatTree.Result r;
+            try {
+                r = tree.run(cfg, trace, seed, dir);
+            } finally {
+                deleteTree(dir);
+            }
+            rows.add(new SizeRow(cfg.cells(), cfg.digestBytes(), r.injected(), r.lost(), r.decoded(), r.batches(), r.batchesComplete()));
         }
         return rows;
     }
@@ -403,8 +448,8 @@ public final class LossRadarExperiment implements Experiment {
 
     // ------------------------------------------------------------------ output
 
-    private static void printTables(PrintWriter out, List<DecodeRow> a, List<SizeRow> bRows, List<CauseRow> c, List<MemoryRow> d,
-                                    List<LineRow> l) {
+    private static void printTables(PrintWriter out, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows, List<CauseRow> c,
+                                    List<MemoryRow> d, List<LineRow> l) {
         if (!a.isEmpty()) {
             out.println("(a) IBF decode success vs cells/losses (k partitions, random 128-bit signatures)   paper: " + PAPER_A);
             out.println("  n_loss  cells/loss   cells  trials  fully decoded  packets decoded");
@@ -421,6 +466,19 @@ public final class LossRadarExperiment implements Experiment {
                     f.packets(), f.lost(), 100.0 * f.lost() / f.packets());
             out.println("  cells  digest KB  lost decoded  batches fully decoded");
             for (SizeRow r : bRows) {
+                out.printf(Locale.ROOT, "  %5d  %9.2f  %11.2f%%  %13.1f%% (%d/%d)%n", r.cells(), r.digestBytes() / 1024.0,
+                        r.lost() == 0 ? 100.0 : 100.0 * r.decoded() / r.lost(), r.batches() == 0 ? 100.0 : 100.0 * r.batchesComplete() / r.batches(),
+                        r.batchesComplete(), r.batches());
+            }
+            out.println();
+        }
+        if (!fRows.isEmpty()) {
+            SizeRow f = fRows.get(0);
+            out.printf(Locale.ROOT, "(b) on a k=4 fat tree (every switch UM + DM, 10G fabric with random loss, incast): %d packets,"
+                    + " %d lost on switch-to-switch links (%.3f%%)   paper: 7.6 KB digests capture > 99.99%% at 0.1%% loss%n",
+                    f.packets(), f.lost(), 100.0 * f.lost() / f.packets());
+            out.println("  cells  digest KB  lost decoded  link-batches fully decoded");
+            for (SizeRow r : fRows) {
                 out.printf(Locale.ROOT, "  %5d  %9.2f  %11.2f%%  %13.1f%% (%d/%d)%n", r.cells(), r.digestBytes() / 1024.0,
                         r.lost() == 0 ? 100.0 : 100.0 * r.decoded() / r.lost(), r.batches() == 0 ? 100.0 : 100.0 * r.batchesComplete() / r.batches(),
                         r.batchesComplete(), r.batches());
@@ -461,8 +519,8 @@ public final class LossRadarExperiment implements Experiment {
         }
     }
 
-    private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<SizeRow> bRows, List<CauseRow> c,
-                                  List<MemoryRow> d, List<LineRow> l) {
+    private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows,
+                                  List<CauseRow> c, List<MemoryRow> d, List<LineRow> l) {
         StringBuilder b = new StringBuilder("{\"experiment\":\"lossradar\",\"options\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : o.entrySet()) {
@@ -479,6 +537,13 @@ public final class LossRadarExperiment implements Experiment {
         b.append("],\"digest_size\":[");
         for (int i = 0; i < bRows.size(); i++) {
             SizeRow r = bRows.get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"cells\":%d,\"digest_bytes\":%d,\"packets\":%d,\"lost\":%d,\"decoded\":%d,\"batches\":%d,\"batches_complete\":%d}",
+                    r.cells(), r.digestBytes(), r.packets(), r.lost(), r.decoded(), r.batches(), r.batchesComplete()));
+        }
+        b.append("],\"fat_tree_digest_size\":[");
+        for (int i = 0; i < fRows.size(); i++) {
+            SizeRow r = fRows.get(i);
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"cells\":%d,\"digest_bytes\":%d,\"packets\":%d,\"lost\":%d,\"decoded\":%d,\"batches\":%d,\"batches_complete\":%d}",
                     r.cells(), r.digestBytes(), r.packets(), r.lost(), r.decoded(), r.batches(), r.batchesComplete()));

@@ -66,6 +66,12 @@ public class LossRadarProgram implements ProgramFactory {
     public static final int DEFAULT_ACL_ENTRIES = 64;
     public static final String ACL_TABLE = "lr_acl";
     public static final String DM_BATCH_ARRAY = "lr_dm_batch";
+    /** The UM's own routing (param route=1): exact on destination, action data = ECMP members, one byte each, count in the low byte. */
+    public static final String ROUTE_TABLE = "lr_route";
+    public static final int ROUTE_ENTRIES = 1024;
+    public static final int ROUTE_ACTION = 1;
+    public static final int ROUTE_MAX_MEMBERS = 7;
+    private static final int ECMP_HASH_BITS = 16;
     private static final int WORD_BITS = 32;
 
     private final Role role;
@@ -130,12 +136,25 @@ public class LossRadarProgram implements ProgramFactory {
                 ParamSpec.integer("acl", DEFAULT_ACL_ENTRIES, 1, 4096, "ACL entries (DM switches)"),
                 ParamSpec.integer("meters", 0, 0, 1 << LossRadarConfig.METER_BITS,
                         "black-box mode: upstream meter IDs each DM keeps a digest for (0: off)"),
-                ParamSpec.integer("meter_id", 0, 0, (1 << LossRadarConfig.METER_BITS) - 1, "black-box mode: this UM's meter ID"));
+                ParamSpec.integer("meter_id", 0, 0, (1 << LossRadarConfig.METER_BITS) - 1, "black-box mode: this UM's meter ID"),
+                ParamSpec.integer("route", 0, 0, 1, "1: the UM picks the egress port from table lr_route (ECMP by 5-tuple hash) instead of port"));
     }
 
     @Override
     public StageProgram build(ProgramParams p) {
-        return build(LossRadarConfig.from(p), p.intValue("acl"), p.values());
+        return build(LossRadarConfig.from(p), p.intValue("acl"), p.intValue("route") != 0, p.values());
+    }
+
+    /** Action data of a {@link #ROUTE_TABLE} entry for the given engine ports (an ECMP group). */
+    public static long routeData(int[] ports) {
+        if (ports.length < 1 || ports.length > ROUTE_MAX_MEMBERS) {
+            throw new IllegalArgumentException("ECMP group of " + ports.length + " ports (1.." + ROUTE_MAX_MEMBERS + ")");
+        }
+        long d = ports.length;
+        for (int i = 0; i < ports.length; i++) {
+            d |= (long) (ports[i] & 0xFF) << (8 * (i + 1));
+        }
+        return d;
     }
 
     /** Name of the register array of partition {@code j}, xorSum word {@code w} (w = words: the count). */
@@ -145,7 +164,11 @@ public class LossRadarProgram implements ProgramFactory {
     }
 
     public StageProgram build(LossRadarConfig c, int aclEntries, Map<String, String> forReport) {
-        if (c.port() >= c.ports() && role != Role.DM) {
+        return build(c, aclEntries, false, forReport);
+    }
+
+    public StageProgram build(LossRadarConfig c, int aclEntries, boolean route, Map<String, String> forReport) {
+        if (c.port() >= c.ports() && role != Role.DM && !route) {
             throw new UserError("lossradar: port=" + c.port() + " must be below ports=" + c.ports() + " (the UM keeps digests per egress port)");
         }
         ProgramBuilder b = ProgramBuilder.create(name(), description());
@@ -158,12 +181,12 @@ public class LossRadarProgram implements ProgramFactory {
         Fields f = new Fields(b, c);
         Code code = new Code();
         switch (role) {
-            case UM -> meter(b, c, f, code, MeterDigest.UM, 0, 2, 0);
-            case DM -> meter(b, c, f, code, MeterDigest.DM, 0, 2, aclEntries);
+            case UM -> meter(b, c, f, code, MeterDigest.UM, 0, 2, 0, route);
+            case DM -> meter(b, c, f, code, MeterDigest.DM, 0, 2, aclEntries, false);
             case BOTH -> {
                 // the UM's signature stage follows the ACL's stage, so it sees drop_ctl
-                int next = meter(b, c, f, code, MeterDigest.DM, 0, 2, aclEntries);
-                meter(b, c, f, code, MeterDigest.UM, 1, next, 0);
+                int next = meter(b, c, f, code, MeterDigest.DM, 0, 2, aclEntries, false);
+                meter(b, c, f, code, MeterDigest.UM, 1, next, 0, route);
             }
         }
         code.install(b);
@@ -228,7 +251,7 @@ public class LossRadarProgram implements ProgramFactory {
      * cell stages from {@code cellStart}; returns the first stage after its cell stages.
      */
     private static int meter(ProgramBuilder b, LossRadarConfig c, Fields f, Code code, int meterRole, int first, int cellStart,
-                             int aclEntries) {
+                             int aclEntries, boolean route) {
         boolean um = meterRole == MeterDigest.UM;
         String p = um ? "lr.um_" : "lr.dm_";
         int words = c.words();
@@ -262,6 +285,14 @@ public class LossRadarProgram implements ProgramFactory {
                     .updateLo(Predicate.C0, AluOp.SET, Operand.IN_LO, Operand.constant(0))
                     .updateHi(Predicate.C0, AluOp.SET, Operand.IN_HI, Operand.constant(0)));
         }
+        MatchTable routes = null;
+        HashUnit ecmp = null;
+        if (um && route) {
+            routes = s0.table(ROUTE_TABLE, MatchKind.EXACT, ROUTE_ENTRIES, Long.SIZE, t.dst());
+            ecmp = s0.hash("lr_ecmp_hash", SignatureHash.crc(0), ECMP_HASH_BITS, t.fields());
+        }
+        final MatchTable routeTable = routes;
+        final HashUnit ecmpHash = ecmp;
         final MatchTable aclTable = acl;
         final RegisterAction firstPacket = batchState;
         code.add(first, ctx -> {
@@ -276,7 +307,18 @@ public class LossRadarProgram implements ProgramFactory {
                 }
                 batch = (ns >>> c.batchShift()) & batchMask;
                 ts = Signature.timestamp(ns);
-                port = c.port();
+                if (routeTable == null) {
+                    port = c.port();
+                } else {
+                    int hit = ctx.lookup(routeTable);
+                    if (hit < 0) {
+                        ctx.set(base, -1 & 0xFFFFFFFFL); // no route here: the switch's own forwarding decides, unmetered
+                        return;
+                    }
+                    long data = ctx.actionData(routeTable, hit);
+                    int members = (int) (data & 0xFF);
+                    port = (int) ((data >>> (8 * (1 + ctx.hash(ecmpHash) % members))) & 0xFF);
+                }
                 ctx.set(f.outPort, port);
                 ctx.set(f.batch, batch);
                 if (f.ts != null) {

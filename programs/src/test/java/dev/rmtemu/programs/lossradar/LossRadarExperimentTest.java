@@ -30,6 +30,9 @@ class LossRadarExperimentTest {
         o.put("b_cells", "48,384");
         o.put("b_bursts", "1");
         o.put("b_burst_packets", "200");
+        o.put("f_ms", "1");
+        o.put("f_cells", "96");
+        o.put("f_burst_packets", "300");
         return o;
     }
 
@@ -56,6 +59,20 @@ class LossRadarExperimentTest {
         assertEquals(2, rows.size());
         assertTrue(rows.get(0).complete() < rows.get(0).trials() / 2, "1.1x cells for 60 losses rarely decode: " + rows.get(0));
         assertTrue(rows.get(1).complete() >= 18, "3x cells nearly always decode: " + rows.get(1));
+    }
+
+    @Test
+    void fatTreeLossesAreAllDecodedWithRoomyDigests() {
+        Map<String, String> o = new TreeMap<>(LossRadarExperiment.DEFAULTS);
+        o.putAll(Map.of("f_ms", "2", "f_cells", "6,192", "f_loss", "0.005", "f_burst_packets", "200"));
+        List<LossRadarExperiment.SizeRow> rows = LossRadarExperiment.fatTree(o, 3, 2);
+        LossRadarExperiment.SizeRow tiny = rows.get(0);
+        LossRadarExperiment.SizeRow roomy = rows.get(1);
+        assertTrue(roomy.lost() > 10, "fabric links lost packets: " + roomy.lost());
+        assertEquals(roomy.lost(), roomy.decoded(), "every switch-to-switch loss decoded");
+        assertEquals(roomy.batches(), roomy.batchesComplete());
+        assertEquals(roomy.lost(), tiny.lost(), "the same run, other digests");
+        assertTrue(tiny.decoded() < tiny.lost(), "6 cells per digest cannot hold them all: " + tiny);
     }
 
     @Test
