@@ -125,6 +125,13 @@ public final class LossRadarExperiment implements Experiment {
         }
     }
 
+    /** (c) the rows, and the ACL corruption the blackhole stands for with the candidates the analyzer found. */
+    public record CauseResult(List<CauseRow> rows, String aclTruth, List<String> aclCandidates) {
+    }
+
+    /** (c): the blackholed destination is the one a single bit away from the host the ACL means to block. */
+    static final int ACL_FLIPPED_DST_BIT = 3;
+
     /** (d) one row. */
     public record MemoryRow(int cells, int ports, int upstream, long digestBytes, long fullBytes, long blackBoxBytes) {
     }
@@ -158,13 +165,14 @@ public final class LossRadarExperiment implements Experiment {
         List<DecodeRow> a = part.contains("a") ? decode(o, k, seed) : List.of();
         List<SizeRow> bRows = part.contains("b") ? sizes(o, k, seed) : List.of();
         List<SizeRow> fRows = part.contains("f") ? fatTree(o, k, seed) : List.of();
-        List<CauseRow> c = part.contains("c") ? causes(o, k, seed) : List.of();
+        CauseResult cr = part.contains("c") ? causes(o, k, seed) : new CauseResult(List.of(), "", List.of());
+        List<CauseRow> c = cr.rows();
         List<MemoryRow> d = part.contains("d") ? memory(o, k) : List.of();
         List<LineRow> l = part.contains("l") ? List.of(line(o, k, seed)) : List.of();
         if (json) {
-            printJson(out, o, a, bRows, fRows, c, d, l);
+            printJson(out, o, a, bRows, fRows, cr, d, l);
         } else {
-            printTables(out, a, bRows, fRows, c, d, l);
+            printTables(out, a, bRows, fRows, cr, d, l);
         }
         out.flush();
         return 0;
@@ -275,7 +283,7 @@ public final class LossRadarExperiment implements Experiment {
     // ------------------------------------------------------------------ (c)
 
     /** The incast, random-drop and blackhole scenario of (c); returns the decoded losses with their true causes. */
-    static List<CauseRow> causes(Map<String, String> o, int k, long seed) {
+    static CauseResult causes(Map<String, String> o, int k, long seed) {
         int cells = intOpt(o, "c_cells");
         LossRadarConfig cfg = new LossRadarConfig(k, Math.max(k, cells / k * k), LossRadarConfig.DEFAULT_PORTS,
                 LossRadarConfig.DEFAULT_BATCH_SHIFT, LossRadarConfig.DEFAULT_TIMEOUT_NS, false, true, true, 0, LossRadarConfig.DEFAULT_PORT);
@@ -361,7 +369,40 @@ public final class LossRadarExperiment implements Experiment {
         }
         // decoding coverage of the scenario, as the first row's context
         rows.add(0, new CauseRow("decoded/lost", RootCause.UNCLASSIFIED, truth.size(), packets.size(), packets.size()));
-        return rows;
+        // the blackhole as a corrupted ACL: the ACL should deny the host one bit away from the victim
+        int intended = victim ^ (1 << ACL_FLIPPED_DST_BIT);
+        List<AclCorruptionAnalyzer.Rule> acl = List.of(AclCorruptionAnalyzer.Rule.of(intended, 32, 0, 10, true),
+                AclCorruptionAnalyzer.Rule.of(0, 0, 0, 1, false));
+        RootCause[] byDefault = new RootCauseAnalyzer(def).classify(losses);
+        java.util.TreeSet<Long> lostKeys = new java.util.TreeSet<>();
+        for (int i = 0; i < byDefault.length; i++) {
+            if (byDefault[i] == RootCause.BLACKHOLE) {
+                lostKeys.add(AclCorruptionAnalyzer.key(packets.get(i).dst(), packets.get(i).proto()));
+            }
+        }
+        java.util.TreeSet<Long> deliveredKeys = new java.util.TreeSet<>();
+        for (int i = 0; i < trace.size(); i++) {
+            PacketRecord p = trace.get(i);
+            if (p.dstIpv4() != victim && p.dstIpv4() != intended) {
+                deliveredKeys.add(AclCorruptionAnalyzer.key(p.dstIpv4(), p.protocol()));
+            }
+        }
+        List<String> candidates = new ArrayList<>();
+        for (AclCorruptionAnalyzer.Candidate cand : AclCorruptionAnalyzer.explain(acl, toArray(lostKeys), toArray(deliveredKeys))) {
+            candidates.add(cand.describe());
+        }
+        String truthFlip = new AclCorruptionAnalyzer.Candidate(0, false, ACL_FLIPPED_DST_BIT + Byte.SIZE).describe();
+        return new CauseResult(rows, truthFlip + " (deny " + dev.rmtemu.traces.Addresses.ipv4(intended) + " became deny "
+                + victimCidr + ")", candidates);
+    }
+
+    private static long[] toArray(java.util.SortedSet<Long> set) {
+        long[] a = new long[set.size()];
+        int i = 0;
+        for (long v : set) {
+            a[i++] = v;
+        }
+        return a;
     }
 
     /** Two generated traces merged by timestamp. */
@@ -448,8 +489,9 @@ public final class LossRadarExperiment implements Experiment {
 
     // ------------------------------------------------------------------ output
 
-    private static void printTables(PrintWriter out, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows, List<CauseRow> c,
+    private static void printTables(PrintWriter out, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows, CauseResult cr,
                                     List<MemoryRow> d, List<LineRow> l) {
+        List<CauseRow> c = cr.rows();
         if (!a.isEmpty()) {
             out.println("(a) IBF decode success vs cells/losses (k partitions, random 128-bit signatures)   paper: " + PAPER_A);
             out.println("  n_loss  cells/loss   cells  trials  fully decoded  packets decoded");
@@ -498,6 +540,8 @@ public final class LossRadarExperiment implements Experiment {
                 out.printf(Locale.ROOT, "  %-15s  %-12s  %6d  %8d  %7d  %8.1f%%  %5.1f%%%n", r.setting(), r.cause().name().toLowerCase(Locale.ROOT),
                         r.truth(), r.reported(), r.correct(), 100 * r.precision(), 100 * r.recall());
             }
+            out.println("  ACL corruption behind the blackhole: " + cr.aclTruth());
+            out.println("  candidate one-bit flips explaining the blackhole losses: " + cr.aclCandidates());
             out.println();
         }
         if (!d.isEmpty()) {
@@ -520,7 +564,8 @@ public final class LossRadarExperiment implements Experiment {
     }
 
     private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows,
-                                  List<CauseRow> c, List<MemoryRow> d, List<LineRow> l) {
+                                  CauseResult cr, List<MemoryRow> d, List<LineRow> l) {
+        List<CauseRow> c = cr.rows();
         StringBuilder b = new StringBuilder("{\"experiment\":\"lossradar\",\"options\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : o.entrySet()) {
@@ -555,7 +600,11 @@ public final class LossRadarExperiment implements Experiment {
                     "{\"setting\":\"%s\",\"cause\":\"%s\",\"truth\":%d,\"reported\":%d,\"correct\":%d}",
                     r.setting(), r.cause().name().toLowerCase(Locale.ROOT), r.truth(), r.reported(), r.correct()));
         }
-        b.append("],\"memory\":[");
+        b.append("],\"acl_corruption\":{\"truth\":\"").append(cr.aclTruth()).append("\",\"candidates\":[");
+        for (int i = 0; i < cr.aclCandidates().size(); i++) {
+            b.append(i == 0 ? "" : ",").append('"').append(cr.aclCandidates().get(i)).append('"');
+        }
+        b.append("]},\"memory\":[");
         for (int i = 0; i < d.size(); i++) {
             MemoryRow r = d.get(i);
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,

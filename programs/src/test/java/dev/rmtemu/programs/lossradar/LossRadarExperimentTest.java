@@ -76,6 +76,19 @@ class LossRadarExperimentTest {
     }
 
     @Test
+    void blackholeLossesPointAtTheFlippedAclBit() {
+        Map<String, String> o = new TreeMap<>(LossRadarExperiment.DEFAULTS);
+        o.putAll(small());
+        o.put("c_ms", "60");
+        LossRadarExperiment.CauseResult r = LossRadarExperiment.causes(o, 3, 1);
+        LossRadarExperiment.CauseRow blackhole = r.rows().get(2); // after the coverage row and congestion
+        assertEquals(RootCause.BLACKHOLE, blackhole.cause());
+        assertTrue(blackhole.correct() > 0, "blackhole losses recognised: " + blackhole);
+        assertEquals(List.of("rule 0 value dst bit 3", "rule 0 mask dst bit 3"), r.aclCandidates(), r.aclTruth());
+        assertTrue(r.aclTruth().startsWith("rule 0 value dst bit 3"));
+    }
+
+    @Test
     void memoryIsCellsTimesWordsTimesBatchesTimesMeters() {
         List<LossRadarExperiment.MemoryRow> rows = LossRadarExperiment.memory(new TreeMap<>(Map.of(
                 "d_cells", "96", "d_ports", "4", "d_upstream", "16")), 3);
