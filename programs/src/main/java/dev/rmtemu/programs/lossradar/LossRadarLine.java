@@ -171,7 +171,9 @@ public final class LossRadarLine {
                     truth.put(new LostPacket(sig), d.dropCause());
                     continue;
                 }
-                refDm.downstream(r, LINK_PORT, batch, ts);
+                int meterShift = LossRadarConfig.BATCH_BITS + (config.timestamp() ? LossRadarConfig.TIMESTAMP_BITS : 0);
+                int upstream = config.blackBox() ? (int) ((shim >>> meterShift) & ((1 << LossRadarConfig.METER_BITS) - 1)) : 0;
+                refDm.downstream(r, LINK_PORT, batch, ts, upstream);
                 b.scheduleArrival(departures.tagA(i) + latency, LINK_PORT, r, shim);
             }
             b.drain();

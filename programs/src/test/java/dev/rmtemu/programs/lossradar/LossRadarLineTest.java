@@ -31,7 +31,7 @@ class LossRadarLineTest {
     private static Map<String, IbfDigest> byKey(List<MeterDigest> ds) {
         Map<String, IbfDigest> m = new TreeMap<>();
         for (MeterDigest d : ds) {
-            m.merge(d.switchId() + "/" + MeterDigest.roleName(d.role()) + "/" + d.port() + "/" + d.batch(), d.digest(),
+            m.merge(d.switchId() + "/" + MeterDigest.roleName(d.role()) + "/" + d.port() + "/" + d.batch() + "/m" + d.meter(), d.digest(),
                     (x, y) -> {
                         IbfDigest s = x.copy();
                         s.add(y);
@@ -71,6 +71,16 @@ class LossRadarLineTest {
         LossRadarConfig c = small().withOptions(true, true, true);
         assertEquals(5, c.words());
         checkRun(c, 9, 0.004, dir);
+    }
+
+    @Test
+    void blackBoxMeterIdsTravelAndTheDmFilesByThem(@TempDir Path dir) {
+        LossRadarConfig c = small().withMeters(3, 2);
+        checkRun(c, 11, 0.004, dir.resolve("bb"));
+        LossRadarLine.Result r = new LossRadarLine(c, "tofino1", true).run(trace(3000, 12), new BernoulliLoss(0.004, 12), dir.resolve("bb2"));
+        for (MeterDigest d : r.switchDigests()) {
+            assertEquals(2, d.meter(), "every digest is meter 2's: " + d);
+        }
     }
 
     @Test
