@@ -41,6 +41,22 @@ public final class LossRadarExperiment implements Experiment {
     static final int BG_PACKET_BYTES = 850;
     static final int FAT_TREE_K = 4;
     static final double FAT_TREE_FABRIC_GBPS = 10;
+    static final double FAT_TREE_HOST_GBPS = 100;
+    /** (b), (c): the monitored port and link run at 10 Gb/s. */
+    static final double LINK_GBPS = 10;
+    /** Flows of the background traffic in (b), (f), (c) and (l). */
+    static final int B_FLOWS = 1000;
+    static final int F_FLOWS = 2000;
+    static final int C_FLOWS = 300;
+    static final int L_FLOWS = 200;
+    /** Incast senders in (b) and (f). */
+    static final int B_SENDERS = 16;
+    static final int F_SENDERS = 12;
+    /** (l): 96-cell digests, batches of 2^16 ns = 65.5 µs, 10 µs timeout, so a short trace spans many batches. */
+    static final int L_CELLS = 96;
+    static final int L_BATCH_SHIFT = 16;
+    static final long L_TIMEOUT_NS = 10_000;
+    static final double L_LOAD = 0.5;
     static final String PAPER_C = "precision ~100% blackholes, >= 97.6% random drops";
 
     static {
@@ -219,11 +235,11 @@ public final class LossRadarExperiment implements Experiment {
     static List<SizeRow> sizes(Map<String, String> o, int k, long seed) {
         double gbps = doubleOpt(o, "b_gbps");
         long durationNs = longOpt(o, "b_ms") * 1_000_000L;
-        double linkGbps = 10;
+        double linkGbps = LINK_GBPS;
         long bgPackets = (long) (gbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
         int bursts = intOpt(o, "b_bursts");
-        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=1000&gbps=" + linkGbps + "&load=" + gbps / linkGbps + "&start=0&seed=" + seed;
-        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "b_burst_packets")) + "&senders=16&bursts=" + bursts
+        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=" + B_FLOWS + "&gbps=" + linkGbps + "&load=" + gbps / linkGbps + "&start=0&seed=" + seed;
+        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "b_burst_packets")) + "&senders=" + B_SENDERS + "&bursts=" + bursts
                 + "&interval=" + (durationNs / bursts) + "&gbps=" + linkGbps + "&start=" + (durationNs / bursts / 2) + "&seed=" + (seed + 1);
         RecordBuffer trace = merge(bg, incast);
         List<SizeRow> rows = new ArrayList<>();
@@ -256,13 +272,14 @@ public final class LossRadarExperiment implements Experiment {
     static List<SizeRow> fatTree(Map<String, String> o, int k, long seed) {
         double gbps = doubleOpt(o, "f_gbps");
         long durationNs = longOpt(o, "f_ms") * 1_000_000L;
-        double hostGbps = 100;
+        double hostGbps = FAT_TREE_HOST_GBPS;
         long bgPackets = (long) (gbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
         int bursts = intOpt(o, "f_bursts");
-        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=2000&gbps=" + hostGbps
+        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=" + F_FLOWS + "&gbps=" + hostGbps
                 + "&load=" + gbps / hostGbps + "&start=0&seed=" + seed;
-        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "f_burst_packets")) + "&senders=12&bursts=" + bursts
-                + "&interval=" + (durationNs / bursts) + "&gbps=10&start=" + (durationNs / bursts / 2) + "&seed=" + (seed + 1);
+        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "f_burst_packets")) + "&senders=" + F_SENDERS + "&bursts=" + bursts
+                + "&interval=" + (durationNs / bursts) + "&gbps=" + FAT_TREE_FABRIC_GBPS + "&start=" + (durationNs / bursts / 2)
+                + "&seed=" + (seed + 1);
         RecordBuffer trace = merge(bg, incast);
         List<SizeRow> rows = new ArrayList<>();
         LossRadarFatTree tree = new LossRadarFatTree(FAT_TREE_K, FAT_TREE_FABRIC_GBPS, hostGbps, doubleOpt(o, "f_loss"));
@@ -289,11 +306,11 @@ public final class LossRadarExperiment implements Experiment {
                 LossRadarConfig.DEFAULT_BATCH_SHIFT, LossRadarConfig.DEFAULT_TIMEOUT_NS, false, true, true, 0, LossRadarConfig.DEFAULT_PORT);
         double bgGbps = doubleOpt(o, "c_background_gbps");
         long durationNs = longOpt(o, "c_ms") * 1_000_000L;
-        double linkGbps = 10;
+        double linkGbps = LINK_GBPS;
         double load = bgGbps / linkGbps;
         long bgPackets = (long) (bgGbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
         int bursts = intOpt(o, "c_bursts");
-        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=300&gbps=" + linkGbps + "&load=" + load + "&start=0&seed=" + seed;
+        String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=" + C_FLOWS + "&gbps=" + linkGbps + "&load=" + load + "&start=0&seed=" + seed;
         String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "c_burst_packets")) + "&senders=" + intOpt(o, "c_senders")
                 + "&bursts=" + bursts + "&interval=" + (durationNs / bursts) + "&gbps=" + linkGbps + "&start=" + (durationNs / bursts / 3)
                 + "&seed=" + (seed + 1);
@@ -448,11 +465,12 @@ public final class LossRadarExperiment implements Experiment {
     // ------------------------------------------------------------------ (l)
 
     static LineRow line(Map<String, String> o, int k, long seed) {
-        LossRadarConfig c = new LossRadarConfig(k, 96 / k * k, LossRadarConfig.DEFAULT_PORTS, 16, 10_000, false, false, false, 0,
+        LossRadarConfig c = new LossRadarConfig(k, L_CELLS / k * k, LossRadarConfig.DEFAULT_PORTS, L_BATCH_SHIFT, L_TIMEOUT_NS,
+                false, false, false, 0,
                 LossRadarConfig.DEFAULT_PORT);
         int packets = intOpt(o, "l_packets");
         RecordBuffer trace;
-        try (PacketSource s = TraceSpec.open("gen:tcp?packets=" + packets + "&flows=200&load=0.5&start=0&seed=" + seed)) {
+        try (PacketSource s = TraceSpec.open("gen:tcp?packets=" + packets + "&flows=" + L_FLOWS + "&load=" + L_LOAD + "&start=0&seed=" + seed)) {
             trace = RecordBuffer.load(s, packets);
         }
         Path dir = tempDir();
