@@ -14,7 +14,9 @@ import java.util.List;
  * The parser: loads a program's header fields from a packet record into a PHV
  * (each field truncated to its declared width). Fields the program adds to the
  * packet ({@link ParsedField#CARRIED}) are not in the record; they start at zero
- * on a packet's first parse and travel with it afterwards.
+ * on a packet's first parse and travel with it afterwards. Shim header fields
+ * ({@link ParsedField#SHIM}) are unpacked from the packet's shim word (declaration
+ * order, least significant bits first) and packed back by {@link #deparseShim}.
  */
 public final class HeaderParser {
     private final Field[] fields;
@@ -23,16 +25,21 @@ public final class HeaderParser {
     private final int[] slots;
     private final long[] masks;
     private final int[] codes;
-    /** Slots the parser does not fill (metadata, carried headers): zeroed for a fresh packet. */
+    /** Slots the record does not fill (metadata, carried and shim headers): zeroed for a fresh packet. */
     private final int[] unparsedSlots;
+    private final Field[] shim;
 
     public HeaderParser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
+        List<Field> shimFields = new ArrayList<>();
         for (Field f : program.fields()) {
-            if (f.kind() == FieldKind.HEADER && f.source() != ParsedField.CARRIED) {
+            if (f.kind() == FieldKind.HEADER && f.source() == ParsedField.SHIM) {
+                shimFields.add(f);
+            } else if (f.kind() == FieldKind.HEADER && f.source() != ParsedField.CARRIED) {
                 fs.add(f);
             }
         }
+        shim = shimFields.toArray(new Field[0]);
         fields = fs.toArray(new Field[0]);
         sources = new ParsedField[fields.length];
         slots = new int[fields.length];
@@ -57,10 +64,36 @@ public final class HeaderParser {
     }
 
     public void parse(PacketRecord r, Phv phv) {
+        parse(r, 0, phv);
+    }
+
+    /** Loads the record's fields and the shim header fields from {@code shimWord}. */
+    public void parse(PacketRecord r, long shimWord, Phv phv) {
         long[] v = phv.values();
         for (int i = 0; i < slots.length; i++) {
             v[slots[i]] = value(r, codes[i]) & masks[i];
         }
+        long w = shimWord;
+        for (Field f : shim) {
+            phv.load(f, w & f.mask());
+            w = f.width() == Long.SIZE ? 0 : w >>> f.width();
+        }
+    }
+
+    /** The shim word the deparser emits: the shim fields of the PHV, packed as {@link #parse} reads them. */
+    public long deparseShim(Phv phv) {
+        long w = 0;
+        int shift = 0;
+        for (Field f : shim) {
+            w |= (phv.get(f) & f.mask()) << shift;
+            shift += f.width();
+        }
+        return w;
+    }
+
+    /** True when the program declares shim header fields. */
+    public boolean hasShim() {
+        return shim.length > 0;
     }
 
     /**
@@ -69,12 +102,17 @@ public final class HeaderParser {
      * {@link #parse}, writing each slot once.
      */
     public void parseFresh(PacketRecord r, Phv phv) {
+        parseFresh(r, 0, phv);
+    }
+
+    /** {@link #parseFresh(PacketRecord, Phv)} with the shim header word the packet arrived with. */
+    public void parseFresh(PacketRecord r, long shimWord, Phv phv) {
         phv.discardPendingWrites();
         long[] v = phv.values();
         for (int s : unparsedSlots) {
             v[s] = 0;
         }
-        parse(r, phv);
+        parse(r, shimWord, phv);
     }
 
     private static final int IPV4_SRC = ParsedField.IPV4_SRC.ordinal();
@@ -150,7 +188,7 @@ public final class HeaderParser {
             case DST_PORT -> r.dstPort();
             case PACKET_LENGTH -> r.wireLength();
             case PAYLOAD_HASH -> r.payloadHash() & 0xFFFFFFFFL;
-            case CARRIED -> 0;
+            case CARRIED, SHIM -> 0;
         };
     }
 }

@@ -21,6 +21,7 @@ public final class PacketPool {
     private long[] arrivalCycle;
     private int[] ingressPort;
     private int[] resubmits;
+    private long[] shim;
     private int[] free;
     private int freeCount;
     private int capacity;
@@ -36,6 +37,7 @@ public final class PacketPool {
         this.arrivalCycle = new long[0];
         this.ingressPort = new int[0];
         this.resubmits = new int[0];
+        this.shim = new long[0];
         this.free = new int[0];
         grow(Math.max(16, initialCapacity));
     }
@@ -52,6 +54,7 @@ public final class PacketPool {
         arrivalCycle = Arrays.copyOf(arrivalCycle, newCapacity);
         ingressPort = Arrays.copyOf(ingressPort, newCapacity);
         resubmits = Arrays.copyOf(resubmits, newCapacity);
+        shim = Arrays.copyOf(shim, newCapacity);
         int[] f = new int[newCapacity];
         System.arraycopy(free, 0, f, 0, freeCount);
         for (int i = newCapacity - 1; i >= capacity; i--) {
@@ -69,6 +72,7 @@ public final class PacketPool {
         inUse++;
         int s = free[--freeCount];
         resubmits[s] = 0;
+        shim[s] = 0;
         return s;
     }
 
@@ -100,6 +104,16 @@ public final class PacketPool {
         packetNumber[toSlot] = packetNumber[fromSlot];
         arrivalCycle[toSlot] = arrivalCycle[fromSlot];
         ingressPort[toSlot] = ingressPort[fromSlot];
+        shim[toSlot] = shim[fromSlot];
+    }
+
+    /** The packet's shim header word (see {@code ParsedField.SHIM}): as it arrived, or as the deparser emitted it at departure. */
+    public long shim(int slot) {
+        return shim[slot];
+    }
+
+    public void shim(int slot, long word) {
+        shim[slot] = word;
     }
 
     public long packetNumber(int slot) {

@@ -87,6 +87,7 @@ public final class SwitchEngine {
     private final int egressToWire;
     private final int frontPorts;
     private final boolean hasEgress;
+    private final boolean hasShim;
     private final int tmPorts;
     private final Field fIngressPort;
     private final Field fIngressTstamp;
@@ -143,6 +144,7 @@ public final class SwitchEngine {
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
         this.hasEgress = program.uses(Gress.EGRESS);
+        this.hasShim = parser.hasShim();
         this.tmPorts = frontPorts + profile.pipes();
         this.metrics = new LatencyMetrics(profile.clockHz(), tmPorts, config.port().queues());
         this.parserFree = new long[profile.pipes()];
@@ -326,10 +328,16 @@ public final class SwitchEngine {
      * scheduling order), so the order does not depend on who scheduled first.
      */
     public void scheduleArrival(long cycle, int port, PacketRecord record) {
+        scheduleArrival(cycle, port, record, 0);
+    }
+
+    /** As {@link #scheduleArrival(long, int, PacketRecord)}, with the shim header word the upstream deparser emitted. */
+    public void scheduleArrival(long cycle, int port, PacketRecord record, long shimWord) {
         checkPort(port);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
         pool.ingressPort(slot, port);
+        pool.shim(slot, shimWord);
         events.schedule(cycle, EventQueue.Phase.PORT_ARRIVAL, port, EV_PORT_ARRIVAL, slot);
     }
 
@@ -345,7 +353,7 @@ public final class SwitchEngine {
                 pool.arrivalCycle(slot, c);
                 counters.packetIn();
                 Phv phv = pool.phv(slot);
-                parser.parseFresh(pool.record(slot), phv);
+                parser.parseFresh(pool.record(slot), pool.shim(slot), phv);
                 ingress(slot, c, pool.ingressPort(slot));
             }
             case EV_RECIRC_ARRIVAL -> {
@@ -571,6 +579,9 @@ public final class SwitchEngine {
         metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
         if (deparser != null && phv.headerWritten()) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
+        }
+        if (hasShim) {
+            pool.shim(slot, parser.deparseShim(phv));
         }
         listener.departed(departure, out, slot, pool);
         pool.release(slot);

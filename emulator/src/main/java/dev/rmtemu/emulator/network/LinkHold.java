@@ -18,6 +18,7 @@ final class LinkHold {
     private final int[] left;
     private final int[] wanted;
     private final int[] copies;
+    private final long[] shim;
     private final int capacity;
     private int count;
     private long refused;
@@ -30,10 +31,11 @@ final class LinkHold {
         this.left = new int[this.capacity];
         this.wanted = new int[this.capacity];
         this.copies = new int[this.capacity];
+        this.shim = new long[this.capacity];
     }
 
     /** Holds a copy of {@code rec} until {@code overtakes} later packets passed; false if full. */
-    boolean hold(PacketRecord rec, long linkIndex, int overtakes, int extraCopies, long arrivalCycle) {
+    boolean hold(PacketRecord rec, long shimWord, long linkIndex, int overtakes, int extraCopies, long arrivalCycle) {
         if (count == capacity) {
             refused++;
             return false;
@@ -45,6 +47,7 @@ final class LinkHold {
         left[s] = overtakes;
         wanted[s] = overtakes;
         copies[s] = extraCopies;
+        shim[s] = shimWord;
         return true;
     }
 
@@ -89,6 +92,10 @@ final class LinkHold {
         return copies[s];
     }
 
+    long shim(int s) {
+        return shim[s];
+    }
+
     /** Removes slot {@code s}, keeping the others in arrival order. */
     void remove(int s) {
         int last = count - 1;
@@ -99,6 +106,7 @@ final class LinkHold {
             System.arraycopy(left, s + 1, left, s, last - s);
             System.arraycopy(wanted, s + 1, wanted, s, last - s);
             System.arraycopy(copies, s + 1, copies, s, last - s);
+            System.arraycopy(shim, s + 1, shim, s, last - s);
         }
         count = last;
     }

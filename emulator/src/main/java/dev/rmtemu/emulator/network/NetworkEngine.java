@@ -290,7 +290,7 @@ public final class NetworkEngine {
                 int p = routing.route(node, rec.dstIpv4(), FlowKey.hash(rec));
                 return p == Routing.NO_ROUTE ? PortNumbers.UNSET : p - 1;
             });
-            switches[i].onDeparture((cycle, port, slot, pool) -> departed(ordinal, cycle, port, pool.record(slot)));
+            switches[i].onDeparture((cycle, port, slot, pool) -> departed(ordinal, cycle, port, pool.record(slot), pool.shim(slot)));
         }
     }
 
@@ -347,7 +347,7 @@ public final class NetworkEngine {
         int src = hostMap.assign(scratch);
         scratch.timestampNs(clock.cyclesToNs(cycle));
         injected[src]++;
-        transmit(hostChannel[src], cycle, scratch);
+        transmit(hostChannel[src], cycle, scratch, 0);
     }
 
     /**
@@ -402,17 +402,17 @@ public final class NetworkEngine {
         }
     }
 
-    private void departed(int ordinal, long cycle, int port, PacketRecord rec) {
+    private void departed(int ordinal, long cycle, int port, PacketRecord rec, long shim) {
         int ch = portChannel[ordinal][port];
         if (ch < 0) {
             unlinkedDrops[ordinal]++;
             return;
         }
-        transmit(ch, cycle, rec);
+        transmit(ch, cycle, rec, shim);
     }
 
-    /** The packet's last bit enters channel {@code ch} at {@code cycle}. */
-    private void transmit(int ch, long cycle, PacketRecord rec) {
+    /** The packet's last bit enters channel {@code ch} at {@code cycle}, with the shim header word its switch emitted. */
+    private void transmit(int ch, long cycle, PacketRecord rec, long shim) {
         long index = chCarried[ch]++;
         long at = cycle + chLatency[ch];
         int copies = 0;
@@ -440,11 +440,11 @@ public final class NetworkEngine {
                 chDuplicates[ch] += copies;
                 log.add(index, GroundTruthLog.DUPLICATE, copies);
             }
-            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, index, decision.holdPackets(), copies, at)) {
+            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, shim, index, decision.holdPackets(), copies, at)) {
                 return;
             }
         }
-        arriveWithCopies(ch, at, rec, copies);
+        arriveWithCopies(ch, at, rec, shim, copies);
         LinkHold hold = chHold[ch];
         if (hold != null && hold.count() > 0) {
             hold.overtaken();
@@ -455,12 +455,12 @@ public final class NetworkEngine {
         }
     }
 
-    private void arriveWithCopies(int ch, long at, PacketRecord rec, int copies) {
-        arrive(ch, at, rec);
+    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int copies) {
+        arrive(ch, at, rec, shim);
         if (copies > 0) {
             long gap = serialisationCycles(rec.wireLength(), chRateBps[ch]);
             for (int i = 1; i <= copies; i++) {
-                arrive(ch, at + i * gap, rec);
+                arrive(ch, at + i * gap, rec, shim);
             }
         }
     }
@@ -470,7 +470,7 @@ public final class NetworkEngine {
         LinkHold hold = chHold[ch];
         chReordered[ch]++;
         chLog[ch].add(hold.linkIndex(slot), GroundTruthLog.REORDER, hold.overtakes(slot));
-        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.copies(slot));
+        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.shim(slot), hold.copies(slot));
         hold.remove(slot);
     }
 
@@ -480,14 +480,14 @@ public final class NetworkEngine {
         return Math.max(1, (bits * clock.hz() + rateBps - 1) / rateBps);
     }
 
-    private void arrive(int ch, long at, PacketRecord rec) {
+    private void arrive(int ch, long at, PacketRecord rec, long shim) {
         int s = chToSwitch[ch];
         if (s >= 0) {
             if (arrivalListener != null) {
                 arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec);
             }
             scheduledArrivals[s]++;
-            switches[s].scheduleArrival(at, chToPort[ch], rec);
+            switches[s].scheduleArrival(at, chToPort[ch], rec, shim);
             if (at < nextCycle[s]) {
                 nextCycle[s] = at;
             }

@@ -1,0 +1,63 @@
+package dev.rmtemu.programs.lossradar;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AclCorruptionAnalyzerTest {
+    private static final int NET_5 = 0x0A000500;   // 10.0.5.0
+    private static final int NET_4 = 0x0A000400;   // 10.0.4.0
+    private static final int NET_9 = 0x0A000900;   // 10.0.9.0
+
+    private static List<AclCorruptionAnalyzer.Rule> acl() {
+        return List.of(
+                AclCorruptionAnalyzer.Rule.of(NET_5, 24, 0, 10, true),     // deny 10.0.5.0/24
+                AclCorruptionAnalyzer.Rule.of(NET_9, 24, 17, 20, true),    // deny UDP to 10.0.9.0/24
+                AclCorruptionAnalyzer.Rule.of(0, 0, 0, 1, false));         // permit the rest
+    }
+
+    @Test
+    void theAclItselfDeniesWhatItShould() {
+        assertTrue(AclCorruptionAnalyzer.denies(acl(), AclCorruptionAnalyzer.key(NET_5 + 7, 6)));
+        assertFalse(AclCorruptionAnalyzer.denies(acl(), AclCorruptionAnalyzer.key(NET_4 + 7, 6)));
+        assertTrue(AclCorruptionAnalyzer.denies(acl(), AclCorruptionAnalyzer.key(NET_9 + 1, 17)));
+        assertFalse(AclCorruptionAnalyzer.denies(acl(), AclCorruptionAnalyzer.key(NET_9 + 1, 6)));
+    }
+
+    @Test
+    void aFlippedPrefixBitIsFound() {
+        // rule 0's value had destination bit 8 flipped: 10.0.4.0/24 is blackholed instead of (and not as well as) 10.0.5.0/24
+        long[] lost = {AclCorruptionAnalyzer.key(NET_4 + 1, 6), AclCorruptionAnalyzer.key(NET_4 + 200, 17)};
+        long[] delivered = {AclCorruptionAnalyzer.key(NET_5 + 3, 6), AclCorruptionAnalyzer.key(0x0A000A01, 6)};
+        List<AclCorruptionAnalyzer.Candidate> c = AclCorruptionAnalyzer.explain(acl(), lost, delivered);
+        assertEquals(List.of(new AclCorruptionAnalyzer.Candidate(0, false, 8 + 8)), c);
+        assertEquals("rule 0 value dst bit 8", c.get(0).describe());
+    }
+
+    @Test
+    void withoutDeliveredPacketsTheMaskFlipAlsoExplains() {
+        long[] lost = {AclCorruptionAnalyzer.key(NET_4 + 1, 6)};
+        List<AclCorruptionAnalyzer.Candidate> c = AclCorruptionAnalyzer.explain(acl(), lost, new long[0]);
+        assertTrue(c.contains(new AclCorruptionAnalyzer.Candidate(0, false, 16)));
+        assertTrue(c.contains(new AclCorruptionAnalyzer.Candidate(0, true, 16)), "mask bit 8 cleared: 10.0.4/24 and 10.0.5/24 both match");
+        for (AclCorruptionAnalyzer.Candidate x : c) {
+            List<AclCorruptionAnalyzer.Rule> f = new java.util.ArrayList<>(acl());
+            AclCorruptionAnalyzer.Rule r = f.get(x.rule());
+            long bit = 1L << x.bit();
+            f.set(x.rule(), x.inMask() ? new AclCorruptionAnalyzer.Rule(r.value(), r.mask() ^ bit, r.priority(), r.deny())
+                    : new AclCorruptionAnalyzer.Rule(r.value() ^ bit, r.mask(), r.priority(), r.deny()));
+            assertTrue(AclCorruptionAnalyzer.denies(f, lost[0]), x.describe() + " really denies the lost packet");
+        }
+    }
+
+    @Test
+    void lossesNoSingleFlipExplainsGiveNoCandidate() {
+        long[] lost = {AclCorruptionAnalyzer.key(0x0B000001, 6), AclCorruptionAnalyzer.key(0xC0A80001, 17)};
+        long[] delivered = {AclCorruptionAnalyzer.key(0x0A000A01, 6)};
+        assertTrue(AclCorruptionAnalyzer.explain(acl(), lost, delivered).isEmpty());
+    }
+}

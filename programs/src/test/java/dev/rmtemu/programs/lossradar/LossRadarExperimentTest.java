@@ -1,0 +1,107 @@
+package dev.rmtemu.programs.lossradar;
+
+import dev.rmtemu.model.UserError;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LossRadarExperimentTest {
+    private static Map<String, String> small() {
+        Map<String, String> o = new TreeMap<>();
+        o.put("a_losses", "60");
+        o.put("a_ratios", "1.1,3.0");
+        o.put("a_trials", "20");
+        o.put("c_ms", "40");
+        o.put("c_bursts", "2");
+        o.put("c_burst_packets", "400");
+        o.put("c_cells", "900");
+        o.put("d_cells", "96");
+        o.put("d_ports", "4");
+        o.put("l_packets", "3000");
+        o.put("b_ms", "20");
+        o.put("b_cells", "48,384");
+        o.put("b_bursts", "1");
+        o.put("b_burst_packets", "200");
+        o.put("f_ms", "1");
+        o.put("f_cells", "96");
+        o.put("f_burst_packets", "300");
+        return o;
+    }
+
+    private static String run(Map<String, String> o, boolean json) {
+        StringWriter s = new StringWriter();
+        assertEquals(0, new LossRadarExperiment().run(o, json, new PrintWriter(s), new PrintWriter(new StringWriter())));
+        return s.toString();
+    }
+
+    @Test
+    void smallRunIsDeterministicAndConsistent() {
+        String first = run(small(), true);
+        assertEquals(first, run(small(), true), "same options, same bytes");
+        assertTrue(first.contains("\"equals_reference\":true"), first);
+        String text = run(small(), false);
+        assertTrue(text.contains("digests == plain-Java meters: true"), text);
+    }
+
+    @Test
+    void decodeSucceedsWithRoomAndFailsWithout() {
+        Map<String, String> o = small();
+        List<LossRadarExperiment.DecodeRow> rows = LossRadarExperiment.decode(new TreeMap<>(Map.of(
+                "a_losses", "60", "a_ratios", "1.1,3.0", "a_trials", "20")), 3, 1);
+        assertEquals(2, rows.size());
+        assertTrue(rows.get(0).complete() < rows.get(0).trials() / 2, "1.1x cells for 60 losses rarely decode: " + rows.get(0));
+        assertTrue(rows.get(1).complete() >= 18, "3x cells nearly always decode: " + rows.get(1));
+    }
+
+    @Test
+    void fatTreeLossesAreAllDecodedWithRoomyDigests() {
+        Map<String, String> o = new TreeMap<>(LossRadarExperiment.DEFAULTS);
+        o.putAll(Map.of("f_ms", "2", "f_cells", "6,192", "f_loss", "0.005", "f_burst_packets", "200"));
+        List<LossRadarExperiment.SizeRow> rows = LossRadarExperiment.fatTree(o, 3, 2);
+        LossRadarExperiment.SizeRow tiny = rows.get(0);
+        LossRadarExperiment.SizeRow roomy = rows.get(1);
+        assertTrue(roomy.lost() > 10, "fabric links lost packets: " + roomy.lost());
+        assertEquals(roomy.lost(), roomy.decoded(), "every switch-to-switch loss decoded");
+        assertEquals(roomy.batches(), roomy.batchesComplete());
+        assertEquals(roomy.lost(), tiny.lost(), "the same run, other digests");
+        assertTrue(tiny.decoded() < tiny.lost(), "6 cells per digest cannot hold them all: " + tiny);
+    }
+
+    @Test
+    void blackholeLossesPointAtTheFlippedAclBit() {
+        Map<String, String> o = new TreeMap<>(LossRadarExperiment.DEFAULTS);
+        o.putAll(small());
+        o.put("c_ms", "60");
+        LossRadarExperiment.CauseResult r = LossRadarExperiment.causes(o, 3, 1);
+        LossRadarExperiment.CauseRow blackhole = r.rows().get(2); // after the coverage row and congestion
+        assertEquals(RootCause.BLACKHOLE, blackhole.cause());
+        assertTrue(blackhole.correct() > 0, "blackhole losses recognised: " + blackhole);
+        assertEquals(List.of("rule 0 value dst bit 3", "rule 0 mask dst bit 3"), r.aclCandidates(), r.aclTruth());
+        assertTrue(r.aclTruth().startsWith("rule 0 value dst bit 3"));
+    }
+
+    @Test
+    void memoryIsCellsTimesWordsTimesBatchesTimesMeters() {
+        List<LossRadarExperiment.MemoryRow> rows = LossRadarExperiment.memory(new TreeMap<>(Map.of(
+                "d_cells", "96", "d_ports", "4", "d_upstream", "16")), 3);
+        LossRadarExperiment.MemoryRow r = rows.get(0);
+        assertEquals(96 * 5 * 4, r.digestBytes());
+        assertEquals(96 * 5 * 4 * 2 * 2 * 4, r.fullBytes());
+        assertEquals(96 * 5 * 4 * 2 * (4 + 4 * 16), r.blackBoxBytes());
+    }
+
+    @Test
+    void badOptionsAreOneLineErrors() {
+        assertThrows(UserError.class, () -> run(Map.of("nope", "1"), false));
+        assertThrows(UserError.class, () -> run(Map.of("part", "x"), false));
+        assertThrows(UserError.class, () -> run(Map.of("a_trials", "many"), false));
+    }
+}

@@ -1,0 +1,125 @@
+package dev.rmtemu.programs.lossradar;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class RootCauseAnalyzerTest {
+    private static final long US = 1000;
+    private static final long MS = 1_000_000;
+    private final RootCauseAnalyzer analyzer = new RootCauseAnalyzer(RootCauseAnalyzer.Params.defaults());
+
+    private static RootCauseAnalyzer.Loss loss(int flow, int ipId, long timeNs) {
+        return loss(flow, ipId, false, timeNs);
+    }
+
+    private static RootCauseAnalyzer.Loss loss(int flow, int ipId, boolean syn, long timeNs) {
+        return new RootCauseAnalyzer.Loss(0x0A000000L + flow, 6L << 32 | 80, ipId, syn, timeNs >>> 23, timeNs);
+    }
+
+    private static RootCause[] all(int n, RootCause c) {
+        RootCause[] r = new RootCause[n];
+        java.util.Arrays.fill(r, c);
+        return r;
+    }
+
+    @Test
+    void burstWithGapsInAFlowIsCongestion() {
+        List<RootCauseAnalyzer.Loss> l = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            // three flows, every other IP ID of each lost
+            l.add(loss(i % 3, 100 + 2 * (i / 3), 10 * MS + i * US));
+        }
+        assertArrayEquals(all(12, RootCause.CONGESTION), analyzer.classify(l));
+    }
+
+    @Test
+    void longConsecutiveRunInABurstIsABlackholeShortOnesCongestion() {
+        List<RootCauseAnalyzer.Loss> l = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            l.add(loss(1, 1000 + i, 5 * MS + 2 * i * US));
+        }
+        for (int i = 0; i < 3; i++) {
+            l.add(loss(2, 7 + i, 5 * MS + (2 * i + 1) * US));
+        }
+        RootCause[] r = analyzer.classify(l);
+        for (int i = 0; i < 40; i++) {
+            assertEquals(RootCause.BLACKHOLE, r[i], "loss " + i);
+        }
+        for (int i = 40; i < 43; i++) {
+            assertEquals(RootCause.CONGESTION, r[i], "loss " + i);
+        }
+    }
+
+    @Test
+    void consecutiveIdsAcrossTheWrapAroundAreARun() {
+        List<RootCauseAnalyzer.Loss> l = new ArrayList<>();
+        for (int i = 0; i < 35; i++) {
+            l.add(loss(4, (65520 + i) & 0xFFFF, MS + i * US));
+        }
+        assertArrayEquals(all(35, RootCause.BLACKHOLE), analyzer.classify(l));
+    }
+
+    @Test
+    void sparseConsecutiveRunIsABlackhole() {
+        List<RootCauseAnalyzer.Loss> l = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            l.add(loss(9, 500 + i, 3 * MS + i * MS));
+        }
+        l.add(loss(10, 42, 50 * MS));
+        RootCause[] r = analyzer.classify(l);
+        for (int i = 0; i < 6; i++) {
+            assertEquals(RootCause.BLACKHOLE, r[i]);
+        }
+        assertEquals(RootCause.RANDOM, r[6], "a single loss fills its one bin");
+    }
+
+    @Test
+    void mostlySynLossesAreABlackhole() {
+        List<RootCauseAnalyzer.Loss> l = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            l.add(loss(20 + i, 1, true, i * 5 * MS));
+        }
+        assertArrayEquals(all(10, RootCause.BLACKHOLE), analyzer.classify(l));
+        l.add(loss(40, 9, false, 60 * MS)); // 10 of 11 SYN = 0.909 > 0.9
+        assertArrayEquals(all(11, RootCause.BLACKHOLE), analyzer.classify(l));
+        l.add(loss(41, 9, false, 61 * MS)); // 10 of 12 = 0.83: not a SYN blackhole, spread: random
+        assertArrayEquals(all(12, RootCause.RANDOM), analyzer.classify(l));
+    }
+
+    @Test
+    void spreadLossesAreRandomClusteredOnesUnclassified() {
+        List<RootCauseAnalyzer.Loss> spread = new ArrayList<>();
+        List<RootCauseAnalyzer.Loss> clustered = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            spread.add(loss(100 + i, i, i * 5 * MS + 7 * US));
+            clustered.add(loss(100 + i, i, 200 * MS + i * 30 * US)); // gaps 30 µs > t_gap: not a burst
+        }
+        assertArrayEquals(all(20, RootCause.RANDOM), analyzer.classify(spread));
+        assertArrayEquals(all(20, RootCause.UNCLASSIFIED), analyzer.classify(clustered));
+    }
+
+    @Test
+    void fourCloseLossesAreNoBurst() {
+        List<RootCauseAnalyzer.Loss> l = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            l.add(loss(i, 2 * i, 7 * MS + i * US));
+        }
+        // not a burst (n_burst = 5); long term: all in one of 4 bins of 25 ms
+        assertArrayEquals(all(4, RootCause.UNCLASSIFIED), analyzer.classify(l));
+        l.add(loss(9, 77, 7 * MS + 4 * US));
+        assertArrayEquals(all(5, RootCause.CONGESTION), analyzer.classify(l));
+    }
+
+    @Test
+    void timestampsUnwrapFromTheBatchStart() {
+        long start = 100 * MS; // 100000 µs; 100000 mod 16384 = 1696
+        assertEquals(start, RootCauseAnalyzer.unwrapNs(1696, start));
+        assertEquals(start + 5 * US, RootCauseAnalyzer.unwrapNs(1701, start));
+        assertEquals(start + (16384 - 1696 + 3) * US, RootCauseAnalyzer.unwrapNs(3, start), "wrapped once");
+    }
+}
