@@ -44,7 +44,8 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true"})
+    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
+    "-Dagrona.disable.bounds.checks=true"}) // as the CLI runs
 public class LossRadarBenchmark {
     static final int PACKETS = 1 << 18;
 
