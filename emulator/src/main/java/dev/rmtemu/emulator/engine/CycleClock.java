@@ -26,20 +26,12 @@ public final class CycleClock {
             throw new IllegalArgumentException("clock must be positive");
         }
         this.hz = hz;
-        long g = gcd(NS_PER_S, hz);
+        long g = Divisor.gcd(NS_PER_S, hz);
         this.nsNum = NS_PER_S / g;
         this.nsDen = new Divisor(hz / g);
         this.fastBound = Long.MAX_VALUE / nsNum;
     }
 
-    private static long gcd(long a, long b) {
-        while (b != 0) {
-            long t = a % b;
-            a = b;
-            b = t;
-        }
-        return a;
-    }
 
     public long hz() {
         return hz;

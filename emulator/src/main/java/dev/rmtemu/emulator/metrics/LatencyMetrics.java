@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.metrics;
 
+import dev.rmtemu.model.arith.Divisor;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +47,7 @@ public final class LatencyMetrics {
     /** ns per cycle as the reduced fraction nsPerCycleNum / nsPerCycleDen = 10^9 / clockHz. */
     private final long nsPerCycleNum;
     private final long nsPerCycleDen;
-    private final dev.rmtemu.model.arith.Divisor nsPerCycleDivisor;
+    private final Divisor nsPerCycleDivisor;
     /** Below this many cycles, cycles x num + den/2 cannot overflow a long. */
     private final long singleDivisionBound;
     private final int ports;
@@ -69,10 +71,10 @@ public final class LatencyMetrics {
             throw new IllegalArgumentException("need at least one port and queue, got " + ports + " × " + queuesPerPort);
         }
         this.clockHz = clockHz;
-        long g = gcd(NS_PER_SECOND, clockHz);
+        long g = Divisor.gcd(NS_PER_SECOND, clockHz);
         this.nsPerCycleNum = NS_PER_SECOND / g;
         this.nsPerCycleDen = clockHz / g;
-        this.nsPerCycleDivisor = new dev.rmtemu.model.arith.Divisor(nsPerCycleDen);
+        this.nsPerCycleDivisor = new Divisor(nsPerCycleDen);
         if (Math.multiplyHigh(nsPerCycleDen, nsPerCycleNum) != 0 || nsPerCycleDen * nsPerCycleNum < 0) {
             throw new IllegalArgumentException("clock " + clockHz + " Hz: cycles-to-ns fraction does not fit a long");
         }
@@ -85,14 +87,6 @@ public final class LatencyMetrics {
         this.hostProcessing = new ClampingHistogram("host-processing", hostHighestTrackableNs);
     }
 
-    private static long gcd(long a, long b) {
-        while (b != 0) {
-            long t = a % b;
-            a = b;
-            b = t;
-        }
-        return a;
-    }
 
     /**
      * Target cycles to ns, rounded half up: {@code round(cycles × 10^9 / clockHz)}, in

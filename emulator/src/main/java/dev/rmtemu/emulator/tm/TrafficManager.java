@@ -123,7 +123,7 @@ public final class TrafficManager {
             totalQueues += pc.queues();
             drr[p] = pc.scheduler() == SchedulerKind.DRR;
             portLimitCells[p] = pc.portLimitCells();
-            long g = gcd(config.clockHz(), pc.rateBitsPerSecond());
+            long g = Divisor.gcd(config.clockHz(), pc.rateBitsPerSecond());
             cyclesPerBitNum[p] = config.clockHz() / g;
             cyclesPerBitDen[p] = pc.rateBitsPerSecond() / g;
             cyclesPerBitDivisor[p] = new Divisor(cyclesPerBitDen[p]);
@@ -151,14 +151,6 @@ public final class TrafficManager {
         }
     }
 
-    private static long gcd(long a, long b) {
-        while (b != 0) {
-            long t = a % b;
-            a = b;
-            b = t;
-        }
-        return a;
-    }
 
     /** The configuration this traffic manager was built from. */
     public TrafficManagerConfig config() {

@@ -42,6 +42,16 @@ public final class Divisor {
         return r >= divisor ? q + 1 : q;
     }
 
+    /** Greatest common divisor of two non-negative numbers (reducing clock and rate fractions). */
+    public static long gcd(long a, long b) {
+        while (b != 0) {
+            long t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
     /** {@code x % divisor} given {@code q == quotient(x)}. */
     public long remainder(long x, long q) {
         return x - q * divisor;
