@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.lossradar;
 
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
@@ -34,6 +35,8 @@ import java.util.TreeMap;
  * UM/DM stage programs on tofino1 in a two-switch line with a lossy link.
  */
 public final class LossRadarExperiment implements Experiment {
+    static final String NAME = "lossradar";
+
     static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
     /** Paper: k = 3 and 1.3× cells decode ≥ 99 % when n_loss > 1000 (after Eppstein et al.). */
     static final String PAPER_A = "k=3, 1.3x cells: >= 99% decoded when n_loss > 1000";
@@ -97,7 +100,7 @@ public final class LossRadarExperiment implements Experiment {
 
     @Override
     public String name() {
-        return "lossradar";
+        return NAME;
     }
 
     @Override
@@ -159,14 +162,7 @@ public final class LossRadarExperiment implements Experiment {
 
     @Override
     public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
-        Map<String, String> o = new TreeMap<>(DEFAULTS);
-        for (Map.Entry<String, String> e : given.entrySet()) {
-            if (!DEFAULTS.containsKey(e.getKey())) {
-                throw new UserError("experiment lossradar: unknown option '" + e.getKey() + "' (known: "
-                        + String.join(", ", DEFAULTS.keySet()) + ")");
-            }
-            o.put(e.getKey(), e.getValue());
-        }
+        Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         String part = o.get("part");
         for (char ch : part.toCharArray()) {
             if ("abcdfl".indexOf(ch) < 0) {
@@ -662,59 +658,24 @@ public final class LossRadarExperiment implements Experiment {
         }
     }
 
+    // option readers with the shared one-line errors
     private static int intOpt(Map<String, String> o, String k) {
-        try {
-            return Integer.parseInt(o.get(k).trim());
-        } catch (NumberFormatException e) {
-            throw new UserError("experiment lossradar: option " + k + " must be an integer, got '" + o.get(k) + "'");
-        }
+        return OptionValues.integer(NAME, o, k);
     }
 
     private static long longOpt(Map<String, String> o, String k) {
-        try {
-            return Long.parseLong(o.get(k).trim());
-        } catch (NumberFormatException e) {
-            throw new UserError("experiment lossradar: option " + k + " must be an integer, got '" + o.get(k) + "'");
-        }
+        return OptionValues.longValue(NAME, o, k);
     }
 
     private static double doubleOpt(Map<String, String> o, String k) {
-        try {
-            return Double.parseDouble(o.get(k).trim());
-        } catch (NumberFormatException e) {
-            throw new UserError("experiment lossradar: option " + k + " must be a number, got '" + o.get(k) + "'");
-        }
+        return OptionValues.number(NAME, o, k);
     }
 
     private static int[] ints(Map<String, String> o, String k) {
-        String[] parts = o.get(k).split(",");
-        int[] v = new int[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            try {
-                v[i] = Integer.parseInt(parts[i].trim());
-            } catch (NumberFormatException e) {
-                throw new UserError("experiment lossradar: option " + k + " must be a list of integers, got '" + o.get(k) + "'");
-            }
-            if (v[i] < 1) {
-                throw new UserError("experiment lossradar: option " + k + " values must be positive, got '" + o.get(k) + "'");
-            }
-        }
-        return v;
+        return OptionValues.ints(NAME, o, k, true);
     }
 
     private static double[] doubles(Map<String, String> o, String k) {
-        String[] parts = o.get(k).split(",");
-        double[] v = new double[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            try {
-                v[i] = Double.parseDouble(parts[i].trim());
-            } catch (NumberFormatException e) {
-                throw new UserError("experiment lossradar: option " + k + " must be a list of numbers, got '" + o.get(k) + "'");
-            }
-            if (!(v[i] > 0)) {
-                throw new UserError("experiment lossradar: option " + k + " values must be positive, got '" + o.get(k) + "'");
-            }
-        }
-        return v;
+        return OptionValues.numbers(NAME, o, k, true);
     }
 }

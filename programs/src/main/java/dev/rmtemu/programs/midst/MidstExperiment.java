@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.midst;
 
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -23,6 +24,8 @@ import java.util.TreeMap;
  * ({@link MidstDropVolume}).
  */
 public final class MidstExperiment implements Experiment {
+    static final String NAME = "midst";
+
     /** Paper (Landau Feibish et al., SOSR 2022), Table 1, 160 KB row: control plane, recirculation, +10G, +40G (ms). */
     static final double[] PAPER_160KB_MS = {95.32, 4.53, 0.55, 0.13};
     /** Paper's headline: 95–98% heavy-loser accuracy at 320 KB. */
@@ -72,7 +75,7 @@ public final class MidstExperiment implements Experiment {
 
     @Override
     public String name() {
-        return "midst";
+        return NAME;
     }
 
     @Override
@@ -126,13 +129,7 @@ public final class MidstExperiment implements Experiment {
 
     @Override
     public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
-        Map<String, String> o = new TreeMap<>(DEFAULTS);
-        for (Map.Entry<String, String> e : given.entrySet()) {
-            if (!DEFAULTS.containsKey(e.getKey())) {
-                throw new UserError("experiment midst: unknown option '" + e.getKey() + "' (known: " + String.join(", ", DEFAULTS.keySet()) + ")");
-            }
-            o.put(e.getKey(), e.getValue());
-        }
+        Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         TargetProfile profile = TargetProfiles.builtIn(o.get("target"));
         String part = o.get("part");
         List<AccuracyRow> acc = new ArrayList<>();
@@ -557,73 +554,29 @@ public final class MidstExperiment implements Experiment {
         out.println(b);
     }
 
-    private static int integer(Map<String, String> o, String k) {
-        try {
-            return Integer.parseInt(o.get(k).trim());
-        } catch (NumberFormatException e) {
-            throw new UserError("experiment midst: option " + k + " must be an integer, got '" + o.get(k) + "'");
-        }
-    }
-
-    private static int[] ints(Map<String, String> o, String k) {
-        String[] parts = o.get(k).split(",");
-        int[] v = new int[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            try {
-                v[i] = Integer.parseInt(parts[i].trim());
-            } catch (NumberFormatException e) {
-                throw new UserError("experiment midst: option " + k + " must be a list of integers, got '" + o.get(k) + "'");
-            }
-        }
-        return v;
-    }
-
     /** Shrew flows: each has its own TCP source port above {@link MidstTraffic#SRC_PORT_BASE}. */
     static final int MAX_SHREW_FLOWS = 10_000;
 
+    // option readers with the shared one-line errors
+    private static int integer(Map<String, String> o, String k) {
+        return OptionValues.integer(NAME, o, k);
+    }
+
+    private static int[] ints(Map<String, String> o, String k) {
+        return OptionValues.ints(NAME, o, k, false);
+    }
+
     private static void positive(Map<String, String> o, String... keys) {
         for (String k : keys) {
-            double v;
-            try {
-                v = Double.parseDouble(o.get(k).trim());
-            } catch (NumberFormatException e) {
-                throw new UserError("experiment midst: option " + k + " must be a number, got '" + o.get(k) + "'");
-            }
-            if (!(v > 0)) {
-                throw new UserError("experiment midst: option " + k + " must be positive, got '" + o.get(k) + "'");
-            }
+            OptionValues.positive(NAME, o, k);
         }
     }
 
     private static long[] longs(Map<String, String> o, String k) {
-        String[] parts = o.get(k).split(",");
-        long[] v = new long[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            try {
-                v[i] = Long.parseLong(parts[i].trim());
-            } catch (NumberFormatException e) {
-                throw new UserError("experiment midst: option " + k + " must be a list of integers, got '" + o.get(k) + "'");
-            }
-            if (v[i] <= 0) {
-                throw new UserError("experiment midst: option " + k + " values must be positive, got '" + o.get(k) + "'");
-            }
-        }
-        return v;
+        return OptionValues.longs(NAME, o, k, true);
     }
 
     private static double[] doubles(Map<String, String> o, String k) {
-        String[] parts = o.get(k).split(",");
-        double[] v = new double[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            try {
-                v[i] = Double.parseDouble(parts[i].trim());
-            } catch (NumberFormatException e) {
-                throw new UserError("experiment midst: option " + k + " must be a list of numbers, got '" + o.get(k) + "'");
-            }
-            if (!(v[i] > 0)) {
-                throw new UserError("experiment midst: option " + k + " values must be positive, got '" + o.get(k) + "'");
-            }
-        }
-        return v;
+        return OptionValues.numbers(NAME, o, k, true);
     }
 }
