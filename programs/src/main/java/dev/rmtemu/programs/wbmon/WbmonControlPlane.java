@@ -24,8 +24,8 @@ import java.util.TreeMap;
  * <p>The upstream numbers a vconn by its egress port, so a port must start one
  * vconn: topologies whose regular switches split a port's traffic over several
  * paths (ECMP inside a neighbourhood) are refused. Hosts must hang off m-switches:
- * a host behind a regular switch would send packets into an m-switch's vconn port
- * without a WBMon header, unmonitored.
+ * packets an m-switch numbers on a vconn towards a host behind a regular switch
+ * would leave the vconn and be counted as drops by its downstream.
  */
 public final class WbmonControlPlane {
     /** One exact-match entry; {@code port} and keys are engine (0-based) port numbers. */
@@ -52,7 +52,8 @@ public final class WbmonControlPlane {
         for (Neighborhood h : VConns.neighborhoods(t)) {
             if (!h.hosts().isEmpty() && !h.programmable().isEmpty()) {
                 throw new UserError(t.source() + ": host " + t.node(h.hosts().get(0)).name()
-                        + " is linked to a regular switch: its packets would reach an m-switch without a WBMon header");
+                        + " is linked to a regular switch: packets numbered on a vconn towards it would leave the vconn"
+                        + " and count as drops (hosts must hang off m-switches)");
             }
         }
         TreeMap<Long, Integer> startedAt = new TreeMap<>();
