@@ -9,7 +9,6 @@ import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.VConn;
 import dev.rmtemu.emulator.topology.VConns;
 import dev.rmtemu.model.program.StageProgram;
-import dev.rmtemu.model.runtime.PipelineState;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -104,26 +103,13 @@ public final class WbmonReport implements ProgramReport {
         return b.toString();
     }
 
+    /**
+     * A single-switch replay has no vconn: no packet arrives with a WBMon header (there is no
+     * upstream) and {@code wbmon} leaves forwarding to the network's routing, so there is nothing to report.
+     */
     @Override
     public String summarize(ReplayResult result) {
-        PipelineState s = result.engine().state();
-        WbmonConfig c = config(s.program());
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "WBMon counters of this m-switch (every pipe; vconns with any count)%n"));
-        b.append(String.format(Locale.ROOT, "  %5s %12s %12s %10s%n", "vconn", "numbered", "received", "drops"));
-        int shown = 0;
-        for (int id = 0; id < c.vconns(); id++) {
-            long numbered = WbmonDeployment.readAllPipes(result.engine(), WbmonPipeline.NEXT_SEQ, id);
-            long received = WbmonDeployment.readAllPipes(result.engine(), WbmonPipeline.PACKETS, id);
-            long drops = WbmonDeployment.readAllPipes(result.engine(), WbmonPipeline.DROPS, id);
-            if (numbered != 0 || received != 0 || drops != 0) {
-                b.append(String.format(Locale.ROOT, "  %5d %12d %12d %10d%n", id, numbered, received, drops));
-                shown++;
-            }
-        }
-        if (shown == 0) {
-            b.append("  none (a single switch receives no WBMon headers; run a network with --topology)\n");
-        }
-        return b.toString();
+        return "WBMon: a single switch has no vconns (no packet carries a WBMon header); replay a network with --topology"
+                + " and the control script from 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC'\n";
     }
 }

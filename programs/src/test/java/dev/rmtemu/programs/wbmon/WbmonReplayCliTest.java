@@ -135,6 +135,14 @@ class WbmonReplayCliTest {
     }
 
     @Test
+    void aSingleSwitchReplayPointsToTheNetworkReplay(@TempDir Path tmp) {
+        Run replay = cli("replay", "--program", "wbmon", "--trace", "gen:isp?packets=200", "--out", tmp.resolve("run").toString(),
+                "--no-progress");
+        assertEquals(0, replay.code(), replay.err());
+        assertTrue(replay.out().contains("WBMon: a single switch has no vconns"), replay.out());
+    }
+
+    @Test
     void controlNeedsATopologyAndRefusesOneWbmonCannotNumber(@TempDir Path tmp) {
         Run noTopo = cli("experiment", "wbmon", "--opt", "control=" + tmp.resolve("x.ctl"));
         assertEquals(2, noTopo.code());
