@@ -5,6 +5,7 @@ import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.programs.wbmon.WbmonConfig;
+import dev.rmtemu.programs.wbmon.WbmonHeader;
 import dev.rmtemu.programs.wbmon.WbmonPipeline;
 import dev.rmtemu.programs.wbmon.WindowMonitor;
 import dev.rmtemu.traces.PacketRecord;
@@ -54,6 +55,8 @@ public class WbmonBenchmark {
     private final WbmonConfig cfg = WbmonConfig.defaults();
     private final int[] vconn = new int[PACKETS];
     private final long[] seq = new long[PACKETS];
+    /** The WBMon shim header each packet arrives with (from the upstream m-switch). */
+    private final long[] shim = new long[PACKETS];
     private SwitchEngine engine;
     private String[] arrays;
 
@@ -82,7 +85,8 @@ public class WbmonBenchmark {
         for (i = 0; i < PACKETS; i++) {
             view.wrap(trace, i * PacketRecord.LENGTH).clear();
             view.wireLength(BYTES).ipVersion(4).protocol(PacketRecord.PROTO_UDP).srcIpv4(0x0A000001).dstIpv4(0x0A000002)
-                    .srcPort(1000).dstPort(2000).ipId(vconn[i]).tcpSeq((int) seq[i]);
+                    .srcPort(1000).dstPort(2000);
+            shim[i] = WbmonHeader.word(vconn[i], seq[i]);
         }
         WbmonPipeline p = new WbmonPipeline(cfg);
         engine = new SwitchEngine(new SwitchConfig(TargetProfiles.builtIn("tofino1"), p.program, 4, PortConfig.strictPriority(100), true));
@@ -102,7 +106,7 @@ public class WbmonBenchmark {
         }
         long base = engine.now() + SPACING_CYCLES;
         for (int i = 0; i < PACKETS; i++) {
-            engine.arrive(base + i * SPACING_CYCLES, 0, view.wrap(trace, i * PacketRecord.LENGTH));
+            engine.arrive(base + i * SPACING_CYCLES, 0, view.wrap(trace, i * PacketRecord.LENGTH), shim[i]);
         }
         engine.drain();
         return engine.state().readRegister(0, WbmonPipeline.DROPS, 7);

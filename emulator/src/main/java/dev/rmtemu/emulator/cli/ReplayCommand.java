@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
             "Writes DIR/report.json (host-dependent numbers only under 'host'), DIR/resources.json,",
             "DIR/latency.hgrm and per-queue .hgrm files, DIR/journal/ and DIR/report.html.",
             "Programs with a report of their own (e.g. hashpipe: top-k flows with estimated and true",
-            "counts) append it to the summary.",
+            "counts; wbmon: per-vconn drops in a network replay) append it to the summary.",
             "Trace SPEC: a pcap/pcapng file, a trace store directory, or gen:KIND?key=value&...",
             "(see 'rmtemu trace gen --help').",
             "With --topology the trace runs through a network of switches, hosts and links (latency, rate,",
@@ -160,7 +160,17 @@ public final class ReplayCommand implements Callable<Integer> {
         };
         StringBuilder table = new StringBuilder();
         if (o.topology() != null) {
-            table.append(NetworkReport.summary(NetworkReplay.run(o, p)));
+            NetworkReplay.Result r = NetworkReplay.run(o, p);
+            table.append(NetworkReport.summary(r));
+            java.util.TreeSet<String> programs = new java.util.TreeSet<>();
+            for (int s = 0; s < r.network().switchCount(); s++) {
+                programs.add(r.network().switchProgram(s));
+            }
+            for (String name : programs) {
+                for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(name)) {
+                    table.append(pr.summarizeNetwork(r));
+                }
+            }
         } else {
             ReplayResult r = Replay.run(o, p);
             table.append(RunOutputs.summary(r));

@@ -304,6 +304,11 @@ public final class SwitchEngine {
 
     /** A packet reaches front-panel port {@code port} at {@code cycle}; earlier events must have run. */
     public void arrive(long cycle, int port, PacketRecord record) {
+        arrive(cycle, port, record, 0);
+    }
+
+    /** As {@link #arrive(long, int, PacketRecord)}, the packet carrying shim header word {@code shimWord}. */
+    public void arrive(long cycle, int port, PacketRecord record, long shimWord) {
         if (cycle < lastArrival) {
             throw new IllegalArgumentException("arrival at cycle " + cycle + " before the previous one at " + lastArrival);
         }
@@ -315,10 +320,11 @@ public final class SwitchEngine {
         pool.packetNumber(slot, nextPacketNumber++);
         pool.arrivalCycle(slot, cycle);
         pool.ingressPort(slot, port);
+        pool.shim(slot, shimWord);
         counters.packetIn();
         now = cycle;
         Phv phv = pool.phv(slot);
-        parser.parseFresh(pool.record(slot), phv);
+        parser.parseFresh(pool.record(slot), shimWord, phv);
         ingress(slot, cycle, port);
     }
 

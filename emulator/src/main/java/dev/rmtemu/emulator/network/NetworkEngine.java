@@ -130,7 +130,7 @@ public final class NetworkEngine {
     private final ImpairmentDecision decision = new ImpairmentDecision();
     private final PacketRecord scratch = PacketRecord.allocate();
     private DeliveryListener deliveryListener;
-    private ArrivalListener arrivalListener;
+    private ShimArrivalListener arrivalListener;
     private long now;
     private long lastInjection;
 
@@ -151,6 +151,13 @@ public final class NetworkEngine {
     public interface ArrivalListener {
         /** @param port topology port (1-based); @param record valid only during the call */
         void arriving(int switchNode, int port, long cycle, PacketRecord record);
+    }
+
+    /** {@link ArrivalListener} that also sees the packet's shim header word (as its last deparser emitted it). */
+    @FunctionalInterface
+    public interface ShimArrivalListener {
+        /** @param port topology port (1-based); @param record valid only during the call; @param shim the shim word */
+        void arriving(int switchNode, int port, long cycle, PacketRecord record, long shim);
     }
 
     private NetworkEngine(Topology t, NetworkOptions o) {
@@ -484,7 +491,7 @@ public final class NetworkEngine {
         int s = chToSwitch[ch];
         if (s >= 0) {
             if (arrivalListener != null) {
-                arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec);
+                arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec, shim);
             }
             scheduledArrivals[s]++;
             switches[s].scheduleArrival(at, chToPort[ch], rec, shim);
@@ -512,6 +519,11 @@ public final class NetworkEngine {
     }
 
     public void onArrival(ArrivalListener l) {
+        this.arrivalListener = l == null ? null : (node, port, cycle, rec, shim) -> l.arriving(node, port, cycle, rec);
+    }
+
+    /** As {@link #onArrival(ArrivalListener)}, with the shim header word each packet carries (a program's own header). */
+    public void onArrivalWithShim(ShimArrivalListener l) {
         this.arrivalListener = l;
     }
 

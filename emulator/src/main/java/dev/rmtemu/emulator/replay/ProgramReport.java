@@ -6,8 +6,8 @@ import java.util.ServiceLoader;
 
 /**
  * A program's own section of the replay summary (e.g. HashPipe's top-k with
- * estimated and true counts), read from the switch's state through the control
- * plane after the run. Implementations live with their programs and register
+ * estimated and true counts), read from the switch's state (or, for a network
+ * replay, its switches' states) through the control plane after the run. Implementations live with their programs and register
  * with {@link ServiceLoader} under
  * {@code META-INF/services/dev.rmtemu.emulator.replay.ProgramReport}.
  */
@@ -17,6 +17,14 @@ public interface ProgramReport {
 
     /** Text appended to the replay summary (deterministic: no host timing). */
     String summarize(ReplayResult result);
+
+    /**
+     * Text appended to a network replay's summary ({@code --topology}), read from the
+     * switches that run {@link #program()}; empty for programs without one.
+     */
+    default String summarizeNetwork(NetworkReplay.Result result) {
+        return "";
+    }
 
     /** The reports registered for {@code program}, in class-name order. */
     static List<ProgramReport> forProgram(String program) {

@@ -70,4 +70,16 @@ class ShimHeaderTest {
             assertEquals((1000 + i) * 3L, shim >>> 12);
         }
     }
+
+    @Test
+    void aDirectArrivalMayCarryAShimWord() {
+        SwitchEngine e = new SwitchEngine(new SwitchConfig(TargetProfiles.builtIn("tofino1"), stamping(), 4, PortConfig.strictPriority(100), true));
+        List<Long> out = new ArrayList<>();
+        e.onDeparture((c, port, slot, pool) -> out.add(pool.shim(slot)));
+        PacketRecord r = PacketRecord.allocate().ipVersion(4).protocol(17).wireLength(100).ipId(7);
+        e.arrive(100, 0, r, 41L | (999L << 12));  // tag 41 from an upstream hop
+        e.arrive(200, 0, r);                        // no shim header: tag starts at 0
+        e.drain();
+        assertEquals(List.of(42L | (21L << 12), 1L | (21L << 12)), out);
+    }
 }

@@ -59,8 +59,8 @@ public final class NetworkDetection {
         long[] downCycle = new long[packets];
         long[] downSeq = new long[packets];
         int[] n = {0};
-        net.onArrival((node, port, cycle, r) -> {
-            long sn = r.tcpSeq() & 0xFFFFFFFFL;
+        net.onArrivalWithShim((node, port, cycle, r, shim) -> {
+            long sn = WbmonHeader.seq(shim);
             if (node == r1 && sn < packets) {
                 atR1[(int) sn] = cycle;
             } else if (node == m2 && port == 2) {

@@ -1,9 +1,14 @@
 package dev.rmtemu.programs.wbmon;
 
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.topology.Topology;
+import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -49,6 +54,9 @@ public final class WbmonExperiment implements Experiment {
         DEFAULTS.put("e_loss", "0.01");
         DEFAULTS.put("e_packets", "20000");
         DEFAULTS.put("seed", "1");
+        DEFAULTS.put("control", "");
+        DEFAULTS.put("topology", "");
+        DEFAULTS.put("vconns", String.valueOf(WbmonConfig.DEFAULT_VCONNS));
     }
 
     @Override
@@ -72,7 +80,9 @@ public final class WbmonExperiment implements Experiment {
                 "d_packets=200000 d_losses=0.001,0.01,0.1,0.5 d_gbps=1,10,100 d_bytes=1000  (d)",
                 "d_net_packets=20000 d_net_gbps=10,40  (d) on the emulated chain with the stage program",
                 "e_runs=10 e_fractions=0.4,...,0.8 e_faults=1 e_loss=0.01 e_packets=20000  (e) placements, lossy links, packets per vconn",
-                "seed=1");
+                "seed=1",
+                "control=FILE topology=SPEC [vconns=256]  instead of the parts: write the control-plane script for",
+                "                           'rmtemu replay --topology SPEC --program wbmon --control FILE' (same registers/bits/tolerance/vconns)");
     }
 
     public record ReorderRow(int displacement, long actual, long falsePositives) {
@@ -118,6 +128,11 @@ public final class WbmonExperiment implements Experiment {
             }
             o.put(e.getKey(), e.getValue());
         }
+        if (!o.get("control").isEmpty()) {
+            writeControl(o, json, out);
+            out.flush();
+            return 0;
+        }
         Results r = compute(o);
         if (json) {
             printJson(out, o, r);
@@ -126,6 +141,45 @@ public final class WbmonExperiment implements Experiment {
         }
         out.flush();
         return 0;
+    }
+
+    /** The control-plane mode: writes the script for the topology and prints its vconns and the replay command. */
+    private static void writeControl(Map<String, String> o, boolean json, PrintWriter out) {
+        String spec = o.get("topology");
+        if (spec.isEmpty()) {
+            throw new UserError("experiment wbmon: option control needs topology=SPEC (the network to replay)");
+        }
+        WbmonConfig c = new WbmonConfig(integer(o, "vconns"), integer(o, "registers"), integer(o, "bits"), integer(o, "tolerance"));
+        Topology t = TopologySpec.parse(spec);
+        WbmonControlPlane cp = WbmonControlPlane.of(t, c);
+        Path file = Path.of(o.get("control"));
+        try {
+            Files.writeString(file, cp.script(t, c));
+        } catch (IOException e) {
+            throw new UserError("experiment wbmon: cannot write " + file + ": " + e.getMessage(), e);
+        }
+        StringBuilder params = new StringBuilder();
+        for (Map.Entry<String, String> e : WbmonDeployment.programParams(c).entrySet()) {
+            params.append(" --param ").append(e.getKey()).append('=').append(e.getValue());
+        }
+        String replay = "rmtemu replay --topology '" + spec + "' --program " + WbmonProgram.NAME + params + " --control " + file
+                + " --trace TRACE";
+        if (json) {
+            StringBuilder b = new StringBuilder("{\"control\":").append(quote(file.toString()))
+                    .append(",\"entries\":").append(cp.entries().size()).append(",\"vconns\":[");
+            for (int id = 0; id < cp.vconns().size(); id++) {
+                b.append(id == 0 ? "" : ",").append("{\"vconn\":").append(id).append(",\"path\":")
+                        .append(quote(WbmonControlPlane.describe(t, cp.vconns().get(id)))).append('}');
+            }
+            out.println(b.append("],\"replay\":").append(quote(replay)).append('}'));
+            return;
+        }
+        out.printf(Locale.ROOT, "wrote %s: %d table entries for %d vconns (vconns=%d registers=%d bits=%d tolerance=%d)%n",
+                file, cp.entries().size(), cp.vconns().size(), c.vconns(), c.registers(), c.bitsPerRegister(), c.tolerance());
+        for (int id = 0; id < cp.vconns().size(); id++) {
+            out.printf(Locale.ROOT, "  vconn %d: %s%n", id, WbmonControlPlane.describe(t, cp.vconns().get(id)));
+        }
+        out.println("replay with: " + replay);
     }
 
     public static Results compute(Map<String, String> o) {
@@ -321,11 +375,28 @@ public final class WbmonExperiment implements Experiment {
         }
     }
 
+    /** A JSON string literal (file paths and topology specs may hold quotes or backslashes). */
+    private static String quote(String v) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < v.length(); i++) {
+            char ch = v.charAt(i);
+            if (ch == '"' || ch == '\\') {
+                b.append('\\');
+            }
+            if (ch < 0x20) {
+                b.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
+            } else {
+                b.append(ch);
+            }
+        }
+        return b.append('"').toString();
+    }
+
     private static void printJson(PrintWriter out, Map<String, String> o, Results r) {
         StringBuilder b = new StringBuilder("{\"experiment\":\"wbmon\",\"options\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : o.entrySet()) {
-            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":\"").append(e.getValue()).append('"');
+            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(quote(e.getValue()));
             first = false;
         }
         b.append("},\"reorder\":[");

@@ -19,14 +19,14 @@ import dev.rmtemu.model.table.MatchTable;
 /**
  * WBMon's data plane on one m-switch: the downstream window in ingress (for
  * packets arriving on a vconn) and the upstream numbering in egress (for
- * packets leaving on one). The WBMon header (vconn id, sequence number)
- * travels in the record's IP ID and TCP sequence fields: the 64-byte record
- * has no room for an added header, so the m-switch overwrites them (the
- * deparser writes them back into the record) — a known difference from a
- * real deployment, which pushes its own header.
+ * packets leaving on one). The WBMon header (vconn id, sequence number, valid
+ * bit) is a shim header ({@link WbmonHeader}): ingress consumes the header of the
+ * incoming vconn; egress writes a fresh one for the outgoing vconn, or removes it
+ * (valid 0) when the packet leaves towards a host. The packet's IP ID and TCP
+ * sequence are never touched.
  *
  * <pre>
- * ingress 0: port table (is the WBMon header valid here?), packets[v] += 1,
+ * ingress 0: header valid and port table (does a vconn end here?), packets[v] += 1,
  *            newest[v] = max(newest, slot + 1)
  *         1: to_clean[v]  (stored as slot to clean + 1 + tws, 0 = no packet yet):
  *            first packet: newest + tws; else if to_clean ≤ newest: +1 (clean the old slot)
@@ -35,7 +35,7 @@ import dev.rmtemu.model.table.MatchTable;
  *            packet's bit — never both on one register (clean instead of register)
  *         P: zero bits of the cleaned word, one 256-entry popcount table per byte
  *         P+1: drops[v] += zero bits
- * egress  0: port table (vconn leaving on this port?), next_seq[v]++ → header
+ * egress  0: port table (vconn leaving on this port?), next_seq[v]++ → header; else header removed
  * </pre>
  * Each register array is touched at most once per packet: the N bitmaps, newest and
  * slot to clean are separate arrays (a register and the slot being cleaned may
@@ -55,7 +55,7 @@ public final class WbmonPipeline {
     public static final int BITMAPS_PER_STAGE = 4;
     /** Entries of a popcount table: every byte value. */
     public static final int POPCOUNT_ENTRIES = 256;
-    private static final int ACTION_VALID = 1;
+    static final int ACTION_VALID = 1;
     private static final int STAGE_NEWEST = 0;
     private static final int STAGE_CLEAN = 1;
     private static final int STAGE_BITMAPS = 2;
@@ -72,6 +72,7 @@ public final class WbmonPipeline {
     public final StageProgram program;
     public final Field vconnId;
     public final Field seq;
+    public final Field headerValid;
     private final int bytes;
 
     public WbmonPipeline(WbmonConfig c) {
@@ -80,8 +81,10 @@ public final class WbmonPipeline {
         ProgramBuilder b = ProgramBuilder.create(WbmonProgram.NAME, WbmonProgram.DESCRIPTION);
         b.param("vconns", c.vconns()).param("registers", c.registers()).param("bits", c.bitsPerRegister())
                 .param("tolerance", c.tolerance());
-        vconnId = b.header("wbmon.vconn", WbmonConfig.VCONN_ID_BITS, ParsedField.IP_ID);
-        seq = b.header("wbmon.seq", WbmonConfig.SEQ_BITS, ParsedField.TCP_SEQ);
+        // declaration order is the shim word's layout (WbmonHeader decodes it)
+        vconnId = b.header(WbmonHeader.VCONN, WbmonConfig.VCONN_ID_BITS, ParsedField.SHIM);
+        seq = b.header(WbmonHeader.SEQ, WbmonConfig.SEQ_BITS, ParsedField.SHIM);
+        headerValid = b.header(WbmonHeader.VALID, WbmonHeader.VALID_BITS, ParsedField.SHIM);
         declareIngress(b);
         declareEgress(b);
         this.program = b.build();
@@ -128,7 +131,7 @@ public final class WbmonPipeline {
         s0.apply(ctx -> {
             int e = ctx.lookup(ports);
             long v = ctx.get(vconnId);
-            if (e < 0 || ctx.actionId(ports, e) != ACTION_VALID || v >= vconns) {
+            if (ctx.get(headerValid) == 0 || e < 0 || ctx.actionId(ports, e) != ACTION_VALID || v >= vconns) {
                 return;
             }
             long sn = ctx.get(seq);
@@ -248,9 +251,14 @@ public final class WbmonPipeline {
         s0.apply(ctx -> {
             int e = ctx.lookup(ports);
             if (e < 0) {
-                return; // not a vconn port (a host): the header is left as it is
+                // not a vconn port (a host): the incoming vconn's header goes no further
+                ctx.set(headerValid, 0);
+                ctx.set(vconnId, 0);
+                ctx.set(seq, 0);
+                return;
             }
             long v = ctx.actionData(ports, e);
+            ctx.set(headerValid, 1);
             ctx.set(vconnId, v);
             ctx.set(seq, ctx.execute(stamp, v));
         });

@@ -1,5 +1,7 @@
 package dev.rmtemu.programs.wbmon;
 
+import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
@@ -97,13 +99,29 @@ class WbmonPipelineTest {
 
     static PacketRecord packet(long i) {
         SplitMix64 rnd = new SplitMix64(i * 7919 + 3);
-        return PacketRecord.allocate().wireLength(64 + rnd.nextInt(1400)).ipVersion(4).protocol(17)
+        PacketRecord r = PacketRecord.allocate().wireLength(64 + rnd.nextInt(1400)).ipVersion(4).protocol(17)
                 .srcIpv4((int) rnd.nextLong()).dstIpv4((int) rnd.nextLong())
-                .srcPort(rnd.nextInt(65536)).dstPort(rnd.nextInt(65536)).ipId(rnd.nextInt(65536)).tcpSeq((int) rnd.nextLong());
+                .srcPort(rnd.nextInt(65536)).dstPort(rnd.nextInt(65536));
+        long h = ownHeaders(r);
+        return r.ipId((int) (h & 0xFFFF)).tcpSeq((int) (h >>> 32));
+    }
+
+    /** The IP ID (low 16 bits) and TCP sequence (high 32) a test packet was sent with: a mix of its ports and length. */
+    static long ownHeaders(PacketRecord r) {
+        return new SplitMix64(((long) r.srcPort() << 32) ^ ((long) r.dstPort() << 16) ^ r.wireLength()).nextLong();
+    }
+
+    /** The packet still carries the IP ID and TCP sequence it was sent with. */
+    static boolean ownHeadersIntact(PacketRecord r) {
+        long h = ownHeaders(r);
+        return r.ipId() == (h & 0xFFFF) && (r.tcpSeq() & 0xFFFFFFFFL) == h >>> 32;
     }
 
     record Arrival(int node, long cycle, long order, int vconn, long seq) {
     }
+
+    /** Per-vconn drops of the run below, counted while the header still overwrote the IP ID and TCP sequence. */
+    static final long[] DROPS_BEFORE_SHIM_HEADER = {962, 946, 602, 648};
 
     @Test
     void stageProgramEqualsReferenceOnImpairedChain(@TempDir Path tmp) {
@@ -112,13 +130,30 @@ class WbmonPipelineTest {
         NetworkEngine net = d.network();
         assertEquals(4, d.vconns().size());
         List<Arrival> arrivals = new ArrayList<>();
-        net.onArrival((node, port, cycle, r) -> {
+        long[] touched = {0, 0, 0}; // switch arrivals with rewritten IP ID / TCP seq, vconn arrivals without a header, others with one
+        net.onArrivalWithShim((node, port, cycle, r, shim) -> {
+            if (!ownHeadersIntact(r)) {
+                touched[0]++;
+            }
             for (int id = 0; id < d.vconns().size(); id++) {
                 VConn v = d.vconns().get(id);
                 if (v.to() == node && v.toPort() == port) {
-                    arrivals.add(new Arrival(node, cycle, arrivals.size(), r.ipId(), r.tcpSeq() & 0xFFFFFFFFL));
+                    if (!WbmonHeader.valid(shim)) {
+                        touched[1]++;
+                    }
+                    arrivals.add(new Arrival(node, cycle, arrivals.size(), WbmonHeader.vconn(shim), WbmonHeader.seq(shim)));
                     return;
                 }
+            }
+            if (net.topology().node(node).isProgrammable() && shim != 0) {
+                touched[2]++; // arrived from a host: no WBMon header
+            }
+        });
+        long[] delivered = {0, 0};
+        net.onDelivery((host, cycle, r) -> {
+            delivered[0]++;
+            if (!ownHeadersIntact(r)) {
+                delivered[1]++;
             }
         });
         int n = 30_000;
@@ -127,6 +162,11 @@ class WbmonPipelineTest {
         }
         net.drain();
         net.checkConservation();
+        assertEquals(0, touched[0], "switch arrivals whose IP ID / TCP seq were rewritten");
+        assertEquals(0, touched[1], "vconn arrivals without a valid WBMon header");
+        assertEquals(0, touched[2], "arrivals from hosts with a WBMon header");
+        assertTrue(delivered[0] > n / 2, "delivered " + delivered[0]);
+        assertEquals(0, delivered[1], "packets reaching a host with a rewritten IP ID / TCP seq");
         arrivals.sort(Comparator.comparingLong(Arrival::cycle).thenComparingLong(Arrival::order));
         WindowMonitor ref = new WindowMonitor(cfg);
         for (Arrival a : arrivals) {
@@ -140,6 +180,7 @@ class WbmonPipelineTest {
             assertTrue(ref.packets(id) > 1000, "vconn " + id + " carried " + ref.packets(id));
             assertEquals(ref.packets(id), down.state().readRegister(0, WbmonPipeline.PACKETS, id), "packets " + id);
             assertEquals(ref.drops(id), down.state().readRegister(0, WbmonPipeline.DROPS, id), "drops " + id);
+            assertEquals(DROPS_BEFORE_SHIM_HEADER[id], ref.drops(id), "drops of vconn " + id + " as before the shim header");
             assertEquals(ref.newestSlot(id) + 1, down.state().readRegister(0, WbmonPipeline.NEWEST, id));
             assertEquals(ref.slotToClean(id) + 1 + cfg.tolerance(), down.state().readRegister(0, WbmonPipeline.TO_CLEAN, id));
             long[] regs = new long[cfg.registers()];
@@ -167,6 +208,61 @@ class WbmonPipelineTest {
         }
         assertEquals(exported, WbmonCollector.read(tmp.resolve("journal")));
         assertEquals(ref.drops(2), exported.get(2).drops());
+    }
+
+    /**
+     * One m-switch in the middle of two vconns: a packet arriving on vconn 3 (engine port 0) with
+     * sequence 77 leaves on the next vconn (port 1, vconn 5) with a fresh header numbered from 0,
+     * or towards a host (port 2) with the header removed; its IP ID and TCP sequence leave unchanged.
+     */
+    @Test
+    void theDownstreamConsumesTheHeaderAndTheUpstreamWritesTheNextVconnsOrRemovesIt() {
+        WbmonConfig cfg = new WbmonConfig(8, 4, 32, 2);
+        WbmonPipeline p = new WbmonPipeline(cfg);
+        SwitchEngine e = new SwitchEngine(new SwitchConfig(TargetProfiles.builtIn("tofino1"), p.program, 4,
+                PortConfig.strictPriority(100), true));
+        WbmonPipeline.addIncomingPort(e.state(), 0);
+        WbmonPipeline.addOutgoingPort(e.state(), 1, 5);
+        p.installPopcount(e.state());
+        e.forwarding((in, rec) -> rec.dstPort());
+        List<long[]> out = new ArrayList<>(); // port, shim, ip id, tcp seq
+        e.onDeparture((cycle, port, slot, pool) -> out.add(new long[] {port, pool.shim(slot), pool.record(slot).ipId(),
+            pool.record(slot).tcpSeq() & 0xFFFFFFFFL}));
+        int[] toPort = {1, 2, 1, 2};
+        for (int i = 0; i < toPort.length; i++) {
+            PacketRecord r = PacketRecord.allocate().wireLength(100).ipVersion(4).protocol(17).srcIpv4(1).dstIpv4(2)
+                    .srcPort(1000).dstPort(toPort[i]).ipId(0x1234 + i).tcpSeq(0xCAFE0000 + i);
+            e.arrive(1000L * (i + 1), 0, r, WbmonHeader.word(3, 77 + i));
+        }
+        e.drain();
+        assertEquals(4, out.size());
+        long nextSeq = 0;
+        for (int i = 0; i < out.size(); i++) {
+            long[] o = out.get(i);
+            assertEquals(toPort[i], o[0]);
+            long want = toPort[i] == 1 ? WbmonHeader.word(5, nextSeq++) : 0;
+            assertEquals(want, o[1], "shim word of packet " + i);
+            assertEquals(0x1234 + i, o[2], "IP ID of packet " + i);
+            assertEquals(0xCAFE0000L + i, o[3], "TCP seq of packet " + i);
+        }
+        assertEquals(4, e.state().readRegister(0, WbmonPipeline.PACKETS, 3), "vconn 3's packets, counted by the downstream");
+        assertEquals(80 / 32 + 1, e.state().readRegister(0, WbmonPipeline.NEWEST, 3), "newest slot + 1 from sequence 77..80");
+        assertEquals(0, e.state().readRegister(0, WbmonPipeline.PACKETS, 5), "the outgoing vconn is not counted here");
+        assertEquals(2, e.state().readRegister(0, WbmonPipeline.NEXT_SEQ, 5));
+    }
+
+    @Test
+    void aPacketWithoutAValidHeaderIsNotCountedEvenOnAVconnPort() {
+        WbmonPipeline p = new WbmonPipeline(new WbmonConfig(8, 4, 32, 2));
+        SwitchEngine e = new SwitchEngine(new SwitchConfig(TargetProfiles.builtIn("tofino1"), p.program, 4,
+                PortConfig.strictPriority(100), true));
+        WbmonPipeline.addIncomingPort(e.state(), 0);
+        e.forwarding((in, rec) -> 2);
+        PacketRecord r = PacketRecord.allocate().wireLength(100).ipVersion(4).protocol(17).srcIpv4(1).dstIpv4(2);
+        e.arrive(1000, 0, r, WbmonHeader.word(3, 77) & ~(1L << 48)); // vconn and seq bits set, valid bit clear
+        e.arrive(2000, 0, r, WbmonHeader.word(3, 78));
+        e.drain();
+        assertEquals(1, e.state().readRegister(0, WbmonPipeline.PACKETS, 3));
     }
 
     @Test
