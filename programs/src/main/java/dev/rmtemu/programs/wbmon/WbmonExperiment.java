@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.wbmon;
 
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;
@@ -21,6 +22,8 @@ import java.util.TreeMap;
  * (e) link localisation on Abilene and a 4-ary fat tree with NetBouncer.
  */
 public final class WbmonExperiment implements Experiment {
+    static final String NAME = "wbmon";
+
     /** The thesis' Table 1: reorder rate, drop rate (fractions). */
     static final double[][] TABLE1 = {{0.0165, 0.01}, {0.0165, 0.90}, {0.0165, 0.95}, {0.70, 0.05}, {0.75, 0.15},
             {0.70, 0.80}, {0.60, 0.90}, {0.70, 0.90}};
@@ -61,7 +64,7 @@ public final class WbmonExperiment implements Experiment {
 
     @Override
     public String name() {
-        return "wbmon";
+        return NAME;
     }
 
     @Override
@@ -120,14 +123,7 @@ public final class WbmonExperiment implements Experiment {
 
     @Override
     public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
-        Map<String, String> o = new TreeMap<>(DEFAULTS);
-        for (Map.Entry<String, String> e : given.entrySet()) {
-            if (!DEFAULTS.containsKey(e.getKey())) {
-                throw new UserError("experiment wbmon: unknown option '" + e.getKey() + "' (known: "
-                        + String.join(", ", DEFAULTS.keySet()) + ")");
-            }
-            o.put(e.getKey(), e.getValue());
-        }
+        Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         if (!o.get("control").isEmpty()) {
             writeControl(o, json, out);
             out.flush();
@@ -448,11 +444,7 @@ public final class WbmonExperiment implements Experiment {
     }
 
     private static int integer(Map<String, String> o, String k) {
-        try {
-            return Integer.parseInt(o.get(k).trim());
-        } catch (NumberFormatException e) {
-            throw new UserError("experiment wbmon: option " + k + " must be an integer, got '" + o.get(k) + "'");
-        }
+        return OptionValues.integer(NAME, o, k);
     }
 
     private static int positive(Map<String, String> o, String k) {
@@ -474,18 +466,6 @@ public final class WbmonExperiment implements Experiment {
     }
 
     private static double[] doubles(Map<String, String> o, String k) {
-        String[] parts = o.get(k).split(",");
-        double[] v = new double[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            try {
-                v[i] = Double.parseDouble(parts[i].trim());
-            } catch (NumberFormatException e) {
-                throw new UserError("experiment wbmon: option " + k + " must be a list of numbers, got '" + o.get(k) + "'");
-            }
-            if (!(v[i] > 0)) {
-                throw new UserError("experiment wbmon: option " + k + " values must be positive, got '" + o.get(k) + "'");
-            }
-        }
-        return v;
+        return OptionValues.numbers(NAME, o, k, true);
     }
 }
