@@ -33,19 +33,45 @@ public final class LdsCollector {
         kinds.register(KIND_SENDER_SKETCH);
     }
 
-    /** The sender (ingress) or receiver (egress) sketch held in {@code pipe}'s registers. */
+    /**
+     * The sender (ingress) or receiver (egress) sketch of both banks together (the sketch is
+     * linear): everything since the last reset, whatever the intervals.
+     */
     public static LdsSketch read(PipelineState state, int pipe, LdsConfig cfg, boolean sender) {
+        LdsSketch s = read(state, pipe, cfg, sender, 0);
+        for (int bank = 1; bank < LdsIntervals.BANKS; bank++) {
+            s.mergeFrom(read(state, pipe, cfg, sender, bank));
+        }
+        return s;
+    }
+
+    /** The sender or receiver sketch held in one bank of {@code pipe}'s registers. */
+    public static LdsSketch read(PipelineState state, int pipe, LdsConfig cfg, boolean sender, int bank) {
         LdsSketch s = new LdsSketch(cfg);
+        int base = bank * cfg.cells();
         for (int r = 0; r < cfg.rows(); r++) {
             long[] lo = state.snapshot(pipe, LdsPipeline.sLo(sender, r));
             long[] hi = state.snapshot(pipe, LdsPipeline.sHi(sender, r));
             long[] n = state.snapshot(pipe, LdsPipeline.countDigest(sender, r));
             long[] d = state.snapshotHi(pipe, LdsPipeline.countDigest(sender, r));
             for (int c = 0; c < cfg.cells(); c++) {
-                s.set(r, c, (hi[c] << 32) | (lo[c] & LdsPipeline.WORD_MASK), n[c], d[c]);
+                int i = base + c;
+                s.set(r, c, (hi[i] << 32) | (lo[i] & LdsPipeline.WORD_MASK), n[i], d[i]);
             }
         }
         return s;
+    }
+
+    /** Zeroes one bank of one end's arrays in {@code pipe} (the control plane, once the bank's interval is read). */
+    public static void clearBank(PipelineState state, int pipe, LdsConfig cfg, boolean sender, int bank) {
+        int base = bank * cfg.cells();
+        for (int r = 0; r < cfg.rows(); r++) {
+            for (int c = 0; c < cfg.cells(); c++) {
+                state.writeRegister(pipe, LdsPipeline.sLo(sender, r), base + c, 0, 0);
+                state.writeRegister(pipe, LdsPipeline.sHi(sender, r), base + c, 0, 0);
+                state.writeRegister(pipe, LdsPipeline.countDigest(sender, r), base + c, 0, 0);
+            }
+        }
     }
 
     /** Appends the sender sketch for {@code interval}; returns the messages written. */

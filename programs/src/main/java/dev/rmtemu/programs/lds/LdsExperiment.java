@@ -155,10 +155,14 @@ public final class LdsExperiment implements Experiment {
             LdsConfig base = LdsConfig.singleRate(rows, cells, Math.min(k, cells), 1.0);
             LdsWeights classes = LdsWeights.bronzeSilverGold(1, 1, 1);
             result.add(new Row("c", "unweighted", 0, byClass(t, noLossTruth, lds(t, base, 0, seed), classes)));
-            for (long[] w : LdsWeights.PAPER_WEIGHTINGS) {
-                LdsWeights lw = LdsWeights.bronzeSilverGold(w[0], w[1], w[2]);
-                result.add(new Row("c", w[0] + "/" + w[1] + "/" + w[2], 0,
-                        byClass(t, noLossTruth, lds(t, base.withWeights(lw), 0, seed), classes)));
+            // the paper's weightings (a switch cannot multiply by them) and power-of-two ones (shifts)
+            for (long[][] set : new long[][][] {LdsWeights.PAPER_WEIGHTINGS, LdsWeights.SHIFT_WEIGHTINGS}) {
+                for (long[] w : set) {
+                    LdsWeights lw = LdsWeights.bronzeSilverGold(w[0], w[1], w[2]);
+                    String where = lw.shiftable() ? " (switch)" : " (reference only)";
+                    result.add(new Row("c", w[0] + "/" + w[1] + "/" + w[2] + where, 0,
+                            byClass(t, noLossTruth, lds(t, base.withWeights(lw), 0, seed), classes)));
+                }
             }
         }
         if (part.contains("d")) {
@@ -428,7 +432,8 @@ public final class LdsExperiment implements Experiment {
             out.println();
         }
         printPart(out, rows, "b", "(b) uniform loss, 1x counters: single-rate rows vs multi-bank (0.01,0.1,0.5,1)", BIN_NAMES);
-        printPart(out, rows, "c", "(c) weighting bronze/silver/gold (90/9/1 % of flows), 1x counters, by class", LdsWeights.CLASS_NAMES);
+        printPart(out, rows, "c", "(c) weighting bronze/silver/gold (90/9/1 % of flows), 1x counters, by class;"
+                + " (switch): powers of two, which the stage program applies as shifts", LdsWeights.CLASS_NAMES);
         printPart(out, rows, "d", "(d) flow size and loss (1x counters, p=1, k=1, at the largest loss rate; flows that lost"
                 + " packets), delay variance", BIN_NAMES);
     }

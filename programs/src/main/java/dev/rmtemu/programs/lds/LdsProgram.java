@@ -42,7 +42,10 @@ public final class LdsProgram implements ProgramFactory {
                 ParamSpec.integer("k", LdsConfig.DEFAULT_LDA_CELLS, 1, LdsConfig.MAX_LDA_CELLS, "virtual LDA length"),
                 ParamSpec.string("sampling", "1", "per-row sampling rates, one value for all rows or R comma-separated"
                         + " (multi-bank: 0.01,0.1,0.5,1)"),
-                ParamSpec.string("weights", NO_WEIGHTS, "flow weights: none, or bronze/silver/gold weights like 1/25/100"),
+                ParamSpec.string("weights", NO_WEIGHTS, "flow weights: none, or bronze/silver/gold powers of two like 1/16/128"
+                        + " (applied as shifts: a stage has no multiplier)"),
+                ParamSpec.integer("interval_shift", LdsIntervals.DEFAULT_SHIFT, LdsIntervals.MIN_SHIFT, LdsIntervals.MAX_SHIFT,
+                        "measurement interval 2^N ns (bank = interval id bit, id carried in a shim header)"),
                 ParamSpec.integer("port", DEFAULT_PORT, 0, 447, "first egress port (0: the network's routing forwards)"),
                 ParamSpec.integer("paths", DEFAULT_PATHS, 1, 64, "ECMP-like spread over ports port..port+paths-1 by flow hash"),
                 ParamSpec.string("priority", String.valueOf(DEFAULT_PRIORITY_SHARE),
@@ -60,7 +63,8 @@ public final class LdsProgram implements ProgramFactory {
         LdsConfig cfg = new LdsConfig(rows, p.intValue("cells"), p.intValue("k"), parseSampling(p.string("sampling"), rows),
                 LdsConfig.DEFAULT_ALPHA, parseWeights(p.string("weights")));
         double prio = parseShare(p.string("priority"));
-        return new LdsPipeline(cfg, LdsRole.byLabel(p.string("role")), p.intValue("port"), p.intValue("paths"), prio);
+        return new LdsPipeline(cfg, LdsRole.byLabel(p.string("role")), p.intValue("port"), p.intValue("paths"), prio,
+                new LdsIntervals(p.intValue("interval_shift")));
     }
 
     static double parseShare(String s) {

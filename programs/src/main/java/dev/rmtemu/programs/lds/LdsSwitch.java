@@ -10,6 +10,8 @@ import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.traces.PacketRecord;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * LDS between ingress and egress of one switch: the sender sketch counts a packet when it
@@ -19,6 +21,10 @@ import java.nio.file.Path;
  * the strict-priority queue, so different flows see different, temporally uncorrelated
  * delays; tail drops in the traffic manager are the loss between the two points. The
  * output ports and the input ports share pipe 0, whose ingress and egress hold the sketches.
+ *
+ * <p>Intervals ({@link #scheduleIntervals}): the control plane closes interval i at
+ * (i + 1)·T + {@link LdsIntervals#readDelayNs()}: it exports the sender's bank of i
+ * through the journal, keeps the receiver's bank of i for the estimate and zeroes both.
  */
 public final class LdsSwitch {
     /** Switch id the sender sketch is exported under. */
@@ -30,6 +36,8 @@ public final class LdsSwitch {
     private final int firstInput;
     private final int inputs;
     private DepartureListener extra;
+    /** Receiver sketches of closed intervals, by interval index. */
+    private final List<LdsSketch> closedReceiver = new ArrayList<>();
 
     /**
      * @param outGbps         rate of each output port (below the offered load makes queues)
@@ -38,7 +46,12 @@ public final class LdsSwitch {
      */
     public LdsSwitch(LdsConfig cfg, TargetProfile profile, int paths, double priorityShare, double outGbps,
                      int queueLimitCells, int inputs) {
-        this.pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 1, paths, priorityShare);
+        this(cfg, profile, paths, priorityShare, outGbps, queueLimitCells, inputs, LdsIntervals.DEFAULT);
+    }
+
+    public LdsSwitch(LdsConfig cfg, TargetProfile profile, int paths, double priorityShare, double outGbps,
+                     int queueLimitCells, int inputs, LdsIntervals intervals) {
+        this.pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 1, paths, priorityShare, intervals);
         PortConfig port = PortConfig.strictPriority(outGbps).withLimits(queueLimitCells, 2 * queueLimitCells);
         this.engine = new SwitchEngine(new SwitchConfig(profile, pipeline.program, SwitchConfig.defaultPorts(profile), port, true));
         this.firstInput = 1 + paths;
@@ -89,8 +102,46 @@ public final class LdsSwitch {
         return LdsCollector.export(senderSketch(), interval, journal, engine.now(), SWITCH_ID, PIPE);
     }
 
-    /** The receiver's side: the sender sketch from the journal against its own registers. */
+    /**
+     * Schedules the end of intervals 0..count-1 on the control plane (the emulator's time 0
+     * is the start of interval 0): each exports the sender's bank of the interval under its
+     * index, keeps the receiver's bank and clears both for interval i + 2.
+     */
+    public void scheduleIntervals(int count, ExportJournal journal) {
+        LdsIntervals iv = pipeline.intervals;
+        for (int i = 0; i < count; i++) {
+            final int interval = i;
+            long at = engine.clock().nsToCycles((i + 1) * iv.lengthNs() + iv.readDelayNs());
+            engine.scheduleControl(at, (state, cycle) -> {
+                int bank = LdsIntervals.bank(interval);
+                LdsConfig cfg = pipeline.config;
+                LdsCollector.export(LdsCollector.read(state, PIPE, cfg, true, bank), interval, journal, cycle, SWITCH_ID, PIPE);
+                while (closedReceiver.size() <= interval) {
+                    closedReceiver.add(null);
+                }
+                closedReceiver.set(interval, LdsCollector.read(state, PIPE, cfg, false, bank));
+                LdsCollector.clearBank(state, PIPE, cfg, true, bank);
+                LdsCollector.clearBank(state, PIPE, cfg, false, bank);
+            });
+        }
+    }
+
+    /** The receiver's sketch of a closed interval. */
+    public LdsSketch closedReceiverSketch(int interval) {
+        if (interval >= closedReceiver.size() || closedReceiver.get(interval) == null) {
+            throw new UserError("lds: interval " + interval + " has not been closed");
+        }
+        return closedReceiver.get(interval);
+    }
+
+    /**
+     * The receiver's side: the sender sketch of {@code interval} from the journal against its
+     * own sketch of that interval (if the interval was closed by {@link #scheduleIntervals},
+     * else its registers as they are).
+     */
     public LdsEstimator estimatorFromJournal(Path journalDir, int interval) {
-        return new LdsEstimator(LdsCollector.importSender(journalDir, pipeline.config, interval, SWITCH_ID), receiverSketch());
+        boolean closed = interval < closedReceiver.size() && closedReceiver.get(interval) != null;
+        return new LdsEstimator(LdsCollector.importSender(journalDir, pipeline.config, interval, SWITCH_ID),
+                closed ? closedReceiver.get(interval) : receiverSketch());
     }
 }

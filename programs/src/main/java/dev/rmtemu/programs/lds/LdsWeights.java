@@ -24,6 +24,11 @@ public record LdsWeights(double[] shares, long[] weights, String[] names) {
     public static final long[][] PAPER_WEIGHTINGS = {{1, 25, 100}, {1, 10, 100}, {1, 50, 2500}};
     /** Largest weight: w·t must stay within a 64-bit sum and n within 32 bits. */
     public static final long MAX_WEIGHT = 1 << 16;
+    /**
+     * Power-of-two classes a switch can apply as shifts (w·t = t &lt;&lt; log2 w), in the
+     * spirit of the paper's three weightings: a factor ~16–32 between classes.
+     */
+    public static final long[][] SHIFT_WEIGHTINGS = {{1, 16, 128}, {1, 8, 128}, {1, 32, 2048}};
 
     public LdsWeights {
         if (shares.length == 0 || shares.length != weights.length || names.length != weights.length) {
@@ -67,6 +72,43 @@ public record LdsWeights(double[] shares, long[] weights, String[] names) {
 
     public long weightOf(long classHash) {
         return weights[classOf(classHash)];
+    }
+
+    /** True when every weight is a power of two, so a switch can apply it as a shift. */
+    public boolean shiftable() {
+        for (long w : weights) {
+            if (Long.bitCount(w) != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** log2 of each class's weight; a one-line error when one is not a power of two. */
+    public int[] shifts() {
+        int[] out = new int[weights.length];
+        for (int i = 0; i < weights.length; i++) {
+            if (Long.bitCount(weights[i]) != 1) {
+                throw new UserError("lds: weight " + weights[i] + " (" + names[i] + ") is not a power of two: a switch stage"
+                        + " has no multiplier and applies w·t as t << log2 w (use e.g. 1/16/128)");
+            }
+            out[i] = Long.numberOfTrailingZeros(weights[i]);
+        }
+        return out;
+    }
+
+    /**
+     * Class boundaries on the 32-bit class hash: class i holds hashes below bound(i) (the
+     * last class the rest). A switch matches the hash against these ranges in a table.
+     */
+    public long[] classBounds() {
+        long[] out = new long[shares.length - 1];
+        double acc = 0;
+        for (int i = 0; i < out.length; i++) {
+            acc += shares[i];
+            out[i] = (long) Math.floor(acc * LdsConfig.SAMPLE_SPACE);
+        }
+        return out;
     }
 
     public long weight(int cls) {

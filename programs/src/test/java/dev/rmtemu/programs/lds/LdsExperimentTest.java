@@ -26,6 +26,8 @@ class LdsExperimentTest {
         String a = run(SMALL, false);
         assertEquals(a, run(SMALL, false));
         assertTrue(a.contains("(a) no loss") && a.contains("(b) uniform loss") && a.contains("(c) weighting"), a);
+        // the paper's weights need a multiplier; the power-of-two classes are what a switch runs
+        assertTrue(a.contains("1/25/100 (reference only)") && a.contains("1/16/128 (switch)"), a);
         String j = run(SMALL, true);
         assertTrue(j.startsWith("{\"packets\":40000,\"flows\":"), j);
     }

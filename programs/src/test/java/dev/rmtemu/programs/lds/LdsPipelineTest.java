@@ -36,7 +36,11 @@ class LdsPipelineTest {
         private long packet;
 
         Rig(LdsConfig cfg) {
-            pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 1, 1, 0);
+            this(cfg, LdsIntervals.DEFAULT);
+        }
+
+        Rig(LdsConfig cfg, LdsIntervals intervals) {
+            pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 1, 1, 0, intervals);
             assertTrue(ResourceChecker.check(pipeline.program, TargetProfiles.builtIn("tofino1")).fits(), "fits tofino1");
             state = new PipelineState(pipeline.program, 1);
             exec = new PassExecutor(state, true);
@@ -46,16 +50,18 @@ class LdsPipelineTest {
             rxTs = pipeline.program.intrinsic(Intrinsic.EGRESS_GLOBAL_TSTAMP);
         }
 
-        void send(PacketRecord r, long ts) {
+        /** Returns the shim word the packet leaves with (the interval id). */
+        long send(PacketRecord r, long ts) {
             phv.clear();
             parser.parse(r, phv);
             phv.load(txTs, ts);
             exec.run(phv, 0, Gress.INGRESS, packet++);
+            return parser.deparseShim(phv);
         }
 
-        void receive(PacketRecord r, long ts) {
+        void receive(PacketRecord r, long shim, long ts) {
             phv.clear();
-            parser.parse(r, phv);
+            parser.parse(r, shim, phv);
             phv.load(rxTs, ts);
             exec.run(phv, 0, Gress.EGRESS, packet++);
         }
@@ -68,44 +74,62 @@ class LdsPipelineTest {
         LdsConfig cfg = switch (variant) {
             case "sampled" -> LdsConfig.singleRate(4, 1000, 5, 0.3);
             case "multibank" -> LdsConfig.multiBank(1000, 5);
-            case "weighted" -> base.withWeights(LdsWeights.bronzeSilverGold(1, 50, 2500));
+            case "weighted" -> base.withWeights(LdsWeights.bronzeSilverGold(1, 32, 2048));
             default -> base;
         };
-        Rig rig = new Rig(cfg);
-        LdsSketch tx = new LdsSketch(cfg);
-        LdsSketch rx = new LdsSketch(cfg);
+        // intervals of 2^20 ns: the trace below spans several, and delays up to 2 ms cross boundaries
+        LdsIntervals iv = new LdsIntervals(20);
+        Rig rig = new Rig(cfg, iv);
+        LdsSketch[] tx = {new LdsSketch(cfg), new LdsSketch(cfg)};
+        LdsSketch[] rx = {new LdsSketch(cfg), new LdsSketch(cfg)};
         LdsPacketKeys keys = new LdsPacketKeys(cfg);
         SplitMix64 rng = new SplitMix64(variant.hashCode());
         // large timestamps (near 2^40 ns) so the low words overflow and carries into s_hi matter
         long t = (1L << 40) - 5_000_000;
+        int crossed = 0;
         for (int i = 0; i < 5_000; i++) {
             PacketRecord p = LdsReferenceTest.packet(rng.nextInt(300), i);
             long delay = rng.nextInt(2_000_000);
             keys.of(p);
-            rig.send(p, t);
-            tx.record(keys, t);
+            long shim = rig.send(p, t);
+            int bank = LdsIntervals.bank(iv.index(t)); // both ends file the packet under the sender's interval
+            tx[bank].record(keys, t);
             if (rng.nextInt(100) != 0) { // 1 % lost between the two points
-                rig.receive(p, t + delay);
-                rx.record(keys, t + delay);
+                rig.receive(p, shim, t + delay);
+                rx[bank].record(keys, t + delay);
+                crossed += iv.index(t + delay) != iv.index(t) ? 1 : 0;
             }
             t += 1 + rng.nextInt(2_000);
         }
-        LdsSketch swTx = LdsCollector.read(rig.state, 0, cfg, true);
-        LdsSketch swRx = LdsCollector.read(rig.state, 0, cfg, false);
-        assertArrayEquals(new int[0], tx.differingCells(swTx), "sender sketch");
-        assertArrayEquals(new int[0], rx.differingCells(swRx), "receiver sketch");
-        assertTrue(tx.sameContents(swTx) && rx.sameContents(swRx));
-        assertFalse(tx.sameContents(rx), "loss and delay make the two ends differ");
+        assertTrue(crossed > 500, crossed + " packets received in a later interval");
+        for (int bank = 0; bank < LdsIntervals.BANKS; bank++) {
+            LdsSketch swTx = LdsCollector.read(rig.state, 0, cfg, true, bank);
+            LdsSketch swRx = LdsCollector.read(rig.state, 0, cfg, false, bank);
+            assertArrayEquals(new int[0], tx[bank].differingCells(swTx), "sender sketch, bank " + bank);
+            assertArrayEquals(new int[0], rx[bank].differingCells(swRx), "receiver sketch, bank " + bank);
+            assertTrue(tx[bank].sameContents(swTx) && rx[bank].sameContents(swRx));
+            assertFalse(tx[bank].sameContents(rx[bank]), "loss and delay make the two ends differ");
+        }
+    }
+
+    @Test
+    void nonPowerOfTwoWeightsAreRefusedByTheStageProgram() {
+        LdsConfig cfg = LdsConfig.singleRate(4, 100, 5, 1.0).withWeights(LdsWeights.bronzeSilverGold(1, 25, 100));
+        UserError e = org.junit.jupiter.api.Assertions.assertThrows(UserError.class,
+                () -> new LdsPipeline(cfg, LdsRole.SENDER, 1, 1, 0));
+        assertTrue(e.getMessage().contains("weight 25") && !e.getMessage().contains("\n"), e.getMessage());
+        // the plain-Java sketch takes any weight
+        new LdsSketch(cfg).record(new LdsPacketKeys(cfg).of(LdsReferenceTest.packet(1, 0)), 1000);
     }
 
     @Test
     void carryFromTheLowWordReachesTheHighWord() {
         LdsConfig cfg = LdsConfig.singleRate(1, 4, 1, 1.0);
-        Rig rig = new Rig(cfg);
+        Rig rig = new Rig(cfg, new LdsIntervals(LdsIntervals.MAX_SHIFT)); // both packets in interval 0, bank 0
         PacketRecord p = LdsReferenceTest.packet(1, 0);
         rig.send(p, 0xFFFF_FFF0L);
         rig.send(LdsReferenceTest.packet(1, 1), 0x20L);
-        LdsSketch s = LdsCollector.read(rig.state, 0, cfg, true);
+        LdsSketch s = LdsCollector.read(rig.state, 0, cfg, true, 0);
         int cell = new LdsPacketKeys(cfg).of(p).cell(0);
         assertEquals(0x1_0000_0010L, s.sum(0, cell));
         assertEquals(2, s.count(0, cell));
