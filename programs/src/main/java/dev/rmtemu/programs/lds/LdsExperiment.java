@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.lds;
 
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.gen.SplitMix64;
 
@@ -23,6 +24,8 @@ import java.util.TreeMap;
  * register, see the tests); the trace is held in memory once and replayed per configuration.
  */
 public final class LdsExperiment implements Experiment {
+    static final String NAME = "lds";
+
     /** Paper (Sanjuàs-Cuxart et al., IMC 2011): median relative error with 70,000 counters, bins 500–999, 1000–9999, ≥10000. */
     static final double[] PAPER_MEDIAN_70K = {Double.NaN, Double.NaN, 1.2, 0.4, 0.06};
     /** Paper's inbound trace: ~7.8 M packets, ~146 K flows. */
@@ -61,7 +64,7 @@ public final class LdsExperiment implements Experiment {
 
     @Override
     public String name() {
-        return "lds";
+        return NAME;
     }
 
     @Override
@@ -96,13 +99,7 @@ public final class LdsExperiment implements Experiment {
 
     @Override
     public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
-        Map<String, String> o = new TreeMap<>(DEFAULTS);
-        for (Map.Entry<String, String> e : given.entrySet()) {
-            if (!DEFAULTS.containsKey(e.getKey())) {
-                throw new UserError("experiment lds: unknown option '" + e.getKey() + "' (known: " + String.join(", ", DEFAULTS.keySet()) + ")");
-            }
-            o.put(e.getKey(), e.getValue());
-        }
+        Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         long packets = longOpt(o, "packets");
         int flows = (int) longOpt(o, "flows");
         if (o.get("scale").equals("full")) {
@@ -506,24 +503,15 @@ public final class LdsExperiment implements Experiment {
     }
 
     private static long longOpt(Map<String, String> o, String key) {
-        try {
-            return Long.parseLong(o.get(key).trim());
-        } catch (NumberFormatException e) {
-            throw new UserError("experiment lds: option " + key + " must be an integer, got '" + o.get(key) + "'");
-        }
+        return OptionValues.longValue(NAME, o, key);
     }
 
+    /** Comma-separated numbers, each at least zero (a loss rate may be 0). */
     private static double[] doubles(Map<String, String> o, String key) {
-        String[] parts = o.get(key).split(",");
-        double[] v = new double[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            try {
-                v[i] = Double.parseDouble(parts[i].trim());
-            } catch (NumberFormatException e) {
-                throw new UserError("experiment lds: option " + key + " must be comma-separated numbers, got '" + o.get(key) + "'");
-            }
-            if (!(v[i] >= 0)) {
-                throw new UserError("experiment lds: option " + key + " values must be non-negative");
+        double[] v = OptionValues.numbers(NAME, o, key, false);
+        for (double x : v) {
+            if (!(x >= 0)) {
+                throw new UserError("experiment lds: option " + key + " values must be non-negative, got '" + o.get(key) + "'");
             }
         }
         return v;
