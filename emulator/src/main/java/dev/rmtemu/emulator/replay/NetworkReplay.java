@@ -18,6 +18,8 @@ import dev.rmtemu.traces.TraceSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Replays a trace through a network ({@code --topology}): the reader thread feeds
@@ -25,7 +27,9 @@ import java.nio.file.Files;
  * each at its arrival cycle (the replay timing applied to the whole trace) into
  * a {@link NetworkEngine}, drains it at the end and checks network conservation.
  * The run directory gets what {@link NetworkReport} writes, the export journal and
- * report.html; {@code --control} lines name their switch ({@code on SWITCH}).
+ * report.html; {@code --control} lines name their switch ({@code on SWITCH}). The
+ * control planes of the switches' programs ({@link ProgramControlPlane}) start after
+ * the control script and before the first packet, and finish before the journal closes.
  */
 public final class NetworkReplay {
     private NetworkReplay() {
@@ -50,19 +54,37 @@ public final class NetworkReplay {
             ControlScript.apply(o.control(), net);
         }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), net.clock());
-        ExportJournal journal = Replay.openRunDirectory(o.out());
+        java.util.TreeSet<String> programs = new java.util.TreeSet<>();
+        for (int s = 0; s < net.switchCount(); s++) {
+            programs.add(net.switchProgram(s));
+        }
+        List<ProgramControlPlane> planes = ProgramControlPlane.forPrograms(programs);
+        ExportJournal journal = Replay.openRunDirectory(o.out(), ProgramControlPlane.kinds(planes));
         Injector injector = new Injector(net, timing, progress);
         long hostStart = HostClock.nanos();
         PacketSource source = TraceSpec.open(o.trace());
-        try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
-            ring.start();
-            ring.drainAll(injector);
+        try {
+            List<ProgramControlPlane.Session> sessions = new ArrayList<>();
+            for (ProgramControlPlane c : planes) {
+                sessions.add(c.startNetwork(net, o, journal));
+            }
+            try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
+                ring.start();
+                ring.drainAll(injector);
+            }
+            for (ProgramControlPlane.Session s : sessions) {
+                s.inputDone(injector.lastArrival);
+            }
+            net.drain();
+            for (ProgramControlPlane.Session s : sessions) {
+                s.finish(net.now());
+            }
         } finally {
+            // after the drain: control operations during it may still export
             if (journal != null) {
                 journal.close();
             }
         }
-        net.drain();
         long hostNs = HostClock.nanos() - hostStart;
         net.checkConservation();
         if (progress != null) {

@@ -21,12 +21,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Replays a trace through one switch: a reader thread feeds packet records
  * through the packet ring, the engine thread turns them into arrivals and runs
  * the timeline, and at the end the run directory gets report.json,
  * resources.json, latency histograms (.hgrm), the export journal and report.html.
+ * The program's control plane ({@link ProgramControlPlane}), if it has one, starts
+ * before the first packet and finishes after the drain, before the journal closes.
  */
 public final class Replay {
     /** Records handed to the engine per ring drain. */
@@ -55,19 +59,33 @@ public final class Replay {
             ControlScript.apply(o.control(), engine);
         }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
-        ExportJournal journal = openRunDirectory(o.out());
+        List<ProgramControlPlane> planes = ProgramControlPlane.forPrograms(List.of(o.program()));
+        ExportJournal journal = openRunDirectory(o.out(), ProgramControlPlane.kinds(planes));
         Feeder feeder = new Feeder(engine, timing, ports, progress);
         long hostStart = HostClock.nanos();
         PacketSource source = TraceSpec.open(o.trace());
-        try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
-            ring.start();
-            ring.drainAll(feeder);
+        try {
+            List<ProgramControlPlane.Session> sessions = new ArrayList<>();
+            for (ProgramControlPlane c : planes) {
+                sessions.add(c.start(engine, o, journal));
+            }
+            try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
+                ring.start();
+                ring.drainAll(feeder);
+            }
+            for (ProgramControlPlane.Session s : sessions) {
+                s.inputDone(feeder.lastArrival);
+            }
+            engine.drain();
+            for (ProgramControlPlane.Session s : sessions) {
+                s.finish(engine.now());
+            }
         } finally {
+            // after the drain: control operations during it may still export
             if (journal != null) {
                 journal.close();
             }
         }
-        engine.drain();
         long hostNs = HostClock.nanos() - hostStart;
         engine.checkConservation();
         if (progress != null) {
@@ -90,6 +108,11 @@ public final class Replay {
      * directory is rewritten by the next run into it, so an old journal goes first.
      */
     static ExportJournal openRunDirectory(Path out) {
+        return openRunDirectory(out, new dev.rmtemu.emulator.journal.JournalKinds());
+    }
+
+    /** As {@link #openRunDirectory(Path)}, the journal registering {@code kinds}. */
+    static ExportJournal openRunDirectory(Path out, dev.rmtemu.emulator.journal.JournalKinds kinds) {
         if (out == null) {
             return null;
         }
@@ -99,7 +122,7 @@ public final class Replay {
             throw new UserError("cannot create run directory " + out + ": " + e.getMessage(), e);
         }
         deleteTree(out.resolve("journal"));
-        return ExportJournal.create(out, new dev.rmtemu.emulator.journal.JournalKinds());
+        return ExportJournal.create(out, kinds);
     }
 
     private static void deleteTree(Path dir) {

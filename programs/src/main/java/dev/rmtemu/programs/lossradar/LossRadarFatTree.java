@@ -92,6 +92,42 @@ public final class LossRadarFatTree {
         return b.build();
     }
 
+    /**
+     * The control plane's routing for switch {@code ordinal} ({@code route=1}): one
+     * {@link LossRadarProgram#ROUTE_TABLE} entry per destination host, its action data the
+     * topology's ECMP group (engine ports).
+     */
+    static void installRoutes(NetworkEngine net, int ordinal) {
+        Topology t = net.topology();
+        Routing routing = net.routing();
+        SwitchEngine sw = net.switchEngine(ordinal);
+        int node = net.switchNode(ordinal).index();
+        for (int d = 0; d < routing.destinationCount(); d++) {
+            int[] group = routing.group(node, d);
+            if (group.length == 0) {
+                continue;
+            }
+            if (group.length > LossRadarProgram.ROUTE_MAX_MEMBERS) {
+                throw new dev.rmtemu.model.UserError("lossradar: switch " + net.switchNode(ordinal).name() + " has an ECMP group of "
+                        + group.length + " ports; lr_route holds at most " + LossRadarProgram.ROUTE_MAX_MEMBERS);
+            }
+            int[] ports = new int[group.length];
+            for (int i = 0; i < group.length; i++) {
+                ports[i] = group[i] - 1;
+            }
+            Node host = t.node(routing.destinationHost(d));
+            if (host.address().length() != 32) {
+                // lr_route matches the destination exactly, and a host's packets carry addresses anywhere in its prefix
+                throw new dev.rmtemu.model.UserError("lossradar: route=1 matches destinations exactly; host " + host.name()
+                        + " has prefix " + Ipv4Prefix.format(host.address().address()) + "/" + host.address().length()
+                        + " (give every host a /32 address)");
+            }
+            int addr = host.address().address();
+            sw.state().addExact(LossRadarProgram.ROUTE_TABLE, new long[] {addr & 0xFFFFFFFFL}, LossRadarProgram.ROUTE_ACTION,
+                    LossRadarProgram.routeData(ports));
+        }
+    }
+
     /** Runs {@code trace} (timestamps from 0) with digests of {@code cfg}; the journal goes to {@code runDir}. */
     public Result run(LossRadarConfig cfg, RecordBuffer trace, long seed, Path runDir) {
         Map<String, String> params = new LinkedHashMap<>();
@@ -104,24 +140,9 @@ public final class LossRadarFatTree {
         Topology t = topology(params);
         NetworkEngine net = NetworkEngine.build(t, NetworkOptions.of(seed));
         LossRadarConfig c = cfg.withPorts(k);
-        Routing routing = net.routing();
         int switches = net.switchCount();
         for (int s = 0; s < switches; s++) {
-            SwitchEngine sw = net.switchEngine(s);
-            int node = net.switchNode(s).index();
-            for (int d = 0; d < routing.destinationCount(); d++) {
-                int[] group = routing.group(node, d);
-                if (group.length == 0) {
-                    continue;
-                }
-                int[] ports = new int[group.length];
-                for (int i = 0; i < group.length; i++) {
-                    ports[i] = group[i] - 1;
-                }
-                int addr = t.node(routing.destinationHost(d)).address().address();
-                sw.state().addExact(LossRadarProgram.ROUTE_TABLE, new long[] {addr & 0xFFFFFFFFL}, LossRadarProgram.ROUTE_ACTION,
-                        LossRadarProgram.routeData(ports));
-            }
+            installRoutes(net, s);
         }
         JournalKinds kinds = new JournalKinds();
         LossRadarExport.registerKinds(kinds);
