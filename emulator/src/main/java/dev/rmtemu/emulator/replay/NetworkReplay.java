@@ -45,6 +45,11 @@ public final class NetworkReplay {
     }
 
     public static Result run(ReplayOptions o, Replay.Progress progress) {
+        return run(o, progress, null);
+    }
+
+    /** As {@link #run(ReplayOptions, Replay.Progress)} with the given control planes (null: the registered ones). */
+    static Result run(ReplayOptions o, Replay.Progress progress, List<ProgramControlPlane> given) {
         if (o.topology() == null) {
             throw new IllegalArgumentException("network replay without a topology");
         }
@@ -58,7 +63,7 @@ public final class NetworkReplay {
         for (int s = 0; s < net.switchCount(); s++) {
             programs.add(net.switchProgram(s));
         }
-        List<ProgramControlPlane> planes = ProgramControlPlane.forPrograms(programs);
+        List<ProgramControlPlane> planes = given != null ? given : ProgramControlPlane.forPrograms(programs);
         ExportJournal journal = Replay.openRunDirectory(o.out(), ProgramControlPlane.kinds(planes));
         Injector injector = new Injector(net, timing, progress);
         long hostStart = HostClock.nanos();

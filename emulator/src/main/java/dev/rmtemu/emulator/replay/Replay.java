@@ -50,6 +50,11 @@ public final class Replay {
     }
 
     public static ReplayResult run(ReplayOptions o, Progress progress) {
+        return run(o, progress, ProgramControlPlane.forPrograms(List.of(o.program())));
+    }
+
+    /** As {@link #run(ReplayOptions, Progress)} with the given control planes instead of the registered ones. */
+    static ReplayResult run(ReplayOptions o, Progress progress, List<ProgramControlPlane> planes) {
         TargetProfile profile = TargetProfiles.load(o.target());
         StageProgram program = new ProgramRegistry().build(o.program(), o.params());
         int ports = o.ports() == 0 ? SwitchConfig.defaultPorts(profile) : o.ports();
@@ -59,7 +64,6 @@ public final class Replay {
             ControlScript.apply(o.control(), engine);
         }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
-        List<ProgramControlPlane> planes = ProgramControlPlane.forPrograms(List.of(o.program()));
         ExportJournal journal = openRunDirectory(o.out(), ProgramControlPlane.kinds(planes));
         Feeder feeder = new Feeder(engine, timing, ports, progress);
         long hostStart = HostClock.nanos();
