@@ -21,6 +21,11 @@ import java.nio.file.Path;
  */
 public final class LdsCollector {
     public static final String KIND_SENDER_SKETCH = "lds.sender_sketch";
+    /**
+     * The receiver's bank of a closed interval, recorded by its control plane in the same
+     * layout so a replay's report can estimate after the run.
+     */
+    public static final String KIND_RECEIVER_SKETCH = "lds.receiver_sketch";
     public static final int CHUNK_CELLS = 1024;
     static final int HEADER_BYTES = 16;
     static final int CELL_BYTES = 16;
@@ -31,6 +36,12 @@ public final class LdsCollector {
     /** Registers the journal kind (before the journal is created). */
     public static void registerKinds(JournalKinds kinds) {
         kinds.register(KIND_SENDER_SKETCH);
+    }
+
+    /** Registers both kinds a replay's control plane writes (sender and receiver sketches). */
+    public static void registerReplayKinds(JournalKinds kinds) {
+        kinds.register(KIND_SENDER_SKETCH);
+        kinds.register(KIND_RECEIVER_SKETCH);
     }
 
     /**
@@ -76,7 +87,12 @@ public final class LdsCollector {
 
     /** Appends the sender sketch for {@code interval}; returns the messages written. */
     public static int export(LdsSketch s, int interval, ExportJournal journal, long cycle, int switchId, int pipe) {
-        int kind = journal.kinds().id(KIND_SENDER_SKETCH);
+        return export(s, KIND_SENDER_SKETCH, interval, journal, cycle, switchId, pipe);
+    }
+
+    /** Appends sketch {@code s} of {@code interval} as messages of {@code kindName}; returns the messages written. */
+    public static int export(LdsSketch s, String kindName, int interval, ExportJournal journal, long cycle, int switchId, int pipe) {
+        int kind = journal.kinds().id(kindName);
         if (kind < 0) {
             throw new IllegalStateException("lds journal kind not registered (call registerKinds first)");
         }
@@ -115,6 +131,24 @@ public final class LdsCollector {
             });
         }
         return s;
+    }
+
+    /**
+     * Every interval's sketch of {@code kindName} from switch {@code switchId} in the journal
+     * in {@code dir}, by interval, in one pass.
+     */
+    public static java.util.TreeMap<Integer, LdsSketch> importAll(Path dir, LdsConfig cfg, String kindName, int switchId) {
+        java.util.TreeMap<Integer, LdsSketch> out = new java.util.TreeMap<>();
+        try (JournalReader reader = JournalReader.open(dir)) {
+            reader.tail((kind, cycle, sw, pipe, payload, offset, length) -> {
+                if (!kindName.equals(reader.kinds().name(kind)) || sw != switchId) {
+                    return;
+                }
+                int interval = payload.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+                decode(payload, offset, length, interval, out.computeIfAbsent(interval, i -> new LdsSketch(cfg)));
+            });
+        }
+        return out;
     }
 
     static void decode(DirectBuffer p, int offset, int length, int interval, LdsSketch into) {

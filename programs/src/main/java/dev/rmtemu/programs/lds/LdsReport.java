@@ -14,10 +14,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * LDS's section of {@code rmtemu replay} (role both): the sender sketches of every pipe's
- * ingress merged (the sketch is linear) against the receiver sketches of every pipe's
- * egress merged, and, for the largest flows of the trace (a second pass over the packets
- * the replay read), their estimated mean delay, size and loss next to their true size.
+ * LDS's section of {@code rmtemu replay} (role both). With a run directory, per interval
+ * {@link LdsControlPlane} closed: the sender's sketch from the journal against the
+ * receiver's, the flows estimated and the largest flows' estimated and true mean delay.
+ * Without one (no interval closed), the sender sketches of every pipe's ingress merged (the
+ * sketch is linear, both banks) against the receivers', and, for the largest flows of the
+ * trace (a second pass over the packets the replay read), their estimated mean delay, size
+ * and loss next to their true size.
  */
 public final class LdsReport implements ProgramReport {
     @Override
@@ -89,11 +92,78 @@ public final class LdsReport implements ProgramReport {
         if (pipeline.role != LdsRole.BOTH) {
             return "LDS: role " + pipeline.role.label + " holds one end only; the estimate needs the other switch's sketch\n";
         }
+        java.nio.file.Path run = result.options().out();
+        if (run == null) {
+            return merged(result, p, pipeline.config);
+        }
+        return perInterval(run, pipeline, p.intValue("top"));
+    }
+
+    /**
+     * Every interval {@link LdsControlPlane} closed: the sender's sketch from the journal against
+     * the receiver's, the flows of the interval (ground truth) with an estimate, and the
+     * {@code top} largest with their estimated and true mean delay.
+     */
+    static String perInterval(java.nio.file.Path run, LdsPipeline pipeline, int top) {
         LdsConfig cfg = pipeline.config;
+        java.util.TreeMap<Integer, LdsSketch> tx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_SENDER_SKETCH, LdsSwitch.SWITCH_ID);
+        java.util.TreeMap<Integer, LdsSketch> rx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_RECEIVER_SKETCH, LdsSwitch.SWITCH_ID);
+        List<LdsDelayTruth.Flow> truth = LdsDelayTruth.read(LdsControlPlane.truthFile(run));
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "LDS ingress -> egress per interval (R=%d, C=%d, k=%d, interval 2^%d ns; %d interval(s) closed)%n",
+                cfg.rows(), cfg.cells(), cfg.ldaCells(), pipeline.intervals.shift(), tx.size()));
+        b.append("  true mean = egress global_tstamp - ingress mac_tstamp of the delivered packets (the quantity the sketches subtract)\n");
+        FlowEstimate e = new FlowEstimate();
+        int at = 0;
+        for (var entry : tx.entrySet()) {
+            int interval = entry.getKey();
+            LdsSketch receiver = rx.get(interval);
+            if (receiver == null) {
+                throw new dev.rmtemu.model.UserError("lds: the journal holds the sender sketch of interval " + interval
+                        + " but not the receiver's");
+            }
+            LdsEstimator est = new LdsEstimator(entry.getValue(), receiver);
+            while (at < truth.size() && truth.get(at).interval() < interval) {
+                at++;
+            }
+            int from = at;
+            while (at < truth.size() && truth.get(at).interval() == interval) {
+                at++;
+            }
+            int estimated = 0;
+            long packets = 0;
+            for (int i = from; i < at; i++) {
+                LdsDelayTruth.Flow f = truth.get(i);
+                packets += f.packets();
+                est.estimate(f.src(), f.dst(), f.proto(), f.srcPort(), f.dstPort(), e);
+                estimated += Double.isNaN(e.meanDelayNs) ? 0 : 1;
+            }
+            b.append(String.format(Locale.ROOT, "  interval %d: %d flows delivered %d packets, %d flows estimated%n",
+                    interval, at - from, packets, estimated));
+            if (at > from) {
+                b.append(String.format(Locale.ROOT, "    %-44s %9s %14s %14s %9s%n", "5-tuple", "packets", "est. mean ns",
+                        "true mean ns", "error %"));
+            }
+            for (int i = from; i < Math.min(at, from + top); i++) {
+                LdsDelayTruth.Flow f = truth.get(i);
+                est.estimate(f.src(), f.dst(), f.proto(), f.srcPort(), f.dstPort(), e);
+                String tuple = ip(f.src()) + ":" + f.srcPort() + " > " + ip(f.dst()) + ":" + f.dstPort() + " p" + f.proto();
+                boolean has = !Double.isNaN(e.meanDelayNs);
+                b.append(String.format(Locale.ROOT, "    %-44s %9d %14s %14.1f %9s%n", tuple, f.packets(),
+                        has ? String.format(Locale.ROOT, "%.1f", e.meanDelayNs) : "none", f.meanDelayNs(),
+                        has ? String.format(Locale.ROOT, "%.2f", 100.0 * Math.abs(e.meanDelayNs - f.meanDelayNs()) / f.meanDelayNs()) : "-"));
+            }
+        }
+        return b.toString();
+    }
+
+    /** Without a run directory no interval is closed: both banks merged, everything since the start. */
+    static String merged(ReplayResult result, ProgramParams p, LdsConfig cfg) {
         List<Row> rows = top(estimator(result.engine().state(), cfg), result.options().trace(), result.packetsRead(),
                 p.intValue("top"));
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "LDS ingress -> egress, largest %d flows (R=%d, C=%d, k=%d; sketches of %d pipe(s) merged)%n",
+        b.append(String.format(Locale.ROOT, "LDS ingress -> egress, largest %d flows (R=%d, C=%d, k=%d; sketches of %d pipe(s),"
+                        + " both banks merged: no run directory, no interval closed)%n",
                 rows.size(), cfg.rows(), cfg.cells(), cfg.ldaCells(), result.engine().state().pipes()));
         b.append(String.format(Locale.ROOT, "  %-44s %9s %14s %12s %10s %5s%n", "5-tuple", "packets", "mean delay ns",
                 "est. packets", "est. lost", "cells"));
