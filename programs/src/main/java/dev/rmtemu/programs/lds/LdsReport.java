@@ -46,6 +46,23 @@ public final class LdsReport implements ProgramReport {
 
     /** The {@code top} largest flows among the first {@code packets} records (ties: smaller 5-tuple first). */
     public static List<Row> top(LdsEstimator est, String trace, long packets, int top) {
+        return estimate(est, largestFlows(trace, packets, top));
+    }
+
+    /** The estimate of each of {@code flows} ({@link #largestFlows}). */
+    static List<Row> estimate(LdsEstimator est, List<long[]> flows) {
+        List<Row> out = new ArrayList<>();
+        FlowEstimate e = new FlowEstimate();
+        for (long[] f : flows) {
+            est.estimate((int) f[1], (int) f[2], (int) f[3], (int) f[4], (int) f[5], e);
+            out.add(new Row((int) f[1], (int) f[2], (int) f[3], (int) f[4], (int) f[5], f[0], e.meanDelayNs, e.packetsSent,
+                    e.packetsLost, e.keptCells));
+        }
+        return out;
+    }
+
+    /** The {@code top} largest flows among the first {@code packets} records: {packets, src, dst, proto, srcPort, dstPort}. */
+    static List<long[]> largestFlows(String trace, long packets, int top) {
         Long2LongHashMap index = new Long2LongHashMap(-1);
         List<long[]> order = new ArrayList<>();
         PacketRecord r = PacketRecord.allocate();
@@ -74,15 +91,7 @@ public final class LdsReport implements ProgramReport {
             }
             return 0;
         });
-        List<Row> out = new ArrayList<>();
-        FlowEstimate e = new FlowEstimate();
-        for (int i = 0; i < Math.min(top, order.size()); i++) {
-            long[] f = order.get(i);
-            est.estimate((int) f[1], (int) f[2], (int) f[3], (int) f[4], (int) f[5], e);
-            out.add(new Row((int) f[1], (int) f[2], (int) f[3], (int) f[4], (int) f[5], f[0], e.meanDelayNs, e.packetsSent,
-                    e.packetsLost, e.keptCells));
-        }
-        return out;
+        return new ArrayList<>(order.subList(0, Math.min(top, order.size())));
     }
 
     @Override
@@ -172,6 +181,73 @@ public final class LdsReport implements ProgramReport {
             b.append(String.format(Locale.ROOT, "  %-44s %9d %14s %12.0f %10.0f %5d%n", tuple, r.packets(),
                     Double.isNaN(r.meanDelayNs()) ? "none" : String.format(Locale.ROOT, "%.1f", r.meanDelayNs()),
                     r.packetsSent(), r.packetsLost(), r.keptCells()));
+        }
+        return b.toString();
+    }
+
+    /**
+     * A network replay: for every sender (role sender or both) and receiver (role receiver or
+     * both, another switch, or the same one for role both) with the same sketch shape, per
+     * interval both closed, the trace's largest flows' estimates. The network has no ground
+     * truth of the segment's delay, so no true mean is shown.
+     */
+    @Override
+    public String summarizeNetwork(dev.rmtemu.emulator.replay.NetworkReplay.Result result) {
+        var net = result.network();
+        StringBuilder b = new StringBuilder("LDS per sender -> receiver and interval (the largest flows the hosts received; a"
+                + " network replay has no ground truth of the segment's delay)\n");
+        java.nio.file.Path run = result.options().out();
+        if (run == null || !java.nio.file.Files.isDirectory(run.resolve("journal"))) {
+            return b.append("  no export journal (run with --out DIR): no interval closed\n").toString();
+        }
+        List<Integer> switches = LdsControlPlane.ldsSwitches(net);
+        List<long[]> flows = null;
+        int pairs = 0;
+        for (int s : switches) {
+            LdsPipeline tx = LdsControlPlane.pipeline(net.switchEngine(s).state().program());
+            if (tx.role == LdsRole.RECEIVER) {
+                continue;
+            }
+            for (int r : switches) {
+                LdsPipeline rx = LdsControlPlane.pipeline(net.switchEngine(r).state().program());
+                if (rx.role == LdsRole.SENDER || (r == s) != (tx.role == LdsRole.BOTH)) {
+                    continue;
+                }
+                String name = net.switchNode(s).name() + " -> " + net.switchNode(r).name();
+                if (!tx.config.equals(rx.config) || tx.intervals.shift() != rx.intervals.shift()) {
+                    b.append("  ").append(name).append(": sketches of different shapes or intervals, no estimate\n");
+                    continue;
+                }
+                if (flows == null) {
+                    flows = LdsDeliveredFlows.read(LdsControlPlane.deliveredFile(run), Integer.parseInt(result.options().params()
+                            .getOrDefault("top", String.valueOf(LdsProgram.DEFAULT_REPORT_TOP))));
+                }
+                pairs++;
+                var sent = LdsCollector.importAll(run, tx.config, LdsCollector.KIND_SENDER_SKETCH, s);
+                var received = LdsCollector.importAll(run, rx.config, LdsCollector.KIND_RECEIVER_SKETCH, r);
+                b.append(String.format(Locale.ROOT, "  %s (R=%d, C=%d, k=%d, interval 2^%d ns): %d interval(s) closed at the"
+                        + " sender, %d at the receiver%n", name, tx.config.rows(), tx.config.cells(), tx.config.ldaCells(),
+                        tx.intervals.shift(), sent.size(), received.size()));
+                for (var e : sent.entrySet()) {
+                    LdsSketch rxSketch = received.get(e.getKey());
+                    if (rxSketch == null) {
+                        continue;
+                    }
+                    b.append(String.format(Locale.ROOT, "    interval %d%n", e.getKey()));
+                    for (Row row : estimate(new LdsEstimator(e.getValue(), rxSketch), flows)) {
+                        if (Double.isNaN(row.meanDelayNs()) && row.packetsSent() == 0) {
+                            continue;
+                        }
+                        String tuple = ip(row.src()) + ":" + row.srcPort() + " > " + ip(row.dst()) + ":" + row.dstPort() + " p" + row.proto();
+                        b.append(String.format(Locale.ROOT, "      %-44s est. mean %10s ns, est. packets %.0f, est. lost %.0f%n", tuple,
+                                Double.isNaN(row.meanDelayNs()) ? "none" : String.format(Locale.ROOT, "%.1f", row.meanDelayNs()),
+                                row.packetsSent(), row.packetsLost()));
+                    }
+                }
+            }
+        }
+        if (pairs == 0) {
+            b.append("  no sender and receiver pair among the switches running lds\n");
         }
         return b.toString();
     }
