@@ -1,0 +1,103 @@
+package dev.rmtemu.programs.midst;
+
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.journal.ExportJournal;
+import dev.rmtemu.emulator.journal.JournalKinds;
+import dev.rmtemu.emulator.replay.ProgramControlPlane;
+import dev.rmtemu.emulator.replay.ReplayOptions;
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.program.ProgramParams;
+
+/**
+ * MIDST's control plane in {@code rmtemu replay --program midst} (single switch): what the
+ * experiments set up in code ({@link MidstSwitch}). The packet generator of the monitored
+ * port's pipe sends a probe every {@code probe_ns} from cycle 0, so egress's queue depth
+ * reaches ingress and reactive monitoring starts at h and stops (and cleans) below l; a
+ * {@link MidstCollector} on the wire keeps the per-packet reports and the monitoring
+ * events, written to the run's export journal after the drain, with the monitored port's
+ * departures per flow as ground truth for the report ({@link DepartureTally}).
+ *
+ * <p>The probes stop when the trace is over: the monitoring state at the last arrival holds
+ * through the drain (the queue's tail is still counted) and no cleaning erases the last
+ * epoch before the end-of-run S_loss query reads the sketches. A {@code --control} script
+ * that holds monitoring on ({@code register midst_monitor write 0 1}) overrides: no probes
+ * run (a returning probe would turn monitoring off below l), the collector still reports.
+ *
+ * <p>Only the monitored port's pipe gets probes: a probe reads the depth that egress
+ * recorded in its own pipe, and only the data port's egress pipe records one, so packets
+ * arriving on ports of other pipes are never counted (MIDST subtracts sketches of one
+ * pipe; {@link MidstReport} says how many arrived elsewhere).
+ */
+public final class MidstControlPlane implements ProgramControlPlane {
+    @Override
+    public String program() {
+        return MidstProgram.NAME;
+    }
+
+    @Override
+    public void registerKinds(JournalKinds kinds) {
+        MidstCollector.registerKinds(kinds);
+        kinds.register(DepartureTally.KIND);
+    }
+
+    /** The replay's MIDST parameters. */
+    static ProgramParams params(ReplayOptions o) {
+        return new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), o.params());
+    }
+
+    /** True when some pipe's monitor flag is already on before any packet (a control script holds it). */
+    static boolean held(SwitchEngine engine) {
+        for (int pipe = 0; pipe < engine.config().profile().pipes(); pipe++) {
+            if (engine.state().readRegister(pipe, MidstPipeline.MONITOR, 0) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public Session start(SwitchEngine engine, ReplayOptions options, ExportJournal journal) {
+        ProgramParams p = params(options);
+        MidstConfig cfg = MidstProgram.config(p);
+        int ports = engine.config().frontPanelPorts();
+        if (cfg.dataPort() >= ports || cfg.collectorPort() >= ports) {
+            throw new UserError("midst: port=" + cfg.dataPort() + " and collector=" + cfg.collectorPort()
+                    + " must be front-panel ports below " + ports);
+        }
+        int pipe = engine.config().pipeOf(cfg.dataPort());
+        if (engine.config().pipeOf(cfg.collectorPort()) != pipe) {
+            throw new UserError("midst: collector port " + cfg.collectorPort() + " is not in the pipe of port " + cfg.dataPort());
+        }
+        // same parameters, same declaration order: the handles address the engine's PHV slots
+        MidstPipeline pipeline = MidstProgram.pipeline(p);
+        MidstCollector collector = new MidstCollector(pipeline);
+        DepartureTally tally = new DepartureTally(pipeline);
+        engine.onDeparture((c, port, slot, pool) -> {
+            collector.departed(c, port, slot, pool);
+            tally.departed(port, slot, pool);
+        });
+        long probeNs = p.longValue("probe_ns");
+        int generator = -1;
+        if (probeNs > 0 && !held(engine)) {
+            generator = engine.packetGenerator(pipe, 0, Math.max(1, engine.clock().nsToCycles(probeNs)), 0,
+                    MidstSwitch::probeTemplate);
+        }
+        final int probes = generator;
+        return new Session() {
+            @Override
+            public void inputDone(long lastArrivalCycle) {
+                if (probes >= 0) {
+                    engine.stopPacketGenerator(probes);
+                }
+            }
+
+            @Override
+            public void finish(long cycle) {
+                if (journal != null) {
+                    collector.writeTo(journal, cycle, 0);
+                    tally.writeTo(journal, cycle, 0);
+                }
+            }
+        };
+    }
+}
