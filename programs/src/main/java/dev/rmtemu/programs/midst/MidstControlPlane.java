@@ -29,6 +29,10 @@ import dev.rmtemu.model.program.ProgramParams;
  * pipe; {@link MidstReport} says how many arrived elsewhere).
  */
 public final class MidstControlPlane implements ProgramControlPlane {
+    /** Journal kind saying how the run was monitored: probe period in ns (8 B, 0 = no probes), pipe (4 B), held (1 B). */
+    static final String KIND_PROBES = "midst.probes";
+    static final int PROBES_PAYLOAD_BYTES = 13;
+
     @Override
     public String program() {
         return MidstProgram.NAME;
@@ -38,6 +42,7 @@ public final class MidstControlPlane implements ProgramControlPlane {
     public void registerKinds(JournalKinds kinds) {
         MidstCollector.registerKinds(kinds);
         kinds.register(DepartureTally.KIND);
+        kinds.register(KIND_PROBES);
     }
 
     /** The replay's MIDST parameters. */
@@ -77,10 +82,18 @@ public final class MidstControlPlane implements ProgramControlPlane {
             tally.departed(port, slot, pool);
         });
         long probeNs = p.longValue("probe_ns");
+        boolean held = held(engine);
         int generator = -1;
-        if (probeNs > 0 && !held(engine)) {
+        if (probeNs > 0 && !held) {
             generator = engine.packetGenerator(pipe, 0, Math.max(1, engine.clock().nsToCycles(probeNs)), 0,
                     MidstSwitch::probeTemplate);
+        }
+        if (journal != null) {
+            org.agrona.concurrent.UnsafeBuffer buf = new org.agrona.concurrent.UnsafeBuffer(new byte[PROBES_PAYLOAD_BYTES]);
+            buf.putLong(0, generator >= 0 ? probeNs : 0);
+            buf.putInt(8, pipe);
+            buf.putByte(12, (byte) (held ? 1 : 0));
+            journal.append(journal.kinds().id(KIND_PROBES), 0, 0, pipe, buf, 0, PROBES_PAYLOAD_BYTES);
         }
         final int probes = generator;
         return new Session() {

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * Reads back what a replay's MIDST control plane wrote to the export journal: the
  * collector's monitoring / cleaning events and per-(flow, epoch) reports
- * ({@link MidstCollector#writeTo}), and the per-flow departure counts of the monitored
+ * ({@link MidstCollector#writeTo}), how the run was monitored (probe period, or held on by
+ * a control script), and the per-flow departure counts of the monitored
  * port ({@link DepartureTally}, ground truth).
  */
 public final class MidstJournal {
@@ -21,7 +22,7 @@ public final class MidstJournal {
     }
 
     /** Everything MIDST exported in one run, in journal order. */
-    public record Readout(List<MidstCollector.Event> events, List<FlowEpochReport> reports,
+    public record Readout(long probeNs, boolean held, List<MidstCollector.Event> events, List<FlowEpochReport> reports,
                           Map<MidstLossQuery.FlowKey, Long> departed) {
         /** Monitoring epochs: times monitoring turned on. */
         public long epochs() {
@@ -59,6 +60,7 @@ public final class MidstJournal {
         List<MidstCollector.Event> events = new ArrayList<>();
         List<FlowEpochReport> reports = new ArrayList<>();
         Map<MidstLossQuery.FlowKey, Long> departed = new HashMap<>();
+        long[] probes = {0, 0};
         try (JournalReader r = JournalReader.open(journalDir)) {
             r.readHeaderIfPresent();
             while (r.poll((kind, cycle, switchId, pipe, b, o, length) -> {
@@ -68,6 +70,9 @@ public final class MidstJournal {
                             b.getInt(o + 3) & 0xFFFFFFFFL));
                 } else if (MidstCollector.KIND_HEAVY_LOSER.equals(name)) {
                     reports.add(new FlowEpochReport(flow(b, o), b.getShort(o + 13) & 0xFFFF, b.getLong(o + 15), b.getLong(o + 23)));
+                } else if (MidstControlPlane.KIND_PROBES.equals(name)) {
+                    probes[0] = b.getLong(o);
+                    probes[1] = b.getByte(o + 12);
                 } else if (DepartureTally.KIND.equals(name)) {
                     departed.put(flow(b, o), b.getLong(o + 13));
                 }
@@ -75,6 +80,6 @@ public final class MidstJournal {
                 // keep polling until the journal has nothing more
             }
         }
-        return new Readout(events, reports, departed);
+        return new Readout(probes[0], probes[1] != 0, events, reports, departed);
     }
 }

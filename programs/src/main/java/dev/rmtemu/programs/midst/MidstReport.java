@@ -101,7 +101,7 @@ public final class MidstReport implements ProgramReport {
         if (journal == null || !Files.isDirectory(journal)) {
             b.append("MIDST per-packet reports: no export journal (run with --out DIR)\n");
         } else {
-            monitoring(b, MidstJournal.read(journal), rows, cfg, p, top, pipe, elsewhere[0], result.packetsRead(), elsewhere[1]);
+            monitoring(b, MidstJournal.read(journal), rows, cfg, top, pipe, elsewhere[0], result.packetsRead(), elsewhere[1]);
         }
         long lossSum = 0;
         long counted = 0;
@@ -134,11 +134,15 @@ public final class MidstReport implements ProgramReport {
         }
     }
 
-    private static void monitoring(StringBuilder b, MidstJournal.Readout j, List<Row> rows, MidstConfig cfg, ProgramParams p,
+    private static void monitoring(StringBuilder b, MidstJournal.Readout j, List<Row> rows, MidstConfig cfg,
                                    int top, int pipe, long elsewhere, long packets, long portsPerPipe) {
-        b.append(String.format(Locale.ROOT, "MIDST reactive monitoring (probe every %d ns on pipe %d, h=%d l=%d cells): %d monitoring"
+        String how = j.held() ? "held on by the control script, no probes"
+                : j.probeNs() == 0 ? "no probes (probe_ns=0)"
+                : String.format(Locale.ROOT, "probe every %d ns on pipe %d, h=%d l=%d cells", j.probeNs(), pipe, cfg.highWater(),
+                cfg.lowWater());
+        b.append(String.format(Locale.ROOT, "MIDST monitoring (%s): %d monitoring"
                         + " epochs, %d stops, %d cleanings finished; %d (flow, epoch) reports in the journal%n",
-                p.longValue("probe_ns"), pipe, cfg.highWater(), cfg.lowWater(), j.epochs(), j.count(MidstPipeline.KIND_MONITOR_OFF),
+                how, j.epochs(), j.count(MidstPipeline.KIND_MONITOR_OFF),
                 j.count(MidstPipeline.KIND_CLEAN_DONE), j.reports().size()));
         if (elsewhere > 0) {
             b.append(String.format(Locale.ROOT, "  %d of %d packets arrived on ports outside pipe %d and are never counted"

@@ -85,6 +85,8 @@ class MidstReplayCliTest {
             }
         }
         MidstJournal.Readout j = MidstJournal.read(run.resolve("journal"));
+        assertEquals(MidstProgram.DEFAULT_PROBE_NS, j.probeNs());
+        assertTrue(r.out().contains("MIDST monitoring (probe every 2000 ns on pipe 0"), r.out());
         assertEquals(epochs, j.epochs());
         assertEquals(MidstPipeline.KIND_MONITOR_ON, j.events().get(0).kind(), "the first event starts monitoring");
         long lost = 0;
@@ -138,6 +140,8 @@ class MidstReplayCliTest {
         assertEquals(0, number(r.out(), "(\\d+) monitoring epochs"), "held on from the start: no probe turns it on");
         MidstJournal.Readout j = MidstJournal.read(run.resolve("journal"));
         assertTrue(j.events().isEmpty());
+        assertTrue(j.held());
+        assertTrue(r.out().contains("MIDST monitoring (held on by the control script, no probes)"), r.out());
         assertTrue(j.reports().size() > 10, "the collector still reports: " + j.reports().size());
     }
 
@@ -146,5 +150,6 @@ class MidstReplayCliTest {
         Run r = replay(dir.resolve("run"), "--param", "probe_ns=0");
         assertEquals(0, number(r.out(), "(\\d+) monitoring epochs"), r.out());
         assertTrue(r.out().contains("nothing was counted"), r.out());
+        assertTrue(r.out().contains("MIDST monitoring (no probes (probe_ns=0))"), r.out());
     }
 }
