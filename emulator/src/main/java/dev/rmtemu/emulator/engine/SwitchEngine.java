@@ -202,6 +202,11 @@ public final class SwitchEngine {
         this.listener = l;
     }
 
+    /** The current departure listener (a control plane chains its own before it, e.g. in a network). */
+    public DepartureListener departureListener() {
+        return listener;
+    }
+
     /** Routing consulted when the program does not choose an egress port (topology switches). */
     public void forwarding(ForwardingTable table) {
         this.forwarding = table;

@@ -1,15 +1,23 @@
 package dev.rmtemu.programs.midst;
 
+import dev.rmtemu.emulator.engine.DepartureListener;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
+import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.replay.ProgramControlPlane;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramParams;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
- * MIDST's control plane in {@code rmtemu replay --program midst} (single switch): what the
+ * MIDST's control plane in {@code rmtemu replay --program midst} (and on every switch running
+ * {@code midst} in a {@code --topology} replay): what the
  * experiments set up in code ({@link MidstSwitch}). The packet generator of the monitored
  * port's pipe sends a probe every {@code probe_ns} from cycle 0, so egress's queue depth
  * reaches ingress and reactive monitoring starts at h and stops (and cleans) below l; a
@@ -62,24 +70,63 @@ public final class MidstControlPlane implements ProgramControlPlane {
 
     @Override
     public Session start(SwitchEngine engine, ReplayOptions options, ExportJournal journal) {
-        ProgramParams p = params(options);
+        return setUp(engine, params(options), journal, 0, "");
+    }
+
+    /**
+     * A network replay: the same on every switch running {@code midst} (its reports and
+     * events carry the switch's ordinal as switch id); the collector and the departure
+     * tally see each departure before the network forwards it.
+     */
+    @Override
+    public Session startNetwork(NetworkEngine net, ReplayOptions options, ExportJournal journal) {
+        List<Session> sessions = new ArrayList<>();
+        for (int s = 0; s < net.switchCount(); s++) {
+            if (!MidstProgram.NAME.equals(net.switchProgram(s))) {
+                continue;
+            }
+            Map<String, String> given = options.program() != null ? options.params() : net.switchNode(s).params().asMap();
+            sessions.add(setUp(net.switchEngine(s), new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), given),
+                    journal, s, "switch " + net.switchNode(s).name() + ": "));
+        }
+        return new Session() {
+            @Override
+            public void inputDone(long lastArrivalCycle) {
+                for (Session x : sessions) {
+                    x.inputDone(lastArrivalCycle);
+                }
+            }
+
+            @Override
+            public void finish(long cycle) {
+                for (Session x : sessions) {
+                    x.finish(cycle);
+                }
+            }
+        };
+    }
+
+    private static Session setUp(SwitchEngine engine, ProgramParams p, ExportJournal journal, int switchId, String where) {
         MidstConfig cfg = MidstProgram.config(p);
         int ports = engine.config().frontPanelPorts();
         if (cfg.dataPort() >= ports || cfg.collectorPort() >= ports) {
-            throw new UserError("midst: port=" + cfg.dataPort() + " and collector=" + cfg.collectorPort()
+            throw new UserError("midst: " + where + "port=" + cfg.dataPort() + " and collector=" + cfg.collectorPort()
                     + " must be front-panel ports below " + ports);
         }
         int pipe = engine.config().pipeOf(cfg.dataPort());
         if (engine.config().pipeOf(cfg.collectorPort()) != pipe) {
-            throw new UserError("midst: collector port " + cfg.collectorPort() + " is not in the pipe of port " + cfg.dataPort());
+            throw new UserError("midst: " + where + "collector port " + cfg.collectorPort() + " is not in the pipe of port "
+                    + cfg.dataPort());
         }
         // same parameters, same declaration order: the handles address the engine's PHV slots
         MidstPipeline pipeline = MidstProgram.pipeline(p);
         MidstCollector collector = new MidstCollector(pipeline);
         DepartureTally tally = new DepartureTally(pipeline);
+        DepartureListener next = engine.departureListener();
         engine.onDeparture((c, port, slot, pool) -> {
             collector.departed(c, port, slot, pool);
             tally.departed(port, slot, pool);
+            next.departed(c, port, slot, pool);
         });
         long probeNs = p.longValue("probe_ns");
         boolean held = held(engine);
@@ -89,11 +136,11 @@ public final class MidstControlPlane implements ProgramControlPlane {
                     MidstSwitch::probeTemplate);
         }
         if (journal != null) {
-            org.agrona.concurrent.UnsafeBuffer buf = new org.agrona.concurrent.UnsafeBuffer(new byte[PROBES_PAYLOAD_BYTES]);
+            UnsafeBuffer buf = new UnsafeBuffer(new byte[PROBES_PAYLOAD_BYTES]);
             buf.putLong(0, generator >= 0 ? probeNs : 0);
             buf.putInt(8, pipe);
             buf.putByte(12, (byte) (held ? 1 : 0));
-            journal.append(journal.kinds().id(KIND_PROBES), 0, 0, pipe, buf, 0, PROBES_PAYLOAD_BYTES);
+            journal.append(journal.kinds().id(KIND_PROBES), 0, switchId, pipe, buf, 0, PROBES_PAYLOAD_BYTES);
         }
         final int probes = generator;
         return new Session() {
@@ -107,8 +154,8 @@ public final class MidstControlPlane implements ProgramControlPlane {
             @Override
             public void finish(long cycle) {
                 if (journal != null) {
-                    collector.writeTo(journal, cycle, 0);
-                    tally.writeTo(journal, cycle, 0);
+                    collector.writeTo(journal, cycle, switchId);
+                    tally.writeTo(journal, cycle, switchId);
                 }
             }
         };

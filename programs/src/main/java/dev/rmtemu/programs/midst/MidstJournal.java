@@ -57,13 +57,21 @@ public final class MidstJournal {
 
     /** Reads the journal directory {@code journalDir} (a run directory's {@code journal}). */
     public static Readout read(Path journalDir) {
+        return read(journalDir, -1);
+    }
+
+    /** As {@link #read(Path)}, only the messages of switch {@code switchId} (a network's ordinal; -1: all). */
+    public static Readout read(Path journalDir, int switchId) {
         List<MidstCollector.Event> events = new ArrayList<>();
         List<FlowEpochReport> reports = new ArrayList<>();
         Map<MidstLossQuery.FlowKey, Long> departed = new HashMap<>();
         long[] probes = {0, 0};
         try (JournalReader r = JournalReader.open(journalDir)) {
             r.readHeaderIfPresent();
-            while (r.poll((kind, cycle, switchId, pipe, b, o, length) -> {
+            while (r.poll((kind, cycle, sw, pipe, b, o, length) -> {
+                if (switchId >= 0 && sw != switchId) {
+                    return;
+                }
                 String name = r.kinds().name(kind);
                 if (MidstCollector.KIND_EVENT.equals(name)) {
                     events.add(new MidstCollector.Event(cycle, b.getByte(o) & 0xFF, b.getShort(o + 1) & 0xFFFF,

@@ -10,6 +10,9 @@ import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
 
 import dev.rmtemu.emulator.engine.SwitchConfig;
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.network.NetworkEngine;
+import dev.rmtemu.emulator.replay.NetworkReplay;
 import dev.rmtemu.model.target.TargetProfile;
 
 import java.nio.file.Files;
@@ -124,6 +127,56 @@ public final class MidstReport implements ProgramReport {
         List<Row> byIn = new ArrayList<>(rows);
         byIn.sort(Comparator.comparingLong(Row::arrivalsEstimate).reversed().thenComparing(TUPLE_ORDER));
         table(b, "bursty flows (S_in = min_i S_in)", byIn, top, false);
+        return b.toString();
+    }
+
+    /**
+     * A network replay: per switch running {@code midst}, what its control plane saw (from the
+     * journal) beside the drops at its monitored port. True per-flow arrivals at a switch
+     * inside a network are not known here, so this section gives no precision.
+     */
+    @Override
+    public String summarizeNetwork(NetworkReplay.Result result) {
+        NetworkEngine net = result.network();
+        Path out = result.options().out();
+        Path journal = out == null ? null : out.resolve("journal");
+        StringBuilder b = new StringBuilder();
+        for (int s = 0; s < net.switchCount(); s++) {
+            if (!MidstProgram.NAME.equals(net.switchProgram(s))) {
+                continue;
+            }
+            SwitchEngine sw = net.switchEngine(s);
+            Map<String, String> given = result.options().program() != null ? result.options().params()
+                    : net.switchNode(s).params().asMap();
+            MidstConfig cfg = MidstProgram.config(new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), given));
+            long drops = 0;
+            for (DropCause c : DropCause.values()) {
+                drops += sw.trafficManager().droppedPackets(cfg.dataPort(), c);
+            }
+            b.append(String.format(Locale.ROOT, "MIDST on switch %s (port %d, topology port %d): the port dropped %d packets%n",
+                    net.switchNode(s).name(), cfg.dataPort(), cfg.dataPort() + 1, drops));
+            if (journal == null || !Files.isDirectory(journal)) {
+                b.append("  no export journal (run with --out DIR)\n");
+                continue;
+            }
+            MidstJournal.Readout j = MidstJournal.read(journal, s);
+            Map<MidstLossQuery.FlowKey, Long> reported = j.lossByFlow();
+            long flagged = 0;
+            long sum = 0;
+            for (long v : reported.values()) {
+                flagged += v > 0 ? 1 : 0;
+                sum += v;
+            }
+            long departed = 0;
+            for (long v : j.departed().values()) {
+                departed += v;
+            }
+            b.append(String.format(Locale.ROOT, "  monitoring (%s): %d epochs, %d stops, %d cleanings finished; %d flows flagged"
+                            + " as heavy losers, reported losses %d; %d packets left the port%n",
+                    j.held() ? "held on by the control script" : j.probeNs() == 0 ? "no probes" : "probe every " + j.probeNs() + " ns",
+                    j.epochs(), j.count(MidstPipeline.KIND_MONITOR_OFF), j.count(MidstPipeline.KIND_CLEAN_DONE), flagged, sum,
+                    departed));
+        }
         return b.toString();
     }
 

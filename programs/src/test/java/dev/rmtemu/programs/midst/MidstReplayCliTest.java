@@ -118,6 +118,56 @@ class MidstReplayCliTest {
         assertTrue(r.out().contains("precision"), r.out());
     }
 
+    /** h1 and c at 10 Gb/s, h2 behind a 1 Gb/s link: s1's port towards h2 (port 1) congests; the collector is c (port 2). */
+    static final String LINE = """
+            defaults: {latency_ns: 1000, rate_gbps: 10}
+            nodes:
+              - {name: s1, type: switch, target: tofino1, ports: 3}
+              - {name: h1, type: host, address: 10.0.0.1/32}
+              - {name: h2, type: host, address: 10.0.0.2/32}
+              - {name: c, type: host, address: 10.0.0.3/32}
+            links:
+              - {a: h1:1, b: s1:1}
+              - {a: s1:2, b: h2:1, rate_gbps: 1}
+              - {a: s1:3, b: c:1}
+            """;
+
+    @Test
+    void inANetworkReplayTheSwitchRunningMidstIsProbedToo(@TempDir Path dir) throws IOException {
+        // s1 is the only switch: its journal messages carry switch id 0
+        Path topo = dir.resolve("line.yaml");
+        Files.writeString(topo, LINE);
+        Path run = dir.resolve("run");
+        String trace = "gen:isp?packets=20000&flows=300&seed=5";
+        Run r = cli("replay", "--topology", topo.toString(), "--program", "midst", "--trace", trace, "--rate", "10G",
+                "--out", run.toString(), "--no-progress");
+        assertEquals(0, r.code(), r.err());
+        long drops = number(r.out(), "MIDST on switch s1 \\(port 1, topology port 2\\): the port dropped (\\d+) packets");
+        assertTrue(drops > 1_000, r.out());
+        MidstJournal.Readout j = MidstJournal.read(run.resolve("journal"), 0);
+        assertEquals(MidstProgram.DEFAULT_PROBE_NS, j.probeNs());
+        assertTrue(j.epochs() > 0, r.out());
+        assertEquals(j.epochs(), number(r.out(), "probe every 2000 ns\\): (\\d+) epochs"));
+        // the network maps the trace onto its hosts' addresses, so the switch's flows are not the trace's:
+        // check the totals (every injected packet reaches s1, and MIDST sends every data packet to port 1)
+        long departed = 0;
+        for (long v : j.departed().values()) {
+            departed += v;
+        }
+        assertEquals(20_000, departed + drops, "departures plus drops at port 1 are the injected packets");
+        long flagged = 0;
+        long reported = 0;
+        for (Map.Entry<MidstLossQuery.FlowKey, Long> e : j.lossByFlow().entrySet()) {
+            if (e.getValue() > 0) {
+                flagged++;
+                reported += e.getValue();
+                assertTrue(j.departed().containsKey(e.getKey()), "a flagged flow left the port: " + e.getKey());
+            }
+        }
+        assertTrue(reported <= drops, "one epoch, no collisions among 300 flows: reports " + reported + " <= drops " + drops);
+        assertTrue(flagged > 10, "flagged " + flagged);
+    }
+
     @Test
     void twoRunsGiveTheSameSummaryAndJournal(@TempDir Path dir) throws IOException {
         Path a = dir.resolve("a");
