@@ -202,6 +202,11 @@ public final class SwitchEngine {
         this.listener = l;
     }
 
+    /** The current departure listener (a control plane chains its own before it, e.g. in a network). */
+    public DepartureListener departureListener() {
+        return listener;
+    }
+
     /** Routing consulted when the program does not choose an egress port (topology switches). */
     public void forwarding(ForwardingTable table) {
         this.forwarding = table;
@@ -237,17 +242,33 @@ public final class SwitchEngine {
      * injects a packet built by {@code template} into {@code pipe}'s parser as if from
      * its recirculation port; {@code count} packets in all (0 = until the end of the run:
      * it keeps firing while packets arrive and stops once {@link #drain()} finds nothing else to do).
+     * Returns the generator's handle for {@link #stopPacketGenerator}.
      */
-    public void packetGenerator(int pipe, long startCycle, long periodCycles, long count, Consumer<PacketRecord> template) {
+    public int packetGenerator(int pipe, long startCycle, long periodCycles, long count, Consumer<PacketRecord> template) {
         if (pipe < 0 || pipe >= profile.pipes() || periodCycles < 1) {
             throw new UserError("packet generator: pipe " + pipe + " / period " + periodCycles + " invalid");
         }
         generators.add(new Generator(pipe, periodCycles, count, template));
         genEmitted = java.util.Arrays.copyOf(genEmitted, generators.size());
+        genStopped = java.util.Arrays.copyOf(genStopped, generators.size());
         events.schedule(startCycle, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_GENERATOR, generators.size() - 1);
+        return generators.size() - 1;
+    }
+
+    /**
+     * The control plane disables generator {@code handle}: it emits nothing from its next
+     * firing on (packets it already injected carry on). For an unbounded generator whose
+     * packets keep themselves busy (recirculating probes), this ends it at a chosen time.
+     */
+    public void stopPacketGenerator(int handle) {
+        if (handle < 0 || handle >= generators.size()) {
+            throw new IllegalArgumentException("no packet generator " + handle);
+        }
+        genStopped[handle] = true;
     }
 
     private long[] genEmitted = new long[0];
+    private boolean[] genStopped = new boolean[0];
 
     private void checkPort(int p) {
         if (p < 0 || p >= frontPorts) {
@@ -378,7 +399,7 @@ public final class SwitchEngine {
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
-        if (g.count() == 0 && draining && events.isEmpty() && lanes.isEmpty()) {
+        if (genStopped[index] || g.count() == 0 && draining && events.isEmpty() && lanes.isEmpty()) {
             return; // an unbounded generator stops once the drain finds nothing else to do
         }
         genRecord.clear();

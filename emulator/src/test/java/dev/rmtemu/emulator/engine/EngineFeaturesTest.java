@@ -118,6 +118,26 @@ class EngineFeaturesTest {
     }
 
     @Test
+    void aStoppedGeneratorEmitsNothingFromItsNextFiring() {
+        ProgramBuilder b = ProgramBuilder.create("gen1", "");
+        Field in = b.intrinsic(Intrinsic.INGRESS_PORT);
+        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
+        RegisterArray seen = s.register("seen", 32, 512);
+        RegisterAction inc = s.action(RegisterAction.on(seen, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
+        s.apply(ctx -> ctx.execute(inc, ctx.get(in)));
+        SwitchEngine e = engine(b);
+        int other = e.packetGenerator(0, 0, 1000, 3, r -> r.wireLength(64));
+        int g = e.packetGenerator(0, 0, 1000, 0, r -> r.wireLength(64));
+        assertEquals(0, other);
+        assertEquals(1, g);
+        // the control plane stops the unbounded one at cycle 4500: it fired at 0, 1000, ..., 4000
+        e.scheduleControl(4_500, (st, c) -> e.stopPacketGenerator(g));
+        e.arrive(20_000, 0, EngineTimingTest.packet(64, 1)); // traffic continues well after the stop
+        e.drain();
+        assertEquals(3 + 5, e.state().readRegister(0, "seen", PortNumbers.recirculationPort(0)));
+    }
+
+    @Test
     void controlPlaneOperationsRunAtTheirCycle() {
         ProgramBuilder b = ProgramBuilder.create("cp", "");
         Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);

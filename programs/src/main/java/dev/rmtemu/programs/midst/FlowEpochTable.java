@@ -41,6 +41,21 @@ final class FlowEpochTable {
         burst[i] = Math.max(burst[i], burstEstimate);
     }
 
+    /** Adds {@code n} to the first value of the key (a per-flow counter when used with epoch 0). */
+    void add(long a, long b, long n) {
+        if (size + 1 > used.length * MAX_LOAD) {
+            grow();
+        }
+        int i = find(a, b);
+        if (!used[i]) {
+            used[i] = true;
+            k1[i] = a;
+            k2[i] = b;
+            size++;
+        }
+        loss[i] += n;
+    }
+
     private int find(long a, long b) {
         int mask = used.length - 1;
         int i = (int) (mix(a * 31 + b) & mask);

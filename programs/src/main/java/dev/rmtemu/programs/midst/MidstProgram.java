@@ -12,6 +12,8 @@ public final class MidstProgram implements ProgramFactory {
     public static final String NAME = "midst";
     /** Flows listed per table in the replay report. */
     public static final int DEFAULT_REPORT_TOP = 10;
+    /** Replay: probe period of the packet generator (the experiments' {@code probe_ns}). */
+    public static final long DEFAULT_PROBE_NS = 2_000;
     public static final String DESCRIPTION = "MIDST: ingress/egress count-min Δ-sketches for heavy losers and bursty flows,"
             + " reactive monitoring on queue depth, data-plane cleaning with dirty words";
 
@@ -39,6 +41,8 @@ public final class MidstProgram implements ProgramFactory {
                 ParamSpec.integer("port", d.dataPort(), 0, 447, "monitored egress port every data packet goes to"),
                 ParamSpec.integer("collector", d.collectorPort(), 0, 447, "port towards the collector (monitor / cleaning reports)"),
                 ParamSpec.integer("dirty_words", 1, 0, 1, "1: clean with a dirty word per 32 counters; 0: one counter per packet"),
+                ParamSpec.integer("probe_ns", DEFAULT_PROBE_NS, 0, 1_000_000_000L,
+                        "replay: a queue-depth probe every this many ns (reactive monitoring); 0 = no probes"),
                 ParamSpec.integer("top", DEFAULT_REPORT_TOP, 1, 100_000,
                         "replay report: heavy losers and bursty flows listed (S_loss query at the end of the run)"));
     }

@@ -22,7 +22,11 @@ class MidstReportTest {
     private static final String TRACE = "gen:isp?packets=20000&flows=300&seed=3";
 
     private static ReplayResult replay(Path control) {
-        ReplayOptions o = new ReplayOptions(MidstProgram.NAME, Map.of("top", "5"), "tofino1", TRACE, "original", 1, 0, 10,
+        return replay(control, Map.of("top", "5"));
+    }
+
+    private static ReplayResult replay(Path control, Map<String, String> params) {
+        ReplayOptions o = new ReplayOptions(MidstProgram.NAME, params, "tofino1", TRACE, "original", 1, 0, 10,
                 true, 0, null, false, control, null);
         return Replay.run(o, null);
     }
@@ -51,8 +55,9 @@ class MidstReportTest {
     }
 
     @Test
-    void withoutMonitoringTheReportSaysSo() {
-        String text = ProgramReport.forProgram(MidstProgram.NAME).get(0).summarize(replay(null));
+    void withoutProbesOrAControlScriptTheReportSaysNothingWasCounted() {
+        String text = ProgramReport.forProgram(MidstProgram.NAME).get(0).summarize(replay(null, Map.of("top", "5", "probe_ns", "0")));
         assertTrue(text.contains("nothing was counted: monitoring was off"), text);
+        assertTrue(text.contains("no export journal (run with --out DIR)"), text);
     }
 }
