@@ -29,19 +29,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * end-to-end mean latency minus that constant.
  */
 class LdsLineTest {
-    static final String TOPOLOGY = """
-            defaults: {latency_ns: 1000, rate_gbps: 100}
-            nodes:
-              - {name: s1, type: switch, target: tofino1, ports: 4, program: lds, params: {role: sender, port: 0, cells: 8192, k: 1, interval_shift: 16}}
-              - {name: s2, type: switch, target: tofino1, ports: 4, program: lds, params: {role: receiver, port: 0, cells: 8192, k: 1, interval_shift: 16}}
-              - {name: h1, type: host, address: 10.0.1.0/24, role: source}
-              - {name: h2, type: host, address: 10.0.2.0/24, role: sink}
-            links:
-              - {a: h1:1, b: s1:1}
-              - {a: s1:2, b: s2:1, latency_ns: 5000, impair_ab: {delay: "normal:mean=3us,sigma=1us"}}
-              - {a: s1:3, b: s2:2, latency_ns: 5000, impair_ab: {delay: "mixture:w=0.6,mean1=10us,sigma1=2us,mean2=80us,sigma2=20us"}}
-              - {a: s2:3, b: h2:1}
-            """;
+    /** The two-switch line with two ECMP links of different delay; sketch size and interval vary by test. */
+    static String topology(int cells, int intervalShift) {
+        String params = "port: 0, cells: " + cells + ", k: 1, interval_shift: " + intervalShift;
+        return """
+                defaults: {latency_ns: 1000, rate_gbps: 100}
+                nodes:
+                  - {name: s1, type: switch, target: tofino1, ports: 4, program: lds, params: {role: sender, PARAMS}}
+                  - {name: s2, type: switch, target: tofino1, ports: 4, program: lds, params: {role: receiver, PARAMS}}
+                  - {name: h1, type: host, address: 10.0.1.0/24, role: source}
+                  - {name: h2, type: host, address: 10.0.2.0/24, role: sink}
+                links:
+                  - {a: h1:1, b: s1:1}
+                  - {a: s1:2, b: s2:1, latency_ns: 5000, impair_ab: {delay: "normal:mean=3us,sigma=1us"}}
+                  - {a: s1:3, b: s2:2, latency_ns: 5000, impair_ab: {delay: "mixture:w=0.6,mean1=10us,sigma1=2us,mean2=80us,sigma2=20us"}}
+                  - {a: s2:3, b: h2:1}
+                """.replace("PARAMS", params);
+    }
+
+    static final String TOPOLOGY = topology(8192, 16);
 
     static final double TOLERANCE_NS = 12;
 

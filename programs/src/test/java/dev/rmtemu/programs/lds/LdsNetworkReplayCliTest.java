@@ -20,19 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the delivered flows per interval.
  */
 class LdsNetworkReplayCliTest {
-    static final String TOPOLOGY = """
-            defaults: {latency_ns: 1000, rate_gbps: 100}
-            nodes:
-              - {name: s1, type: switch, target: tofino1, ports: 4, program: lds, params: {role: sender, port: 0, cells: 1024, k: 1, interval_shift: 19}}
-              - {name: s2, type: switch, target: tofino1, ports: 4, program: lds, params: {role: receiver, port: 0, cells: 1024, k: 1, interval_shift: 19}}
-              - {name: h1, type: host, address: 10.0.1.0/24, role: source}
-              - {name: h2, type: host, address: 10.0.2.0/24, role: sink}
-            links:
-              - {a: h1:1, b: s1:1}
-              - {a: s1:2, b: s2:1, latency_ns: 5000, impair_ab: {delay: "normal:mean=3us,sigma=1us"}}
-              - {a: s1:3, b: s2:2, latency_ns: 5000, impair_ab: {delay: "mixture:w=0.6,mean1=10us,sigma1=2us,mean2=80us,sigma2=20us"}}
-              - {a: s2:3, b: h2:1}
-            """;
+    static final String TOPOLOGY = LdsLineTest.topology(1024, 19);
     static final int PACKETS = 8000;
 
     static LdsReplayCliTest.Run replay(Path topo, Path run) {
