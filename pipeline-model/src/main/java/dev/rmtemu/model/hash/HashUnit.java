@@ -19,6 +19,9 @@ public final class HashUnit {
     private final Gress gress;
     private final int stage;
     private final int id;
+    /** The CRC as one table lookup per input byte, when the algorithm is a CRC; else null. */
+    private final PositionalCrc positional;
+    private final int[] slots;
 
     public HashUnit(int id, String name, HashAlgorithm algorithm, List<Field> inputs, int outputBits, Gress gress, int stage) {
         if (outputBits < 1 || outputBits > 64) {
@@ -32,10 +35,23 @@ public final class HashUnit {
         this.outputMask = outputBits == 64 ? -1L : (1L << outputBits) - 1;
         this.gress = gress;
         this.stage = stage;
+        this.slots = new int[this.inputs.length];
+        int[] bytes = new int[this.inputs.length];
+        int total = 0;
+        for (int i = 0; i < bytes.length; i++) {
+            slots[i] = this.inputs[i].slot();
+            bytes[i] = (this.inputs[i].width() + 7) / 8;
+            total += bytes[i];
+        }
+        this.positional = algorithm instanceof Crc crc && bytes.length > 0 && total <= PositionalCrc.MAX_BYTES
+                ? new PositionalCrc(crc, bytes) : null;
     }
 
     /** Computes the hash over the given PHV slot values (no allocation). */
     public long compute(long[] phv) {
+        if (positional != null) {
+            return positional.hash(phv, slots) & outputMask;
+        }
         if (algorithm instanceof Crc crc) {
             return crc.overFields(phv, inputs) & outputMask;
         }

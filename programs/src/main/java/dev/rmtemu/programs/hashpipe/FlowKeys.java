@@ -1,6 +1,8 @@
 package dev.rmtemu.programs.hashpipe;
 
+import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.model.hash.HashAlgorithm;
+import dev.rmtemu.model.hash.PositionalCrc;
 import dev.rmtemu.traces.PacketRecord;
 
 /**
@@ -11,12 +13,15 @@ import dev.rmtemu.traces.PacketRecord;
 public final class FlowKeys {
     private final KeyKind kind;
     private final HashAlgorithm fingerprint;
+    /** The same CRC one lookup per 5-tuple byte (what the emulator's hash unit uses too); null if not a CRC. */
+    private final PositionalCrc fingerprintFast;
     private long lo;
     private long hi;
 
     public FlowKeys(KeyKind kind) {
         this.kind = kind;
         this.fingerprint = HashAlgorithm.byName(HashPipeConfig.FINGERPRINT_HASH);
+        this.fingerprintFast = fingerprint instanceof Crc crc ? new PositionalCrc(crc, 4, 4, 1, 2, 2) : null;
     }
 
     /** Loads the key of {@code r}; read it with {@link #lo()} / {@link #hi()}. */
@@ -26,6 +31,14 @@ public final class FlowKeys {
         switch (kind) {
             case FINGERPRINT -> {
                 // the 5-tuple bytes in header order, as a hash unit feeds them
+                if (fingerprintFast != null) {
+                    PositionalCrc f = fingerprintFast;
+                    long fp = f.finish(f.field(0, src) ^ f.field(1, dst) ^ f.field(2, r.protocol())
+                            ^ f.field(3, r.srcPort()) ^ f.field(4, r.dstPort()));
+                    lo = nonZero(fp);
+                    hi = 0;
+                    return;
+                }
                 long s = fingerprint.init();
                 s = feed(fingerprint, s, src, 4);
                 s = feed(fingerprint, s, dst, 4);
