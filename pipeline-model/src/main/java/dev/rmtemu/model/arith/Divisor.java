@@ -7,15 +7,27 @@ package dev.rmtemu.model.arith;
  * exact whenever the estimate is off by at most one. That holds for every
  * dividend below {@link #FAST_LIMIT} (2^50: a double holds it and the reciprocal's
  * rounding error stays far below one unit); larger dividends take the plain
- * division. A 64-bit {@code idiv} costs tens of cycles and the engine divides a few
+ * division. Small dividends (x · divisor below 2^40: packet lengths, table
+ * indices) take an integer multiply by a fixed-point reciprocal and a shift. A 64-bit {@code idiv} costs tens of cycles and the engine divides a few
  * times per packet (serialisation time, cycles to ns), so this is worth its lines.
  */
 public final class Divisor {
     /** Dividends in [0, FAST_LIMIT) take the multiply path. */
     public static final long FAST_LIMIT = 1L << 50;
 
+    /** Shift of the integer reciprocal: dividends below {@link #smallLimit} use {@code (x * magic) >>> SHIFT}. */
+    private static final int SHIFT = 40;
+
     private final long divisor;
     private final double reciprocal;
+    /** ceil(2^SHIFT / divisor). */
+    private final long magic;
+    /**
+     * Dividends below this take the integer multiply-shift, which is exact when
+     * {@code x * divisor < 2^SHIFT} (the reciprocal's excess then stays below one
+     * part in x·divisor) and {@code x * magic} fits a long.
+     */
+    private final long smallLimit;
 
     public Divisor(long divisor) {
         if (divisor <= 0) {
@@ -23,6 +35,8 @@ public final class Divisor {
         }
         this.divisor = divisor;
         this.reciprocal = 1.0 / divisor;
+        this.magic = divisor > (1L << SHIFT) ? 0 : ((1L << SHIFT) + divisor - 1) / divisor;
+        this.smallLimit = magic == 0 ? 0 : Math.min((1L << SHIFT) / divisor, Long.MAX_VALUE / magic);
     }
 
     public long divisor() {
@@ -31,6 +45,10 @@ public final class Divisor {
 
     /** {@code x / divisor} for {@code x >= 0} (floor). */
     public long quotient(long x) {
+        if (x >= 0 && x < smallLimit) {
+            // packet bytes to cells, hash folding: a multiply and a shift, no float conversions
+            return (x * magic) >>> SHIFT;
+        }
         if (x < 0 || x >= FAST_LIMIT) {
             return x / divisor;
         }
@@ -50,6 +68,11 @@ public final class Divisor {
             b = t;
         }
         return a;
+    }
+
+    /** {@code x % divisor} for {@code x >= 0}: e.g. a hash folded onto a table whose size is not a power of two. */
+    public long remainder(long x) {
+        return x - quotient(x) * divisor;
     }
 
     /** {@code x % divisor} given {@code q == quotient(x)}. */

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.examples;
 
+import dev.rmtemu.model.arith.Divisor;
 import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
@@ -71,8 +72,9 @@ public final class CounterProgram implements ProgramFactory {
         RegisterAction inc = s.action(RegisterAction.on(counters, "increment")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))
                 .output(RegisterAction.OutputSource.NEW_LO));
+        Divisor fold = new Divisor(cells); // hash mod cells without a 64-bit idiv per packet
         s.apply(ctx -> {
-            long index = ctx.hash(h) % cells;
+            long index = fold.remainder(ctx.hash(h));
             ctx.set(count, ctx.execute(inc, index));
             ctx.set(egressPort, port);
         });

@@ -34,10 +34,31 @@ class DivisorTest {
         }
     }
 
+    @Test
+    void smallDividendsTakeTheMultiplyShiftExactly() {
+        // every packet length to 80-byte cells, table folds, and the bound of the integer path
+        long[] divisors = {1, 2, 3, 61, 80, 750, 5000, 65_535, 1_000_003, (1L << 20) + 7, (1L << 40) - 1, 1L << 40};
+        SplittableRandom rnd = new SplittableRandom(3);
+        for (long d : divisors) {
+            Divisor div = new Divisor(d);
+            for (long x = 0; x < (1 << 18); x++) {
+                check(div, x);
+            }
+            long bound = (1L << 40) / d;
+            for (long x = Math.max(0, bound - 3000); x < bound + 3000; x++) {
+                check(div, x);
+            }
+            for (int i = 0; i < 100_000; i++) {
+                check(div, rnd.nextLong(bound + 1));
+            }
+        }
+    }
+
     private static void check(Divisor div, long x) {
         long q = div.quotient(x);
         assertEquals(x / div.divisor(), q, () -> x + " / " + div.divisor());
         assertEquals(x % div.divisor(), div.remainder(x, q), () -> x + " % " + div.divisor());
+        assertEquals(x % div.divisor(), div.remainder(x), () -> x + " % " + div.divisor() + " (one-argument form)");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe;
 
+import dev.rmtemu.model.arith.Divisor;
 import dev.rmtemu.model.examples.FiveTuple;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
@@ -160,6 +161,7 @@ public final class HashPipeProgram implements ProgramFactory {
     private static void narrowStage(ProgramBuilder b, HashPipeConfig cfg, int i, Field carryKey, Field carryCount) {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, KEY_STAGE + 1 + i);
         int size = cfg.countersPerStage();
+        Divisor fold = new Divisor(size); // hash mod size without a 64-bit idiv per packet
         HashUnit index = s.hash("hp_s" + i + "_index", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carryKey);
         RegisterArray table = s.register(tableName(i), HashPipeConfig.COUNT_BITS, true, size);
         RegisterArray mirror = s.register(mirrorName(i), HashPipeConfig.COUNT_BITS, true, size);
@@ -171,7 +173,7 @@ public final class HashPipeProgram implements ProgramFactory {
         s.apply(ctx -> {
             long key = ctx.get(carryKey);
             long count = ctx.get(carryCount);
-            long slot = ctx.hash(index) % size;
+            long slot = fold.remainder(ctx.hash(index));
             long outKey = ctx.execute(evictKey, slot, key, count);
             long outCount = ctx.execute(evictCount, slot, key, count);
             carryOn(ctx, carryKey, carryCount, outKey, outCount, first);
@@ -223,6 +225,7 @@ public final class HashPipeProgram implements ProgramFactory {
                                   Field carryCount) {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, KEY_STAGE + 1 + i);
         int size = cfg.countersPerStage();
+        Divisor fold = new Divisor(size); // hash mod size without a 64-bit idiv per packet
         HashUnit index = s.hash("hp_s" + i + "_index", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carryKey, carryKeyHi);
         RegisterArray table = s.register(tableName(i), 64, true, size);
         RegisterArray mirror = s.register(mirrorName(i), 64, true, size);
@@ -236,7 +239,7 @@ public final class HashPipeProgram implements ProgramFactory {
             long key = ctx.get(carryKey);
             long keyHi = ctx.get(carryKeyHi);
             long count = ctx.get(carryCount);
-            long slot = ctx.hash(index) % size;
+            long slot = fold.remainder(ctx.hash(index));
             long inHi = WideCell.hiWord(keyHi, count);
             long outKey = ctx.execute(evictKey, slot, key, inHi);
             long outHi = ctx.execute(evictHiWord, slot, key, inHi);
