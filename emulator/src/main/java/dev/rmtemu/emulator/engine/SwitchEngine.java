@@ -86,6 +86,9 @@ public final class SwitchEngine {
     private final int ingressToTm;
     private final int egressToWire;
     private final int frontPorts;
+    /** Pipe of each front-panel port (the profile's mapping, looked up rather than divided per packet). */
+    private final int[] portPipe;
+    private final int parserCycles;
     private final boolean hasEgress;
     private final boolean hasShim;
     private final int tmPorts;
@@ -143,6 +146,11 @@ public final class SwitchEngine {
         this.pool = new PacketPool(program.fields().size(), 1024);
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
+        this.portPipe = new int[frontPorts];
+        for (int p = 0; p < frontPorts; p++) {
+            portPipe[p] = config.pipeOf(p);
+        }
+        this.parserCycles = profile.latency().parserCycles();
         this.hasEgress = program.uses(Gress.EGRESS);
         this.hasShim = parser.hasShim();
         this.tmPorts = frontPorts + profile.pipes();
@@ -433,7 +441,7 @@ public final class SwitchEngine {
         if (PortNumbers.isRecirculation(port)) {
             return port - PortNumbers.RECIRCULATION_BASE;
         }
-        return config.pipeOf(port);
+        return portPipe[port];
     }
 
     private void ingress(int slot, long arrival, int port) {
@@ -560,7 +568,7 @@ public final class SwitchEngine {
         Phv phv = pool.phv(slot);
         boolean recirc = out >= frontPorts;
         int portNumber = recirc ? PortNumbers.recirculationPort(out - frontPorts) : out;
-        int pipe = recirc ? out - frontPorts : config.pipeOf(out);
+        int pipe = recirc ? out - frontPorts : portPipe[out];
         long start = dq.serialisationStartCycle();
         phv.load(fEgressPort, portNumber);
         if (fEgressQid != null) {
@@ -579,7 +587,7 @@ public final class SwitchEngine {
             phv.load(fDeqTimedelta, clock.cyclesToNs(dq.deqTimedelta()));
         }
         if (fGlobalTstamp != null) {
-            phv.load(fGlobalTstamp, clock.cyclesToNs(start + profile.latency().parserCycles()));
+            phv.load(fGlobalTstamp, clock.cyclesToNs(start + parserCycles));
         }
         if (fPktLength != null) {
             phv.load(fPktLength, pool.record(slot).wireLength());

@@ -2,7 +2,7 @@ package dev.rmtemu.emulator.tm;
 
 /**
  * One queue's FIFO of packet descriptors as parallel primitive ring buffers (handle,
- * bytes, enq_qdepth, enq_tstamp). It starts small and doubles only when full, so at steady
+ * bytes, cells, enq_qdepth, enq_tstamp); cells are kept so dequeue need not divide again. It starts small and doubles only when full, so at steady
  * state nothing is allocated per packet; its capacity never needs to exceed the queue's
  * limit in cells, since every packet takes at least one cell.
  */
@@ -12,6 +12,7 @@ final class PacketFifo {
 
     private int[] handles;
     private int[] bytes;
+    private int[] cells;
     private int[] enqDepths;
     private long[] enqTstamps;
     private int head;
@@ -25,6 +26,7 @@ final class PacketFifo {
     private void allocate(int capacity) {
         handles = new int[capacity];
         bytes = new int[capacity];
+        cells = new int[capacity];
         enqDepths = new int[capacity];
         enqTstamps = new long[capacity];
         mask = capacity - 1;
@@ -39,13 +41,14 @@ final class PacketFifo {
         return handles.length;
     }
 
-    void push(int handle, int packetBytes, int enqDepth, long enqTstamp) {
+    void push(int handle, int packetBytes, int packetCells, int enqDepth, long enqTstamp) {
         if (size == handles.length) {
             grow();
         }
         int slot = (head + size) & mask;
         handles[slot] = handle;
         bytes[slot] = packetBytes;
+        cells[slot] = packetCells;
         enqDepths[slot] = enqDepth;
         enqTstamps[slot] = enqTstamp;
         size++;
@@ -54,6 +57,7 @@ final class PacketFifo {
     private void grow() {
         int[] oldHandles = handles;
         int[] oldBytes = bytes;
+        int[] oldCells = cells;
         int[] oldDepths = enqDepths;
         long[] oldTstamps = enqTstamps;
         int oldHead = head;
@@ -64,6 +68,7 @@ final class PacketFifo {
             int from = (oldHead + i) & oldMask;
             handles[i] = oldHandles[from];
             bytes[i] = oldBytes[from];
+            cells[i] = oldCells[from];
             enqDepths[i] = oldDepths[from];
             enqTstamps[i] = oldTstamps[from];
         }
@@ -75,6 +80,10 @@ final class PacketFifo {
 
     int headBytes() {
         return bytes[head];
+    }
+
+    int headCells() {
+        return cells[head];
     }
 
     int headEnqDepth() {

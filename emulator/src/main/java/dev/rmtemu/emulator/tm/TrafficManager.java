@@ -229,7 +229,7 @@ public final class TrafficManager {
             cause = DropCause.BUFFER_FULL.ordinal();
         } else {
             lastEnqueueCycle[gq] = cycle;
-            fifos[gq].push(packetHandle, bytes, queueCells[gq], cycle);
+            fifos[gq].push(packetHandle, bytes, cells, queueCells[gq], cycle);
             nonEmpty[port] |= 1L << (gq - queueBase[port]);
             queueCells[gq] += cells;
             portCells[port] += cells;
@@ -255,15 +255,21 @@ public final class TrafficManager {
         if (portPackets[port] == 0) {
             return Long.MAX_VALUE;
         }
-        long earliest = Long.MAX_VALUE;
+        long m0 = nonEmpty[port];
         int base = queueBase[port];
-        for (long m = nonEmpty[port]; m != 0; m &= m - 1) {
+        long free = freeRemainder[port] == 0 ? freeCycle[port] : freeCycle[port] + 1;
+        if ((m0 & (m0 - 1)) == 0) {
+            // one busy queue (the common case): its head is the earliest
+            return Math.max(free, fifos[base + Long.numberOfTrailingZeros(m0)].headEnqTstamp());
+        }
+        long earliest = Long.MAX_VALUE;
+        for (long m = m0; m != 0; m &= m - 1) {
             long t = fifos[base + Long.numberOfTrailingZeros(m)].headEnqTstamp();
             if (t < earliest) {
                 earliest = t;
             }
         }
-        return Math.max(portFreeCycle(port), earliest);
+        return Math.max(free, earliest);
     }
 
     /**
@@ -283,7 +289,7 @@ public final class TrafficManager {
             throw new IllegalStateException("dequeue at cycle " + cycle + " on port " + port
                     + " after a dequeue at cycle " + lastDequeueCycle[port]);
         }
-        long free = portFreeCycle(port);
+        long free = freeRemainder[port] == 0 ? freeCycle[port] : freeCycle[port] + 1;
         if (cycle < free) {
             throw new IllegalStateException("dequeue at cycle " + cycle + " but port " + port
                     + " is serialising until cycle " + free);
@@ -325,7 +331,7 @@ public final class TrafficManager {
         freeRemainder[port] = endRemainder;
         lastDequeueCycle[port] = cycle;
 
-        int cells = cellsFor(bytes);
+        int cells = f.headCells();
         out.packetHandle = f.headHandle();
         out.port = port;
         out.qid = q;

@@ -101,12 +101,13 @@ class ConservationTest {
         // Interleave so the ring wraps before and after each doubling.
         for (int round = 0; round < 200; round++) {
             for (int i = 0; i < 7; i++) {
-                f.push(pushed, pushed * 3, pushed * 5, pushed * 7L);
+                f.push(pushed, pushed * 3, pushed * 11, pushed * 5, pushed * 7L);
                 pushed++;
             }
             for (int i = 0; i < 5; i++) {
                 assertEquals(popped, f.headHandle());
                 assertEquals(popped * 3, f.headBytes());
+                assertEquals(popped * 11, f.headCells());
                 assertEquals(popped * 5, f.headEnqDepth());
                 assertEquals(popped * 7L, f.headEnqTstamp());
                 f.pop();
