@@ -8,12 +8,22 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.LongUnaryOperator;
 
 /**
  * A fixed-range HdrHistogram (no auto-resize, {@value #SIGNIFICANT_DIGITS} significant
  * digits) that never throws on a large value: values above the highest trackable value are
  * recorded as that value and counted, so a report can say how many were clamped.
  * Recording allocates nothing.
+ *
+ * <p>A histogram made with a cycles-to-value conversion also takes values in cycles
+ * ({@link #recordCycles}): a cycle count below its pending bound is only counted, exactly,
+ * in an array indexed by cycles; everything else is converted and recorded at once. The
+ * pending counts are folded in, each as {@code recordValueWithCount(convert(c), n)}, before
+ * any read, so every read sees exactly the histogram that recording each value directly
+ * would have built (HdrHistogram's state does not depend on recording order). This moves
+ * the conversion (a division) and the bucket arithmetic off the per-packet path.
  */
 public final class ClampingHistogram {
     /** Precision of every rmtemu histogram: 3 significant digits (0.1 % resolution). */
@@ -33,8 +43,25 @@ public final class ClampingHistogram {
     private long clamped;
     /** Exact largest value recorded (after clamping); the histogram only knows its bucket. */
     private long max;
+    /** Conversion of {@link #recordCycles} values; null: the histogram takes values only. */
+    private final LongUnaryOperator cyclesToValue;
+    /** Not yet recorded cycle counts: pendingCounts[c] values of c cycles; empty without a conversion. */
+    private final long[] pendingCounts;
+    /** Lowest and highest index that may be non-zero (lo > hi: nothing pending), so a fold scans only that range. */
+    private int pendingLo;
+    private int pendingHi;
 
     public ClampingHistogram(String name, long highestTrackableValue) {
+        this(name, highestTrackableValue, null, 0);
+    }
+
+    /**
+     * A histogram that also takes values in cycles, converted by {@code cyclesToValue}
+     * (non-decreasing is not required); cycle counts below {@code pendingCycles} are counted
+     * in a {@code long[pendingCycles]} and folded in before any read.
+     */
+    public ClampingHistogram(String name, long highestTrackableValue, LongUnaryOperator cyclesToValue,
+                             int pendingCycles) {
         if (highestTrackableValue < 2) {
             throw new IllegalArgumentException("histogram " + name + ": highest trackable value must be at least 2, got "
                     + highestTrackableValue);
@@ -42,6 +69,57 @@ public final class ClampingHistogram {
         this.name = name;
         this.highestTrackable = highestTrackableValue;
         this.histogram = new Histogram(1, highestTrackableValue, SIGNIFICANT_DIGITS);
+        if (pendingCycles < 0 || (pendingCycles > 0 && cyclesToValue == null)) {
+            throw new IllegalArgumentException("histogram " + name + ": pending bound " + pendingCycles
+                    + " needs a non-negative bound and a cycles conversion");
+        }
+        this.cyclesToValue = cyclesToValue;
+        this.pendingCounts = new long[pendingCycles];
+        this.pendingLo = pendingCycles;
+        this.pendingHi = -1;
+    }
+
+    /**
+     * Records one value given in cycles: counted now if below the pending bound, otherwise
+     * converted and recorded as {@link #record} does.
+     *
+     * @throws IllegalStateException if the histogram has no cycles conversion
+     */
+    public void recordCycles(long cycles) {
+        long[] pc = pendingCounts;
+        if (cycles >= 0 && cycles < pc.length) {
+            int c = (int) cycles;
+            pc[c]++;
+            if (c < pendingLo) {
+                pendingLo = c;
+            }
+            if (c > pendingHi) {
+                pendingHi = c;
+            }
+        } else {
+            if (cyclesToValue == null) {
+                throw new IllegalStateException("histogram " + name + " takes no values in cycles");
+            }
+            record(cyclesToValue.applyAsLong(cycles));
+        }
+    }
+
+    /** Folds the pending cycle counts into the histogram, lowest cycle count first. */
+    private void foldPending() {
+        int hi = pendingHi;
+        if (hi < 0) {
+            return;
+        }
+        long[] pc = pendingCounts;
+        for (int c = pendingLo; c <= hi; c++) {
+            long n = pc[c];
+            if (n != 0) {
+                pc[c] = 0;
+                recordWithCount(cyclesToValue.applyAsLong(c), n);
+            }
+        }
+        pendingLo = pc.length;
+        pendingHi = -1;
     }
 
     /**
@@ -50,17 +128,22 @@ public final class ClampingHistogram {
      * @throws IllegalArgumentException for a negative value (a time that runs backwards is a bug)
      */
     public void record(long value) {
+        recordWithCount(value, 1);
+    }
+
+    /** {@code count} values equal to {@code value}, clamped and counted as {@link #record} does. */
+    private void recordWithCount(long value, long count) {
         if (value < 0) {
             throw new IllegalArgumentException("histogram " + name + ": negative value " + value);
         }
         if (value > highestTrackable) {
-            clamped++;
+            clamped += count;
             value = highestTrackable;
         }
         if (value > max) {
             max = value;
         }
-        histogram.recordValue(value);
+        histogram.recordValueWithCount(value, count);
     }
 
     public String name() {
@@ -73,29 +156,35 @@ public final class ClampingHistogram {
 
     /** Values recorded as the highest trackable value because they were larger. */
     public long clampedCount() {
+        foldPending();
         return clamped;
     }
 
     /** Exact largest value recorded (after clamping), 0 when empty. */
     public long max() {
+        foldPending();
         return max;
     }
 
     public long count() {
+        foldPending();
         return histogram.getTotalCount();
     }
 
     /** A copy of the underlying histogram (for merging or custom output). */
     public Histogram copy() {
+        foldPending();
         return histogram.copy();
     }
 
     public PercentileSummary summary() {
+        foldPending();
         return PercentileSummary.of(histogram, max, clamped);
     }
 
     /** Writes HdrHistogram's percentile distribution (.hgrm text) to {@code out}. */
     public void writeHgrm(OutputStream out) {
+        foldPending();
         PrintStream ps = new PrintStream(out, false, StandardCharsets.UTF_8);
         histogram.outputPercentileDistribution(ps, HGRM_TICKS_PER_HALF_DISTANCE, HGRM_VALUE_UNIT_RATIO);
         ps.flush();
@@ -108,8 +197,13 @@ public final class ClampingHistogram {
         }
     }
 
-    /** Forgets every value and the clamped count. */
+    /** Forgets every value (pending ones too) and the clamped count. */
     public void reset() {
+        if (pendingHi >= 0) {
+            Arrays.fill(pendingCounts, pendingLo, pendingHi + 1, 0);
+            pendingLo = pendingCounts.length;
+            pendingHi = -1;
+        }
         histogram.reset();
         clamped = 0;
         max = 0;

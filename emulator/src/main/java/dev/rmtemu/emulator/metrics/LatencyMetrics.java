@@ -24,6 +24,9 @@ import java.util.TreeMap;
  * Cycles become ns as {@code round(cycles × 10^9 / clockHz)} (half up), in exact integer
  * arithmetic. Recording allocates nothing, except that each port/queue histogram is created
  * on its first value (once per queue for the whole run), so idle queues cost no memory.
+ * Values below {@link #LATENCY_PENDING_CYCLES} / {@link #QUEUEING_PENDING_CYCLES} cycles are
+ * only counted per cycle value and converted when a histogram is read (see
+ * {@link ClampingHistogram#recordCycles}); what is read is the same to the byte.
  */
 public final class LatencyMetrics {
     /**
@@ -35,6 +38,20 @@ public final class LatencyMetrics {
 
     /** Default highest trackable host processing time per packet: 1 s in ns (a GC pause). */
     public static final long DEFAULT_HOST_HIGHEST_TRACKABLE_NS = 1_000_000_000L;
+
+    /**
+     * Emulated latencies below this many cycles are counted exactly in cycles and converted
+     * to ns when read. An idle Tofino 1 pipeline takes a few hundred to a few thousand cycles;
+     * 16384 cycles (13.4 µs at 1.22 GHz) also covers light queueing, for 128 KiB per switch.
+     */
+    public static final int LATENCY_PENDING_CYCLES = 1 << 14;
+
+    /**
+     * Queueing delays below this many cycles are counted exactly in cycles and converted to
+     * ns when read: they are mostly 0 or small. 4096 cycles (3.4 µs at 1.22 GHz) keep each
+     * port/queue at 32 KiB on top of its ns histogram (about 200 KiB at a 10 s range).
+     */
+    public static final int QUEUEING_PENDING_CYCLES = 1 << 12;
 
     private static final long NS_PER_SECOND = 1_000_000_000L;
 
@@ -82,7 +99,7 @@ public final class LatencyMetrics {
         this.ports = ports;
         this.queuesPerPort = queuesPerPort;
         this.highestTrackableNs = highestTrackableNs;
-        this.latency = new ClampingHistogram("latency", highestTrackableNs);
+        this.latency = new ClampingHistogram("latency", highestTrackableNs, this::cyclesToNs, LATENCY_PENDING_CYCLES);
         this.queueing = new ClampingHistogram[ports * queuesPerPort];
         this.hostProcessing = new ClampingHistogram("host-processing", hostHighestTrackableNs);
     }
@@ -112,12 +129,12 @@ public final class LatencyMetrics {
         if (departureCycle < arrivalCycle) {
             throw new IllegalArgumentException("departure cycle " + departureCycle + " before arrival cycle " + arrivalCycle);
         }
-        latency.record(cyclesToNs(departureCycle - arrivalCycle));
+        latency.recordCycles(departureCycle - arrivalCycle);
     }
 
     /** Records one packet's queueing delay (e.g. deq_timedelta) at a port and queue. */
     public void recordQueueingDelayCycles(int port, int qid, long cycles) {
-        queueHistogram(port, qid).record(cyclesToNs(cycles));
+        queueHistogram(port, qid).recordCycles(cycles);
     }
 
     /** Records host processing time for one packet, in ns measured on the host. */
@@ -138,7 +155,8 @@ public final class LatencyMetrics {
         int i = port * queuesPerPort + qid;
         ClampingHistogram h = queueing[i];
         if (h == null) {
-            h = new ClampingHistogram(queueFileStem(port, qid), highestTrackableNs);
+            h = new ClampingHistogram(queueFileStem(port, qid), highestTrackableNs, this::cyclesToNs,
+                    QUEUEING_PENDING_CYCLES);
             queueing[i] = h;
         }
         return h;
