@@ -285,14 +285,9 @@ public final class TrafficManager {
      */
     public int dequeue(long cycle, int port, DequeueInfo out) {
         checkPort(port);
-        if (cycle < lastDequeueCycle[port]) {
-            throw new IllegalStateException("dequeue at cycle " + cycle + " on port " + port
-                    + " after a dequeue at cycle " + lastDequeueCycle[port]);
-        }
         long free = freeRemainder[port] == 0 ? freeCycle[port] : freeCycle[port] + 1;
-        if (cycle < free) {
-            throw new IllegalStateException("dequeue at cycle " + cycle + " but port " + port
-                    + " is serialising until cycle " + free);
+        if (cycle < lastDequeueCycle[port] || cycle < free) {
+            throw dequeueTooEarly(cycle, port, free);
         }
         if (portPackets[port] == 0) {
             return NOTHING_DEQUEUED;
@@ -339,9 +334,8 @@ public final class TrafficManager {
         out.enqQdepth = f.headEnqDepth();
         out.enqTstamp = enqTstamp;
         f.pop();
-        if (f.size() == 0) {
-            nonEmpty[port] &= ~(1L << q);
-        }
+        // clear the queue's busy bit when it emptied, without a data-dependent branch
+        nonEmpty[port] &= ~((long) (f.size() == 0 ? 1 : 0) << q);
         queueCells[gq] -= cells;
         portCells[port] -= cells;
         portPackets[port]--;
@@ -361,6 +355,16 @@ public final class TrafficManager {
         return q;
     }
 
+    /** Kept out of {@link #dequeue} so the hot method stays small enough to inline. */
+    private IllegalStateException dequeueTooEarly(long cycle, int port, long free) {
+        if (cycle < lastDequeueCycle[port]) {
+            return new IllegalStateException("dequeue at cycle " + cycle + " on port " + port
+                    + " after a dequeue at cycle " + lastDequeueCycle[port]);
+        }
+        return new IllegalStateException("dequeue at cycle " + cycle + " but port " + port
+                + " is serialising until cycle " + free);
+    }
+
     private boolean eligible(int gq, long cycle) {
         PacketFifo f = fifos[gq];
         return f.size() > 0 && f.headEnqTstamp() <= cycle;
@@ -369,7 +373,13 @@ public final class TrafficManager {
     /** Highest queue index first (Tofino-like: higher priority level = more urgent). */
     private int selectStrictPriority(int port, long cycle) {
         int base = queueBase[port];
-        for (long m = nonEmpty[port]; m != 0; ) {
+        long m0 = nonEmpty[port];
+        if ((m0 & (m0 - 1)) == 0) {
+            // one busy queue (the common case): no priority scan
+            int q = Long.numberOfTrailingZeros(m0);
+            return m0 != 0 && fifos[base + q].headEnqTstamp() <= cycle ? q : -1;
+        }
+        for (long m = m0; m != 0; ) {
             int q = 63 - Long.numberOfLeadingZeros(m);
             if (fifos[base + q].headEnqTstamp() <= cycle) {
                 return q;
