@@ -298,17 +298,59 @@ public final class TrafficManager {
         }
         int gq = queueBase[port] + q;
         PacketFifo f = fifos[gq];
-        int bytes = f.headBytes();
         long enqTstamp = f.headEnqTstamp();
+        serialise(port, cycle, enqTstamp, f.headBytes(), out);
+        lastDequeueCycle[port] = cycle;
+        pop(port, q, gq, f, out);
+        out.deqTimedelta = out.serialisationStartCycle - enqTstamp;
+        return q;
+    }
 
-        // Exact start instant (startCycle + startRemainder / cyclesPerBitDen[port]).
+    /** Takes the head of queue {@code q} off the port: describes it in {@code out} and frees its cells. */
+    private void pop(int port, int q, int gq, PacketFifo f, DequeueInfo out) {
+        int cells = f.headCells();
+        int bytes = f.headBytes();
+        out.packetHandle = f.headHandle();
+        out.port = port;
+        out.qid = q;
+        out.bytes = bytes;
+        out.enqQdepth = f.headEnqDepth();
+        out.enqTstamp = f.headEnqTstamp();
+        f.pop();
+        // clear the queue's busy bit when it emptied, without a data-dependent branch
+        nonEmpty[port] &= ~((long) (f.size() == 0 ? 1 : 0) << q);
+        queueCells[gq] -= cells;
+        portCells[port] -= cells;
+        portPackets[port]--;
+        bufferCells -= cells;
+        queuedPackets--;
+        dequeued[gq]++;
+        dequeuedBytes[gq] += bytes;
+        out.deqQdepth = queueCells[gq];
+        if (drr[port] && f.size() == 0) {
+            drrQueueEmptied(port, gq);
+        }
+    }
+
+    /** An emptied queue leaves the active list and forfeits its deficit (DRR rule). */
+    private void drrQueueEmptied(int port, int gq) {
+        deficitBytes[gq] = 0;
+        advanceDrr(port);
+    }
+
+    /**
+     * The port serialises a packet of {@code bytes} dequeued at {@code cycle}: its exact start
+     * (startCycle + startRemainder / cyclesPerBitDen[port]), end and the port's new free instant.
+     */
+    private void serialise(int port, long cycle, long enqTstamp, int bytes, DequeueInfo out) {
+        long fc = freeCycle[port];
+        long fr = freeRemainder[port];
         long startCycle;
         long startRemainder;
-        boolean busyIntoThisCycle = freeCycle[port] >= cycle
-                || (freeCycle[port] == cycle - 1 && freeRemainder[port] > 0);
-        if (busyIntoThisCycle && freeCycle[port] >= enqTstamp) {
-            startCycle = freeCycle[port];
-            startRemainder = freeRemainder[port];
+        boolean busyIntoThisCycle = fc >= cycle || (fc == cycle - 1 && fr > 0);
+        if (busyIntoThisCycle && fc >= enqTstamp) {
+            startCycle = fc;
+            startRemainder = fr;
         } else if (busyIntoThisCycle) {
             startCycle = enqTstamp;
             startRemainder = 0;
@@ -324,35 +366,8 @@ public final class TrafficManager {
         long endRemainder = d.remainder(numerator, whole);
         freeCycle[port] = endCycle;
         freeRemainder[port] = endRemainder;
-        lastDequeueCycle[port] = cycle;
-
-        int cells = f.headCells();
-        out.packetHandle = f.headHandle();
-        out.port = port;
-        out.qid = q;
-        out.bytes = bytes;
-        out.enqQdepth = f.headEnqDepth();
-        out.enqTstamp = enqTstamp;
-        f.pop();
-        // clear the queue's busy bit when it emptied, without a data-dependent branch
-        nonEmpty[port] &= ~((long) (f.size() == 0 ? 1 : 0) << q);
-        queueCells[gq] -= cells;
-        portCells[port] -= cells;
-        portPackets[port]--;
-        bufferCells -= cells;
-        queuedPackets--;
-        dequeued[gq]++;
-        dequeuedBytes[gq] += bytes;
-        out.deqQdepth = queueCells[gq];
         out.serialisationStartCycle = startRemainder == 0 ? startCycle : startCycle + 1;
         out.serialisationEndCycle = endRemainder == 0 ? endCycle : endCycle + 1;
-        out.deqTimedelta = out.serialisationStartCycle - enqTstamp;
-        if (drr[port] && f.size() == 0) {
-            // An emptied queue leaves the active list and forfeits its deficit (DRR rule).
-            deficitBytes[gq] = 0;
-            advanceDrr(port);
-        }
-        return q;
     }
 
     /** Kept out of {@link #dequeue} so the hot method stays small enough to inline. */
