@@ -449,21 +449,7 @@ public final class SwitchEngine {
         long p = Math.max(arrival, parserFree[pipe]);
         parserFree[pipe] = p + 1;
         Phv phv = pool.phv(slot);
-        phv.load(fIngressPort, port);
-        if (fIngressTstamp != null) {
-            phv.load(fIngressTstamp, clock.cyclesToNs(arrival));
-        }
-        phv.load(fEgressPortOut, PortNumbers.UNSET);
-        phv.load(fDrop, 0);
-        if (fQid != null) {
-            phv.load(fQid, 0);
-        }
-        if (fMcast != null) {
-            phv.load(fMcast, 0);
-        }
-        if (fResubmit != null) {
-            phv.load(fResubmit, 0);
-        }
+        loadIngressIntrinsics(phv, arrival, port);
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
         if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
             phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));
@@ -483,6 +469,25 @@ public final class SwitchEngine {
             return;
         }
         lanes.add(pipe, toTm, slot);
+    }
+
+    /** Ingress intrinsic metadata as the parser hands the packet to stage 0 (kept apart so ingress stays inlinable). */
+    private void loadIngressIntrinsics(Phv phv, long arrival, int port) {
+        phv.load(fIngressPort, port);
+        if (fIngressTstamp != null) {
+            phv.load(fIngressTstamp, clock.cyclesToNs(arrival));
+        }
+        phv.load(fEgressPortOut, PortNumbers.UNSET);
+        phv.load(fDrop, 0);
+        if (fQid != null) {
+            phv.load(fQid, 0);
+        }
+        if (fMcast != null) {
+            phv.load(fMcast, 0);
+        }
+        if (fResubmit != null) {
+            phv.load(fResubmit, 0);
+        }
     }
 
     private int tmPort(int port) {
@@ -569,32 +574,7 @@ public final class SwitchEngine {
         boolean recirc = out >= frontPorts;
         int portNumber = recirc ? PortNumbers.recirculationPort(out - frontPorts) : out;
         int pipe = recirc ? out - frontPorts : portPipe[out];
-        long start = dq.serialisationStartCycle();
-        phv.load(fEgressPort, portNumber);
-        if (fEgressQid != null) {
-            phv.load(fEgressQid, dq.qid());
-        }
-        if (fEnqQdepth != null) {
-            phv.load(fEnqQdepth, dq.enqQdepth());
-        }
-        if (fEnqTstamp != null) {
-            phv.load(fEnqTstamp, clock.cyclesToNs(dq.enqTstamp()));
-        }
-        if (fDeqQdepth != null) {
-            phv.load(fDeqQdepth, dq.deqQdepth());
-        }
-        if (fDeqTimedelta != null) {
-            phv.load(fDeqTimedelta, clock.cyclesToNs(dq.deqTimedelta()));
-        }
-        if (fGlobalTstamp != null) {
-            phv.load(fGlobalTstamp, clock.cyclesToNs(start + parserCycles));
-        }
-        if (fPktLength != null) {
-            phv.load(fPktLength, pool.record(slot).wireLength());
-        }
-        if (fEgressDrop != null) {
-            phv.load(fEgressDrop, 0);
-        }
+        loadEgressIntrinsics(phv, portNumber, slot);
         metrics.recordQueueingDelayCycles(out, dq.qid(), dq.deqTimedelta());
         if (hasEgress) {
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
@@ -620,6 +600,35 @@ public final class SwitchEngine {
         }
         listener.departed(departure, out, slot, pool);
         pool.release(slot);
+    }
+
+    /** Egress intrinsic metadata from the traffic manager's dequeue (kept apart so egress stays inlinable). */
+    private void loadEgressIntrinsics(Phv phv, int portNumber, int slot) {
+        phv.load(fEgressPort, portNumber);
+        if (fEgressQid != null) {
+            phv.load(fEgressQid, dq.qid());
+        }
+        if (fEnqQdepth != null) {
+            phv.load(fEnqQdepth, dq.enqQdepth());
+        }
+        if (fEnqTstamp != null) {
+            phv.load(fEnqTstamp, clock.cyclesToNs(dq.enqTstamp()));
+        }
+        if (fDeqQdepth != null) {
+            phv.load(fDeqQdepth, dq.deqQdepth());
+        }
+        if (fDeqTimedelta != null) {
+            phv.load(fDeqTimedelta, clock.cyclesToNs(dq.deqTimedelta()));
+        }
+        if (fGlobalTstamp != null) {
+            phv.load(fGlobalTstamp, clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
+        }
+        if (fPktLength != null) {
+            phv.load(fPktLength, pool.record(slot).wireLength());
+        }
+        if (fEgressDrop != null) {
+            phv.load(fEgressDrop, 0);
+        }
     }
 
     private void drop(int slot, int cause) {
