@@ -38,24 +38,25 @@ final class CompiledAction {
     static final int OUT_NEW_HI = 4;
     static final int OUT_PREDICATE = 5;
 
-    private final long mask;
-    private final int conditions;
-    private final int[] condA;
-    private final long[] condAConst;
-    private final int[] condOp;
-    private final int[] condB;
-    private final long[] condBConst;
+    // package-private: KernelCompiler turns the same codes into a class of their own
+    final long mask;
+    final int conditions;
+    final int[] condA;
+    final long[] condAConst;
+    final int[] condOp;
+    final int[] condB;
+    final long[] condBConst;
     /** Per branch: truth table, op, operand kinds; lo branches first, then hi branches. */
-    private final int loBranches;
-    private final int hiBranches;
-    private final int[] truth;
-    private final int[] op;
-    private final int[] a;
-    private final long[] aConst;
-    private final int[] b;
-    private final long[] bConst;
-    private final int output;
-    private final int outputTruth;
+    final int loBranches;
+    final int hiBranches;
+    final int[] truth;
+    final int[] op;
+    final int[] a;
+    final long[] aConst;
+    final int[] b;
+    final long[] bConst;
+    final int output;
+    final int outputTruth;
     /** No condition, one unconditional lo branch, output not depending on a predicate. */
     private final boolean simple;
 

@@ -59,6 +59,8 @@ public final class RegisterAction {
     private final Branch simple;
     /** The same action as int codes (null for free-form actions). */
     private final CompiledAction compiled;
+    /** The same action as a class of its own, what packets run (null for free-form actions). */
+    private final RegisterKernel kernel;
 
     private RegisterAction(Builder b) {
         this.array = b.array;
@@ -76,6 +78,7 @@ public final class RegisterAction {
                 && outputPredicate.truthTable() == Predicate.ALWAYS.truthTable() && output != OutputSource.PREDICATE
                 && output != OutputSource.NEW_HI ? loBranches[0] : null;
         this.compiled = freeform == null ? compile() : null;
+        this.kernel = compiled == null ? null : KernelCompiler.compile(compiled);
     }
 
     private CompiledAction compile() {
@@ -163,10 +166,15 @@ public final class RegisterAction {
      * null for single-word arrays) and returns the output. No allocation.
      */
     public long execute(long[] lo, long[] hi, int index, long inLo, long inHi) {
-        if (compiled != null) {
-            return compiled.execute(lo, hi, index, inLo, inHi);
+        if (kernel != null) {
+            return kernel.execute(lo, hi, index, inLo, inHi);
         }
         return interpret(lo, hi, index, inLo, inHi);
+    }
+
+    /** The int-code form (the kernel's source): tests compare it with the kernel and the declarative form. */
+    long executeCompiled(long[] lo, long[] hi, int index, long inLo, long inHi) {
+        return compiled != null ? compiled.execute(lo, hi, index, inLo, inHi) : interpret(lo, hi, index, inLo, inHi);
     }
 
     /**
