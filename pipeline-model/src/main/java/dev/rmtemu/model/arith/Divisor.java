@@ -28,6 +28,13 @@ public final class Divisor {
      * part in x·divisor) and {@code x * magic} fits a long.
      */
     private final long smallLimit;
+    /**
+     * ceil(2^64 / divisor) for 3 <= divisor < 2^32, else 0: for 32-bit dividends the
+     * quotient is then the high word of one 64 x 64 multiply, exactly (Lemire, Kaser and
+     * Kurz, "Faster remainder by direct computation", 2019, Theorem 1 with N = 32, F = 64).
+     * This covers a 32-bit hash folded onto any table size.
+     */
+    private final long wideMagic;
 
     public Divisor(long divisor) {
         if (divisor <= 0) {
@@ -37,6 +44,9 @@ public final class Divisor {
         this.reciprocal = 1.0 / divisor;
         this.magic = divisor > (1L << SHIFT) ? 0 : ((1L << SHIFT) + divisor - 1) / divisor;
         this.smallLimit = magic == 0 ? 0 : Math.min((1L << SHIFT) / divisor, Long.MAX_VALUE / magic);
+        // ceil(2^64 / d) = floor((2^64 - 1) / d) + 1 for every d >= 2; below 2^63 for d >= 3,
+        // so the signed multiplyHigh of it and a non-negative x is the unsigned one
+        this.wideMagic = divisor >= 3 && divisor < (1L << 32) ? Long.divideUnsigned(-1L, divisor) + 1 : 0;
     }
 
     public long divisor() {
@@ -48,6 +58,10 @@ public final class Divisor {
         if (x >= 0 && x < smallLimit) {
             // packet bytes to cells, hash folding: a multiply and a shift, no float conversions
             return (x * magic) >>> SHIFT;
+        }
+        if ((x >>> 32) == 0 && wideMagic != 0) {
+            // a 32-bit dividend (a hash): one multiply-high
+            return Math.multiplyHigh(x, wideMagic);
         }
         if (x < 0 || x >= FAST_LIMIT) {
             return x / divisor;

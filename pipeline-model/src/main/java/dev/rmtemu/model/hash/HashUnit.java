@@ -22,6 +22,8 @@ public final class HashUnit {
     /** The CRC as one table lookup per input byte, when the algorithm is a CRC; else null. */
     private final PositionalCrc positional;
     private final int[] slots;
+    /** Per input byte position, the PHV slot it comes from (the positional CRC's flat loop). */
+    private final int[] positionSlots;
 
     public HashUnit(int id, String name, HashAlgorithm algorithm, List<Field> inputs, int outputBits, Gress gress, int stage) {
         if (outputBits < 1 || outputBits > 64) {
@@ -45,12 +47,13 @@ public final class HashUnit {
         }
         this.positional = algorithm instanceof Crc crc && bytes.length > 0 && total <= PositionalCrc.MAX_BYTES
                 ? new PositionalCrc(crc, bytes) : null;
+        this.positionSlots = positional == null ? null : positional.positionSlots(slots);
     }
 
     /** Computes the hash over the given PHV slot values (no allocation). */
     public long compute(long[] phv) {
         if (positional != null) {
-            return positional.hash(phv, slots) & outputMask;
+            return positional.hashPositions(phv, positionSlots) & outputMask;
         }
         if (algorithm instanceof Crc crc) {
             return crc.overFields(phv, inputs) & outputMask;

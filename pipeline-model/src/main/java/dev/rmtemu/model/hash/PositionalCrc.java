@@ -25,6 +25,9 @@ public final class PositionalCrc {
     private final int[] table;
     /** The CRC of the all-zero message of this layout's length. */
     private final int zero;
+    /** Per byte position p (feed order): the field it comes from and its shift within the field. */
+    private final int[] positionField;
+    private final int[] positionShift;
 
     public PositionalCrc(Crc crc, int... fieldBytes) {
         int total = 0;
@@ -41,6 +44,8 @@ public final class PositionalCrc {
         this.fieldBytes = fieldBytes.clone();
         this.fieldBase = new int[fieldBytes.length];
         this.table = new int[total * 256];
+        this.positionField = new int[total];
+        this.positionShift = new int[total];
         int[] message = new int[total];
         this.zero = (int) bytewise(crc, message);
         // position p (0 = first byte fed) of the message; field i's bytes are fed MSB first
@@ -48,6 +53,8 @@ public final class PositionalCrc {
         for (int i = 0; i < fieldBytes.length; i++) {
             fieldBase[i] = tableOffset(i, 0);
             for (int j = fieldBytes[i] - 1; j >= 0; j--, p++) {
+                positionField[p] = i;
+                positionShift[p] = 8 * j;
                 // the table for byte j (0 = least significant) of field i
                 int base = tableOffset(i, j);
                 int[] bit = new int[8];
@@ -106,6 +113,35 @@ public final class PositionalCrc {
             for (int j = fieldBytes[i]; j > 0; j--, base -= 256, v >>>= 8) {
                 r ^= t[base + (int) (v & 0xff)];
             }
+        }
+        return finish(r);
+    }
+
+    /**
+     * Per byte position, the slot of {@code values} it is read from, for
+     * {@link #hashPositions}: {@code slots[i]} is field i's slot.
+     */
+    public int[] positionSlots(int[] slots) {
+        if (slots.length != fieldBytes.length) {
+            throw new IllegalArgumentException(slots.length + " slots for " + fieldBytes.length + " fields");
+        }
+        int[] out = new int[positionField.length];
+        for (int p = 0; p < out.length; p++) {
+            out[p] = slots[positionField[p]];
+        }
+        return out;
+    }
+
+    /**
+     * {@link #hash(long[], int[])} as one flat loop over byte positions (no per-field
+     * inner loop), given {@code positionSlots(slots)}: what a hash unit runs per packet.
+     */
+    public long hashPositions(long[] values, int[] positionSlots) {
+        final int[] t = table;
+        final int[] shift = positionShift;
+        int r = 0;
+        for (int p = 0; p < positionSlots.length; p++) {
+            r ^= t[(p << 8) + (int) ((values[positionSlots[p]] >>> shift[p]) & 0xff)];
         }
         return finish(r);
     }

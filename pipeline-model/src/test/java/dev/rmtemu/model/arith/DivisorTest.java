@@ -54,6 +54,28 @@ class DivisorTest {
         }
     }
 
+    @Test
+    void thirtyTwoBitDividendsTakeTheMultiplyHighExactly() {
+        // hashes folded onto tables: every 32-bit dividend form, divisors up to 2^32 - 1 and powers of two
+        long[] divisors = {3, 4, 5, 750, 1024, 4500, 65_537, (1L << 31) - 1, 1L << 31, (1L << 31) + 1,
+            (1L << 32) - 2, (1L << 32) - 1, 1L << 32};
+        SplittableRandom rnd = new SplittableRandom(32);
+        for (long d : divisors) {
+            Divisor div = new Divisor(d);
+            long top = (1L << 32) - 1;
+            for (long x = top - 5000; x <= top + 5; x++) {
+                check(div, x);
+            }
+            for (long k = Math.max(1, top / d - 300); k <= top / d; k++) {
+                check(div, k * d - 1);
+                check(div, k * d);
+            }
+            for (int i = 0; i < 200_000; i++) {
+                check(div, rnd.nextLong(1L << 32));
+            }
+        }
+    }
+
     private static void check(Divisor div, long x) {
         long q = div.quotient(x);
         assertEquals(x / div.divisor(), q, () -> x + " / " + div.divisor());

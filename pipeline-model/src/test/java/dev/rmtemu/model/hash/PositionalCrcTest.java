@@ -57,6 +57,7 @@ class PositionalCrcTest {
                 PositionalCrc p = new PositionalCrc(crc, bytes);
                 long expected = bytewise(crc, fieldValues, bytes);
                 assertEquals(expected, p.hash(values, slots), crc.describe());
+                assertEquals(expected, p.hashPositions(values, p.positionSlots(slots)), crc.describe());
                 int shares = 0;
                 for (int k = 0; k < n; k++) {
                     shares ^= p.field(k, fieldValues[k]);
