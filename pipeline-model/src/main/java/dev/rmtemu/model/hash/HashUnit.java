@@ -19,11 +19,9 @@ public final class HashUnit {
     private final Gress gress;
     private final int stage;
     private final int id;
-    /** The CRC as one table lookup per input byte, when the algorithm is a CRC; else null. */
-    private final PositionalCrc positional;
     private final int[] slots;
-    /** Per input byte position, the PHV slot it comes from (the positional CRC's flat loop). */
-    private final int[] positionSlots;
+    /** The positional CRC as generated straight-line code for this unit's inputs (null unless a CRC). */
+    private final CrcKernel kernel;
 
     public HashUnit(int id, String name, HashAlgorithm algorithm, List<Field> inputs, int outputBits, Gress gress, int stage) {
         if (outputBits < 1 || outputBits > 64) {
@@ -45,15 +43,16 @@ public final class HashUnit {
             bytes[i] = (this.inputs[i].width() + 7) / 8;
             total += bytes[i];
         }
-        this.positional = algorithm instanceof Crc crc && bytes.length > 0 && total <= PositionalCrc.MAX_BYTES
+        // a CRC as one table lookup per input byte, wired as straight-line code for these inputs
+        PositionalCrc positional = algorithm instanceof Crc crc && bytes.length > 0 && total <= PositionalCrc.MAX_BYTES
                 ? new PositionalCrc(crc, bytes) : null;
-        this.positionSlots = positional == null ? null : positional.positionSlots(slots);
+        this.kernel = positional == null ? null : positional.kernel(slots, outputMask);
     }
 
     /** Computes the hash over the given PHV slot values (no allocation). */
     public long compute(long[] phv) {
-        if (positional != null) {
-            return positional.hashPositions(phv, positionSlots) & outputMask;
+        if (kernel != null) {
+            return kernel.hash(phv);
         }
         if (algorithm instanceof Crc crc) {
             return crc.overFields(phv, inputs) & outputMask;

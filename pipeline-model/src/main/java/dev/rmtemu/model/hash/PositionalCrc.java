@@ -25,9 +25,6 @@ public final class PositionalCrc {
     private final int[] table;
     /** The CRC of the all-zero message of this layout's length. */
     private final int zero;
-    /** Per byte position p (feed order): the field it comes from and its shift within the field. */
-    private final int[] positionField;
-    private final int[] positionShift;
 
     public PositionalCrc(Crc crc, int... fieldBytes) {
         int total = 0;
@@ -44,8 +41,6 @@ public final class PositionalCrc {
         this.fieldBytes = fieldBytes.clone();
         this.fieldBase = new int[fieldBytes.length];
         this.table = new int[total * 256];
-        this.positionField = new int[total];
-        this.positionShift = new int[total];
         int[] message = new int[total];
         this.zero = (int) bytewise(crc, message);
         // position p (0 = first byte fed) of the message; field i's bytes are fed MSB first
@@ -53,8 +48,6 @@ public final class PositionalCrc {
         for (int i = 0; i < fieldBytes.length; i++) {
             fieldBase[i] = tableOffset(i, 0);
             for (int j = fieldBytes[i] - 1; j >= 0; j--, p++) {
-                positionField[p] = i;
-                positionShift[p] = 8 * j;
                 // the table for byte j (0 = least significant) of field i
                 int base = tableOffset(i, j);
                 int[] bit = new int[8];
@@ -118,46 +111,27 @@ public final class PositionalCrc {
     }
 
     /**
-     * Per byte position, the slot of {@code values} it is read from, for
-     * {@link #hashPositions}: {@code slots[i]} is field i's slot.
-     */
-    public int[] positionSlots(int[] slots) {
-        if (slots.length != fieldBytes.length) {
-            throw new IllegalArgumentException(slots.length + " slots for " + fieldBytes.length + " fields");
-        }
-        int[] out = new int[positionField.length];
-        for (int p = 0; p < out.length; p++) {
-            out[p] = slots[positionField[p]];
-        }
-        return out;
-    }
-
-    /**
-     * {@link #hash(long[], int[])} as one flat loop over byte positions (no per-field
-     * inner loop), given {@code positionSlots(slots)}: what a hash unit runs per packet.
-     */
-    public long hashPositions(long[] values, int[] positionSlots) {
-        final int[] t = table;
-        final int[] shift = positionShift;
-        int r = 0;
-        for (int p = 0; p < positionSlots.length; p++) {
-            r ^= t[(p << 8) + (int) ((values[positionSlots[p]] >>> shift[p]) & 0xff)];
-        }
-        return finish(r);
-    }
-
-    /**
      * Field i's share of the CRC (XOR the shares of all fields, then {@link #finish}):
      * lets callers hash values that are not in an array without allocating.
      */
     public int field(int i, long v) {
-        int r = 0;
         final int[] t = table;
         int base = fieldBase[i];
-        for (int j = fieldBytes[i]; j > 0; j--, base -= 256, v >>>= 8) {
-            r ^= t[base + (int) (v & 0xff)];
+        switch (fieldBytes[i]) {
+            case 1:
+                return t[base + (int) (v & 0xff)];
+            case 2:
+                return t[base + (int) (v & 0xff)] ^ t[base - 256 + (int) ((v >>> 8) & 0xff)];
+            case 4: // an IPv4 address or a 32-bit key: unrolled, the lookups are independent
+                return t[base + (int) (v & 0xff)] ^ t[base - 256 + (int) ((v >>> 8) & 0xff)]
+                        ^ t[base - 512 + (int) ((v >>> 16) & 0xff)] ^ t[base - 768 + (int) ((v >>> 24) & 0xff)];
+            default:
+                int r = 0;
+                for (int j = fieldBytes[i]; j > 0; j--, base -= 256, v >>>= 8) {
+                    r ^= t[base + (int) (v & 0xff)];
+                }
+                return r;
         }
-        return r;
     }
 
     /** The CRC from the XOR of all fields' shares. */
@@ -167,6 +141,24 @@ public final class PositionalCrc {
 
     public Crc crc() {
         return crc;
+    }
+
+    /** The lookup tables (shared with the generated {@link CrcKernel}, never written after construction). */
+    int[] tables() {
+        return table;
+    }
+
+    /** The CRC of the all-zero message of this layout. */
+    int zero() {
+        return zero;
+    }
+
+    /** Straight-line code for this layout reading field i from {@code phv[slots[i]]}, masked to {@code outputMask}. */
+    public CrcKernel kernel(int[] slots, long outputMask) {
+        if (slots.length != fieldBytes.length) {
+            throw new IllegalArgumentException(slots.length + " slots for " + fieldBytes.length + " fields");
+        }
+        return CrcKernel.compile(this, slots.clone(), outputMask);
     }
 
     /** Bytes per field, in feed order. */

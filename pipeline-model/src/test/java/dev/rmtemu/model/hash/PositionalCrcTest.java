@@ -57,7 +57,8 @@ class PositionalCrcTest {
                 PositionalCrc p = new PositionalCrc(crc, bytes);
                 long expected = bytewise(crc, fieldValues, bytes);
                 assertEquals(expected, p.hash(values, slots), crc.describe());
-                assertEquals(expected, p.hashPositions(values, p.positionSlots(slots)), crc.describe());
+                assertEquals(expected, p.kernel(slots, -1L).hash(values), crc.describe());
+                assertEquals(expected & 0x3FF, p.kernel(slots, 0x3FF).hash(values), crc.describe());
                 int shares = 0;
                 for (int k = 0; k < n; k++) {
                     shares ^= p.field(k, fieldValues[k]);
@@ -92,9 +93,10 @@ class PositionalCrcTest {
                 int[] bytes = new int[n];
                 for (int k = 0; k < n; k++) {
                     int w = widths[rnd.nextInt(widths.length)];
-                    fields.add(new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, ParsedField.CARRIED, k));
-                    phv[k] = w == 64 ? rnd.nextLong() : rnd.nextLong() & ((1L << w) - 1);
-                    fieldValues[k] = phv[k];
+                    int slot = n - 1 - k; // fields in reverse slot order: the unit reads each from its own slot
+                    fields.add(new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, ParsedField.CARRIED, slot));
+                    phv[slot] = w == 64 ? rnd.nextLong() : rnd.nextLong() & ((1L << w) - 1);
+                    fieldValues[k] = phv[slot];
                     bytes[k] = (w + 7) / 8;
                 }
                 int out = 1 + rnd.nextInt(32);
