@@ -24,6 +24,9 @@ public final class Main {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
+    /** Columns of --help text: the descriptions' own lines (up to 100 characters) must not be re-wrapped mid-sentence. */
+    static final int USAGE_WIDTH = 104;
+
     /** Runs the CLI with the given streams and returns the exit code (used by tests). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         boolean debug = false;
@@ -34,6 +37,7 @@ public final class Main {
         }
         final boolean showStack = debug;
         CommandLine cli = new CommandLine(new RmtemuCommand());
+        cli.setUsageHelpWidth(USAGE_WIDTH);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
