@@ -17,7 +17,7 @@ import java.util.concurrent.Callable;
             "Run the main job on a built-in generated trace (counter on tofino1, a congested port).",
             "",
             "Run the main job on a built-in generated trace: the per-flow 'counter' program on tofino1,",
-            "an ISP-like heavy-tailed trace (Zipf flow sizes, seeded; a 100 Gb/s link at 50% load)",
+            "an ISP-like heavy-tailed trace (Zipf flow sizes, seeded; a 100 Gb/s link at 50%% load)",
             "replayed with its own timing and forwarded out of one 40 Gb/s port, so the queue fills",
             "and tail-drops. Prints the summary and writes a run directory (report.json,",
             "resources.json, latency.hgrm, journal/, report.html)."

@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
             "Check whether a stage program fits a target; print its resource report.",
             "",
             "Place a stage program on a target and print its resource report: per stage and gress",
-            "SRAM and TCAM blocks, stateful ALUs, hash bits and logical tables (used/available/%),",
+            "SRAM and TCAM blocks, stateful ALUs, hash bits and logical tables (used/available/%%),",
             "totals and averages, PHV containers, estimated pipeline latency and the stateful-ALU",
             "templates used. Exit 0 when the program fits; exit 3 when it does not, with the failing",
             "rows marked '!!' and one line per failure on stderr; exit 2 on an unknown program,",
