@@ -1,5 +1,6 @@
 package dev.rmtemu.model.hash;
 
+import dev.rmtemu.model.codegen.GeneratedClasses;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -35,28 +36,13 @@ public abstract class CrcKernel {
      * from {@code phv[slots[i]]}), keeping the bits of {@code outputMask}.
      */
     static CrcKernel compile(PositionalCrc crc, int[] slots, long outputMask) {
-        byte[] bytes = generate(crc, slots, outputMask);
-        try {
-            Class<?> k = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
-            return (CrcKernel) LOOKUP.findConstructor(k, MethodType.methodType(void.class, int[].class))
-                    .invoke(crc.tables());
-        } catch (Throwable e) {
-            throw new IllegalStateException("hash kernel generation failed", e);
-        }
+        ClassWriter cw = GeneratedClasses.begin(NAME, SUPER, "([I)V");
+        emitHash(cw, crc, slots, outputMask);
+        return (CrcKernel) GeneratedClasses.instantiate(LOOKUP, cw,
+                MethodType.methodType(void.class, int[].class), (Object) crc.tables());
     }
 
-    private static byte[] generate(PositionalCrc crc, int[] slots, long outputMask) {
-        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V17, Opcodes.ACC_FINAL | Opcodes.ACC_SUPER, NAME, null, SUPER, null);
-        MethodVisitor init = cw.visitMethod(0, "<init>", "([I)V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitVarInsn(Opcodes.ALOAD, 1);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, SUPER, "<init>", "([I)V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
-
+    private static void emitHash(ClassWriter cw, PositionalCrc crc, int[] slots, long outputMask) {
         // locals: 0 this, 1 phv, 2 table, 3-4 the current field's value
         final int phv = 1;
         final int table = 2;
@@ -104,7 +90,5 @@ public abstract class CrcKernel {
         m.visitInsn(Opcodes.LRETURN);
         m.visitMaxs(0, 0);
         m.visitEnd();
-        cw.visitEnd();
-        return cw.toByteArray();
     }
 }

@@ -19,7 +19,6 @@ public final class HashUnit {
     private final Gress gress;
     private final int stage;
     private final int id;
-    private final int[] slots;
     /** The positional CRC as generated straight-line code for this unit's inputs (null unless a CRC). */
     private final CrcKernel kernel;
 
@@ -35,7 +34,7 @@ public final class HashUnit {
         this.outputMask = outputBits == 64 ? -1L : (1L << outputBits) - 1;
         this.gress = gress;
         this.stage = stage;
-        this.slots = new int[this.inputs.length];
+        int[] slots = new int[this.inputs.length];
         int[] bytes = new int[this.inputs.length];
         int total = 0;
         for (int i = 0; i < bytes.length; i++) {

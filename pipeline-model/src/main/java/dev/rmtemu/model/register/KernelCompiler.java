@@ -1,5 +1,6 @@
 package dev.rmtemu.model.register;
 
+import dev.rmtemu.model.codegen.GeneratedClasses;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -13,8 +14,8 @@ import java.lang.invoke.MethodType;
  * (a hidden class, unloaded with its action): operands, ops, constants, truth
  * tables and the output choice become bytecode constants, so a packet runs a
  * few compares and predicated stores instead of switching over int codes.
- * Semantics are exactly {@link CompiledAction#execute}'s ({@code
- * CompiledActionTest} runs all three forms on random actions).
+ * Semantics are those documented on {@link RegisterAction} ({@code
+ * CompiledActionTest} compares with the declarative form on random actions).
  */
 final class KernelCompiler {
     private static final String SUPER = "dev/rmtemu/model/register/RegisterKernel";
@@ -40,32 +41,13 @@ final class KernelCompiler {
     }
 
     static RegisterKernel compile(CompiledAction c) {
-        byte[] bytes = generate(c);
-        try {
-            Class<?> k = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
-            return (RegisterKernel) LOOKUP.findConstructor(k, MethodType.methodType(void.class)).invoke();
-        } catch (Throwable e) {
-            throw new IllegalStateException("register kernel generation failed", e);
-        }
-    }
-
-    static byte[] generate(CompiledAction c) {
-        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V17, Opcodes.ACC_FINAL | Opcodes.ACC_SUPER, NAME, null, SUPER, null);
-        MethodVisitor init = cw.visitMethod(0, "<init>", "()V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, SUPER, "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
+        ClassWriter cw = GeneratedClasses.begin(NAME, SUPER, "()V");
         MethodVisitor m = cw.visitMethod(0, "execute", DESCRIPTOR, null, null);
         m.visitCode();
         new Body(c, m).emit();
         m.visitMaxs(0, 0);
         m.visitEnd();
-        cw.visitEnd();
-        return cw.toByteArray();
+        return (RegisterKernel) GeneratedClasses.instantiate(LOOKUP, cw, MethodType.methodType(void.class));
     }
 
     /** The code of one action's execute method. */

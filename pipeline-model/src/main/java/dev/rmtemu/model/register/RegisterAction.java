@@ -57,9 +57,7 @@ public final class RegisterAction {
     private final long mask;
     /** The only branch of an unconditional single-word action, or null. */
     private final Branch simple;
-    /** The same action as int codes (null for free-form actions). */
-    private final CompiledAction compiled;
-    /** The same action as a class of its own, what packets run (null for free-form actions). */
+    /** The action compiled to a class of its own, what packets run (null for free-form actions). */
     private final RegisterKernel kernel;
 
     private RegisterAction(Builder b) {
@@ -77,8 +75,7 @@ public final class RegisterAction {
                 && loBranches[0].predicate().truthTable() == Predicate.ALWAYS.truthTable()
                 && outputPredicate.truthTable() == Predicate.ALWAYS.truthTable() && output != OutputSource.PREDICATE
                 && output != OutputSource.NEW_HI ? loBranches[0] : null;
-        this.compiled = freeform == null ? compile() : null;
-        this.kernel = compiled == null ? null : KernelCompiler.compile(compiled);
+        this.kernel = freeform == null ? KernelCompiler.compile(compile()) : null;
     }
 
     private CompiledAction compile() {
@@ -170,11 +167,6 @@ public final class RegisterAction {
             return kernel.execute(lo, hi, index, inLo, inHi);
         }
         return interpret(lo, hi, index, inLo, inHi);
-    }
-
-    /** The int-code form (the kernel's source): tests compare it with the kernel and the declarative form. */
-    long executeCompiled(long[] lo, long[] hi, int index, long inLo, long inHi) {
-        return compiled != null ? compiled.execute(lo, hi, index, inLo, inHi) : interpret(lo, hi, index, inLo, inHi);
     }
 
     /**
