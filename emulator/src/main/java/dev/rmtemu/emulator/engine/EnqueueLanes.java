@@ -1,121 +1,93 @@
 package dev.rmtemu.emulator.engine;
 
 /**
- * Packets on their way from a pipe's parser to the traffic manager. Every packet
- * of a pipe takes the same ingress latency and parser slots strictly increase,
- * so each pipe's arrivals at the TM are a FIFO in time: a ring per pipe replaces
- * heap events. Across pipes, equal cycles go in pipe order (the ENQUEUE
- * tie-break of {@link EventQueue}).
- *
- * <p>The rings share two flat arrays (pipe p owns {@code [p·cap, (p+1)·cap)}) and the
- * earliest pipe is cached: it can change only when a lane goes from empty to busy
- * (add) or loses its head (poll), so the per-event question "which lane is first"
- * costs a field read.
+ * Packets on their way from the pipes' parsers to the traffic manager, in the order they
+ * reach it: by cycle, then by pipe (the ENQUEUE tie-break of {@link EventQueue}). Every
+ * packet of a pipe takes the same ingress latency and a pipe's parser slots strictly
+ * increase, so each pipe's packets come in time order; packets of different pipes
+ * interleave almost in time order too (a packet overtakes another pipe's only when that
+ * pipe's parser was busy). One ring sorted by insertion from the tail therefore replaces
+ * heap events: an add almost always appends, a poll takes the head.
  */
 final class EnqueueLanes {
     private static final int INITIAL_CAPACITY = 64;
 
-    private final int pipes;
     private long[] cycle;
+    private int[] pipe;
     private int[] slot;
-    private int cap;
-    private final int[] head;
-    private final int[] size;
-    private int total;
-    /** The pipe whose head is earliest (lowest pipe on ties), or -1 when all are empty. */
-    private int earliest = -1;
+    private int mask;
+    private int head;
+    private int size;
 
-    EnqueueLanes(int pipes) {
-        this.pipes = pipes;
-        this.cap = INITIAL_CAPACITY;
-        cycle = new long[pipes * cap];
-        slot = new int[pipes * cap];
-        head = new int[pipes];
-        size = new int[pipes];
+    EnqueueLanes() {
+        cycle = new long[INITIAL_CAPACITY];
+        pipe = new int[INITIAL_CAPACITY];
+        slot = new int[INITIAL_CAPACITY];
+        mask = INITIAL_CAPACITY - 1;
     }
 
-    void add(int pipe, long at, int packetSlot) {
-        if (size[pipe] == cap) {
+    /** Packet {@code packetSlot} of {@code fromPipe} reaches the traffic manager at cycle {@code at}. */
+    void add(int fromPipe, long at, int packetSlot) {
+        if (size == mask + 1) {
             grow();
         }
-        int tail = pipe * cap + ((head[pipe] + size[pipe]) & (cap - 1));
-        cycle[tail] = at;
-        slot[tail] = packetSlot;
-        total++;
-        if (size[pipe]++ == 0) {
-            // the lane's head is new: it may now be the earliest
-            if (earliest < 0) {
-                earliest = pipe;
-            } else {
-                long e = headCycle(earliest);
-                if (at < e || (at == e && pipe < earliest)) {
-                    earliest = pipe;
-                }
+        int i = size;
+        // walk back over entries that go after (at, fromPipe); equal keys keep their order
+        while (i > 0) {
+            int prev = (head + i - 1) & mask;
+            long c = cycle[prev];
+            if (c < at || (c == at && pipe[prev] <= fromPipe)) {
+                break;
             }
+            int to = (head + i) & mask;
+            cycle[to] = c;
+            pipe[to] = pipe[prev];
+            slot[to] = slot[prev];
+            i--;
         }
+        int at2 = (head + i) & mask;
+        cycle[at2] = at;
+        pipe[at2] = fromPipe;
+        slot[at2] = packetSlot;
+        size++;
     }
 
     private void grow() {
-        int n = cap * 2;
-        long[] c = new long[pipes * n];
-        int[] s = new int[pipes * n];
-        for (int p = 0; p < pipes; p++) {
-            for (int i = 0; i < size[p]; i++) {
-                int from = p * cap + ((head[p] + i) & (cap - 1));
-                c[p * n + i] = cycle[from];
-                s[p * n + i] = slot[from];
-            }
-            head[p] = 0;
+        int n = (mask + 1) * 2;
+        long[] c = new long[n];
+        int[] p = new int[n];
+        int[] s = new int[n];
+        for (int i = 0; i < size; i++) {
+            int from = (head + i) & mask;
+            c[i] = cycle[from];
+            p[i] = pipe[from];
+            s[i] = slot[from];
         }
         cycle = c;
+        pipe = p;
         slot = s;
-        cap = n;
-    }
-
-    /** The pipe whose head is earliest (lowest pipe on ties), or -1 when all are empty. */
-    int earliestPipe() {
-        return earliest;
-    }
-
-    long headCycle(int pipe) {
-        return cycle[pipe * cap + head[pipe]];
-    }
-
-    /** Removes the head of a pipe's lane and returns its packet slot. */
-    int poll(int pipe) {
-        int s = slot[pipe * cap + head[pipe]];
-        head[pipe] = (head[pipe] + 1) & (cap - 1);
-        size[pipe]--;
-        total--;
-        if (pipe == earliest) {
-            earliest = scanEarliest();
-        }
-        return s;
-    }
-
-    private int scanEarliest() {
-        if (total == 0) {
-            return -1;
-        }
-        int best = -1;
-        long bestCycle = Long.MAX_VALUE;
-        for (int p = 0; p < pipes; p++) {
-            if (size[p] > 0) {
-                long c = headCycle(p);
-                if (c < bestCycle) {
-                    bestCycle = c;
-                    best = p;
-                }
-            }
-        }
-        return best;
+        head = 0;
+        mask = n - 1;
     }
 
     boolean isEmpty() {
-        return total == 0;
+        return size == 0;
     }
 
-    int total() {
-        return total;
+    /** Cycle of the first packet to reach the traffic manager; Long.MAX_VALUE when empty. */
+    long headCycle() {
+        return size == 0 ? Long.MAX_VALUE : cycle[head];
+    }
+
+    /** Removes the first packet and returns its slot (the lanes must not be empty). */
+    int poll() {
+        int s = slot[head];
+        head = (head + 1) & mask;
+        size--;
+        return s;
+    }
+
+    int size() {
+        return size;
     }
 }

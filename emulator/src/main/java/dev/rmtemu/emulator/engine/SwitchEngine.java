@@ -156,7 +156,7 @@ public final class SwitchEngine {
         this.tmPorts = frontPorts + profile.pipes();
         this.metrics = new LatencyMetrics(profile.clockHz(), tmPorts, config.port().queues());
         this.parserFree = new long[profile.pipes()];
-        this.lanes = new EnqueueLanes(profile.pipes());
+        this.lanes = new EnqueueLanes();
         this.dequeuePending = new boolean[tmPorts];
         StageLatencyModel lat = profile.latency();
         this.ingressToTm = lat.parserCycles() + gressLatency(Gress.INGRESS) + lat.deparserCycles() + lat.trafficManagerCycles();
@@ -288,22 +288,19 @@ public final class SwitchEngine {
 
     /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
     public long nextEventCycle() {
-        int lane = lanes.earliestPipe();
-        long c = events.peekCycle();
-        return lane < 0 ? c : Math.min(c, lanes.headCycle(lane));
+        return Math.min(events.peekCycle(), lanes.headCycle());
     }
 
     /** Processes every event ordered before (cycle, phase). */
     public void runUntil(long cycle, int phase) {
         while (true) {
-            int lane = lanes.earliestPipe();
-            if (lane >= 0 && laneFirst(lane)) {
-                long c = lanes.headCycle(lane);
+            if (!lanes.isEmpty() && laneFirst()) {
+                long c = lanes.headCycle();
                 if (c > cycle || (c == cycle && EventQueue.Phase.ENQUEUE >= phase)) {
                     return;
                 }
                 now = c;
-                enqueue(c, lanes.poll(lane));
+                enqueue(c, lanes.poll());
                 continue;
             }
             if (events.isEmpty()) {
@@ -317,9 +314,9 @@ public final class SwitchEngine {
         }
     }
 
-    /** True when the lane's head comes before the heap's earliest event. */
-    private boolean laneFirst(int lane) {
-        long lc = lanes.headCycle(lane);
+    /** True when the lanes' head comes before the heap's earliest event. */
+    private boolean laneFirst() {
+        long lc = lanes.headCycle();
         long hc = events.peekCycle();
         return lc < hc || (lc == hc && EventQueue.Phase.ENQUEUE < events.peekPhase());
     }
@@ -550,8 +547,7 @@ public final class SwitchEngine {
 
     /** True when no other event of cycle c runs before the DEQUEUE phase (or at it, for a lower port). */
     private boolean nothingElseBeforeDequeue(long c) {
-        int lane = lanes.earliestPipe();
-        if (lane >= 0 && lanes.headCycle(lane) == c) {
+        if (lanes.headCycle() == c) {
             return false;
         }
         return events.peekCycle() > c || events.peekPhase() > EventQueue.Phase.DEQUEUE;
