@@ -7,6 +7,9 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
 
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,10 +24,14 @@ import java.util.List;
 public final class HeaderParser {
     private final Field[] fields;
     private final ParsedField[] sources;
-    /** Per parsed field: its PHV slot, mask and source ordinal (flat, for the per-packet loop). */
+    /**
+     * Per parsed field: its PHV slot, the byte offset of its value in the record and the mask
+     * that cuts the field out of the 8 little-endian bytes read there (the record's width and
+     * the declared width in one), flat for the per-packet loop.
+     */
     private final int[] slots;
+    private final int[] offsets;
     private final long[] masks;
-    private final int[] codes;
     /** Slots the record does not fill (metadata, carried and shim headers): zeroed for a fresh packet. */
     private final int[] unparsedSlots;
     private final Field[] shim;
@@ -43,14 +50,14 @@ public final class HeaderParser {
         fields = fs.toArray(new Field[0]);
         sources = new ParsedField[fields.length];
         slots = new int[fields.length];
+        offsets = new int[fields.length];
         masks = new long[fields.length];
-        codes = new int[fields.length];
         boolean[] parsed = new boolean[program.fields().size()];
         for (int i = 0; i < fields.length; i++) {
             sources[i] = fields[i].source();
             slots[i] = fields[i].slot();
-            masks[i] = fields[i].mask();
-            codes[i] = sources[i].ordinal();
+            offsets[i] = recordOffset(sources[i]);
+            masks[i] = recordMask(sources[i]) & fields[i].mask();
             parsed[slots[i]] = true;
         }
         int n = 0;
@@ -70,8 +77,10 @@ public final class HeaderParser {
     /** Loads the record's fields and the shim header fields from {@code shimWord}. */
     public void parse(PacketRecord r, long shimWord, Phv phv) {
         long[] v = phv.values();
+        DirectBuffer b = r.buffer();
+        int o = r.offset();
         for (int i = 0; i < slots.length; i++) {
-            v[slots[i]] = value(r, codes[i]) & masks[i];
+            v[slots[i]] = b.getLong(o + offsets[i], ByteOrder.LITTLE_ENDIAN) & masks[i];
         }
         long w = shimWord;
         for (Field f : shim) {
@@ -115,61 +124,49 @@ public final class HeaderParser {
         parse(r, shimWord, phv);
     }
 
-    private static final int IPV4_SRC = ParsedField.IPV4_SRC.ordinal();
-    private static final int IPV4_DST = ParsedField.IPV4_DST.ordinal();
-    private static final int IPV6_SRC_HI = ParsedField.IPV6_SRC_HI.ordinal();
-    private static final int IPV6_SRC_LO = ParsedField.IPV6_SRC_LO.ordinal();
-    private static final int IPV6_DST_HI = ParsedField.IPV6_DST_HI.ordinal();
-    private static final int IPV6_DST_LO = ParsedField.IPV6_DST_LO.ordinal();
-    private static final int IP_VERSION = ParsedField.IP_VERSION.ordinal();
-    private static final int PROTOCOL = ParsedField.PROTOCOL.ordinal();
-    private static final int TTL = ParsedField.TTL.ordinal();
-    private static final int IP_ID = ParsedField.IP_ID.ordinal();
-    private static final int TCP_FLAGS = ParsedField.TCP_FLAGS.ordinal();
-    private static final int TCP_SEQ = ParsedField.TCP_SEQ.ordinal();
-    private static final int SRC_PORT = ParsedField.SRC_PORT.ordinal();
-    private static final int DST_PORT = ParsedField.DST_PORT.ordinal();
-    private static final int PACKET_LENGTH = ParsedField.PACKET_LENGTH.ordinal();
-    private static final int PAYLOAD_HASH = ParsedField.PAYLOAD_HASH.ordinal();
-
-    /** {@link #value(PacketRecord, ParsedField)} by ordinal: an int compare chain, no enum switch map. */
-    private static long value(PacketRecord r, int code) {
-        if (code == IPV4_SRC) {
-            return r.srcIpv4() & 0xFFFFFFFFL;
-        } else if (code == IPV4_DST) {
-            return r.dstIpv4() & 0xFFFFFFFFL;
-        } else if (code == PROTOCOL) {
-            return r.protocol();
-        } else if (code == SRC_PORT) {
-            return r.srcPort();
-        } else if (code == DST_PORT) {
-            return r.dstPort();
-        } else if (code == IPV6_SRC_HI) {
-            return r.srcIpv6Hi();
-        } else if (code == IPV6_SRC_LO) {
-            return r.srcIpv6Lo();
-        } else if (code == IPV6_DST_HI) {
-            return r.dstIpv6Hi();
-        } else if (code == IPV6_DST_LO) {
-            return r.dstIpv6Lo();
-        } else if (code == IP_VERSION) {
-            return r.ipVersion();
-        } else if (code == TTL) {
-            return r.ttl();
-        } else if (code == IP_ID) {
-            return r.ipId();
-        } else if (code == TCP_FLAGS) {
-            return r.tcpFlags();
-        } else if (code == TCP_SEQ) {
-            return r.tcpSeq() & 0xFFFFFFFFL;
-        } else if (code == PACKET_LENGTH) {
-            return r.wireLength();
-        } else if (code == PAYLOAD_HASH) {
-            return r.payloadHash() & 0xFFFFFFFFL;
-        }
-        return 0;
+    /**
+     * Where a record field's value starts: every field is a little-endian value at a fixed
+     * offset of the 64-byte record, so one 8-byte load and a mask read any of them (no field
+     * starts past byte 56, so the load stays inside the record).
+     */
+    static int recordOffset(ParsedField f) {
+        return switch (f) {
+            case IPV4_SRC, IPV6_SRC_HI -> PacketRecord.SRC_ADDR_OFFSET;
+            case IPV6_SRC_LO -> PacketRecord.SRC_ADDR_OFFSET + Long.BYTES;
+            case IPV4_DST, IPV6_DST_HI -> PacketRecord.DST_ADDR_OFFSET;
+            case IPV6_DST_LO -> PacketRecord.DST_ADDR_OFFSET + Long.BYTES;
+            case IP_VERSION -> PacketRecord.VERSION_FLAGS_OFFSET;
+            case PROTOCOL -> PacketRecord.PROTOCOL_OFFSET;
+            case TTL -> PacketRecord.TTL_OFFSET;
+            case IP_ID -> PacketRecord.IP_ID_OFFSET;
+            case TCP_FLAGS -> PacketRecord.TCP_FLAGS_OFFSET;
+            case TCP_SEQ -> PacketRecord.TCP_SEQ_OFFSET;
+            case SRC_PORT -> PacketRecord.SRC_PORT_OFFSET;
+            case DST_PORT -> PacketRecord.DST_PORT_OFFSET;
+            case PACKET_LENGTH -> PacketRecord.WIRE_LENGTH_OFFSET;
+            case PAYLOAD_HASH -> PacketRecord.PAYLOAD_HASH_OFFSET;
+            case CARRIED, SHIM -> throw new IllegalArgumentException(f + " is not in the record");
+        };
     }
 
+    /** The bits of the 8 bytes at {@link #recordOffset} that hold the field, as the record's accessor returns them. */
+    static long recordMask(ParsedField f) {
+        return switch (f) {
+            case IPV6_SRC_HI, IPV6_SRC_LO, IPV6_DST_HI, IPV6_DST_LO -> -1L;
+            case IPV4_SRC, IPV4_DST, TCP_SEQ, PAYLOAD_HASH, PACKET_LENGTH -> 0xFFFF_FFFFL;
+            case IP_ID, SRC_PORT, DST_PORT -> 0xFFFFL;
+            case PROTOCOL, TTL, TCP_FLAGS -> 0xFFL;
+            case IP_VERSION -> 0x0FL; // the low nibble; the flags share the byte
+            case CARRIED, SHIM -> throw new IllegalArgumentException(f + " is not in the record");
+        };
+    }
+
+    /** A field as {@link #parse} reads it: the 8 bytes at its offset, masked. */
+    static long load(PacketRecord r, ParsedField f) {
+        return r.buffer().getLong(r.offset() + recordOffset(f), ByteOrder.LITTLE_ENDIAN) & recordMask(f);
+    }
+
+    /** A field through the record's accessor: the reference {@link #load} is tested against. */
     static long value(PacketRecord r, ParsedField source) {
         return switch (source) {
             case IPV4_SRC -> r.srcIpv4() & 0xFFFFFFFFL;

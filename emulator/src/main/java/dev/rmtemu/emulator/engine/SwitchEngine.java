@@ -43,7 +43,6 @@ import java.util.function.Consumer;
 public final class SwitchEngine {
     static final int EV_PORT_ARRIVAL = 1;
     static final int EV_RECIRC_ARRIVAL = 2;
-    static final int EV_DEQUEUE = 4;
     static final int EV_CONTROL = 5;
     static final int EV_GENERATOR = 6;
 
@@ -81,7 +80,7 @@ public final class SwitchEngine {
     private final CycleClock clock;
     private final DequeueInfo dq = new DequeueInfo();
     private final long[] parserFree;
-    private final boolean[] dequeuePending;
+    private final DequeueCalendar dequeues;
     private final int[] metadataSlots;
     private final int ingressToTm;
     private final int egressToWire;
@@ -157,7 +156,7 @@ public final class SwitchEngine {
         this.metrics = new LatencyMetrics(profile.clockHz(), tmPorts, config.port().queues());
         this.parserFree = new long[profile.pipes()];
         this.lanes = new EnqueueLanes();
-        this.dequeuePending = new boolean[tmPorts];
+        this.dequeues = new DequeueCalendar(tmPorts);
         StageLatencyModel lat = profile.latency();
         this.ingressToTm = lat.parserCycles() + gressLatency(Gress.INGRESS) + lat.deparserCycles() + lat.trafficManagerCycles();
         this.egressToWire = lat.parserCycles() + gressLatency(Gress.EGRESS) + lat.deparserCycles();
@@ -288,37 +287,65 @@ public final class SwitchEngine {
 
     /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
     public long nextEventCycle() {
-        return Math.min(events.peekCycle(), lanes.headCycle());
+        return Math.min(events.peekCycle(), Math.min(lanes.headCycle(), dequeues.headCycle()));
     }
 
-    /** Processes every event ordered before (cycle, phase). */
+    /**
+     * Processes every event ordered before (cycle, phase). Events come from three sources,
+     * merged in (cycle, phase) order: the enqueue lanes (ENQUEUE phase), the dequeue
+     * calendar (DEQUEUE phase) and the heap (every other phase).
+     */
     public void runUntil(long cycle, int phase) {
         while (true) {
-            if (!lanes.isEmpty() && laneFirst()) {
-                long c = lanes.headCycle();
-                if (c > cycle || (c == cycle && EventQueue.Phase.ENQUEUE >= phase)) {
-                    return;
+            long lc = lanes.headCycle();
+            long dc = dequeues.headCycle();
+            if (lc <= dc && !lanes.isEmpty()) {
+                if (heapFirst(lc, EventQueue.Phase.ENQUEUE)) {
+                    if (!stepHeap(cycle, phase)) {
+                        return;
+                    }
+                } else {
+                    if (lc > cycle || (lc == cycle && EventQueue.Phase.ENQUEUE >= phase)) {
+                        return;
+                    }
+                    now = lc;
+                    enqueue(lc, lanes.poll());
                 }
-                now = c;
-                enqueue(c, lanes.poll());
-                continue;
-            }
-            if (events.isEmpty()) {
+            } else if (!dequeues.isEmpty()) {
+                if (heapFirst(dc, EventQueue.Phase.DEQUEUE)) {
+                    if (!stepHeap(cycle, phase)) {
+                        return;
+                    }
+                } else {
+                    if (dc > cycle || (dc == cycle && EventQueue.Phase.DEQUEUE >= phase)) {
+                        return;
+                    }
+                    now = dc;
+                    dequeue(dc, dequeues.poll());
+                }
+            } else if (!stepHeap(cycle, phase)) {
                 return;
             }
-            long c = events.peekCycle();
-            if (c > cycle || (c == cycle && events.peekPhase() >= phase)) {
-                return;
-            }
-            step();
         }
     }
 
-    /** True when the lanes' head comes before the heap's earliest event. */
-    private boolean laneFirst() {
-        long lc = lanes.headCycle();
+    /** True when the heap's earliest event comes before (c, phase). */
+    private boolean heapFirst(long c, int phase) {
         long hc = events.peekCycle();
-        return lc < hc || (lc == hc && EventQueue.Phase.ENQUEUE < events.peekPhase());
+        return hc < c || (hc == c && events.peekPhase() < phase);
+    }
+
+    /** Runs the heap's earliest event if it is ordered before (cycle, phase); false if it is not (or there is none). */
+    private boolean stepHeap(long cycle, int phase) {
+        if (events.isEmpty()) {
+            return false;
+        }
+        long c = events.peekCycle();
+        if (c > cycle || (c == cycle && events.peekPhase() >= phase)) {
+            return false;
+        }
+        step();
+        return true;
     }
 
     /** Processes events until none is left. */
@@ -393,7 +420,6 @@ public final class SwitchEngine {
                 resetMetadata(pool.phv(slot));
                 ingress(slot, c, pool.ingressPort(slot));
             }
-            case EV_DEQUEUE -> dequeue(c, payload);
             case EV_CONTROL -> controlOps.get(payload).apply(state, c);
             case EV_GENERATOR -> generate(c, payload);
             default -> throw new IllegalStateException("unknown event " + events.type());
@@ -404,7 +430,7 @@ public final class SwitchEngine {
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
-        if (genStopped[index] || g.count() == 0 && draining && events.isEmpty() && lanes.isEmpty()) {
+        if (genStopped[index] || g.count() == 0 && draining && events.isEmpty() && lanes.isEmpty() && dequeues.isEmpty()) {
             return; // an unbounded generator stops once the drain finds nothing else to do
         }
         genRecord.clear();
@@ -533,35 +559,35 @@ public final class SwitchEngine {
             return;
         }
         timeline.record(c, tm.bufferOccupancyCells());
-        if (!dequeuePending[out]) {
+        if (!dequeues.pending(out)) {
             long at = Math.max(c, tm.nextDequeueCycle(out));
-            if (at == c && !replicating && nothingElseBeforeDequeue(c)) {
-                // the dequeue event would be the very next one: run it now (same order, no heap traffic)
+            if (at == c && !replicating && nothingElseBeforeDequeue(c, out)) {
+                // the dequeue would be the very next event: run it now (same order, no calendar traffic)
                 dequeue(c, out);
                 return;
             }
-            dequeuePending[out] = true;
-            events.schedule(at, EventQueue.Phase.DEQUEUE, out, EV_DEQUEUE, out);
+            dequeues.schedule(out, at);
         }
     }
 
-    /** True when no other event of cycle c runs before the DEQUEUE phase (or at it, for a lower port). */
-    private boolean nothingElseBeforeDequeue(long c) {
+    /** True when no other event of cycle c runs before port {@code out}'s dequeue (DEQUEUE phase, lower ports first). */
+    private boolean nothingElseBeforeDequeue(long c, int out) {
         if (lanes.headCycle() == c) {
+            return false;
+        }
+        if (dequeues.headCycle() == c && dequeues.headPort() < out) {
             return false;
         }
         return events.peekCycle() > c || events.peekPhase() > EventQueue.Phase.DEQUEUE;
     }
 
     private void dequeue(long c, int out) {
-        dequeuePending[out] = false;
         if (tm.dequeue(c, out, dq) != TrafficManager.NOTHING_DEQUEUED) {
             egress(out, dq.packetHandle());
         }
         long next = tm.nextDequeueCycle(out);
         if (next != Long.MAX_VALUE) {
-            dequeuePending[out] = true;
-            events.schedule(Math.max(c, next), EventQueue.Phase.DEQUEUE, out, EV_DEQUEUE, out);
+            dequeues.schedule(out, Math.max(c, next));
         }
     }
 
