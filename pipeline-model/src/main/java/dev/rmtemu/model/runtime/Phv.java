@@ -15,6 +15,13 @@ import java.util.Arrays;
 public final class Phv {
     private final long[] cur;
     private final long[] next;
+    /**
+     * Slots below 64 written in this stage, one bit each (nearly every program has fewer
+     * slots): one register-held word instead of a list, so a write and the commit do not
+     * chain through several loads and stores of bookkeeping.
+     */
+    private long dirtyLow;
+    /** Slots from 64 on written in this stage, as a list. */
     private final int[] dirty;
     private final boolean[] isDirty;
     private int nDirty;
@@ -40,7 +47,9 @@ public final class Phv {
         if (f.kind() == FieldKind.HEADER) {
             headerWritten = true;
         }
-        if (!isDirty[s]) {
+        if (s < Long.SIZE) {
+            dirtyLow |= 1L << s;
+        } else if (!isDirty[s]) {
             isDirty[s] = true;
             dirty[nDirty++] = s;
         }
@@ -53,6 +62,17 @@ public final class Phv {
 
     /** Ends a stage: its writes become visible. */
     public void commitStage() {
+        for (long m = dirtyLow; m != 0; m &= m - 1) {
+            int s = Long.numberOfTrailingZeros(m);
+            cur[s] = next[s];
+        }
+        dirtyLow = 0;
+        if (nDirty != 0) {
+            commitHigh();
+        }
+    }
+
+    private void commitHigh() {
         for (int i = 0; i < nDirty; i++) {
             int s = dirty[i];
             cur[s] = next[s];
@@ -65,6 +85,7 @@ public final class Phv {
     public void clear() {
         Arrays.fill(cur, 0);
         headerWritten = false;
+        dirtyLow = 0;
         for (int i = 0; i < nDirty; i++) {
             isDirty[dirty[i]] = false;
         }
@@ -79,6 +100,7 @@ public final class Phv {
     /** Forgets uncommitted writes (a pass that did not finish) and the header-written mark: a fresh packet. */
     public void discardPendingWrites() {
         headerWritten = false;
+        dirtyLow = 0;
         if (nDirty != 0) {
             for (int i = 0; i < nDirty; i++) {
                 isDirty[dirty[i]] = false;
