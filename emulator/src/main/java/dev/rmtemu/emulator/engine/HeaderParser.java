@@ -6,7 +6,6 @@ import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
-
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
