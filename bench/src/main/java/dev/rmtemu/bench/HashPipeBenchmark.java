@@ -19,21 +19,12 @@ import dev.rmtemu.programs.hashpipe.KeyKind;
 import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * HashPipe (d = 6, 4500 counters, fingerprint key) end to end: an ISP-like
@@ -42,15 +33,7 @@ import java.util.concurrent.TimeUnit;
  * algorithm (same fingerprint and stage hashes) over the same records. One
  * operation = one packet, so scores are packets per second.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-    "-Dagrona.disable.bounds.checks=true"}) // as the CLI runs
-public class HashPipeBenchmark {
+public class HashPipeBenchmark extends EngineBenchmark {
     /** Packets per invocation. */
     static final int PACKETS = 1 << 20;
     /** The ISP preset's packets-per-flow ratio (10 M / 400 K). */

@@ -10,20 +10,11 @@ import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * LDS end to end on tofino1: the sender sketch in ingress and the receiver sketch in egress
@@ -34,15 +25,7 @@ import java.util.concurrent.TimeUnit;
  * packet and updates its sketch (the receiver with the send time plus a delay), no pipeline,
  * no traffic manager.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-    "-Dagrona.disable.bounds.checks=true"}) // as the CLI runs
-public class LdsBenchmark {
+public class LdsBenchmark extends EngineBenchmark {
     static final int PACKETS = 1 << 18;
     static final String TRACE = "gen:isp?packets=" + PACKETS + "&flows=10000&ipv6=0&seed=11&load=0.6";
     static final int PATHS = 2;

@@ -14,20 +14,11 @@ import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * LossRadar on tofino1: one switch running {@code lossradar} (the downstream meter and
@@ -38,15 +29,7 @@ import java.util.concurrent.TimeUnit;
  * work per packet: the DM insertion and the UM insertion (signature, k CRC-32 indices,
  * xor and count).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-    "-Dagrona.disable.bounds.checks=true"}) // as the CLI runs
-public class LossRadarBenchmark {
+public class LossRadarBenchmark extends EngineBenchmark {
     static final int PACKETS = 1 << 18;
 
     private UnsafeBuffer trace;

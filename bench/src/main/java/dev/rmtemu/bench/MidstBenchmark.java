@@ -16,20 +16,11 @@ import dev.rmtemu.programs.midst.MidstTraffic;
 import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * MIDST end to end on tofino1: bursty incast (1.5× overload) into a congested 10 Gb/s
@@ -42,15 +33,7 @@ import java.util.concurrent.TimeUnit;
  * of every packet on one PHV with monitoring on (every packet counted in S_in and S_out),
  * enforcement on, no traffic manager, no probes.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-    "-Dagrona.disable.bounds.checks=true"}) // as the CLI runs
-public class MidstBenchmark {
+public class MidstBenchmark extends EngineBenchmark {
     static final int PACKETS = 1 << 18;
     static final int FLOWS = 100_000;
     static final double GBPS = 10;

@@ -8,20 +8,11 @@ import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.TimeUnit;
 
 /**
  * Network replay throughput: an ISP-like generated trace (held in memory) injected
@@ -29,15 +20,7 @@ import java.util.concurrent.TimeUnit;
  * (which crosses up to five switches in a k=4 fat tree), so the score is trace
  * packets per second.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-    "-Dagrona.disable.bounds.checks=true"}) // as the CLI runs
-public class NetworkReplayBenchmark {
+public class NetworkReplayBenchmark extends EngineBenchmark {
     /** Packets per invocation. */
     static final int PACKETS = 1 << 18;
     static final int FLOWS = 20_000;

@@ -12,20 +12,13 @@ import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.TimeUnit;
 
 /**
  * WBMon's downstream m-switch on tofino1 (the thesis build: 256 vconns, N = 4, W = 32,
@@ -35,15 +28,9 @@ import java.util.concurrent.TimeUnit;
  * {@code reference} runs the plain-Java {@link WindowMonitor} over the same (vconn,
  * sequence) pairs. Registers (and the reference) start empty every invocation.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 4, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-    "-Dagrona.disable.bounds.checks=true"}) // as the CLI runs
-public class WbmonBenchmark {
+public class WbmonBenchmark extends EngineBenchmark {
     static final int PACKETS = 1 << 18;
     static final int BYTES = 1000;
     static final long SPACING_CYCLES = 100;
