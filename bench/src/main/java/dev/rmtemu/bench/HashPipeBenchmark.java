@@ -3,7 +3,6 @@ package dev.rmtemu.bench;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchEngine;
-import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.runtime.PipelineState;
@@ -73,6 +72,9 @@ public class HashPipeBenchmark extends EngineBenchmark {
         passPhv = new Phv(prog.fields().size());
     }
 
+    /** The pass alone runs every packet in pipe 0 (its state has one pipe). */
+    private static final int[] ONE_PIPE = new int[InMemoryTrace.PORTS];
+
     @Benchmark
     @OperationsPerInvocation(PACKETS)
     public long replay() {
@@ -83,13 +85,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     @Benchmark
     @OperationsPerInvocation(PACKETS)
     public long ingressPass() {
-        Phv phv = passPhv;
-        for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
-            phv.clear();
-            parser.parse(r, phv);
-            pass.run(phv, 0, Gress.INGRESS, i);
-        }
+        InMemoryTrace.ingressPasses(trace, PACKETS, view, parser, passPhv, pass, ONE_PIPE);
         return passState.readRegisterHi(0, "hashpipe_s0", 0);
     }
 

@@ -1,7 +1,11 @@
 package dev.rmtemu.bench;
 
 import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.runtime.PassExecutor;
+import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
@@ -47,5 +51,19 @@ final class InMemoryTrace {
         }
         engine.drain();
         return engine.counters().packetsOut();
+    }
+
+    /**
+     * The parser and ingress pass alone over the trace, as the engine runs them: each packet
+     * parsed fresh into {@code phv} and run through {@code pass} in the pipe
+     * {@code pipeOfPort[ingressPort % PORTS]}. No arrival, traffic manager or egress.
+     */
+    static void ingressPasses(UnsafeBuffer trace, int packets, PacketRecord view, HeaderParser parser, Phv phv,
+                              PassExecutor pass, int[] pipeOfPort) {
+        for (int i = 0; i < packets; i++) {
+            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            parser.parseFresh(r, phv);
+            pass.run(phv, pipeOfPort[r.ingressPort() % PORTS], Gress.INGRESS, i);
+        }
     }
 }
