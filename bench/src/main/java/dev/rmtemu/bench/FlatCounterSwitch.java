@@ -14,7 +14,6 @@ import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -329,10 +328,5 @@ final class FlatCounterSwitch {
     /** Pipe {@code pipe}'s counter array. */
     long[] counters(int pipe) {
         return counters[pipe].clone();
-    }
-
-    /** Latencies (arrival to departure) counted per cycle value below {@value #COUNTED_CYCLES} cycles. */
-    long[] latencyCounts() {
-        return Arrays.copyOf(latencyCounts, latencyCounts.length);
     }
 }

@@ -21,8 +21,6 @@ import java.util.List;
  * order, least significant bits first) and packed back by {@link #deparseShim}.
  */
 public final class HeaderParser {
-    private final Field[] fields;
-    private final ParsedField[] sources;
     /**
      * Per parsed field: its PHV slot, the byte offset of its value in the record and the mask
      * that cuts the field out of the 8 little-endian bytes read there (the record's width and
@@ -46,17 +44,15 @@ public final class HeaderParser {
             }
         }
         shim = shimFields.toArray(new Field[0]);
-        fields = fs.toArray(new Field[0]);
-        sources = new ParsedField[fields.length];
+        Field[] fields = fs.toArray(new Field[0]);
         slots = new int[fields.length];
         offsets = new int[fields.length];
         masks = new long[fields.length];
         boolean[] parsed = new boolean[program.fields().size()];
         for (int i = 0; i < fields.length; i++) {
-            sources[i] = fields[i].source();
             slots[i] = fields[i].slot();
-            offsets[i] = recordOffset(sources[i]);
-            masks[i] = recordMask(sources[i]) & fields[i].mask();
+            offsets[i] = recordOffset(fields[i].source());
+            masks[i] = recordMask(fields[i].source()) & fields[i].mask();
             parsed[slots[i]] = true;
         }
         int n = 0;

@@ -299,29 +299,19 @@ public final class SwitchEngine {
         while (true) {
             long lc = lanes.headCycle();
             long dc = dequeues.headCycle();
-            if (lc <= dc && !lanes.isEmpty()) {
-                if (heapFirst(lc, EventQueue.Phase.ENQUEUE)) {
-                    if (!stepHeap(cycle, phase)) {
-                        return;
-                    }
-                } else {
-                    if (lc > cycle || (lc == cycle && EventQueue.Phase.ENQUEUE >= phase)) {
-                        return;
-                    }
-                    now = lc;
-                    enqueue(lc, lanes.poll());
+            // at equal cycles an enqueue (ENQUEUE phase) goes before a dequeue (DEQUEUE phase)
+            boolean lane = !lanes.isEmpty() && lc <= dc;
+            long c = lane ? lc : dc;
+            int ph = lane ? EventQueue.Phase.ENQUEUE : EventQueue.Phase.DEQUEUE;
+            if ((lane || !dequeues.isEmpty()) && !heapFirst(c, ph)) {
+                if (c > cycle || (c == cycle && ph >= phase)) {
+                    return;
                 }
-            } else if (!dequeues.isEmpty()) {
-                if (heapFirst(dc, EventQueue.Phase.DEQUEUE)) {
-                    if (!stepHeap(cycle, phase)) {
-                        return;
-                    }
+                now = c;
+                if (lane) {
+                    enqueue(c, lanes.poll());
                 } else {
-                    if (dc > cycle || (dc == cycle && EventQueue.Phase.DEQUEUE >= phase)) {
-                        return;
-                    }
-                    now = dc;
-                    dequeue(dc, dequeues.poll());
+                    dequeue(c, dequeues.poll());
                 }
             } else if (!stepHeap(cycle, phase)) {
                 return;

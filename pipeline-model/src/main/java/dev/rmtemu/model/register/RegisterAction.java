@@ -55,8 +55,6 @@ public final class RegisterAction {
     private final Cell cell = new Cell();
     private final AtomTemplate template;
     private final long mask;
-    /** The only branch of an unconditional single-word action, or null. */
-    private final Branch simple;
     /** The action compiled to a class of its own, what packets run (null for free-form actions). */
     private final RegisterKernel kernel;
 
@@ -71,10 +69,6 @@ public final class RegisterAction {
         this.freeform = b.freeform;
         this.mask = array.wordMask();
         this.template = classify();
-        this.simple = freeform == null && conditions.length == 0 && hiBranches.length == 0 && loBranches.length == 1
-                && loBranches[0].predicate().truthTable() == Predicate.ALWAYS.truthTable()
-                && outputPredicate.truthTable() == Predicate.ALWAYS.truthTable() && output != OutputSource.PREDICATE
-                && output != OutputSource.NEW_HI ? loBranches[0] : null;
         this.kernel = freeform == null ? KernelCompiler.compile(compile()) : null;
     }
 
@@ -186,12 +180,6 @@ public final class RegisterAction {
                 hi[index] = c.hi & mask;
             }
             return out;
-        }
-        if (simple != null) {
-            // no condition, one update of the lo word: the common RAW / WRITE shape
-            long newLo = alu(simple, oldLo, oldHi, inLo, inHi);
-            lo[index] = newLo;
-            return output == OutputSource.NEW_LO ? newLo : output == OutputSource.OLD_LO ? oldLo : output == OutputSource.NONE ? 0 : oldHi;
         }
         int p = 0;
         Condition[] cs = conditions;
