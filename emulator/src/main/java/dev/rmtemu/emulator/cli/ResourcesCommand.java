@@ -1,8 +1,9 @@
 package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.model.check.ReportRenderer;
-import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.compiler.Compilation;
+import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
@@ -24,11 +25,13 @@ import java.util.concurrent.Callable;
         description = {
             "Check whether a stage program fits a target; print its resource report.",
             "",
-            "Place a stage program on a target and print its resource report: per stage and gress",
+            "Compile a stage program for a target: run the compiler passes (printed in order) that",
+            "check every hardware rule before a packet, then print the resource report: per stage and gress",
             "SRAM and TCAM blocks, stateful ALUs, hash bits and logical tables (used/available/%%),",
             "totals and averages, PHV containers, estimated pipeline latency and the stateful-ALU",
-            "templates used. Exit 0 when the program fits; exit 3 when it does not, with the failing",
-            "rows marked '!!' and one line per failure on stderr; exit 2 on an unknown program,",
+            "templates used; the stage each match table was placed in and the earliest its dependencies",
+            "allow. Exit 0 when the program fits; exit 3 when it does not, with the failing",
+            "rows marked '!!' and one line per broken rule on stderr; exit 2 on an unknown program,",
             "target or parameter. 'rmtemu programs' lists programs and their parameters."
         },
         footer = {"", "Examples:",
@@ -61,12 +64,18 @@ public final class ResourcesCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         TargetProfile profile = TargetProfiles.load(target);
         StageProgram p = new ProgramRegistry().build(program, ProgramParams.parseAssignments(params));
-        ResourceReport report = ResourceChecker.check(p, profile);
-        out.print(json ? ReportRenderer.json(report) : ReportRenderer.table(report));
+        Compilation c = ProgramCompiler.compile(p, profile);
+        ResourceReport report = c.resources();
+        if (json) {
+            out.print(CompilerReport.json(ReportRenderer.json(report), c));
+        } else {
+            out.print(ReportRenderer.table(report));
+            out.print(CompilerReport.table(c));
+        }
         out.flush();
-        if (!report.fits()) {
-            for (String f : report.failures()) {
-                err.println("rmtemu: " + f);
+        if (!c.accepted()) {
+            for (String line : c.lines()) {
+                err.println("rmtemu: " + line);
             }
             err.flush();
             return EXIT_DOES_NOT_FIT;

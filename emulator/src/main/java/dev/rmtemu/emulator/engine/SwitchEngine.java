@@ -6,7 +6,7 @@ import dev.rmtemu.emulator.tm.DequeueInfo;
 import dev.rmtemu.emulator.tm.DropCause;
 import dev.rmtemu.emulator.tm.TrafficManager;
 import dev.rmtemu.model.UserError;
-import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
@@ -131,11 +131,8 @@ public final class SwitchEngine {
         this.config = config;
         this.profile = config.profile();
         this.program = config.program();
-        this.resources = ResourceChecker.check(program, profile);
-        if (!resources.fits()) {
-            throw new UserError("program " + program.name() + " does not fit " + profile.name() + ": "
-                    + String.join("; ", resources.failures()), 3, null);
-        }
+        // every hardware rule is checked before the first packet; a refusal names each broken rule
+        this.resources = ProgramCompiler.compile(program, profile).requireAccepted().resources();
         this.state = new PipelineState(program, profile.pipes());
         this.executor = new PassExecutor(state, config.enforce());
         this.parser = new HeaderParser(program);

@@ -20,7 +20,7 @@ class ResourcesCommandTest {
         CliRunner r = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=4194304");
         assertEquals(3, r.exit());
         assertTrue(r.out().contains("DOES NOT FIT"));
-        assertEquals("rmtemu: stage 0 ingress: SRAM blocks 1024 > 80\n", r.err());
+        assertEquals("rmtemu: counter: stage 0 ingress: SRAM blocks 1024 > 80 [stage-resources]\n", r.err());
     }
 
     @Test

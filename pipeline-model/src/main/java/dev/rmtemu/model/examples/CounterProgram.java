@@ -1,9 +1,9 @@
 package dev.rmtemu.model.examples;
 
-import dev.rmtemu.model.arith.Divisor;
 import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -20,10 +20,16 @@ import dev.rmtemu.model.register.RegisterArray;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.hash;
+import static dev.rmtemu.model.ir.Ir.mod;
+import static dev.rmtemu.model.ir.Ir.output;
+
 /**
  * Example: a per-flow packet counter. One ingress stage hashes the 5-tuple to
  * an index and increments that cell of a register array (a RAW atom); the new
- * count goes to metadata; every packet is sent to one egress port.
+ * count goes to metadata; every packet is sent to one egress port. In P4:
+ * {@code meta.flow_count = increment.execute(flow_hash.get(5-tuple)); ucast_egress_port = PORT;}
  */
 public final class CounterProgram implements ProgramFactory {
     public static final String NAME = "counter";
@@ -72,12 +78,13 @@ public final class CounterProgram implements ProgramFactory {
         RegisterAction inc = s.action(RegisterAction.on(counters, "increment")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))
                 .output(RegisterAction.OutputSource.NEW_LO));
-        Divisor fold = new Divisor(cells); // hash mod cells without a 64-bit idiv per packet
-        s.apply(ctx -> {
-            long index = fold.remainder(ctx.hash(h));
-            ctx.set(count, ctx.execute(inc, index));
-            ctx.set(egressPort, port);
-        });
+        // a power-of-two size is addressed by the hash bits themselves; any other size needs
+        // 'hash % cells', which only targets with fullArithmetic have
+        Expr index = Integer.bitCount(cells) == 1 ? hash(h) : mod(hash(h), constant(cells));
+        s.body(code -> code
+                .execute(inc, index)
+                .set(count, output(inc))
+                .set(egressPort, port));
         return b.build();
     }
 

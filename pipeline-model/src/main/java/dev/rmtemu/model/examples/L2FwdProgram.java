@@ -14,6 +14,8 @@ import dev.rmtemu.model.table.MatchTable;
 
 import java.util.List;
 
+import static dev.rmtemu.model.ir.Ir.actionData;
+
 /**
  * Example: exact-match forwarding. One ingress table keyed on the destination
  * address (packet records carry no MAC addresses, so the L2 key is the IPv4
@@ -54,14 +56,9 @@ public final class L2FwdProgram implements ProgramFactory {
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         MatchTable fwd = s.table("l2_fwd", MatchKind.EXACT, p.intValue("entries"), PORT_BITS, dst);
-        s.apply(ctx -> {
-            int e = ctx.lookup(fwd);
-            if (e >= 0) {
-                ctx.set(egressPort, ctx.actionData(fwd, e));
-            } else {
-                ctx.set(drop, DROP);
-            }
-        });
+        s.body(code -> code.apply(fwd)
+                .on(ACTION_FORWARD, forward -> forward.set(egressPort, actionData(fwd)))
+                .miss(miss -> miss.set(drop, DROP)));
         return b.build();
     }
 }

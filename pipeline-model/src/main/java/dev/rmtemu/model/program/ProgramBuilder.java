@@ -2,6 +2,9 @@ package dev.rmtemu.model.program;
 
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Block;
+import dev.rmtemu.model.ir.IrInterpreter;
+import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
@@ -19,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Declares a stage program: fields first, then per stage its hash units,
@@ -152,6 +156,7 @@ public final class ProgramBuilder {
         private final List<RegisterAction> stageActions = new ArrayList<>();
         private final List<MatchTable> stageTables = new ArrayList<>();
         private StageAction action;
+        private List<Stmt> body;
 
         private StageBuilder(Gress gress, int number) {
             this.gress = gress;
@@ -217,13 +222,28 @@ public final class ProgramBuilder {
             return t;
         }
 
-        /** The stage's action code. */
+        /** The stage's action code as a lambda run per packet (the old API; not checked statically). */
         public StageBuilder apply(StageAction code) {
             checkOpen();
-            if (action != null) {
+            if (action != null || body != null) {
                 throw new IllegalArgumentException(gress.label() + " stage " + number + " already has action code");
             }
             this.action = code;
+            return this;
+        }
+
+        /**
+         * The stage's code as IR: {@code code} runs once, now, and records the
+         * stage's tables, gateways, register actions and VLIW instructions.
+         */
+        public StageBuilder body(Consumer<Block> code) {
+            checkOpen();
+            if (action != null || body != null) {
+                throw new IllegalArgumentException(gress.label() + " stage " + number + " already has action code");
+            }
+            Block b = new Block();
+            code.accept(b);
+            this.body = b.statements();
             return this;
         }
 
@@ -234,8 +254,12 @@ public final class ProgramBuilder {
         }
 
         private StageDecl toDecl() {
+            if (body != null) {
+                return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables,
+                        new IrInterpreter(gress, number, stageActions, stageTables, body), body);
+            }
             StageAction code = action != null ? action : ctx -> { };
-            return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables, code);
+            return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables, code, null);
         }
     }
 }

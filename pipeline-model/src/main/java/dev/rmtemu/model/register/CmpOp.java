@@ -4,6 +4,11 @@ package dev.rmtemu.model.register;
 public enum CmpOp {
     EQ, NE, LT, LE, GT, GE;
 
+    /** The comparison on unsigned words (gateways and the IR use it too). */
+    public boolean holds(long a, long b) {
+        return test(a, b);
+    }
+
     boolean test(long a, long b) {
         int c = Long.compareUnsigned(a, b);
         return switch (this) {

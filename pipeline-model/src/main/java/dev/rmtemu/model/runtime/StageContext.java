@@ -3,6 +3,7 @@ package dev.rmtemu.model.runtime;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchTable;
@@ -20,6 +21,8 @@ public final class StageContext {
     private final boolean enforce;
     private final long[] registerPass;
     private final long[] tablePass;
+    /** Per-stage scratch of IR stage code: register outputs and action data (see IrInterpreter). */
+    private final long[] scratch;
     private Phv phv;
     private RegisterFile file;
     private Gress gress;
@@ -33,6 +36,18 @@ public final class StageContext {
         this.enforce = enforce;
         this.registerPass = new long[state.program().registers().size()];
         this.tablePass = new long[state.program().tables().size()];
+        int slots = 0;
+        for (Gress g : Gress.values()) {
+            for (StageDecl d : state.program().stages(g)) {
+                slots = Math.max(slots, d.registerActions().size() + d.tables().size());
+            }
+        }
+        this.scratch = new long[slots];
+    }
+
+    /** Scratch words for IR stage code, valid within one stage of one pass. */
+    public long[] scratch() {
+        return scratch;
     }
 
     void beginPass(Phv p, int pipeIndex, Gress g, long packet, long passId) {

@@ -32,6 +32,9 @@ import java.util.Set;
  * @param tmCellBytes           buffer cell size
  * @param recirculationGbps     rate of each pipe's recirculation port
  * @param exactEntryOverheadBits per-entry bits an exact-match table stores besides key and action data
+ * @param fullArithmetic        container ALUs multiply, divide and take remainders by any value and shift
+ *                              by a run-time amount (false on Tofino-like targets: only by a power-of-two
+ *                              constant, as a shift or a mask, and shifts by a constant)
  */
 public record TargetProfile(
         String name,
@@ -56,7 +59,8 @@ public record TargetProfile(
         long tmBufferBytes,
         int tmCellBytes,
         double recirculationGbps,
-        int exactEntryOverheadBits) {
+        int exactEntryOverheadBits,
+        boolean fullArithmetic) {
 
     public static final int UNLIMITED = Integer.MAX_VALUE;
 

@@ -122,7 +122,8 @@ public final class TargetProfiles {
                 r.longValue(root, "tmBufferBytes"),
                 r.count(root, "tmCellBytes"),
                 r.doubleValue(root, "recirculationGbps"),
-                r.count(root, "exactEntryOverheadBits"));
+                r.count(root, "exactEntryOverheadBits"),
+                r.optionalBoolean(root, "fullArithmetic", false));
     }
 
     /** Field access with errors that name the file and the field. */
@@ -169,6 +170,17 @@ public final class TargetProfiles {
                 throw new UserError(source + ": field '" + name + "' must be a non-negative integer or \"unlimited\", got " + n);
             }
             return n.asInt();
+        }
+
+        boolean optionalBoolean(JsonNode obj, String name, boolean absent) {
+            JsonNode n = obj.get(name);
+            if (n == null) {
+                return absent;
+            }
+            if (!n.isBoolean()) {
+                throw new UserError(source + ": field '" + name + "' must be true or false, got " + n);
+            }
+            return n.asBoolean();
         }
 
         long longValue(JsonNode obj, String name) {

@@ -1,0 +1,67 @@
+package dev.rmtemu.emulator.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rmtemu.model.compiler.Compilation;
+import dev.rmtemu.model.compiler.CompilerPass;
+import dev.rmtemu.model.compiler.Refusal;
+import dev.rmtemu.model.compiler.TablePlacement;
+
+/** The compiler's part of {@code rmtemu resources}: passes in order, table placement, broken rules. */
+final class CompilerReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private CompilerReport() {
+    }
+
+    static String table(Compilation c) {
+        StringBuilder b = new StringBuilder("\nCompiler passes (in order):\n");
+        int i = 1;
+        for (CompilerPass p : c.passes()) {
+            b.append(String.format("  %d. %-20s %s%n", i++, p.name(), p.rule()));
+        }
+        if (!c.placements().isEmpty()) {
+            b.append("\nMatch tables placed:\n");
+            for (TablePlacement t : c.placements()) {
+                b.append(String.format("  %-8s %-24s stage %2d (earliest legal %d)%n", t.gress().label(), t.table(),
+                        t.stage(), t.earliestStage()));
+            }
+        }
+        b.append(c.accepted() ? "\nAccepted: every rule holds.\n" : "\nRefused: " + c.refusals().size() + " broken rule(s).\n");
+        return b.toString();
+    }
+
+    /** The resource JSON with a {@code compiler} object added. */
+    static String json(String resourcesJson, Compilation c) {
+        try {
+            ObjectNode root = (ObjectNode) JSON.readTree(resourcesJson);
+            ObjectNode comp = root.putObject("compiler");
+            ArrayNode passes = comp.putArray("passes");
+            for (CompilerPass p : c.passes()) {
+                passes.addObject().put("name", p.name()).put("rule", p.rule());
+            }
+            ArrayNode placed = comp.putArray("table_placement");
+            for (TablePlacement t : c.placements()) {
+                placed.addObject().put("gress", t.gress().label()).put("table", t.table()).put("stage", t.stage())
+                        .put("earliest_stage", t.earliestStage());
+            }
+            comp.put("accepted", c.accepted());
+            ArrayNode refused = comp.putArray("refusals");
+            for (Refusal r : c.refusals()) {
+                ObjectNode o = refused.addObject().put("pass", r.pass()).put("rule", r.rule()).put("line", r.line());
+                if (r.gress() != null) {
+                    o.put("gress", r.gress().label()).put("stage", r.stage());
+                }
+                if (r.element() != null) {
+                    o.put("element", r.element());
+                }
+            }
+            return JSON.writeValueAsString(root) + System.lineSeparator();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("resource report JSON unreadable", e);
+        }
+    }
+}

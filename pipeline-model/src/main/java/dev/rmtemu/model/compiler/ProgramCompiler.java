@@ -1,0 +1,38 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.target.TargetProfile;
+
+import java.util.List;
+
+/**
+ * The compiler front: runs the passes in a fixed order over a program before
+ * any packet, collecting every broken rule (not only the first), in the style
+ * of p4c's mid-end. Stages still written as lambdas are checked only for their
+ * declared resources.
+ */
+public final class ProgramCompiler {
+    private ProgramCompiler() {
+    }
+
+    /** The passes in the order they run (fresh instances: the resource pass keeps its report). */
+    public static List<CompilerPass> passes() {
+        return List.of(new WidthsAndTypesPass(), new StageDependencyPass(), new RegisterAccessPass(),
+                new TargetOperatorsPass(), new VliwInstructionsPass(), new StageResourcesPass());
+    }
+
+    public static Compilation compile(StageProgram program, TargetProfile target) {
+        List<CompilerPass> passes = passes();
+        Refusals out = new Refusals(program.name());
+        PassInput in = new PassInput(program, target);
+        StageResourcesPass resources = null;
+        for (CompilerPass p : passes) {
+            out.enter(p.name());
+            p.run(in, out);
+            if (p instanceof StageResourcesPass r) {
+                resources = r;
+            }
+        }
+        return new Compilation(program, target, passes, out.list(), resources.report(), TablePlacement.of(program));
+    }
+}

@@ -1,0 +1,37 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.phv.Gress;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Collects the refusals of the running pass. */
+public final class Refusals {
+    private final String program;
+    private final List<Refusal> all = new ArrayList<>();
+    private String pass = "";
+
+    Refusals(String program) {
+        this.program = program;
+    }
+
+    void enter(String passName) {
+        this.pass = passName;
+    }
+
+    public void add(Gress gress, int stage, String element, String rule) {
+        Refusal r = new Refusal(program, gress, stage, element, rule, pass);
+        if (!all.contains(r)) {
+            all.add(r);
+        }
+    }
+
+    /** A refusal about the whole program, not one stage. */
+    public void program(String rule) {
+        add(null, -1, null, rule);
+    }
+
+    List<Refusal> list() {
+        return List.copyOf(all);
+    }
+}

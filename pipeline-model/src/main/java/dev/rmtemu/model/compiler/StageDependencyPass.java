@@ -1,0 +1,70 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.program.StageDecl;
+import dev.rmtemu.model.register.RegisterAction;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Dependencies within a stage. A stateful ALU's output reaches the PHV when the
+ * stage ends, so a gateway of the same stage cannot branch on it (a match
+ * dependency: the gateway belongs in a later stage); and an instruction can
+ * use a register action's output only on a control path where that action ran.
+ */
+final class StageDependencyPass implements CompilerPass {
+    @Override
+    public String name() {
+        return "stage-dependencies";
+    }
+
+    @Override
+    public String rule() {
+        return "no gateway branches on a register action's output in the action's own stage; "
+                + "an output is used only where its action ran";
+    }
+
+    @Override
+    public void run(PassInput in, Refusals out) {
+        for (StageDecl d : IrStages.of(in.program())) {
+            ControlPaths.forEachStmt(d.body(), s -> {
+                if (s instanceof Stmt.If i) {
+                    for (Expr side : List.of(i.condition().left(), i.condition().right())) {
+                        ControlPaths.forEachExpr(side, x -> {
+                            if (x instanceof Expr.RegOut r) {
+                                out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
+                                        "branches on the output of register action " + r.action().name() + " of array "
+                                                + r.action().array().name() + " run in the same stage; the output reaches the PHV "
+                                                + "at the end of the stage, so the branch can be taken from stage " + (d.number() + 1) + " on");
+                            }
+                        });
+                    }
+                }
+            });
+            List<List<Stmt>> paths = ControlPaths.of(d.body());
+            if (paths == null) {
+                continue; // refused by the register-access pass
+            }
+            for (List<Stmt> path : paths) {
+                Set<RegisterAction> ran = Collections.newSetFromMap(new IdentityHashMap<>());
+                for (Stmt s : path) {
+                    for (Expr e : ControlPaths.reads(s)) {
+                        ControlPaths.forEachExpr(e, x -> {
+                            if (x instanceof Expr.RegOut r && !ran.contains(r.action())) {
+                                out.add(d.gress(), d.number(), "register action " + r.action().name(),
+                                        "its output is used on a control path where the action does not run before");
+                            }
+                        });
+                    }
+                    if (s instanceof Stmt.Execute e) {
+                        ran.add(e.action());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.program.StageDecl;
+import dev.rmtemu.model.program.StageProgram;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a match table was placed and the earliest stage its match dependencies
+ * allow: one stage after the last earlier stage that writes a field of its key.
+ * The gap is slack a compiler could use to pack stages tighter.
+ */
+public record TablePlacement(Gress gress, String table, int stage, int earliestStage) {
+
+    static List<TablePlacement> of(StageProgram p) {
+        List<TablePlacement> out = new ArrayList<>();
+        for (Gress g : Gress.values()) {
+            Map<Field, Integer> lastWrite = new HashMap<>();
+            for (StageDecl d : p.stages(g)) {
+                if (!d.hasIr()) {
+                    continue;
+                }
+                ControlPaths.forEachStmt(d.body(), s -> {
+                    if (s instanceof Stmt.Apply a) {
+                        int earliest = 0;
+                        for (Field f : a.table().key()) {
+                            Integer w = lastWrite.get(f);
+                            if (w != null) {
+                                earliest = Math.max(earliest, w + 1);
+                            }
+                        }
+                        out.add(new TablePlacement(g, a.table().name(), d.number(), earliest));
+                    }
+                });
+                ControlPaths.forEachStmt(d.body(), s -> {
+                    if (s instanceof Stmt.Assign a) {
+                        lastWrite.put(a.dest(), d.number());
+                    }
+                });
+            }
+        }
+        return out;
+    }
+}

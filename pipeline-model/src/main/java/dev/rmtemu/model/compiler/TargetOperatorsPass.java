@@ -1,0 +1,57 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.VliwOp;
+import dev.rmtemu.model.program.StageDecl;
+
+/**
+ * Operators the target's container ALUs have. On a Tofino-like profile
+ * ({@code fullArithmetic: false}) there is no multiplier or divider: {@code *},
+ * {@code /} and {@code %} are legal only by a power-of-two constant (a shift
+ * or a mask), and a shift only by a constant amount.
+ */
+final class TargetOperatorsPass implements CompilerPass {
+    @Override
+    public String name() {
+        return "target-operators";
+    }
+
+    @Override
+    public String rule() {
+        return "*, / and % only by a power-of-two constant and shifts only by a constant, unless the profile has fullArithmetic";
+    }
+
+    @Override
+    public void run(PassInput in, Refusals out) {
+        if (in.target().fullArithmetic()) {
+            return;
+        }
+        String target = in.target().name();
+        for (StageDecl d : IrStages.of(in.program())) {
+            ControlPaths.forEachStmt(d.body(), s -> {
+                for (Expr e : ControlPaths.reads(s)) {
+                    ControlPaths.forEachExpr(e, x -> {
+                        if (!(x instanceof Expr.Binary b)) {
+                            return;
+                        }
+                        VliwOp op = b.op();
+                        Long c = b.right() instanceof Expr.Const k ? k.value() : null;
+                        if (op == VliwOp.MUL || op == VliwOp.DIV || op == VliwOp.MOD) {
+                            if (c == null) {
+                                out.add(d.gress(), d.number(), "expression " + b, "'" + op.symbol() + "' by a run-time value; "
+                                        + target + " has no multiplier or divider");
+                            } else if (c <= 0 || Long.bitCount(c) != 1) {
+                                out.add(d.gress(), d.number(), "expression " + b, "'" + op.symbol() + "' by "
+                                        + Long.toUnsignedString(c) + ", not a power of two; " + target
+                                        + " can only shift or mask (no multiplier or divider)");
+                            }
+                        } else if ((op == VliwOp.SHL || op == VliwOp.SHR) && c == null) {
+                            out.add(d.gress(), d.number(), "expression " + b, "shift by a run-time amount; "
+                                    + target + "'s container ALUs shift by a constant");
+                        }
+                    });
+                }
+            });
+        }
+    }
+}

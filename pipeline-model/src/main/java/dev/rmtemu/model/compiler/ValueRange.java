@@ -1,0 +1,56 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.ir.Expr;
+
+/**
+ * The largest unsigned value an expression can take, from the widths of what
+ * it reads: a register index that can reach past the array's size is refused
+ * before any packet rather than found by one unlucky packet.
+ */
+final class ValueRange {
+    private ValueRange() {
+    }
+
+    static long max(Expr e) {
+        if (e instanceof Expr.Read r) {
+            return r.field().mask();
+        }
+        if (e instanceof Expr.Const c) {
+            return c.value();
+        }
+        if (e instanceof Expr.HashOut h) {
+            return bits(h.unit().outputBits());
+        }
+        if (e instanceof Expr.RegOut r) {
+            return r.action().array().wordMask();
+        }
+        if (e instanceof Expr.ActionData d) {
+            return bits(d.table().actionDataBits());
+        }
+        Expr.Binary b = (Expr.Binary) e;
+        long l = max(b.left());
+        long r = max(b.right());
+        Long constRight = b.right() instanceof Expr.Const c ? c.value() : null;
+        return switch (b.op()) {
+            case AND, MIN -> umin(l, r);
+            case MOD -> constRight != null && constRight > 0 ? umin(l, constRight - 1) : l;
+            case DIV -> constRight != null && constRight > 0 ? Long.divideUnsigned(l, constRight) : l;
+            case SHR -> constRight != null ? (Long.compareUnsigned(constRight, 64) >= 0 ? 0 : l >>> constRight) : l;
+            case OR, XOR, MAX -> fill(l | r);
+            default -> -1L;
+        };
+    }
+
+    private static long bits(int n) {
+        return n >= 64 ? -1L : (1L << n) - 1;
+    }
+
+    /** All ones up to the highest set bit. */
+    private static long fill(long v) {
+        return v == 0 ? 0 : -1L >>> Long.numberOfLeadingZeros(v);
+    }
+
+    private static long umin(long a, long b) {
+        return Long.compareUnsigned(a, b) <= 0 ? a : b;
+    }
+}

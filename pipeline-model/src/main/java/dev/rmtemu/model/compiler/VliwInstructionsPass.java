@@ -1,0 +1,97 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.ir.VliwOp;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.program.StageDecl;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * VLIW instructions: a PHV container is written by one instruction per stage,
+ * and an instruction is one operation of its container's ALU over two sources.
+ * A stateful ALU's inputs come straight from the PHV, a hash or a constant; its
+ * address from a hash or a field (a power-of-two mask or fold selects its bits);
+ * a gateway compares fields, optionally masked by a constant.
+ */
+final class VliwInstructionsPass implements CompilerPass {
+    @Override
+    public String name() {
+        return "vliw-instructions";
+    }
+
+    @Override
+    public String rule() {
+        return "one instruction per PHV container per stage, one ALU operation per instruction; "
+                + "stateful-ALU inputs and gateway operands without arithmetic";
+    }
+
+    @Override
+    public void run(PassInput in, Refusals out) {
+        for (StageDecl d : IrStages.of(in.program())) {
+            ControlPaths.forEachStmt(d.body(), s -> shape(d, s, out));
+            List<List<Stmt>> paths = ControlPaths.of(d.body());
+            if (paths == null) {
+                continue;
+            }
+            for (List<Stmt> path : paths) {
+                Map<Field, Integer> writes = new LinkedHashMap<>();
+                for (Stmt s : path) {
+                    if (s instanceof Stmt.Assign a) {
+                        writes.merge(a.dest(), 1, Integer::sum);
+                    }
+                }
+                writes.forEach((f, n) -> {
+                    if (n > 1) {
+                        out.add(d.gress(), d.number(), "field " + f.name(), "written " + n
+                                + " times on one control path; its container takes one instruction per stage");
+                    }
+                });
+            }
+        }
+    }
+
+    private void shape(StageDecl d, Stmt s, Refusals out) {
+        if (s instanceof Stmt.Assign a) {
+            int ops = operations(a.value());
+            if (ops > 1) {
+                out.add(d.gress(), d.number(), "field " + a.dest().name(), "'" + a.dest().name() + " = " + a.value()
+                        + "' needs " + ops + " ALU operations; a container's ALU does one per stage");
+            }
+        } else if (s instanceof Stmt.Execute e) {
+            String what = "register action " + e.action().name();
+            if (operations(e.inLo()) > 0 || operations(e.inHi()) > 0) {
+                out.add(d.gress(), d.number(), what, "a stateful ALU input is computed (" + e.inLo() + ", " + e.inHi()
+                        + "); its inputs come straight from PHV fields, hash outputs or constants");
+            }
+            if (!selectsBits(e.index())) {
+                out.add(d.gress(), d.number(), what, "index " + e.index() + " is computed; a stateful ALU is addressed by "
+                        + "a hash output or a field, optionally masked to a power-of-two size");
+            }
+        } else if (s instanceof Stmt.If i) {
+            for (Expr side : List.of(i.condition().left(), i.condition().right())) {
+                if (!(operations(side) == 0 || side instanceof Expr.Binary b && b.op() == VliwOp.AND
+                        && b.right() instanceof Expr.Const && operations(b.left()) == 0)) {
+                    out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
+                            "compares a computed value; a gateway compares fields, optionally masked by a constant");
+                }
+            }
+        }
+    }
+
+    /** The address is a hash or field, or one mask/power-of-two fold of it. */
+    private static boolean selectsBits(Expr e) {
+        if (operations(e) == 0) {
+            return true;
+        }
+        return e instanceof Expr.Binary b && operations(b.left()) == 0 && b.right() instanceof Expr.Const
+                && (b.op() == VliwOp.AND || b.op() == VliwOp.MOD || b.op() == VliwOp.SHR);
+    }
+
+    static int operations(Expr e) {
+        return e instanceof Expr.Binary b ? 1 + operations(b.left()) + operations(b.right()) : 0;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.rmtemu.model.ir;
+
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.table.MatchTable;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Builds a list of IR statements: the body of a stage, a gateway branch or a
+ * table action. The code that calls it runs once, when the program is built.
+ */
+public final class Block {
+    /** Statements, and table applications whose action blocks may still be added. */
+    private final List<Object> stmts = new ArrayList<>();
+
+    /** {@code dest = value} (visible from the next stage). */
+    public Block set(Field dest, Expr value) {
+        stmts.add(new Stmt.Assign(dest, value));
+        return this;
+    }
+
+    /** {@code dest = value} for a constant. */
+    public Block set(Field dest, long value) {
+        return set(dest, Ir.constant(value));
+    }
+
+    /** Runs a register action on a cell, with both stateful-ALU inputs zero. */
+    public Block execute(RegisterAction a, Expr index) {
+        return execute(a, index, Ir.constant(0), Ir.constant(0));
+    }
+
+    public Block execute(RegisterAction a, Expr index, Expr inLo) {
+        return execute(a, index, inLo, Ir.constant(0));
+    }
+
+    public Block execute(RegisterAction a, Expr index, Expr inLo, Expr inHi) {
+        stmts.add(new Stmt.Execute(a, index, inLo, inHi));
+        return this;
+    }
+
+    /** A gateway with only a true branch. */
+    public Block when(Condition c, Consumer<Block> then) {
+        return when(c, then, b -> { });
+    }
+
+    public Block when(Condition c, Consumer<Block> then, Consumer<Block> otherwise) {
+        stmts.add(new Stmt.If(c, of(then), of(otherwise)));
+        return this;
+    }
+
+    /** Applies a table; add its action blocks on the returned object. */
+    public TableApply apply(MatchTable t) {
+        TableApply a = new TableApply(t);
+        stmts.add(a);
+        return a;
+    }
+
+    public List<Stmt> statements() {
+        List<Stmt> out = new ArrayList<>(stmts.size());
+        for (Object s : stmts) {
+            out.add(s instanceof TableApply t ? t.toStmt() : (Stmt) s);
+        }
+        return List.copyOf(out);
+    }
+
+    static List<Stmt> of(Consumer<Block> code) {
+        Block b = new Block();
+        code.accept(b);
+        return b.statements();
+    }
+
+    /** The action blocks of one table application. */
+    public static final class TableApply {
+        private final MatchTable table;
+        private final TreeMap<Integer, List<Stmt>> actions = new TreeMap<>();
+        private List<Stmt> miss = List.of();
+
+        private TableApply(MatchTable table) {
+            this.table = table;
+        }
+
+        /** What an entry with action id {@code actionId} does on a hit. */
+        public TableApply on(int actionId, Consumer<Block> code) {
+            if (actions.containsKey(actionId)) {
+                throw new IllegalArgumentException("table " + table.name() + ": action " + actionId + " given twice");
+            }
+            actions.put(actionId, of(code));
+            return this;
+        }
+
+        /** What a miss does (the default action). */
+        public TableApply miss(Consumer<Block> code) {
+            miss = of(code);
+            return this;
+        }
+
+        Stmt toStmt() {
+            return new Stmt.Apply(table, actions, miss);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.rmtemu.model.ir;
+
+import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.register.CmpOp;
+import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.table.MatchTable;
+
+/**
+ * Short names for building IR values and conditions, so that a program's
+ * stage code reads like its P4 control: {@code set(count, output(inc))},
+ * {@code when(eq(read(hit), constant(0)), ...)}. Import statically.
+ */
+public final class Ir {
+    private Ir() {
+    }
+
+    public static Expr read(Field f) {
+        return new Expr.Read(f);
+    }
+
+    public static Expr constant(long v) {
+        return new Expr.Const(v);
+    }
+
+    public static Expr hash(HashUnit h) {
+        return new Expr.HashOut(h);
+    }
+
+    public static Expr output(RegisterAction a) {
+        return new Expr.RegOut(a);
+    }
+
+    public static Expr actionData(MatchTable t) {
+        return new Expr.ActionData(t);
+    }
+
+    public static Expr op(VliwOp op, Expr a, Expr b) {
+        return new Expr.Binary(op, a, b);
+    }
+
+    public static Expr add(Expr a, Expr b) {
+        return op(VliwOp.ADD, a, b);
+    }
+
+    public static Expr sub(Expr a, Expr b) {
+        return op(VliwOp.SUB, a, b);
+    }
+
+    public static Expr and(Expr a, Expr b) {
+        return op(VliwOp.AND, a, b);
+    }
+
+    public static Expr or(Expr a, Expr b) {
+        return op(VliwOp.OR, a, b);
+    }
+
+    public static Expr xor(Expr a, Expr b) {
+        return op(VliwOp.XOR, a, b);
+    }
+
+    public static Expr shl(Expr a, Expr b) {
+        return op(VliwOp.SHL, a, b);
+    }
+
+    public static Expr shr(Expr a, Expr b) {
+        return op(VliwOp.SHR, a, b);
+    }
+
+    public static Expr min(Expr a, Expr b) {
+        return op(VliwOp.MIN, a, b);
+    }
+
+    public static Expr max(Expr a, Expr b) {
+        return op(VliwOp.MAX, a, b);
+    }
+
+    public static Expr mul(Expr a, Expr b) {
+        return op(VliwOp.MUL, a, b);
+    }
+
+    public static Expr div(Expr a, Expr b) {
+        return op(VliwOp.DIV, a, b);
+    }
+
+    public static Expr mod(Expr a, Expr b) {
+        return op(VliwOp.MOD, a, b);
+    }
+
+    public static Condition eq(Expr a, Expr b) {
+        return new Condition(a, CmpOp.EQ, b);
+    }
+
+    public static Condition ne(Expr a, Expr b) {
+        return new Condition(a, CmpOp.NE, b);
+    }
+
+    public static Condition lt(Expr a, Expr b) {
+        return new Condition(a, CmpOp.LT, b);
+    }
+
+    public static Condition le(Expr a, Expr b) {
+        return new Condition(a, CmpOp.LE, b);
+    }
+
+    public static Condition gt(Expr a, Expr b) {
+        return new Condition(a, CmpOp.GT, b);
+    }
+
+    public static Condition ge(Expr a, Expr b) {
+        return new Condition(a, CmpOp.GE, b);
+    }
+}

@@ -1,0 +1,199 @@
+package dev.rmtemu.model.ir;
+
+import dev.rmtemu.model.arith.Divisor;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.program.StageAction;
+import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.runtime.StageContext;
+import dev.rmtemu.model.table.MatchTable;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The reference semantics of a stage's IR: walks the statements for each packet
+ * through the checked {@link StageContext}, so every run-time rule (one access
+ * per register array per pass, resources of this stage only, index ranges)
+ * is enforced as for any stage code. The statement tree is turned once into
+ * small node objects; register outputs and the action data of the entry that
+ * hit live in a scratch array of the context, one slot each, zeroed when the
+ * stage starts so a value never leaks from another packet.
+ */
+public final class IrInterpreter implements StageAction {
+    private final Node[] body;
+    private final int slots;
+
+    public IrInterpreter(Gress gress, int stage, List<RegisterAction> stageActions, List<MatchTable> stageTables,
+                         List<Stmt> body) {
+        Slots s = new Slots(gress, stage, stageActions, stageTables);
+        this.body = s.block(body);
+        this.slots = s.count;
+    }
+
+    /** Scratch slots the stage needs: one per register action and one per table application. */
+    public int slots() {
+        return slots;
+    }
+
+    @Override
+    public void apply(StageContext ctx) {
+        long[] out = ctx.scratch();
+        Arrays.fill(out, 0, slots, 0L);
+        run(body, ctx, out);
+    }
+
+    static void run(Node[] nodes, StageContext ctx, long[] out) {
+        for (Node n : nodes) {
+            n.run(ctx, out);
+        }
+    }
+
+    interface Node {
+        void run(StageContext ctx, long[] out);
+    }
+
+    interface Value {
+        long eval(StageContext ctx, long[] out);
+    }
+
+    /** Assigns scratch slots and turns statements into nodes. */
+    private static final class Slots {
+        private final Map<RegisterAction, Integer> actions = new java.util.IdentityHashMap<>();
+        private final Map<MatchTable, Integer> tables = new java.util.IdentityHashMap<>();
+        private final String where;
+        private int count;
+
+        Slots(Gress gress, int stage, List<RegisterAction> stageActions, List<MatchTable> stageTables) {
+            this.where = gress.label() + " stage " + stage;
+            for (RegisterAction a : stageActions) {
+                actions.put(a, count++);
+            }
+            for (MatchTable t : stageTables) {
+                tables.put(t, count++);
+            }
+        }
+
+        private int tableSlot(MatchTable t) {
+            Integer k = tables.get(t);
+            if (k == null) {
+                throw new IllegalArgumentException(where + " uses table " + t.name() + ", placed in "
+                        + t.gress().label() + " stage " + t.stage());
+            }
+            return k;
+        }
+
+        Node[] block(List<Stmt> stmts) {
+            List<Node> nodes = new ArrayList<>(stmts.size());
+            for (Stmt s : stmts) {
+                nodes.add(node(s));
+            }
+            return nodes.toArray(new Node[0]);
+        }
+
+        private int actionSlot(RegisterAction a) {
+            Integer k = actions.get(a);
+            if (k == null) {
+                throw new IllegalArgumentException(where + " runs register action " + a + " of array " + a.array().name()
+                        + ", placed in " + a.array().gress().label() + " stage " + a.array().stage());
+            }
+            return k;
+        }
+
+        private Node node(Stmt s) {
+            if (s instanceof Stmt.Assign a) {
+                Field f = a.dest();
+                Value v = value(a.value());
+                return (ctx, out) -> ctx.set(f, v.eval(ctx, out));
+            }
+            if (s instanceof Stmt.Execute e) {
+                RegisterAction ra = e.action();
+                int k = actionSlot(ra);
+                Value index = value(e.index());
+                Value lo = value(e.inLo());
+                Value hi = value(e.inHi());
+                return (ctx, out) -> out[k] = ctx.execute(ra, index.eval(ctx, out), lo.eval(ctx, out), hi.eval(ctx, out));
+            }
+            if (s instanceof Stmt.If i) {
+                Value l = value(i.condition().left());
+                Value r = value(i.condition().right());
+                Condition c = i.condition();
+                Node[] then = block(i.then());
+                Node[] otherwise = block(i.otherwise());
+                return (ctx, out) -> run(c.holds(l.eval(ctx, out), r.eval(ctx, out)) ? then : otherwise, ctx, out);
+            }
+            Stmt.Apply ap = (Stmt.Apply) s;
+            MatchTable t = ap.table();
+            int k = tableSlot(t);
+            int[] ids = new int[ap.actions().size()];
+            Node[][] blocks = new Node[ids.length][];
+            int j = 0;
+            for (Map.Entry<Integer, List<Stmt>> e : ap.actions().entrySet()) {
+                ids[j] = e.getKey();
+                blocks[j++] = block(e.getValue());
+            }
+            Node[] miss = block(ap.miss());
+            return (ctx, out) -> {
+                int entry = ctx.lookup(t);
+                if (entry < 0) {
+                    run(miss, ctx, out);
+                    return;
+                }
+                out[k] = ctx.actionData(t, entry);
+                int id = ctx.actionId(t, entry);
+                for (int x = 0; x < ids.length; x++) {
+                    if (ids[x] == id) {
+                        run(blocks[x], ctx, out);
+                        return;
+                    }
+                }
+            };
+        }
+
+        private Value value(Expr e) {
+            if (e instanceof Expr.Read r) {
+                Field f = r.field();
+                return (ctx, out) -> ctx.get(f);
+            }
+            if (e instanceof Expr.Const c) {
+                long v = c.value();
+                return (ctx, out) -> v;
+            }
+            if (e instanceof Expr.HashOut h) {
+                var unit = h.unit();
+                return (ctx, out) -> ctx.hash(unit);
+            }
+            if (e instanceof Expr.RegOut r) {
+                int k = actionSlot(r.action());
+                return (ctx, out) -> out[k];
+            }
+            if (e instanceof Expr.ActionData d) {
+                int k = tableSlot(d.table());
+                return (ctx, out) -> out[k];
+            }
+            Expr.Binary b = (Expr.Binary) e;
+            Value l = value(b.left());
+            if (b.right() instanceof Expr.Const c && c.value() > 0 && (b.op() == VliwOp.MOD || b.op() == VliwOp.DIV)) {
+                long d = c.value();
+                if (Long.bitCount(d) == 1) {
+                    long mask = d - 1;
+                    int shift = Long.numberOfTrailingZeros(d);
+                    return b.op() == VliwOp.MOD ? (ctx, out) -> l.eval(ctx, out) & mask : (ctx, out) -> l.eval(ctx, out) >>> shift;
+                }
+                if (b.op() == VliwOp.MOD) {
+                    // a hash folded onto a table whose size is not a power of two (targets that allow it)
+                    Divisor div = new Divisor(d);
+                    return (ctx, out) -> {
+                        long v = l.eval(ctx, out);
+                        return v >= 0 ? div.remainder(v) : Long.remainderUnsigned(v, d);
+                    };
+                }
+            }
+            Value r = value(b.right());
+            VliwOp op = b.op();
+            return (ctx, out) -> op.apply(l.eval(ctx, out), r.eval(ctx, out));
+        }
+    }
+}
