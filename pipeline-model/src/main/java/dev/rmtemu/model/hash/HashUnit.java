@@ -67,6 +67,11 @@ public final class HashUnit {
         return a.finish(s) & outputMask;
     }
 
+    /** The unit's generated CRC code, or null when it is not a CRC (run through {@link #compute}). */
+    public CrcKernel kernel() {
+        return kernel;
+    }
+
     public String name() {
         return name;
     }

@@ -42,7 +42,7 @@ final class KernelCompiler {
 
     static RegisterKernel compile(CompiledAction c) {
         ClassWriter cw = GeneratedClasses.begin(NAME, SUPER, "()V");
-        MethodVisitor m = cw.visitMethod(0, "execute", DESCRIPTOR, null, null);
+        MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC, "execute", DESCRIPTOR, null, null);
         m.visitCode();
         new Body(c, m).emit();
         m.visitMaxs(0, 0);

@@ -247,6 +247,11 @@ public final class RegisterAction {
         return r & mask;
     }
 
+    /** The action's generated code, or null for a free-form action (run through {@link #execute}). */
+    public RegisterKernel kernel() {
+        return kernel;
+    }
+
     public RegisterArray array() {
         return array;
     }

@@ -7,9 +7,12 @@ package dev.rmtemu.model.register;
  * action gets a class of its own from {@link KernelCompiler}; an abstract
  * class (not an interface) so the per-packet call is a plain virtual call.
  */
-abstract class RegisterKernel {
-    /** Runs the action on cell {@code index} ({@code hi} is null for single-word arrays); returns its output. */
-    abstract long execute(long[] lo, long[] hi, int index, long inLo, long inHi);
+public abstract class RegisterKernel {
+    /**
+     * Runs the action on cell {@code index} ({@code hi} is null for single-word arrays); returns its output.
+     * Public so that a generated stage class calls a program's kernels directly.
+     */
+    public abstract long execute(long[] lo, long[] hi, int index, long inLo, long inHi);
 
     /** Unsigned minimum (the ALU's MIN); called by generated code. */
     static long minUnsigned(long a, long b) {

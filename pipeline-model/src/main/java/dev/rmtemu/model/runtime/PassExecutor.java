@@ -3,23 +3,41 @@ package dev.rmtemu.model.runtime;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageAction;
 import dev.rmtemu.model.program.StageDecl;
+import dev.rmtemu.model.table.TableState;
 
 import java.util.List;
 
 /**
  * Runs packet passes through one gress of a switch's pipeline: each stage's
  * action code in order, committing the stage's PHV writes before the next
- * stage (VLIW semantics). Single-threaded; no allocation per pass.
+ * stage (VLIW semantics), or, for a gress written wholly in IR on the compiled
+ * backend, the gress's generated class. Single-threaded; no allocation per pass.
  */
 public final class PassExecutor {
     private final StageContext ctx;
     private final StageAction[][] actions;
     private final int[][] numbers;
+    /** Generated code per gress, or null where the gress runs through the context. */
+    private final GressCode[] codes;
+    private final PipelineState state;
+    private final TableState[] tables;
     private long pass;
 
     /** @param enforce check the hardware rules (off only to measure their cost) */
     public PassExecutor(PipelineState state, boolean enforce) {
+        this(state, enforce, Backend.COMPILED);
+    }
+
+    public PassExecutor(PipelineState state, boolean enforce, Backend backend) {
         this.ctx = new StageContext(state, enforce);
+        this.state = state;
+        this.tables = state.tableStates();
+        this.codes = new GressCode[Gress.values().length];
+        if (backend == Backend.COMPILED) {
+            for (Gress g : Gress.values()) {
+                codes[g.ordinal()] = GressCompiler.of(state.program(), g);
+            }
+        }
         Gress[] gs = Gress.values();
         actions = new StageAction[gs.length][];
         numbers = new int[gs.length][];
@@ -36,6 +54,12 @@ public final class PassExecutor {
 
     /** Runs one pass of packet {@code packetNumber} through {@code gress} of {@code pipe}. */
     public void run(Phv phv, int pipe, Gress gress, long packetNumber) {
+        GressCode code = codes[gress.ordinal()];
+        if (code != null) {
+            RegisterFile f = state.registers(pipe, gress);
+            code.run(phv.values(), phv, f.lo, f.hi, tables, packetNumber);
+            return;
+        }
         ctx.beginPass(phv, pipe, gress, packetNumber, ++pass);
         StageAction[] as = actions[gress.ordinal()];
         int[] ns = numbers[gress.ordinal()];

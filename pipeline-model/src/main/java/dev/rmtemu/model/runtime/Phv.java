@@ -92,6 +92,11 @@ public final class Phv {
         nDirty = 0;
     }
 
+    /** Notes that a stage wrote a header field (generated stage code, which writes the slots itself). */
+    void markHeaderWritten() {
+        headerWritten = true;
+    }
+
     /** True when a stage wrote a header field since the packet was parsed fresh. */
     public boolean headerWritten() {
         return headerWritten;

@@ -51,6 +51,11 @@ public final class PipelineState {
         return files[pipe][gress.ordinal()];
     }
 
+    /** Table state indexed by table id (generated stage code). */
+    TableState[] tableStates() {
+        return tables;
+    }
+
     public TableState table(MatchTable t) {
         return tables[t.id()];
     }

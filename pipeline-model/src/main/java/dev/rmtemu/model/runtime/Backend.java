@@ -1,0 +1,22 @@
+package dev.rmtemu.model.runtime;
+
+/**
+ * How IR stage code runs. {@link #COMPILED}: one generated class per program and
+ * gress, the fast path; the compiler's passes have proved the hardware rules, and
+ * register indexes are still checked per packet. {@link #INTERPRETER}: the IR walked
+ * through the checked {@link StageContext}, the reference semantics with every
+ * run-time rule enforced. A gress with a stage still written as a lambda always
+ * runs through the context.
+ */
+public enum Backend {
+    COMPILED, INTERPRETER;
+
+    public static Backend parse(String s) {
+        for (Backend b : values()) {
+            if (b.name().equalsIgnoreCase(s)) {
+                return b;
+            }
+        }
+        throw new dev.rmtemu.model.UserError("unknown backend '" + s + "' (compiled or interpreter)");
+    }
+}

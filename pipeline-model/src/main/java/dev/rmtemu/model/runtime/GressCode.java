@@ -1,0 +1,57 @@
+package dev.rmtemu.model.runtime;
+
+import dev.rmtemu.model.ir.VliwOp;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.table.TableState;
+
+/**
+ * One gress of a program as one generated method ({@link GressCompiler}): every
+ * stage's code straight-line, PHV fields the stage writes in locals until the
+ * stage ends (VLIW semantics), register outputs and action data in locals, and
+ * the program's register-action kernels, hash kernels and tables as static
+ * constants of the generated class, so each call site sees one receiver.
+ * Stateless: register storage and table entries come in as arguments, so one
+ * instance serves every switch running the program.
+ */
+public abstract class GressCode {
+    protected GressCode() {
+    }
+
+    /**
+     * Runs one pass: {@code phv} is the PHV's committed slots (updated stage by
+     * stage), {@code lo}/{@code hi} the pipe and gress's register storage by array id.
+     */
+    public abstract void run(long[] phv, Phv p, long[][] lo, long[][] hi, TableState[] tables, long packet);
+
+    // ---- helpers the generated code calls (small, so the JIT inlines them) ----
+
+    public static long min(long a, long b) {
+        return VliwOp.MIN.apply(a, b);
+    }
+
+    public static long max(long a, long b) {
+        return VliwOp.MAX.apply(a, b);
+    }
+
+    public static long shl(long a, long b) {
+        return VliwOp.SHL.apply(a, b);
+    }
+
+    public static long shr(long a, long b) {
+        return VliwOp.SHR.apply(a, b);
+    }
+
+    public static long div(long a, long b) {
+        return VliwOp.DIV.apply(a, b);
+    }
+
+    public static long mod(long a, long b) {
+        return VliwOp.MOD.apply(a, b);
+    }
+
+    /** The violation for an index outside its array (the compiler proves most indexes in range). */
+    public static PipelineViolation indexOutOfRange(long packet, int gress, int stage, String array, long index, int size) {
+        return new PipelineViolation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, packet, Gress.values()[gress], stage,
+                array, "index " + Long.toUnsignedString(index) + ", size " + size);
+    }
+}

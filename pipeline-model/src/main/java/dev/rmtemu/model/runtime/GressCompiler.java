@@ -1,0 +1,435 @@
+package dev.rmtemu.model.runtime;
+
+import dev.rmtemu.model.hash.CrcKernel;
+import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.ir.VliwOp;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.FieldKind;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.program.StageDecl;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.register.RegisterKernel;
+import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableState;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.WeakHashMap;
+
+/**
+ * Compiles one gress of an IR program into a {@link GressCode} hidden class
+ * (ASM). Semantics are the interpreter's ({@code IrInterpreter}); a test holds
+ * the two equal on random programs and traces. The class is made once per
+ * (program, gress) and shared, since it holds no state.
+ */
+public final class GressCompiler {
+    private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
+    private static final String SUPER = Type.getInternalName(GressCode.class);
+    private static final String NAME = "dev/rmtemu/model/runtime/GressCode$Generated";
+    private static final String RUN = "([JL" + Type.getInternalName(Phv.class) + ";[[J[[J[L"
+            + Type.getInternalName(TableState.class) + ";J)V";
+
+    // arguments of run
+    private static final int PHV = 1;
+    private static final int P = 2;
+    private static final int LO = 3;
+    private static final int HI = 4;
+    private static final int TABLES = 5;
+    private static final int PACKET = 6;
+    private static final int FIRST_LOCAL = 8;
+
+    private static final Map<StageProgram, GressCode[]> CACHE = new WeakHashMap<>();
+
+    private GressCompiler() {
+    }
+
+    /** True when every stage of the gress is IR, so the gress can be compiled. */
+    public static boolean compilable(StageProgram program, Gress g) {
+        for (StageDecl d : program.stages(g)) {
+            if (!d.hasIr()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The generated code of a gress (made on first use, then shared); null when a stage is not IR. */
+    public static GressCode of(StageProgram program, Gress g) {
+        if (!compilable(program, g)) {
+            return null;
+        }
+        synchronized (CACHE) {
+            GressCode[] codes = CACHE.computeIfAbsent(program, p -> new GressCode[Gress.values().length]);
+            if (codes[g.ordinal()] == null) {
+                codes[g.ordinal()] = compile(program, g);
+            }
+            return codes[g.ordinal()];
+        }
+    }
+
+    static GressCode compile(StageProgram program, Gress g) {
+        Emitter e = new Emitter(g);
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_FINAL | Opcodes.ACC_SUPER, NAME, null, SUPER, null);
+        MethodVisitor init = cw.visitMethod(0, "<init>", "()V", null, null);
+        init.visitCode();
+        init.visitVarInsn(Opcodes.ALOAD, 0);
+        init.visitMethodInsn(Opcodes.INVOKESPECIAL, SUPER, "<init>", "()V", false);
+        init.visitInsn(Opcodes.RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+
+        MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", RUN, null, null);
+        m.visitCode();
+        e.m = m;
+        for (StageDecl d : program.stages(g)) {
+            e.stage(d);
+        }
+        m.visitInsn(Opcodes.RETURN);
+        m.visitMaxs(0, 0);
+        m.visitEnd();
+        e.constants(cw);
+        cw.visitEnd();
+        try {
+            Class<?> k = LOOKUP.defineHiddenClassWithClassData(cw.toByteArray(), List.copyOf(e.constants), true).lookupClass();
+            return (GressCode) LOOKUP.findConstructor(k, java.lang.invoke.MethodType.methodType(void.class)).invoke();
+        } catch (Throwable t) {
+            throw new IllegalStateException("generating the " + g.label() + " code of " + program.name() + " failed", t);
+        }
+    }
+
+    /** Emits the stages of one gress into {@code run}. */
+    private static final class Emitter {
+        private final Gress gress;
+        private final List<Object> constants = new ArrayList<>();
+        private final List<String> constantTypes = new ArrayList<>();
+        private final Map<Object, Integer> constantIndex = new IdentityHashMap<>();
+        MethodVisitor m;
+        private int nextLocal = FIRST_LOCAL;
+        // per stage
+        private StageDecl stage;
+        private final Map<Field, Integer> written = new IdentityHashMap<>();
+        private final Map<RegisterAction, Integer> outputs = new IdentityHashMap<>();
+        private final Map<MatchTable, Integer> actionData = new IdentityHashMap<>();
+
+        Emitter(Gress gress) {
+            this.gress = gress;
+        }
+
+        private int longLocal() {
+            int l = nextLocal;
+            nextLocal += 2;
+            return l;
+        }
+
+        private int local() {
+            return nextLocal++;
+        }
+
+        void stage(StageDecl d) {
+            stage = d;
+            written.clear();
+            outputs.clear();
+            actionData.clear();
+            // fields the stage writes, in slot order: loaded at entry, stored back at the end
+            TreeMap<Integer, Field> bySlot = new TreeMap<>();
+            forEach(d.body(), s -> {
+                if (s instanceof Stmt.Assign a) {
+                    bySlot.put(a.dest().slot(), a.dest());
+                }
+            });
+            for (Field f : bySlot.values()) {
+                int l = longLocal();
+                written.put(f, l);
+                m.visitVarInsn(Opcodes.ALOAD, PHV);
+                ldcInt(f.slot());
+                m.visitInsn(Opcodes.LALOAD);
+                m.visitVarInsn(Opcodes.LSTORE, l);
+            }
+            for (RegisterAction a : d.registerActions()) {
+                int l = longLocal();
+                outputs.put(a, l);
+                m.visitInsn(Opcodes.LCONST_0);
+                m.visitVarInsn(Opcodes.LSTORE, l);
+            }
+            for (MatchTable t : d.tables()) {
+                int l = longLocal();
+                actionData.put(t, l);
+                m.visitInsn(Opcodes.LCONST_0);
+                m.visitVarInsn(Opcodes.LSTORE, l);
+            }
+            block(d.body());
+            for (Field f : bySlot.values()) {
+                m.visitVarInsn(Opcodes.ALOAD, PHV);
+                ldcInt(f.slot());
+                m.visitVarInsn(Opcodes.LLOAD, written.get(f));
+                m.visitInsn(Opcodes.LASTORE);
+            }
+        }
+
+        private static void forEach(List<Stmt> body, java.util.function.Consumer<Stmt> f) {
+            for (Stmt s : body) {
+                f.accept(s);
+                if (s instanceof Stmt.If i) {
+                    forEach(i.then(), f);
+                    forEach(i.otherwise(), f);
+                } else if (s instanceof Stmt.Apply a) {
+                    a.actions().values().forEach(b -> forEach(b, f));
+                    forEach(a.miss(), f);
+                }
+            }
+        }
+
+        private void block(List<Stmt> stmts) {
+            for (Stmt s : stmts) {
+                if (s instanceof Stmt.Assign a) {
+                    assign(a);
+                } else if (s instanceof Stmt.Execute x) {
+                    execute(x);
+                } else if (s instanceof Stmt.If i) {
+                    gateway(i);
+                } else {
+                    apply((Stmt.Apply) s);
+                }
+            }
+        }
+
+        private void assign(Stmt.Assign a) {
+            Field f = a.dest();
+            value(a.value());
+            if (f.mask() != -1L) {
+                m.visitLdcInsn(f.mask());
+                m.visitInsn(Opcodes.LAND);
+            }
+            m.visitVarInsn(Opcodes.LSTORE, written.get(f));
+            if (f.kind() == FieldKind.HEADER) {
+                m.visitVarInsn(Opcodes.ALOAD, P);
+                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(Phv.class), "markHeaderWritten", "()V", false);
+            }
+        }
+
+        private void execute(Stmt.Execute x) {
+            RegisterAction a = x.action();
+            int id = a.array().id();
+            int size = a.array().size();
+            int index = longLocal();
+            value(x.index());
+            m.visitVarInsn(Opcodes.LSTORE, index);
+            // an index outside the array is a violation (the compiler proves most indexes in range)
+            Label ok = new Label();
+            m.visitVarInsn(Opcodes.LLOAD, index);
+            m.visitLdcInsn((long) size);
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
+            m.visitJumpInsn(Opcodes.IFLT, ok);
+            m.visitVarInsn(Opcodes.LLOAD, PACKET);
+            ldcInt(gress.ordinal());
+            ldcInt(stage.number());
+            m.visitLdcInsn(a.array().name());
+            m.visitVarInsn(Opcodes.LLOAD, index);
+            ldcInt(size);
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, SUPER, "indexOutOfRange",
+                    "(JIILjava/lang/String;JI)L" + Type.getInternalName(PipelineViolation.class) + ";", false);
+            m.visitInsn(Opcodes.ATHROW);
+            m.visitLabel(ok);
+            String owner;
+            if (a.kernel() != null) {
+                constant(a.kernel(), RegisterKernel.class);
+                owner = Type.getInternalName(RegisterKernel.class);
+            } else {
+                constant(a, RegisterAction.class);
+                owner = Type.getInternalName(RegisterAction.class);
+            }
+            m.visitVarInsn(Opcodes.ALOAD, LO);
+            ldcInt(id);
+            m.visitInsn(Opcodes.AALOAD);
+            m.visitVarInsn(Opcodes.ALOAD, HI);
+            ldcInt(id);
+            m.visitInsn(Opcodes.AALOAD);
+            m.visitVarInsn(Opcodes.LLOAD, index);
+            m.visitInsn(Opcodes.L2I);
+            value(x.inLo());
+            value(x.inHi());
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, owner, "execute", "([J[JIJJ)J", false);
+            m.visitVarInsn(Opcodes.LSTORE, outputs.get(a));
+        }
+
+        private void gateway(Stmt.If i) {
+            Label otherwise = new Label();
+            Label end = new Label();
+            value(i.condition().left());
+            value(i.condition().right());
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
+            int jumpWhenFalse = switch (i.condition().op()) {
+                case EQ -> Opcodes.IFNE;
+                case NE -> Opcodes.IFEQ;
+                case LT -> Opcodes.IFGE;
+                case LE -> Opcodes.IFGT;
+                case GT -> Opcodes.IFLE;
+                case GE -> Opcodes.IFLT;
+            };
+            m.visitJumpInsn(jumpWhenFalse, otherwise);
+            block(i.then());
+            m.visitJumpInsn(Opcodes.GOTO, end);
+            m.visitLabel(otherwise);
+            block(i.otherwise());
+            m.visitLabel(end);
+        }
+
+        private void apply(Stmt.Apply ap) {
+            MatchTable t = ap.table();
+            String ts = Type.getInternalName(TableState.class);
+            String mt = Type.getInternalName(MatchTable.class);
+            int state = local();
+            int entry = local();
+            m.visitVarInsn(Opcodes.ALOAD, TABLES);
+            ldcInt(t.id());
+            m.visitInsn(Opcodes.AALOAD);
+            m.visitVarInsn(Opcodes.ASTORE, state);
+            m.visitVarInsn(Opcodes.ALOAD, state);
+            constant(t, MatchTable.class);
+            m.visitVarInsn(Opcodes.ALOAD, PHV);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, mt, "keyHi", "([J)J", false);
+            constant(t, MatchTable.class);
+            m.visitVarInsn(Opcodes.ALOAD, PHV);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, mt, "keyLo", "([J)J", false);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "lookup", "(JJ)I", false);
+            m.visitVarInsn(Opcodes.ISTORE, entry);
+            Label miss = new Label();
+            Label end = new Label();
+            m.visitVarInsn(Opcodes.ILOAD, entry);
+            m.visitJumpInsn(Opcodes.IFLT, miss);
+            m.visitVarInsn(Opcodes.ALOAD, state);
+            m.visitVarInsn(Opcodes.ILOAD, entry);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "actionData", "(I)J", false);
+            m.visitVarInsn(Opcodes.LSTORE, actionData.get(t));
+            int[] keys = new int[ap.actions().size()];
+            Label[] labels = new Label[keys.length];
+            int j = 0;
+            for (Integer k : ap.actions().keySet()) {
+                keys[j] = k;
+                labels[j++] = new Label();
+            }
+            m.visitVarInsn(Opcodes.ALOAD, state);
+            m.visitVarInsn(Opcodes.ILOAD, entry);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "actionId", "(I)I", false);
+            m.visitLookupSwitchInsn(end, keys, labels);
+            j = 0;
+            for (List<Stmt> b : ap.actions().values()) {
+                m.visitLabel(labels[j++]);
+                block(b);
+                m.visitJumpInsn(Opcodes.GOTO, end);
+            }
+            m.visitLabel(miss);
+            block(ap.miss());
+            m.visitLabel(end);
+        }
+
+        /** Leaves the value of {@code e} (a long) on the stack. */
+        private void value(Expr e) {
+            if (e instanceof Expr.Read r) {
+                m.visitVarInsn(Opcodes.ALOAD, PHV);
+                ldcInt(r.field().slot());
+                m.visitInsn(Opcodes.LALOAD);
+            } else if (e instanceof Expr.Const c) {
+                m.visitLdcInsn(c.value());
+            } else if (e instanceof Expr.HashOut h) {
+                HashUnit u = h.unit();
+                if (u.kernel() != null) {
+                    constant(u.kernel(), CrcKernel.class);
+                    m.visitVarInsn(Opcodes.ALOAD, PHV);
+                    m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(CrcKernel.class), "hash", "([J)J", false);
+                } else {
+                    constant(u, HashUnit.class);
+                    m.visitVarInsn(Opcodes.ALOAD, PHV);
+                    m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(HashUnit.class), "compute", "([J)J", false);
+                }
+            } else if (e instanceof Expr.RegOut r) {
+                m.visitVarInsn(Opcodes.LLOAD, outputs.get(r.action()));
+            } else if (e instanceof Expr.ActionData d) {
+                m.visitVarInsn(Opcodes.LLOAD, actionData.get(d.table()));
+            } else {
+                binary((Expr.Binary) e);
+            }
+        }
+
+        private void binary(Expr.Binary b) {
+            VliwOp op = b.op();
+            Long c = b.right() instanceof Expr.Const k ? k.value() : null;
+            value(b.left());
+            boolean pow2 = c != null && c > 0 && Long.bitCount(c) == 1;
+            if (op == VliwOp.MOD && pow2) {
+                m.visitLdcInsn(c - 1);
+                m.visitInsn(Opcodes.LAND);
+                return;
+            }
+            if (op == VliwOp.DIV && pow2 || (op == VliwOp.SHR || op == VliwOp.SHL) && c != null && c >= 0 && c < 64) {
+                ldcInt(op == VliwOp.DIV ? Long.numberOfTrailingZeros(c) : (int) (long) c);
+                m.visitInsn(op == VliwOp.SHL ? Opcodes.LSHL : Opcodes.LUSHR);
+                return;
+            }
+            value(b.right());
+            switch (op) {
+                case ADD -> m.visitInsn(Opcodes.LADD);
+                case SUB -> m.visitInsn(Opcodes.LSUB);
+                case AND -> m.visitInsn(Opcodes.LAND);
+                case OR -> m.visitInsn(Opcodes.LOR);
+                case XOR -> m.visitInsn(Opcodes.LXOR);
+                case MUL -> m.visitInsn(Opcodes.LMUL);
+                default -> m.visitMethodInsn(Opcodes.INVOKESTATIC, SUPER, op.name().toLowerCase(java.util.Locale.ROOT),
+                        "(JJ)J", false);
+            }
+        }
+
+        private void ldcInt(int v) {
+            m.visitLdcInsn(v);
+        }
+
+        /** Pushes a program object held in a static final field of the generated class. */
+        private void constant(Object o, Class<?> type) {
+            Integer k = constantIndex.get(o);
+            if (k == null) {
+                k = constants.size();
+                constants.add(o);
+                constantTypes.add(Type.getDescriptor(type));
+                constantIndex.put(o, k);
+            }
+            m.visitFieldInsn(Opcodes.GETSTATIC, NAME, "c" + k, constantTypes.get(k));
+        }
+
+        /** Declares the constant fields and fills them from the class data in the static initialiser. */
+        void constants(ClassWriter cw) {
+            MethodVisitor s = cw.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+            s.visitCode();
+            s.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/invoke/MethodHandles", "lookup",
+                    "()Ljava/lang/invoke/MethodHandles$Lookup;", false);
+            s.visitVarInsn(Opcodes.ASTORE, 0);
+            for (int i = 0; i < constants.size(); i++) {
+                String desc = constantTypes.get(i);
+                cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL, "c" + i, desc, null, null).visitEnd();
+                s.visitVarInsn(Opcodes.ALOAD, 0);
+                s.visitLdcInsn("_");
+                s.visitLdcInsn(Type.getType(desc));
+                s.visitLdcInsn(i);
+                s.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/invoke/MethodHandles", "classDataAt",
+                        "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;I)Ljava/lang/Object;", false);
+                s.visitTypeInsn(Opcodes.CHECKCAST, Type.getType(desc).getInternalName());
+                s.visitFieldInsn(Opcodes.PUTSTATIC, NAME, "c" + i, desc);
+            }
+            s.visitInsn(Opcodes.RETURN);
+            s.visitMaxs(0, 0);
+            s.visitEnd();
+        }
+    }
+}
