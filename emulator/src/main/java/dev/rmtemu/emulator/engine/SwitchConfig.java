@@ -4,6 +4,7 @@ import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.emulator.tm.TrafficManagerConfig;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.target.TargetProfile;
 
 import java.util.ArrayList;
@@ -19,13 +20,15 @@ import java.util.List;
  * @param portRatesBps    per-port line rates in bit/s overriding {@code port}'s rate (one per
  *                        front-panel port; empty = every port at {@code port}'s rate). Topology
  *                        switches use it so that each port runs at its link's rate.
+ * @param backend         how IR stage code runs: the generated class (default) or the interpreter
  */
 public record SwitchConfig(TargetProfile profile, StageProgram program, int frontPanelPorts, PortConfig port, boolean enforce,
-                           List<Long> portRatesBps) {
+                           List<Long> portRatesBps, Backend backend) {
     /** Ports when the profile does not bound them (unconstrained). */
     public static final int DEFAULT_PORTS_WHEN_UNBOUNDED = 64;
 
     public SwitchConfig {
+        backend = backend == null ? Backend.COMPILED : backend;
         int max = maxFrontPanelPorts(profile);
         if (frontPanelPorts < 1 || frontPanelPorts > max) {
             throw new UserError("switch: " + frontPanelPorts + " front-panel ports, " + profile.name() + " has 1.." + max);
@@ -39,6 +42,17 @@ public record SwitchConfig(TargetProfile profile, StageProgram program, int fron
     /** Every front-panel port configured as {@code port}. */
     public SwitchConfig(TargetProfile profile, StageProgram program, int frontPanelPorts, PortConfig port, boolean enforce) {
         this(profile, program, frontPanelPorts, port, enforce, List.of());
+    }
+
+    /** Stage code on the compiled back end. */
+    public SwitchConfig(TargetProfile profile, StageProgram program, int frontPanelPorts, PortConfig port, boolean enforce,
+                        List<Long> portRatesBps) {
+        this(profile, program, frontPanelPorts, port, enforce, portRatesBps, Backend.COMPILED);
+    }
+
+    /** The same switch with IR stage code run by {@code b}. */
+    public SwitchConfig withBackend(Backend b) {
+        return new SwitchConfig(profile, program, frontPanelPorts, port, enforce, portRatesBps, b);
     }
 
     /** The configuration of front-panel port {@code p}: {@code port}, at its own rate if one is set. */

@@ -134,7 +134,7 @@ public final class SwitchEngine {
         // every hardware rule is checked before the first packet; a refusal names each broken rule
         this.resources = ProgramCompiler.compile(program, profile).requireAccepted().resources();
         this.state = new PipelineState(program, profile.pipes());
-        this.executor = new PassExecutor(state, config.enforce());
+        this.executor = new PassExecutor(state, config.enforce(), config.backend());
         this.parser = new HeaderParser(program);
         HeaderDeparser d = new HeaderDeparser(program);
         this.deparser = d.emitsAnything() ? d : null;

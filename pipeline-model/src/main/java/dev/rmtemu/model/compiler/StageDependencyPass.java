@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Dependencies within a stage. A stateful ALU's output reaches the PHV when the
- * stage ends, so a gateway of the same stage cannot branch on it (a match
+ * Dependencies within a stage. A stateful ALU's or hash unit's output reaches the
+ * PHV when the stage ends, so a gateway of the same stage cannot branch on it (a match
  * dependency: the gateway belongs in a later stage); and an instruction can
  * use a register action's output only on a control path where that action ran.
  */
@@ -24,7 +24,7 @@ final class StageDependencyPass implements CompilerPass {
 
     @Override
     public String rule() {
-        return "no gateway branches on a register action's output in the action's own stage; "
+        return "no gateway branches on a register action's or hash unit's output in its own stage; "
                 + "an output is used only where its action ran";
     }
 
@@ -35,6 +35,12 @@ final class StageDependencyPass implements CompilerPass {
                 if (s instanceof Stmt.If i) {
                     for (Expr side : List.of(i.condition().left(), i.condition().right())) {
                         ControlPaths.forEachExpr(side, x -> {
+                            if (x instanceof Expr.HashOut h) {
+                                out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
+                                        "branches on hash unit " + h.unit().name() + " of the same stage; a hash output reaches "
+                                                + "the PHV at the end of the stage, so the branch can be taken from stage "
+                                                + (d.number() + 1) + " on");
+                            }
                             if (x instanceof Expr.RegOut r) {
                                 out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
                                         "branches on the output of register action " + r.action().name() + " of array "

@@ -15,7 +15,9 @@ import java.util.Map;
  * and an instruction is one operation of its container's ALU over two sources.
  * A stateful ALU's inputs come straight from the PHV, a hash or a constant; its
  * address from a hash or a field (a power-of-two mask or fold selects its bits);
- * a gateway compares fields, optionally masked by a constant.
+ * a gateway compares fields, optionally masked by a constant. A profile with
+ * {@code fullArithmetic} lifts the shape rules (any expression in one
+ * instruction), not the one-write rule.
  */
 final class VliwInstructionsPass implements CompilerPass {
     @Override
@@ -31,8 +33,11 @@ final class VliwInstructionsPass implements CompilerPass {
 
     @Override
     public void run(PassInput in, Refusals out) {
+        boolean anyShape = in.target().fullArithmetic();
         for (StageDecl d : IrStages.of(in.program())) {
-            ControlPaths.forEachStmt(d.body(), s -> shape(d, s, out));
+            if (!anyShape) {
+                ControlPaths.forEachStmt(d.body(), s -> shape(d, s, out));
+            }
             List<List<Stmt>> paths = ControlPaths.of(d.body());
             if (paths == null) {
                 continue;

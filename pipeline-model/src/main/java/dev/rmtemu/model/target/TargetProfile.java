@@ -32,9 +32,10 @@ import java.util.Set;
  * @param tmCellBytes           buffer cell size
  * @param recirculationGbps     rate of each pipe's recirculation port
  * @param exactEntryOverheadBits per-entry bits an exact-match table stores besides key and action data
- * @param fullArithmetic        container ALUs multiply, divide and take remainders by any value and shift
- *                              by a run-time amount (false on Tofino-like targets: only by a power-of-two
- *                              constant, as a shift or a mask, and shifts by a constant)
+ * @param fullArithmetic        container ALUs multiply, divide and take remainders by any value, shift
+ *                              by a run-time amount and evaluate any expression in one instruction (false
+ *                              on Tofino-like targets: one operation per instruction, '*', '/', '%' only by
+ *                              a power-of-two constant, as a shift or a mask, and shifts by a constant)
  */
 public record TargetProfile(
         String name,

@@ -20,7 +20,13 @@ import java.util.List;
 public record HashPipeConfig(int stages, int countersPerStage, KeyKind key, String hashFamily, boolean countBytes) {
     /** Paper's headline configuration: d = 6 stages, 4500 counters (~80 KB with 5-tuple keys). */
     public static final int DEFAULT_STAGES = 6;
-    public static final int DEFAULT_COUNTERS = 4500;
+    public static final int PAPER_COUNTERS = 4500;
+    /**
+     * The program's default: 1,024 slots in each of the 6 stages. tofino1 has no divider, so a
+     * stage's slot count must be a power of two (the paper's 4,500 would be 750 per stage); 1,024
+     * is the nearest power of two above 750.
+     */
+    public static final int DEFAULT_COUNTERS = 6144;
     /** Most stages: a key stage plus d HashPipe stages must fit tofino1's 12 ingress stages. */
     public static final int MAX_STAGES = 11;
     public static final String DEFAULT_KEY = "fingerprint";

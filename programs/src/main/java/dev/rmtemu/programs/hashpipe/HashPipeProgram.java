@@ -1,9 +1,10 @@
 package dev.rmtemu.programs.hashpipe;
 
-import dev.rmtemu.model.arith.Divisor;
 import dev.rmtemu.model.examples.FiveTuple;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Block;
+import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -22,31 +23,47 @@ import dev.rmtemu.model.register.RegisterArray;
 
 import java.util.List;
 
+import static dev.rmtemu.model.ir.Ir.and;
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.hash;
+import static dev.rmtemu.model.ir.Ir.max;
+import static dev.rmtemu.model.ir.Ir.mod;
+import static dev.rmtemu.model.ir.Ir.ne;
+import static dev.rmtemu.model.ir.Ir.or;
+import static dev.rmtemu.model.ir.Ir.output;
+import static dev.rmtemu.model.ir.Ir.read;
+import static dev.rmtemu.model.ir.Ir.shl;
+import static dev.rmtemu.model.ir.Ir.shr;
+
 /**
- * HashPipe (Sivaraman et al., SOSR 2017) as a stage program.
+ * HashPipe (Sivaraman et al., SOSR 2017) as a stage program in the IR.
  *
- * <p>Ingress stage 0 computes the packet's key and increment and puts them in
- * the carried entry ({@code hp.carry_key}, {@code hp.carry_count}): the packet's
- * own entry is the first one carried. HashPipe stage i is ingress stage i+1: it
- * hashes the carried key to a slot and does one read-modify-write of the
- * (key, count) pair there. Stage 1 always inserts (hit: add; miss: write the
- * packet's entry and carry the resident out). Later stages merge on a hit or an
- * empty slot and stop carrying; on a miss they keep the larger count and carry
- * the smaller entry on. After stage d the carried entry is dropped.
+ * <p>Ingress stage 0 computes the packet's key and increment and offers them
+ * as the first entry ({@code hp.carry_key}, {@code hp.carry_count}). HashPipe
+ * stage i is ingress stage i+1: it hashes the offered key to a slot and does
+ * one read-modify-write of the (key, count) pair there. Stage 1 always inserts
+ * (hit: add; miss: write the packet's entry, evict the resident). Later stages
+ * merge on a hit or an empty slot; on a miss they keep the larger count, and
+ * the smaller entry goes on. After stage d the carried entry is dropped.
  *
- * <p>Fitting tofino1: a stateful ALU returns one 32-bit word, but a swap must
- * return both the evicted key and its count. Each stage therefore holds the
- * table twice, in two pair arrays ({@code lo} = key, {@code hi} = count) whose
- * stateful ALUs run the same update on the same inputs, so they never differ:
- * the primary's output is the evicted key, the mirror's the evicted count. That
- * costs a second stateful ALU and twice the SRAM per stage, but no extra
- * stage, so d ≤ 11 fits tofino1's 12 stages. (Splitting a stage into a key
- * array and a count array cannot work: the key write needs the count
- * comparison and the count write needs the key match, a cycle within one pass.)
+ * <p>Fitting tofino1: a stateful ALU's output reaches the PHV only when its
+ * stage ends, so a stage cannot decide in the same stage what to carry on. Each
+ * stage writes its two outputs ({@code hp.out_key}, {@code hp.out_count}) and
+ * the next stage's gateways choose what it is offered: nothing (out_count 0),
+ * the evicted resident (out_key not 0, or always after stage 1), or the entry
+ * the previous stage kept out. Two hash units per stage address the slot of
+ * either candidate. A stateful ALU returns one 32-bit word but a swap must
+ * return the evicted key and its count, so each stage holds the table twice in
+ * two pair arrays ({@code lo} = key, {@code hi} = count) whose stateful ALUs run
+ * the same update on the same inputs and so never differ: the primary's output
+ * is the evicted key, the mirror's the resident count. That costs a second
+ * stateful ALU and twice the SRAM per stage, but no extra stage, so d &le; 11
+ * fits tofino1's 12 stages. tofino1 has no divider, so a stage's slot count
+ * must be a power of two there (its slot is a mask of the hash).
  *
- * <p>The 5-tuple key (104 bits) needs a 128-bit cell with a 24-bit count and a
- * free-form stateful ALU to compare it: it runs on {@code unconstrained} and is
- * reported as not fitting tofino1.
+ * <p>The 5-tuple key (104 bits) needs a 128-bit cell with a 24-bit count, a
+ * free-form stateful ALU and several operations per instruction: it runs on
+ * {@code unconstrained} and is reported as not fitting tofino1.
  */
 public final class HashPipeProgram implements ProgramFactory {
     public static final String NAME = "hashpipe";
@@ -72,7 +89,8 @@ public final class HashPipeProgram implements ProgramFactory {
                 ParamSpec.integer("stages", HashPipeConfig.DEFAULT_STAGES, 1, HashPipeConfig.MAX_STAGES,
                         "d, the number of HashPipe stages (paper: 6)"),
                 ParamSpec.integer("counters", HashPipeConfig.DEFAULT_COUNTERS, 1, 1L << 24,
-                        "total (key, count) slots, split equally over the stages (paper: 4500)"),
+                        "total (key, count) slots, split equally over the stages; a power of two per stage on "
+                                + "targets without a divider (paper: 4500)"),
                 ParamSpec.choice("key", HashPipeConfig.DEFAULT_KEY, KeyKind.labels(),
                         "flow key: 32-bit CRC-32 fingerprint of the 5-tuple, IPv4 source, or the 104-bit 5-tuple"),
                 ParamSpec.choice("hash", HashPipeConfig.FAMILY_CRC32, HashPipeConfig.HASH_FAMILIES,
@@ -98,6 +116,10 @@ public final class HashPipeProgram implements ProgramFactory {
         return build(cfg, p.longValue("port"), p);
     }
 
+    /** The PHV fields the stages pass on: the entry offered to a stage, and the stage's stateful-ALU outputs. */
+    private record Carry(Field key, Field keyHi, Field count, Field outKey, Field outKeyHi, Field outCount) {
+    }
+
     /** Builds the program for a configuration (tests and the experiment use this directly). */
     public StageProgram build(HashPipeConfig cfg, long port, ProgramParams forReport) {
         ProgramBuilder b = ProgramBuilder.create(NAME, description());
@@ -108,76 +130,140 @@ public final class HashPipeProgram implements ProgramFactory {
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field length = cfg.countBytes() ? b.header("pkt.length", 16, ParsedField.PACKET_LENGTH) : null;
         boolean wide = cfg.key().wide();
-        Field carryKey = b.metadata(Gress.INGRESS, "hp.carry_key", wide ? 64 : 32);
-        Field carryKeyHi = wide ? b.metadata(Gress.INGRESS, "hp.carry_key_hi", KeyKind.FIVETUPLE_HI_BITS) : null;
-        Field carryCount = b.metadata(Gress.INGRESS, "hp.carry_count", cfg.countBits());
+        int keyBits = wide ? 64 : 32;
+        Carry carry = new Carry(
+                b.metadata(Gress.INGRESS, "hp.carry_key", keyBits),
+                wide ? b.metadata(Gress.INGRESS, "hp.carry_key_hi", KeyKind.FIVETUPLE_HI_BITS) : null,
+                b.metadata(Gress.INGRESS, "hp.carry_count", cfg.countBits()),
+                b.metadata(Gress.INGRESS, "hp.out_key", keyBits),
+                wide ? b.metadata(Gress.INGRESS, "hp.out_key_hi", KeyKind.FIVETUPLE_HI_BITS) : null,
+                b.metadata(Gress.INGRESS, "hp.out_count", cfg.countBits()));
 
-        keyStage(b, cfg, egressPort, length, carryKey, carryKeyHi, carryCount, port);
+        keyStage(b, cfg, egressPort, length, carry, port);
         for (int i = 0; i < cfg.stages(); i++) {
-            if (wide) {
-                wideStage(b, cfg, i, carryKey, carryKeyHi, carryCount);
-            } else {
-                narrowStage(b, cfg, i, carryKey, carryCount);
-            }
+            hashPipeStage(b, cfg, i, carry);
         }
         return b.build();
     }
 
-    private static void keyStage(ProgramBuilder b, HashPipeConfig cfg, Field egressPort, Field length,
-                                 Field carryKey, Field carryKeyHi, Field carryCount, long port) {
+    /** The packet's own entry is the first one offered: its key and its increment. */
+    private static void keyStage(ProgramBuilder b, HashPipeConfig cfg, Field egressPort, Field length, Carry carry, long port) {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, KEY_STAGE);
+        Expr increment = length == null ? constant(1) : read(length);
+        // key 0 marks an empty slot, so a key that hashes to 0 takes the alias: max(key, alias) with alias 1
         switch (cfg.key()) {
             case FINGERPRINT -> {
                 FiveTuple t = FiveTuple.declare(b);
                 HashUnit fp = s.hash("hp_fingerprint", HashAlgorithm.byName(HashPipeConfig.FINGERPRINT_HASH), 32, t.fields());
-                s.apply(ctx -> {
-                    ctx.set(carryKey, FlowKeys.nonZero(ctx.hash(fp)));
-                    ctx.set(carryCount, length == null ? 1 : ctx.get(length));
-                    ctx.set(egressPort, port);
-                });
+                s.body(code -> code
+                        .set(carry.key(), max(hash(fp), constant(KeyKind.ZERO_KEY_ALIAS)))
+                        .set(carry.count(), increment)
+                        .set(egressPort, port));
             }
             case SRCIP -> {
                 Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
-                s.apply(ctx -> {
-                    ctx.set(carryKey, FlowKeys.nonZero(ctx.get(src)));
-                    ctx.set(carryCount, length == null ? 1 : ctx.get(length));
-                    ctx.set(egressPort, port);
-                });
+                s.body(code -> code
+                        .set(carry.key(), max(read(src), constant(KeyKind.ZERO_KEY_ALIAS)))
+                        .set(carry.count(), increment)
+                        .set(egressPort, port));
             }
             case FIVETUPLE -> {
+                // several operations per instruction: the 5-tuple key runs on 'unconstrained' only
                 FiveTuple t = FiveTuple.declare(b);
-                s.apply(ctx -> {
-                    long lo = (ctx.get(t.src()) << 32) | ctx.get(t.dst());
-                    ctx.set(carryKey, lo == 0 ? KeyKind.ZERO_KEY_ALIAS : lo);
-                    ctx.set(carryKeyHi, (ctx.get(t.proto()) << 32) | (ctx.get(t.srcPort()) << 16) | ctx.get(t.dstPort()));
-                    ctx.set(carryCount, length == null ? 1 : ctx.get(length));
-                    ctx.set(egressPort, port);
-                });
+                s.body(code -> code
+                        .set(carry.key(), max(or(shl(read(t.src()), constant(32)), read(t.dst())),
+                                constant(KeyKind.ZERO_KEY_ALIAS)))
+                        .set(carry.keyHi(), or(or(shl(read(t.proto()), constant(32)), shl(read(t.srcPort()), constant(16))),
+                                read(t.dstPort())))
+                        .set(carry.count(), increment)
+                        .set(egressPort, port));
             }
         }
     }
 
-    /** A stage with 32-bit keys: two mirrored PAIR atoms (tofino1's stateful ALUs). */
-    private static void narrowStage(ProgramBuilder b, HashPipeConfig cfg, int i, Field carryKey, Field carryCount) {
+    /**
+     * HashPipe stage i. Its gateways read what the previous stage left in the PHV:
+     * nothing carried on (the previous stage merged the entry or filled an empty
+     * slot: out_count 0) skips the stage; an evicted resident (stage 1 always
+     * evicts; later stages when out_key is not 0) is offered from the outputs;
+     * otherwise the entry the previous stage kept out goes on unchanged. Each
+     * branch runs the two mirrored stateful ALUs once, addressed by the hash of the
+     * key it offers, so each array sees one read-modify-write on every path.
+     */
+    private static void hashPipeStage(ProgramBuilder b, HashPipeConfig cfg, int i, Carry carry) {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, KEY_STAGE + 1 + i);
         int size = cfg.countersPerStage();
-        Divisor fold = new Divisor(size); // hash mod size without a 64-bit idiv per packet
-        HashUnit index = s.hash("hp_s" + i + "_index", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carryKey);
-        RegisterArray table = s.register(tableName(i), HashPipeConfig.COUNT_BITS, true, size);
-        RegisterArray mirror = s.register(mirrorName(i), HashPipeConfig.COUNT_BITS, true, size);
+        boolean wide = carry.keyHi() != null;
         boolean first = i == 0;
-        RegisterAction evictKey = s.action(update(table, first).output(first ? Predicate.NOT_C0 : Predicate.NOT_C0_AND_C1,
-                RegisterAction.OutputSource.OLD_LO));
-        // the mirror reports the resident count on every miss: 0 means the slot was empty
-        RegisterAction evictCount = s.action(update(mirror, first).output(Predicate.NOT_C0, RegisterAction.OutputSource.OLD_HI));
-        s.apply(ctx -> {
-            long key = ctx.get(carryKey);
-            long count = ctx.get(carryCount);
-            long slot = fold.remainder(ctx.hash(index));
-            long outKey = ctx.execute(evictKey, slot, key, count);
-            long outCount = ctx.execute(evictCount, slot, key, count);
-            carryOn(ctx, carryKey, carryCount, outKey, outCount, first);
-        });
+        HashUnit offered = wide
+                ? s.hash("hp_s" + i + "_index", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carry.key(), carry.keyHi())
+                : s.hash("hp_s" + i + "_index", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carry.key());
+        RegisterArray table = s.register(tableName(i), wide ? 64 : HashPipeConfig.COUNT_BITS, true, size);
+        RegisterArray mirror = s.register(mirrorName(i), wide ? 64 : HashPipeConfig.COUNT_BITS, true, size);
+        RegisterAction evictKey;
+        RegisterAction evictHi;
+        if (wide) {
+            String name = first ? "insert_5tuple" : "merge_or_keep_larger_5tuple";
+            evictKey = s.action(RegisterAction.freeform(table, name, (cell, inLo, inHi) -> WideCell.step(cell, inLo, inHi, first, true)));
+            evictHi = s.action(RegisterAction.freeform(mirror, name, (cell, inLo, inHi) -> WideCell.step(cell, inLo, inHi, first, false)));
+        } else {
+            evictKey = s.action(update(table, first).output(first ? Predicate.NOT_C0 : Predicate.NOT_C0_AND_C1,
+                    RegisterAction.OutputSource.OLD_LO));
+            // the mirror reports the resident count on every miss: 0 means the slot was empty
+            evictHi = s.action(update(mirror, first).output(Predicate.NOT_C0, RegisterAction.OutputSource.OLD_HI));
+        }
+        Slot own = new Slot(offered, read(carry.key()), wide ? read(carry.keyHi()) : null, read(carry.count()));
+        if (first) {
+            s.body(code -> offer(code, own, size, evictKey, evictHi, carry));
+            return;
+        }
+        HashUnit evictedHash = wide
+                ? s.hash("hp_s" + i + "_index_evicted", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carry.outKey(), carry.outKeyHi())
+                : s.hash("hp_s" + i + "_index_evicted", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carry.outKey());
+        Slot evicted = new Slot(evictedHash, read(carry.outKey()), wide ? read(carry.outKeyHi()) : null, read(carry.outCount()));
+        boolean previousFirst = i == 1;
+        s.body(code -> code.when(ne(read(carry.outCount()), constant(0)), carried -> {
+            if (previousFirst) {
+                offerEvicted(carried, evicted, size, evictKey, evictHi, carry);
+            } else {
+                carried.when(ne(read(carry.outKey()), constant(0)),
+                        e -> offerEvicted(e, evicted, size, evictKey, evictHi, carry),
+                        kept -> offer(kept, own, size, evictKey, evictHi, carry));
+            }
+        }));
+    }
+
+    /** An entry offered to a stage: the hash addressing its slot, its key words and count. */
+    private record Slot(HashUnit index, Expr key, Expr keyHi, Expr count) {
+    }
+
+    /** Offers the previous stage's evicted entry, which becomes the carried one. */
+    private static void offerEvicted(Block code, Slot evicted, int size, RegisterAction evictKey, RegisterAction evictHi,
+                                     Carry carry) {
+        offer(code, evicted, size, evictKey, evictHi, carry);
+        code.set(carry.key(), evicted.key()).set(carry.count(), evicted.count());
+        if (evicted.keyHi() != null) {
+            code.set(carry.keyHi(), evicted.keyHi());
+        }
+    }
+
+    /** Runs both stateful ALUs on the entry's slot; their outputs go to the PHV for the next stage. */
+    private static void offer(Block code, Slot e, int size, RegisterAction evictKey, RegisterAction evictHi, Carry carry) {
+        // a power-of-two size is a mask of the hash bits; another size needs a divider ('unconstrained' only)
+        Expr index = mod(hash(e.index()), constant(size));
+        if (e.keyHi() == null) {
+            code.execute(evictKey, index, e.key(), e.count())
+                    .execute(evictHi, index, e.key(), e.count())
+                    .set(carry.outKey(), output(evictKey))
+                    .set(carry.outCount(), output(evictHi));
+            return;
+        }
+        Expr inHi = or(shl(e.count(), constant(KeyKind.FIVETUPLE_HI_BITS)), e.keyHi());
+        code.execute(evictKey, index, e.key(), inHi)
+                .execute(evictHi, index, e.key(), inHi)
+                .set(carry.outKey(), output(evictKey))
+                .set(carry.outKeyHi(), and(output(evictHi), constant(WideCell.KEY_HI_MASK)))
+                .set(carry.outCount(), shr(output(evictHi), constant(KeyKind.FIVETUPLE_HI_BITS)));
     }
 
     /**
@@ -198,61 +284,5 @@ public final class HashPipeProgram implements ProgramFactory {
                 .updateLo(Predicate.NOT_C0_AND_C1, AluOp.SET, Operand.IN_LO, Operand.constant(0))
                 .updateHi(Predicate.C0, AluOp.ADD, Operand.REG_HI, Operand.IN_HI)
                 .updateHi(Predicate.NOT_C0_AND_C1, AluOp.SET, Operand.IN_HI, Operand.constant(0));
-    }
-
-    /**
-     * What the next stage carries, from the two ALU outputs. outCount 0: the
-     * carried entry merged (hit) or filled an empty slot: carry nothing. Stage 1
-     * or a non-zero evicted key: the resident was evicted and goes on. Otherwise
-     * the carried entry lost the comparison and goes on unchanged (no write).
-     */
-    private static void carryOn(dev.rmtemu.model.runtime.StageContext ctx, Field carryKey, Field carryCount,
-                                long outKey, long outCount, boolean first) {
-        if (outCount == 0) {
-            ctx.set(carryKey, 0);
-            ctx.set(carryCount, 0);
-        } else if (first || outKey != 0) {
-            ctx.set(carryKey, outKey);
-            ctx.set(carryCount, outCount);
-        }
-    }
-
-    /**
-     * A stage with 5-tuple keys: lo = src·dst, hi = count (24 b, saturating) above
-     * proto·ports (40 b). Comparing 104 key bits needs a free-form stateful ALU.
-     */
-    private static void wideStage(ProgramBuilder b, HashPipeConfig cfg, int i, Field carryKey, Field carryKeyHi,
-                                  Field carryCount) {
-        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, KEY_STAGE + 1 + i);
-        int size = cfg.countersPerStage();
-        Divisor fold = new Divisor(size); // hash mod size without a 64-bit idiv per packet
-        HashUnit index = s.hash("hp_s" + i + "_index", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carryKey, carryKeyHi);
-        RegisterArray table = s.register(tableName(i), 64, true, size);
-        RegisterArray mirror = s.register(mirrorName(i), 64, true, size);
-        boolean first = i == 0;
-        String name = first ? "insert_5tuple" : "merge_or_keep_larger_5tuple";
-        RegisterAction evictKey = s.action(RegisterAction.freeform(table, name,
-                (cell, inLo, inHi) -> WideCell.step(cell, inLo, inHi, first, true)));
-        RegisterAction evictHiWord = s.action(RegisterAction.freeform(mirror, name,
-                (cell, inLo, inHi) -> WideCell.step(cell, inLo, inHi, first, false)));
-        s.apply(ctx -> {
-            long key = ctx.get(carryKey);
-            long keyHi = ctx.get(carryKeyHi);
-            long count = ctx.get(carryCount);
-            long slot = fold.remainder(ctx.hash(index));
-            long inHi = WideCell.hiWord(keyHi, count);
-            long outKey = ctx.execute(evictKey, slot, key, inHi);
-            long outHi = ctx.execute(evictHiWord, slot, key, inHi);
-            long outCount = WideCell.count(outHi);
-            if (outCount == 0) {
-                ctx.set(carryKey, 0);
-                ctx.set(carryKeyHi, 0);
-                ctx.set(carryCount, 0);
-            } else if (first || outKey != 0) {
-                ctx.set(carryKey, outKey);
-                ctx.set(carryKeyHi, WideCell.keyHi(outHi));
-                ctx.set(carryCount, outCount);
-            }
-        });
     }
 }

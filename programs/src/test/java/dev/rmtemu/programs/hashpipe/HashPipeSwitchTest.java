@@ -24,12 +24,12 @@ class HashPipeSwitchTest {
 
     @Test
     void collectorOverTheSwitchEqualsTheReference() {
-        Map<String, String> params = Map.of("stages", "4", "counters", "400", "count", "bytes");
+        Map<String, String> params = Map.of("stages", "4", "counters", "512", "count", "bytes");
         StageProgram prog = new ProgramRegistry().build("hashpipe", params);
         TargetProfile tofino1 = TargetProfiles.builtIn("tofino1");
         SwitchEngine engine = new SwitchEngine(new SwitchConfig(tofino1, prog, SwitchConfig.defaultPorts(tofino1),
                 PortConfig.strictPriority(100), true));
-        HashPipeConfig cfg = HashPipeConfig.of(4, 400, KeyKind.FINGERPRINT, HashPipeConfig.FAMILY_CRC32, true);
+        HashPipeConfig cfg = HashPipeConfig.of(4, 512, KeyKind.FINGERPRINT, HashPipeConfig.FAMILY_CRC32, true);
         HashPipeReference ref = new HashPipeReference(cfg);
         FlowKeys keys = new FlowKeys(cfg.key());
         PacketRecord r = PacketRecord.allocate();

@@ -4,6 +4,7 @@ import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.runtime.PipelineState;
@@ -13,14 +14,21 @@ import dev.rmtemu.traces.PacketRecord;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The HashPipe program on one pipe's ingress, enforcement on, fed packet by packet (test helper). */
+/**
+ * The HashPipe program on one pipe's ingress, fed packet by packet (test helper),
+ * twice: on the compiled back end and on the interpreter with every run-time rule
+ * enforced. Both must hold the same tables, and those the reference's.
+ */
 final class PipeRig {
     final HashPipeConfig cfg;
     final StageProgram program;
     final PipelineState state;
+    private final PipelineState interpreted;
     private final PassExecutor exec;
+    private final PassExecutor interpreter;
     private final HeaderParser parser;
     private final Phv phv;
+    private final Phv interpreterPhv;
     private long packet;
 
     PipeRig(HashPipeConfig cfg, String target) {
@@ -28,21 +36,32 @@ final class PipeRig {
         this.program = new HashPipeProgram().build(cfg, HashPipeProgram.DEFAULT_EGRESS_PORT, null);
         assertTrue(ResourceChecker.check(program, TargetProfiles.builtIn(target)).fits(), "fits " + target);
         this.state = new PipelineState(program, 1);
-        this.exec = new PassExecutor(state, true);
+        this.interpreted = new PipelineState(program, 1);
+        this.exec = new PassExecutor(state, true, Backend.COMPILED);
+        this.interpreter = new PassExecutor(interpreted, true, Backend.INTERPRETER);
         this.parser = new HeaderParser(program);
         this.phv = new Phv(program.fields().size());
+        this.interpreterPhv = new Phv(program.fields().size());
     }
 
     void send(PacketRecord r) {
         phv.clear();
         parser.parse(r, phv);
-        exec.run(phv, 0, Gress.INGRESS, packet++);
+        interpreterPhv.clear();
+        parser.parse(r, interpreterPhv);
+        exec.run(phv, 0, Gress.INGRESS, packet);
+        interpreter.run(interpreterPhv, 0, Gress.INGRESS, packet++);
+        assertArrayEquals(interpreterPhv.values(), phv.values(), "PHV after packet " + (packet - 1));
     }
 
     /** Asserts the switch's tables (primary and mirror) equal the reference's, slot by slot. */
     void assertEqualsReference(HashPipeReference ref, String where) {
         HashPipeCollector.Tables t = HashPipeCollector.read(state, cfg, 0);
         for (int i = 0; i < cfg.stages(); i++) {
+            for (String array : new String[] {HashPipeProgram.tableName(i), HashPipeProgram.mirrorName(i)}) {
+                assertArrayEquals(interpreted.snapshot(0, array), state.snapshot(0, array), where + ": interpreter " + array);
+                assertArrayEquals(interpreted.snapshotHi(0, array), state.snapshotHi(0, array), where + ": interpreter " + array);
+            }
             assertArrayEquals(ref.keysLo(i), t.keyLo()[i], where + ": stage " + i + " keys");
             assertArrayEquals(ref.keysHi(i), t.keyHi()[i], where + ": stage " + i + " key hi words");
             assertArrayEquals(ref.counts(i), t.count()[i], where + ": stage " + i + " counts");
