@@ -24,10 +24,15 @@ public final class ProgramRegistry {
         return factories;
     }
 
+    /** A built-in program by name, or a user's program: {@code FILE.java} or {@code JAR!CLASS}. */
     public ProgramFactory get(String name) {
+        if (UserPrograms.isUserProgram(name)) {
+            return UserPrograms.load(name);
+        }
         ProgramFactory f = factories.get(name);
         if (f == null) {
-            throw new UserError("unknown program '" + name + "' (available: " + String.join(", ", factories.keySet()) + ")");
+            throw new UserError("unknown program '" + name + "' (available: " + String.join(", ", factories.keySet())
+                    + "; or a FILE.java or JAR!CLASS of your own)");
         }
         return f;
     }
@@ -35,6 +40,6 @@ public final class ProgramRegistry {
     /** Builds a program from "key=value" assignments. */
     public StageProgram build(String name, Map<String, String> params) {
         ProgramFactory f = get(name);
-        return f.build(new ProgramParams(name, f.params(), params));
+        return f.build(new ProgramParams(f.name(), f.params(), params));
     }
 }
