@@ -31,7 +31,9 @@ import java.util.Set;
  * @param tmBufferBytes         traffic-manager shared buffer
  * @param tmCellBytes           buffer cell size
  * @param recirculationGbps     rate of each pipe's recirculation port
- * @param exactEntryOverheadBits per-entry bits an exact-match table stores besides key and action data
+ * @param exactEntryOverheadBits action-select and pointer bits a match entry stores besides key, version and action data
+ * @param mau                   the per-stage layout rules of the Tofino compiler (RAM sides, map RAMs, ways, TCAM
+ *                              packing, crossbars, gateways, action data bus, instruction memory)
  */
 public record TargetProfile(
         String name,
@@ -56,7 +58,8 @@ public record TargetProfile(
         long tmBufferBytes,
         int tmCellBytes,
         double recirculationGbps,
-        int exactEntryOverheadBits) {
+        int exactEntryOverheadBits,
+        MauResources mau) {
 
     public static final int UNLIMITED = Integer.MAX_VALUE;
 
@@ -64,6 +67,9 @@ public record TargetProfile(
         registerCellWidths = List.copyOf(registerCellWidths);
         templates = Set.copyOf(templates);
         phvContainers = List.copyOf(phvContainers);
+        if (mau == null) {
+            mau = MauResources.UNCONSTRAINED;
+        }
     }
 
     /** Total PHV bits (sum over container groups), or UNLIMITED. */
