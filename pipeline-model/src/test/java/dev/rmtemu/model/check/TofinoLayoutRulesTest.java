@@ -431,7 +431,7 @@ class TofinoLayoutRulesTest {
 
     @Test
     void actionDataBusHoldsOneHundredTwentyEightBytes() {
-        // mau/tofino/action_data_bus.cpp: 128 bytes a stage. fwd's 9-bit immediate takes 2 bytes, so 126 more fit, 127 do not
+        // mau/tofino/action_data_bus.h ADB_BYTES: 128 bytes a stage. fwd's 9-bit immediate takes 2 bytes, so 126 more fit, 127 do not
         ResourceReport fits = ResourceChecker.check(oneTable(), T1, List.of(new StageLogic(Gress.INGRESS, 0, 0, 0, 126)));
         assertTrue(fits.fits());
         assertEquals(128, fits.stages().get(0).actionDataBusBytes());
