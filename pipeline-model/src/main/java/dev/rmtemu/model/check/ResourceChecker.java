@@ -29,9 +29,15 @@ import java.util.TreeSet;
 
 /**
  * The static checker: places a program on a target and reports every budget it
- * exceeds, one line per failure ("stage 4 ingress: stateful ALUs 5 > 4").
- * A physical stage's memories, stateful ALUs, hash units and logical tables are
- * shared by ingress and egress, so budgets are checked on their sum.
+ * exceeds, one line per failure naming the rule and the numbers ("stage 4 ingress:
+ * stateful ALUs 5 > 4", "stage 0 ingress: register flow_count needs 17 map RAMs,
+ * 14 left of 48"). Tables and registers are sized by {@link MemoryLayout} as the
+ * Tofino back end of p4c lays a stage out; the budgets come from the target profile
+ * ({@link TargetProfile#mau()} for the layout rules). A physical stage's memories,
+ * stateful ALUs, hash groups, crossbars, gateways, action data bus and logical tables
+ * are shared by ingress and egress, so those budgets are checked on their sum;
+ * instruction memory is per gress. What the program form cannot show (gateways,
+ * VLIW instructions, extra action data bus bytes) comes in as {@link StageLogic}.
  */
 public final class ResourceChecker {
     private ResourceChecker() {
