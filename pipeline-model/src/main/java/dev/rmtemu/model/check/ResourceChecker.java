@@ -59,6 +59,13 @@ public final class ResourceChecker {
             if (logicByRow.put(ResourceReport.rowKey(l.stage(), l.gress()), l) != null) {
                 throw new IllegalArgumentException("stage logic given twice for " + l.gress().label() + " stage " + l.stage());
             }
+            StageDecl d = find(program.stages(l.gress()), l.stage());
+            for (StageLogic.AluInputs in : l.aluInputs()) {
+                if (d == null || d.registers().stream().noneMatch(r -> r.name().equals(in.register()))) {
+                    throw new IllegalArgumentException("stage logic of " + l.gress().label() + " stage " + l.stage()
+                            + " names register '" + in.register() + "', which that stage does not declare");
+                }
+            }
         }
         List<String> failures = new ArrayList<>();
         Set<String> failingRows = new LinkedHashSet<>();
@@ -238,6 +245,21 @@ public final class ResourceChecker {
                 failures.add(where + ": register '" + r.name() + "' has " + actions + " register actions > "
                         + mau.registerActionsPerRegister() + " per register");
                 failingRows.add(rowKey);
+            }
+        }
+        if (logic != null) {
+            for (StageLogic.AluInputs in : logic.aluInputs()) {
+                // input_xbar.cpp: a stateful ALU reads two PHV words from the crossbar, or hash bits of one group
+                if (mau.saluPhvSources() != TargetProfile.UNLIMITED && in.phvSources() > mau.saluPhvSources()) {
+                    failures.add(where + ": register '" + in.register() + "' stateful ALU reads " + in.phvSources()
+                            + " PHV words > " + mau.saluPhvSources());
+                    failingRows.add(rowKey);
+                }
+                if (mau.saluHashBits() != TargetProfile.UNLIMITED && in.hashBits() > mau.saluHashBits()) {
+                    failures.add(where + ": register '" + in.register() + "' stateful ALU reads " + in.hashBits()
+                            + " hash bits > " + mau.saluHashBits());
+                    failingRows.add(rowKey);
+                }
             }
         }
         for (RegisterAction a : d.registerActions()) {

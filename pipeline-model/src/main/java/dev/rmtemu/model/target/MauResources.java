@@ -18,6 +18,8 @@ import dev.rmtemu.model.UserError;
  * @param registerMaxRows           physical rows one register may span from its ALU's home row (6)
  * @param registerSplitAcrossStages whether one register array may be split over stages (false on Tofino 1)
  * @param registerActionsPerRegister register actions one register array may have (4)
+ * @param saluPhvSources            PHV words one stateful ALU may read (2)
+ * @param saluHashBits              hash bits one stateful ALU may read instead (52)
  * @param exactVersionBits          version/valid bits in every exact-match entry (4)
  * @param exactGhostBits            key bits an exact-match entry need not store, implied by the hash row select (10)
  * @param immediateMaxBits          action data an entry may hold inline; wider goes to action RAMs (32)
@@ -44,6 +46,8 @@ public record MauResources(
         int registerMaxRows,
         boolean registerSplitAcrossStages,
         int registerActionsPerRegister,
+        int saluPhvSources,
+        int saluHashBits,
         int exactVersionBits,
         int exactGhostBits,
         int immediateMaxBits,
@@ -64,8 +68,8 @@ public record MauResources(
     private static final int U = TargetProfile.UNLIMITED;
 
     /** No Tofino layout rules at all (also what a profile without a "mau" object gets). */
-    public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, 0, 0, U, 1, U, U, 0, U,
-            1, U, U, U, U, U, U, 0);
+    public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, U, U, 0, 0, U, 1, U, U,
+            0, U, 1, U, U, U, U, U, U, 0);
 
     /** RAMs on the left side of the array (ternary indirection lives only here), or UNLIMITED. */
     public int leftSideRams() {
@@ -109,6 +113,7 @@ public record MauResources(
                 count(mau, "sramRightColumns", source), count(mau, "mapRams", source),
                 count(mau, "registerSpareRams", source), count(mau, "registerMaxRows", source),
                 split.asBoolean(), count(mau, "registerActionsPerRegister", source),
+                count(mau, "saluPhvSources", source), count(mau, "saluHashBits", source),
                 count(mau, "exactVersionBits", source), count(mau, "exactGhostBits", source),
                 count(mau, "immediateMaxBits", source), count(mau, "exactMinWays", source),
                 count(mau, "exactMaxEntriesPerWord", source), count(mau, "tcamMaxWide", source),

@@ -409,6 +409,24 @@ class TofinoLayoutRulesTest {
         return b.build();
     }
 
+    @Test
+    void aStatefulAluReadsTwoPhvWordsOrFiftyTwoHashBits() {
+        // mau/tofino/input_xbar.cpp (stateful ALU inputs) and specs/mau_spec.h: a stateful ALU reads its lo/hi PHV
+        // words from the crossbar, at most 2, or up to 52 bits of one hash group. Given per register as StageLogic.
+        StageProgram one = registers(1024);
+        assertTrue(ResourceChecker.check(one, T1, List.of(new StageLogic(Gress.INGRESS, 0, 0, 0, 0,
+                List.of(new StageLogic.AluInputs("r0", 2, 52))))).fits());
+        assertEquals(List.of("stage 0 ingress: register 'r0' stateful ALU reads 3 PHV words > 2"),
+                ResourceChecker.check(one, T1, List.of(new StageLogic(Gress.INGRESS, 0, 0, 0, 0,
+                        List.of(new StageLogic.AluInputs("r0", 3, 0))))).failures());
+        assertEquals(List.of("stage 0 ingress: register 'r0' stateful ALU reads 53 hash bits > 52"),
+                ResourceChecker.check(one, T1, List.of(new StageLogic(Gress.INGRESS, 0, 0, 0, 0,
+                        List.of(new StageLogic.AluInputs("r0", 0, 53))))).failures());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ResourceChecker.check(one, T1,
+                List.of(new StageLogic(Gress.INGRESS, 1, 0, 0, 0, List.of(new StageLogic.AluInputs("r0", 1, 0))))));
+        assertEquals("stage logic of ingress stage 1 names register 'r0', which that stage does not declare", e.getMessage());
+    }
+
     // --- what the program form cannot show, given as StageLogic
 
     private static StageProgram oneTable() {
