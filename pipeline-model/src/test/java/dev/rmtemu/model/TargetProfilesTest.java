@@ -32,7 +32,21 @@ class TargetProfilesTest {
         assertEquals(20, t1.latency().matchStageCycles());
         assertEquals(160, t1.latency().minEgressCycles());
 
+        // the compiler's layout rules (bf-p4c mau/tofino/memories.h and friends)
+        assertEquals(48, t1.mau().mapRams());
+        assertEquals(32, t1.mau().leftSideRams());
+        assertEquals(48, t1.mau().rightSideRams());
+        assertEquals(36, t1.mau().registerMaxRams());
+        assertEquals(1, t1.mau().registerSpareRams());
+        assertFalse(t1.mau().registerSplitAcrossStages());
+        assertEquals(63, t1.mau().instructionSlots());
+        assertEquals(128, t1.mau().exactXbarBytes());
+        assertEquals(66, t1.mau().ternaryXbarBytes());
+        assertEquals(16, t1.phvContainers().get(0).ingressOnly());
+        assertEquals(48, t1.phvContainers().get(0).usableBy(true));
+
         TargetProfile t2 = TargetProfiles.builtIn("tofino2");
+        assertTrue(t2.mau().registerSplitAcrossStages());
         assertEquals(20, t2.stagesPerGress());
         assertEquals(5120, t2.phvBits());
         assertEquals(128, t2.maxCellWidth());
@@ -50,6 +64,21 @@ class TargetProfilesTest {
         assertTrue(free.sram().unlimited());
         assertEquals(TargetProfile.UNLIMITED, free.phvBits());
         assertTrue(free.templates().contains(AtomTemplate.FREEFORM));
+        assertEquals(TargetProfile.UNLIMITED, free.mau().mapRams());
+        assertEquals(TargetProfile.UNLIMITED, rmt.mau().instructionSlots());
+    }
+
+    @Test
+    void layoutRulesAreOptionalButCheckedWhenGiven(@TempDir Path dir) throws Exception {
+        String t1 = new String(TargetProfiles.class.getResourceAsStream("tofino1.json").readAllBytes());
+        String withoutMau = t1.substring(0, t1.indexOf(",\n  \"mau\"")) + "\n}\n";
+        assertEquals(dev.rmtemu.model.target.MauResources.UNCONSTRAINED, TargetProfiles.parse(withoutMau, "x.json").mau());
+        UserError e = assertThrows(UserError.class, () -> TargetProfiles.parse(t1.replace("\"mapRams\": 48", "\"mapRams\": -1"), "x.json"));
+        assertEquals("x.json: mau: field 'mapRams' must be a non-negative integer or \"unlimited\", got -1", e.getMessage());
+        e = assertThrows(UserError.class, () -> TargetProfiles.parse(t1.replace("\"registerSplitAcrossStages\": false", "\"registerSplitAcrossStages\": 0"), "x.json"));
+        assertEquals("x.json: mau: field 'registerSplitAcrossStages' must be true or false", e.getMessage());
+        e = assertThrows(UserError.class, () -> TargetProfiles.parse(t1.replace("\"gatewaysPerStage\": 16, ", ""), "x.json"));
+        assertEquals("x.json: mau: missing field 'gatewaysPerStage'", e.getMessage());
     }
 
     @Test

@@ -46,7 +46,7 @@ class ReplayCommandTest {
         CliRunner big = CliRunner.run("replay", "--program", "counter", "--param", "cells=4194304",
                 "--trace", "gen:isp?packets=10", "--out", tmp.resolve("c").toString(), "--no-progress");
         assertEquals(3, big.exit());
-        assertTrue(big.err().contains("stage 0 ingress: SRAM blocks 1024 > 80"), big.err());
+        assertTrue(big.err().contains("stage 0 ingress: SRAM blocks 1025 > 80"), big.err());
         CliRunner both = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=10",
                 "--rate", "10G", "--topspeed", "--no-progress");
         assertEquals(2, both.exit(), "timing options are mutually exclusive");

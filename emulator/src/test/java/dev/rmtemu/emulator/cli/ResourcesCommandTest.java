@@ -11,16 +11,21 @@ class ResourcesCommandTest {
         CliRunner r = CliRunner.run("resources", "--program", "counter", "--target", "tofino1");
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("Program counter on tofino1: fits"));
-        assertTrue(r.out().contains("16/80 (20.0%)"), r.out());
+        // 65,536 cells: 16 data RAMs + 1 spare, each also a map RAM
+        assertTrue(r.out().contains("17/80 (21.3%) | 17/48 (35.4%)"), r.out());
         assertEquals("", r.err());
     }
 
     @Test
     void programThatDoesNotFitExitsThreeNamingTheStage() {
-        CliRunner r = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=4194304");
+        // 200,000 cells: ceil(200000 / 4096) = 49 data RAMs + 1 spare = 50
+        CliRunner r = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=200000");
         assertEquals(3, r.exit());
         assertTrue(r.out().contains("DOES NOT FIT"));
-        assertEquals("rmtemu: counter: stage 0 ingress: SRAM blocks 1024 > 80 [stage-resources]\n", r.err());
+        assertEquals("rmtemu: counter: stage 0 ingress: register flow_count needs 50 RAMs, more than the 36 one stateful ALU reaches"
+                + " (6 rows x 6 right-side RAMs), and tofino1 cannot split a register across stages [stage-resources]\n"
+                + "rmtemu: counter: stage 0 ingress: register flow_count needs 50 map RAMs, 48 left of 48 [stage-resources]\n"
+                + "rmtemu: counter: stage 0 ingress: register flow_count needs 50 right-side RAMs, 48 left of 48 (6 columns x 8 rows) [stage-resources]\n", r.err());
     }
 
     @Test

@@ -88,7 +88,7 @@ class EventVsSteppedEngineTest {
                 t.statefulAlusPerStage(), t.registerWordBits(), t.registerCellWidths(), t.saluMaxConditions(),
                 t.saluMaxBranchesPerWord(), t.templates(), t.hashFunctionsPerStage(), t.hashBitsPerFunction(),
                 t.logicalTablesPerStage(), t.phvContainers(), t.latency(), t.tmBufferBytes(), t.tmCellBytes(),
-                t.recirculationGbps(), t.exactEntryOverheadBits(), t.fullArithmetic());
+                t.recirculationGbps(), t.exactEntryOverheadBits(), t.fullArithmetic(), t.mau());
     }
 
     private static StageProgram randomProgram(SplittableRandom rnd) {

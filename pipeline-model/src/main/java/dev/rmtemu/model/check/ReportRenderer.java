@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.AtomTemplate;
+import dev.rmtemu.model.target.MauResources;
 import dev.rmtemu.model.target.TargetProfile;
 
 import java.util.ArrayList;
@@ -17,7 +18,10 @@ import java.util.Map;
  * Renders a {@link ResourceReport} as a terminal table (in the spirit of the
  * Tofino compiler's mau.resources.log) and as JSON shaped like its
  * resources.json: {@code resources.mau.mau_stages[].{stage_number, rams, tcams,
- * meter_alus, hash_bits, logical_tables}} and {@code resources.phv_containers}.
+ * meter_alus, hash_bits, logical_tables}} (plus map_rams, gateways,
+ * action_data_bus_bytes, instruction_memory, hash_functions, ternary_tables,
+ * ternary_indirection_rams, exact_xbar_bytes, ternary_xbar_bytes), the per-table
+ * sizes in {@code resources.mau.tables[]}, and {@code resources.phv_containers}.
  */
 public final class ReportRenderer {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -31,16 +35,38 @@ public final class ReportRenderer {
         long of(StageUsage u);
     }
 
-    private record Column(String title, Metric metric, long available) {
+    /** One per-stage metric: its terminal title (null: JSON only), its JSON key, and its budget. */
+    private record Column(String title, String key, Metric metric, long available) {
     }
 
     private static List<Column> columns(TargetProfile t) {
+        MauResources m = t.mau();
         return List.of(
-                new Column("SRAM blocks", StageUsage::sramBlocks, t.sram().unlimited() ? TargetProfile.UNLIMITED : t.sram().blocks()),
-                new Column("TCAM blocks", StageUsage::tcamBlocks, t.tcam().unlimited() ? TargetProfile.UNLIMITED : t.tcam().blocks()),
-                new Column("Stateful ALUs", StageUsage::statefulAlus, t.statefulAlusPerStage()),
-                new Column("Hash bits", StageUsage::hashBits, t.hashBitsPerStage()),
-                new Column("Logical tables", StageUsage::logicalTables, t.logicalTablesPerStage()));
+                new Column("SRAM blocks", "rams", StageUsage::sramBlocks, t.sram().unlimited() ? TargetProfile.UNLIMITED : t.sram().blocks()),
+                new Column("Map RAMs", "map_rams", StageUsage::mapRams, m.mapRams()),
+                new Column("TCAM blocks", "tcams", StageUsage::tcamBlocks, t.tcam().unlimited() ? TargetProfile.UNLIMITED : t.tcam().blocks()),
+                new Column("Stateful ALUs", "meter_alus", StageUsage::statefulAlus, t.statefulAlusPerStage()),
+                new Column("Hash bits", "hash_bits", StageUsage::hashBits, t.hashBitsPerStage()),
+                new Column("Logical tables", "logical_tables", StageUsage::logicalTables, t.logicalTablesPerStage()),
+                new Column("Gateways", "gateways", StageUsage::gateways, m.gatewaysPerStage()),
+                new Column("Action bus B", "action_data_bus_bytes", StageUsage::actionDataBusBytes, m.actionDataBusBytes()),
+                new Column("Instructions", "instruction_memory", StageUsage::instructions, m.instructionSlots()),
+                new Column(null, "hash_functions", StageUsage::hashUnits, t.hashFunctionsPerStage()),
+                new Column(null, "ternary_tables", StageUsage::ternaryTables, m.ternaryTablesPerStage()),
+                new Column(null, "ternary_indirection_rams", StageUsage::tindRams, m.leftSideRams()),
+                new Column(null, "exact_xbar_bytes", StageUsage::exactXbarBytes, m.exactXbarBytes()),
+                new Column(null, "ternary_xbar_bytes", StageUsage::ternaryXbarBytes, m.ternaryXbarBytes()));
+    }
+
+    /** The columns the terminal table shows. */
+    private static List<Column> tableColumns(TargetProfile t) {
+        List<Column> out = new ArrayList<>();
+        for (Column c : columns(t)) {
+            if (c.title() != null) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     public static String table(ResourceReport r) {
@@ -57,7 +83,7 @@ public final class ReportRenderer {
             }
             sb.append('\n');
         }
-        List<Column> cols = columns(t);
+        List<Column> cols = tableColumns(t);
         List<String[]> lines = new ArrayList<>();
         String[] header = new String[cols.size() + 3];
         header[0] = "";
@@ -101,7 +127,8 @@ public final class ReportRenderer {
             lines.add(total);
             lines.add(avg);
         }
-        appendAligned(sb, lines);
+        appendAligned(sb, lines, java.util.Set.of(0, 2));
+        appendTables(sb, r);
 
         sb.append("PHV containers:");
         for (ResourceReport.PhvGroupUsage g : r.phv()) {
@@ -139,6 +166,24 @@ public final class ReportRenderer {
             }
         }
         return sb.toString();
+    }
+
+    /** Per table and register array: its RAMs and which rule set them. */
+    private static void appendTables(StringBuilder sb, ResourceReport r) {
+        if (r.tables().isEmpty()) {
+            return;
+        }
+        sb.append("Tables and registers (RAMs as the compiler lays them out):\n");
+        List<String[]> lines = new ArrayList<>();
+        lines.add(new String[] {"", "Stage", "Gress", "Name", "Kind", "RAMs data+spare", "Action RAMs", "Tind RAMs",
+                "TCAMs", "Ways", "Entry bits", "Sized by"});
+        for (TableUsage u : r.tables()) {
+            lines.add(new String[] {"", Integer.toString(u.stage()), u.gress().label(), u.name(), u.kind(),
+                    u.dataRams() + "+" + u.spareRams(), Long.toString(u.actionRams()), Long.toString(u.tindRams()),
+                    Long.toString(u.tcams()), u.ways() == 0 ? "-" : Integer.toString(u.ways()),
+                    Integer.toString(u.entryBits()), u.sizedBy()});
+        }
+        appendAligned(sb, lines, java.util.Set.of(0, 2, 3, 4, 11));
     }
 
     private static String sortedTemplates(TargetProfile t) {
@@ -198,7 +243,8 @@ public final class ReportRenderer {
         return available == 0 ? 0 : Math.round(1000.0 * used / available) / 10.0;
     }
 
-    private static void appendAligned(StringBuilder sb, List<String[]> lines) {
+    /** Columns padded to their widest cell; headers and the {@code left} columns left-aligned, the rest right. */
+    private static void appendAligned(StringBuilder sb, List<String[]> lines, java.util.Set<Integer> left) {
         int[] w = new int[lines.get(0).length];
         for (String[] l : lines) {
             for (int i = 0; i < l.length; i++) {
@@ -214,8 +260,7 @@ public final class ReportRenderer {
             String[] l = lines.get(li);
             sb.append('|');
             for (int i = 0; i < l.length; i++) {
-                boolean left = i <= 2 && li > 0 && i != 1 || li == 0;
-                String s = left ? pad(l[i], w[i]) : lpad(l[i], w[i]);
+                String s = li == 0 || left.contains(i) ? pad(l[i], w[i]) : lpad(l[i], w[i]);
                 sb.append(' ').append(s).append(" |");
             }
             sb.append('\n');
@@ -258,13 +303,12 @@ public final class ReportRenderer {
         mau.put("nStages", t.stagesPerGress() == TargetProfile.UNLIMITED ? -1 : t.stagesPerGress());
         ArrayNode stages = mau.putArray("mau_stages");
         List<Column> cols = columns(t);
-        String[] keys = {"rams", "tcams", "meter_alus", "hash_bits", "logical_tables"};
         for (StageUsage u : r.stages()) {
             ObjectNode s = stages.addObject();
             s.put("stage_number", u.stage());
             s.put("gress", u.gress().label());
-            for (int i = 0; i < cols.size(); i++) {
-                usage(s.putObject(keys[i]), cols.get(i).metric().of(u), cols.get(i).available());
+            for (Column c : cols) {
+                usage(s.putObject(c.key()), c.metric().of(u), c.available());
             }
             s.put("hash_units", u.hashUnits());
             s.put("latency_cycles", u.latencyCycles());
@@ -279,12 +323,31 @@ public final class ReportRenderer {
             }
             ObjectNode tg = totals.putObject(g.label());
             ObjectNode ag = average.putObject(g.label());
-            for (int i = 0; i < cols.size(); i++) {
-                long sum = sum(r, g, cols.get(i).metric());
-                long avail = cols.get(i).available();
-                usage(tg.putObject(keys[i]), sum, avail == TargetProfile.UNLIMITED ? avail : avail * n);
-                ag.put(keys[i], Math.round(10.0 * sum / n) / 10.0);
+            for (Column c : cols) {
+                long sum = sum(r, g, c.metric());
+                long avail = c.available();
+                usage(tg.putObject(c.key()), sum, avail == TargetProfile.UNLIMITED ? avail : avail * n);
+                ag.put(c.key(), Math.round(10.0 * sum / n) / 10.0);
             }
+        }
+        ArrayNode tables = mau.putArray("tables");
+        for (TableUsage u : r.tables()) {
+            ObjectNode o = tables.addObject();
+            o.put("stage_number", u.stage());
+            o.put("gress", u.gress().label());
+            o.put("name", u.name());
+            o.put("kind", u.kind());
+            ObjectNode rams = o.putObject("rams");
+            rams.put("data", u.dataRams());
+            rams.put("spare", u.spareRams());
+            rams.put("action", u.actionRams());
+            rams.put("ternary_indirection", u.tindRams());
+            rams.put("total", u.srams());
+            o.put("tcams", u.tcams());
+            o.put("ways", u.ways());
+            o.put("entry_bits", u.entryBits());
+            o.put("entries_per_word", u.entriesPerWord());
+            o.put("sized_by", u.sizedBy());
         }
         ArrayNode phv = res.putArray("phv_containers");
         for (ResourceReport.PhvGroupUsage g : r.phv()) {

@@ -12,6 +12,7 @@ import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.target.MauResources;
 import dev.rmtemu.model.target.MemoryGeometry;
 import dev.rmtemu.model.target.PhvContainerGroup;
 import dev.rmtemu.model.target.StageLatencyModel;
@@ -23,22 +24,53 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * The static checker: places a program on a target and reports every budget it
- * exceeds, one line per failure ("stage 4 ingress: stateful ALUs 5 > 4").
- * A physical stage's memories, stateful ALUs, hash units and logical tables are
- * shared by ingress and egress, so budgets are checked on their sum.
+ * exceeds, one line per failure naming the rule and the numbers ("stage 4 ingress:
+ * stateful ALUs 5 > 4", "stage 0 ingress: register flow_count needs 17 map RAMs,
+ * 14 left of 48"). Tables and registers are sized by {@link MemoryLayout} as the
+ * Tofino back end of p4c lays a stage out; the budgets come from the target profile
+ * ({@link TargetProfile#mau()} for the layout rules). A physical stage's memories,
+ * stateful ALUs, hash groups, crossbars, gateways, action data bus and logical tables
+ * are shared by ingress and egress, so those budgets are checked on their sum;
+ * instruction memory is per gress. What the program form cannot show (gateways,
+ * VLIW instructions, extra action data bus bytes) comes in as {@link StageLogic}.
  */
 public final class ResourceChecker {
     private ResourceChecker() {
     }
 
+    /** Checks a program with nothing known beyond it (no gateways, instructions or extra action data). */
     public static ResourceReport check(StageProgram program, TargetProfile target) {
+        return check(program, target, List.of());
+    }
+
+    /**
+     * Checks a program together with what its stages need that the program form cannot
+     * show (gateways, VLIW instructions, action data bus bytes), at most one entry per
+     * gress and stage.
+     */
+    public static ResourceReport check(StageProgram program, TargetProfile target, List<StageLogic> logic) {
+        Map<String, StageLogic> logicByRow = new TreeMap<>();
+        for (StageLogic l : logic) {
+            if (logicByRow.put(ResourceReport.rowKey(l.stage(), l.gress()), l) != null) {
+                throw new IllegalArgumentException("stage logic given twice for " + l.gress().label() + " stage " + l.stage());
+            }
+            StageDecl d = find(program.stages(l.gress()), l.stage());
+            for (StageLogic.AluInputs in : l.aluInputs()) {
+                if (d == null || d.registers().stream().noneMatch(r -> r.name().equals(in.register()))) {
+                    throw new IllegalArgumentException("stage logic of " + l.gress().label() + " stage " + l.stage()
+                            + " names register '" + in.register() + "', which that stage does not declare");
+                }
+            }
+        }
         List<String> failures = new ArrayList<>();
         Set<String> failingRows = new LinkedHashSet<>();
         List<StageUsage> rows = new ArrayList<>();
+        List<TableUsage> tables = new ArrayList<>();
         TreeSet<AtomTemplate> templates = new TreeSet<>();
         Map<Gress, Integer> latency = new EnumMap<>(Gress.class);
 
@@ -48,19 +80,31 @@ public final class ResourceChecker {
                 lastStage = Math.max(lastStage, s.number());
             }
         }
+        for (StageLogic l : logic) {
+            lastStage = Math.max(lastStage, l.stage());
+        }
         int rowStages = target.stagesPerGress() == TargetProfile.UNLIMITED ? lastStage + 1 : target.stagesPerGress();
         for (Gress g : Gress.values()) {
-            if (!program.uses(g)) {
+            int used = 0;
+            for (StageDecl d : program.stages(g)) {
+                used = d.number() + 1;
+            }
+            for (StageLogic l : logic) {
+                if (l.gress() == g) {
+                    used = Math.max(used, l.stage() + 1);
+                }
+            }
+            if (used == 0) {
                 continue;
             }
-            List<StageDecl> decls = program.stages(g);
-            int used = decls.get(decls.size() - 1).number() + 1;
             if (used > target.stagesPerGress()) {
                 failures.add(g.label() + ": program uses " + used + " stages > " + target.stagesPerGress());
             }
             for (int n = 0; n < Math.max(rowStages, used); n++) {
-                StageDecl d = find(decls, n);
-                rows.add(d == null ? new StageUsage(n, g, 0, 0, 0, 0, 0, 0, 0) : usage(d, target, failures, failingRows, templates));
+                StageDecl d = find(program.stages(g), n);
+                StageLogic l = logicByRow.get(ResourceReport.rowKey(n, g));
+                rows.add(d == null ? StageUsage.empty(n, g, l)
+                        : usage(d, l, target, failures, failingRows, templates, tables));
             }
             latency.put(g, pipelineLatency(rows, g, target.latency()));
         }
@@ -70,15 +114,33 @@ public final class ResourceChecker {
         for (StageUsage u : rows) {
             maxStage = Math.max(maxStage, u.stage() + 1);
         }
+        MauResources mau = target.mau();
         for (int n = 0; n < maxStage; n++) {
             StageUsage in = row(rows, n, Gress.INGRESS);
             StageUsage eg = row(rows, n, Gress.EGRESS);
-            budget(failures, failingRows, n, in, eg, "SRAM blocks", StageUsage::sramBlocks, target.sram().unlimited() ? Long.MAX_VALUE : target.sram().blocks());
-            budget(failures, failingRows, n, in, eg, "TCAM blocks", StageUsage::tcamBlocks, target.tcam().unlimited() ? Long.MAX_VALUE : target.tcam().blocks());
-            budget(failures, failingRows, n, in, eg, "stateful ALUs", u -> u.statefulAlus(), target.statefulAlusPerStage());
-            budget(failures, failingRows, n, in, eg, "hash bits", u -> u.hashBits(), target.hashBitsPerStage());
-            budget(failures, failingRows, n, in, eg, "hash units", u -> u.hashUnits(), target.hashFunctionsPerStage());
-            budget(failures, failingRows, n, in, eg, "logical tables", u -> u.logicalTables(), target.logicalTablesPerStage());
+            registerRams(failures, failingRows, n, tables, target);
+            budget(failures, failingRows, n, in, eg, "SRAM blocks", StageUsage::sramBlocks, target.sram().unlimited() ? Long.MAX_VALUE : target.sram().blocks(), "");
+            budget(failures, failingRows, n, in, eg, "ternary indirection RAMs", StageUsage::tindRams, mau.leftSideRams(),
+                    " (left-side columns, " + mau.sramLeftColumns() + " x " + mau.sramRows() + " rows)");
+            budget(failures, failingRows, n, in, eg, "TCAM blocks", StageUsage::tcamBlocks, target.tcam().unlimited() ? Long.MAX_VALUE : target.tcam().blocks(), "");
+            budget(failures, failingRows, n, in, eg, "ternary tables", StageUsage::ternaryTables, mau.ternaryTablesPerStage(), "");
+            budget(failures, failingRows, n, in, eg, "stateful ALUs", StageUsage::statefulAlus, target.statefulAlusPerStage(), "");
+            budget(failures, failingRows, n, in, eg, "hash functions", StageUsage::hashUnits, target.hashFunctionsPerStage(),
+                    " (one per hash group of " + target.hashBitsPerFunction() + " bits)");
+            budget(failures, failingRows, n, in, eg, "logical tables", StageUsage::logicalTables, target.logicalTablesPerStage(), "");
+            budget(failures, failingRows, n, in, eg, "exact-match crossbar bytes", StageUsage::exactXbarBytes, mau.exactXbarBytes(), "");
+            budget(failures, failingRows, n, in, eg, "ternary crossbar bytes", StageUsage::ternaryXbarBytes, mau.ternaryXbarBytes(), "");
+            budget(failures, failingRows, n, in, eg, "gateways", StageUsage::gateways, mau.gatewaysPerStage(), "");
+            budget(failures, failingRows, n, in, eg, "action data bus bytes", StageUsage::actionDataBusBytes, mau.actionDataBusBytes(), "");
+            for (StageUsage u : new StageUsage[] {in, eg}) {
+                // instruction memory is per gress: each has its own rows and colours
+                if (u != null && mau.instructionSlots() != TargetProfile.UNLIMITED && u.instructions() > mau.instructionSlots()) {
+                    failures.add("stage " + n + " " + u.gress().label() + ": VLIW instructions " + u.instructions() + " > "
+                            + mau.instructionSlots() + " (instruction memory " + mau.instructionRows() + " rows x "
+                            + mau.instructionColours() + " colours, " + mau.instructionReserved() + " reserved for the no-op)");
+                    failingRows.add(ResourceReport.rowKey(n, u.gress()));
+                }
+            }
         }
 
         PhvAllocation phv = PhvAllocation.allocate(target, phvDemands(program));
@@ -88,8 +150,48 @@ public final class ResourceChecker {
             PhvContainerGroup g = target.phvContainers().get(i);
             groups.add(new ResourceReport.PhvGroupUsage(g.widthBits(), phv.used(Gress.INGRESS, i), phv.used(Gress.EGRESS, i), g.count()));
         }
-        return new ResourceReport(program.name(), program.params(), target, rows, groups, phv.requestedBits(),
+        return new ResourceReport(program.name(), program.params(), target, rows, tables, groups, phv.requestedBits(),
                 latency, templates, failures, List.copyOf(failingRows));
+    }
+
+    /**
+     * Register RAMs of one stage, in placement order (ingress, then egress, each in
+     * declaration order): each register's data and spare RAMs must fit the map RAMs
+     * and the right-side RAMs still free, and one stateful ALU's reach unless the
+     * target can split a register across stages.
+     */
+    private static void registerRams(List<String> failures, Set<String> failingRows, int n, List<TableUsage> tables,
+                                     TargetProfile target) {
+        MauResources mau = target.mau();
+        long mapUsed = 0;
+        long rightUsed = 0;
+        for (TableUsage t : tables) {
+            if (t.stage() != n || !t.kind().equals("register")) {
+                continue;
+            }
+            long need = t.dataRams() + t.spareRams();
+            String where = "stage " + n + " " + t.gress().label() + ": register " + t.name();
+            if (!mau.registerSplitAcrossStages() && mau.registerMaxRams() != TargetProfile.UNLIMITED
+                    && need > mau.registerMaxRams()) {
+                failures.add(where + " needs " + need + " RAMs, more than the " + mau.registerMaxRams()
+                        + " one stateful ALU reaches (" + mau.registerMaxRows() + " rows x " + mau.sramRightColumns()
+                        + " right-side RAMs), and " + target.name() + " cannot split a register across stages");
+                failingRows.add(ResourceReport.rowKey(n, t.gress()));
+            }
+            if (mau.mapRams() != TargetProfile.UNLIMITED && mapUsed + need > mau.mapRams()) {
+                failures.add(where + " needs " + need + " map RAMs, " + Math.max(0, mau.mapRams() - mapUsed)
+                        + " left of " + mau.mapRams());
+                failingRows.add(ResourceReport.rowKey(n, t.gress()));
+            }
+            if (mau.rightSideRams() != TargetProfile.UNLIMITED && rightUsed + need > mau.rightSideRams()) {
+                failures.add(where + " needs " + need + " right-side RAMs, " + Math.max(0, mau.rightSideRams() - rightUsed)
+                        + " left of " + mau.rightSideRams() + " (" + mau.sramRightColumns() + " columns x "
+                        + mau.sramRows() + " rows)");
+                failingRows.add(ResourceReport.rowKey(n, t.gress()));
+            }
+            mapUsed += need;
+            rightUsed += need;
+        }
     }
 
     private static StageDecl find(List<StageDecl> decls, int n) {
@@ -110,22 +212,54 @@ public final class ResourceChecker {
         return null;
     }
 
-    private static StageUsage usage(StageDecl d, TargetProfile target, List<String> failures, Set<String> failingRows,
-                                    Set<AtomTemplate> templates) {
+    private static StageUsage usage(StageDecl d, StageLogic logic, TargetProfile target, List<String> failures,
+                                    Set<String> failingRows, Set<AtomTemplate> templates, List<TableUsage> tables) {
         String where = "stage " + d.number() + " " + d.gress().label();
-        MemoryGeometry sram = target.sram();
+        String rowKey = ResourceReport.rowKey(d.number(), d.gress());
+        MauResources mau = target.mau();
         long sramBlocks = 0;
         long tcamBlocks = 0;
+        long mapRams = 0;
+        long tindRams = 0;
+        int ternaryTables = 0;
+        int adbBytes = logic == null ? 0 : logic.actionDataBusBytes();
         for (RegisterArray r : d.registers()) {
-            sramBlocks += blocks(r.size(), r.cellBits(), sram);
+            TableUsage t = MemoryLayout.register(r, target);
+            tables.add(t);
+            sramBlocks += t.srams();
+            mapRams += t.dataRams() + t.spareRams();
             if (r.wordBits() > target.registerWordBits()) {
                 failures.add(where + ": register '" + r.name() + "' words of " + r.wordBits() + " b > "
                         + target.registerWordBits() + " b stateful-ALU word on " + target.name());
-                failingRows.add(ResourceReport.rowKey(d.number(), d.gress()));
+                failingRows.add(rowKey);
             } else if (!target.supportsCellWidth(r.cellBits())) {
                 failures.add(where + ": register '" + r.name() + "' cells of " + r.cellBits() + " b not supported on "
                         + target.name() + " (cell widths " + target.registerCellWidths() + ")");
-                failingRows.add(ResourceReport.rowKey(d.number(), d.gress()));
+                failingRows.add(rowKey);
+            }
+            int actions = 0;
+            for (RegisterAction a : d.registerActions()) {
+                actions += a.array() == r ? 1 : 0;
+            }
+            if (mau.registerActionsPerRegister() != TargetProfile.UNLIMITED && actions > mau.registerActionsPerRegister()) {
+                failures.add(where + ": register '" + r.name() + "' has " + actions + " register actions > "
+                        + mau.registerActionsPerRegister() + " per register");
+                failingRows.add(rowKey);
+            }
+        }
+        if (logic != null) {
+            for (StageLogic.AluInputs in : logic.aluInputs()) {
+                // input_xbar.cpp: a stateful ALU reads two PHV words from the crossbar, or hash bits of one group
+                if (mau.saluPhvSources() != TargetProfile.UNLIMITED && in.phvSources() > mau.saluPhvSources()) {
+                    failures.add(where + ": register '" + in.register() + "' stateful ALU reads " + in.phvSources()
+                            + " PHV words > " + mau.saluPhvSources());
+                    failingRows.add(rowKey);
+                }
+                if (mau.saluHashBits() != TargetProfile.UNLIMITED && in.hashBits() > mau.saluHashBits()) {
+                    failures.add(where + ": register '" + in.register() + "' stateful ALU reads " + in.hashBits()
+                            + " hash bits > " + mau.saluHashBits());
+                    failingRows.add(rowKey);
+                }
             }
         }
         for (RegisterAction a : d.registerActions()) {
@@ -133,37 +267,52 @@ public final class ResourceChecker {
             if (!target.templates().contains(a.template())) {
                 failures.add(where + ": register action '" + a.array().name() + "." + a.name() + "' needs the "
                         + a.template() + " template, which " + target.name() + "'s stateful ALUs do not implement");
-                failingRows.add(ResourceReport.rowKey(d.number(), d.gress()));
+                failingRows.add(rowKey);
             }
             if (a.conditionCount() > target.saluMaxConditions()) {
                 failures.add(where + ": register action '" + a.array().name() + "." + a.name() + "' has "
                         + a.conditionCount() + " conditions > " + target.saluMaxConditions());
-                failingRows.add(ResourceReport.rowKey(d.number(), d.gress()));
+                failingRows.add(rowKey);
             }
             if (a.maxBranchesPerWord() > target.saluMaxBranchesPerWord()) {
                 failures.add(where + ": register action '" + a.array().name() + "." + a.name() + "' has "
                         + a.maxBranchesPerWord() + " update branches on a word > " + target.saluMaxBranchesPerWord());
-                failingRows.add(ResourceReport.rowKey(d.number(), d.gress()));
+                failingRows.add(rowKey);
             }
         }
-        for (MatchTable t : d.tables()) {
-            if (t.kind() == MatchKind.EXACT) {
-                sramBlocks += blocks(t.size(), t.keyBits() + t.actionDataBits() + target.exactEntryOverheadBits(), sram);
+        // crossbar bytes: a field feeds a crossbar once however many keys and hashes read it
+        Set<String> exactFields = new TreeSet<>();
+        Set<String> ternaryFields = new TreeSet<>();
+        int exactXbar = 0;
+        int ternaryXbar = 0;
+        for (MatchTable m : d.tables()) {
+            TableUsage t = MemoryLayout.table(m, target);
+            tables.add(t);
+            sramBlocks += t.srams();
+            tcamBlocks += t.tcams();
+            tindRams += t.tindRams();
+            adbBytes += MemoryLayout.actionBusBytes(m, target);
+            if (m.kind() == MatchKind.EXACT) {
+                exactXbar += newFieldBytes(m.key(), exactFields);
             } else {
-                MemoryGeometry tcam = target.tcam();
-                tcamBlocks += ceilDiv(t.keyBits(), tcam.widthBits()) * ceilDiv(t.size(), tcam.depth());
-                if (t.actionDataBits() > 0) {
-                    sramBlocks += blocks(t.size(), t.actionDataBits(), sram);
+                ternaryTables++;
+                ternaryXbar += newFieldBytes(m.key(), ternaryFields);
+                int wide = MemoryLayout.tcamsWide(m, target);
+                if (mau.tcamMaxWide() != TargetProfile.UNLIMITED && wide > mau.tcamMaxWide()) {
+                    failures.add(where + ": " + t.kind() + " table '" + m.name() + "' needs " + wide + " TCAMs wide ("
+                            + MemoryLayout.keyBytes(m) + " key bytes and the version nibble) > " + mau.tcamMaxWide());
+                    failingRows.add(rowKey);
                 }
             }
         }
         int hashBits = 0;
         for (HashUnit h : d.hashes()) {
             hashBits += h.outputBits();
+            exactXbar += newFieldBytes(h.inputs(), exactFields);
             if (h.outputBits() > target.hashBitsPerFunction()) {
                 failures.add(where + ": hash '" + h.name() + "' outputs " + h.outputBits() + " bits > "
-                        + target.hashBitsPerFunction() + " per hash unit");
-                failingRows.add(ResourceReport.rowKey(d.number(), d.gress()));
+                        + target.hashBitsPerFunction() + " bits of its hash group");
+                failingRows.add(rowKey);
             }
         }
         int salus = d.registers().size();
@@ -174,7 +323,20 @@ public final class ResourceChecker {
             case ACTION -> lat.actionDependentCycles();
             case CONCURRENT -> lat.concurrentCycles();
         };
-        return new StageUsage(d.number(), d.gress(), sramBlocks, tcamBlocks, salus, hashBits, d.hashes().size(), logical, cycles);
+        return new StageUsage(d.number(), d.gress(), sramBlocks, tcamBlocks, salus, hashBits, d.hashes().size(), logical, cycles,
+                mapRams, tindRams, ternaryTables, logic == null ? 0 : logic.gateways(), adbBytes,
+                logic == null ? 0 : logic.instructions(), exactXbar, ternaryXbar);
+    }
+
+    /** Crossbar bytes of the fields not yet on this crossbar; adds them. */
+    private static int newFieldBytes(List<Field> fields, Set<String> onXbar) {
+        int bytes = 0;
+        for (Field f : fields) {
+            if (onXbar.add(f.name())) {
+                bytes += MemoryLayout.fieldBytes(f);
+            }
+        }
+        return bytes;
     }
 
     /** Blocks for {@code entries} entries of {@code bits} bits: packed per word, words per block, wide entries span blocks. */
@@ -217,7 +379,7 @@ public final class ResourceChecker {
     }
 
     private static void budget(List<String> failures, Set<String> failingRows, int n, StageUsage in, StageUsage eg,
-                               String what, Metric m, long available) {
+                               String what, Metric m, long available, String why) {
         long a = in == null ? 0 : m.of(in);
         long b = eg == null ? 0 : m.of(eg);
         if (available == TargetProfile.UNLIMITED || a + b <= available) {
@@ -225,12 +387,12 @@ public final class ResourceChecker {
         }
         if (a > 0 && b > 0) {
             failures.add("stage " + n + " (ingress+egress): " + what + " " + (a + b) + " > " + available
-                    + " (ingress " + a + " + egress " + b + ")");
+                    + " (ingress " + a + " + egress " + b + ")" + why);
             failingRows.add(ResourceReport.rowKey(n, Gress.INGRESS));
             failingRows.add(ResourceReport.rowKey(n, Gress.EGRESS));
         } else {
             Gress g = a > 0 ? Gress.INGRESS : Gress.EGRESS;
-            failures.add("stage " + n + " " + g.label() + ": " + what + " " + (a + b) + " > " + available);
+            failures.add("stage " + n + " " + g.label() + ": " + what + " " + (a + b) + " > " + available + why);
             failingRows.add(ResourceReport.rowKey(n, g));
         }
     }

@@ -10,7 +10,7 @@ import java.util.SortedSet;
 
 /**
  * Everything the static checker found for one program on one target: per-stage
- * usage, PHV containers, latency estimates, templates used, and the failures
+ * usage, how each table and register array was sized, PHV containers, latency estimates, templates used, and the failures
  * (empty when the program fits). Rendered by {@link ReportRenderer}.
  */
 public record ResourceReport(
@@ -18,6 +18,7 @@ public record ResourceReport(
         Map<String, String> params,
         TargetProfile target,
         List<StageUsage> stages,
+        List<TableUsage> tables,
         List<PhvGroupUsage> phv,
         long phvRequestedBits,
         Map<Gress, Integer> pipelineLatencyCycles,

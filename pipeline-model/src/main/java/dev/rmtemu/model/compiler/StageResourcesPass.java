@@ -4,9 +4,10 @@ import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
 
 /**
- * Per-stage budgets (memory blocks, stateful ALUs and their templates, hash
- * bits, logical tables, stages, PHV containers): the resource checker's
- * placement, whose report the compilation keeps.
+ * Per-stage budgets (memory blocks and RAM layout, stateful ALUs and their
+ * templates and inputs, hash functions, logical tables, gateways, action data
+ * bus, instruction memory, stages, PHV containers): the resource checker's
+ * placement, fed the stage logic counted from the IR; the compilation keeps its report.
  */
 final class StageResourcesPass implements CompilerPass {
     private ResourceReport report;
@@ -18,12 +19,13 @@ final class StageResourcesPass implements CompilerPass {
 
     @Override
     public String rule() {
-        return "per-stage SRAM/TCAM blocks, stateful ALUs and templates, hash bits, logical tables, stages and PHV containers fit the target";
+        return "per-stage RAMs (data, spare, map, sides), TCAMs, stateful ALUs and their inputs, hash functions, "
+                + "logical tables, gateways, action data bus, instruction memory, stages and PHV containers fit the target";
     }
 
     @Override
     public void run(PassInput in, Refusals out) {
-        report = ResourceChecker.check(in.program(), in.target());
+        report = ResourceChecker.check(in.program(), in.target(), StageLogicCount.of(in.program()));
         for (String f : report.failures()) {
             out.program(f);
         }

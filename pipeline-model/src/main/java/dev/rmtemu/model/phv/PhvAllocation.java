@@ -58,7 +58,7 @@ public final class PhvAllocation {
         for (Demand d : order) {
             int remaining = d.width();
             while (remaining > 0) {
-                int widest = widestFree(byWidth);
+                int widest = widestFree(byWidth, d.gress());
                 if (remaining < maxWidth(byWidth)) {
                     int best = -1;
                     for (int i = 0; i < partials.size(); i++) {
@@ -77,7 +77,7 @@ public final class PhvAllocation {
                 }
                 int chosen = -1;
                 for (int g : byWidth) {
-                    if (free(g) > 0 && groups.get(g).widthBits() >= remaining) {
+                    if (free(g, d.gress()) > 0 && groups.get(g).widthBits() >= remaining) {
                         chosen = g;
                         break;
                     }
@@ -87,7 +87,8 @@ public final class PhvAllocation {
                 }
                 if (chosen < 0) {
                     failures.add("PHV: field " + d.field() + " (" + d.width() + " b, " + d.gress().label()
-                            + ") does not fit: " + remaining + " b left and no free container");
+                            + ") does not fit: " + remaining + " b left and no free container " + d.gress().label()
+                            + " may use (" + usableSummary(d.gress()) + ")");
                     break;
                 }
                 usedPerGress[d.gress().ordinal()][chosen]++;
@@ -104,25 +105,37 @@ public final class PhvAllocation {
         return byWidth.length == 0 ? 0 : groups.get(byWidth[byWidth.length - 1]).widthBits();
     }
 
-    private int widestFree(Integer[] byWidth) {
+    private int widestFree(Integer[] byWidth, Gress gress) {
         for (int i = byWidth.length - 1; i >= 0; i--) {
-            if (free(byWidth[i]) > 0) {
+            if (free(byWidth[i], gress) > 0) {
                 return byWidth[i];
             }
         }
         return -1;
     }
 
-    private long free(int group) {
-        int count = groups.get(group).count();
-        if (count == TargetProfile.UNLIMITED) {
+    /** Free containers of a group that {@code gress} may take: none of the other gress's reserved ones. */
+    private long free(int group, Gress gress) {
+        PhvContainerGroup g = groups.get(group);
+        if (g.count() == TargetProfile.UNLIMITED) {
             return Long.MAX_VALUE;
         }
         int used = 0;
         for (int[] perGress : usedPerGress) {
             used += perGress[group];
         }
-        return (long) count - used;
+        long own = (long) g.usableBy(gress == Gress.INGRESS) - usedPerGress[gress.ordinal()][group];
+        return Math.min((long) g.count() - used, own);
+    }
+
+    /** "8b 48 of 64, 16b 80 of 96, ..." for a failure line. */
+    private String usableSummary(Gress gress) {
+        StringBuilder sb = new StringBuilder();
+        for (PhvContainerGroup g : groups) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(g.widthBits()).append("b ")
+                    .append(g.count() == TargetProfile.UNLIMITED ? "unlimited" : g.usableBy(gress == Gress.INGRESS) + " of " + g.count());
+        }
+        return sb.toString();
     }
 
     public List<PhvContainerGroup> groups() {

@@ -31,11 +31,13 @@ import java.util.Set;
  * @param tmBufferBytes         traffic-manager shared buffer
  * @param tmCellBytes           buffer cell size
  * @param recirculationGbps     rate of each pipe's recirculation port
- * @param exactEntryOverheadBits per-entry bits an exact-match table stores besides key and action data
+ * @param exactEntryOverheadBits action-select and pointer bits a match entry stores besides key, version and action data
  * @param fullArithmetic        container ALUs multiply, divide and take remainders by any value, shift
  *                              by a run-time amount and evaluate any expression in one instruction (false
  *                              on Tofino-like targets: one operation per instruction, '*', '/', '%' only by
  *                              a power-of-two constant, as a shift or a mask, and shifts by a constant)
+ * @param mau                   the per-stage layout rules of the Tofino compiler (RAM sides, map RAMs, ways, TCAM
+ *                              packing, crossbars, gateways, action data bus, instruction memory)
  */
 public record TargetProfile(
         String name,
@@ -61,7 +63,8 @@ public record TargetProfile(
         int tmCellBytes,
         double recirculationGbps,
         int exactEntryOverheadBits,
-        boolean fullArithmetic) {
+        boolean fullArithmetic,
+        MauResources mau) {
 
     public static final int UNLIMITED = Integer.MAX_VALUE;
 
@@ -69,6 +72,9 @@ public record TargetProfile(
         registerCellWidths = List.copyOf(registerCellWidths);
         templates = Set.copyOf(templates);
         phvContainers = List.copyOf(phvContainers);
+        if (mau == null) {
+            mau = MauResources.UNCONSTRAINED;
+        }
     }
 
     /** Total PHV bits (sum over container groups), or UNLIMITED. */

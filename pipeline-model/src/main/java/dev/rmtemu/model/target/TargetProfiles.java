@@ -87,7 +87,8 @@ public final class TargetProfiles {
         }
         List<PhvContainerGroup> phv = new ArrayList<>();
         for (JsonNode g : r.array(root, "phvContainers")) {
-            phv.add(new PhvContainerGroup(r.count(g, "widthBits"), r.count(g, "count")));
+            phv.add(new PhvContainerGroup(r.count(g, "widthBits"), r.count(g, "count"),
+                    g.has("ingressOnly") ? r.count(g, "ingressOnly") : 0, g.has("egressOnly") ? r.count(g, "egressOnly") : 0));
         }
         JsonNode lat = r.object(root, "latency");
         StageLatencyModel latency = new StageLatencyModel(
@@ -123,7 +124,8 @@ public final class TargetProfiles {
                 r.count(root, "tmCellBytes"),
                 r.doubleValue(root, "recirculationGbps"),
                 r.count(root, "exactEntryOverheadBits"),
-                r.optionalBoolean(root, "fullArithmetic", false));
+                r.optionalBoolean(root, "fullArithmetic", false),
+                MauResources.parse(root.get("mau"), source));
     }
 
     /** Field access with errors that name the file and the field. */

@@ -25,6 +25,7 @@ import java.util.List;
 
 import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.eq;
 import static dev.rmtemu.model.ir.Ir.hash;
 import static dev.rmtemu.model.ir.Ir.max;
 import static dev.rmtemu.model.ir.Ir.mod;
@@ -47,19 +48,19 @@ import static dev.rmtemu.model.ir.Ir.shr;
  * the smaller entry goes on. After stage d the carried entry is dropped.
  *
  * <p>Fitting tofino1: a stateful ALU's output reaches the PHV only when its
- * stage ends, so a stage cannot decide in the same stage what to carry on. Each
- * stage writes its two outputs ({@code hp.out_key}, {@code hp.out_count}) and
- * the next stage's gateways choose what it is offered: nothing (out_count 0),
- * the evicted resident (out_key not 0, or always after stage 1), or the entry
- * the previous stage kept out. Two hash units per stage address the slot of
- * either candidate. A stateful ALU returns one 32-bit word but a swap must
- * return the evicted key and its count, so each stage holds the table twice in
- * two pair arrays ({@code lo} = key, {@code hi} = count) whose stateful ALUs run
- * the same update on the same inputs and so never differ: the primary's output
- * is the evicted key, the mirror's the resident count. That costs a second
- * stateful ALU and twice the SRAM per stage, but no extra stage, so d &le; 11
- * fits tofino1's 12 stages. tofino1 has no divider, so a stage's slot count
- * must be a power of two there (its slot is a mask of the hash).
+ * stage ends, and a stateful ALU reads at most two PHV words, fixed per
+ * register. So the decision of what to carry on is its own stage: HashPipe
+ * stage i's stateful ALUs sit in ingress stage 2i+1 and write their outputs
+ * ({@code hp.out_key}, {@code hp.out_count}); the select stage after them puts
+ * the evicted resident, nothing, or the entry kept out into {@code hp.carry_*},
+ * which the next stateful-ALU stage reads. d = 6 takes all 12 of tofino1's
+ * stages. A stateful ALU returns one 32-bit word but a swap must return the
+ * evicted key and its count, so each stage holds the table twice in two pair
+ * arrays ({@code lo} = key, {@code hi} = count) whose stateful ALUs run the same
+ * update on the same inputs and so never differ: the primary's output is the
+ * evicted key, the mirror's the resident count (a second stateful ALU and twice
+ * the SRAM per stage). tofino1 has no divider, so a stage's slot count must be
+ * a power of two there (its slot is a mask of the hash).
  *
  * <p>The 5-tuple key (104 bits) needs a 128-bit cell with a 24-bit count, a
  * free-form stateful ALU and several operations per instruction: it runs on
@@ -68,7 +69,7 @@ import static dev.rmtemu.model.ir.Ir.shr;
 public final class HashPipeProgram implements ProgramFactory {
     public static final String NAME = "hashpipe";
     public static final int DEFAULT_EGRESS_PORT = 1;
-    /** Ingress stage of the key stage; HashPipe stage i is ingress stage KEY_STAGE + 1 + i. */
+    /** Ingress stage of the key stage; HashPipe stage i's stateful ALUs are in ingress stage {@link #saluStage}(i). */
     public static final int KEY_STAGE = 0;
     /** Flows the replay summary lists (see {@link HashPipeReport}). */
     public static final int DEFAULT_REPORT_TOP = 20;
@@ -181,89 +182,90 @@ public final class HashPipeProgram implements ProgramFactory {
         }
     }
 
+    /** The ingress stage of HashPipe stage i's stateful ALUs; the stage before it (from i = 1) selects its entry. */
+    public static int saluStage(int i) {
+        return KEY_STAGE + 1 + 2 * i;
+    }
+
     /**
-     * HashPipe stage i. Its gateways read what the previous stage left in the PHV:
-     * nothing carried on (the previous stage merged the entry or filled an empty
-     * slot: out_count 0) skips the stage; an evicted resident (stage 1 always
-     * evicts; later stages when out_key is not 0) is offered from the outputs;
-     * otherwise the entry the previous stage kept out goes on unchanged. Each
-     * branch runs the two mirrored stateful ALUs once, addressed by the hash of the
-     * key it offers, so each array sees one read-modify-write on every path.
+     * HashPipe stage i: a select stage (from i = 1) and a stateful-ALU stage. A
+     * stateful ALU reads at most two PHV words, fixed per register, so the entry it
+     * is offered must already be in one pair of fields: the select stage's
+     * gateways read the previous stateful-ALU stage's outputs and put in
+     * {@code hp.carry_*} the evicted resident (always after stage 1; later when
+     * out_key is not 0), nothing (out_count 0: the entry merged or filled an empty
+     * slot), or leave the entry the previous stage kept out. The stateful-ALU
+     * stage runs both mirrored ALUs on the carried entry's slot and writes their
+     * outputs. A carried count of 0 changes no slot (a hit adds 0; a miss never
+     * finds a smaller resident), so the ALU stage needs no gateway.
      */
     private static void hashPipeStage(ProgramBuilder b, HashPipeConfig cfg, int i, Carry carry) {
-        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, KEY_STAGE + 1 + i);
         int size = cfg.countersPerStage();
         boolean wide = carry.keyHi() != null;
         boolean first = i == 0;
-        HashUnit offered = wide
+        if (!first) {
+            selectStage(b.stage(Gress.INGRESS, saluStage(i) - 1), i == 1, carry);
+        }
+        ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, saluStage(i));
+        HashUnit index = wide
                 ? s.hash("hp_s" + i + "_index", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carry.key(), carry.keyHi())
                 : s.hash("hp_s" + i + "_index", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carry.key());
         RegisterArray table = s.register(tableName(i), wide ? 64 : HashPipeConfig.COUNT_BITS, true, size);
         RegisterArray mirror = s.register(mirrorName(i), wide ? 64 : HashPipeConfig.COUNT_BITS, true, size);
-        RegisterAction evictKey;
-        RegisterAction evictHi;
+        // a power-of-two size is a mask of the hash bits; another size needs a divider ('unconstrained' only)
+        Expr slot = mod(hash(index), constant(size));
         if (wide) {
             String name = first ? "insert_5tuple" : "merge_or_keep_larger_5tuple";
-            evictKey = s.action(RegisterAction.freeform(table, name, (cell, inLo, inHi) -> WideCell.step(cell, inLo, inHi, first, true)));
-            evictHi = s.action(RegisterAction.freeform(mirror, name, (cell, inLo, inHi) -> WideCell.step(cell, inLo, inHi, first, false)));
-        } else {
-            evictKey = s.action(update(table, first).output(first ? Predicate.NOT_C0 : Predicate.NOT_C0_AND_C1,
-                    RegisterAction.OutputSource.OLD_LO));
-            // the mirror reports the resident count on every miss: 0 means the slot was empty
-            evictHi = s.action(update(mirror, first).output(Predicate.NOT_C0, RegisterAction.OutputSource.OLD_HI));
-        }
-        Slot own = new Slot(offered, read(carry.key()), wide ? read(carry.keyHi()) : null, read(carry.count()));
-        if (first) {
-            s.body(code -> offer(code, own, size, evictKey, evictHi, carry));
-            return;
-        }
-        HashUnit evictedHash = wide
-                ? s.hash("hp_s" + i + "_index_evicted", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carry.outKey(), carry.outKeyHi())
-                : s.hash("hp_s" + i + "_index_evicted", cfg.stageHash(i), HashPipeConfig.INDEX_HASH_BITS, carry.outKey());
-        Slot evicted = new Slot(evictedHash, read(carry.outKey()), wide ? read(carry.outKeyHi()) : null, read(carry.outCount()));
-        boolean previousFirst = i == 1;
-        s.body(code -> code.when(ne(read(carry.outCount()), constant(0)), carried -> {
-            if (previousFirst) {
-                offerEvicted(carried, evicted, size, evictKey, evictHi, carry);
-            } else {
-                carried.when(ne(read(carry.outKey()), constant(0)),
-                        e -> offerEvicted(e, evicted, size, evictKey, evictHi, carry),
-                        kept -> offer(kept, own, size, evictKey, evictHi, carry));
-            }
-        }));
-    }
-
-    /** An entry offered to a stage: the hash addressing its slot, its key words and count. */
-    private record Slot(HashUnit index, Expr key, Expr keyHi, Expr count) {
-    }
-
-    /** Offers the previous stage's evicted entry, which becomes the carried one. */
-    private static void offerEvicted(Block code, Slot evicted, int size, RegisterAction evictKey, RegisterAction evictHi,
-                                     Carry carry) {
-        offer(code, evicted, size, evictKey, evictHi, carry);
-        code.set(carry.key(), evicted.key()).set(carry.count(), evicted.count());
-        if (evicted.keyHi() != null) {
-            code.set(carry.keyHi(), evicted.keyHi());
-        }
-    }
-
-    /** Runs both stateful ALUs on the entry's slot; their outputs go to the PHV for the next stage. */
-    private static void offer(Block code, Slot e, int size, RegisterAction evictKey, RegisterAction evictHi, Carry carry) {
-        // a power-of-two size is a mask of the hash bits; another size needs a divider ('unconstrained' only)
-        Expr index = mod(hash(e.index()), constant(size));
-        if (e.keyHi() == null) {
-            code.execute(evictKey, index, e.key(), e.count())
-                    .execute(evictHi, index, e.key(), e.count())
+            RegisterAction evictKey = s.action(RegisterAction.freeform(table, name,
+                    (cell, inLo, inHi) -> WideCell.step(cell, inLo, inHi, first, true)));
+            RegisterAction evictHi = s.action(RegisterAction.freeform(mirror, name,
+                    (cell, inLo, inHi) -> WideCell.step(cell, inLo, inHi, first, false)));
+            Expr inHi = or(shl(read(carry.count()), constant(KeyKind.FIVETUPLE_HI_BITS)), read(carry.keyHi()));
+            s.body(code -> code
+                    .execute(evictKey, slot, read(carry.key()), inHi)
+                    .execute(evictHi, slot, read(carry.key()), inHi)
                     .set(carry.outKey(), output(evictKey))
-                    .set(carry.outCount(), output(evictHi));
+                    .set(carry.outKeyHi(), and(output(evictHi), constant(WideCell.KEY_HI_MASK)))
+                    .set(carry.outCount(), shr(output(evictHi), constant(KeyKind.FIVETUPLE_HI_BITS))));
             return;
         }
-        Expr inHi = or(shl(e.count(), constant(KeyKind.FIVETUPLE_HI_BITS)), e.keyHi());
-        code.execute(evictKey, index, e.key(), inHi)
-                .execute(evictHi, index, e.key(), inHi)
+        RegisterAction evictKey = s.action(update(table, first).output(first ? Predicate.NOT_C0 : Predicate.NOT_C0_AND_C1,
+                RegisterAction.OutputSource.OLD_LO));
+        // the mirror reports the resident count on every miss: 0 means the slot was empty
+        RegisterAction evictCount = s.action(update(mirror, first).output(Predicate.NOT_C0, RegisterAction.OutputSource.OLD_HI));
+        s.body(code -> code
+                .execute(evictKey, slot, read(carry.key()), read(carry.count()))
+                .execute(evictCount, slot, read(carry.key()), read(carry.count()))
                 .set(carry.outKey(), output(evictKey))
-                .set(carry.outKeyHi(), and(output(evictHi), constant(WideCell.KEY_HI_MASK)))
-                .set(carry.outCount(), shr(output(evictHi), constant(KeyKind.FIVETUPLE_HI_BITS)));
+                .set(carry.outCount(), output(evictCount)));
+    }
+
+    /** What the next stateful-ALU stage is offered, from the previous one's outputs. */
+    private static void selectStage(ProgramBuilder.StageBuilder s, boolean afterFirst, Carry carry) {
+        s.body(code -> code.when(eq(read(carry.outCount()), constant(0)),
+                nothing -> carryNothing(nothing, carry),
+                carried -> {
+                    if (afterFirst) {
+                        carryEvicted(carried, carry);
+                    } else {
+                        // out_key 0 on a miss: the resident was larger; the carried entry goes on as it is
+                        carried.when(ne(read(carry.outKey()), constant(0)), evicted -> carryEvicted(evicted, carry));
+                    }
+                }));
+    }
+
+    private static void carryNothing(Block code, Carry carry) {
+        code.set(carry.key(), 0).set(carry.count(), 0);
+        if (carry.keyHi() != null) {
+            code.set(carry.keyHi(), 0);
+        }
+    }
+
+    private static void carryEvicted(Block code, Carry carry) {
+        code.set(carry.key(), read(carry.outKey())).set(carry.count(), read(carry.outCount()));
+        if (carry.keyHi() != null) {
+            code.set(carry.keyHi(), read(carry.outKeyHi()));
+        }
     }
 
     /**

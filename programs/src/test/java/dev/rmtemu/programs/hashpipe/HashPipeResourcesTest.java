@@ -3,6 +3,8 @@ package dev.rmtemu.programs.hashpipe;
 import dev.rmtemu.emulator.cli.Main;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.compiler.Compilation;
+import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.register.AtomTemplate;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -31,13 +33,24 @@ class HashPipeResourcesTest {
     }
 
     @Test
-    void everyDepthUpToElevenFitsTofino1ForNarrowKeys() {
-        for (int d = 1; d <= HashPipeConfig.MAX_STAGES; d++) {
+    void everyDepthUpToSixCompilesForTofino1ForNarrowKeysAndSevenIsRefused() {
+        for (int d = 1; d <= 6; d++) {
             for (String key : new String[] {"fingerprint", "srcip"}) {
-                ResourceReport r = check("tofino1", Map.of("stages", Integer.toString(d), "key", key, "counters", "48000"));
-                assertTrue(r.fits(), () -> String.join("\n", r.failures()));
+                // 8,192 slots per stage: 8,192 pairs / 2,048 per RAM = 4 + 1 spare, twice per stage = 10 of 48 map RAMs
+                Compilation c = compile(Map.of("stages", Integer.toString(d), "key", key, "counters", Integer.toString(8192 * d)));
+                assertTrue(c.accepted(), () -> String.join("\n", c.lines()));
             }
         }
+        // a key stage, then a select stage and a stateful-ALU stage per HashPipe stage: d = 7 needs 14 > 12
+        Compilation seven = compile(Map.of("stages", "7", "counters", Integer.toString(8192 * 7)));
+        assertEquals(java.util.List.of("hashpipe: ingress: program uses 14 stages > 12 [stage-resources]"), seven.lines());
+        // the largest single-stage table: 45,056 pairs / 2,048 per RAM = 22 + 1 spare, twice in stage 1 = 46 of 48 map RAMs
+        ResourceReport r = check("tofino1", Map.of("stages", "1", "counters", "45056"));
+        assertTrue(r.fits(), () -> String.join("\n", r.failures()));
+    }
+
+    private static Compilation compile(Map<String, String> params) {
+        return ProgramCompiler.compile(new ProgramRegistry().build("hashpipe", params), TargetProfiles.builtIn("tofino1"));
     }
 
     @Test

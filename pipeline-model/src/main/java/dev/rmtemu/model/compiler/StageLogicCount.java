@@ -1,0 +1,107 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.check.StageLogic;
+import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.program.StageDecl;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.register.RegisterArray;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What an IR stage needs of the resources the declarations alone do not show:
+ * gateways (one per condition), VLIW instructions (one per block of
+ * instructions a gateway branch or a table action selects), action data bus
+ * bytes (stateful-ALU and hash outputs that instructions copy into the PHV) and
+ * each stateful ALU's inputs (PHV words and hash bits).
+ */
+final class StageLogicCount {
+    private StageLogicCount() {
+    }
+
+    static List<StageLogic> of(StageProgram p) {
+        List<StageLogic> out = new ArrayList<>();
+        for (StageDecl d : IrStages.of(p)) {
+            int[] gateways = {0};
+            int[] instructions = {0};
+            Set<Object> busSources = Collections.newSetFromMap(new IdentityHashMap<>());
+            int[] busBytes = {0};
+            Map<RegisterArray, Set<Object>> phv = new LinkedHashMap<>();
+            Map<RegisterArray, Set<Object>> hashes = new LinkedHashMap<>();
+            countBlock(d.body(), instructions);
+            ControlPaths.forEachStmt(d.body(), s -> {
+                if (s instanceof Stmt.If i) {
+                    gateways[0]++;
+                    countBlock(i.then(), instructions);
+                    countBlock(i.otherwise(), instructions);
+                } else if (s instanceof Stmt.Apply a) {
+                    a.actions().values().forEach(b -> countBlock(b, instructions));
+                    countBlock(a.miss(), instructions);
+                } else if (s instanceof Stmt.Assign a) {
+                    ControlPaths.forEachExpr(a.value(), x -> {
+                        if (x instanceof Expr.RegOut r && busSources.add(r.action())) {
+                            busBytes[0] += bytes(r.action().array().wordBits());
+                        } else if (x instanceof Expr.HashOut h && busSources.add(h.unit())) {
+                            busBytes[0] += bytes(h.unit().outputBits());
+                        }
+                    });
+                } else if (s instanceof Stmt.Execute e) {
+                    RegisterArray r = e.action().array();
+                    Set<Object> fields = phv.computeIfAbsent(r, k -> Collections.newSetFromMap(new IdentityHashMap<>()));
+                    Set<Object> units = hashes.computeIfAbsent(r, k -> Collections.newSetFromMap(new IdentityHashMap<>()));
+                    for (Expr in : List.of(e.inLo(), e.inHi())) {
+                        ControlPaths.forEachExpr(in, x -> {
+                            if (x instanceof Expr.Read f) {
+                                fields.add(f.field());
+                            } else if (x instanceof Expr.HashOut h) {
+                                units.add(h.unit());
+                            }
+                        });
+                    }
+                }
+            });
+            List<StageLogic.AluInputs> alu = new ArrayList<>();
+            phv.forEach((r, fields) -> {
+                int hashBits = 0;
+                for (Object u : hashes.get(r)) {
+                    hashBits += ((HashUnit) u).outputBits();
+                }
+                alu.add(new StageLogic.AluInputs(r.name(), phvWords(fields), hashBits));
+            });
+            out.add(new StageLogic(d.gress(), d.number(), gateways[0], instructions[0], busBytes[0], alu));
+        }
+        return out;
+    }
+
+    /** A block that runs instructions is one instruction word of the stage. */
+    private static void countBlock(List<Stmt> block, int[] instructions) {
+        for (Stmt s : block) {
+            if (s instanceof Stmt.Assign) {
+                instructions[0]++;
+                return;
+            }
+        }
+    }
+
+    /** A field wider than 32 bits takes two of the stateful ALU's 32-bit input words. */
+    private static int phvWords(Set<Object> fields) {
+        int words = 0;
+        for (Object f : fields) {
+            words += ((Field) f).width() > 32 ? 2 : 1;
+        }
+        return words;
+    }
+
+    private static int bytes(int bits) {
+        return (bits + 7) / 8;
+    }
+}
