@@ -10,7 +10,9 @@ package dev.rmtemu.programs.wbmon;
  * paths through i. For link i, with a_j = Π_{k∈j, k≠i} x_k over the paths j through i,
  * the objective in x_i is (R/2) x_i² − S x_i + const with R = 2Σ a_j² − 2λ and
  * S = 2Σ y_j a_j − λ, T = S / R. R &gt; 0: x_i = T clamped to [0, 1]; R &lt; 0 (concave):
- * the better end, 1 if T &lt; ½ else 0; R = 0: 1 if S &gt; 0 else 0. Sweeps over all links
+ * the better end, 1 if T ≤ ½ else 0; R = 0: 1 if S ≥ 0 else 0. A tie (T = ½, or R = S = 0)
+ * keeps the link healthy: that is what happens to every link sharing its paths with a link
+ * already at 0 (all a_j = 0 gives T = ½), and resolving it to 0 would blame them all. Sweeps over all links
  * repeat until the objective improves by less than ε.
  *
  * <p>Paths are given as link-index lists over links 0..L−1. Not a per-packet path.
@@ -90,9 +92,9 @@ public final class NetBouncer {
             return Math.max(0.0, Math.min(1.0, s / r));
         }
         if (r < 0) {
-            return s / r < 0.5 ? 1.0 : 0.0;
+            return s / r <= 0.5 ? 1.0 : 0.0;
         }
-        return s > 0 ? 1.0 : 0.0;
+        return s >= 0 ? 1.0 : 0.0;
     }
 
     public static double objective(double[] x, int[][] paths, double[] y, double lambda) {
