@@ -53,10 +53,11 @@ public final class NetBouncer {
             x[i] = den > 0 ? num / den : 1.0;
         }
         double loss = objective(x, paths, y, p.lambda());
+        int[] order = sweepOrder(through);
         int sweeps = 0;
         while (sweeps < p.maxSweeps()) {
             sweeps++;
-            for (int i = 0; i < links; i++) {
+            for (int i : order) {
                 if (through[i].length == 0) {
                     continue; // no path observes it: it keeps its initial 1
                 }
@@ -84,6 +85,27 @@ public final class NetBouncer {
             }
         }
         return new Result(x, sweeps, loss);
+    }
+
+    /**
+     * Links in the order a sweep updates them: fewest paths first, then by index. Algorithm 1
+     * leaves the order open, and it decides which explanation of a dead path wins: every
+     * link on a path whose success is 0 starts at 0, and the first of them updated sees
+     * a_j = 0, ties and goes back to 1. Updating the links on few paths first leaves the
+     * link shared by the most dead paths at 0 (one dead link, not one per dead path).
+     */
+    static int[] sweepOrder(int[][] through) {
+        Integer[] idx = new Integer[through.length];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+        }
+        java.util.Arrays.sort(idx, (a, b) -> through[a].length != through[b].length
+                ? Integer.compare(through[a].length, through[b].length) : Integer.compare(a, b));
+        int[] out = new int[idx.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = idx[i];
+        }
+        return out;
     }
 
     /** The published update for one coordinate. */

@@ -208,6 +208,12 @@ class WbmonPipelineTest {
         }
         assertEquals(exported, WbmonCollector.read(tmp.resolve("journal")));
         assertEquals(ref.drops(2), exported.get(2).drops());
+        for (int id = 0; id < d.vconns().size(); id++) {
+            Link first = net.topology().link(d.vconns().get(id).links().get(0));
+            int dir = first.a().node() == d.vconns().get(id).from() ? 0 : 1;
+            assertEquals(net.carried(first.id(), dir), exported.get(id).sent(), "sent on vconn " + id);
+            assertEquals(ref.packets(id), exported.get(id).packets(), "received on vconn " + id);
+        }
     }
 
     /**
