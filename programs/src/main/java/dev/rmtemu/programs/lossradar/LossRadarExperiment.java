@@ -405,7 +405,7 @@ public final class LossRadarExperiment implements Experiment {
         for (AclCorruptionAnalyzer.Candidate cand : AclCorruptionAnalyzer.explain(acl, toArray(lostKeys), toArray(deliveredKeys))) {
             candidates.add(cand.describe());
         }
-        String truthFlip = new AclCorruptionAnalyzer.Candidate(0, false, ACL_FLIPPED_DST_BIT + Byte.SIZE).describe();
+        String truthFlip = AclCorruptionAnalyzer.Candidate.value(0, ACL_FLIPPED_DST_BIT + Byte.SIZE).describe();
         return new CauseResult(rows, truthFlip + " (deny " + dev.rmtemu.traces.Addresses.ipv4(intended) + " became deny "
                 + victimCidr + ")", candidates);
     }
