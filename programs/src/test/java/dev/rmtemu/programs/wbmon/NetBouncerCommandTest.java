@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** {@code rmtemu analyse netbouncer} on good and malformed measurement files. */
 class NetBouncerCommandTest {
     /**
-     * The four-path, seven-link example of NetBouncer's failure inference (Tan et al., NSDI 2019,
-     * Section 5, Algorithm 1), links named as a user would: links l3 and l6 fail-stop.
+     * Four paths over seven links (the system of NetBouncerTest, for NetBouncer's Algorithm 1,
+     * Tan et al., NSDI 2019, Section 5), links named as a user would: links l3 and l6 fail-stop.
      */
     private static final String PATHS = "# four paths over seven links\n"
             + "p0: l0 l1 l2 l3\n"

@@ -54,10 +54,12 @@ class NetBouncerTest {
     }
 
     /**
-     * The four-path, seven-link system used to check implementations of NetBouncer's failure
-     * inference (Tan et al., NSDI 2019, Section 5 and Algorithm 1; WBMon dissertation Section 4.4
-     * adopts the same solver): paths {0,1,2,3}, {0,1,2,4}, {5,6,2,3}, {5,6,2,4}. Links 5 and 6
-     * lie on the same paths, so they are indistinguishable: one of them explains a loss there.
+     * NetBouncer's failure inference (Tan et al., NSDI 2019, Section 5, Algorithm 1; the WBMon
+     * dissertation, Section 4.4, adopts the same objective but prints no worked example) on four
+     * paths over seven links, two edge pairs joined by a shared middle link: paths {0,1,2,3},
+     * {0,1,2,4}, {5,6,2,3}, {5,6,2,4} (the small system a public re-implementation of Algorithm 1
+     * checks itself on). Links 5 and 6 lie on the same paths, so they are indistinguishable: one
+     * of them explains a loss there.
      *
      * <p>Once a link is at 0, every other link on the paths through it has a_j = 0, so R = −2λ and
      * S = −λ: T = 1/2 exactly, a tie between the ends of a concave objective, which Algorithm 1
