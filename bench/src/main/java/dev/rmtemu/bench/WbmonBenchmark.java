@@ -81,7 +81,7 @@ public class WbmonBenchmark extends EngineBenchmark {
         engine.onDeparture((c, port, s, pool) -> { });
         WbmonPipeline.addIncomingPort(engine.state(), 0);
         p.installPopcount(engine.state());
-        arrays = new String[] {WbmonPipeline.PACKETS, WbmonPipeline.NEWEST, WbmonPipeline.TO_CLEAN, WbmonPipeline.DROPS,
+        arrays = new String[] {WbmonPipeline.PACKETS, WbmonPipeline.STARTED, WbmonPipeline.NEWEST, WbmonPipeline.TO_CLEAN, WbmonPipeline.DROPS,
             WbmonPipeline.bitmap(0), WbmonPipeline.bitmap(1), WbmonPipeline.bitmap(2), WbmonPipeline.bitmap(3)};
     }
 

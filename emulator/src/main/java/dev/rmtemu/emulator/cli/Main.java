@@ -37,6 +37,7 @@ public final class Main {
         }
         final boolean showStack = debug;
         CommandLine cli = new CommandLine(new RmtemuCommand());
+        AnalyseCommand.addAnalyses(cli.getSubcommands().get("analyse"));
         cli.setUsageHelpWidth(USAGE_WIDTH);
         cli.setOut(out);
         cli.setErr(err);

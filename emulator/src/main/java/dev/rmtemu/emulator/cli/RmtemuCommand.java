@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             TraceCommand.class,
             dev.rmtemu.emulator.topology.TopoCommand.class,
             ExperimentCommand.class,
+            AnalyseCommand.class,
             CollectCommand.class,
             picocli.CommandLine.HelpCommand.class
         })

@@ -11,7 +11,9 @@ import java.util.TreeMap;
 /**
  * Percentiles of one histogram, in the histogram's unit (ns for every rmtemu histogram).
  * Percentile values are HdrHistogram's: the highest value equivalent to the bucket holding
- * the percentile, exact below 2048 and within 0.1 % above (3 significant digits).
+ * the percentile, exact below 2048 and within 0.1 % above (3 significant digits), capped
+ * at the exact maximum: the top of the maximum's bucket can lie above every recorded value,
+ * and a percentile above the maximum is impossible.
  *
  * @param count   values recorded
  * @param mean    arithmetic mean (0 when empty)
@@ -39,13 +41,17 @@ public record PercentileSummary(long count, double mean, long p50, long p90, lon
             return new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0, clamped);
         }
         return new PercentileSummary(count, histogram.getMean(),
-                histogram.getValueAtPercentile(50.0),
-                histogram.getValueAtPercentile(90.0),
-                histogram.getValueAtPercentile(99.0),
-                histogram.getValueAtPercentile(99.9),
-                histogram.getValueAtPercentile(99.99),
+                atMost(histogram, 50.0, exactMax),
+                atMost(histogram, 90.0, exactMax),
+                atMost(histogram, 99.0, exactMax),
+                atMost(histogram, 99.9, exactMax),
+                atMost(histogram, 99.99, exactMax),
                 exactMax,
                 clamped);
+    }
+
+    private static long atMost(Histogram histogram, double percentile, long exactMax) {
+        return Math.min(histogram.getValueAtPercentile(percentile), exactMax);
     }
 
     /**

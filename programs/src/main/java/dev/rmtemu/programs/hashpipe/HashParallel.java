@@ -3,11 +3,13 @@ package dev.rmtemu.programs.hashpipe;
 import java.util.List;
 
 /**
- * HashParallel, the paper's idealised step between space saving and HashPipe:
- * one table of m slots, d hash functions; a packet looks at its d slots at once:
- * a hit increments, else an empty slot takes (key, inc), else the slot with the
- * smallest count (first of equals) is overwritten with (key, inc). No key is
- * ever duplicated. Not implementable in a pipeline (d reads of one array per
+ * HashParallel, the paper's idealised step between space saving and HashPipe
+ * (SOSR 2017, Section 3.2, Algorithm 2): one table of m slots, d hash functions;
+ * a packet looks at its d slots at once: a hit increments, else an empty slot
+ * takes (key, inc), else the slot with the smallest count (first of equals) takes
+ * the key and keeps its count plus inc — space saving's replacement (Algorithm 1)
+ * over a sample of d slots, so the newcomer inherits the evicted count as the
+ * bound on its error. No key is ever duplicated. Not implementable in a pipeline (d reads of one array per
  * packet); it shows what HashPipe loses by carrying instead of looking ahead.
  */
 public final class HashParallel implements HeavyHitters {
@@ -58,7 +60,7 @@ public final class HashParallel implements HeavyHitters {
         int s = empty >= 0 ? empty : min;
         lo[s] = l;
         hi[s] = h;
-        count[s] = inc;
+        count[s] = empty >= 0 ? inc : count[s] + inc;
     }
 
     @Override

@@ -5,11 +5,13 @@ import java.util.List;
 
 /**
  * Which single-bit corruption of an ACL explains a set of blackhole losses (LossRadar,
- * §5): given the ACL as the operator wrote it and the lost packets (destination and
- * protocol, the ACL's key), list every (rule, value or mask, bit) whose flip makes the
- * ACL deny all of the lost packets, and none of the packets known to have been
- * delivered. Rules are ternary over a 40-bit key (destination << 8 | protocol); the
- * highest-priority match decides; no match permits.
+ * §5.2): given the ACL as the operator wrote it and the lost packets (destination and
+ * protocol, the ACL's key), list every corruption that makes the ACL deny all of the lost
+ * packets and none of the packets known to have been delivered. The paper's three cases:
+ * (a) a deny rule's match field and (b) an accept rule's match field with one bit of its
+ * value or mask flipped, and (c) an accept rule's action flipped to deny. Rules are
+ * ternary over a 40-bit key (destination << 8 | protocol); the highest-priority match
+ * decides; no match permits.
  */
 public final class AclCorruptionAnalyzer {
     /** Key bits: IPv4 destination (32) and protocol (8). */
@@ -31,11 +33,34 @@ public final class AclCorruptionAnalyzer {
         }
     }
 
-    /** A corruption that explains the losses: {@code bit} of the rule's value or mask (0 = the protocol's lowest bit). */
-    public record Candidate(int rule, boolean inMask, int bit) {
+    /** What a single-bit corruption changed in a rule. */
+    public enum Corruption { VALUE, MASK, ACTION }
+
+    /**
+     * A corruption that explains the losses: {@code bit} of the rule's value or mask (0 = the
+     * protocol's lowest bit), or its action bit (accept became deny; {@code bit} is {@link #ACTION_BIT}).
+     */
+    public record Candidate(int rule, Corruption field, int bit) {
+        public static final int ACTION_BIT = -1;
+
+        public static Candidate value(int rule, int bit) {
+            return new Candidate(rule, Corruption.VALUE, bit);
+        }
+
+        public static Candidate mask(int rule, int bit) {
+            return new Candidate(rule, Corruption.MASK, bit);
+        }
+
+        public static Candidate action(int rule) {
+            return new Candidate(rule, Corruption.ACTION, ACTION_BIT);
+        }
+
         public String describe() {
-            String field = bit >= PROTO_BITS ? "dst bit " + (bit - PROTO_BITS) : "proto bit " + bit;
-            return "rule " + rule + " " + (inMask ? "mask" : "value") + " " + field;
+            if (field == Corruption.ACTION) {
+                return "rule " + rule + " action accept -> deny";
+            }
+            String f = bit >= PROTO_BITS ? "dst bit " + (bit - PROTO_BITS) : "proto bit " + bit;
+            return "rule " + rule + " " + (field == Corruption.MASK ? "mask" : "value") + " " + f;
         }
     }
 
@@ -57,7 +82,10 @@ public final class AclCorruptionAnalyzer {
         return best != null && best.deny();
     }
 
-    /** Every single-bit flip that makes the ACL deny all of {@code lost} and none of {@code delivered}, in rule, field, bit order. */
+    /**
+     * Every single-bit corruption that makes the ACL deny all of {@code lost} and none of
+     * {@code delivered}, in rule order; within a rule value bits, mask bits, then the action.
+     */
     public static List<Candidate> explain(List<Rule> acl, long[] lost, long[] delivered) {
         List<Candidate> out = new ArrayList<>();
         List<Rule> flipped = new ArrayList<>(acl);
@@ -69,14 +97,25 @@ public final class AclCorruptionAnalyzer {
                     Rule f = m == 0 ? new Rule((r.value() ^ flip) & KEY_MASK, r.mask(), r.priority(), r.deny())
                             : new Rule(r.value(), (r.mask() ^ flip) & KEY_MASK, r.priority(), r.deny());
                     flipped.set(i, f);
-                    if (all(flipped, lost, true) && all(flipped, delivered, false)) {
-                        out.add(new Candidate(i, m == 1, bit));
+                    if (explains(flipped, lost, delivered)) {
+                        out.add(m == 0 ? Candidate.value(i, bit) : Candidate.mask(i, bit));
                     }
+                }
+            }
+            if (!r.deny()) {
+                // case (c): the accept rule's action bit flipped to deny
+                flipped.set(i, new Rule(r.value(), r.mask(), r.priority(), true));
+                if (explains(flipped, lost, delivered)) {
+                    out.add(Candidate.action(i));
                 }
             }
             flipped.set(i, r);
         }
         return out;
+    }
+
+    private static boolean explains(List<Rule> acl, long[] lost, long[] delivered) {
+        return all(acl, lost, true) && all(acl, delivered, false);
     }
 
     private static boolean all(List<Rule> acl, long[] keys, boolean denied) {

@@ -5,6 +5,7 @@ import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
@@ -156,7 +157,7 @@ public final class LossRadarExperiment implements Experiment {
     }
 
     /** (l) the line run. */
-    public record LineRow(long packets, long lost, long counted, long decoded, int batches, int batchesComplete,
+    public record LineRow(int ingressPipes, long packets, long lost, long counted, long decoded, int batches, int batchesComplete,
                           boolean equalsReference, int sramBlocks, int sramAvailable, int stages) {
     }
 
@@ -180,7 +181,7 @@ public final class LossRadarExperiment implements Experiment {
         CauseResult cr = part.contains("c") ? causes(o, k, seed) : new CauseResult(List.of(), "", List.of());
         List<CauseRow> c = cr.rows();
         List<MemoryRow> d = part.contains("d") ? memory(o, k) : List.of();
-        List<LineRow> l = part.contains("l") ? List.of(line(o, k, seed)) : List.of();
+        List<LineRow> l = part.contains("l") ? lines(o, k, seed) : List.of();
         if (json) {
             printJson(out, o, a, bRows, fRows, cr, d, l);
         } else {
@@ -404,7 +405,7 @@ public final class LossRadarExperiment implements Experiment {
         for (AclCorruptionAnalyzer.Candidate cand : AclCorruptionAnalyzer.explain(acl, toArray(lostKeys), toArray(deliveredKeys))) {
             candidates.add(cand.describe());
         }
-        String truthFlip = new AclCorruptionAnalyzer.Candidate(0, false, ACL_FLIPPED_DST_BIT + Byte.SIZE).describe();
+        String truthFlip = AclCorruptionAnalyzer.Candidate.value(0, ACL_FLIPPED_DST_BIT + Byte.SIZE).describe();
         return new CauseResult(rows, truthFlip + " (deny " + dev.rmtemu.traces.Addresses.ipv4(intended) + " became deny "
                 + victimCidr + ")", candidates);
     }
@@ -460,7 +461,25 @@ public final class LossRadarExperiment implements Experiment {
 
     // ------------------------------------------------------------------ (l)
 
-    static LineRow line(Map<String, String> o, int k, long seed) {
+    /**
+     * The line with the hosts on port 0 (one ingress pipe), and with one host port in every pipe
+     * of the target: the upstream meter's digest is then spread over every ingress pipe.
+     */
+    static List<LineRow> lines(Map<String, String> o, int k, long seed) {
+        List<LineRow> rows = new ArrayList<>();
+        rows.add(line(o, k, seed, new int[] {LossRadarLine.HOST_PORT}));
+        TargetProfile t = TargetProfiles.builtIn(o.get("target"));
+        if (t.pipes() > 1 && t.portsPerPipe() != TargetProfile.UNLIMITED) {
+            int[] ports = new int[t.pipes()];
+            for (int p = 0; p < ports.length; p++) {
+                ports[p] = p * t.portsPerPipe();
+            }
+            rows.add(line(o, k, seed, ports));
+        }
+        return rows;
+    }
+
+    static LineRow line(Map<String, String> o, int k, long seed, int[] hostPorts) {
         LossRadarConfig c = new LossRadarConfig(k, L_CELLS / k * k, LossRadarConfig.DEFAULT_PORTS, L_BATCH_SHIFT, L_TIMEOUT_NS,
                 false, false, false, 0,
                 LossRadarConfig.DEFAULT_PORT);
@@ -472,7 +491,8 @@ public final class LossRadarExperiment implements Experiment {
         Path dir = tempDir();
         LossRadarLine.Result r;
         try {
-            r = new LossRadarLine(c, o.get("target"), true).run(trace, new BernoulliLoss(doubleOpt(o, "l_loss"), seed), dir);
+            r = new LossRadarLine(c, o.get("target"), true).hostPorts(hostPorts)
+                    .run(trace, new BernoulliLoss(doubleOpt(o, "l_loss"), seed), dir);
         } finally {
             deleteTree(dir);
         }
@@ -497,7 +517,7 @@ public final class LossRadarExperiment implements Experiment {
             stages += su.statefulAlus() > 0 || su.hashBits() > 0 ? 1 : 0;
         }
         int sramAvail = rr.target().sram().blocks() * rr.target().stagesPerGress();
-        return new LineRow(trace.size(), r.groundTruth().size(), LossRadarCollector.counted(r.reports()),
+        return new LineRow(hostPorts.length, trace.size(), r.groundTruth().size(), LossRadarCollector.counted(r.reports()),
                 LossRadarCollector.lost(r.reports()).size(), r.reports().size(), complete, sw.equals(ref), sram, sramAvail, stages);
     }
 
@@ -568,12 +588,14 @@ public final class LossRadarExperiment implements Experiment {
             out.println();
         }
         if (!l.isEmpty()) {
-            LineRow r = l.get(0);
-            out.println("(l) lossradar-um -> lossy link -> lossradar-dm on tofino1 (96 cells, k = 3, T = 65.5 us), journal -> collector");
-            out.printf(Locale.ROOT, "  packets %d, lost %d, counted %d, decoded %d; batches %d, fully decoded %d; digests == plain-Java meters: %s;"
-                            + " 'lossradar' (UM+DM) uses %d/%d SRAM blocks in %d stages%n",
-                    r.packets(), r.lost(), r.counted(), r.decoded(), r.batches(), r.batchesComplete(), r.equalsReference(),
-                    r.sramBlocks(), r.sramAvailable(), r.stages());
+            out.println("(l) lossradar-um -> lossy link -> lossradar-dm (96 cells, k = 3, T = 65.5 us), journal -> collector;"
+                    + " senders on one port, then on one port per pipe");
+            for (LineRow r : l) {
+                out.printf(Locale.ROOT, "  ingress pipes %d: packets %d, lost %d, counted %d, decoded %d; batches %d, fully decoded %d;"
+                                + " digests == plain-Java meters: %s; 'lossradar' (UM+DM) uses %d/%d SRAM blocks in %d stages%n",
+                        r.ingressPipes(), r.packets(), r.lost(), r.counted(), r.decoded(), r.batches(), r.batchesComplete(),
+                        r.equalsReference(), r.sramBlocks(), r.sramAvailable(), r.stages());
+            }
         }
     }
 
@@ -629,9 +651,9 @@ public final class LossRadarExperiment implements Experiment {
         for (int i = 0; i < l.size(); i++) {
             LineRow r = l.get(i);
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"packets\":%d,\"lost\":%d,\"counted\":%d,\"decoded\":%d,\"batches\":%d,\"batches_complete\":%d,"
+                    "{\"ingress_pipes\":%d,\"packets\":%d,\"lost\":%d,\"counted\":%d,\"decoded\":%d,\"batches\":%d,\"batches_complete\":%d,"
                             + "\"equals_reference\":%s,\"sram_blocks\":%d,\"stages\":%d}",
-                    r.packets(), r.lost(), r.counted(), r.decoded(), r.batches(), r.batchesComplete(), r.equalsReference(),
+                    r.ingressPipes(), r.packets(), r.lost(), r.counted(), r.decoded(), r.batches(), r.batchesComplete(), r.equalsReference(),
                     r.sramBlocks(), r.stages()));
         }
         b.append("],\"paper\":{\"decode\":\"").append(PAPER_A).append("\",\"root_causes\":\"").append(PAPER_C).append("\"}}");

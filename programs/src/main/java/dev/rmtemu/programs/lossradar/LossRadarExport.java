@@ -16,6 +16,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * T + timeout after that first packet. Closing reads the slot's cells of every
  * port from the register arrays, writes one message per non-empty digest, and
  * zeroes the cells (and the DM's batch state) for the batch that reuses the slot.
+ *
+ * <p>Both meters run in ingress, and register arrays exist once per pipe. The DM
+ * meters the packets arriving on port p, so its cells live in p's pipe. The UM meters
+ * the packets leaving on port p, which arrive on any port: each ingress pipe holds
+ * the part of p's digest that its own input ports sent, so closing a UM digest merges
+ * the cells of every pipe (counts added, xorSums XORed: the union of disjoint packet
+ * sets, as the IBF's linearity allows) and zeroes them all.
  */
 public final class LossRadarExport {
     public static final String KIND_DIGEST = "lossradar.digest";
@@ -126,6 +133,9 @@ public final class LossRadarExport {
         int m = c.cellsPerHash();
         int words = c.words();
         int pipe = sw.config().pipeOf(port);
+        // the DM's cells are in the arrival port's pipe; the UM's are spread over every ingress pipe
+        int fromPipe = meterRole == MeterDigest.UM ? 0 : pipe;
+        int toPipe = meterRole == MeterDigest.UM ? sw.config().pipes() - 1 : pipe;
         int digests = meterRole == MeterDigest.UM ? 1 : c.upstreamDigests();
         int base = ((slot * digests + upstream) * c.ports() + port) * m;
         int at = HEADER_BYTES;
@@ -133,18 +143,25 @@ public final class LossRadarExport {
         for (int j = 0; j < k; j++) {
             for (int i = 0; i < m; i++) {
                 int idx = base + i;
-                int count = (int) state.readRegister(pipe, LossRadarProgram.arrayName(meterRole, j, words, words), idx);
+                String countArray = LossRadarProgram.arrayName(meterRole, j, words, words);
+                int count = 0;
+                for (int q = fromPipe; q <= toPipe; q++) {
+                    count += (int) state.readRegister(q, countArray, idx);
+                    state.writeRegister(q, countArray, idx, 0, 0);
+                }
                 buf.putInt(at, count);
                 at += Integer.BYTES;
                 empty &= count == 0;
-                state.writeRegister(pipe, LossRadarProgram.arrayName(meterRole, j, words, words), idx, 0, 0);
                 for (int w = 0; w < words; w++) {
                     String name = LossRadarProgram.arrayName(meterRole, j, w, words);
-                    int x = (int) state.readRegister(pipe, name, idx);
+                    int x = 0;
+                    for (int q = fromPipe; q <= toPipe; q++) {
+                        x ^= (int) state.readRegister(q, name, idx);
+                        state.writeRegister(q, name, idx, 0, 0);
+                    }
                     buf.putInt(at, x);
                     at += Integer.BYTES;
                     empty &= x == 0;
-                    state.writeRegister(pipe, name, idx, 0, 0);
                 }
             }
         }

@@ -63,6 +63,7 @@ public final class LossRadarLine {
     private long linkLatencyNs = DEFAULT_LINK_LATENCY_NS;
     private double egressGbps = DEFAULT_PORT_GBPS;
     private int queueLimitCells = dev.rmtemu.emulator.tm.PortConfig.DEFAULT_QUEUE_LIMIT_CELLS;
+    private int[] hostPorts = {HOST_PORT};
 
     public LossRadarLine(LossRadarConfig config, String target, boolean enforce) {
         this.config = config;
@@ -87,12 +88,38 @@ public final class LossRadarLine {
         return this;
     }
 
+    /**
+     * Switch A's ports the hosts send into (default {@link #HOST_PORT} alone). A flow keeps its
+     * port (chosen from its addresses and ports), so with ports in several pipes the upstream
+     * meter's packets are spread over several ingress pipes.
+     */
+    public LossRadarLine hostPorts(int... ports) {
+        if (ports.length == 0) {
+            throw new IllegalArgumentException("at least one host port");
+        }
+        this.hostPorts = ports.clone();
+        return this;
+    }
+
+    /** Switch A's port for a trace packet: the same for every packet of a flow. */
+    int hostPort(PacketRecord r) {
+        if (hostPorts.length == 1) {
+            return hostPorts[0];
+        }
+        long mix = (r.srcIpv4() * 0x9E3779B97F4A7C15L) ^ (r.dstIpv4() * 0xC2B2AE3D27D4EB4FL)
+                ^ (((long) r.srcPort() << 16) | r.dstPort()) * 0x165667B19E3779F9L;
+        return hostPorts[(int) Long.remainderUnsigned(mix ^ (mix >>> 29), hostPorts.length)];
+    }
+
     /** Runs {@code trace} (timestamps in ns from 0) through the line, the link impaired by {@code link}. */
     public Result run(RecordBuffer trace, Impairment link, Path runDir) {
         TargetProfile profile = TargetProfiles.load(target);
         StageProgram um = new LossRadarProgram.Upstream().build(config, LossRadarProgram.DEFAULT_ACL_ENTRIES, null);
         StageProgram dm = new LossRadarProgram.Downstream().build(config, Math.max(LossRadarProgram.DEFAULT_ACL_ENTRIES, acl.size()), null);
         int ports = Math.max(config.ports(), config.port() + 1);
+        for (int h : hostPorts) {
+            ports = Math.max(ports, h + 1);
+        }
         dev.rmtemu.emulator.tm.PortConfig aPorts = dev.rmtemu.emulator.tm.PortConfig.strictPriority(egressGbps);
         aPorts = aPorts.withLimits(queueLimitCells, Math.max(queueLimitCells, aPorts.portLimitCells()));
         SwitchEngine a = new SwitchEngine(new SwitchConfig(profile, um, ports, aPorts, enforce));
@@ -127,7 +154,7 @@ public final class LossRadarLine {
                 PacketRecord r = trace.get(i);
                 long cycle = clock.nsToCycles(r.timestampNs());
                 refUm.upstream(r, out, clock.cyclesToNs(cycle));
-                a.arrive(cycle, HOST_PORT, r);
+                a.arrive(cycle, hostPort(r), r);
             }
             a.drain();
             int[] sig = new int[config.words()];

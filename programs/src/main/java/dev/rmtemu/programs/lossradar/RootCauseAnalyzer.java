@@ -17,10 +17,10 @@ import java.util.TreeMap;
  *
  * <p>Algorithm 2, the other losses, per port and long-term interval (100 ms): a flow's
  * runs of at least n_nb consecutive IP IDs are blackholes; if more than p_syn of the
- * rest are SYNs they are blackholes (connections that never start); the rest are
- * random drops if they are spread over time: with n losses in n equal time bins of
- * the interval, more than p_rand of the bins are non-empty. Otherwise they stay
- * unclassified.
+ * rest are SYNs, those SYN losses are blackholes (connections that never start) and
+ * leave the rest (lines 8-11); what remains is random drops if it is spread over time:
+ * with n losses in n equal time bins of the interval, more than p_rand of the bins are
+ * non-empty (lines 12-14). Otherwise it stays unclassified.
  */
 public final class RootCauseAnalyzer {
     /** The analyzer's parameters; defaults are the paper's. */
@@ -188,22 +188,32 @@ public final class RootCauseAnalyzer {
         for (int i : left) {
             syn += losses.get(i).syn() ? 1 : 0;
         }
-        RootCause c;
         if (syn > params.pSyn() * left.size()) {
-            c = RootCause.BLACKHOLE;
-        } else {
-            int bins = left.size();
-            boolean[] used = new boolean[bins];
+            // only the SYN losses are blackholes; the others go on to the distribution test
+            List<Integer> nonSyn = new ArrayList<>();
             for (int i : left) {
-                long off = losses.get(i).timeNs() - intervalStart;
-                used[(int) Math.min(bins - 1, Math.max(0, off * bins / params.intervalNs()))] = true;
+                if (losses.get(i).syn()) {
+                    out[i] = RootCause.BLACKHOLE;
+                } else {
+                    nonSyn.add(i);
+                }
             }
-            int nonEmpty = 0;
-            for (boolean u : used) {
-                nonEmpty += u ? 1 : 0;
-            }
-            c = nonEmpty > params.pRand() * bins ? RootCause.RANDOM : RootCause.UNCLASSIFIED;
+            left = nonSyn;
         }
+        if (left.isEmpty()) {
+            return;
+        }
+        int bins = left.size();
+        boolean[] used = new boolean[bins];
+        for (int i : left) {
+            long off = losses.get(i).timeNs() - intervalStart;
+            used[(int) Math.min(bins - 1, Math.max(0, off * bins / params.intervalNs()))] = true;
+        }
+        int nonEmpty = 0;
+        for (boolean u : used) {
+            nonEmpty += u ? 1 : 0;
+        }
+        RootCause c = nonEmpty > params.pRand() * bins ? RootCause.RANDOM : RootCause.UNCLASSIFIED;
         for (int i : left) {
             out[i] = c;
         }

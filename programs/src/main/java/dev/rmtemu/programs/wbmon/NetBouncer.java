@@ -10,7 +10,9 @@ package dev.rmtemu.programs.wbmon;
  * paths through i. For link i, with a_j = Π_{k∈j, k≠i} x_k over the paths j through i,
  * the objective in x_i is (R/2) x_i² − S x_i + const with R = 2Σ a_j² − 2λ and
  * S = 2Σ y_j a_j − λ, T = S / R. R &gt; 0: x_i = T clamped to [0, 1]; R &lt; 0 (concave):
- * the better end, 1 if T &lt; ½ else 0; R = 0: 1 if S &gt; 0 else 0. Sweeps over all links
+ * the better end, 1 if T ≤ ½ else 0; R = 0: 1 if S ≥ 0 else 0. A tie (T = ½, or R = S = 0)
+ * keeps the link healthy: that is what happens to every link sharing its paths with a link
+ * already at 0 (all a_j = 0 gives T = ½), and resolving it to 0 would blame them all. Sweeps over all links
  * repeat until the objective improves by less than ε.
  *
  * <p>Paths are given as link-index lists over links 0..L−1. Not a per-packet path.
@@ -51,10 +53,11 @@ public final class NetBouncer {
             x[i] = den > 0 ? num / den : 1.0;
         }
         double loss = objective(x, paths, y, p.lambda());
+        int[] order = sweepOrder(through);
         int sweeps = 0;
         while (sweeps < p.maxSweeps()) {
             sweeps++;
-            for (int i = 0; i < links; i++) {
+            for (int i : order) {
                 if (through[i].length == 0) {
                     continue; // no path observes it: it keeps its initial 1
                 }
@@ -84,15 +87,36 @@ public final class NetBouncer {
         return new Result(x, sweeps, loss);
     }
 
+    /**
+     * Links in the order a sweep updates them: fewest paths first, then by index. Algorithm 1
+     * leaves the order open, and it decides which explanation of a dead path wins: every
+     * link on a path whose success is 0 starts at 0, and the first of them updated sees
+     * a_j = 0, ties and goes back to 1. Updating the links on few paths first leaves the
+     * link shared by the most dead paths at 0 (one dead link, not one per dead path).
+     */
+    static int[] sweepOrder(int[][] through) {
+        Integer[] idx = new Integer[through.length];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+        }
+        java.util.Arrays.sort(idx, (a, b) -> through[a].length != through[b].length
+                ? Integer.compare(through[a].length, through[b].length) : Integer.compare(a, b));
+        int[] out = new int[idx.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = idx[i];
+        }
+        return out;
+    }
+
     /** The published update for one coordinate. */
     static double update(double r, double s) {
         if (r > 0) {
             return Math.max(0.0, Math.min(1.0, s / r));
         }
         if (r < 0) {
-            return s / r < 0.5 ? 1.0 : 0.0;
+            return s / r <= 0.5 ? 1.0 : 0.0;
         }
-        return s > 0 ? 1.0 : 0.0;
+        return s >= 0 ? 1.0 : 0.0;
     }
 
     public static double objective(double[] x, int[][] paths, double[] y, double lambda) {

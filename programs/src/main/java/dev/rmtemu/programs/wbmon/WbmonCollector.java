@@ -12,26 +12,43 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The analyser's input: per vconn, the packets and drops its downstream m-switch
- * counted. {@link #export} reads the counters from the m-switches (control-plane
- * register reads, every pipe) and appends one {@value #KIND} message per vconn to the
- * export journal; {@link #read} gets them back, in this or another process.
+ * The analyser's input: per vconn, the packets its upstream m-switch numbered and the
+ * packets and drops its downstream m-switch counted. {@link #export} reads the counters
+ * from the m-switches (control-plane register reads, every pipe) and appends one
+ * {@value #KIND} message per vconn to the export journal; {@link #read} gets them back,
+ * in this or another process.
+ *
+ * <p>The success rate must come from what was sent: the downstream window only counts
+ * drops when a later packet cleans their slot (dissertation Section 4.3), so on a
+ * blackholed vconn nothing arrives, nothing is cleaned and received / (received + drops)
+ * would read 1.0. The upstream's sequence register ({@link WbmonPipeline#NEXT_SEQ}) says
+ * how many packets entered the vconn.
  */
 public final class WbmonCollector {
     public static final String KIND = "wbmon.vconn_counters";
-    /** vconn id (int), packets (long), drops (long). */
-    public static final int PAYLOAD_BYTES = 20;
+    /** vconn id (int), sent (long), packets (long), drops (long). */
+    public static final int PAYLOAD_BYTES = 28;
 
-    /** What the downstream m-switch counted on one vconn. */
-    public record VconnCounters(int vconn, long packets, long drops) {
-        /** Packets the upstream sent as seen from downstream: received plus detected drops. */
-        public long sent() {
-            return packets + drops;
+    /**
+     * One vconn's counters.
+     *
+     * @param sent    packets the upstream m-switch numbered on the vconn (its next sequence number)
+     * @param packets packets the downstream m-switch received on it (duplicates included)
+     * @param drops   drops the downstream window detected (zero bits of cleaned slots)
+     */
+    public record VconnCounters(int vconn, long sent, long packets, long drops) {
+        /**
+         * Packets lost on the way: sent minus received, or the window's detected drops when
+         * those are more (duplicates inflate the received count; a loss they hide shows as
+         * a zero bit); at most what was sent.
+         */
+        public long lost() {
+            return Math.min(sent, Math.max(drops, sent - packets));
         }
 
-        /** The vconn's success rate y = packets / (packets + drops), 1 when nothing was seen. */
+        /** The vconn's success rate y = (sent − lost) / sent; 1 when nothing was sent (no evidence). */
         public double successRate() {
-            return sent() == 0 ? 1.0 : (double) packets / sent();
+            return sent == 0 ? 1.0 : (double) (sent - lost()) / sent;
         }
     }
 
@@ -53,11 +70,13 @@ public final class WbmonCollector {
         for (int id = 0; id < d.vconns().size(); id++) {
             VConn v = d.vconns().get(id);
             SwitchEngine down = d.downstream(id);
-            VconnCounters c = new VconnCounters(id, WbmonDeployment.readAllPipes(down, WbmonPipeline.PACKETS, id),
+            VconnCounters c = new VconnCounters(id, WbmonDeployment.readAllPipes(d.upstream(id), WbmonPipeline.NEXT_SEQ, id),
+                    WbmonDeployment.readAllPipes(down, WbmonPipeline.PACKETS, id),
                     WbmonDeployment.readAllPipes(down, WbmonPipeline.DROPS, id));
             buf.putInt(0, id);
-            buf.putLong(4, c.packets());
-            buf.putLong(12, c.drops());
+            buf.putLong(4, c.sent());
+            buf.putLong(12, c.packets());
+            buf.putLong(20, c.drops());
             journal.append(kind, cycle, v.to(), 0, buf, 0, PAYLOAD_BYTES);
             out.add(c);
         }
@@ -70,7 +89,8 @@ public final class WbmonCollector {
         try (JournalReader reader = JournalReader.open(journalDir)) {
             reader.tail((kind, cycle, sw, pipe, payload, off, len) -> {
                 if (KIND.equals(reader.kinds().name(kind)) && len == PAYLOAD_BYTES) {
-                    out.add(new VconnCounters(payload.getInt(off), payload.getLong(off + 4), payload.getLong(off + 12)));
+                    out.add(new VconnCounters(payload.getInt(off), payload.getLong(off + 4), payload.getLong(off + 12),
+                            payload.getLong(off + 20)));
                 }
             });
         }

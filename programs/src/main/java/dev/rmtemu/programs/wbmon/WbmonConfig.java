@@ -9,7 +9,8 @@ import dev.rmtemu.model.UserError;
  *
  * @param vconns          vconns a downstream m-switch tracks (register cells per array)
  * @param registers       N: bitmap registers per vconn (slots share them round-robin)
- * @param bitsPerRegister W: sequence numbers per slot, a multiple of 8 up to the 32-bit register
+ * @param bitsPerRegister W: sequence numbers per slot, 8, 16 or 32 (whole bytes for the popcount tables,
+ *                        a power of two so that slots wrap with the 32-bit sequence number)
  * @param tolerance       tws: newest slots that may still receive late packets
  */
 public record WbmonConfig(int vconns, int registers, int bitsPerRegister, int tolerance) {
@@ -31,8 +32,9 @@ public record WbmonConfig(int vconns, int registers, int bitsPerRegister, int to
         if (vconns < 1 || vconns > (1 << VCONN_ID_BITS)) {
             throw new UserError("wbmon: vconns must be 1.." + (1 << VCONN_ID_BITS) + ": " + vconns);
         }
-        if (bitsPerRegister < BITS_PER_COUNT_TABLE || bitsPerRegister > MAX_BITS || bitsPerRegister % BITS_PER_COUNT_TABLE != 0) {
-            throw new UserError("wbmon: W (bits per register) must be 8, 16, 24 or 32: " + bitsPerRegister);
+        if (bitsPerRegister < BITS_PER_COUNT_TABLE || bitsPerRegister > MAX_BITS || Integer.bitCount(bitsPerRegister) != 1) {
+            throw new UserError("wbmon: W (bits per register) must be 8, 16 or 32 (a power of two, so that the 2^32"
+                    + " sequence numbers are whole slots across the wrap): " + bitsPerRegister);
         }
         if (registers < 2) {
             throw new UserError("wbmon: N (registers) must be at least 2: " + registers);

@@ -84,8 +84,10 @@ public final class WbmonLocalisation {
         }
         WindowMonitor m = new WindowMonitor(c.withVconns(Math.max(1, vc.size())));
         SplitMix64 traffic = new SplitMix64(SplitMix64.derive(seed, 2));
+        SequenceNumbering upstream = new SequenceNumbering(Math.max(1, vc.size()));
         for (int v = 0; v < vc.size(); v++) {
-            for (int sn = 0; sn < s.packetsPerVconn(); sn++) {
+            for (int i = 0; i < s.packetsPerVconn(); i++) {
+                long sn = upstream.stamp(v);
                 boolean delivered = true;
                 for (int d : paths[v]) {
                     if (loss[d] > 0 && traffic.nextDouble() < loss[d]) {
@@ -100,7 +102,7 @@ public final class WbmonLocalisation {
         }
         List<WbmonCollector.VconnCounters> counters = new ArrayList<>();
         for (int v = 0; v < vc.size(); v++) {
-            counters.add(new WbmonCollector.VconnCounters(v, m.packets(v), m.drops(v)));
+            counters.add(new WbmonCollector.VconnCounters(v, upstream.sent(v), m.packets(v), m.drops(v)));
         }
         WbmonAnalyser.Analysis a = WbmonAnalyser.analyse(t, vc, counters, p);
         int found = 0;

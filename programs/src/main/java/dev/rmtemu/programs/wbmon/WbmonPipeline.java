@@ -27,10 +27,12 @@ import dev.rmtemu.model.table.MatchTable;
  *
  * <pre>
  * ingress 0: header valid and port table (does a vconn end here?), packets[v] += 1,
- *            newest[v] = max(newest, slot + 1)
- *         1: to_clean[v]  (stored as slot to clean + 1 + tws, 0 = no packet yet):
- *            first packet: newest + tws; else if to_clean ≤ newest: +1 (clean the old slot)
- *         2..: bitmap_i[v], i &lt; N, four per stage (tofino1 has 4 stateful ALUs):
+ *            started[v] = 1 (its old value says whether this is the vconn's first packet)
+ *         1: newest[v]: the packet's slot base (sn with the low log2 W bits cleared) if it is
+ *            the first packet or serially newer than the stored one
+ *         2: to_clean[v]  (stored as the base of the slot to clean + tws·W):
+ *            first packet: own base + tws·W; else if to_clean ≤ newest (serially): + W
+ *         3..: bitmap_i[v], i &lt; N, four per stage (tofino1 has 4 stateful ALUs):
  *            clean (read and zero) the register of the slot being cleaned, or OR in the
  *            packet's bit — never both on one register (clean instead of register)
  *         P: zero bits of the cleaned word, one 256-entry popcount table per byte
@@ -40,11 +42,21 @@ import dev.rmtemu.model.table.MatchTable;
  * Each register array is touched at most once per packet: the N bitmaps, newest and
  * slot to clean are separate arrays (a register and the slot being cleaned may
  * differ, so one array of N·V cells would need two accesses).
+ *
+ * <p>Sequence numbers wrap at 2^32 (the header field and the upstream's 32-bit register).
+ * Slots are kept as their base sequence number, so they wrap at 2^32 as well, and every
+ * order between two of them is serial (RFC 1982): a is before b when (b − a) mod 2^32 is
+ * below 2^31. A stateful ALU compares unsigned, so "reg before in" is two conditions,
+ * reg &lt; in and reg &gt; in ^ 2^31, joined by AND when in ≥ 2^31 and by OR below: two
+ * register actions per order, chosen by the packet's own value (the arrays are lo/hi pairs
+ * so that a condition may read the second input word). W must be a power of two
+ * so that 2^32 sequence numbers are whole slots.
  */
 public final class WbmonPipeline {
     public static final String PORTS_IN = "wbmon_vconn_ports_in";
     public static final String PORTS_OUT = "wbmon_vconn_ports_out";
     public static final String PACKETS = "wbmon_packets";
+    public static final String STARTED = "wbmon_started";
     public static final String NEWEST = "wbmon_newest";
     public static final String TO_CLEAN = "wbmon_to_clean";
     public static final String DROPS = "wbmon_drops";
@@ -56,9 +68,14 @@ public final class WbmonPipeline {
     /** Entries of a popcount table: every byte value. */
     public static final int POPCOUNT_ENTRIES = 256;
     static final int ACTION_VALID = 1;
-    private static final int STAGE_NEWEST = 0;
-    private static final int STAGE_CLEAN = 1;
-    private static final int STAGE_BITMAPS = 2;
+    private static final int STAGE_COUNT = 0;
+    private static final int STAGE_NEWEST = 1;
+    private static final int STAGE_CLEAN = 2;
+    private static final int STAGE_BITMAPS = 3;
+    /** Sequence numbers (and slot bases) live modulo 2^{@value WbmonConfig#SEQ_BITS}. */
+    static final long SEQ_MASK = (1L << WbmonConfig.SEQ_BITS) - 1;
+    /** Half the sequence space: serial order holds between numbers less than this apart. */
+    static final long SEQ_HALF = 1L << (WbmonConfig.SEQ_BITS - 1);
 
     public static String bitmap(int i) {
         return "wbmon_bitmap_" + i;
@@ -99,17 +116,43 @@ public final class WbmonPipeline {
         return bitmapStage(config.registers() - 1) + 1;
     }
 
+    /** a is serially before b (a &lt; b modulo 2^32, fewer than 2^31 apart). */
+    static boolean serialBefore(long a, long b) {
+        long d = (b - a) & SEQ_MASK;
+        return d != 0 && d < SEQ_HALF;
+    }
+
+    /** a is serially before b or equal to it. */
+    static boolean serialNotAfter(long a, long b) {
+        return ((b - a) & SEQ_MASK) < SEQ_HALF;
+    }
+
+    /**
+     * The two conditions of "the cell is serially before IN_LO (or equal, {@code orEqual})",
+     * c0: cell &lt; IN_LO (≤) and c1: cell &gt; IN_HI, IN_HI carrying IN_LO ^ 2^31. When
+     * IN_LO ≥ 2^31 the cells before it are IN_LO ^ 2^31 &lt; cell &lt; IN_LO (C0_AND_C1), below
+     * it they are the cells outside that range (C0_OR_C1).
+     */
+    private static RegisterAction.Builder serialIf(RegisterArray a, String name, boolean orEqual) {
+        return RegisterAction.on(a, name)
+                .condition(Operand.REG_LO, orEqual ? CmpOp.LE : CmpOp.LT, Operand.IN_LO)
+                .condition(Operand.REG_LO, CmpOp.GT, Operand.IN_HI);
+    }
+
     private void declareIngress(ProgramBuilder b) {
         final int n = config.registers();
         final int w = config.bitsPerRegister();
-        final int tws = config.tolerance();
+        final long slotMask = SEQ_MASK & ~(long) (w - 1);
+        final int slotShift = Integer.numberOfTrailingZeros(w);
+        final long twsSpan = (long) config.tolerance() * w;
         final int vconns = config.vconns();
         Field inPort = b.intrinsic(Intrinsic.INGRESS_PORT);
         Field valid = b.metadata(Gress.INGRESS, "wbmon_md.valid", 1);
-        Field slot1 = b.metadata(Gress.INGRESS, "wbmon_md.slot_plus_1", WbmonConfig.SEQ_BITS);
+        Field first = b.metadata(Gress.INGRESS, "wbmon_md.first", 1);
+        Field base = b.metadata(Gress.INGRESS, "wbmon_md.slot_base", WbmonConfig.SEQ_BITS);
         Field reg = b.metadata(Gress.INGRESS, "wbmon_md.register", 8);
         Field bit = b.metadata(Gress.INGRESS, "wbmon_md.bit", w);
-        Field newest1 = b.metadata(Gress.INGRESS, "wbmon_md.newest_plus_1", WbmonConfig.SEQ_BITS);
+        Field newestBase = b.metadata(Gress.INGRESS, "wbmon_md.newest_base", WbmonConfig.SEQ_BITS);
         Field cleanReg = b.metadata(Gress.INGRESS, "wbmon_md.clean_register", 8);
         Field setReg = b.metadata(Gress.INGRESS, "wbmon_md.set_register", 8);
         Field cleaned = b.metadata(Gress.INGRESS, "wbmon_md.cleaned", 1);
@@ -119,15 +162,15 @@ public final class WbmonPipeline {
             wordByte[k] = b.metadata(Gress.INGRESS, "wbmon_md.cleaned_byte" + k, WbmonConfig.BITS_PER_COUNT_TABLE);
         }
 
-        // stage 0: is the header valid on this port; packet counter; newest slot
-        ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, STAGE_NEWEST);
+        // stage 0: is the header valid on this port; packet counter; first packet of the vconn?
+        ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, STAGE_COUNT);
         MatchTable ports = s0.table(PORTS_IN, MatchKind.EXACT, PORT_TABLE_SIZE, 1, inPort);
         RegisterArray packets = s0.register(PACKETS, 32, vconns);
         RegisterAction count = s0.action(RegisterAction.on(packets, "count")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.NONE));
-        RegisterArray newest = s0.register(NEWEST, 32, vconns);
-        RegisterAction advance = s0.action(RegisterAction.on(newest, "advance")
-                .updateLo(AluOp.MAX, Operand.REG_LO, Operand.IN_LO).output(RegisterAction.OutputSource.NEW_LO));
+        RegisterArray started = s0.register(STARTED, 8, vconns);
+        RegisterAction start = s0.action(RegisterAction.on(started, "start")
+                .updateLo(AluOp.SET, Operand.constant(1), Operand.constant(0)).output(RegisterAction.OutputSource.OLD_LO));
         s0.apply(ctx -> {
             int e = ctx.lookup(ports);
             long v = ctx.get(vconnId);
@@ -135,48 +178,77 @@ public final class WbmonPipeline {
                 return;
             }
             long sn = ctx.get(seq);
-            long s1 = sn / w + 1;
             ctx.execute(count, v);
-            ctx.set(newest1, ctx.execute(advance, v, s1));
+            ctx.set(first, ctx.execute(start, v) == 0 ? 1 : 0);
             ctx.set(valid, 1);
-            ctx.set(slot1, s1);
-            ctx.set(reg, (s1 - 1) % n);
-            ctx.set(bit, 1L << (sn % w));
+            ctx.set(base, sn & slotMask);
+            ctx.set(reg, (sn >>> slotShift) % n);
+            ctx.set(bit, 1L << (sn & (w - 1)));
         });
 
-        // stage 1: slot to clean, stored + 1 + tws so that "a dirty slot exists" is stored <= newest + 1
-        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, STAGE_CLEAN);
-        RegisterArray toClean = s1.register(TO_CLEAN, 32, vconns);
-        RegisterAction step = s1.action(RegisterAction.on(toClean, "step")
-                .condition(Operand.REG_LO, CmpOp.EQ, Operand.constant(0))
-                .condition(Operand.REG_LO, CmpOp.LE, Operand.IN_LO)
-                .updateLo(Predicate.C0, AluOp.ADD, Operand.IN_LO, Operand.constant(tws))
-                .updateLo(Predicate.NOT_C0_AND_C1, AluOp.ADD, Operand.REG_LO, Operand.constant(1))
-                .output(RegisterAction.OutputSource.OLD_LO));
+        // stage 1: newest slot base, advanced to the packet's when the packet is serially newer
+        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, STAGE_NEWEST);
+        // lo/hi pairs (the hi word unused): a condition may read the second input word, IN_HI, only on a pair
+        RegisterArray newest = s1.register(NEWEST, 32, true, vconns);
+        RegisterAction newestFirst = s1.action(RegisterAction.on(newest, "first")
+                .updateLo(AluOp.SET, Operand.IN_LO, Operand.constant(0)).output(RegisterAction.OutputSource.NEW_LO));
+        RegisterAction advanceHigh = s1.action(serialIf(newest, "advance_high", false)
+                .updateLo(Predicate.C0_AND_C1, AluOp.SET, Operand.IN_LO, Operand.constant(0))
+                .output(RegisterAction.OutputSource.NEW_LO));
+        RegisterAction advanceLow = s1.action(serialIf(newest, "advance_low", false)
+                .updateLo(Predicate.C0_OR_C1, AluOp.SET, Operand.IN_LO, Operand.constant(0))
+                .output(RegisterAction.OutputSource.NEW_LO));
         s1.apply(ctx -> {
             if (ctx.get(valid) == 0) {
                 return;
             }
             long v = ctx.get(vconnId);
-            long nw = ctx.get(newest1);
-            long old = ctx.execute(step, v, nw);
+            long in = ctx.get(base);
+            RegisterAction a = ctx.get(first) != 0 ? newestFirst : in >= SEQ_HALF ? advanceHigh : advanceLow;
+            ctx.set(newestBase, ctx.execute(a, v, in, in ^ SEQ_HALF));
+        });
+
+        // stage 2: slot to clean, stored as its base + tws·W so that "a dirty slot exists" is stored <= newest
+        ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, STAGE_CLEAN);
+        RegisterArray toClean = s2.register(TO_CLEAN, 32, true, vconns);
+        RegisterAction cleanFirst = s2.action(RegisterAction.on(toClean, "first")
+                .updateLo(AluOp.SET, Operand.IN_LO, Operand.constant(0)).output(RegisterAction.OutputSource.NONE));
+        RegisterAction stepHigh = s2.action(serialIf(toClean, "step_high", true)
+                .updateLo(Predicate.C0_AND_C1, AluOp.ADD, Operand.REG_LO, Operand.constant(w))
+                .output(RegisterAction.OutputSource.OLD_LO));
+        RegisterAction stepLow = s2.action(serialIf(toClean, "step_low", true)
+                .updateLo(Predicate.C0_OR_C1, AluOp.ADD, Operand.REG_LO, Operand.constant(w))
+                .output(RegisterAction.OutputSource.OLD_LO));
+        s2.apply(ctx -> {
+            if (ctx.get(valid) == 0) {
+                return;
+            }
+            long v = ctx.get(vconnId);
             long r = ctx.get(reg);
+            long own = ctx.get(base);
+            if (ctx.get(first) != 0) {
+                // nothing below the first packet's slot is watched
+                ctx.execute(cleanFirst, v, (own + twsSpan) & SEQ_MASK);
+                ctx.set(cleanReg, n);
+                ctx.set(setReg, r);
+                return;
+            }
+            long nw = ctx.get(newestBase);
+            long old = ctx.execute(nw >= SEQ_HALF ? stepHigh : stepLow, v, nw, nw ^ SEQ_HALF);
             long clean = n; // none
             boolean register = true;
-            if (old != 0) {
-                if (old <= nw) {
-                    clean = (old - 1 - tws) % n;
-                    register = clean != r;                     // clean instead of register
-                }
-                if (ctx.get(slot1) + tws < old) {
-                    register = false;                          // late: its slot was cleaned
-                }
+            if (serialNotAfter(old, nw)) {
+                clean = (((old - twsSpan) & SEQ_MASK) >>> slotShift) % n;
+                register = clean != r;                         // clean instead of register
+            }
+            if (serialBefore((own + twsSpan) & SEQ_MASK, old)) {
+                register = false;                              // late: its slot was cleaned
             }
             ctx.set(cleanReg, clean);
             ctx.set(setReg, register ? r : n);
         });
 
-        // stages 2..: the N bitmaps, one stateful ALU each
+        // stages 3..: the N bitmaps, one stateful ALU each
         RegisterAction[] wipe = new RegisterAction[n];
         RegisterAction[] mark = new RegisterAction[n];
         for (int i = 0; i < n; i++) {
@@ -187,10 +259,10 @@ public final class WbmonPipeline {
             mark[i] = s.action(RegisterAction.on(bm, "register")
                     .updateLo(AluOp.OR, Operand.REG_LO, Operand.IN_LO).output(RegisterAction.OutputSource.NONE));
         }
-        for (int first = 0; first < n; first += BITMAPS_PER_STAGE) {
-            final int lo = first;
-            final int hi = Math.min(n, first + BITMAPS_PER_STAGE);
-            b.stage(Gress.INGRESS, bitmapStage(first)).apply(ctx -> {
+        for (int firstOfStage = 0; firstOfStage < n; firstOfStage += BITMAPS_PER_STAGE) {
+            final int lo = firstOfStage;
+            final int hi = Math.min(n, firstOfStage + BITMAPS_PER_STAGE);
+            b.stage(Gress.INGRESS, bitmapStage(firstOfStage)).apply(ctx -> {
                 if (ctx.get(valid) == 0) {
                     return;
                 }

@@ -60,11 +60,13 @@ public final class WbmonReport implements ProgramReport {
             if (id >= c.vconns() || id >= config(upEngine.state().program()).vconns()) {
                 continue;
             }
-            long toClean = 0; // one pipe receives the vconn; the others stay 0
+            long judged = 0; // one pipe receives the vconn; the others never started it
             for (int p = 0; p < downEngine.state().pipes(); p++) {
-                toClean = Math.max(toClean, downEngine.state().readRegister(p, WbmonPipeline.TO_CLEAN, id));
+                if (downEngine.state().readRegister(p, WbmonPipeline.STARTED, id) != 0) {
+                    judged = (downEngine.state().readRegister(p, WbmonPipeline.TO_CLEAN, id)
+                            - (long) c.tolerance() * c.bitsPerRegister()) & WbmonPipeline.SEQ_MASK;
+                }
             }
-            long judged = toClean == 0 ? 0 : (toClean - 1 - c.tolerance()) * c.bitsPerRegister();
             out.add(new Row(id, WbmonControlPlane.describe(t, v), WbmonDeployment.readAllPipes(upEngine, WbmonPipeline.NEXT_SEQ, id),
                     WbmonDeployment.readAllPipes(downEngine, WbmonPipeline.PACKETS, id),
                     WbmonDeployment.readAllPipes(downEngine, WbmonPipeline.DROPS, id), judged));

@@ -18,10 +18,11 @@ package dev.rmtemu.programs.wbmon;
  * clean + N; beyond it a jump of more than cws slots mixes two slots in one
  * register (false negatives), which is the burst tolerance limit.
  *
- * <p>The first packet of a vconn starts its window at its own slot (newest and
- * slot to clean are stored plus one; zero means "no packet yet"), so a trace
- * need not start at sequence 0. Sequence numbers do not wrap (2^32 per vconn
- * with the 32-bit header). No allocation per packet.
+ * <p>The first packet of a vconn starts its window at its own slot, so a trace need
+ * not start at sequence 0. Sequence numbers wrap at 2^32 like the header field: slots
+ * are kept as their base sequence number (sn with the low log2 W bits cleared) and
+ * compared serially, as the stage program does ({@link WbmonPipeline}), so detection
+ * goes on across the wrap. No allocation per packet.
  */
 public final class WindowMonitor {
     /** Told of every cleaned slot: which sequence numbers were counted as drops (zero bits of {@code word}). */
@@ -30,13 +31,18 @@ public final class WindowMonitor {
         void cleaned(int vconn, long slot, long word);
     }
 
+    private static final long MASK = WbmonPipeline.SEQ_MASK;
     private final int n;
     private final int w;
-    private final int tws;
+    private final int slotShift;
+    private final long slotMask;
+    private final long twsSpan;
     private final long fullMask;
     private final long[] bitmaps;
-    private final long[] newestPlusOne;
-    private final long[] toCleanPlusOne;
+    private final boolean[] started;
+    private final long[] newestBase;
+    /** Base of the slot to clean next, plus tws·W (the register's encoding). */
+    private final long[] toCleanStored;
     private final long[] drops;
     private final long[] packets;
     private final long[] unregistered;
@@ -45,11 +51,14 @@ public final class WindowMonitor {
     public WindowMonitor(WbmonConfig c) {
         this.n = c.registers();
         this.w = c.bitsPerRegister();
-        this.tws = c.tolerance();
+        this.slotShift = Integer.numberOfTrailingZeros(w);
+        this.slotMask = MASK & ~(long) (w - 1);
+        this.twsSpan = (long) c.tolerance() * w;
         this.fullMask = w == 64 ? -1L : (1L << w) - 1;
         this.bitmaps = new long[c.vconns() * n];
-        this.newestPlusOne = new long[c.vconns()];
-        this.toCleanPlusOne = new long[c.vconns()];
+        this.started = new boolean[c.vconns()];
+        this.newestBase = new long[c.vconns()];
+        this.toCleanStored = new long[c.vconns()];
         this.drops = new long[c.vconns()];
         this.packets = new long[c.vconns()];
         this.unregistered = new long[c.vconns()];
@@ -59,34 +68,35 @@ public final class WindowMonitor {
         this.listener = l;
     }
 
-    /** A packet of vconn {@code v} with sequence number {@code sn} arrives. */
+    /** A packet of vconn {@code v} with sequence number {@code sn} (taken modulo 2^32) arrives. */
     public void receive(int v, long sn) {
         packets[v]++;
-        long slot = sn / w;
-        int bit = (int) (sn % w);
-        long newest = newestPlusOne[v];
-        if (newest == 0 || slot + 1 > newest) {
-            newest = slot + 1;
-            newestPlusOne[v] = newest;
-        }
-        long clean = toCleanPlusOne[v];
-        boolean late = false;
-        int reg = (int) (slot % n);
+        long seq = sn & MASK;
+        long base = seq & slotMask;
+        int bit = (int) (seq & (w - 1));
+        int reg = (int) ((seq >>> slotShift) % n);
         boolean register = true;
-        if (clean == 0) {
-            toCleanPlusOne[v] = slot + 1; // first packet: nothing below its slot is watched
+        boolean late = false;
+        if (!started[v]) {
+            started[v] = true;
+            newestBase[v] = base;
+            toCleanStored[v] = (base + twsSpan) & MASK; // first packet: nothing below its slot is watched
         } else {
-            late = slot + 1 < clean;
-            if (clean <= newest - tws) {
-                long cleanSlot = clean - 1;
-                int cr = (int) (cleanSlot % n);
+            if (WbmonPipeline.serialBefore(newestBase[v], base)) {
+                newestBase[v] = base;
+            }
+            long clean = toCleanStored[v];
+            late = WbmonPipeline.serialBefore((base + twsSpan) & MASK, clean);
+            if (WbmonPipeline.serialNotAfter(clean, newestBase[v])) {
+                long cleanBase = (clean - twsSpan) & MASK;
+                int cr = (int) ((cleanBase >>> slotShift) % n);
                 int cell = v * n + cr;
                 long word = bitmaps[cell];
                 drops[v] += w - Long.bitCount(word & fullMask);
                 bitmaps[cell] = 0;
-                toCleanPlusOne[v] = clean + 1;
+                toCleanStored[v] = (clean + w) & MASK;
                 if (listener != null) {
-                    listener.cleaned(v, cleanSlot, word);
+                    listener.cleaned(v, cleanBase >>> slotShift, word);
                 }
                 register = cr != reg;
             }
@@ -113,19 +123,29 @@ public final class WindowMonitor {
         return unregistered[v];
     }
 
-    /** The newest slot, or −1 before the first packet. */
+    /** The newest slot (base / W, modulo 2^32 / W), or −1 before the first packet. */
     public long newestSlot(int v) {
-        return newestPlusOne[v] - 1;
+        return started[v] ? newestBase[v] >>> slotShift : -1;
     }
 
-    /** The slot to clean next, or −1 before the first packet. */
+    /** The slot to clean next (modulo 2^32 / W), or −1 before the first packet. */
     public long slotToClean(int v) {
-        return toCleanPlusOne[v] - 1;
+        return started[v] ? ((toCleanStored[v] - twsSpan) & MASK) >>> slotShift : -1;
     }
 
-    /** Every sequence number below this has been judged (its slot cleaned); 0 before any cleaning. */
+    /** What the stage program keeps in {@code wbmon_newest}: the newest slot's base sequence number. */
+    public long newestRegister(int v) {
+        return newestBase[v];
+    }
+
+    /** What the stage program keeps in {@code wbmon_to_clean}: the base of the slot to clean + tws·W. */
+    public long toCleanRegister(int v) {
+        return toCleanStored[v];
+    }
+
+    /** Every sequence number serially below this has been judged (its slot cleaned); 0 before any packet. */
     public long judgedBelow(int v) {
-        return toCleanPlusOne[v] == 0 ? 0 : (toCleanPlusOne[v] - 1) * (long) w;
+        return started[v] ? (toCleanStored[v] - twsSpan) & MASK : 0;
     }
 
     /** Bitmap register {@code r} of vconn {@code v}. */
@@ -134,6 +154,6 @@ public final class WindowMonitor {
     }
 
     public int vconns() {
-        return newestPlusOne.length;
+        return started.length;
     }
 }

@@ -34,7 +34,7 @@ class AclCorruptionAnalyzerTest {
         long[] lost = {AclCorruptionAnalyzer.key(NET_4 + 1, 6), AclCorruptionAnalyzer.key(NET_4 + 200, 17)};
         long[] delivered = {AclCorruptionAnalyzer.key(NET_5 + 3, 6), AclCorruptionAnalyzer.key(0x0A000A01, 6)};
         List<AclCorruptionAnalyzer.Candidate> c = AclCorruptionAnalyzer.explain(acl(), lost, delivered);
-        assertEquals(List.of(new AclCorruptionAnalyzer.Candidate(0, false, 8 + 8)), c);
+        assertEquals(List.of(AclCorruptionAnalyzer.Candidate.value(0, 8 + 8)), c);
         assertEquals("rule 0 value dst bit 8", c.get(0).describe());
     }
 
@@ -42,14 +42,17 @@ class AclCorruptionAnalyzerTest {
     void withoutDeliveredPacketsTheMaskFlipAlsoExplains() {
         long[] lost = {AclCorruptionAnalyzer.key(NET_4 + 1, 6)};
         List<AclCorruptionAnalyzer.Candidate> c = AclCorruptionAnalyzer.explain(acl(), lost, new long[0]);
-        assertTrue(c.contains(new AclCorruptionAnalyzer.Candidate(0, false, 16)));
-        assertTrue(c.contains(new AclCorruptionAnalyzer.Candidate(0, true, 16)), "mask bit 8 cleared: 10.0.4/24 and 10.0.5/24 both match");
+        assertTrue(c.contains(AclCorruptionAnalyzer.Candidate.value(0, 16)));
+        assertTrue(c.contains(AclCorruptionAnalyzer.Candidate.mask(0, 16)), "mask bit 8 cleared: 10.0.4/24 and 10.0.5/24 both match");
         for (AclCorruptionAnalyzer.Candidate x : c) {
             List<AclCorruptionAnalyzer.Rule> f = new java.util.ArrayList<>(acl());
             AclCorruptionAnalyzer.Rule r = f.get(x.rule());
             long bit = 1L << x.bit();
-            f.set(x.rule(), x.inMask() ? new AclCorruptionAnalyzer.Rule(r.value(), r.mask() ^ bit, r.priority(), r.deny())
-                    : new AclCorruptionAnalyzer.Rule(r.value() ^ bit, r.mask(), r.priority(), r.deny()));
+            f.set(x.rule(), switch (x.field()) {
+                case MASK -> new AclCorruptionAnalyzer.Rule(r.value(), r.mask() ^ bit, r.priority(), r.deny());
+                case VALUE -> new AclCorruptionAnalyzer.Rule(r.value() ^ bit, r.mask(), r.priority(), r.deny());
+                case ACTION -> new AclCorruptionAnalyzer.Rule(r.value(), r.mask(), r.priority(), true);
+            });
             assertTrue(AclCorruptionAnalyzer.denies(f, lost[0]), x.describe() + " really denies the lost packet");
         }
     }
@@ -59,5 +62,26 @@ class AclCorruptionAnalyzerTest {
         long[] lost = {AclCorruptionAnalyzer.key(0x0B000001, 6), AclCorruptionAnalyzer.key(0xC0A80001, 17)};
         long[] delivered = {AclCorruptionAnalyzer.key(0x0A000A01, 6)};
         assertTrue(AclCorruptionAnalyzer.explain(acl(), lost, delivered).isEmpty());
+    }
+
+    /**
+     * LossRadar (CoNEXT 2016) Section 5.2, case (c): an accept rule's action changes to deny. The
+     * ACL permits UDP to 10.0.4.0/24 above the catch-all; that rule's action bit flips, so exactly its
+     * packets are lost while TCP to the same net and everything else still gets through.
+     */
+    @Test
+    void anAcceptRuleFlippedToDenyIsFound() {
+        List<AclCorruptionAnalyzer.Rule> acl = List.of(
+                AclCorruptionAnalyzer.Rule.of(NET_5, 24, 0, 10, true),     // deny 10.0.5.0/24
+                AclCorruptionAnalyzer.Rule.of(NET_4, 24, 17, 20, false),   // permit UDP to 10.0.4.0/24
+                AclCorruptionAnalyzer.Rule.of(NET_4, 24, 0, 5, false),     // permit the rest of 10.0.4.0/24
+                AclCorruptionAnalyzer.Rule.of(0, 0, 0, 1, false));         // permit the rest
+        long[] lost = {AclCorruptionAnalyzer.key(NET_4 + 1, 17), AclCorruptionAnalyzer.key(NET_4 + 99, 17),
+            AclCorruptionAnalyzer.key(NET_4 + 250, 17)};
+        long[] delivered = {AclCorruptionAnalyzer.key(NET_4 + 1, 6), AclCorruptionAnalyzer.key(NET_4 + 99, 6),
+            AclCorruptionAnalyzer.key(0x0A000A01, 17), AclCorruptionAnalyzer.key(0x0A000A01, 6)};
+        List<AclCorruptionAnalyzer.Candidate> c = AclCorruptionAnalyzer.explain(acl, lost, delivered);
+        assertEquals(List.of(AclCorruptionAnalyzer.Candidate.action(1)), c);
+        assertEquals("rule 1 action accept -> deny", c.get(0).describe());
     }
 }

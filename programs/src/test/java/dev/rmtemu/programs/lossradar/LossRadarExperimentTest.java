@@ -47,8 +47,31 @@ class LossRadarExperimentTest {
         String first = run(small(), true);
         assertEquals(first, run(small(), true), "same options, same bytes");
         assertTrue(first.contains("\"equals_reference\":true"), first);
+        assertTrue(first.contains("\"line\":[{\"ingress_pipes\":1,") && first.contains("},{\"ingress_pipes\":4,"), first);
         String text = run(small(), false);
         assertTrue(text.contains("digests == plain-Java meters: true"), text);
+    }
+
+    /**
+     * Part (l) has a row with the senders on one port and a row with a sender port in each of
+     * tofino1's four pipes (the upstream meter runs in the arrival port's ingress pipe: LossRadar,
+     * CoNEXT 2016, Section 3, Figure 4); in both every loss is decoded and counted.
+     */
+    @Test
+    void lineRowsWithSendersInOneAndInAllFourPipesDecodeEveryLoss() {
+        Map<String, String> o = LossRadarExperiment.DEFAULTS.entrySet().stream().collect(
+                java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (x, y) -> x, TreeMap::new));
+        o.put("l_packets", "3000");
+        List<LossRadarExperiment.LineRow> rows = LossRadarExperiment.lines(o, 3, 1);
+        assertEquals(2, rows.size());
+        assertEquals(1, rows.get(0).ingressPipes());
+        assertEquals(4, rows.get(1).ingressPipes());
+        for (LossRadarExperiment.LineRow r : rows) {
+            assertTrue(r.lost() > 0, r.toString());
+            assertEquals(r.lost(), r.decoded(), r.toString());
+            assertEquals(r.lost(), r.counted(), r.toString());
+            assertTrue(r.equalsReference(), r.toString());
+        }
     }
 
     @Test

@@ -78,17 +78,40 @@ class RootCauseAnalyzerTest {
         assertEquals(RootCause.RANDOM, r[6], "a single loss fills its one bin");
     }
 
+    /**
+     * LossRadar (CoNEXT 2016) Section 5.1, Algorithm 2 lines 8-14: when more than p_syn of the
+     * remaining losses are SYNs, the SYN losses are blackholes and leave the rest; the rest still
+     * goes through the time-distribution test. Before, every remaining loss, SYN or not, was
+     * marked blackhole.
+     */
     @Test
-    void mostlySynLossesAreABlackhole() {
+    void mostlySynLossesAreABlackholeAndOnlyTheSyns() {
         List<RootCauseAnalyzer.Loss> l = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             l.add(loss(20 + i, 1, true, i * 5 * MS));
         }
         assertArrayEquals(all(10, RootCause.BLACKHOLE), analyzer.classify(l));
-        l.add(loss(40, 9, false, 60 * MS)); // 10 of 11 SYN = 0.909 > 0.9
-        assertArrayEquals(all(11, RootCause.BLACKHOLE), analyzer.classify(l));
+        l.add(loss(40, 9, false, 60 * MS)); // 10 of 11 SYN = 0.909 > 0.9: the SYNs are blackholes
+        RootCause[] r = analyzer.classify(l);
+        assertArrayEquals(all(10, RootCause.BLACKHOLE), java.util.Arrays.copyOf(r, 10));
+        assertEquals(RootCause.RANDOM, r[10], "the non-SYN loss alone fills its one bin: random, not blackhole");
         l.add(loss(41, 9, false, 61 * MS)); // 10 of 12 = 0.83: not a SYN blackhole, spread: random
         assertArrayEquals(all(12, RootCause.RANDOM), analyzer.classify(l));
+    }
+
+    @Test
+    void theNonSynRestOfASynBlackholeIsTestedForSpread() {
+        List<RootCauseAnalyzer.Loss> l = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            l.add(loss(200 + i, 1, true, i * 3 * MS + 11 * US)); // 30 SYN losses over 90 ms
+        }
+        // two non-SYN losses 40 µs apart (gaps above t_gap, no burst) in the same 50 ms half of the interval
+        l.add(loss(300, 5, false, 20 * MS + 3 * US));
+        l.add(loss(301, 8, false, 20 * MS + 43 * US));
+        RootCause[] r = analyzer.classify(l); // 30 of 32 SYN = 0.94 > 0.9
+        assertArrayEquals(all(30, RootCause.BLACKHOLE), java.util.Arrays.copyOf(r, 30));
+        assertEquals(RootCause.UNCLASSIFIED, r[30], "2 losses in 1 of 2 bins: not spread");
+        assertEquals(RootCause.UNCLASSIFIED, r[31]);
     }
 
     @Test

@@ -54,7 +54,7 @@ class WbmonAnalyserTest {
         List<WbmonCollector.VconnCounters> out = new ArrayList<>();
         for (int i = 0; i < vc.size(); i++) {
             long drops = Math.round((1 - y[i]) * sent);
-            out.add(new WbmonCollector.VconnCounters(i, sent - drops, drops));
+            out.add(new WbmonCollector.VconnCounters(i, sent, sent - drops, drops));
         }
         return out;
     }

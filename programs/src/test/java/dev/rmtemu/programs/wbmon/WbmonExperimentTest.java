@@ -76,6 +76,32 @@ class WbmonExperimentTest {
         assertEquals(1, x.trueSets());
     }
 
+    /**
+     * A dead link (every packet lost, a blackhole) must be blamed. The downstream window counts
+     * drops only when a later packet cleans their slot (WBMon dissertation Section 4.3), so a vconn
+     * over a dead link reports no packets and no drops; its success rate must come from what the
+     * upstream numbered (Section 4.4: y from the m-switches' counters), or it reads 1.0 and
+     * NetBouncer blames nothing (recall was 0 % in every row). Run 5 of Abilene 40 % puts the dead
+     * link on three vconns each of which has other links only it crosses: the solver's sweep order
+     * must leave the shared link at 0 (NetBouncer.sweepOrder), not one link per dead vconn.
+     */
+    @Test
+    void deadLinkIsFoundInEveryScenario() {
+        Map<String, String> o = new TreeMap<>(Map.of("part", "e", "e_loss", "1", "e_runs", "6", "e_fractions", "0.4,0.6",
+                "e_packets", "2000"));
+        String table = run(o, false);
+        int rows = 0;
+        for (String line : table.split("\n")) {
+            if (line.startsWith(" abilene") || line.startsWith(" fattree")) {
+                String[] col = line.trim().split("\\s+");
+                assertEquals("100.0%", col[col.length - 3], "recall in: " + line);
+                assertEquals("100.0%", col[col.length - 2], "precision in: " + line);
+                rows++;
+            }
+        }
+        assertEquals(4, rows, table);
+    }
+
     @Test
     void networkDetectionAddsLinkLatencyToTheWindowDelay() {
         NetworkDetection.Result r = NetworkDetection.run(new WbmonConfig(1, 4, 32, 2), 5_000, 0.02, 40, 1000, 4);

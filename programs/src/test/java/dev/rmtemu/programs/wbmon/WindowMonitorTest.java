@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Exact drop counts of the reference window algorithm on hand-built sequences (N = 4, W = 8, tws = 2). */
 class WindowMonitorTest {
@@ -185,5 +186,36 @@ class WindowMonitorTest {
         assertThrows(UserError.class, () -> new WbmonConfig(1, 4, 32, 4));
         assertThrows(UserError.class, () -> new WbmonConfig(0, 4, 32, 2));
         assertEquals(2, WbmonConfig.defaults().cleaning());
+    }
+
+    /**
+     * The sequence number is a 32-bit header field (WBMon dissertation Section 4.2: the upstream
+     * numbers every packet of a vconn), so it wraps. Detection must go on across the wrap exactly as
+     * it does anywhere else: the same loss and reorder pattern, numbered from 2^32 − 200 instead of
+     * from 1000, gives the same drops, the same unregistered packets and the same judged range.
+     * Before, the newest slot stayed at the last slot before the wrap and every later packet was
+     * "late": no drop was ever counted again.
+     */
+    @Test
+    void detectionGoesOnAcrossTheSequenceWrap() {
+        long wrapStart = (1L << WbmonConfig.SEQ_BITS) - 200;
+        WindowMonitor plain = new WindowMonitor(SMALL);
+        WindowMonitor wrapped = new WindowMonitor(SMALL);
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int i = 0; i < 2_000; i++) {
+            if (rnd.nextInt(25) == 0) {
+                continue; // lost
+            }
+            int jitter = rnd.nextInt(10) == 0 ? rnd.nextInt(7) - 3 : 0; // reordered within the tolerance window
+            int k = Math.max(0, i + jitter);
+            plain.receive(0, 1000 + k);
+            wrapped.receive(0, (wrapStart + k) & ((1L << WbmonConfig.SEQ_BITS) - 1));
+        }
+        assertTrue(plain.drops(0) > 50, "losses counted: " + plain.drops(0));
+        assertEquals(plain.drops(0), wrapped.drops(0), "drops across the wrap");
+        assertEquals(plain.unregistered(0), wrapped.unregistered(0));
+        long span = plain.judgedBelow(0) - 1000;
+        assertEquals((wrapStart + span) & ((1L << WbmonConfig.SEQ_BITS) - 1), wrapped.judgedBelow(0), "judged past the wrap");
+        assertTrue(wrapped.judgedBelow(0) < 2_000, "the window is past 0: " + wrapped.judgedBelow(0));
     }
 }
