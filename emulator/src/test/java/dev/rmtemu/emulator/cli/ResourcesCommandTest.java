@@ -19,13 +19,13 @@ class ResourcesCommandTest {
     @Test
     void programThatDoesNotFitExitsThreeNamingTheStage() {
         // 200,000 cells: ceil(200000 / 4096) = 49 data RAMs + 1 spare = 50
-        CliRunner r = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=200000");
+        CliRunner r = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=262144");
         assertEquals(3, r.exit());
         assertTrue(r.out().contains("DOES NOT FIT"));
-        assertEquals("rmtemu: counter: stage 0 ingress: register flow_count needs 50 RAMs, more than the 36 one stateful ALU reaches"
+        assertEquals("rmtemu: counter: stage 0 ingress: register flow_count needs 65 RAMs, more than the 36 one stateful ALU reaches"
                 + " (6 rows x 6 right-side RAMs), and tofino1 cannot split a register across stages [stage-resources]\n"
-                + "rmtemu: counter: stage 0 ingress: register flow_count needs 50 map RAMs, 48 left of 48 [stage-resources]\n"
-                + "rmtemu: counter: stage 0 ingress: register flow_count needs 50 right-side RAMs, 48 left of 48 (6 columns x 8 rows) [stage-resources]\n", r.err());
+                + "rmtemu: counter: stage 0 ingress: register flow_count needs 65 map RAMs, 48 left of 48 [stage-resources]\n"
+                + "rmtemu: counter: stage 0 ingress: register flow_count needs 65 right-side RAMs, 48 left of 48 (6 columns x 8 rows) [stage-resources]\n", r.err());
     }
 
     @Test
@@ -40,7 +40,7 @@ class ResourcesCommandTest {
     void unknownNamesAreOneLineAndExitTwo() {
         CliRunner p = CliRunner.run("resources", "--program", "nosuch");
         assertEquals(2, p.exit());
-        assertEquals("rmtemu: unknown program 'nosuch' (available: counter, l2fwd)\n", p.err());
+        assertEquals("rmtemu: unknown program 'nosuch' (available: counter, l2fwd; or a FILE.java or JAR!CLASS of your own)\n", p.err());
         CliRunner t = CliRunner.run("resources", "--program", "counter", "--target", "tofino7");
         assertEquals(2, t.exit());
         assertTrue(t.err().startsWith("rmtemu: unknown target 'tofino7'"), t.err());
