@@ -46,6 +46,7 @@ public final class JournalReader implements AutoCloseable {
     private long messagesRead;
     private long endCycle = -1;
     private boolean ended;
+    private boolean aborted;
 
     private JournalReader(Path directory) {
         this.directory = directory;
@@ -159,6 +160,11 @@ public final class JournalReader implements AutoCloseable {
         return ended;
     }
 
+    /** True once an end message marked aborted has been read: the run was stopped early. */
+    public boolean isAborted() {
+        return aborted;
+    }
+
     /** Messages handed to handlers so far (header and end not counted). */
     public long messagesRead() {
         return messagesRead;
@@ -241,10 +247,19 @@ public final class JournalReader implements AutoCloseable {
     }
 
     private void readEnd(Bytes<?> b) {
-        if (b.readRemaining() != Long.BYTES) {
-            throw notAJournal("end message has " + b.readRemaining() + " payload bytes, expected " + Long.BYTES);
+        long bytes = b.readRemaining();
+        if (bytes != Long.BYTES && bytes != 2 * Long.BYTES) {
+            throw notAJournal("end message has " + bytes + " payload bytes, expected " + Long.BYTES
+                    + " or " + 2 * Long.BYTES);
         }
         long written = b.readLong();
+        if (bytes == 2 * Long.BYTES) {
+            long status = b.readLong();
+            if (status != JournalFormat.END_ABORTED) {
+                throw notAJournal("end message has status " + status + ", expected " + JournalFormat.END_ABORTED);
+            }
+            aborted = true;
+        }
         if (written != messagesRead) {
             throw notAJournal("end message counts " + written + " messages but " + messagesRead + " were read");
         }

@@ -209,7 +209,8 @@ public final class LatencyMetrics {
         return Collections.unmodifiableSortedMap(m);
     }
 
-    private List<ClampingHistogram> nonEmpty() {
+    /** The histograms {@link #writeHgrmFiles} writes, in its order (each to {@code name() + ".hgrm"}). */
+    public List<ClampingHistogram> nonEmpty() {
         List<ClampingHistogram> list = new ArrayList<>();
         if (latency.count() > 0) {
             list.add(latency);
