@@ -387,6 +387,7 @@ public final class SwitchEngine {
         pool.storeRecord(slot, record);
         pool.ingressPort(slot, port);
         pool.shim(slot, shimWord);
+        pendingArrivals++;
         events.schedule(cycle, EventQueue.Phase.PORT_ARRIVAL, port, EV_PORT_ARRIVAL, slot);
     }
 
@@ -398,6 +399,7 @@ public final class SwitchEngine {
         switch (events.type()) {
             case EV_PORT_ARRIVAL -> {
                 int slot = payload;
+                pendingArrivals--;
                 pool.packetNumber(slot, nextPacketNumber++);
                 pool.arrivalCycle(slot, c);
                 counters.packetIn();
@@ -417,6 +419,8 @@ public final class SwitchEngine {
     }
 
     private final PacketRecord genRecord = PacketRecord.allocate();
+    /** Packets scheduled from links, not arrived yet (they hold pool slots but are not counted in). */
+    private long pendingArrivals;
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
@@ -681,7 +685,13 @@ public final class SwitchEngine {
 
     /** Packets inside the switch (in a pipeline, in a queue, or recirculating). */
     public long inFlight() {
-        return pool.inUse();
+        // a packet scheduled to arrive from a link holds a slot but has not entered yet
+        return pool.inUse() - pendingArrivals;
+    }
+
+    /** Packets scheduled to arrive from a link ({@link #scheduleArrival}) that have not arrived yet. */
+    public long pendingArrivals() {
+        return pendingArrivals;
     }
 
     /** The cycle of the last event processed. */

@@ -84,7 +84,7 @@ public final class NetworkReplay {
             }
             String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
             long hostNs = HostClock.nanos() - hostStart;
-            net.checkConservation();
+            net.checkConservation(stoppedBy == null);
             if (progress != null) {
                 progress.done(injector.packets);
             }

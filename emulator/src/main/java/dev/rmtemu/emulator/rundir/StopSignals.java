@@ -29,8 +29,14 @@ public final class StopSignals implements AutoCloseable {
         StopSignals s = new StopSignals();
         for (String name : SIGNALS) {
             Signal sig = new Signal(name);
-            SignalHandler before = Signal.handle(sig, got -> stop.request("SIG" + got.getName(),
-                    SIGNAL_EXIT_BASE + got.getNumber()));
+            SignalHandler before;
+            try {
+                before = Signal.handle(sig, got -> stop.request("SIG" + got.getName(),
+                        SIGNAL_EXIT_BASE + got.getNumber()));
+            } catch (IllegalArgumentException e) {
+                // the JVM keeps this signal (e.g. SIGINT ignored by a background job, or -Xrs): it keeps its default
+                continue;
+            }
             s.signals.add(sig);
             s.previous.add(before);
         }

@@ -1,0 +1,123 @@
+package dev.rmtemu.emulator.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rmtemu.emulator.journal.JournalReader;
+import dev.rmtemu.emulator.rundir.RunDirectory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A replay in a child JVM, stopped by SIGTERM and, separately, by kill -9: what each leaves
+ * in the run directory and what {@code rmtemu collect} then says.
+ */
+@EnabledOnOs({OS.LINUX, OS.MAC})
+class SignalSubprocessTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Far more packets than the child gets through before the signal: the run is always mid-trace. */
+    private static final String LONG_TRACE = "gen:isp?packets=2000000000&flows=5000&seed=9";
+    /** Packets the child must have processed before it is signalled (past the first progress chunk). */
+    private static final long STARTED_PACKETS = 1;
+
+    private static Process startReplay(Path out, Path log) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // the test JVM's flags (surefire's argLine: the Chronicle opens/exports)
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("--add-") || arg.startsWith("-Dchronicle.")) {
+                command.add(arg);
+            }
+        }
+        command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "replay", "--program", "counter", "--trace", LONG_TRACE, "--topspeed", "--no-progress",
+                "--out", out.toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** Waits (host time bounds only the test) until the child has taken its run directory. */
+    private static void awaitRunning(Process p, Path out, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!(Files.exists(out.resolve(RunDirectory.LOCK)) && Files.isDirectory(out.resolve("journal")))) {
+            assertTrue(p.isAlive(), "replay died: " + Files.readString(log));
+            assertTrue(System.nanoTime() < deadline, "replay did not start");
+            Thread.sleep(20);
+        }
+        // a little time inside the packet loop
+        Thread.sleep(1000);
+    }
+
+    @Test
+    void sigtermEndsTheRunWithAFinalIncompleteReport(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        Path log = tmp.resolve("child.log");
+        Process p = startReplay(out, log);
+        try {
+            awaitRunning(p, out, log);
+            p.destroy(); // SIGTERM
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS), "replay did not stop on SIGTERM");
+            String said = Files.readString(log);
+            assertEquals(143, p.exitValue(), said);
+            List<String> lines = said.lines().filter(l -> l.startsWith("rmtemu:")).toList();
+            assertEquals(1, lines.size(), said);
+            assertTrue(lines.get(0).startsWith("rmtemu: replay interrupted by SIGTERM after "), said);
+            JsonNode report = JSON.readTree(out.resolve("report.json").toFile());
+            assertFalse(report.get("complete").asBoolean());
+            assertEquals("SIGTERM", report.get("interrupted_by").asText());
+            JsonNode c = report.get("counters");
+            assertTrue(c.get("in").asLong() >= STARTED_PACKETS, c.toString());
+            assertEquals(c.get("in").asLong(), c.get("out").asLong() + c.get("dropped").asLong() + c.get("in_flight").asLong());
+            assertTrue(report.get("files").toString().contains("latency.hgrm"), report.get("files").toString());
+            assertFalse(Files.exists(out.resolve(RunDirectory.LOCK)), "the lock goes with the run");
+            try (JournalReader j = JournalReader.open(out)) {
+                j.readHeaderIfPresent();
+                j.poll((kind, cycle, sw, pipe, payload, offset, length) -> { }, Integer.MAX_VALUE);
+                assertTrue(j.isEnded() && j.isAborted());
+            }
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void killMinus9LeavesAnIncompleteReportAndAReadableJournal(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        Path log = tmp.resolve("child.log");
+        Process p = startReplay(out, log);
+        try {
+            awaitRunning(p, out, log);
+            p.destroyForcibly(); // SIGKILL
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+            assertEquals(137, p.exitValue());
+            JsonNode report = JSON.readTree(out.resolve("report.json").toFile());
+            assertFalse(report.get("complete").asBoolean());
+            assertEquals("counter", report.get("inputs").get("program").asText());
+            assertEquals(Long.toString(p.pid()), Files.readString(out.resolve(RunDirectory.LOCK)).strip(),
+                    "the dead writer's lock stays, for collect to see");
+            try (JournalReader j = JournalReader.open(out)) {
+                assertTrue(j.readHeaderIfPresent(), "the header is readable");
+                j.poll((kind, cycle, sw, pipe, payload, offset, length) -> { }, Integer.MAX_VALUE);
+                assertFalse(j.isEnded());
+            }
+            // the next run takes the stale lock over and cleans the killed run's files
+            CliRunner again = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=100",
+                    "--no-progress", "--out", out.toString());
+            assertEquals(0, again.exit(), again.err());
+            assertTrue(JSON.readTree(out.resolve("report.json").toFile()).get("complete").asBoolean());
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+}
