@@ -86,6 +86,10 @@ class SignalSubprocessTest {
                 j.poll((kind, cycle, sw, pipe, payload, offset, length) -> { }, Integer.MAX_VALUE);
                 assertTrue(j.isEnded() && j.isAborted());
             }
+            CliRunner collect = CliRunner.run("collect", "--journal", out.toString());
+            assertEquals(6, collect.exit(), collect.err());
+            assertEquals("rmtemu: run did not finish: 0 messages (stopped early: the end message is marked aborted)",
+                    collect.err().strip());
         } finally {
             p.destroyForcibly();
         }
@@ -111,6 +115,11 @@ class SignalSubprocessTest {
                 j.poll((kind, cycle, sw, pipe, payload, offset, length) -> { }, Integer.MAX_VALUE);
                 assertFalse(j.isEnded());
             }
+            CliRunner collect = CliRunner.run("collect", "--journal", out.toString());
+            assertEquals(6, collect.exit(), collect.err());
+            assertEquals("rmtemu: run did not finish: 0 messages", collect.err().strip());
+            CliRunner follow = CliRunner.run("collect", "--journal", out.toString(), "--follow");
+            assertEquals(6, follow.exit(), "--follow ends once the writer is gone: " + follow.err());
             // the next run takes the stale lock over and cleans the killed run's files
             CliRunner again = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=100",
                     "--no-progress", "--out", out.toString());
