@@ -179,7 +179,7 @@ public final class ReplayCommand implements Callable<Integer> {
         Outcome done;
         // SIGINT/SIGTERM end the run at the next chunk with a report marked incomplete
         try (StopSignals signals = StopSignals.install(stop)) {
-            done = replay(o, p, stop, table);
+            done = replay(o, p, stop, table, err);
         }
         String interruptedBy = done.interruptedBy();
         long packets = done.packets();
@@ -204,9 +204,14 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /** Runs the replay and appends its summary (and its programs' sections) to {@code table}. */
-    private static Outcome replay(ReplayOptions o, Replay.Progress p, StopRequest stop, StringBuilder table) {
+    private static Outcome replay(ReplayOptions o, Replay.Progress p, StopRequest stop, StringBuilder table,
+                                  PrintWriter err) {
         if (o.topology() != null) {
             NetworkReplay.Result r = NetworkReplay.run(o, p, stop);
+            for (String w : r.network().warnings()) {
+                err.println("rmtemu: warning: " + w);
+            }
+            err.flush();
             table.append(NetworkReport.summary(r));
             java.util.TreeSet<String> programs = new java.util.TreeSet<>();
             for (int s = 0; s < r.network().switchCount(); s++) {

@@ -52,6 +52,10 @@ public final class SwitchEngine {
     public static final String DROP_INGRESS = "ingress_drop_ctl";
     public static final String DROP_EGRESS = "egress_drop_ctl";
     public static final String DROP_NO_PORT = "no_egress_port";
+    /** Drop cause of a router (regular switch) for a packet whose TTL / hop limit ran out. */
+    public static final String DROP_TTL_EXPIRED = "ttl_expired";
+    private static final int IPV4 = 4;
+    private static final int IPV6 = 6;
     public static final String DROP_RESUBMIT = "resubmit_limit";
     public static final String DROP_RECIRCULATION = "recirculation_overflow";
 
@@ -118,6 +122,8 @@ public final class SwitchEngine {
     private int[][] multicastGroups = new int[0][];
     private DepartureListener listener = (c, p, s, pool) -> { };
     private ForwardingTable forwarding;
+    private boolean routerTtl;
+    private int causeTtl;
     private long nextPacketNumber;
     private boolean replicating;
     private boolean draining;
@@ -217,6 +223,24 @@ public final class SwitchEngine {
     /** Routing consulted when the program does not choose an egress port (topology switches). */
     public void forwarding(ForwardingTable table) {
         this.forwarding = table;
+    }
+
+    /**
+     * Makes this switch a router (a topology's regular switch): an IPv4 packet's TTL or an
+     * IPv6 packet's hop limit is decremented on the way out, and a packet whose TTL would
+     * reach 0 (it arrives with 1) is dropped as {@value #DROP_TTL_EXPIRED}, so a forwarding
+     * loop ends. A record with TTL 0 carries none (a hand-built packet; captures and the
+     * generators always set one) and passes unchanged; the network's hop budget bounds it.
+     */
+    public void decrementTtl() {
+        if (!routerTtl) {
+            causeTtl = counters.dropCause(DROP_TTL_EXPIRED);
+            routerTtl = true;
+        }
+    }
+
+    private static boolean carriesTtl(PacketRecord r) {
+        return (r.ipVersion() == IPV4 || r.ipVersion() == IPV6) && r.ttl() != 0;
     }
 
     /** The control plane: registers and table entries. */
@@ -382,11 +406,17 @@ public final class SwitchEngine {
 
     /** As {@link #scheduleArrival(long, int, PacketRecord)}, with the shim header word the upstream deparser emitted. */
     public void scheduleArrival(long cycle, int port, PacketRecord record, long shimWord) {
+        scheduleArrival(cycle, port, record, shimWord, 0);
+    }
+
+    /** As {@link #scheduleArrival(long, int, PacketRecord, long)}, the packet having passed {@code hops} switches. */
+    public void scheduleArrival(long cycle, int port, PacketRecord record, long shimWord, int hops) {
         checkPort(port);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
         pool.ingressPort(slot, port);
         pool.shim(slot, shimWord);
+        pool.hops(slot, hops);
         pendingArrivals++;
         events.schedule(cycle, EventQueue.Phase.PORT_ARRIVAL, port, EV_PORT_ARRIVAL, slot);
     }
@@ -470,6 +500,10 @@ public final class SwitchEngine {
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
         if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
             phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));
+        }
+        if (routerTtl && carriesTtl(pool.record(slot)) && pool.record(slot).ttl() == 1) {
+            drop(slot, causeTtl); // a router does not forward a packet whose TTL would reach 0
+            return;
         }
         long toTm = p + ingressToTm;
         if (phv.get(fDrop) != 0) {
@@ -610,6 +644,10 @@ public final class SwitchEngine {
         metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
         if (deparser != null && phv.headerWritten()) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
+        }
+        if (routerTtl && carriesTtl(pool.record(slot))) {
+            PacketRecord r = pool.record(slot);
+            r.ttl(r.ttl() - 1); // the router's deparser writes the decremented TTL / hop limit
         }
         if (hasShim) {
             pool.shim(slot, parser.deparseShim(phv));

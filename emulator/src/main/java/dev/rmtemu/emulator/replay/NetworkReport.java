@@ -91,6 +91,8 @@ public final class NetworkReport {
                 causes.put(k, v);
             }
         });
+        ArrayNode warnings = network.putArray("warnings");
+        net.warnings().forEach(warnings::add);
         summary(network.putObject("latency_ns"), net.latency().summary());
 
         ObjectNode switches = network.putObject("switches");
@@ -111,6 +113,7 @@ public final class NetworkReport {
             });
             sn.put("recirculated", e.counters().recirculations());
             sn.put("unlinked_port_drops", net.unlinkedDrops(s));
+            sn.put("hop_limit_drops", net.hopLimitDrops(s));
             summary(sn.putObject("latency_ns"), e.metrics().latency().summary());
         }
 
