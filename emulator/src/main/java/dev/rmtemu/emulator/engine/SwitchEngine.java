@@ -52,6 +52,11 @@ public final class SwitchEngine {
     public static final String DROP_INGRESS = "ingress_drop_ctl";
     public static final String DROP_EGRESS = "egress_drop_ctl";
     public static final String DROP_NO_PORT = "no_egress_port";
+    /**
+     * Packet slots (PHV and record) a switch starts with; the pool doubles as packets pile
+     * up, so a switch of a large network that sees few packets stays small.
+     */
+    static final int INITIAL_POOL_SLOTS = 16;
     /** Drop cause of a router (regular switch) for a packet whose TTL / hop limit ran out. */
     public static final String DROP_TTL_EXPIRED = "ttl_expired";
     private static final int IPV4 = 4;
@@ -148,7 +153,7 @@ public final class SwitchEngine {
         HeaderDeparser d = new HeaderDeparser(program);
         this.deparser = d.emitsAnything() ? d : null;
         this.tm = new TrafficManager(config.trafficManager());
-        this.pool = new PacketPool(program.fields().size(), 1024);
+        this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS);
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
         this.portPipe = new int[frontPorts];

@@ -174,8 +174,6 @@ public final class NetworkEngine {
     private NetworkEngine(Topology t, NetworkOptions o) {
         this.topology = t;
         this.options = o;
-        this.routing = Routing.of(t);
-        this.hostMap = new HostMap(t);
         int n = t.nodes().size();
         List<Node> sw = t.switches();
         if (sw.isEmpty()) {
@@ -190,6 +188,21 @@ public final class NetworkEngine {
             }
         }
         ProgramRegistry registry = new ProgramRegistry();
+        // every program first (cheap), so the memory estimate can refuse before any switch is allocated
+        StageProgram[] programs = new StageProgram[sw.size()];
+        for (int i = 0; i < sw.size(); i++) {
+            Node s = sw.get(i);
+            if (s.isProgrammable() && o.program() != null) {
+                programs[i] = registry.build(o.program(), o.params());
+            } else if (s.isProgrammable() && s.program() != null) {
+                programs[i] = registry.build(s.program(), s.params().asMap());
+            } else {
+                programs[i] = plainForwardingProgram();
+            }
+        }
+        NetworkMemoryEstimate.of(t, programs).check(t.source(), Runtime.getRuntime().maxMemory());
+        this.routing = Routing.of(t);
+        this.hostMap = new HostMap(t);
         switches = new SwitchEngine[sw.size()];
         switchNode = new int[sw.size()];
         switchProgram = new String[sw.size()];
@@ -209,14 +222,7 @@ public final class NetworkEngine {
                         + profile.clockHz() + " Hz but " + clockOwner + " at " + clockHz
                         + " Hz; one network needs one clock");
             }
-            StageProgram program;
-            if (s.isProgrammable() && o.program() != null) {
-                program = registry.build(o.program(), o.params());
-            } else if (s.isProgrammable() && s.program() != null) {
-                program = registry.build(s.program(), s.params().asMap());
-            } else {
-                program = plainForwardingProgram();
-            }
+            StageProgram program = programs[i];
             List<Long> rates = new ArrayList<>();
             for (int p = 1; p <= s.ports(); p++) {
                 int l = t.linkAt(s.index(), p);

@@ -51,4 +51,21 @@ class OutOfMemoryTest {
         assertEquals("internal error: java.lang.InternalError: a fault occurred", Main.errorLine(
                 new InternalError("a fault occurred")));
     }
+
+    @Test
+    void aNetworkThatCannotFitIsRefusedBeforeTheRunWithTheHeapOption(@TempDir Path tmp) throws Exception {
+        Path log = tmp.resolve("net.log");
+        Process p = ChildCli.start(log, List.of(SMALL_HEAP), "replay", "--topology", "builtin:fattree?k=24",
+                "--trace", "gen:isp?packets=10", "--no-progress", "--out", tmp.resolve("net").toString());
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child did not end");
+            String said = Files.readString(log);
+            assertEquals(2, p.exitValue(), said);
+            assertEquals(1, said.lines().count(), said);
+            assertTrue(said.matches("rmtemu: topology builtin:fattree\\?k=24 needs about \\d+ MB before its first packet"
+                    + " \\(.*\\) but this JVM may use \\d+ MB; run with RMTEMU_JAVA_OPTS=-Xmx1g\\s*"), said);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
 }
