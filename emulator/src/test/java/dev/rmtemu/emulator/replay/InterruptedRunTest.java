@@ -37,7 +37,7 @@ class InterruptedRunTest {
 
     private static void assertStoppedAtTheChunk(long packets) {
         // the ring is drained in batches; the stop is seen before the next one
-        assertTrue(packets >= Replay.PROGRESS_EVERY && packets < Replay.PROGRESS_EVERY + Replay.DRAIN_BATCH,
+        assertTrue(packets >= Replay.PROGRESS_EVERY && packets < Replay.PROGRESS_EVERY + dev.rmtemu.emulator.ring.RingConfig.DEFAULT_DRAIN_BATCH,
                 "stopped after " + packets);
     }
 
