@@ -77,6 +77,16 @@ public final class CollectCommand implements Callable<Integer> {
             throw new UserError("collect: --hex-bytes must be zero or more, got " + hexBytes);
         }
         PrintWriter out = spec.commandLine().getOut();
+        try {
+            return collect(out);
+        } catch (InternalError e) {
+            // a fault on a memory-mapped queue file (truncated, or cut off by a full disk) can surface
+            // after the access that caused it, in compiled code, so it is caught around the whole read
+            throw new UserError("journal " + journal + ": a queue file is truncated or damaged (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private int collect(PrintWriter out) {
         try (JournalReader reader = JournalReader.open(journal)) {
             Printer printer = new Printer(reader, out);
             Path runDir = runDirectoryOf(reader.directory());

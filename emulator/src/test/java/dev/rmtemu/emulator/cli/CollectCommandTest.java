@@ -150,8 +150,9 @@ class CollectCommandTest {
         assertEquals(2, r.exit(), r.err());
         List<String> err = r.err().lines().toList();
         assertEquals(1, err.size(), r.err());
-        assertTrue(err.get(0).startsWith("rmtemu: journal " + runDir.resolve("journal")
-                + ": a queue file is truncated or damaged ("), r.err());
+        // named as typed or as its journal/ subdirectory, depending on where the fault surfaces
+        assertTrue(err.get(0).startsWith("rmtemu: journal " + runDir)
+                && err.get(0).contains(": a queue file is truncated or damaged ("), r.err());
     }
 
     @Test
