@@ -247,14 +247,7 @@ public final class RunDirectory implements AutoCloseable {
         // Two attempts: the second after removing a lock whose writer is dead.
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
-                Path temp = tempFor(lock);
-                Files.writeString(temp, self + "\n", StandardCharsets.US_ASCII);
-                try {
-                    // a hard link is created atomically or not at all, and carries the pid already
-                    Files.createLink(lock, temp);
-                } finally {
-                    Files.deleteIfExists(temp);
-                }
+                createLock(self);
                 return;
             } catch (FileAlreadyExistsException e) {
                 Optional<Long> pid = lockPid(dir);
@@ -273,6 +266,24 @@ public final class RunDirectory implements AutoCloseable {
             }
         }
         throw new UserError("run directory " + dir + ": another replay took the lock " + lock + " at the same time");
+    }
+
+    /**
+     * Creates the lock holding {@code pid}, atomically: a hard link to a file that already holds
+     * the pid, so no reader ever sees an empty lock; where the file system has no hard links, a
+     * file created exclusively.
+     */
+    private void createLock(String pid) throws IOException {
+        Path temp = dir.resolve(TEMP_PREFIX + pid + "." + LOCK);
+        Files.writeString(temp, pid + "\n", StandardCharsets.US_ASCII);
+        try {
+            Files.createLink(lock, temp);
+        } catch (UnsupportedOperationException e) {
+            Files.writeString(lock, pid + "\n", StandardCharsets.US_ASCII, java.nio.file.StandardOpenOption.CREATE_NEW,
+                    java.nio.file.StandardOpenOption.WRITE);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
     }
 
     /** The manifest of the run that last wrote {@code dir}, if it is a run directory. */

@@ -62,6 +62,11 @@ class SignalSubprocessTest {
         Process p = startReplay(out, log);
         try {
             awaitRunning(p, out, log);
+            CliRunner second = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=10",
+                    "--no-progress", "--out", out.toString());
+            assertEquals(2, second.exit(), "a second replay into a directory in use is refused");
+            assertEquals("rmtemu: run directory " + out + ": in use by a running replay (pid " + p.pid() + ", "
+                    + out.resolve(RunDirectory.LOCK) + ")", second.err().strip());
             p.destroy(); // SIGTERM
             assertTrue(p.waitFor(20, TimeUnit.SECONDS), "replay did not stop on SIGTERM");
             String said = Files.readString(log);
