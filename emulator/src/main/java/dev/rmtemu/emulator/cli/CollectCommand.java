@@ -3,6 +3,7 @@ package dev.rmtemu.emulator.cli;
 import dev.rmtemu.emulator.journal.JournalHandler;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.journal.JournalReader;
+import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.model.UserError;
 import org.agrona.DirectBuffer;
 import picocli.CommandLine.Command;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code rmtemu collect}: prints a run's export journal, as a collector would receive it. */
@@ -23,12 +25,24 @@ import java.util.concurrent.Callable;
             "Print the export journal of a run: what the data plane sent to its",
             "collectors (LossRadar digests, WBMon drop counters, LDS sketches, MIDST",
             "reports), one line per message in emission order, then a summary per kind.",
-            "Works on a finished run or, with --follow, on a run that is still writing."
+            "Works on a finished run or, with --follow, on a run that is still writing.",
+            "Exits 0 only for a journal with its end message; 6 when the run did not finish (killed,",
+            "interrupted: end message marked aborted) or has not finished yet; 2 for a damaged journal.",
+            "--follow also ends, within a second, once the run's writer is gone (its lock's pid is dead)."
         })
 public final class CollectCommand implements Callable<Integer> {
 
     /** Payload bytes shown in hex on a text line by default: enough to recognise a digest. */
     static final int DEFAULT_HEX_BYTES = 16;
+
+    /** Exit code of a journal without a (normal) end message: the run did not finish, or not yet. */
+    public static final int RUN_DID_NOT_FINISH = 6;
+
+    /**
+     * How often {@code --follow} looks whether the writer is still alive while the journal is
+     * quiet: a killed run is noticed within a second, a live one costs one file read per look.
+     */
+    static final long WRITER_CHECK_NS = 500_000_000L;
 
     /** Messages per journal poll when printing what is there now. */
     private static final int POLL_BATCH = 1024;
@@ -43,8 +57,8 @@ public final class CollectCommand implements Callable<Integer> {
     Path journal;
 
     @Option(names = "--follow",
-            description = "Keep reading while the run writes and stop only at its end message "
-                    + "(without it: print the messages there now and stop).")
+            description = "Keep reading while the run writes and stop at its end message, or once its writer is "
+                    + "gone (without it: print the messages there now and stop).")
     boolean follow;
 
     @Option(names = "--json",
@@ -63,10 +77,21 @@ public final class CollectCommand implements Callable<Integer> {
             throw new UserError("collect: --hex-bytes must be zero or more, got " + hexBytes);
         }
         PrintWriter out = spec.commandLine().getOut();
+        try {
+            return collect(out);
+        } catch (InternalError e) {
+            // a fault on a memory-mapped queue file (truncated, or cut off by a full disk) can surface
+            // after the access that caused it, in compiled code, so it is caught around the whole read
+            throw new UserError("journal " + journal + ": a queue file is truncated or damaged (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private int collect(PrintWriter out) {
         try (JournalReader reader = JournalReader.open(journal)) {
             Printer printer = new Printer(reader, out);
+            Path runDir = runDirectoryOf(reader.directory());
             if (follow) {
-                reader.tail(printer);
+                reader.tail(printer, () -> writerPid(runDir) != null, WRITER_CHECK_NS);
             } else {
                 while (reader.poll(printer, POLL_BATCH) > 0) {
                     // poll until the journal has nothing more right now
@@ -76,10 +101,33 @@ public final class CollectCommand implements Callable<Integer> {
                 throw new UserError("journal " + reader.directory() + ": holds no header message yet "
                         + "(the run has only just created it; try --follow)");
             }
-            printer.summary();
+            Long writer = reader.isEnded() ? null : writerPid(runDir);
+            printer.summary(writer);
+            out.flush();
+            if (reader.isAborted()) {
+                throw new UserError("run did not finish: " + reader.messagesRead()
+                        + " messages (stopped early: the end message is marked aborted)", RUN_DID_NOT_FINISH, null);
+            }
+            if (!reader.isEnded()) {
+                throw new UserError(writer == null
+                        ? "run did not finish: " + reader.messagesRead() + " messages"
+                        : "run has not finished yet (pid " + writer + " is writing): " + reader.messagesRead()
+                                + " messages so far; use --follow to wait for its end", RUN_DID_NOT_FINISH, null);
+            }
         }
-        out.flush();
         return 0;
+    }
+
+    /** The run directory of a journal directory: its parent when it is a run's journal/ subdirectory. */
+    private static Path runDirectoryOf(Path journalDir) {
+        Path parent = journalDir.toAbsolutePath().getParent();
+        return journalDir.getFileName().toString().equals(RunDirectory.JOURNAL) && parent != null ? parent : journalDir;
+    }
+
+    /** The pid of the run writing into {@code runDir} if its lock names a live process, else null. */
+    private static Long writerPid(Path runDir) {
+        Optional<Long> pid = RunDirectory.lockPid(runDir);
+        return pid.isPresent() && RunDirectory.isAlive(pid.get()) ? pid.get() : null;
     }
 
     /** Prints each message and counts per kind. */
@@ -152,8 +200,8 @@ public final class CollectCommand implements Callable<Integer> {
             lastCycle[kind] = cycle;
         }
 
-        /** Per-kind totals in kind id order (registration order), then the end state. */
-        void summary() {
+        /** Per-kind totals in kind id order (registration order), then the end state ({@code writer}: a live writer's pid). */
+        void summary(Long writer) {
             JournalKinds kinds = reader.kinds();
             for (int id = JournalKinds.FIRST_USER_KIND; id < kinds.size(); id++) {
                 long n = id < messages.length ? messages[id] : 0;
@@ -174,12 +222,16 @@ public final class CollectCommand implements Callable<Integer> {
             }
             if (json) {
                 out.println("{\"end\":" + reader.isEnded() + ",\"messages\":" + reader.messagesRead()
-                        + (reader.isEnded() ? ",\"endCycle\":" + reader.endCycle() : "") + "}");
+                        + (reader.isEnded() ? ",\"endCycle\":" + reader.endCycle() : "")
+                        + (reader.isAborted() ? ",\"aborted\":true" : "") + "}");
             } else if (reader.isEnded()) {
-                out.println("end of run at cycle " + reader.endCycle() + ": " + reader.messagesRead() + " messages");
-            } else {
+                out.println((reader.isAborted() ? "run aborted at cycle " : "end of run at cycle ") + reader.endCycle()
+                        + ": " + reader.messagesRead() + " messages");
+            } else if (writer != null) {
                 out.println("no end message yet: " + reader.messagesRead()
-                        + " messages so far (run still writing? use --follow to wait for its end)");
+                        + " messages so far (run still writing; use --follow to wait for its end)");
+            } else {
+                out.println("no end message: " + reader.messagesRead() + " messages (the writer is gone)");
             }
         }
     }

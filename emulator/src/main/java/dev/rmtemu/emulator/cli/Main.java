@@ -65,6 +65,34 @@ public final class Main {
             err.flush();
             return UserError.BAD_INPUT;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (Error e) {
+            // picocli hands only Exceptions to the handler above; an Error (out of memory, a fault in a
+            // memory-mapped file) still gets one line and exit 1, the stack only with --debug
+            err.println("rmtemu: " + errorLine(e) + (showStack ? "" : " (--debug shows the stack trace)"));
+            if (showStack) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return INTERNAL_ERROR;
+        }
+    }
+
+    /** Exit code of a failure that is not the user's: an internal error, or the JVM ran out of memory. */
+    static final int INTERNAL_ERROR = 1;
+
+    static String errorLine(Error e) {
+        if (e instanceof OutOfMemoryError) {
+            return "out of memory (" + e.getMessage() + ", this JVM may use "
+                    + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB); give it more, e.g. RMTEMU_JAVA_OPTS=-Xmx"
+                    + suggestedHeapGb() + "g";
+        }
+        return "internal error: " + e;
+    }
+
+    /** Twice the current heap limit, in whole GB (at least 1). */
+    static long suggestedHeapGb() {
+        return Math.max(1, 2 * Runtime.getRuntime().maxMemory() / (1024L * 1024 * 1024));
     }
 }

@@ -6,6 +6,9 @@ import dev.rmtemu.emulator.replay.Replay;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.emulator.replay.RunOutputs;
+import dev.rmtemu.emulator.network.NetworkOptions;
+import dev.rmtemu.emulator.rundir.StopRequest;
+import dev.rmtemu.emulator.rundir.StopSignals;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramParams;
 import picocli.CommandLine.ArgGroup;
@@ -39,7 +42,10 @@ import java.util.concurrent.Callable;
             "With --topology the trace runs through a network of switches, hosts and links (latency, rate,",
             "impairments) on one timeline; targets, port counts and rates then come from the topology, and",
             "DIR gets report.json with a 'network' section, network-latency.hgrm, ground-truth/ logs,",
-            "journal/ and report.html (per-switch and per-link tables, busiest buffers, resources)."
+            "journal/ and report.html (per-switch and per-link tables, busiest buffers, resources).",
+            "DIR is locked for the run (DIR/run.lock); report.json says \"complete\": false until the run ends",
+            "and lists the run's files, which are all a rerun removes. SIGINT/SIGTERM stop the run with a final",
+            "report marked incomplete (exit 130/143). Network packets have a hop budget (--max-hops): loops end."
         },
         footer = {"", "Examples:",
             "  rmtemu replay --program counter --target tofino1 --trace 'gen:isp?packets=1000000' --out runs/isp",
@@ -124,6 +130,15 @@ public final class ReplayCommand implements Callable<Integer> {
         "See README (replay) for the format."})
     Path control;
 
+    @Option(names = "--force", description = "Write into a non-empty --out that is not a run directory"
+            + " (its files stay; only the run's own names are replaced).")
+    boolean force;
+
+    @Option(names = "--max-hops", paramLabel = "N", defaultValue = "" + NetworkOptions.DEFAULT_MAX_HOPS,
+            description = "With --topology: switch hops a packet may take before it is dropped as hop_limit"
+                    + " (ends forwarding loops; default: ${DEFAULT-VALUE}).")
+    int maxHops;
+
     @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
     boolean json;
 
@@ -139,8 +154,12 @@ public final class ReplayCommand implements Callable<Integer> {
         if (program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");
         }
+        if (maxHops < 1) {
+            throw new UserError("--max-hops must be at least 1, got " + maxHops);
+        }
         ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
-                timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress, control, topology);
+                timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress, control, topology,
+                force, maxHops);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
     }
 
@@ -159,8 +178,43 @@ public final class ReplayCommand implements Callable<Integer> {
             }
         };
         StringBuilder table = new StringBuilder();
+        StopRequest stop = new StopRequest();
+        Outcome done;
+        // SIGINT/SIGTERM end the run at the next chunk with a report marked incomplete
+        try (StopSignals signals = StopSignals.install(stop)) {
+            done = replay(o, p, stop, table, err);
+        }
+        String interruptedBy = done.interruptedBy();
+        long packets = done.packets();
+        if (interruptedBy != null) {
+            err.println("rmtemu: replay interrupted by " + interruptedBy + " after " + packets + " packets"
+                    + (o.out() == null ? "" : "; " + o.out().resolve(RunOutputs.REPORT) + " says complete: false"));
+            err.flush();
+            return stop.exitCode();
+        }
+        if (json) {
+            out.print(java.nio.file.Files.readString(o.out().resolve(RunOutputs.REPORT)));
+        } else {
+            out.print(table);
+            out.println("run directory: " + o.out());
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** How a replay ended: the signal that stopped it (null: it ran to the end) and the packets read. */
+    private record Outcome(String interruptedBy, long packets) {
+    }
+
+    /** Runs the replay and appends its summary (and its programs' sections) to {@code table}. */
+    private static Outcome replay(ReplayOptions o, Replay.Progress p, StopRequest stop, StringBuilder table,
+                                  PrintWriter err) {
         if (o.topology() != null) {
-            NetworkReplay.Result r = NetworkReplay.run(o, p);
+            NetworkReplay.Result r = NetworkReplay.run(o, p, stop);
+            for (String w : r.network().warnings()) {
+                err.println("rmtemu: warning: " + w);
+            }
+            err.flush();
             table.append(NetworkReport.summary(r));
             java.util.TreeSet<String> programs = new java.util.TreeSet<>();
             for (int s = 0; s < r.network().switchCount(); s++) {
@@ -171,20 +225,13 @@ public final class ReplayCommand implements Callable<Integer> {
                     table.append(pr.summarizeNetwork(r));
                 }
             }
-        } else {
-            ReplayResult r = Replay.run(o, p);
-            table.append(RunOutputs.summary(r));
-            for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
-                table.append(pr.summarize(r));
-            }
+            return new Outcome(r.interruptedBy(), r.packetsRead());
         }
-        if (json) {
-            out.print(java.nio.file.Files.readString(o.out().resolve(RunOutputs.REPORT)));
-        } else {
-            out.print(table);
-            out.println("run directory: " + o.out());
+        ReplayResult r = Replay.run(o, p, stop);
+        table.append(RunOutputs.summary(r));
+        for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
+            table.append(pr.summarize(r));
         }
-        out.flush();
-        return 0;
+        return new Outcome(r.interruptedBy(), r.packetsRead());
     }
 }

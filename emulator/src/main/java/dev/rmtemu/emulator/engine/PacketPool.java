@@ -21,6 +21,7 @@ public final class PacketPool {
     private long[] arrivalCycle;
     private int[] ingressPort;
     private int[] resubmits;
+    private int[] hops;
     private long[] shim;
     private int[] free;
     private int freeCount;
@@ -37,6 +38,7 @@ public final class PacketPool {
         this.arrivalCycle = new long[0];
         this.ingressPort = new int[0];
         this.resubmits = new int[0];
+        this.hops = new int[0];
         this.shim = new long[0];
         this.free = new int[0];
         grow(Math.max(16, initialCapacity));
@@ -54,6 +56,7 @@ public final class PacketPool {
         arrivalCycle = Arrays.copyOf(arrivalCycle, newCapacity);
         ingressPort = Arrays.copyOf(ingressPort, newCapacity);
         resubmits = Arrays.copyOf(resubmits, newCapacity);
+        hops = Arrays.copyOf(hops, newCapacity);
         shim = Arrays.copyOf(shim, newCapacity);
         int[] f = new int[newCapacity];
         System.arraycopy(free, 0, f, 0, freeCount);
@@ -72,6 +75,7 @@ public final class PacketPool {
         inUse++;
         int s = free[--freeCount];
         resubmits[s] = 0;
+        hops[s] = 0;
         shim[s] = 0;
         return s;
     }
@@ -111,6 +115,16 @@ public final class PacketPool {
         arrivalCycle[toSlot] = arrivalCycle[fromSlot];
         ingressPort[toSlot] = ingressPort[fromSlot];
         shim[toSlot] = shim[fromSlot];
+        hops[toSlot] = hops[fromSlot];
+    }
+
+    /** Switches the packet passed through before this one (in a network; 0 for a trace packet). */
+    public int hops(int slot) {
+        return hops[slot];
+    }
+
+    public void hops(int slot, int n) {
+        hops[slot] = n;
     }
 
     /** The packet's shim header word (see {@code ParsedField.SHIM}): as it arrived, or as the deparser emitted it at departure. */

@@ -52,6 +52,15 @@ public final class SwitchEngine {
     public static final String DROP_INGRESS = "ingress_drop_ctl";
     public static final String DROP_EGRESS = "egress_drop_ctl";
     public static final String DROP_NO_PORT = "no_egress_port";
+    /**
+     * Packet slots (PHV and record) a switch starts with; the pool doubles as packets pile
+     * up, so a switch of a large network that sees few packets stays small.
+     */
+    static final int INITIAL_POOL_SLOTS = 16;
+    /** Drop cause of a router (regular switch) for a packet whose TTL / hop limit ran out. */
+    public static final String DROP_TTL_EXPIRED = "ttl_expired";
+    private static final int IPV4 = 4;
+    private static final int IPV6 = 6;
     public static final String DROP_RESUBMIT = "resubmit_limit";
     public static final String DROP_RECIRCULATION = "recirculation_overflow";
 
@@ -118,6 +127,8 @@ public final class SwitchEngine {
     private int[][] multicastGroups = new int[0][];
     private DepartureListener listener = (c, p, s, pool) -> { };
     private ForwardingTable forwarding;
+    private boolean routerTtl;
+    private int causeTtl;
     private long nextPacketNumber;
     private boolean replicating;
     private boolean draining;
@@ -139,7 +150,7 @@ public final class SwitchEngine {
         HeaderDeparser d = new HeaderDeparser(program);
         this.deparser = d.emitsAnything() ? d : null;
         this.tm = new TrafficManager(config.trafficManager());
-        this.pool = new PacketPool(program.fields().size(), 1024);
+        this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS);
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
         this.portPipe = new int[frontPorts];
@@ -214,6 +225,24 @@ public final class SwitchEngine {
     /** Routing consulted when the program does not choose an egress port (topology switches). */
     public void forwarding(ForwardingTable table) {
         this.forwarding = table;
+    }
+
+    /**
+     * Makes this switch a router (a topology's regular switch): an IPv4 packet's TTL or an
+     * IPv6 packet's hop limit is decremented on the way out, and a packet whose TTL would
+     * reach 0 (it arrives with 1) is dropped as {@value #DROP_TTL_EXPIRED}, so a forwarding
+     * loop ends. A record with TTL 0 carries none (a hand-built packet; captures and the
+     * generators always set one) and passes unchanged; the network's hop budget bounds it.
+     */
+    public void decrementTtl() {
+        if (!routerTtl) {
+            causeTtl = counters.dropCause(DROP_TTL_EXPIRED);
+            routerTtl = true;
+        }
+    }
+
+    private static boolean carriesTtl(PacketRecord r) {
+        return (r.ipVersion() == IPV4 || r.ipVersion() == IPV6) && r.ttl() != 0;
     }
 
     /** The control plane: registers and table entries. */
@@ -379,11 +408,18 @@ public final class SwitchEngine {
 
     /** As {@link #scheduleArrival(long, int, PacketRecord)}, with the shim header word the upstream deparser emitted. */
     public void scheduleArrival(long cycle, int port, PacketRecord record, long shimWord) {
+        scheduleArrival(cycle, port, record, shimWord, 0);
+    }
+
+    /** As {@link #scheduleArrival(long, int, PacketRecord, long)}, the packet having passed {@code hops} switches. */
+    public void scheduleArrival(long cycle, int port, PacketRecord record, long shimWord, int hops) {
         checkPort(port);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
         pool.ingressPort(slot, port);
         pool.shim(slot, shimWord);
+        pool.hops(slot, hops);
+        pendingArrivals++;
         events.schedule(cycle, EventQueue.Phase.PORT_ARRIVAL, port, EV_PORT_ARRIVAL, slot);
     }
 
@@ -395,6 +431,7 @@ public final class SwitchEngine {
         switch (events.type()) {
             case EV_PORT_ARRIVAL -> {
                 int slot = payload;
+                pendingArrivals--;
                 pool.packetNumber(slot, nextPacketNumber++);
                 pool.arrivalCycle(slot, c);
                 counters.packetIn();
@@ -414,6 +451,8 @@ public final class SwitchEngine {
     }
 
     private final PacketRecord genRecord = PacketRecord.allocate();
+    /** Packets scheduled from links, not arrived yet (they hold pool slots but are not counted in). */
+    private long pendingArrivals;
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
@@ -463,6 +502,10 @@ public final class SwitchEngine {
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
         if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
             phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));
+        }
+        if (routerTtl && carriesTtl(pool.record(slot)) && pool.record(slot).ttl() == 1) {
+            drop(slot, causeTtl); // a router does not forward a packet whose TTL would reach 0
+            return;
         }
         long toTm = p + ingressToTm;
         if (phv.get(fDrop) != 0) {
@@ -604,6 +647,10 @@ public final class SwitchEngine {
         if (deparser != null && phv.headerWritten()) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
         }
+        if (routerTtl && carriesTtl(pool.record(slot))) {
+            PacketRecord r = pool.record(slot);
+            r.ttl(r.ttl() - 1); // the router's deparser writes the decremented TTL / hop limit
+        }
         if (hasShim) {
             pool.shim(slot, parser.deparseShim(phv));
         }
@@ -678,7 +725,13 @@ public final class SwitchEngine {
 
     /** Packets inside the switch (in a pipeline, in a queue, or recirculating). */
     public long inFlight() {
-        return pool.inUse();
+        // a packet scheduled to arrive from a link holds a slot but has not entered yet
+        return pool.inUse() - pendingArrivals;
+    }
+
+    /** Packets scheduled to arrive from a link ({@link #scheduleArrival}) that have not arrived yet. */
+    public long pendingArrivals() {
+        return pendingArrivals;
     }
 
     /** The cycle of the last event processed. */

@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  * <p>Owned by the engine thread: create, append and close it on that thread (Chronicle
  * appenders are bound to one thread). {@link #append} allocates nothing.
  * The journal starts with a header message carrying the kind registry and ends, on
- * {@link #close()}, with an end message carrying the number of messages appended.
+ * {@link #close()}, with an end message carrying the number of messages appended
+ * ({@link #closeAborted()}: also marked aborted).
  */
 public final class ExportJournal implements AutoCloseable {
 
@@ -111,14 +112,30 @@ public final class ExportJournal implements AutoCloseable {
      */
     @Override
     public void close() {
+        end(false);
+    }
+
+    /**
+     * As {@link #close()}, the end message marked aborted: the run stopped before its end
+     * (SIGINT/SIGTERM), so the journal holds what was sent up to then and no more.
+     */
+    public void closeAborted() {
+        end(true);
+    }
+
+    private void end(boolean aborted) {
         if (closed) {
             return;
         }
         closed = true;
         try (DocumentContext dc = appender.writingDocument()) {
             Bytes<?> b = dc.wire().bytes();
-            writeMessageHeader(b, JournalKinds.END, lastCycle, JournalFormat.NO_SWITCH, JournalFormat.NO_PIPE, Long.BYTES);
+            int length = aborted ? 2 * Long.BYTES : Long.BYTES;
+            writeMessageHeader(b, JournalKinds.END, lastCycle, JournalFormat.NO_SWITCH, JournalFormat.NO_PIPE, length);
             b.writeLong(messages);
+            if (aborted) {
+                b.writeLong(JournalFormat.END_ABORTED);
+            }
         } finally {
             appender.close();
             queue.close();

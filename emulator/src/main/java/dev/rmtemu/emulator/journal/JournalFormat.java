@@ -17,6 +17,7 @@ import java.nio.file.Path;
  * header   = kind 0, cycle 0, switch -1, pipe -1, payload:
  *            magic:int32 ("RMTJ")  version:int32  count:int32  { id:int32 nameLength:int32 name:ASCII }*
  * end      = kind 1, cycle = last appended cycle, switch -1, pipe -1, payload: messages:int64
+ *            [status:int64, present only when the run was aborted: 1]
  * </pre>
  * Integers are little-endian (Chronicle Bytes' and Agrona's native order on x86-64 and
  * AArch64). The queue's clock is pinned, so file names and roll cycles never depend on
@@ -37,6 +38,9 @@ final class JournalFormat {
     /** "RMTJ" read as a little-endian int: marks an rmtemu export journal. */
     static final int MAGIC = 'R' | ('M' << 8) | ('T' << 16) | ('J' << 24);
     static final int VERSION = 1;
+
+    /** Status word of an end message whose run was stopped early (SIGINT/SIGTERM). */
+    static final long END_ABORTED = 1L;
 
     /** Switch and pipe fields of the journal's own messages (header, end). */
     static final int NO_SWITCH = -1;

@@ -9,7 +9,10 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import dev.rmtemu.emulator.host.HostClock;
+
 import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -46,6 +49,7 @@ public final class JournalReader implements AutoCloseable {
     private long messagesRead;
     private long endCycle = -1;
     private boolean ended;
+    private boolean aborted;
 
     private JournalReader(Path directory) {
         this.directory = directory;
@@ -54,9 +58,24 @@ public final class JournalReader implements AutoCloseable {
             q = JournalFormat.open(directory, true);
         } catch (RuntimeException e) {
             throw new UserError("journal " + directory + ": not a readable export journal (" + e.getMessage() + ")", e);
+        } catch (InternalError e) {
+            throw damaged(directory, e);
         }
         this.queue = q;
-        this.tailer = queue.createTailer().toStart();
+        try {
+            this.tailer = queue.createTailer().toStart();
+        } catch (InternalError e) {
+            queue.close();
+            throw damaged(directory, e);
+        }
+    }
+
+    /**
+     * A queue file shorter than its mapping (truncated, or cut off by a full disk) faults on
+     * access, which the JVM reports as an {@link InternalError}; it is a damaged input, not a bug.
+     */
+    private static UserError damaged(Path directory, InternalError e) {
+        return new UserError("journal " + directory + ": a queue file is truncated or damaged (" + e.getMessage() + ")", e);
     }
 
     /**
@@ -89,6 +108,14 @@ public final class JournalReader implements AutoCloseable {
      * and returns how many it handed (0: nothing new yet, or the journal has ended).
      */
     public int poll(JournalHandler handler, int limit) {
+        try {
+            return pollChecked(handler, limit);
+        } catch (InternalError e) {
+            throw damaged(directory, e);
+        }
+    }
+
+    private int pollChecked(JournalHandler handler, int limit) {
         int delivered = 0;
         if (kinds == null && !readHeaderIfPresent()) {
             return 0;
@@ -121,11 +148,32 @@ public final class JournalReader implements AutoCloseable {
      * run is still writing, and returns at the end message with the number of messages.
      */
     public long tail(JournalHandler handler) {
+        return tail(handler, () -> true, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #tail(JournalHandler)}, but also returns (without the end message) once the
+     * writer is gone: while nothing new arrives, {@code writerAlive} is asked at most every
+     * {@code checkEveryNs} of host time, and when it says no, a last look takes whatever the
+     * writer wrote before it went.
+     */
+    public long tail(JournalHandler handler, BooleanSupplier writerAlive, long checkEveryNs) {
         IdleStrategy idle = new BackoffIdleStrategy(
                 BackoffIdleStrategy.DEFAULT_MAX_SPINS, BackoffIdleStrategy.DEFAULT_MAX_YIELDS,
                 BackoffIdleStrategy.DEFAULT_MIN_PARK_PERIOD_NS, TAIL_MAX_PARK_NS);
+        long lastCheck = HostClock.nanos();
         while (!ended) {
-            idle.idle(poll(handler, TAIL_BATCH));
+            int n = poll(handler, TAIL_BATCH);
+            if (n == 0 && HostClock.nanos() - lastCheck >= checkEveryNs) {
+                lastCheck = HostClock.nanos();
+                if (!writerAlive.getAsBoolean()) {
+                    while (!ended && poll(handler, TAIL_BATCH) > 0) {
+                        // what the writer appended before it went
+                    }
+                    break;
+                }
+            }
+            idle.idle(n);
         }
         return messagesRead;
     }
@@ -143,6 +191,14 @@ public final class JournalReader implements AutoCloseable {
         if (kinds != null) {
             return true;
         }
+        try {
+            return readHeaderChecked();
+        } catch (InternalError e) {
+            throw damaged(directory, e);
+        }
+    }
+
+    private boolean readHeaderChecked() {
         try (DocumentContext dc = tailer.readingDocument()) {
             if (!dc.isPresent()) {
                 return false;
@@ -157,6 +213,11 @@ public final class JournalReader implements AutoCloseable {
     /** True once the end message has been read. */
     public boolean isEnded() {
         return ended;
+    }
+
+    /** True once an end message marked aborted has been read: the run was stopped early. */
+    public boolean isAborted() {
+        return aborted;
     }
 
     /** Messages handed to handlers so far (header and end not counted). */
@@ -241,10 +302,19 @@ public final class JournalReader implements AutoCloseable {
     }
 
     private void readEnd(Bytes<?> b) {
-        if (b.readRemaining() != Long.BYTES) {
-            throw notAJournal("end message has " + b.readRemaining() + " payload bytes, expected " + Long.BYTES);
+        long bytes = b.readRemaining();
+        if (bytes != Long.BYTES && bytes != 2 * Long.BYTES) {
+            throw notAJournal("end message has " + bytes + " payload bytes, expected " + Long.BYTES
+                    + " or " + 2 * Long.BYTES);
         }
         long written = b.readLong();
+        if (bytes == 2 * Long.BYTES) {
+            long status = b.readLong();
+            if (status != JournalFormat.END_ABORTED) {
+                throw notAJournal("end message has status " + status + ", expected " + JournalFormat.END_ABORTED);
+            }
+            aborted = true;
+        }
         if (written != messagesRead) {
             throw notAJournal("end message counts " + written + " messages but " + messagesRead + " were read");
         }

@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.metrics;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.PackedHistogram;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,11 +16,15 @@ import java.util.function.LongUnaryOperator;
  * A fixed-range HdrHistogram (no auto-resize, {@value #SIGNIFICANT_DIGITS} significant
  * digits) that never throws on a large value: values above the highest trackable value are
  * recorded as that value and counted, so a report can say how many were clamped.
- * Recording allocates nothing.
+ * Its counts are a {@link PackedHistogram}: the same buckets and the same output as a plain
+ * one, in memory that grows with the distinct values recorded rather than the range (a
+ * network has thousands of histograms, most holding a few values; a plain one over 10 s
+ * is about 200 KiB). Recording allocates nothing once the values seen have their room.
  *
  * <p>A histogram made with a cycles-to-value conversion also takes values in cycles
  * ({@link #recordCycles}): a cycle count below its pending bound is only counted, exactly,
- * in an array indexed by cycles; everything else is converted and recorded at once. The
+ * in an array indexed by cycles (grown by doubling up to the bound as larger counts come,
+ * so a queue that only sees 0 keeps a tiny one); everything else is converted and recorded at once. The
  * pending counts are folded in, each as {@code recordValueWithCount(convert(c), n)}, before
  * any read, so every read sees exactly the histogram that recording each value directly
  * would have built (HdrHistogram's state does not depend on recording order). This moves
@@ -45,8 +50,10 @@ public final class ClampingHistogram {
     private long max;
     /** Conversion of {@link #recordCycles} values; null: the histogram takes values only. */
     private final LongUnaryOperator cyclesToValue;
-    /** Not yet recorded cycle counts: pendingCounts[c] values of c cycles; empty without a conversion. */
-    private final long[] pendingCounts;
+    /** Not yet recorded cycle counts: pendingCounts[c] values of c cycles; grows up to {@link #pendingBound}. */
+    private long[] pendingCounts;
+    /** Cycle counts below this are pending; 0 without a conversion. */
+    private final int pendingBound;
     /** Lowest and highest index that may be non-zero (lo > hi: nothing pending), so a fold scans only that range. */
     private int pendingLo;
     private int pendingHi;
@@ -68,15 +75,25 @@ public final class ClampingHistogram {
         }
         this.name = name;
         this.highestTrackable = highestTrackableValue;
-        this.histogram = new Histogram(1, highestTrackableValue, SIGNIFICANT_DIGITS);
+        this.histogram = new PackedHistogram(1, highestTrackableValue, SIGNIFICANT_DIGITS);
         if (pendingCycles < 0 || (pendingCycles > 0 && cyclesToValue == null)) {
             throw new IllegalArgumentException("histogram " + name + ": pending bound " + pendingCycles
                     + " needs a non-negative bound and a cycles conversion");
         }
         this.cyclesToValue = cyclesToValue;
-        this.pendingCounts = new long[pendingCycles];
-        this.pendingLo = pendingCycles;
+        this.pendingBound = pendingCycles;
+        this.pendingCounts = new long[0];
+        this.pendingLo = Integer.MAX_VALUE;
         this.pendingHi = -1;
+    }
+
+    /** Smallest pending array a histogram starts with once it takes a value in cycles. */
+    static final int INITIAL_PENDING = 64;
+
+    /** Room for pending count {@code c} (below the bound): the next power of two, at most the bound. */
+    private void growPending(int c) {
+        int n = Math.max(INITIAL_PENDING, Integer.highestOneBit(c) << 1);
+        pendingCounts = Arrays.copyOf(pendingCounts, Math.min(n, pendingBound));
     }
 
     /**
@@ -87,6 +104,10 @@ public final class ClampingHistogram {
      */
     public void recordCycles(long cycles) {
         long[] pc = pendingCounts;
+        if (cycles >= pc.length && cycles < pendingBound) {
+            growPending((int) cycles);
+            pc = pendingCounts;
+        }
         if (cycles >= 0 && cycles < pc.length) {
             int c = (int) cycles;
             pc[c]++;
@@ -118,7 +139,7 @@ public final class ClampingHistogram {
                 recordWithCount(cyclesToValue.applyAsLong(c), n);
             }
         }
-        pendingLo = pc.length;
+        pendingLo = Integer.MAX_VALUE;
         pendingHi = -1;
     }
 
@@ -201,7 +222,7 @@ public final class ClampingHistogram {
     public void reset() {
         if (pendingHi >= 0) {
             Arrays.fill(pendingCounts, pendingLo, pendingHi + 1, 0);
-            pendingLo = pendingCounts.length;
+            pendingLo = Integer.MAX_VALUE;
             pendingHi = -1;
         }
         histogram.reset();

@@ -42,14 +42,15 @@ public final class LatencyMetrics {
     /**
      * Emulated latencies below this many cycles are counted exactly in cycles and converted
      * to ns when read. An idle Tofino 1 pipeline takes a few hundred to a few thousand cycles;
-     * 16384 cycles (13.4 µs at 1.22 GHz) also covers light queueing, for 128 KiB per switch.
+     * 16384 cycles (13.4 µs at 1.22 GHz) also covers light queueing, for at most 128 KiB per switch
+     * (the pending array grows only as far as the largest count seen).
      */
     public static final int LATENCY_PENDING_CYCLES = 1 << 14;
 
     /**
      * Queueing delays below this many cycles are counted exactly in cycles and converted to
      * ns when read: they are mostly 0 or small. 4096 cycles (3.4 µs at 1.22 GHz) keep each
-     * port/queue at 32 KiB on top of its ns histogram (about 200 KiB at a 10 s range).
+     * port/queue at most 32 KiB on top of its packed ns histogram (which grows with the distinct values).
      */
     public static final int QUEUEING_PENDING_CYCLES = 1 << 12;
 
@@ -209,7 +210,8 @@ public final class LatencyMetrics {
         return Collections.unmodifiableSortedMap(m);
     }
 
-    private List<ClampingHistogram> nonEmpty() {
+    /** The histograms {@link #writeHgrmFiles} writes, in its order (each to {@code name() + ".hgrm"}). */
+    public List<ClampingHistogram> nonEmpty() {
         List<ClampingHistogram> list = new ArrayList<>();
         if (latency.count() > 0) {
             list.add(latency);

@@ -19,6 +19,7 @@ final class LinkHold {
     private final int[] wanted;
     private final int[] copies;
     private final long[] shim;
+    private final int[] hops;
     private final int capacity;
     private int count;
     private long refused;
@@ -32,10 +33,12 @@ final class LinkHold {
         this.wanted = new int[this.capacity];
         this.copies = new int[this.capacity];
         this.shim = new long[this.capacity];
+        this.hops = new int[this.capacity];
     }
 
     /** Holds a copy of {@code rec} until {@code overtakes} later packets passed; false if full. */
-    boolean hold(PacketRecord rec, long shimWord, long linkIndex, int overtakes, int extraCopies, long arrivalCycle) {
+    boolean hold(PacketRecord rec, long shimWord, int hopCount, long linkIndex, int overtakes, int extraCopies,
+                 long arrivalCycle) {
         if (count == capacity) {
             refused++;
             return false;
@@ -48,6 +51,7 @@ final class LinkHold {
         wanted[s] = overtakes;
         copies[s] = extraCopies;
         shim[s] = shimWord;
+        hops[s] = hopCount;
         return true;
     }
 
@@ -96,6 +100,11 @@ final class LinkHold {
         return shim[s];
     }
 
+    /** Switches the held packet has passed through. */
+    int hops(int s) {
+        return hops[s];
+    }
+
     /** Removes slot {@code s}, keeping the others in arrival order. */
     void remove(int s) {
         int last = count - 1;
@@ -107,6 +116,7 @@ final class LinkHold {
             System.arraycopy(wanted, s + 1, wanted, s, last - s);
             System.arraycopy(copies, s + 1, copies, s, last - s);
             System.arraycopy(shim, s + 1, shim, s, last - s);
+            System.arraycopy(hops, s + 1, hops, s, last - s);
         }
         count = last;
     }

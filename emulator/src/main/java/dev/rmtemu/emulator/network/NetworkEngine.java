@@ -41,7 +41,13 @@ import java.util.Map;
  * node's program, else (like every regular switch) {@link #plainForwardingProgram()},
  * a program with no stages. Forwarding the program leaves undecided comes from
  * {@link Routing} (LPM on the destination, then ECMP on {@link FlowKey#hash}).
- * Engine port p is topology port p + 1; each port runs at its link's rate.
+ * Engine port p is topology port p + 1; each port runs at its link's rate. A port a
+ * user types as a program parameter ({@code --param port=}) must exist on the switch.
+ * Regular switches are routers: they decrement the TTL / hop limit and drop a packet
+ * that runs out ({@code ttl_expired}). Every packet has a hop budget
+ * ({@link NetworkOptions#maxHops()}): a packet that has passed that many switches is not
+ * sent into another one but dropped as {@code hop_limit} (counted in conservation, and
+ * named by {@link #warnings()}), so a forwarding loop ends.
  * Regular switches use the target of the first programmable switch (tofino1 if
  * there is none); all switches must share one clock.
  *
@@ -103,6 +109,11 @@ public final class NetworkEngine {
     /** Cached next-event cycle per switch (see {@link #runBefore}). */
     private final long[] nextCycle;
     private final long[] unlinkedDrops;
+    /** Per switch: packets it sent on that had used up the hop budget (dropped as hop_limit). */
+    private final long[] hopLimitDrops;
+    /** Per switch: packets it sent past half the hop budget (the evidence that names a loop's switches). */
+    private final long[] lateHopDepartures;
+    private final int maxHops;
 
     // channels (2 per link)
     private final int channels;
@@ -163,8 +174,6 @@ public final class NetworkEngine {
     private NetworkEngine(Topology t, NetworkOptions o) {
         this.topology = t;
         this.options = o;
-        this.routing = Routing.of(t);
-        this.hostMap = new HostMap(t);
         int n = t.nodes().size();
         List<Node> sw = t.switches();
         if (sw.isEmpty()) {
@@ -179,6 +188,21 @@ public final class NetworkEngine {
             }
         }
         ProgramRegistry registry = new ProgramRegistry();
+        // every program first (cheap), so the memory estimate can refuse before any switch is allocated
+        StageProgram[] programs = new StageProgram[sw.size()];
+        for (int i = 0; i < sw.size(); i++) {
+            Node s = sw.get(i);
+            if (s.isProgrammable() && o.program() != null) {
+                programs[i] = registry.build(o.program(), o.params());
+            } else if (s.isProgrammable() && s.program() != null) {
+                programs[i] = registry.build(s.program(), s.params().asMap());
+            } else {
+                programs[i] = plainForwardingProgram();
+            }
+        }
+        NetworkMemoryEstimate.of(t, programs).check(t.source(), Runtime.getRuntime().maxMemory());
+        this.routing = Routing.of(t);
+        this.hostMap = new HostMap(t);
         switches = new SwitchEngine[sw.size()];
         switchNode = new int[sw.size()];
         switchProgram = new String[sw.size()];
@@ -198,14 +222,7 @@ public final class NetworkEngine {
                         + profile.clockHz() + " Hz but " + clockOwner + " at " + clockHz
                         + " Hz; one network needs one clock");
             }
-            StageProgram program;
-            if (s.isProgrammable() && o.program() != null) {
-                program = registry.build(o.program(), o.params());
-            } else if (s.isProgrammable() && s.program() != null) {
-                program = registry.build(s.program(), s.params().asMap());
-            } else {
-                program = plainForwardingProgram();
-            }
+            StageProgram program = programs[i];
             List<Long> rates = new ArrayList<>();
             for (int p = 1; p <= s.ports(); p++) {
                 int l = t.linkAt(s.index(), p);
@@ -222,6 +239,15 @@ public final class NetworkEngine {
         scheduledArrivals = new long[sw.size()];
         nextCycle = new long[sw.size()];
         unlinkedDrops = new long[sw.size()];
+        hopLimitDrops = new long[sw.size()];
+        lateHopDepartures = new long[sw.size()];
+        maxHops = o.maxHops();
+        for (int i = 0; i < sw.size(); i++) {
+            if (sw.get(i).kind() == dev.rmtemu.emulator.topology.NodeKind.REGULAR_SWITCH) {
+                switches[i].decrementTtl();
+            }
+        }
+        checkTypedPorts(t, sw, o);
 
         // channels
         channels = 2 * t.links().size();
@@ -297,7 +323,8 @@ public final class NetworkEngine {
                 int p = routing.route(node, rec.dstIpv4(), FlowKey.hash(rec));
                 return p == Routing.NO_ROUTE ? PortNumbers.UNSET : p - 1;
             });
-            switches[i].onDeparture((cycle, port, slot, pool) -> departed(ordinal, cycle, port, pool.record(slot), pool.shim(slot)));
+            switches[i].onDeparture((cycle, port, slot, pool) ->
+                    departed(ordinal, cycle, port, pool.record(slot), pool.shim(slot), pool.hops(slot) + 1));
         }
     }
 
@@ -354,7 +381,7 @@ public final class NetworkEngine {
         int src = hostMap.assign(scratch);
         scratch.timestampNs(clock.cyclesToNs(cycle));
         injected[src]++;
-        transmit(hostChannel[src], cycle, scratch, 0);
+        transmit(hostChannel[src], cycle, scratch, 0, 0);
     }
 
     /**
@@ -409,17 +436,28 @@ public final class NetworkEngine {
         }
     }
 
-    private void departed(int ordinal, long cycle, int port, PacketRecord rec, long shim) {
+    /** A packet leaves a switch, which was the {@code hops}-th switch on its way. */
+    private void departed(int ordinal, long cycle, int port, PacketRecord rec, long shim, int hops) {
         int ch = portChannel[ordinal][port];
         if (ch < 0) {
             unlinkedDrops[ordinal]++;
             return;
         }
-        transmit(ch, cycle, rec, shim);
+        if (hops > maxHops / 2) {
+            lateHopDepartures[ordinal]++;
+        }
+        if (hops >= maxHops && chToSwitch[ch] >= 0) {
+            hopLimitDrops[ordinal]++; // it would enter a switch beyond its budget: a loop, or a path too long
+            return;
+        }
+        transmit(ch, cycle, rec, shim, hops);
     }
 
-    /** The packet's last bit enters channel {@code ch} at {@code cycle}, with the shim header word its switch emitted. */
-    private void transmit(int ch, long cycle, PacketRecord rec, long shim) {
+    /**
+     * The packet's last bit enters channel {@code ch} at {@code cycle}, with the shim header word
+     * its switch emitted, having passed {@code hops} switches.
+     */
+    private void transmit(int ch, long cycle, PacketRecord rec, long shim, int hops) {
         long index = chCarried[ch]++;
         long at = cycle + chLatency[ch];
         int copies = 0;
@@ -447,11 +485,11 @@ public final class NetworkEngine {
                 chDuplicates[ch] += copies;
                 log.add(index, GroundTruthLog.DUPLICATE, copies);
             }
-            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, shim, index, decision.holdPackets(), copies, at)) {
+            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, shim, hops, index, decision.holdPackets(), copies, at)) {
                 return;
             }
         }
-        arriveWithCopies(ch, at, rec, shim, copies);
+        arriveWithCopies(ch, at, rec, shim, hops, copies);
         LinkHold hold = chHold[ch];
         if (hold != null && hold.count() > 0) {
             hold.overtaken();
@@ -462,12 +500,12 @@ public final class NetworkEngine {
         }
     }
 
-    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int copies) {
-        arrive(ch, at, rec, shim);
+    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int hops, int copies) {
+        arrive(ch, at, rec, shim, hops);
         if (copies > 0) {
             long gap = serialisationCycles(rec.wireLength(), chRateBps[ch]);
             for (int i = 1; i <= copies; i++) {
-                arrive(ch, at + i * gap, rec, shim);
+                arrive(ch, at + i * gap, rec, shim, hops);
             }
         }
     }
@@ -477,7 +515,8 @@ public final class NetworkEngine {
         LinkHold hold = chHold[ch];
         chReordered[ch]++;
         chLog[ch].add(hold.linkIndex(slot), GroundTruthLog.REORDER, hold.overtakes(slot));
-        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.shim(slot), hold.copies(slot));
+        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.shim(slot), hold.hops(slot),
+                hold.copies(slot));
         hold.remove(slot);
     }
 
@@ -487,14 +526,14 @@ public final class NetworkEngine {
         return Math.max(1, (bits * clock.hz() + rateBps - 1) / rateBps);
     }
 
-    private void arrive(int ch, long at, PacketRecord rec, long shim) {
+    private void arrive(int ch, long at, PacketRecord rec, long shim, int hops) {
         int s = chToSwitch[ch];
         if (s >= 0) {
             if (arrivalListener != null) {
                 arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec, shim);
             }
             scheduledArrivals[s]++;
-            switches[s].scheduleArrival(at, chToPort[ch], rec, shim);
+            switches[s].scheduleArrival(at, chToPort[ch], rec, shim, hops);
             if (at < nextCycle[s]) {
                 nextCycle[s] = at;
             }
@@ -579,6 +618,68 @@ public final class NetworkEngine {
     /** Packets a switch sent out of ports without a link (lost there). */
     public long unlinkedDrops(int ordinal) {
         return unlinkedDrops[ordinal];
+    }
+
+    /** Packets switch {@code ordinal} sent on that had used up the hop budget (dropped as hop_limit). */
+    public long hopLimitDrops(int ordinal) {
+        return hopLimitDrops[ordinal];
+    }
+
+    /**
+     * What a user should know about the run that does not stop it: a forwarding loop (packets
+     * dropped at the hop limit), naming the switches that carried packets past half the hop
+     * budget, in node order. Empty when nothing happened.
+     */
+    public List<String> warnings() {
+        long dropped = 0;
+        for (long d : hopLimitDrops) {
+            dropped += d;
+        }
+        if (dropped == 0) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        for (int s = 0; s < switches.length; s++) {
+            if (lateHopDepartures[s] > 0) {
+                names.add(topology.node(switchNode[s]).name());
+            }
+        }
+        return List.of("forwarding loop: " + dropped + " packets dropped as hop_limit after " + maxHops
+                + " switch hops (--max-hops); the loop goes through " + String.join(", ", names));
+    }
+
+    /** Parameters a user types whose values are egress ports of the program's switch. */
+    static final List<String> PORT_PARAMS = List.of("port", "collector");
+
+    /**
+     * A port a user typed (--param port=N) must exist on every switch that runs the program:
+     * a program's ports are the engine's, 0 .. ports - 1 (topology port N is program port N - 1),
+     * or {@link PortNumbers#UNSET} to leave forwarding to the topology's routing.
+     */
+    private static void checkTypedPorts(Topology t, List<Node> sw, NetworkOptions o) {
+        if (o.program() == null) {
+            return;
+        }
+        for (String name : PORT_PARAMS) {
+            String typed = o.params().get(name);
+            if (typed == null) {
+                continue;
+            }
+            long port;
+            try {
+                port = Long.parseLong(typed.strip());
+            } catch (NumberFormatException e) {
+                continue; // the program's own parameter check names it
+            }
+            for (Node s : sw) {
+                if (s.isProgrammable() && port != PortNumbers.UNSET && (port < 0 || port >= s.ports())) {
+                    throw new UserError("--param " + name + "=" + typed + ": switch " + s.name() + " of " + t.source()
+                            + " has program ports 0.." + (s.ports() - 1) + " (topology ports 1.." + s.ports()
+                            + "; program port = topology port - 1), or " + PortNumbers.UNSET
+                            + " to let the topology's routing forward");
+                }
+            }
+        }
     }
 
     /** Packets a host injected / received / received although addressed elsewhere. */
@@ -670,36 +771,49 @@ public final class NetworkEngine {
         long swDropped = 0;
         long created = 0;
         long unlinked = 0;
+        long hopLimit = 0;
         for (int s = 0; s < switches.length; s++) {
             swDropped += switches[s].counters().droppedTotal();
-            created += switches[s].counters().packetsIn() - scheduledArrivals[s];
+            // arrivals still on their way in are in flight, not yet counted in by the switch
+            created += switches[s].counters().packetsIn() - (scheduledArrivals[s] - switches[s].pendingArrivals());
             unlinked += unlinkedDrops[s];
-            inFlight += switches[s].inFlight();
+            hopLimit += hopLimitDrops[s];
+            inFlight += switches[s].inFlight() + switches[s].pendingArrivals();
         }
-        return new NetworkTotals(inj, del, mis, swDropped, lost, dup, created, unlinked, inFlight);
+        return new NetworkTotals(inj, del, mis, swDropped, lost, dup, created, unlinked, hopLimit, inFlight);
     }
 
     /**
      * After {@link #drain}: throws unless every switch conserves packets and
      * injected + link duplicates + packets created in switches (multicast copies,
      * generated packets) = delivered + dropped in switches + lost on links + sent
-     * out of unlinked ports + in flight (which must be 0).
+     * out of unlinked ports + dropped at the hop limit + in flight (which must be 0).
      */
     public void checkConservation() {
+        checkConservation(true);
+    }
+
+    /**
+     * As {@link #checkConservation()}; with {@code drained} false (a run stopped early) packets
+     * may still be in flight, and must be counted there.
+     */
+    public void checkConservation(boolean drained) {
         for (SwitchEngine s : switches) {
             s.checkConservation();
         }
         NetworkTotals t = totals();
         long in = t.injected() + t.linkDuplicates() + t.createdInSwitches();
-        long out = t.delivered() + t.switchDropped() + t.linkLost() + t.unlinkedPortDrops() + t.inFlight();
-        if (in != out || t.inFlight() != 0) {
+        long out = t.delivered() + t.switchDropped() + t.linkLost() + t.unlinkedPortDrops() + t.hopLimitDrops()
+                + t.inFlight();
+        if (in != out || drained && t.inFlight() != 0) {
             throw new IllegalStateException("network conservation violated: " + t);
         }
     }
 
     /** Totals of a network run; see {@link NetworkEngine#checkConservation()}. */
     public record NetworkTotals(long injected, long delivered, long misdelivered, long switchDropped, long linkLost,
-                                long linkDuplicates, long createdInSwitches, long unlinkedPortDrops, long inFlight) {
+                                long linkDuplicates, long createdInSwitches, long unlinkedPortDrops, long hopLimitDrops,
+                                long inFlight) {
         public Map<String, Long> toMap() {
             java.util.LinkedHashMap<String, Long> m = new java.util.LinkedHashMap<>();
             m.put("injected", injected);
@@ -710,6 +824,7 @@ public final class NetworkEngine {
             m.put("link_duplicates", linkDuplicates);
             m.put("created_in_switches", createdInSwitches);
             m.put("unlinked_port_drops", unlinkedPortDrops);
+            m.put("hop_limit_drops", hopLimitDrops);
             m.put("in_flight", inFlight);
             return m;
         }

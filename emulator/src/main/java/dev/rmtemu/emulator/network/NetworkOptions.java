@@ -12,10 +12,25 @@ import java.util.TreeMap;
  * @param params   parameters of {@code program} (ignored when it is null)
  * @param enforce  check the per-packet hardware rules in every switch
  * @param seed     seed of every random decision (link impairments)
+ * @param maxHops  switch hops a packet may take before it is dropped as {@code hop_limit}
  */
-public record NetworkOptions(String program, Map<String, String> params, boolean enforce, long seed) {
+public record NetworkOptions(String program, Map<String, String> params, boolean enforce, long seed, int maxHops) {
+    /**
+     * Switch hops a packet may take before the network drops it as {@code hop_limit}: the
+     * common initial IP TTL, so a packet that a router network would carry is never cut short.
+     */
+    public static final int DEFAULT_MAX_HOPS = 64;
+
     public NetworkOptions {
         params = new TreeMap<>(params == null ? Map.of() : params);
+        if (maxHops < 1) {
+            throw new dev.rmtemu.model.UserError("--max-hops must be at least 1, got " + maxHops);
+        }
+    }
+
+    /** With the default hop budget. */
+    public NetworkOptions(String program, Map<String, String> params, boolean enforce, long seed) {
+        this(program, params, enforce, seed, DEFAULT_MAX_HOPS);
     }
 
     /** Each switch runs its topology program; rules enforced. */

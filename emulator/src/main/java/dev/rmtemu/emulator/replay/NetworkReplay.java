@@ -5,8 +5,6 @@ import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.network.NetworkOptions;
-import dev.rmtemu.emulator.ring.PacketRing;
-import dev.rmtemu.emulator.ring.RingConfig;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;
@@ -15,9 +13,9 @@ import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipCounters;
 import dev.rmtemu.traces.TraceSpec;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import dev.rmtemu.emulator.rundir.RunDirectory;
+import dev.rmtemu.emulator.rundir.StopRequest;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +35,7 @@ public final class NetworkReplay {
 
     /** What a network replay produced. */
     public record Result(ReplayOptions options, NetworkEngine network, long packetsRead, SkipCounters skipped,
-                         long hostNanos, long firstArrivalCycle, long lastArrivalCycle) {
+                         long hostNanos, long firstArrivalCycle, long lastArrivalCycle, String interruptedBy) {
         /** Host throughput in millions of trace packets per second of wall time. */
         public double hostMpps() {
             return hostNanos == 0 ? 0 : packetsRead * 1e3 / hostNanos;
@@ -45,16 +43,27 @@ public final class NetworkReplay {
     }
 
     public static Result run(ReplayOptions o, Replay.Progress progress) {
-        return run(o, progress, null);
+        return run(o, progress, null, null);
+    }
+
+    /** As {@link #run(ReplayOptions, Replay.Progress)}, stopping early (report marked incomplete) when {@code stop} asks. */
+    public static Result run(ReplayOptions o, Replay.Progress progress, StopRequest stop) {
+        return run(o, progress, null, stop);
     }
 
     /** As {@link #run(ReplayOptions, Replay.Progress)} with the given control planes (null: the registered ones). */
     static Result run(ReplayOptions o, Replay.Progress progress, List<ProgramControlPlane> given) {
+        return run(o, progress, given, null);
+    }
+
+    static Result run(ReplayOptions o, Replay.Progress progress, List<ProgramControlPlane> given, StopRequest stop) {
         if (o.topology() == null) {
             throw new IllegalArgumentException("network replay without a topology");
         }
+        // every input is checked before the run directory is touched
         Topology topology = TopologySpec.parse(o.topology());
-        NetworkEngine net = NetworkEngine.build(topology, new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed()));
+        NetworkEngine net = NetworkEngine.build(topology,
+                new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed(), o.maxHops()));
         if (o.control() != null) {
             ControlScript.apply(o.control(), net);
         }
@@ -64,46 +73,28 @@ public final class NetworkReplay {
             programs.add(net.switchProgram(s));
         }
         List<ProgramControlPlane> planes = given != null ? given : ProgramControlPlane.forPrograms(programs);
-        ExportJournal journal = Replay.openRunDirectory(o.out(), ProgramControlPlane.kinds(planes));
-        Injector injector = new Injector(net, timing, progress);
-        long hostStart = HostClock.nanos();
         PacketSource source = TraceSpec.open(o.trace());
-        try {
+        try (RunDirectory rd = Replay.openRunDirectory(o, source)) {
+            ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+            Injector injector = new Injector(net, timing, progress);
+            long hostStart = HostClock.nanos();
             List<ProgramControlPlane.Session> sessions = new ArrayList<>();
             for (ProgramControlPlane c : planes) {
                 sessions.add(c.startNetwork(net, o, journal));
             }
-            try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
-                ring.start();
-                ring.drainAll(injector);
+            String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
+            long hostNs = HostClock.nanos() - hostStart;
+            net.checkConservation(stoppedBy == null);
+            if (progress != null) {
+                progress.done(injector.packets);
             }
-            for (ProgramControlPlane.Session s : sessions) {
-                s.inputDone(injector.lastArrival);
+            Result r = new Result(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
+                    injector.lastArrival, stoppedBy);
+            if (rd != null) {
+                NetworkReport.write(r, rd);
             }
-            net.drain();
-            for (ProgramControlPlane.Session s : sessions) {
-                s.finish(net.now());
-            }
-        } finally {
-            // after the drain: control operations during it may still export
-            if (journal != null) {
-                journal.close();
-            }
+            return r;
         }
-        long hostNs = HostClock.nanos() - hostStart;
-        net.checkConservation();
-        if (progress != null) {
-            progress.done(injector.packets);
-        }
-        Result r = new Result(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival, injector.lastArrival);
-        if (o.out() != null) {
-            try {
-                NetworkReport.write(r, o.out());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return r;
     }
 
     /** The engine side of the ring: records in, injections out. */

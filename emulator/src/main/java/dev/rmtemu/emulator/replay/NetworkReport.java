@@ -12,9 +12,10 @@ import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.topology.Node;
 import dev.rmtemu.traces.impair.ImpairmentChain;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.rmtemu.emulator.rundir.RunDirectory;
+
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -33,21 +34,35 @@ public final class NetworkReport {
     private NetworkReport() {
     }
 
-    public static void write(NetworkReplay.Result r, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(RunOutputs.REPORT), JSON.writeValueAsString(report(r)) + "\n");
-        r.network().latency().writeHgrm(dir.resolve(LATENCY_FILE));
-        Files.writeString(dir.resolve(RunOutputs.HTML), HtmlReport.renderNetwork(r));
+    /**
+     * Writes the outputs into the run directory (each planned in its manifest first), then
+     * the final report.json, marked complete unless the run was interrupted.
+     */
+    public static void write(NetworkReplay.Result r, RunDirectory rd) {
         NetworkEngine net = r.network();
+        List<String> names = new ArrayList<>(List.of(LATENCY_FILE, RunOutputs.HTML));
         for (Link l : net.topology().links()) {
             for (int d = 0; d < 2; d++) {
                 if (net.groundTruth(l.id(), d) != null) {
-                    Path gt = dir.resolve(GROUND_TRUTH_DIR);
-                    Files.createDirectories(gt);
-                    net.groundTruth(l.id(), d).writeTo(gt.resolve("link-" + l.id() + "-" + (d == 0 ? "ab" : "ba") + ".txt"));
+                    names.add(groundTruthFile(l, d));
                 }
             }
         }
+        rd.plan(names);
+        rd.write(LATENCY_FILE, net.latency()::writeHgrm);
+        rd.writeString(RunOutputs.HTML, HtmlReport.renderNetwork(r));
+        for (Link l : net.topology().links()) {
+            for (int d = 0; d < 2; d++) {
+                if (net.groundTruth(l.id(), d) != null) {
+                    rd.write(groundTruthFile(l, d), net.groundTruth(l.id(), d)::writeTo);
+                }
+            }
+        }
+        rd.finish(report(r), r.interruptedBy() == null, r.interruptedBy());
+    }
+
+    private static String groundTruthFile(Link l, int direction) {
+        return GROUND_TRUTH_DIR + "/link-" + l.id() + "-" + (direction == 0 ? "ab" : "ba") + ".txt";
     }
 
     /** The report tree; {@code host} is the only key that depends on the machine. */
@@ -55,23 +70,7 @@ public final class NetworkReport {
         NetworkEngine net = r.network();
         ReplayOptions o = r.options();
         ObjectNode root = JSON.createObjectNode();
-        ObjectNode in = root.putObject("inputs");
-        if (o.program() == null) {
-            in.putNull("program");
-        } else {
-            in.put("program", o.program());
-        }
-        ObjectNode params = in.putObject("params");
-        o.params().forEach(params::put);
-        in.put("topology", o.topology());
-        in.put("trace", o.trace());
-        in.put("timing", o.timing());
-        in.put("seed", o.seed());
-        in.put("enforce", o.enforce());
-        in.put("max_packets", o.maxPackets());
-        if (o.control() != null) {
-            in.put("control", o.control().toString());
-        }
+        root.set("inputs", RunInputs.of(o));
 
         ObjectNode trace = root.putObject("trace");
         trace.put("packets", r.packetsRead());
@@ -92,6 +91,8 @@ public final class NetworkReport {
                 causes.put(k, v);
             }
         });
+        ArrayNode warnings = network.putArray("warnings");
+        net.warnings().forEach(warnings::add);
         summary(network.putObject("latency_ns"), net.latency().summary());
 
         ObjectNode switches = network.putObject("switches");
@@ -112,6 +113,7 @@ public final class NetworkReport {
             });
             sn.put("recirculated", e.counters().recirculations());
             sn.put("unlinked_port_drops", net.unlinkedDrops(s));
+            sn.put("hop_limit_drops", net.hopLimitDrops(s));
             summary(sn.putObject("latency_ns"), e.metrics().latency().summary());
         }
 

@@ -5,10 +5,7 @@ import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
-import dev.rmtemu.emulator.ring.PacketRing;
-import dev.rmtemu.emulator.ring.RingConfig;
 import dev.rmtemu.emulator.tm.PortConfig;
-import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
@@ -17,10 +14,9 @@ import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.rmtemu.emulator.rundir.RunDirectory;
+import dev.rmtemu.emulator.rundir.StopRequest;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,11 +46,21 @@ public final class Replay {
     }
 
     public static ReplayResult run(ReplayOptions o, Progress progress) {
-        return run(o, progress, ProgramControlPlane.forPrograms(List.of(o.program())));
+        return run(o, progress, (StopRequest) null);
+    }
+
+    /** As {@link #run(ReplayOptions, Progress)}, stopping early (report marked incomplete) when {@code stop} asks. */
+    public static ReplayResult run(ReplayOptions o, Progress progress, StopRequest stop) {
+        return run(o, progress, ProgramControlPlane.forPrograms(List.of(o.program())), stop);
     }
 
     /** As {@link #run(ReplayOptions, Progress)} with the given control planes instead of the registered ones. */
     static ReplayResult run(ReplayOptions o, Progress progress, List<ProgramControlPlane> planes) {
+        return run(o, progress, planes, null);
+    }
+
+    static ReplayResult run(ReplayOptions o, Progress progress, List<ProgramControlPlane> planes, StopRequest stop) {
+        // every input is checked before the run directory is touched
         TargetProfile profile = TargetProfiles.load(o.target());
         StageProgram program = new ProgramRegistry().build(o.program(), o.params());
         int ports = o.ports() == 0 ? SwitchConfig.defaultPorts(profile) : o.ports();
@@ -64,81 +70,43 @@ public final class Replay {
             ControlScript.apply(o.control(), engine);
         }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
-        ExportJournal journal = openRunDirectory(o.out(), ProgramControlPlane.kinds(planes));
-        Feeder feeder = new Feeder(engine, timing, ports, progress);
-        long hostStart = HostClock.nanos();
         PacketSource source = TraceSpec.open(o.trace());
-        try {
+        try (RunDirectory rd = openRunDirectory(o, source)) {
+            ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+            Feeder feeder = new Feeder(engine, timing, ports, progress);
+            long hostStart = HostClock.nanos();
             List<ProgramControlPlane.Session> sessions = new ArrayList<>();
             for (ProgramControlPlane c : planes) {
                 sessions.add(c.start(engine, o, journal));
             }
-            try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, o.maxPackets()))) {
-                ring.start();
-                ring.drainAll(feeder);
+            String stoppedBy = RunLoop.run(source, o.maxPackets(), feeder, sessions, engine::drain, engine::now, journal, stop);
+            long hostNs = HostClock.nanos() - hostStart;
+            engine.checkConservation();
+            if (progress != null) {
+                progress.done(feeder.packets);
             }
-            for (ProgramControlPlane.Session s : sessions) {
-                s.inputDone(feeder.lastArrival);
+            ReplayResult result = new ReplayResult(o, engine, feeder.packets, source.skipped(), hostNs,
+                    feeder.firstArrival, feeder.lastArrival, stoppedBy);
+            if (rd != null) {
+                RunOutputs.write(result, rd);
             }
-            engine.drain();
-            for (ProgramControlPlane.Session s : sessions) {
-                s.finish(engine.now());
-            }
-        } finally {
-            // after the drain: control operations during it may still export
-            if (journal != null) {
-                journal.close();
-            }
+            return result;
         }
-        long hostNs = HostClock.nanos() - hostStart;
-        engine.checkConservation();
-        if (progress != null) {
-            progress.done(feeder.packets);
-        }
-        ReplayResult result = new ReplayResult(o, engine, feeder.packets, source.skipped(), hostNs,
-                feeder.firstArrival, feeder.lastArrival);
-        if (o.out() != null) {
-            try {
-                RunOutputs.write(result, o.out());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return result;
     }
 
     /**
-     * Creates the run directory (null: no outputs) and its export journal. A run
-     * directory is rewritten by the next run into it, so an old journal goes first.
+     * Takes the run directory of {@code o} (null: no outputs) once the inputs are checked;
+     * closes {@code source} if it is refused.
      */
-    static ExportJournal openRunDirectory(Path out) {
-        return openRunDirectory(out, new dev.rmtemu.emulator.journal.JournalKinds());
-    }
-
-    /** As {@link #openRunDirectory(Path)}, the journal registering {@code kinds}. */
-    static ExportJournal openRunDirectory(Path out, dev.rmtemu.emulator.journal.JournalKinds kinds) {
-        if (out == null) {
+    static RunDirectory openRunDirectory(ReplayOptions o, PacketSource source) {
+        if (o.out() == null) {
             return null;
         }
         try {
-            Files.createDirectories(out);
-        } catch (IOException e) {
-            throw new UserError("cannot create run directory " + out + ": " + e.getMessage(), e);
-        }
-        deleteTree(out.resolve("journal"));
-        return ExportJournal.create(out, kinds);
-    }
-
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UserError("cannot clear " + dir + " for a new run: " + e.getMessage(), e);
+            return RunDirectory.open(o.out(), o.force(), RunInputs.of(o));
+        } catch (RuntimeException e) {
+            source.close();
+            throw e;
         }
     }
 

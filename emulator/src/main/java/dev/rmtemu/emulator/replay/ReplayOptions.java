@@ -17,16 +17,27 @@ import java.util.TreeMap;
  * @param topology    topology spec (file or builtin:NAME?...) to replay through a network
  *                    instead of one switch, or null; {@code program} may then be null (each
  *                    switch runs its topology program)
+ * @param force       write into a non-empty {@code out} that is not a run directory (its files stay)
+ * @param maxHops     switch hops a packet may take in a network replay before it is dropped as
+ *                    {@code hop_limit} (see NetworkOptions#DEFAULT_MAX_HOPS)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
-                            boolean progress, Path control, String topology) {
+                            boolean progress, Path control, String topology, boolean force, int maxHops) {
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
 
     public ReplayOptions {
         params = new TreeMap<>(params);
+    }
+
+    /** Without --force and with the default hop budget. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, false, dev.rmtemu.emulator.network.NetworkOptions.DEFAULT_MAX_HOPS);
     }
 
     /** A single-switch replay without a control script. */

@@ -3,9 +3,12 @@ package dev.rmtemu.emulator.replay;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.traces.SkipCounters;
 
-/** What a replay produced: the engine (counters, metrics, state) and host measurements. */
+/**
+ * What a replay produced: the engine (counters, metrics, state) and host measurements.
+ * {@code interruptedBy} names the signal that stopped the run early (null: it ran to the end).
+ */
 public record ReplayResult(ReplayOptions options, SwitchEngine engine, long packetsRead, SkipCounters skipped,
-                           long hostNanos, long firstArrivalCycle, long lastArrivalCycle) {
+                           long hostNanos, long firstArrivalCycle, long lastArrivalCycle, String interruptedBy) {
     /** Host throughput in millions of packets per second of wall time. */
     public double hostMpps() {
         return hostNanos == 0 ? 0 : packetsRead * 1e3 / hostNanos;

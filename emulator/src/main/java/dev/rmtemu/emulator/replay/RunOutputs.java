@@ -12,10 +12,12 @@ import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.PipelineState;
 
-import java.io.IOException;
+import dev.rmtemu.emulator.metrics.ClampingHistogram;
+import dev.rmtemu.emulator.rundir.RunDirectory;
+
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -23,12 +25,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes a run directory: report.json (everything that depends only on the
+ * Writes a single-switch run's outputs into its {@link RunDirectory}: report.json (everything that depends only on the
  * inputs, plus host measurements under the single key {@code host}),
  * resources.json, the .hgrm latency histograms and report.html.
  */
 public final class RunOutputs {
-    public static final String REPORT = "report.json";
+    public static final String REPORT = RunDirectory.REPORT;
+    static final String HGRM = ".hgrm";
     public static final String RESOURCES = "resources.json";
     public static final String HTML = "report.html";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -36,12 +39,23 @@ public final class RunOutputs {
     private RunOutputs() {
     }
 
-    public static void write(ReplayResult r, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(REPORT), JSON.writeValueAsString(report(r)) + "\n");
-        Files.writeString(dir.resolve(RESOURCES), ReportRenderer.json(r.engine().resources()));
-        r.engine().metrics().writeHgrmFiles(dir);
-        Files.writeString(dir.resolve(HTML), HtmlReport.render(r));
+    /**
+     * Writes the outputs into the run directory (each planned in its manifest first), then
+     * the final report.json, marked complete unless the run was interrupted.
+     */
+    public static void write(ReplayResult r, RunDirectory rd) {
+        List<ClampingHistogram> histograms = r.engine().metrics().nonEmpty();
+        List<String> names = new ArrayList<>(List.of(RESOURCES, HTML));
+        for (ClampingHistogram h : histograms) {
+            names.add(h.name() + HGRM);
+        }
+        rd.plan(names);
+        rd.writeString(RESOURCES, ReportRenderer.json(r.engine().resources()));
+        for (ClampingHistogram h : histograms) {
+            rd.write(h.name() + HGRM, h::writeHgrm);
+        }
+        rd.writeString(HTML, HtmlReport.render(r));
+        rd.finish(report(r), r.interruptedBy() == null, r.interruptedBy());
     }
 
     /** The report tree; {@code host} is the only key that depends on the machine. */
@@ -49,21 +63,13 @@ public final class RunOutputs {
         SwitchEngine e = r.engine();
         ReplayOptions o = r.options();
         ObjectNode root = JSON.createObjectNode();
+        // as given, with what the run resolved: the program's defaults, the profile's name, the port count
         ObjectNode in = root.putObject("inputs");
-        in.put("program", o.program());
+        in.setAll(RunInputs.of(o));
         ObjectNode params = in.putObject("params");
         e.resources().params().forEach(params::put);
         in.put("target", e.config().profile().name());
-        in.put("trace", o.trace());
-        in.put("timing", o.timing());
-        in.put("seed", o.seed());
         in.put("ports", e.config().frontPanelPorts());
-        in.put("port_gbps", o.portGbps());
-        in.put("enforce", o.enforce());
-        in.put("max_packets", o.maxPackets());
-        if (o.control() != null) {
-            in.put("control", o.control().toString());
-        }
 
         ObjectNode trace = root.putObject("trace");
         trace.put("packets", r.packetsRead());

@@ -150,11 +150,22 @@ public final class PacketRing implements AutoCloseable {
      * Consumer thread only.
      */
     public long drainAll(RecordHandler handler) {
+        return drainAll(handler, () -> false);
+    }
+
+    /**
+     * As {@link #drainAll(RecordHandler)}, but returns early, between two drain batches, once
+     * {@code stop} says so ({@link #isEnded()} then tells the two apart). Consumer thread only.
+     */
+    public long drainAll(RecordHandler handler, java.util.function.BooleanSupplier stop) {
         if (!started) {
             throw new IllegalStateException("packet ring not started");
         }
         final int batch = config.drainBatch();
         while (!endSeen) {
+            if (stop.getAsBoolean()) {
+                break;
+            }
             final int before = dispatcher.messagesSeen;
             drain(handler, batch);
             if (dispatcher.messagesSeen != before) {

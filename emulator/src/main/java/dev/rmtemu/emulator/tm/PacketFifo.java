@@ -3,7 +3,8 @@ package dev.rmtemu.emulator.tm;
 /**
  * One queue's FIFO of packet descriptors in a single ring of longs, three words per
  * packet (enq_tstamp; handle and bytes; cells and enq_qdepth), so a push or a head read
- * touches one cache line instead of one per field. It starts small and doubles only when
+ * touches one cache line instead of one per field. It starts without a ring, takes a small one
+ * on its first packet and doubles only when
  * full, so at steady state nothing is allocated per packet; its capacity never needs to
  * exceed the queue's limit in cells, since every packet takes at least one cell.
  */
@@ -19,9 +20,12 @@ final class PacketFifo {
     private int size;
     private int mask;
 
+    private static final long[] NONE = new long[0];
+
+    /** Empty, without a ring: most queues of a large network never hold a packet. */
     PacketFifo() {
-        ring = new long[INITIAL_CAPACITY * STRIDE];
-        mask = INITIAL_CAPACITY - 1;
+        ring = NONE;
+        mask = -1;
     }
 
     int size() {
@@ -46,13 +50,14 @@ final class PacketFifo {
 
     private void grow() {
         int cap = mask + 1;
-        long[] bigger = new long[cap * 2 * STRIDE];
+        int newCap = cap == 0 ? INITIAL_CAPACITY : cap * 2;
+        long[] bigger = new long[newCap * STRIDE];
         for (int i = 0; i < size; i++) {
             System.arraycopy(ring, ((head + i) & mask) << SHIFT, bigger, i << SHIFT, STRIDE);
         }
         ring = bigger;
         head = 0;
-        mask = cap * 2 - 1;
+        mask = newCap - 1;
     }
 
     int headHandle() {

@@ -11,11 +11,17 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import dev.rmtemu.emulator.rundir.RunDirectory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CollectCommandTest {
+    /** A queue file cut short inside its first page of messages. */
+    private static final long TRUNCATED_BYTES = 1000;
 
     record Result(int exit, String out, String err) {
     }
@@ -77,14 +83,76 @@ class CollectCommandTest {
     }
 
     @Test
-    void unfinishedRunIsReportedWithoutFollow(@TempDir Path runDir) {
-        ExportJournal open = writeRun(runDir, false); // still writing: no end message yet
+    void aRunWhoseWriterIsGoneDidNotFinish(@TempDir Path runDir) {
+        ExportJournal open = writeRun(runDir, false); // no end message, and no lock: nobody is writing
         Result r = run("collect", "--journal", runDir.toString(), "--hex-bytes", "0");
         open.close();
-        assertEquals(0, r.exit(), r.err());
+        assertEquals(6, r.exit(), r.err());
         List<String> lines = r.out().lines().toList();
         assertEquals("cycle 1200 switch 0 pipe 1 kind lossradar.digest length 20", lines.get(0));
-        assertTrue(lines.get(lines.size() - 1).startsWith("no end message yet: 3 messages so far"), lines.toString());
+        assertEquals("no end message: 3 messages (the writer is gone)", lines.get(lines.size() - 1));
+        assertEquals(List.of("rmtemu: run did not finish: 3 messages"), r.err().lines().toList());
+    }
+
+    @Test
+    void aRunStillWritingHasNotFinishedYet(@TempDir Path runDir) throws Exception {
+        long self = ProcessHandle.current().pid();
+        Files.writeString(runDir.resolve(RunDirectory.LOCK), self + "\n");
+        ExportJournal open = writeRun(runDir, false);
+        Result r = run("collect", "--journal", runDir.resolve("journal").toString(), "--hex-bytes", "0");
+        open.close();
+        assertEquals(6, r.exit(), r.err());
+        assertTrue(r.out().lines().toList().contains("no end message yet: 3 messages so far (run still writing; use"
+                + " --follow to wait for its end)"), r.out());
+        assertEquals(List.of("rmtemu: run has not finished yet (pid " + self + " is writing): 3 messages so far;"
+                + " use --follow to wait for its end"), r.err().lines().toList());
+    }
+
+    @Test
+    void followEndsSoonAfterTheWriterIsGone(@TempDir Path runDir) throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Files.writeString(runDir.resolve(RunDirectory.LOCK), gone.pid() + "\n");
+        ExportJournal open = writeRun(runDir, false);
+        long start = System.nanoTime();
+        Result r = run("collect", "--journal", runDir.toString(), "--follow", "--json");
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        open.close();
+        assertEquals(6, r.exit(), r.err());
+        assertTrue(tookMs < 5_000, "took " + tookMs + " ms");
+        List<String> lines = r.out().lines().toList();
+        assertEquals("{\"end\":false,\"messages\":3}", lines.get(lines.size() - 1));
+        assertEquals(List.of("rmtemu: run did not finish: 3 messages"), r.err().lines().toList());
+    }
+
+    @Test
+    void anAbortedRunDidNotFinish(@TempDir Path runDir) {
+        writeRun(runDir, false).closeAborted();
+        Result r = run("collect", "--journal", runDir.toString(), "--hex-bytes", "0");
+        assertEquals(6, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("run aborted at cycle 2400: 3 messages", lines.get(lines.size() - 1));
+        assertEquals(List.of("rmtemu: run did not finish: 3 messages (stopped early: the end message is marked aborted)"),
+                r.err().lines().toList());
+    }
+
+    @Test
+    void aTruncatedQueueFileIsOneLineAndExitTwo(@TempDir Path runDir) throws Exception {
+        writeRun(runDir, true);
+        Path cq4;
+        try (Stream<Path> s = Files.list(runDir.resolve("journal"))) {
+            cq4 = s.filter(p -> p.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (FileChannel ch = FileChannel.open(cq4, StandardOpenOption.WRITE)) {
+            ch.truncate(TRUNCATED_BYTES);
+        }
+        Result r = run("collect", "--journal", runDir.toString());
+        assertEquals(2, r.exit(), r.err());
+        List<String> err = r.err().lines().toList();
+        assertEquals(1, err.size(), r.err());
+        // named as typed or as its journal/ subdirectory, depending on where the fault surfaces
+        assertTrue(err.get(0).startsWith("rmtemu: journal " + runDir)
+                && err.get(0).contains(": a queue file is truncated or damaged ("), r.err());
     }
 
     @Test

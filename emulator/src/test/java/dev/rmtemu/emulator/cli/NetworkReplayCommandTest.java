@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -79,5 +80,29 @@ class NetworkReplayCommandTest {
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("--program is required"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    @Test
+    void theReadmeLineExampleEndsAsTypedWithOneWarning(@TempDir Path tmp) throws Exception {
+        CliRunner r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                () -> CliRunner.run("replay", "--topology", "builtin:line", "--program", "counter",
+                        "--trace", "gen:isp?packets=10", "--no-progress", "--out", tmp.resolve("run").toString()));
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of("rmtemu: warning: forwarding loop: 10 packets dropped as hop_limit after 64 switch hops"
+                + " (--max-hops); the loop goes through s1, s2"), r.err().lines().toList());
+        JsonNode rep = JSON.readTree(Files.readString(tmp.resolve("run").resolve("report.json")));
+        assertEquals(10, rep.get("network").get("totals").get("hop_limit_drops").asLong());
+        assertEquals(1, rep.get("network").get("warnings").size());
+        CliRunner refused = CliRunner.run("replay", "--topology", "builtin:line", "--program", "counter", "--param", "port=2",
+                "--trace", "gen:isp?packets=10", "--no-progress", "--out", tmp.resolve("p").toString());
+        assertEquals(2, refused.exit());
+        assertTrue(refused.err().startsWith("rmtemu: --param port=2: switch s1 of builtin:line has program ports 0..1"),
+                refused.err());
+        assertEquals(0, CliRunner.run("replay", "--topology", "builtin:line", "--program", "counter", "--max-hops", "3",
+                "--trace", "gen:isp?packets=10", "--no-progress", "--out", tmp.resolve("h").toString()).exit());
+        CliRunner zero = CliRunner.run("replay", "--topology", "builtin:line", "--max-hops", "0",
+                "--trace", "gen:isp?packets=10", "--no-progress", "--out", tmp.resolve("z").toString());
+        assertEquals(2, zero.exit());
+        assertEquals("rmtemu: --max-hops must be at least 1, got 0", zero.err().strip());
     }
 }
