@@ -5,8 +5,6 @@ import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchTable;
 
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,35 +26,20 @@ final class RegisterAccessPass implements CompilerPass {
     @Override
     public void run(PassInput in, Refusals out) {
         for (StageDecl d : IrStages.of(in.program())) {
-            List<List<Stmt>> paths = ControlPaths.of(d.body());
-            if (paths == null) {
-                out.add(d.gress(), d.number(), null, "more than " + ControlPaths.MAX_PATHS
-                        + " control paths through the stage's gateways and tables");
-                continue;
-            }
-            for (List<Stmt> path : paths) {
-                Map<RegisterArray, Integer> uses = new LinkedHashMap<>();
-                Map<MatchTable, Integer> applies = new LinkedHashMap<>();
-                for (Stmt s : path) {
-                    if (s instanceof Stmt.Execute e) {
-                        uses.merge(e.action().array(), 1, Integer::sum);
-                    } else if (s instanceof Stmt.Apply a) {
-                        applies.merge(a.table(), 1, Integer::sum);
-                    }
+            Map<RegisterArray, Integer> uses = PathCounts.max(d.body(), s -> s instanceof Stmt.Execute e ? e.action().array() : null);
+            Map<MatchTable, Integer> applies = PathCounts.max(d.body(), s -> s instanceof Stmt.Apply a ? a.table() : null);
+            uses.forEach((array, n) -> {
+                if (n > 1) {
+                    out.add(d.gress(), d.number(), "register array " + array.name(), "accessed " + n
+                            + " times on one control path; a stateful ALU does one read-modify-write per packet pass");
                 }
-                applies.forEach((table, n) -> {
-                    if (n > 1) {
-                        out.add(d.gress(), d.number(), "table " + table.name(), "applied " + n
-                                + " times on one control path; a logical table is looked up once per packet pass");
-                    }
-                });
-                uses.forEach((array, n) -> {
-                    if (n > 1) {
-                        out.add(d.gress(), d.number(), "register array " + array.name(), "accessed " + n
-                                + " times on one control path; a stateful ALU does one read-modify-write per packet pass");
-                    }
-                });
-            }
+            });
+            applies.forEach((table, n) -> {
+                if (n > 1) {
+                    out.add(d.gress(), d.number(), "table " + table.name(), "applied " + n
+                            + " times on one control path; a logical table is looked up once per packet pass");
+                }
+            });
         }
     }
 }

@@ -28,13 +28,56 @@ final class StageDependencyPass implements CompilerPass {
                 + "an output is used only where its action ran";
     }
 
+    /**
+     * Walks a block with the register actions that run on every path to here;
+     * returns those that run on every path through the block as well.
+     */
+    private static Set<RegisterAction> mustRun(StageDecl d, List<Stmt> block, Set<RegisterAction> before, Refusals out) {
+        Set<RegisterAction> ran = Collections.newSetFromMap(new IdentityHashMap<>());
+        ran.addAll(before);
+        for (Stmt s : block) {
+            for (Expr e : IrWalk.reads(s)) {
+                IrWalk.forEachExpr(e, x -> {
+                    if (x instanceof Expr.RegOut r && !ran.contains(r.action())) {
+                        out.add(d.gress(), d.number(), "register action " + r.action().name(),
+                                "its output is used on a control path where the action does not run before");
+                    }
+                });
+            }
+            if (s instanceof Stmt.Execute e) {
+                ran.add(e.action());
+            }
+            List<List<Stmt>> branches = new java.util.ArrayList<>();
+            if (s instanceof Stmt.If i) {
+                branches.add(i.then());
+                branches.add(i.otherwise());
+            } else if (s instanceof Stmt.Apply a) {
+                branches.addAll(a.actions().values());
+                branches.add(a.miss());
+            }
+            Set<RegisterAction> common = null;
+            for (List<Stmt> b : branches) {
+                Set<RegisterAction> after = mustRun(d, b, ran, out);
+                if (common == null) {
+                    common = after;
+                } else {
+                    common.retainAll(after);
+                }
+            }
+            if (common != null) {
+                ran.addAll(common);
+            }
+        }
+        return ran;
+    }
+
     @Override
     public void run(PassInput in, Refusals out) {
         for (StageDecl d : IrStages.of(in.program())) {
-            ControlPaths.forEachStmt(d.body(), s -> {
+            IrWalk.forEachStmt(d.body(), s -> {
                 if (s instanceof Stmt.If i) {
                     for (Expr side : List.of(i.condition().left(), i.condition().right())) {
-                        ControlPaths.forEachExpr(side, x -> {
+                        IrWalk.forEachExpr(side, x -> {
                             if (x instanceof Expr.HashOut h) {
                                 out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
                                         "branches on hash unit " + h.unit().name() + " of the same stage; a hash output reaches "
@@ -51,26 +94,7 @@ final class StageDependencyPass implements CompilerPass {
                     }
                 }
             });
-            List<List<Stmt>> paths = ControlPaths.of(d.body());
-            if (paths == null) {
-                continue; // refused by the register-access pass
-            }
-            for (List<Stmt> path : paths) {
-                Set<RegisterAction> ran = Collections.newSetFromMap(new IdentityHashMap<>());
-                for (Stmt s : path) {
-                    for (Expr e : ControlPaths.reads(s)) {
-                        ControlPaths.forEachExpr(e, x -> {
-                            if (x instanceof Expr.RegOut r && !ran.contains(r.action())) {
-                                out.add(d.gress(), d.number(), "register action " + r.action().name(),
-                                        "its output is used on a control path where the action does not run before");
-                            }
-                        });
-                    }
-                    if (s instanceof Stmt.Execute e) {
-                        ran.add(e.action());
-                    }
-                }
-            }
+            mustRun(d, d.body(), Collections.newSetFromMap(new IdentityHashMap<>()), out);
         }
     }
 }

@@ -38,7 +38,7 @@ final class StageLogicCount {
             Map<RegisterArray, Set<Object>> phv = new LinkedHashMap<>();
             Map<RegisterArray, Set<Object>> hashes = new LinkedHashMap<>();
             countBlock(d.body(), instructions);
-            ControlPaths.forEachStmt(d.body(), s -> {
+            IrWalk.forEachStmt(d.body(), s -> {
                 if (s instanceof Stmt.If i) {
                     gateways[0]++;
                     countBlock(i.then(), instructions);
@@ -47,7 +47,7 @@ final class StageLogicCount {
                     a.actions().values().forEach(b -> countBlock(b, instructions));
                     countBlock(a.miss(), instructions);
                 } else if (s instanceof Stmt.Assign a) {
-                    ControlPaths.forEachExpr(a.value(), x -> {
+                    IrWalk.forEachExpr(a.value(), x -> {
                         if (x instanceof Expr.RegOut r && busSources.add(r.action())) {
                             busBytes[0] += bytes(r.action().array().wordBits());
                         } else if (x instanceof Expr.HashOut h && busSources.add(h.unit())) {
@@ -59,7 +59,7 @@ final class StageLogicCount {
                     Set<Object> fields = phv.computeIfAbsent(r, k -> Collections.newSetFromMap(new IdentityHashMap<>()));
                     Set<Object> units = hashes.computeIfAbsent(r, k -> Collections.newSetFromMap(new IdentityHashMap<>()));
                     for (Expr in : List.of(e.inLo(), e.inHi())) {
-                        ControlPaths.forEachExpr(in, x -> {
+                        IrWalk.forEachExpr(in, x -> {
                             if (x instanceof Expr.Read f) {
                                 fields.add(f.field());
                             } else if (x instanceof Expr.HashOut h) {

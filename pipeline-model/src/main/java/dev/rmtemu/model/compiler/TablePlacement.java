@@ -26,7 +26,7 @@ public record TablePlacement(Gress gress, String table, int stage, int earliestS
                 if (!d.hasIr()) {
                     continue;
                 }
-                ControlPaths.forEachStmt(d.body(), s -> {
+                IrWalk.forEachStmt(d.body(), s -> {
                     if (s instanceof Stmt.Apply a) {
                         int earliest = 0;
                         for (Field f : a.table().key()) {
@@ -38,7 +38,7 @@ public record TablePlacement(Gress gress, String table, int stage, int earliestS
                         out.add(new TablePlacement(g, a.table().name(), d.number(), earliest));
                     }
                 });
-                ControlPaths.forEachStmt(d.body(), s -> {
+                IrWalk.forEachStmt(d.body(), s -> {
                     if (s instanceof Stmt.Assign a) {
                         lastWrite.put(a.dest(), d.number());
                     }

@@ -28,9 +28,9 @@ final class TargetOperatorsPass implements CompilerPass {
         }
         String target = in.target().name();
         for (StageDecl d : IrStages.of(in.program())) {
-            ControlPaths.forEachStmt(d.body(), s -> {
-                for (Expr e : ControlPaths.reads(s)) {
-                    ControlPaths.forEachExpr(e, x -> {
+            IrWalk.forEachStmt(d.body(), s -> {
+                for (Expr e : IrWalk.reads(s)) {
+                    IrWalk.forEachExpr(e, x -> {
                         if (!(x instanceof Expr.Binary b)) {
                             return;
                         }

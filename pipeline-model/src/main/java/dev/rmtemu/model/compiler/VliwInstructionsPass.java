@@ -6,7 +6,6 @@ import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.program.StageDecl;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,26 +35,15 @@ final class VliwInstructionsPass implements CompilerPass {
         boolean anyShape = in.target().fullArithmetic();
         for (StageDecl d : IrStages.of(in.program())) {
             if (!anyShape) {
-                ControlPaths.forEachStmt(d.body(), s -> shape(d, s, out));
+                IrWalk.forEachStmt(d.body(), s -> shape(d, s, out));
             }
-            List<List<Stmt>> paths = ControlPaths.of(d.body());
-            if (paths == null) {
-                continue;
-            }
-            for (List<Stmt> path : paths) {
-                Map<Field, Integer> writes = new LinkedHashMap<>();
-                for (Stmt s : path) {
-                    if (s instanceof Stmt.Assign a) {
-                        writes.merge(a.dest(), 1, Integer::sum);
-                    }
+            Map<Field, Integer> writes = PathCounts.max(d.body(), s -> s instanceof Stmt.Assign a ? a.dest() : null);
+            writes.forEach((f, n) -> {
+                if (n > 1) {
+                    out.add(d.gress(), d.number(), "field " + f.name(), "written " + n
+                            + " times on one control path; its container takes one instruction per stage");
                 }
-                writes.forEach((f, n) -> {
-                    if (n > 1) {
-                        out.add(d.gress(), d.number(), "field " + f.name(), "written " + n
-                                + " times on one control path; its container takes one instruction per stage");
-                    }
-                });
-            }
+            });
         }
     }
 

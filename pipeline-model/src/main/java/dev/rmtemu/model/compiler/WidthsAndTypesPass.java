@@ -41,8 +41,8 @@ final class WidthsAndTypesPass implements CompilerPass {
         Gress g = d.gress();
         int n = d.number();
         for (Stmt s : block) {
-            for (Expr e : ControlPaths.reads(s)) {
-                ControlPaths.forEachExpr(e, x -> value(d, x, tables, out));
+            for (Expr e : IrWalk.reads(s)) {
+                IrWalk.forEachExpr(e, x -> value(d, x, tables, out));
             }
             if (s instanceof Stmt.Assign a) {
                 Field f = a.dest();

@@ -203,6 +203,48 @@ class CompilerRulesTest {
                         + "its own stage) [widths-and-types]");
     }
 
+    /** Gateways counted from the IR meet the checker's budget (bf-p4c specs/mau_spec.h: 16 gateways a stage). */
+    @Test
+    void seventeenGatewaysInOneStageAreRefusedSixteenFit() {
+        refused(compile((f, c) -> gateways(f, c, 17), "tofino1"),
+                "t: stage 0 ingress: gateways 17 > 16 [stage-resources]");
+        accepted(compile((f, c) -> gateways(f, c, 16), "tofino1"));
+    }
+
+    /** An if / else-if chain of {@code n} gateways, each branch one instruction: one write per path. */
+    private static void gateways(Fixture f, Block c, int n) {
+        if (n > 0) {
+            c.when(eq(read(f.src()), constant(n)), t -> t.set(f.meta2(), n), e -> gateways(f, e, n - 1));
+        }
+    }
+
+    /**
+     * A stateful ALU reads two PHV words, fixed per register (bf-p4c mau/input_xbar.cpp):
+     * three fields as inputs of one register's actions, over two branches, are refused.
+     */
+    @Test
+    void aStatefulAluFedFromThreeFieldsIsRefusedTwoFit() {
+        Fixture f = fixture();
+        RegisterArray pairs = f.s0().register("pairs", 32, true, 1024);
+        RegisterAction put = f.s0().action(RegisterAction.on(pairs, "put")
+                .updateLo(AluOp.SET, Operand.IN_LO, Operand.constant(0)).updateHi(AluOp.SET, Operand.IN_HI, Operand.constant(0)));
+        var h10 = f.s0().hash("h10", HashAlgorithm.byName("crc16"), 10, f.src());
+        f.s0().body(c -> c.when(eq(read(f.src()), constant(0)),
+                t -> t.execute(put, hash(h10), read(f.src()), read(f.meta())),
+                e -> e.execute(put, hash(h10), read(f.src()), read(f.meta2()))));
+        refused(ProgramCompiler.compile(f.b().build(), TargetProfiles.builtIn("tofino1")),
+                "t: stage 0 ingress: register 'pairs' stateful ALU reads 3 PHV words > 2 [stage-resources]");
+        Fixture g = fixture();
+        RegisterArray pairs2 = g.s0().register("pairs", 32, true, 1024);
+        RegisterAction put2 = g.s0().action(RegisterAction.on(pairs2, "put")
+                .updateLo(AluOp.SET, Operand.IN_LO, Operand.constant(0)).updateHi(AluOp.SET, Operand.IN_HI, Operand.constant(0)));
+        var g10 = g.s0().hash("h10", HashAlgorithm.byName("crc16"), 10, g.src());
+        g.s0().body(c -> c.when(eq(read(g.src()), constant(0)),
+                t -> t.execute(put2, hash(g10), read(g.src()), read(g.meta())),
+                e -> e.execute(put2, hash(g10), read(g.meta()), read(g.src()))));
+        accepted(ProgramCompiler.compile(g.b().build(), TargetProfiles.builtIn("tofino1")));
+    }
+
     @Test
     void everyBrokenRuleIsReportedAndTheRefusalExitsThree() {
         Compilation c = compile((f, code) -> code.set(f.meta2(), mod(read(f.src()), constant(1000)))
