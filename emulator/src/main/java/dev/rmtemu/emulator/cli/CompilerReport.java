@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.model.compiler.Compilation;
 import dev.rmtemu.model.compiler.CompilerPass;
+import dev.rmtemu.model.compiler.PhvLiveness;
 import dev.rmtemu.model.compiler.Refusal;
 import dev.rmtemu.model.compiler.TablePlacement;
 
@@ -30,6 +31,12 @@ final class CompilerReport {
                         t.stage(), t.earliestStage()));
             }
         }
+        if (!c.overlays().isEmpty()) {
+            b.append("\nPHV overlays (metadata whose lives do not overlap share containers):\n");
+            for (PhvLiveness.Overlay o : c.overlays()) {
+                b.append(String.format("  %-8s %3d b  %s%n", o.gress().label(), o.width(), String.join(", ", o.fields())));
+            }
+        }
         b.append(c.accepted() ? "\nAccepted: every rule holds.\n" : "\nRefused: " + c.refusals().size() + " broken rule(s).\n");
         return b.toString();
     }
@@ -47,6 +54,11 @@ final class CompilerReport {
             for (TablePlacement t : c.placements()) {
                 placed.addObject().put("gress", t.gress().label()).put("table", t.table()).put("stage", t.stage())
                         .put("earliest_stage", t.earliestStage());
+            }
+            ArrayNode overlays = comp.putArray("phv_overlays");
+            for (PhvLiveness.Overlay o : c.overlays()) {
+                ArrayNode fields = overlays.addObject().put("gress", o.gress().label()).put("width", o.width()).putArray("fields");
+                o.fields().forEach(fields::add);
             }
             comp.put("accepted", c.accepted());
             ArrayNode refused = comp.putArray("refusals");

@@ -54,6 +54,15 @@ public final class ResourceChecker {
      * gress and stage.
      */
     public static ResourceReport check(StageProgram program, TargetProfile target, List<StageLogic> logic) {
+        return check(program, target, logic, phvDemands(program));
+    }
+
+    /**
+     * As {@link #check(StageProgram, TargetProfile, List)}, with the PHV demands given:
+     * the compiler passes fields whose live ranges do not overlap as one demand (an overlay).
+     */
+    public static ResourceReport check(StageProgram program, TargetProfile target, List<StageLogic> logic,
+                                       List<PhvAllocation.Demand> phvDemands) {
         Map<String, StageLogic> logicByRow = new TreeMap<>();
         for (StageLogic l : logic) {
             if (logicByRow.put(ResourceReport.rowKey(l.stage(), l.gress()), l) != null) {
@@ -143,7 +152,7 @@ public final class ResourceChecker {
             }
         }
 
-        PhvAllocation phv = PhvAllocation.allocate(target, phvDemands(program));
+        PhvAllocation phv = PhvAllocation.allocate(target, phvDemands);
         failures.addAll(phv.failures());
         List<ResourceReport.PhvGroupUsage> groups = new ArrayList<>();
         for (int i = 0; i < target.phvContainers().size(); i++) {
@@ -397,7 +406,8 @@ public final class ResourceChecker {
         }
     }
 
-    private static List<PhvAllocation.Demand> phvDemands(StageProgram p) {
+    /** One demand per field and gress that uses it: a header in both, metadata in its own. */
+    public static List<PhvAllocation.Demand> phvDemands(StageProgram p) {
         List<PhvAllocation.Demand> out = new ArrayList<>();
         for (Gress g : Gress.values()) {
             if (!p.uses(g)) {

@@ -9,11 +9,12 @@ import java.util.List;
 
 /**
  * The outcome of compiling a program for a target: the passes that ran, in
- * order, every rule the program breaks, the resource placement and where each
- * table went.
+ * order, every rule the program breaks, the resource placement, where each
+ * table went and which metadata fields share PHV containers.
  */
 public record Compilation(StageProgram program, TargetProfile target, List<CompilerPass> passes,
-                          List<Refusal> refusals, ResourceReport resources, List<TablePlacement> placements) {
+                          List<Refusal> refusals, ResourceReport resources, List<TablePlacement> placements,
+                          List<PhvLiveness.Overlay> overlays) {
 
     /** Exit code of a program the target refuses. */
     public static final int EXIT_REFUSED = 3;
@@ -22,6 +23,7 @@ public record Compilation(StageProgram program, TargetProfile target, List<Compi
         passes = List.copyOf(passes);
         refusals = List.copyOf(refusals);
         placements = List.copyOf(placements);
+        overlays = List.copyOf(overlays);
     }
 
     public boolean accepted() {

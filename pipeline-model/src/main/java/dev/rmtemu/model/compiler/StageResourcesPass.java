@@ -20,12 +20,13 @@ final class StageResourcesPass implements CompilerPass {
     @Override
     public String rule() {
         return "per-stage RAMs (data, spare, map, sides), TCAMs, stateful ALUs and their inputs, hash functions, "
-                + "logical tables, gateways, action data bus, instruction memory, stages and PHV containers fit the target";
+                + "logical tables, gateways, action data bus, instruction memory, stages and PHV containers (metadata overlaid where lives do not overlap) fit the target";
     }
 
     @Override
     public void run(PassInput in, Refusals out) {
-        report = ResourceChecker.check(in.program(), in.target(), StageLogicCount.of(in.program()));
+        report = ResourceChecker.check(in.program(), in.target(), StageLogicCount.of(in.program()),
+                PhvLiveness.demands(in.program()));
         for (String f : report.failures()) {
             out.program(f);
         }

@@ -1,0 +1,194 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.FieldKind;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.phv.PhvAllocation;
+import dev.rmtemu.model.program.StageDecl;
+import dev.rmtemu.model.program.StageProgram;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * PHV allocation with liveness: a metadata field lives from the stage that first
+ * writes it to the last stage that reads it, and two metadata fields of a gress
+ * whose lives do not overlap can share a container (p4c's metadata overlay). A
+ * field read at stage s and another first written at s may share: the stage reads
+ * the old value as it entered, and the write lands when the stage ends. Only gresses
+ * written wholly in IR are analysed; headers and intrinsics are never overlaid (the
+ * parser, deparser and traffic manager read them).
+ */
+public final class PhvLiveness {
+    private PhvLiveness() {
+    }
+
+    /** A metadata field's life: first written at {@code def} (-1: read before any write), last read at {@code lastUse}. */
+    record Life(Field field, int def, int lastUse) {
+    }
+
+    /** Fields placed in one container set: their names joined, the widest width. */
+    public record Overlay(Gress gress, List<String> fields, int width) {
+    }
+
+    /** The overlays of a program (groups of two or more fields), in gress and first-definition order. */
+    public static List<Overlay> overlays(StageProgram p) {
+        List<Overlay> out = new ArrayList<>();
+        for (Gress g : Gress.values()) {
+            if (!p.uses(g) || !allIr(p, g)) {
+                continue;
+            }
+            for (Overlay o : groups(p, g)) {
+                if (o.fields().size() > 1) {
+                    out.add(o);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** PHV demands with overlaid metadata merged into one demand each. */
+    public static List<PhvAllocation.Demand> demands(StageProgram p) {
+        List<PhvAllocation.Demand> out = new ArrayList<>();
+        for (PhvAllocation.Demand d : ResourceChecker.phvDemands(p)) {
+            Field f = p.field(d.field());
+            if (f.kind() != FieldKind.METADATA || !allIr(p, d.gress())) {
+                out.add(d);
+            }
+        }
+        for (Gress g : Gress.values()) {
+            if (p.uses(g) && allIr(p, g)) {
+                for (Overlay o : groups(p, g)) {
+                    out.add(new PhvAllocation.Demand(String.join("|", o.fields()), o.width(), g));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean allIr(StageProgram p, Gress g) {
+        for (StageDecl d : p.stages(g)) {
+            if (!d.hasIr()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Greedy interval packing: each field, by first definition, joins the group whose last life ended earliest. */
+    private static List<Overlay> groups(StageProgram p, Gress g) {
+        List<Life> lives = lives(p, g);
+        lives.sort(Comparator.comparingInt(Life::def).thenComparing(l -> l.field().name()));
+        List<List<Life>> groups = new ArrayList<>();
+        for (Life l : lives) {
+            List<Life> best = null;
+            for (List<Life> grp : groups) {
+                Life last = grp.get(grp.size() - 1);
+                boolean free = l.def() >= 0 && last.lastUse() <= l.def();
+                if (free && (best == null || width(grp) < width(best))) {
+                    best = grp;
+                }
+            }
+            if (best == null) {
+                best = new ArrayList<>();
+                groups.add(best);
+            }
+            best.add(l);
+        }
+        List<Overlay> out = new ArrayList<>();
+        for (List<Life> grp : groups) {
+            out.add(new Overlay(g, grp.stream().map(l -> l.field().name()).toList(), width(grp)));
+        }
+        return out;
+    }
+
+    private static int width(List<Life> grp) {
+        int w = 0;
+        for (Life l : grp) {
+            w = Math.max(w, l.field().width());
+        }
+        return w;
+    }
+
+    static List<Life> lives(StageProgram p, Gress g) {
+        Map<Field, int[]> range = new IdentityHashMap<>(); // {def, lastUse}
+        for (Field f : p.fields()) {
+            if (f.kind() == FieldKind.METADATA && f.gress() == g) {
+                range.put(f, new int[] {Integer.MAX_VALUE, -1});
+            }
+        }
+        for (StageDecl d : p.stages(g)) {
+            int n = d.number();
+            for (HashUnit h : d.hashes()) {
+                for (Field f : h.inputs()) {
+                    use(range, f, n);
+                }
+            }
+            for (var t : d.tables()) {
+                for (Field f : t.key()) {
+                    use(range, f, n);
+                }
+            }
+            IrWalk.forEachStmt(d.body(), s -> {
+                for (Expr e : IrWalk.reads(s)) {
+                    IrWalk.forEachExpr(e, x -> {
+                        if (x instanceof Expr.Read r) {
+                            use(range, r.field(), n);
+                        }
+                    });
+                }
+                if (s instanceof Stmt.Assign a && range.containsKey(a.dest())) {
+                    int[] r = range.get(a.dest());
+                    r[0] = Math.min(r[0], n);
+                    r[1] = Math.max(r[1], n);
+                }
+            });
+        }
+        List<Life> out = new ArrayList<>();
+        for (Field f : p.fields()) {
+            int[] r = range.get(f);
+            if (r != null) {
+                // read before its first write (or never written): live from the parser on
+                boolean readFirst = r[0] == Integer.MAX_VALUE || firstReadBefore(p, g, f, r[0]);
+                out.add(new Life(f, readFirst ? -1 : r[0], Math.max(r[1], r[0] == Integer.MAX_VALUE ? -1 : r[0])));
+            }
+        }
+        return out;
+    }
+
+    private static void use(Map<Field, int[]> range, Field f, int stage) {
+        int[] r = range.get(f);
+        if (r != null) {
+            r[1] = Math.max(r[1], stage);
+        }
+    }
+
+    /** True when some stage up to the first write reads the field (so its parser value, zero, is live). */
+    private static boolean firstReadBefore(StageProgram p, Gress g, Field f, int def) {
+        boolean[] read = {false};
+        for (StageDecl d : p.stages(g)) {
+            if (d.number() > def) {
+                break;
+            }
+            for (HashUnit h : d.hashes()) {
+                read[0] |= h.inputs().contains(f);
+            }
+            for (var t : d.tables()) {
+                read[0] |= t.key().contains(f);
+            }
+            IrWalk.forEachStmt(d.body(), s -> {
+                for (Expr e : IrWalk.reads(s)) {
+                    IrWalk.forEachExpr(e, x -> read[0] |= x instanceof Expr.Read r && r.field() == f);
+                }
+            });
+        }
+        return read[0];
+    }
+}
