@@ -70,6 +70,19 @@ class UserProgramTest {
     }
 
     @Test
+    void aMistakeInTheUsersBuildIsOneLine(@TempDir Path tmp) throws IOException {
+        Path source = tmp.resolve("Twice.java");
+        String example = Files.readString(EXAMPLES.resolve("SynFloodGuard.java"));
+        // declare the metadata field twice: the builder refuses it when the program is built
+        Files.writeString(source, example.replace("SynFloodGuard", "Twice")
+                .replace("Field syns = b.metadata(Gress.INGRESS, \"meta.syns\", 32);",
+                        "Field syns = b.metadata(Gress.INGRESS, \"meta.syns\", 32);\n        b.metadata(Gress.INGRESS, \"meta.syns\", 8);"));
+        CliRunner r = CliRunner.run("resources", "--program", source.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("rmtemu: program " + source + ": building it failed: field meta.syns declared twice\n", r.err());
+    }
+
+    @Test
     void aProgramTheTargetRefusesExitsThreeWithTheRule() {
         // 3000 counters per row: the index is a 12-bit hash folded with '% 3000', which tofino1 cannot do
         CliRunner r = CliRunner.run("resources", "--program", EXAMPLES.resolve("CountMinSketch.java").toString(),

@@ -40,6 +40,17 @@ public final class ProgramRegistry {
     /** Builds a program from "key=value" assignments. */
     public StageProgram build(String name, Map<String, String> params) {
         ProgramFactory f = get(name);
-        return f.build(new ProgramParams(f.name(), f.params(), params));
+        ProgramParams p = new ProgramParams(f.name(), f.params(), params);
+        if (!UserPrograms.isUserProgram(name)) {
+            return f.build(p);
+        }
+        try {
+            return f.build(p);
+        } catch (UserError e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // a mistake in the user's program (a name used twice, an array of another stage): one line, exit 2
+            throw new UserError("program " + name + ": building it failed: " + e.getMessage(), e);
+        }
     }
 }
