@@ -13,16 +13,7 @@ final class IrWalk {
 
     /** Every statement of a body, nested ones included, in order. */
     static void forEachStmt(List<Stmt> body, Consumer<Stmt> f) {
-        for (Stmt s : body) {
-            f.accept(s);
-            if (s instanceof Stmt.If i) {
-                forEachStmt(i.then(), f);
-                forEachStmt(i.otherwise(), f);
-            } else if (s instanceof Stmt.Apply a) {
-                a.actions().values().forEach(b -> forEachStmt(b, f));
-                forEachStmt(a.miss(), f);
-            }
-        }
+        Stmt.walk(body, f);
     }
 
     /** The values a statement itself reads (not those of nested blocks). */

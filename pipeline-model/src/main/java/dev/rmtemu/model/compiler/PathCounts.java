@@ -2,7 +2,6 @@ package dev.rmtemu.model.compiler;
 
 import dev.rmtemu.model.ir.Stmt;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,16 +29,8 @@ final class PathCounts {
             if (k != null) {
                 total.merge(k, 1, Integer::sum);
             }
-            List<List<Stmt>> branches = new ArrayList<>();
-            if (s instanceof Stmt.If i) {
-                branches.add(i.then());
-                branches.add(i.otherwise());
-            } else if (s instanceof Stmt.Apply a) {
-                branches.addAll(a.actions().values());
-                branches.add(a.miss());
-            }
             Map<K, Integer> widest = new LinkedHashMap<>();
-            for (List<Stmt> b : branches) {
+            for (List<Stmt> b : s.branches()) {
                 max(b, key).forEach((bk, n) -> widest.merge(bk, n, Math::max));
             }
             widest.forEach((bk, n) -> total.merge(bk, n, Integer::sum));

@@ -47,16 +47,8 @@ final class StageDependencyPass implements CompilerPass {
             if (s instanceof Stmt.Execute e) {
                 ran.add(e.action());
             }
-            List<List<Stmt>> branches = new java.util.ArrayList<>();
-            if (s instanceof Stmt.If i) {
-                branches.add(i.then());
-                branches.add(i.otherwise());
-            } else if (s instanceof Stmt.Apply a) {
-                branches.addAll(a.actions().values());
-                branches.add(a.miss());
-            }
             Set<RegisterAction> common = null;
-            for (List<Stmt> b : branches) {
+            for (List<Stmt> b : s.branches()) {
                 Set<RegisterAction> after = mustRun(d, b, ran, out);
                 if (common == null) {
                     common = after;

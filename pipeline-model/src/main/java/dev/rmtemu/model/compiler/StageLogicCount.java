@@ -39,14 +39,11 @@ final class StageLogicCount {
             Map<RegisterArray, Set<Object>> hashes = new LinkedHashMap<>();
             countBlock(d.body(), instructions);
             IrWalk.forEachStmt(d.body(), s -> {
-                if (s instanceof Stmt.If i) {
+                if (s instanceof Stmt.If) {
                     gateways[0]++;
-                    countBlock(i.then(), instructions);
-                    countBlock(i.otherwise(), instructions);
-                } else if (s instanceof Stmt.Apply a) {
-                    a.actions().values().forEach(b -> countBlock(b, instructions));
-                    countBlock(a.miss(), instructions);
-                } else if (s instanceof Stmt.Assign a) {
+                }
+                s.branches().forEach(b -> countBlock(b, instructions));
+                if (s instanceof Stmt.Assign a) {
                     IrWalk.forEachExpr(a.value(), x -> {
                         if (x instanceof Expr.RegOut r && busSources.add(r.action())) {
                             busBytes[0] += bytes(r.action().array().wordBits());

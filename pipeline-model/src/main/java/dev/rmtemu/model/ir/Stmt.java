@@ -16,6 +16,21 @@ import java.util.TreeMap;
  */
 public sealed interface Stmt {
 
+    /** The blocks control can take from here: a gateway's two, a table's actions then its miss; none otherwise. */
+    default List<List<Stmt>> branches() {
+        return List.of();
+    }
+
+    /** Every statement of a block, nested ones included, each before its branches. */
+    static void walk(List<Stmt> block, java.util.function.Consumer<Stmt> f) {
+        for (Stmt s : block) {
+            f.accept(s);
+            for (List<Stmt> b : s.branches()) {
+                walk(b, f);
+            }
+        }
+    }
+
     /** {@code dest = value}: one instruction of the container holding {@code dest}. */
     record Assign(Field dest, Expr value) implements Stmt {
     }
@@ -33,6 +48,11 @@ public sealed interface Stmt {
             then = List.copyOf(then);
             otherwise = List.copyOf(otherwise);
         }
+
+        @Override
+        public List<List<Stmt>> branches() {
+            return List.of(then, otherwise);
+        }
     }
 
     /**
@@ -45,6 +65,13 @@ public sealed interface Stmt {
             actions.forEach((k, v) -> copy.put(k, List.copyOf(v)));
             actions = java.util.Collections.unmodifiableSortedMap(copy);
             miss = List.copyOf(miss);
+        }
+
+        @Override
+        public List<List<Stmt>> branches() {
+            List<List<Stmt>> b = new java.util.ArrayList<>(actions.values());
+            b.add(miss);
+            return b;
         }
     }
 }

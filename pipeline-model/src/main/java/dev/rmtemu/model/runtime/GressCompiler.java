@@ -145,7 +145,7 @@ public final class GressCompiler {
             actionData.clear();
             // fields the stage writes, in slot order: loaded at entry, stored back at the end
             TreeMap<Integer, Field> bySlot = new TreeMap<>();
-            forEach(d.body(), s -> {
+            Stmt.walk(d.body(), s -> {
                 if (s instanceof Stmt.Assign a) {
                     bySlot.put(a.dest().slot(), a.dest());
                 }
@@ -176,19 +176,6 @@ public final class GressCompiler {
                 ldcInt(f.slot());
                 m.visitVarInsn(Opcodes.LLOAD, written.get(f));
                 m.visitInsn(Opcodes.LASTORE);
-            }
-        }
-
-        private static void forEach(List<Stmt> body, java.util.function.Consumer<Stmt> f) {
-            for (Stmt s : body) {
-                f.accept(s);
-                if (s instanceof Stmt.If i) {
-                    forEach(i.then(), f);
-                    forEach(i.otherwise(), f);
-                } else if (s instanceof Stmt.Apply a) {
-                    a.actions().values().forEach(b -> forEach(b, f));
-                    forEach(a.miss(), f);
-                }
             }
         }
 
