@@ -201,6 +201,44 @@ class CompilerRulesTest {
         refused(ProgramCompiler.compile(f.b().build(), TargetProfiles.builtIn("tofino1")),
                 "t: ingress stage 1: hash unit h16: read here but placed in ingress stage 0 (a hash output is used in "
                         + "its own stage) [widths-and-types]");
+        accepted(compile((g, c) -> c.set(g.meta2(), hash(g.h16())), "tofino1"));
+    }
+
+    @Test
+    void aGatewayOnAHashOutputOfItsOwnStageIsRefused() {
+        refused(compile((f, c) -> c.when(eq(hash(f.h16()), constant(0)), t -> t.set(f.meta2(), 1)), "tofino1"),
+                "t: ingress stage 0: gateway 'h16.get() == 0': branches on hash unit h16 of the same stage; a hash output "
+                        + "reaches the PHV at the end of the stage, so the branch can be taken from stage 1 on [stage-dependencies]");
+        // the twin: the hash goes to a field, and the next stage branches on it
+        Fixture f = fixture();
+        f.s0().body(c -> c.set(f.meta2(), hash(f.h16())));
+        f.b().stage(Gress.INGRESS, 1).body(c -> c.when(eq(read(f.meta2()), constant(0)), t -> t.set(f.meta(), 1)));
+        accepted(ProgramCompiler.compile(f.b().build(), TargetProfiles.builtIn("tofino1")));
+    }
+
+    /**
+     * Instruction memory: 32 rows x 2 colours per gress with one slot for the no-op
+     * (bf-p4c specs/mau_spec.h) holds 63 action instruction words; a table whose
+     * action blocks need 64 is refused, one with 63 fits.
+     */
+    @Test
+    void sixtyFourActionBlocksOverflowInstructionMemorySixtyThreeFit() {
+        refused(compileActions(64), "t: stage 0 ingress: VLIW instructions 64 > 63 (instruction memory 32 rows x 2 colours, "
+                + "1 reserved for the no-op) [stage-resources]");
+        accepted(compileActions(63));
+    }
+
+    private static Compilation compileActions(int n) {
+        Fixture f = fixture();
+        var t = f.s0().table("actions", dev.rmtemu.model.table.MatchKind.EXACT, 1024, 16, f.src());
+        f.s0().body(c -> {
+            var apply = c.apply(t);
+            for (int i = 1; i <= n; i++) {
+                int k = i;
+                apply.on(k, a -> a.set(f.meta2(), k));
+            }
+        });
+        return ProgramCompiler.compile(f.b().build(), TargetProfiles.builtIn("tofino1"));
     }
 
     /** Gateways counted from the IR meet the checker's budget (bf-p4c specs/mau_spec.h: 16 gateways a stage). */
