@@ -73,6 +73,9 @@ class TargetProfilesTest {
         Files.writeString(f, "{ not json");
         e = assertThrows(UserError.class, () -> TargetProfiles.load(f.toString()));
         assertTrue(e.getMessage().startsWith(f + ": not valid JSON at line 1"), e.getMessage());
+        Files.write(f, new byte[] {'{', (byte) 0xff, '}'});
+        e = assertThrows(UserError.class, () -> TargetProfiles.load(f.toString()));
+        assertEquals(f + ": not UTF-8 text", e.getMessage());
         e = assertThrows(UserError.class, () -> TargetProfiles.load("tofino9"));
         assertEquals("unknown target 'tofino9' (built-in: tofino1, tofino2, rmt, unconstrained; or a path to a JSON profile)", e.getMessage());
         String neg = new String(TargetProfiles.class.getResourceAsStream("tofino1.json").readAllBytes())

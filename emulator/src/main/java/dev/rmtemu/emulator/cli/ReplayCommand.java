@@ -161,6 +161,9 @@ public final class ReplayCommand implements Callable<Integer> {
         StringBuilder table = new StringBuilder();
         if (o.topology() != null) {
             NetworkReplay.Result r = NetworkReplay.run(o, p);
+            for (int s = 0; s < r.network().switchCount(); s++) {
+                warnNotApplied(err, r.network().switchEngine(s), r.network().now());
+            }
             table.append(NetworkReport.summary(r));
             java.util.TreeSet<String> programs = new java.util.TreeSet<>();
             for (int s = 0; s < r.network().switchCount(); s++) {
@@ -173,6 +176,7 @@ public final class ReplayCommand implements Callable<Integer> {
             }
         } else {
             ReplayResult r = Replay.run(o, p);
+            warnNotApplied(err, r.engine(), r.engine().now());
             table.append(RunOutputs.summary(r));
             for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
                 table.append(pr.summarize(r));
@@ -186,5 +190,14 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** One warning per control operation scheduled after the run's last event (it was not applied). */
+    private static void warnNotApplied(PrintWriter err, dev.rmtemu.emulator.engine.SwitchEngine engine, long lastCycle) {
+        for (Object op : engine.controlOpsNotApplied()) {
+            err.println("rmtemu: warning: " + op + ": not applied: its cycle comes after the run's last event (cycle "
+                    + lastCycle + ")");
+        }
+        err.flush();
     }
 }

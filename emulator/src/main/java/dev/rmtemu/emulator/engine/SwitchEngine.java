@@ -114,6 +114,11 @@ public final class SwitchEngine {
     private final int causeRecirc;
     private final int[] causeTm;
     private final List<ControlOp> controlOps = new ArrayList<>();
+    /** Control events still in the heap: when they are all that is left, the run is over. */
+    private int pendingControls;
+    private final List<ControlOp> controlOpsNotApplied = new ArrayList<>();
+    /** Whether the run has had its last event (only control operations left); a network widens it to every switch. */
+    private java.util.function.BooleanSupplier runOver = () -> this.draining && onlyControlsPending();
     private final List<Generator> generators = new ArrayList<>();
     private int[][] multicastGroups = new int[0][];
     private DepartureListener listener = (c, p, s, pool) -> { };
@@ -240,7 +245,11 @@ public final class SwitchEngine {
 
     /** Runs {@code op} on the control plane at {@code cycle} (after that cycle's packets). */
     public void scheduleControl(long cycle, ControlOp op) {
+        if (cycle < 0) {
+            throw new IllegalArgumentException("control operation at negative cycle " + cycle);
+        }
         controlOps.add(op);
+        pendingControls++;
         events.schedule(cycle, EventQueue.Phase.CONTROL, EV_CONTROL, controlOps.size() - 1);
     }
 
@@ -284,6 +293,25 @@ public final class SwitchEngine {
     }
 
     // ------------------------------------------------------------------ running
+
+    /** True when nothing but scheduled control operations is left: no packet, generator or queue event. */
+    public boolean onlyControlsPending() {
+        return lanes.isEmpty() && dequeues.isEmpty() && events.size() == pendingControls;
+    }
+
+    /**
+     * A control operation reached after the run's last event is not applied: it
+     * would only stretch the emulated duration (an {@code at} far in the future).
+     * {@code over} says whether the run is over; a network sets it to ask every switch.
+     */
+    public void runOverWhen(java.util.function.BooleanSupplier over) {
+        this.runOver = over;
+    }
+
+    /** Control operations dropped because they came after the run's last event, in schedule order. */
+    public List<ControlOp> controlOpsNotApplied() {
+        return java.util.Collections.unmodifiableList(controlOpsNotApplied);
+    }
 
     /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
     public long nextEventCycle() {
@@ -393,8 +421,15 @@ public final class SwitchEngine {
     private void step() {
         events.pop();
         long c = events.cycle();
-        now = c;
         int payload = events.payload();
+        if (events.type() == EV_CONTROL) {
+            pendingControls--;
+            if (runOver.getAsBoolean()) {
+                controlOpsNotApplied.add(controlOps.get(payload));
+                return; // `now` stays at the last event: the run is not stretched
+            }
+        }
+        now = c;
         switch (events.type()) {
             case EV_PORT_ARRIVAL -> {
                 int slot = payload;
@@ -420,7 +455,7 @@ public final class SwitchEngine {
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
-        if (genStopped[index] || g.count() == 0 && draining && events.isEmpty() && lanes.isEmpty() && dequeues.isEmpty()) {
+        if (genStopped[index] || g.count() == 0 && draining && onlyControlsPending()) {
             return; // an unbounded generator stops once the drain finds nothing else to do
         }
         genRecord.clear();

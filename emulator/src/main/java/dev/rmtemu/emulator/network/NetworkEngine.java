@@ -132,6 +132,7 @@ public final class NetworkEngine {
     private DeliveryListener deliveryListener;
     private ShimArrivalListener arrivalListener;
     private long now;
+    private boolean draining;
     private long lastInjection;
 
     /** Told of every packet a host receives. */
@@ -214,6 +215,7 @@ public final class NetworkEngine {
             SwitchConfig cfg = new SwitchConfig(profile, program, s.ports(), PortConfig.strictPriority(UNLINKED_PORT_GBPS),
                     o.enforce(), rates);
             switches[i] = new SwitchEngine(cfg);
+            switches[i].runOverWhen(() -> draining && onlyControlsPending());
             switchNode[i] = s.index();
             switchProgram[i] = program.name();
             switchOf[s.index()] = i;
@@ -363,6 +365,30 @@ public final class NetworkEngine {
      * arrival order, one cycle after the last event, and the network runs again.
      */
     public void drain() {
+        draining = true;
+        try {
+            drainLinks();
+        } finally {
+            draining = false;
+        }
+    }
+
+    /** Nothing left anywhere but control operations: no packet in a switch or on a link. */
+    private boolean onlyControlsPending() {
+        for (SwitchEngine s : switches) {
+            if (!s.onlyControlsPending()) {
+                return false;
+            }
+        }
+        for (int ch = 0; ch < channels; ch++) {
+            if (chHold[ch] != null && chHold[ch].count() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void drainLinks() {
         while (true) {
             runBefore(Long.MAX_VALUE);
             boolean released = false;
@@ -403,8 +429,8 @@ public final class NetworkEngine {
             if (best < 0 || bestCycle >= limit) {
                 return;
             }
-            now = Math.max(now, bestCycle);
             sw[best].runUntil(bestCycle + 1, 0);
+            now = Math.max(now, sw[best].now()); // a control operation after the last event does not move it
             next[best] = sw[best].nextEventCycle();
         }
     }

@@ -44,6 +44,8 @@ public final class TargetProfiles {
             }
             try {
                 return parse(Files.readString(p), p.toString());
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new UserError(nameOrPath + ": not UTF-8 text", e);
             } catch (IOException e) {
                 throw new UserError("cannot read target profile " + nameOrPath + ": " + e.getMessage(), e);
             }
