@@ -3,7 +3,7 @@ package dev.rmtemu.emulator.network;
 import dev.rmtemu.emulator.engine.CycleClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
-import dev.rmtemu.emulator.metrics.ClampingHistogram;
+import dev.rmtemu.emulator.metrics.LatencyHistogram;
 import dev.rmtemu.emulator.metrics.LatencyMetrics;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.emulator.topology.BuiltinTopologies;
@@ -23,10 +23,8 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.FlowKey;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.impair.GroundTruthLog;
-import dev.rmtemu.traces.impair.Impairment;
 import dev.rmtemu.traces.impair.ImpairmentChain;
 import dev.rmtemu.traces.impair.ImpairmentDecision;
-import dev.rmtemu.traces.impair.Impairments;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -125,7 +123,7 @@ public final class NetworkEngine {
     private final long[] injected;
     private final long[] delivered;
     private final long[] misdelivered;
-    private final ClampingHistogram latency;
+    private final LatencyHistogram latency;
 
     private final ImpairmentDecision decision = new ImpairmentDecision();
     private final PacketRecord scratch = PacketRecord.allocate();
@@ -289,7 +287,7 @@ public final class NetworkEngine {
         injected = new long[n];
         delivered = new long[n];
         misdelivered = new long[n];
-        latency = new ClampingHistogram("network_latency", LatencyMetrics.DEFAULT_HIGHEST_TRACKABLE_NS);
+        latency = new LatencyHistogram("network_latency", LatencyMetrics.DEFAULT_INITIAL_HIGHEST_NS);
 
         // forwarding and departures
         for (int i = 0; i < switches.length; i++) {
@@ -325,17 +323,7 @@ public final class NetworkEngine {
     }
 
     private static ImpairmentChain impairments(Link l, int dir, KeyValues spec, long seed) {
-        List<KeyValues.Entry> entries = spec.entries();
-        Impairment[] parts = new Impairment[entries.size()];
-        for (int i = 0; i < parts.length; i++) {
-            KeyValues.Entry e = entries.get(i);
-            try {
-                parts[i] = Impairments.parse(e.key(), e.value(), impairmentSeed(seed, l.id(), dir, i));
-            } catch (UserError err) {
-                throw new UserError(l + ": " + err.getMessage(), err);
-            }
-        }
-        return new ImpairmentChain(parts);
+        return dev.rmtemu.emulator.topology.LinkImpairments.chain(l, spec, i -> impairmentSeed(seed, l.id(), dir, i));
     }
 
     // ------------------------------------------------------------------ running
@@ -621,7 +609,7 @@ public final class NetworkEngine {
     }
 
     /** End-to-end latency, injection → delivery, in ns. */
-    public ClampingHistogram latency() {
+    public LatencyHistogram latency() {
         return latency;
     }
 

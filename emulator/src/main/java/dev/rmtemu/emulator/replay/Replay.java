@@ -123,7 +123,7 @@ public final class Replay {
         try {
             Files.createDirectories(out);
         } catch (IOException e) {
-            throw new UserError("cannot create run directory " + out + ": " + e.getMessage(), e);
+            throw new UserError("cannot create run directory " + out + ": " + OutputPaths.cause(e), e);
         }
         deleteTree(out.resolve("journal"));
         return ExportJournal.create(out, kinds);

@@ -68,6 +68,21 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aVerySlowPortKeepsEveryPercentileAtMostTheMaximum(@TempDir Path tmp) throws Exception {
+        CliRunner r = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=50&flows=5&seed=3",
+                "--port-gbps", "1e-9", "--out", tmp.resolve("slow").toString(), "--no-progress", "--json");
+        assertEquals(0, r.exit(), r.err());
+        com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        com.fasterxml.jackson.databind.JsonNode latency = report.findValue("latency_ns").get("latency");
+        assertTrue(latency != null, r.out());
+        long max = latency.get("max").asLong();
+        assertTrue(max > 10_000_000_000L, "queues for far longer than the histograms' initial 10 s: " + max);
+        for (String p : new String[] {"p50", "p90", "p99", "p99_9", "p99_99"}) {
+            assertTrue(latency.get(p).asLong() <= max, p + " " + latency.get(p) + " > max " + max);
+        }
+    }
+
+    @Test
     void demoAndReplayHaveHelp() {
         for (String cmd : new String[] {"replay", "demo"}) {
             CliRunner r = CliRunner.run(cmd, "--help");

@@ -40,7 +40,8 @@ public final class TargetProfiles {
         Path p = Path.of(nameOrPath);
         if (nameOrPath.endsWith(".json") || Files.exists(p)) {
             if (!Files.isRegularFile(p)) {
-                throw new UserError("target profile file not found: " + nameOrPath);
+                throw new UserError(Files.exists(p) ? nameOrPath + ": target profile is not a regular file"
+                        : "target profile file not found: " + nameOrPath);
             }
             try {
                 return parse(Files.readString(p), p.toString());
