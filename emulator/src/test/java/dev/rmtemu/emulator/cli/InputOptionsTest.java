@@ -113,4 +113,26 @@ class InputOptionsTest {
         assertEquals(replayRun.err(), topoRun.err());
         assertTrue(topoRun.err().startsWith("rmtemu: link 1"), topoRun.err());
     }
+
+    @Test
+    void aTruncatedTraceStoreIsExit2WithOneLine(@TempDir Path tmp) throws Exception {
+        Path store = tmp.resolve("s.cq");
+        CliRunner conv = CliRunner.run("trace", "convert", TRACE, store.toString());
+        assertEquals(0, conv.exit(), conv.err());
+        Path cycle;
+        try (var s = Files.list(store)) {
+            cycle = s.filter(p -> p.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(cycle.toFile(), "rw")) {
+            f.setLength(4096);
+        }
+        for (CliRunner r : new CliRunner[] {CliRunner.run("trace", "info", store.toString()),
+            CliRunner.run("replay", "--program", "counter", "--trace", store.toString(), "--no-progress",
+                    "--out", tmp.resolve("run").toString())}) {
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().startsWith("rmtemu: " + store + ": corrupt trace store: queue file " + cycle.getFileName()
+                    + " is 4096 bytes"), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+    }
 }
