@@ -213,7 +213,7 @@ public final class NetworkEngine {
             SwitchConfig cfg = new SwitchConfig(profile, program, s.ports(), PortConfig.strictPriority(UNLINKED_PORT_GBPS),
                     o.enforce(), rates);
             switches[i] = new SwitchEngine(cfg);
-            switches[i].runOverWhen(() -> draining && onlyControlsPending());
+            switches[i].runOverWhen(() -> draining && onlyWithinRunOpsPending());
             switchNode[i] = s.index();
             switchProgram[i] = program.name();
             switchOf[s.index()] = i;
@@ -361,10 +361,10 @@ public final class NetworkEngine {
         }
     }
 
-    /** Nothing left anywhere but control operations: no packet in a switch or on a link. */
-    private boolean onlyControlsPending() {
+    /** Nothing left anywhere but users' within-run control operations: no packet in a switch or on a link. */
+    private boolean onlyWithinRunOpsPending() {
         for (SwitchEngine s : switches) {
-            if (!s.onlyControlsPending()) {
+            if (!s.onlyWithinRunOpsPending()) {
                 return false;
             }
         }

@@ -114,7 +114,7 @@ public final class ControlScript {
                     run(op, engine.state());
                 } else {
                     validate(op, engine.state());
-                    engine.scheduleControl(at, new ScriptOp(where, op));
+                    engine.scheduleControlWithinRun(at, new ScriptOp(where, op));
                 }
                 ops++;
             } catch (UserError | IndexOutOfBoundsException e) {

@@ -131,6 +131,20 @@ class ControlScriptTest {
     }
 
     @Test
+    void aProgramsOwnControlOperationAfterTheLastPacketStillRuns() {
+        // programs read their sketches at the end of an interval with scheduleControl: that always runs
+        SwitchEngine e = engine("counter");
+        List<Long> ran = new ArrayList<>();
+        e.scheduleControl(50_000, (state, cycle) -> ran.add(cycle));
+        e.scheduleControlWithinRun(60_000, (state, cycle) -> ran.add(cycle));
+        e.arrive(2000, 0, to(1));
+        e.drain();
+        assertEquals(List.of(50_000L), ran);
+        assertEquals(50_000, e.now());
+        assertEquals(1, e.controlOpsNotApplied().size());
+    }
+
+    @Test
     void longTokensAreCutInMessages(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("c.txt");
         String huge = "x".repeat(10_000_000);
