@@ -35,11 +35,15 @@ public final class LinkImpairments {
         return new ImpairmentChain(parts);
     }
 
-    /** Builds (and drops) the chain of both directions of every link of {@code t}. */
+    /** Builds (and drops) the chain of both directions of every link of {@code t}; errors name its source too. */
     public static void check(Topology t) {
-        for (Link l : t.links()) {
-            chain(l, l.impairAtoB(), i -> CHECK_SEED);
-            chain(l, l.impairBtoA(), i -> CHECK_SEED);
+        try {
+            for (Link l : t.links()) {
+                chain(l, l.impairAtoB(), i -> CHECK_SEED);
+                chain(l, l.impairBtoA(), i -> CHECK_SEED);
+            }
+        } catch (UserError e) {
+            throw new UserError(t.source() + ": " + e.getMessage(), e);
         }
     }
 }

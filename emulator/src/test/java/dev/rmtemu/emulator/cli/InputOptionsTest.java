@@ -111,7 +111,7 @@ class InputOptionsTest {
         assertEquals(2, topoRun.exit(), topoRun.out() + topoRun.err());
         assertEquals(2, replayRun.exit(), replayRun.err());
         assertEquals(replayRun.err(), topoRun.err());
-        assertTrue(topoRun.err().startsWith("rmtemu: link 1"), topoRun.err());
+        assertTrue(topoRun.err().startsWith("rmtemu: " + topo + ": link 1"), topoRun.err());
     }
 
     @Test
