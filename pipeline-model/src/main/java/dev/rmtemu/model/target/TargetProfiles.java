@@ -72,8 +72,9 @@ public final class TargetProfiles {
         try {
             root = JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new UserError(source + ": not valid JSON at line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr(), e);
+            // a limit (nesting depth, number length) may come without a location
+            throw new UserError(source + ": not valid JSON" + (e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()), e);
         }
         if (root == null || !root.isObject()) {
             throw new UserError(source + ": a target profile must be a JSON object");

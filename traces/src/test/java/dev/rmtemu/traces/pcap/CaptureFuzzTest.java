@@ -4,10 +4,14 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Fuzz target: pcap and pcapng captures read through an in-memory channel whose
@@ -21,6 +25,12 @@ class CaptureFuzzTest {
     static final String NAME = "fuzz-capture";
     /** Records read at most: more than any corpus file holds, and a bound on time per input. */
     private static final int MAX_RECORDS = 100_000;
+
+    @Test
+    void readersRunWithAgronasBoundsChecksOn() {
+        // the CLI turns them off; under test a reader's missing length check must fault, not read past
+        assertTrue(UnsafeBuffer.SHOULD_BOUNDS_CHECK);
+    }
 
     @FuzzTest(maxDuration = "10m")
     void captureThroughShortReads(byte[] input) {
