@@ -150,9 +150,7 @@ public final class ControlScript {
         switch (op.get(0)) {
             case "table" -> {
                 s.program().table(op.get(1));
-                if (!List.of("exact", "lpm", "ternary").contains(op.get(2))) {
-                    throw new UserError("table match kind '" + op.get(2) + "' (exact, lpm, ternary)");
-                }
+                table(op, s, false);
             }
             case "register" -> {
                 RegisterArray a = s.program().register(op.get(1));
@@ -187,13 +185,14 @@ public final class ControlScript {
 
     private static void run(List<String> op, PipelineState s) {
         switch (op.get(0)) {
-            case "table" -> table(op, s);
+            case "table" -> table(op, s, true);
             case "register" -> register(op, s);
             default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast; prefixes: at CYCLE, on SWITCH)");
         }
     }
 
-    private static void table(List<String> op, PipelineState s) {
+    /** Parses a table operation and, when {@code install}, installs it ({@code false}: the check before the run). */
+    private static void table(List<String> op, PipelineState s, boolean install) {
         String name = op.get(1);
         String kind = op.get(2);
         int action = 0;
@@ -217,7 +216,9 @@ public final class ControlScript {
                 for (int i = 0; i < values.length; i++) {
                     values[i] = number(key.get(i));
                 }
-                s.addExact(name, values, action, data);
+                if (install) {
+                    s.addExact(name, values, action, data);
+                }
             }
             case "lpm" -> {
                 if (key.size() != 1 || !key.get(0).contains("/")) {
@@ -227,17 +228,26 @@ public final class ControlScript {
                 if (p.length != 2) {
                     throw new UserError("an lpm entry is one VALUE/LENGTH");
                 }
-                s.addLpm(name, number(p[0]), intNumber(p[1], "a prefix length"), action, data);
+                long prefix = number(p[0]);
+                int length = intNumber(p[1], "a prefix length");
+                if (install) {
+                    s.addLpm(name, prefix, length, action, data);
+                }
             }
             case "ternary" -> {
                 long[] values = new long[key.size()];
                 long[] masks = new long[key.size()];
                 for (int i = 0; i < values.length; i++) {
-                    String[] vm = key.get(i).split("&");
+                    String[] vm = key.get(i).split("&", -1);
+                    if (vm.length > 2) {
+                        throw new UserError("a ternary key field is VALUE or VALUE&MASK");
+                    }
                     values[i] = number(vm[0]);
                     masks[i] = vm.length > 1 ? number(vm[1]) : -1L;
                 }
-                s.addTernary(name, values, masks, priority, action, data);
+                if (install) {
+                    s.addTernary(name, values, masks, priority, action, data);
+                }
             }
             default -> throw new UserError("table match kind '" + kind + "' (exact, lpm, ternary)");
         }
