@@ -1,6 +1,7 @@
 package dev.rmtemu.traces;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.text.ClosestName;
 import dev.rmtemu.traces.gen.GeneratorConfig;
 import dev.rmtemu.traces.gen.GeneratorKind;
 import dev.rmtemu.traces.gen.SyntheticSource;
@@ -25,6 +26,9 @@ import java.util.Map;
  * </ul>
  */
 public final class TraceSpec {
+    /** Longest part of a spec echoed in a message. */
+    static final int MAX_SPEC_ECHO = 60;
+
     /** Prefix of generator specs. */
     public static final String GENERATOR_PREFIX = "gen:";
 
@@ -54,14 +58,26 @@ public final class TraceSpec {
         return CaptureFiles.open(p, lenient);
     }
 
-    /** Parses a {@code gen:} spec into a validated config. */
+    /**
+     * Parses a {@code gen:} spec into a validated config. Every refusal starts with the
+     * spec (cut to {@value #MAX_SPEC_ECHO} characters) so the user sees which input it is.
+     */
     public static GeneratorConfig generator(String spec) {
+        String name = ClosestName.cut(spec, MAX_SPEC_ECHO);
+        try {
+            return parseGenerator(spec);
+        } catch (UserError e) {
+            throw new UserError(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static GeneratorConfig parseGenerator(String spec) {
         String body = spec.substring(GENERATOR_PREFIX.length());
         int q = body.indexOf('?');
         String kindName = q < 0 ? body : body.substring(0, q);
         GeneratorKind kind = GeneratorKind.byLabel(kindName);
         if (kind == null) {
-            throw new UserError("unknown generator kind '" + kindName + "' in '" + spec + "'; valid: "
+            throw new UserError("unknown generator kind '" + ClosestName.cut(kindName, MAX_SPEC_ECHO) + "'; valid: "
                     + GeneratorKind.labels());
         }
         Map<String, String> params = new LinkedHashMap<>();
@@ -72,11 +88,18 @@ public final class TraceSpec {
                 }
                 int eq = kv.indexOf('=');
                 if (eq <= 0) {
-                    throw new UserError("generator parameter '" + kv + "' in '" + spec + "' is not key=value");
+                    throw new UserError("generator parameter '" + ClosestName.cut(kv, MAX_SPEC_ECHO) + "' is not key=value");
                 }
                 String key = kv.substring(0, eq);
-                if (params.put(key, URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8)) != null) {
-                    throw new UserError("generator parameter '" + key + "' given twice in '" + spec + "'");
+                String value;
+                try {
+                    value = URLDecoder.decode(kv.substring(eq + 1), StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    throw new UserError("generator parameter '" + ClosestName.cut(key, MAX_SPEC_ECHO)
+                            + "': bad %-escape in its value", e);
+                }
+                if (params.put(key, value) != null) {
+                    throw new UserError("generator parameter '" + ClosestName.cut(key, MAX_SPEC_ECHO) + "' given twice");
                 }
             }
         }

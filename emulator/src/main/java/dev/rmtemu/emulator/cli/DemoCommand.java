@@ -48,7 +48,7 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         String trace = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed;
         ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", trace, "original", seed, 0,
-                DEMO_PORT_GBPS, true, 0, out, true);
+                DEMO_PORT_GBPS, true, 0, dev.rmtemu.emulator.replay.OutputPaths.directory("--out", out), true);
         return ReplayCommand.run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, false);
     }
 }

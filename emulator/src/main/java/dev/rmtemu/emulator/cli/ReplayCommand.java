@@ -109,13 +109,13 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
     List<String> params = new ArrayList<>();
 
-    @Option(names = "--ports", defaultValue = "0", description = "Front-panel ports (default: every port of the target).")
-    int ports;
+    @Option(names = "--ports", description = "Front-panel ports, at least 1 (default: every port of the target).")
+    Integer ports;
 
     @Option(names = "--port-gbps", defaultValue = "100", description = "Rate of every front-panel port in Gb/s (default: ${DEFAULT-VALUE}).")
     double portGbps;
 
-    @Option(names = "--max-packets", defaultValue = "0", description = "Stop after this many packets (0 = whole trace).")
+    @Option(names = "--max-packets", defaultValue = "0", description = "Stop after this many packets (0, the default: whole trace).")
     long maxPackets;
 
     @Option(names = "--no-enforce", description = "Skip the per-packet hardware checks (only to measure their cost).")
@@ -148,9 +148,16 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (portGbps <= 0) {
-            throw new UserError("--port-gbps must be positive");
+        if (!(portGbps > 0) || Double.isInfinite(portGbps)) {
+            throw new UserError("--port-gbps must be positive and finite, got " + portGbps);
         }
+        if (ports != null && ports < 1) {
+            throw new UserError("--ports must be at least 1, got " + ports + " (leave it out for every port of the target)");
+        }
+        if (maxPackets < 0) {
+            throw new UserError("--max-packets must be 0 (the whole trace) or positive, got " + maxPackets);
+        }
+        Path outDir = dev.rmtemu.emulator.replay.OutputPaths.directory("--out", out);
         if (program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");
         }
@@ -158,8 +165,8 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new UserError("--max-hops must be at least 1, got " + maxHops);
         }
         ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
-                timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress, control, topology,
-                force, maxHops);
+                timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
+                topology, force, maxHops);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
     }
 
@@ -214,6 +221,9 @@ public final class ReplayCommand implements Callable<Integer> {
             for (String w : r.network().warnings()) {
                 err.println("rmtemu: warning: " + w);
             }
+            for (int s = 0; s < r.network().switchCount(); s++) {
+                warnNotApplied(err, r.network().switchEngine(s), r.network().now());
+            }
             err.flush();
             table.append(NetworkReport.summary(r));
             java.util.TreeSet<String> programs = new java.util.TreeSet<>();
@@ -228,10 +238,20 @@ public final class ReplayCommand implements Callable<Integer> {
             return new Outcome(r.interruptedBy(), r.packetsRead());
         }
         ReplayResult r = Replay.run(o, p, stop);
+        warnNotApplied(err, r.engine(), r.engine().now());
         table.append(RunOutputs.summary(r));
         for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
             table.append(pr.summarize(r));
         }
         return new Outcome(r.interruptedBy(), r.packetsRead());
+    }
+
+    /** One warning per control operation scheduled after the run's last event (it was not applied). */
+    private static void warnNotApplied(PrintWriter err, dev.rmtemu.emulator.engine.SwitchEngine engine, long lastCycle) {
+        for (Object op : engine.controlOpsNotApplied()) {
+            err.println("rmtemu: warning: " + op + ": not applied: its cycle comes after the run's last event (cycle "
+                    + lastCycle + ")");
+        }
+        err.flush();
     }
 }

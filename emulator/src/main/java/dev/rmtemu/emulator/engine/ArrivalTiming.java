@@ -20,6 +20,11 @@ public final class ArrivalTiming {
 
     private final Mode mode;
     private final double scale;
+    /** Highest line rate taken (1 Pb/s): far above any port, and finite (1e400G is not a rate). */
+    public static final double MAX_RATE_BPS = 1e15;
+    /** Highest packet rate taken (10^12/s): above one packet per cycle at any profile's clock. */
+    public static final double MAX_PPS = 1e12;
+
     private final long rateBps;
     private final long pps;
     private final CycleClock clock;
@@ -58,19 +63,29 @@ public final class ArrivalTiming {
         }
         if (s.startsWith("pps:")) {
             double n = number(spec, s.substring(4));
-            if (n < 1 || n != Math.rint(n)) {
-                throw new UserError("timing '" + spec + "': packets per second must be a whole number >= 1");
+            if (n < 1 || n != Math.rint(n) || n > MAX_PPS) {
+                throw new UserError("timing '" + spec + "': packets per second must be a whole number in 1.." + (long) MAX_PPS);
             }
             return new ArrivalTiming(spec, Mode.PPS, 1, 0, (long) n, clock);
         }
         String r = s.startsWith("rate:") ? s.substring(5) : s;
-        if (r.endsWith("g") || r.endsWith("m")) {
-            double v = number(spec, r.substring(0, r.length() - 1));
-            long bps = Math.round(v * (r.endsWith("g") ? 1e9 : 1e6));
-            if (bps < 1) {
+        boolean unit = r.endsWith("g") || r.endsWith("m");
+        if (unit || s.startsWith("rate:")) {
+            double v = number(spec, unit ? r.substring(0, r.length() - 1) : r);
+            if (!(v > 0)) {
                 throw new UserError("timing '" + spec + "': rate must be positive");
             }
-            return new ArrivalTiming(spec, Mode.RATE, 1, bps, 0, clock);
+            if (!unit) {
+                throw new UserError("timing '" + spec + "': a rate needs its unit, G or M (e.g. 100G)");
+            }
+            double bps = v * (r.endsWith("g") ? 1e9 : 1e6);
+            if (bps > MAX_RATE_BPS) {
+                throw new UserError("timing '" + spec + "': rate must be at most " + (long) (MAX_RATE_BPS / 1e9) + "G");
+            }
+            if (bps < 1) {
+                throw new UserError("timing '" + spec + "': rate must be at least 1 b/s");
+            }
+            return new ArrivalTiming(spec, Mode.RATE, 1, Math.round(bps), 0, clock);
         }
         throw new UserError("timing '" + spec + "' not understood (original, scaled:X, rate:100G, pps:N, topspeed)");
     }

@@ -123,6 +123,13 @@ public final class SwitchEngine {
     private final int causeRecirc;
     private final int[] causeTm;
     private final List<ControlOp> controlOps = new ArrayList<>();
+    /** Indexes into controlOps of the operations applied only within the run ({@link #scheduleControlWithinRun}). */
+    private final java.util.BitSet withinRun = new java.util.BitSet();
+    /** Within-run operations still in the heap: when they are all that is left, the run is over. */
+    private int pendingWithinRun;
+    private final List<ControlOp> controlOpsNotApplied = new ArrayList<>();
+    /** Whether the run has had its last event; a network widens it to every switch. */
+    private java.util.function.BooleanSupplier runOver = () -> this.draining && onlyWithinRunOpsPending();
     private final List<Generator> generators = new ArrayList<>();
     private int[][] multicastGroups = new int[0][];
     private DepartureListener listener = (c, p, s, pool) -> { };
@@ -266,8 +273,23 @@ public final class SwitchEngine {
 
     /** Runs {@code op} on the control plane at {@code cycle} (after that cycle's packets). */
     public void scheduleControl(long cycle, ControlOp op) {
+        if (cycle < 0) {
+            throw new IllegalArgumentException("control operation at negative cycle " + cycle);
+        }
         controlOps.add(op);
         events.schedule(cycle, EventQueue.Phase.CONTROL, EV_CONTROL, controlOps.size() - 1);
+    }
+
+    /**
+     * As {@link #scheduleControl}, but a user's operation: if its cycle comes after the
+     * run's last event (only such operations are left), it is not applied, it does not
+     * stretch the run, and it is listed in {@link #controlOpsNotApplied()}. A program's
+     * own control plane uses {@link #scheduleControl}, whose reads at the end always run.
+     */
+    public void scheduleControlWithinRun(long cycle, ControlOp op) {
+        scheduleControl(cycle, op);
+        withinRun.set(controlOps.size() - 1);
+        pendingWithinRun++;
     }
 
     /**
@@ -310,6 +332,28 @@ public final class SwitchEngine {
     }
 
     // ------------------------------------------------------------------ running
+
+    /**
+     * True when nothing but within-run control operations is left: no packet, generator,
+     * queue or program control event.
+     */
+    public boolean onlyWithinRunOpsPending() {
+        return lanes.isEmpty() && dequeues.isEmpty() && events.size() == pendingWithinRun;
+    }
+
+    /**
+     * A within-run control operation reached after the run's last event is not applied:
+     * it would only stretch the emulated duration (an {@code at} far in the future).
+     * {@code over} says whether the run is over; a network sets it to ask every switch.
+     */
+    public void runOverWhen(java.util.function.BooleanSupplier over) {
+        this.runOver = over;
+    }
+
+    /** Control operations dropped because they came after the run's last event, in schedule order. */
+    public List<ControlOp> controlOpsNotApplied() {
+        return java.util.Collections.unmodifiableList(controlOpsNotApplied);
+    }
 
     /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
     public long nextEventCycle() {
@@ -426,8 +470,15 @@ public final class SwitchEngine {
     private void step() {
         events.pop();
         long c = events.cycle();
-        now = c;
         int payload = events.payload();
+        if (events.type() == EV_CONTROL && withinRun.get(payload)) {
+            pendingWithinRun--;
+            if (runOver.getAsBoolean()) {
+                controlOpsNotApplied.add(controlOps.get(payload));
+                return; // `now` stays at the last event: the run is not stretched
+            }
+        }
+        now = c;
         switch (events.type()) {
             case EV_PORT_ARRIVAL -> {
                 int slot = payload;
@@ -456,7 +507,7 @@ public final class SwitchEngine {
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
-        if (genStopped[index] || g.count() == 0 && draining && events.isEmpty() && lanes.isEmpty() && dequeues.isEmpty()) {
+        if (genStopped[index] || g.count() == 0 && draining && onlyWithinRunOpsPending()) {
             return; // an unbounded generator stops once the drain finds nothing else to do
         }
         genRecord.clear();

@@ -26,18 +26,18 @@ import java.util.TreeMap;
  * on its first value (once per queue for the whole run), so idle queues cost no memory.
  * Values below {@link #LATENCY_PENDING_CYCLES} / {@link #QUEUEING_PENDING_CYCLES} cycles are
  * only counted per cycle value and converted when a histogram is read (see
- * {@link ClampingHistogram#recordCycles}); what is read is the same to the byte.
+ * {@link LatencyHistogram#recordCycles}); what is read is the same to the byte.
  */
 public final class LatencyMetrics {
     /**
-     * Default highest trackable emulated latency and queueing delay: 10 s in ns. A full
-     * 22 MB Tofino buffer drains through a 1 Gb/s port in 0.18 s, so only a broken model
-     * goes beyond; larger values are clamped and counted.
+     * Range each emulated latency and queueing-delay histogram allocates up front: 10 s in
+     * ns (a full 22 MB Tofino buffer drains through a 1 Gb/s port in 0.18 s). Larger values
+     * widen the histogram; none is clamped.
      */
-    public static final long DEFAULT_HIGHEST_TRACKABLE_NS = 10_000_000_000L;
+    public static final long DEFAULT_INITIAL_HIGHEST_NS = 10_000_000_000L;
 
-    /** Default highest trackable host processing time per packet: 1 s in ns (a GC pause). */
-    public static final long DEFAULT_HOST_HIGHEST_TRACKABLE_NS = 1_000_000_000L;
+    /** Range the host processing-time histogram allocates up front: 1 s in ns (a GC pause); larger values widen it. */
+    public static final long DEFAULT_HOST_INITIAL_HIGHEST_NS = 1_000_000_000L;
 
     /**
      * Emulated latencies below this many cycles are counted exactly in cycles and converted
@@ -70,18 +70,18 @@ public final class LatencyMetrics {
     private final long singleDivisionBound;
     private final int ports;
     private final int queuesPerPort;
-    private final long highestTrackableNs;
-    private final ClampingHistogram latency;
-    private final ClampingHistogram[] queueing;
-    private final ClampingHistogram hostProcessing;
+    private final long initialHighestNs;
+    private final LatencyHistogram latency;
+    private final LatencyHistogram[] queueing;
+    private final LatencyHistogram hostProcessing;
 
     /** With the default highest trackable values. */
     public LatencyMetrics(long clockHz, int ports, int queuesPerPort) {
-        this(clockHz, ports, queuesPerPort, DEFAULT_HIGHEST_TRACKABLE_NS, DEFAULT_HOST_HIGHEST_TRACKABLE_NS);
+        this(clockHz, ports, queuesPerPort, DEFAULT_INITIAL_HIGHEST_NS, DEFAULT_HOST_INITIAL_HIGHEST_NS);
     }
 
-    public LatencyMetrics(long clockHz, int ports, int queuesPerPort, long highestTrackableNs,
-                          long hostHighestTrackableNs) {
+    public LatencyMetrics(long clockHz, int ports, int queuesPerPort, long initialHighestNs,
+                          long hostInitialHighestNs) {
         if (clockHz <= 0) {
             throw new IllegalArgumentException("clock must be positive, got " + clockHz + " Hz");
         }
@@ -99,10 +99,10 @@ public final class LatencyMetrics {
         this.singleDivisionBound = (Long.MAX_VALUE - nsPerCycleDen) / nsPerCycleNum;
         this.ports = ports;
         this.queuesPerPort = queuesPerPort;
-        this.highestTrackableNs = highestTrackableNs;
-        this.latency = new ClampingHistogram("latency", highestTrackableNs, this::cyclesToNs, LATENCY_PENDING_CYCLES);
-        this.queueing = new ClampingHistogram[ports * queuesPerPort];
-        this.hostProcessing = new ClampingHistogram("host-processing", hostHighestTrackableNs);
+        this.initialHighestNs = initialHighestNs;
+        this.latency = new LatencyHistogram("latency", initialHighestNs, this::cyclesToNs, LATENCY_PENDING_CYCLES);
+        this.queueing = new LatencyHistogram[ports * queuesPerPort];
+        this.hostProcessing = new LatencyHistogram("host-processing", hostInitialHighestNs);
     }
 
 
@@ -148,15 +148,15 @@ public final class LatencyMetrics {
         queueHistogram(port, qid);
     }
 
-    private ClampingHistogram queueHistogram(int port, int qid) {
+    private LatencyHistogram queueHistogram(int port, int qid) {
         if (port < 0 || port >= ports || qid < 0 || qid >= queuesPerPort) {
             throw new IllegalArgumentException("port " + port + " queue " + qid + " outside " + ports + " ports × "
                     + queuesPerPort + " queues");
         }
         int i = port * queuesPerPort + qid;
-        ClampingHistogram h = queueing[i];
+        LatencyHistogram h = queueing[i];
         if (h == null) {
-            h = new ClampingHistogram(queueFileStem(port, qid), highestTrackableNs, this::cyclesToNs,
+            h = new LatencyHistogram(queueFileStem(port, qid), initialHighestNs, this::cyclesToNs,
                     QUEUEING_PENDING_CYCLES);
             queueing[i] = h;
         }
@@ -172,12 +172,12 @@ public final class LatencyMetrics {
     }
 
     /** Emulated latency histogram (ns). */
-    public ClampingHistogram latency() {
+    public LatencyHistogram latency() {
         return latency;
     }
 
     /** Host processing time histogram (ns). */
-    public ClampingHistogram hostProcessing() {
+    public LatencyHistogram hostProcessing() {
         return hostProcessing;
     }
 
@@ -187,7 +187,7 @@ public final class LatencyMetrics {
             throw new IllegalArgumentException("port " + port + " queue " + qid + " outside " + ports + " ports × "
                     + queuesPerPort + " queues");
         }
-        ClampingHistogram h = queueing[port * queuesPerPort + qid];
+        LatencyHistogram h = queueing[port * queuesPerPort + qid];
         return h == null ? PercentileSummary.EMPTY : h.summary();
     }
 
@@ -197,7 +197,7 @@ public final class LatencyMetrics {
      */
     public SortedMap<String, PercentileSummary> summaries() {
         TreeMap<String, PercentileSummary> m = new TreeMap<>();
-        for (ClampingHistogram h : nonEmpty()) {
+        for (LatencyHistogram h : nonEmpty()) {
             m.put(h.name(), h.summary());
         }
         return Collections.unmodifiableSortedMap(m);
@@ -211,12 +211,12 @@ public final class LatencyMetrics {
     }
 
     /** The histograms {@link #writeHgrmFiles} writes, in its order (each to {@code name() + ".hgrm"}). */
-    public List<ClampingHistogram> nonEmpty() {
-        List<ClampingHistogram> list = new ArrayList<>();
+    public List<LatencyHistogram> nonEmpty() {
+        List<LatencyHistogram> list = new ArrayList<>();
         if (latency.count() > 0) {
             list.add(latency);
         }
-        for (ClampingHistogram h : queueing) {
+        for (LatencyHistogram h : queueing) {
             if (h != null && h.count() > 0) {
                 list.add(h);
             }
@@ -237,7 +237,7 @@ public final class LatencyMetrics {
     public List<Path> writeHgrmFiles(Path dir) throws IOException {
         Files.createDirectories(dir);
         List<Path> written = new ArrayList<>();
-        for (ClampingHistogram h : nonEmpty()) {
+        for (LatencyHistogram h : nonEmpty()) {
             Path file = dir.resolve(h.name() + ".hgrm");
             h.writeHgrm(file);
             written.add(file);

@@ -11,9 +11,8 @@ import java.util.TreeMap;
 /**
  * Percentiles of one histogram, in the histogram's unit (ns for every rmtemu histogram).
  * Percentile values are HdrHistogram's: the highest value equivalent to the bucket holding
- * the percentile, exact below 2048 and within 0.1 % above (3 significant digits), capped
- * at the exact maximum: the top of the maximum's bucket can lie above every recorded value,
- * and a percentile above the maximum is impossible.
+ * the percentile, exact below 2048 and within 0.1 % above (3 significant digits), but never
+ * above the exact maximum (the top bucket's highest value may lie beyond it).
  *
  * @param count   values recorded
  * @param mean    arithmetic mean (0 when empty)
@@ -22,45 +21,39 @@ import java.util.TreeMap;
  * @param p99     99th percentile
  * @param p999    99.9th percentile
  * @param p9999   99.99th percentile
- * @param max     largest value recorded (after clamping), exact
- * @param clamped values that exceeded the highest trackable value and were recorded as it
+ * @param max     largest value recorded, exact
  */
 public record PercentileSummary(long count, double mean, long p50, long p90, long p99, long p999, long p9999,
-                                long max, long clamped) {
+                                long max) {
 
     /** The summary of a histogram with no values. */
-    public static final PercentileSummary EMPTY = new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0, 0);
+    public static final PercentileSummary EMPTY = new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0);
 
     /**
-     * Summarises {@code histogram}; {@code exactMax} and {@code clamped} are tracked by the
-     * caller (the histogram only knows the bucket of its largest value).
+     * Summarises {@code histogram}; {@code exactMax} is tracked by the caller (the
+     * histogram only knows the bucket of its largest value).
      */
-    public static PercentileSummary of(Histogram histogram, long exactMax, long clamped) {
+    public static PercentileSummary of(Histogram histogram, long exactMax) {
         long count = histogram.getTotalCount();
         if (count == 0) {
-            return new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0, clamped);
+            return EMPTY;
         }
         return new PercentileSummary(count, histogram.getMean(),
-                atMost(histogram, 50.0, exactMax),
-                atMost(histogram, 90.0, exactMax),
-                atMost(histogram, 99.0, exactMax),
-                atMost(histogram, 99.9, exactMax),
-                atMost(histogram, 99.99, exactMax),
-                exactMax,
-                clamped);
+                Math.min(exactMax, histogram.getValueAtPercentile(50.0)),
+                Math.min(exactMax, histogram.getValueAtPercentile(90.0)),
+                Math.min(exactMax, histogram.getValueAtPercentile(99.0)),
+                Math.min(exactMax, histogram.getValueAtPercentile(99.9)),
+                Math.min(exactMax, histogram.getValueAtPercentile(99.99)),
+                exactMax);
     }
 
-    private static long atMost(Histogram histogram, double percentile, long exactMax) {
-        return Math.min(histogram.getValueAtPercentile(percentile), exactMax);
-    }
 
     /**
      * The summary as a map with sorted (hence stable) keys, ready for a JSON writer:
-     * {@code clamped, count, max, mean, p50, p90, p99, p99_9, p99_99}.
+     * {@code count, max, mean, p50, p90, p99, p99_9, p99_99}.
      */
     public SortedMap<String, Number> toMap() {
         TreeMap<String, Number> m = new TreeMap<>();
-        m.put("clamped", clamped);
         m.put("count", count);
         m.put("max", max);
         m.put("mean", mean);

@@ -3,7 +3,7 @@ package dev.rmtemu.emulator.network;
 import dev.rmtemu.emulator.engine.CycleClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
-import dev.rmtemu.emulator.metrics.ClampingHistogram;
+import dev.rmtemu.emulator.metrics.LatencyHistogram;
 import dev.rmtemu.emulator.metrics.LatencyMetrics;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.emulator.topology.BuiltinTopologies;
@@ -23,10 +23,8 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.FlowKey;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.impair.GroundTruthLog;
-import dev.rmtemu.traces.impair.Impairment;
 import dev.rmtemu.traces.impair.ImpairmentChain;
 import dev.rmtemu.traces.impair.ImpairmentDecision;
-import dev.rmtemu.traces.impair.Impairments;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -136,13 +134,14 @@ public final class NetworkEngine {
     private final long[] injected;
     private final long[] delivered;
     private final long[] misdelivered;
-    private final ClampingHistogram latency;
+    private final LatencyHistogram latency;
 
     private final ImpairmentDecision decision = new ImpairmentDecision();
     private final PacketRecord scratch = PacketRecord.allocate();
     private DeliveryListener deliveryListener;
     private ShimArrivalListener arrivalListener;
     private long now;
+    private boolean draining;
     private long lastInjection;
 
     /** Told of every packet a host receives. */
@@ -231,6 +230,7 @@ public final class NetworkEngine {
             SwitchConfig cfg = new SwitchConfig(profile, program, s.ports(), PortConfig.strictPriority(UNLINKED_PORT_GBPS),
                     o.enforce(), rates);
             switches[i] = new SwitchEngine(cfg);
+            switches[i].runOverWhen(() -> draining && onlyWithinRunOpsPending());
             switchNode[i] = s.index();
             switchProgram[i] = program.name();
             switchOf[s.index()] = i;
@@ -313,7 +313,7 @@ public final class NetworkEngine {
         injected = new long[n];
         delivered = new long[n];
         misdelivered = new long[n];
-        latency = new ClampingHistogram("network_latency", LatencyMetrics.DEFAULT_HIGHEST_TRACKABLE_NS);
+        latency = new LatencyHistogram("network_latency", LatencyMetrics.DEFAULT_INITIAL_HIGHEST_NS);
 
         // forwarding and departures
         for (int i = 0; i < switches.length; i++) {
@@ -350,17 +350,7 @@ public final class NetworkEngine {
     }
 
     private static ImpairmentChain impairments(Link l, int dir, KeyValues spec, long seed) {
-        List<KeyValues.Entry> entries = spec.entries();
-        Impairment[] parts = new Impairment[entries.size()];
-        for (int i = 0; i < parts.length; i++) {
-            KeyValues.Entry e = entries.get(i);
-            try {
-                parts[i] = Impairments.parse(e.key(), e.value(), impairmentSeed(seed, l.id(), dir, i));
-            } catch (UserError err) {
-                throw new UserError(l + ": " + err.getMessage(), err);
-            }
-        }
-        return new ImpairmentChain(parts);
+        return dev.rmtemu.emulator.topology.LinkImpairments.chain(l, spec, i -> impairmentSeed(seed, l.id(), dir, i));
     }
 
     // ------------------------------------------------------------------ running
@@ -390,6 +380,30 @@ public final class NetworkEngine {
      * arrival order, one cycle after the last event, and the network runs again.
      */
     public void drain() {
+        draining = true;
+        try {
+            drainLinks();
+        } finally {
+            draining = false;
+        }
+    }
+
+    /** Nothing left anywhere but users' within-run control operations: no packet in a switch or on a link. */
+    private boolean onlyWithinRunOpsPending() {
+        for (SwitchEngine s : switches) {
+            if (!s.onlyWithinRunOpsPending()) {
+                return false;
+            }
+        }
+        for (int ch = 0; ch < channels; ch++) {
+            if (chHold[ch] != null && chHold[ch].count() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void drainLinks() {
         while (true) {
             runBefore(Long.MAX_VALUE);
             boolean released = false;
@@ -430,8 +444,8 @@ public final class NetworkEngine {
             if (best < 0 || bestCycle >= limit) {
                 return;
             }
-            now = Math.max(now, bestCycle);
             sw[best].runUntil(bestCycle + 1, 0);
+            now = Math.max(now, sw[best].now()); // a control operation after the last event does not move it
             next[best] = sw[best].nextEventCycle();
         }
     }
@@ -696,7 +710,7 @@ public final class NetworkEngine {
     }
 
     /** End-to-end latency, injection → delivery, in ns. */
-    public ClampingHistogram latency() {
+    public LatencyHistogram latency() {
         return latency;
     }
 

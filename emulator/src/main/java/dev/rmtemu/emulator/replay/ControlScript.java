@@ -3,10 +3,9 @@ package dev.rmtemu.emulator.replay;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.PipelineState;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +27,10 @@ import java.util.function.Function;
  * at 1220000 on s2 table l2_fwd exact 10.0.0.2 action=1 data=3
  * </pre>
  * A line is {@code [at CYCLE] [on SWITCH] OPERATION}. In a single-switch replay there is
- * no {@code on}; in a network replay ({@code --topology}) it is required. Errors name the
- * file and line.
+ * no {@code on}; in a network replay ({@code --topology}) it is required. Every line is
+ * checked before the run (names, numbers, register values against the cell width); errors
+ * name the file and line. An operation whose cycle comes after the run's last event is not
+ * applied (the engine lists it, the CLI warns) and does not stretch the run.
  */
 public final class ControlScript {
     private ControlScript() {
@@ -64,12 +65,7 @@ public final class ControlScript {
     }
 
     private static int apply(Path file, Function<String, SwitchEngine> switchNamed) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (IOException e) {
-            throw new UserError("cannot read control file " + file + ": " + e.getMessage(), e);
-        }
+        List<String> lines = ControlText.lines(file);
         int ops = 0;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
@@ -89,6 +85,9 @@ public final class ControlScript {
                         throw new UserError("'at CYCLE' needs an operation after it");
                     }
                     at = number(words.get(1));
+                    if (at < 0) {
+                        throw new UserError("cycle " + at + " is negative");
+                    }
                     words = words.subList(2, words.size());
                 }
                 String switchName = null;
@@ -107,22 +106,43 @@ public final class ControlScript {
                     }
                     int[] ports = new int[op.size() - 2];
                     for (int k = 2; k < op.size(); k++) {
-                        ports[k - 2] = (int) number(op.get(k));
+                        ports[k - 2] = intNumber(op.get(k), "a port");
                     }
-                    engine.multicastGroup((int) number(op.get(1)), ports);
+                    engine.multicastGroup(intNumber(op.get(1), "a multicast group"), ports);
                 } else if (at < 0) {
+                    validate(op, engine.state());
                     run(op, engine.state());
                 } else {
                     validate(op, engine.state());
-                    engine.scheduleControl(at, (state, cycle) -> run(op, state));
+                    engine.scheduleControlWithinRun(at, new ScriptOp(where, op));
                 }
                 ops++;
             } catch (UserError | IndexOutOfBoundsException e) {
                 String msg = e instanceof UserError ? e.getMessage() : "missing arguments";
-                throw new UserError(where + ": " + msg, e);
+                throw new UserError(where + ": " + ControlText.cutTokens(msg), e);
             }
         }
         return ops;
+    }
+
+    /**
+     * A scheduled operation; it names its line in errors raised when it runs and
+     * in the warning when it comes after the run's last event and is not applied.
+     */
+    private record ScriptOp(String where, List<String> words) implements SwitchEngine.ControlOp {
+        @Override
+        public void apply(PipelineState state, long cycle) {
+            try {
+                run(words, state);
+            } catch (UserError e) {
+                throw new UserError(where + ": " + ControlText.cutTokens(e.getMessage()), e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return where;
+        }
     }
 
     /** Checks an operation's names before scheduling it (so mistakes surface before the run). */
@@ -130,15 +150,33 @@ public final class ControlScript {
         switch (op.get(0)) {
             case "table" -> {
                 s.program().table(op.get(1));
-                if (!List.of("exact", "lpm", "ternary").contains(op.get(2))) {
-                    throw new UserError("table match kind '" + op.get(2) + "' (exact, lpm, ternary)");
-                }
+                table(op, s, false);
             }
             case "register" -> {
-                s.program().register(op.get(1));
-                String verb = op.stream().skip(2).filter(w -> !w.startsWith("pipe=")).findFirst().orElse("");
+                RegisterArray a = s.program().register(op.get(1));
+                List<String> args = new ArrayList<>();
+                int pipe = registerArgs(op, args);
+                String verb = args.isEmpty() ? "" : args.get(0);
                 if (!verb.equals("reset") && !verb.equals("write")) {
                     throw new UserError("register operation '" + verb + "' (write, reset)");
+                }
+                if (verb.equals("write")) {
+                    if (args.size() < 3 || args.size() > 4) {
+                        throw new UserError("register write takes INDEX VALUE [HI_VALUE]");
+                    }
+                    if (pipe >= s.pipes()) {
+                        throw new UserError("pipe " + pipe + " outside 0.." + (s.pipes() - 1));
+                    }
+                    int index = intNumber(args.get(1), "a register index");
+                    if (index >= a.size()) {
+                        throw new UserError("register " + a.name() + ": index " + index + " outside 0.." + (a.size() - 1));
+                    }
+                    for (String v : args.subList(2, args.size())) {
+                        cellValue(v, a);
+                    }
+                    if (args.size() == 4 && !a.pair()) {
+                        throw new UserError("register " + a.name() + " has one word per cell: no HI_VALUE");
+                    }
                 }
             }
             default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast; prefixes: at CYCLE, on SWITCH)");
@@ -147,13 +185,14 @@ public final class ControlScript {
 
     private static void run(List<String> op, PipelineState s) {
         switch (op.get(0)) {
-            case "table" -> table(op, s);
+            case "table" -> table(op, s, true);
             case "register" -> register(op, s);
             default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast; prefixes: at CYCLE, on SWITCH)");
         }
     }
 
-    private static void table(List<String> op, PipelineState s) {
+    /** Parses a table operation and, when {@code install}, installs it ({@code false}: the check before the run). */
+    private static void table(List<String> op, PipelineState s, boolean install) {
         String name = op.get(1);
         String kind = op.get(2);
         int action = 0;
@@ -162,11 +201,11 @@ public final class ControlScript {
         List<String> key = new ArrayList<>();
         for (String w : op.subList(3, op.size())) {
             if (w.startsWith("action=")) {
-                action = (int) number(w.substring(7));
+                action = intNumber(w.substring(7), "an action");
             } else if (w.startsWith("data=")) {
                 data = number(w.substring(5));
             } else if (w.startsWith("priority=")) {
-                priority = (int) number(w.substring(9));
+                priority = intNumber(w.substring(9), "a priority");
             } else {
                 key.add(w);
             }
@@ -177,46 +216,86 @@ public final class ControlScript {
                 for (int i = 0; i < values.length; i++) {
                     values[i] = number(key.get(i));
                 }
-                s.addExact(name, values, action, data);
+                if (install) {
+                    s.addExact(name, values, action, data);
+                }
             }
             case "lpm" -> {
                 if (key.size() != 1 || !key.get(0).contains("/")) {
                     throw new UserError("an lpm entry is one VALUE/LENGTH");
                 }
                 String[] p = key.get(0).split("/");
-                s.addLpm(name, number(p[0]), (int) number(p[1]), action, data);
+                if (p.length != 2) {
+                    throw new UserError("an lpm entry is one VALUE/LENGTH");
+                }
+                long prefix = number(p[0]);
+                int length = intNumber(p[1], "a prefix length");
+                if (install) {
+                    s.addLpm(name, prefix, length, action, data);
+                }
             }
             case "ternary" -> {
                 long[] values = new long[key.size()];
                 long[] masks = new long[key.size()];
                 for (int i = 0; i < values.length; i++) {
-                    String[] vm = key.get(i).split("&");
+                    String[] vm = key.get(i).split("&", -1);
+                    if (vm.length > 2) {
+                        throw new UserError("a ternary key field is VALUE or VALUE&MASK");
+                    }
                     values[i] = number(vm[0]);
                     masks[i] = vm.length > 1 ? number(vm[1]) : -1L;
                 }
-                s.addTernary(name, values, masks, priority, action, data);
+                if (install) {
+                    s.addTernary(name, values, masks, priority, action, data);
+                }
             }
             default -> throw new UserError("table match kind '" + kind + "' (exact, lpm, ternary)");
         }
     }
 
-    private static void register(List<String> op, PipelineState s) {
-        String name = op.get(1);
+    /** Collects a register operation's arguments after the array name; returns its pipe= (0 when absent). */
+    private static int registerArgs(List<String> op, List<String> args) {
         int pipe = 0;
-        List<String> args = new ArrayList<>();
         for (String w : op.subList(2, op.size())) {
             if (w.startsWith("pipe=")) {
-                pipe = (int) number(w.substring(5));
+                pipe = intNumber(w.substring(5), "a pipe");
             } else {
                 args.add(w);
             }
         }
+        return pipe;
+    }
+
+    private static void register(List<String> op, PipelineState s) {
+        String name = op.get(1);
+        List<String> args = new ArrayList<>();
+        int pipe = registerArgs(op, args);
+        RegisterArray a = s.program().register(name);
         switch (args.get(0)) {
             case "reset" -> s.resetRegister(name);
-            case "write" -> s.writeRegister(pipe, name, (int) number(args.get(1)), number(args.get(2)),
-                    args.size() > 3 ? number(args.get(3)) : 0);
+            case "write" -> s.writeRegister(pipe, name, intNumber(args.get(1), "a register index"),
+                    cellValue(args.get(2), a), args.size() > 3 ? cellValue(args.get(3), a) : 0);
             default -> throw new UserError("register operation '" + args.get(0) + "' (write, reset)");
         }
+    }
+
+    /** A non-negative int (an index, port, action, priority, pipe). */
+    static int intNumber(String w, String what) {
+        long v = number(w);
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new UserError("'" + w + "' is out of range for " + what + " (0.." + Integer.MAX_VALUE + ")");
+        }
+        return (int) v;
+    }
+
+    /** A value for one word of {@code a}'s cells: unsigned and at most the word's width. */
+    static long cellValue(String w, RegisterArray a) {
+        java.math.BigInteger v = ControlText.unsigned(w);
+        if (v == null || v.bitLength() > a.wordBits()) {
+            throw new UserError("value " + w + " does not fit " + a.name() + "'s " + a.wordBits() + "-bit "
+                    + (a.pair() ? "words" : "cells"));
+        }
+        return v.longValue();
     }
 
     /** Decimal, 0x hex, or a dotted IPv4 address. */

@@ -12,7 +12,7 @@ import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.PipelineState;
 
-import dev.rmtemu.emulator.metrics.ClampingHistogram;
+import dev.rmtemu.emulator.metrics.LatencyHistogram;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 
 import java.nio.ByteBuffer;
@@ -44,14 +44,14 @@ public final class RunOutputs {
      * the final report.json, marked complete unless the run was interrupted.
      */
     public static void write(ReplayResult r, RunDirectory rd) {
-        List<ClampingHistogram> histograms = r.engine().metrics().nonEmpty();
+        List<LatencyHistogram> histograms = r.engine().metrics().nonEmpty();
         List<String> names = new ArrayList<>(List.of(RESOURCES, HTML));
-        for (ClampingHistogram h : histograms) {
+        for (LatencyHistogram h : histograms) {
             names.add(h.name() + HGRM);
         }
         rd.plan(names);
         rd.writeString(RESOURCES, ReportRenderer.json(r.engine().resources()));
-        for (ClampingHistogram h : histograms) {
+        for (LatencyHistogram h : histograms) {
             rd.write(h.name() + HGRM, h::writeHgrm);
         }
         rd.writeString(HTML, HtmlReport.render(r));

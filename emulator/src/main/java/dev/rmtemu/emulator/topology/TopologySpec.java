@@ -10,7 +10,14 @@ public final class TopologySpec {
     private TopologySpec() {
     }
 
+    /** The topology, with every link's impairments checked as a replay would build them. */
     public static Topology parse(String spec) {
+        Topology t = load(spec);
+        LinkImpairments.check(t);
+        return t;
+    }
+
+    private static Topology load(String spec) {
         if (spec == null || spec.isBlank()) {
             throw new UserError("empty topology spec (give a file or builtin:NAME)");
         }

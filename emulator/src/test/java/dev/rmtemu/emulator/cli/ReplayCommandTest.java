@@ -53,6 +53,36 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aControlOperationAfterTheLastEventIsAWarningAndDoesNotStretchTheRun(@TempDir Path tmp) throws Exception {
+        Path control = tmp.resolve("late.txt");
+        Files.writeString(control, "at 9223372036854775807 register flow_count reset\n");
+        Path out = tmp.resolve("run");
+        CliRunner r = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=100&flows=10&seed=1",
+                "--control", control.toString(), "--out", out.toString(), "--no-progress", "--json");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().startsWith("rmtemu: warning: " + control + ":1: not applied: its cycle comes after the run's last event (cycle "),
+                r.err());
+        com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        long last = report.findValue("last_event_cycle").asLong();
+        assertTrue(last > 0 && last < 1_000_000_000L, "emulated run not stretched: " + last);
+    }
+
+    @Test
+    void aVerySlowPortKeepsEveryPercentileAtMostTheMaximum(@TempDir Path tmp) throws Exception {
+        CliRunner r = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=50&flows=5&seed=3",
+                "--port-gbps", "1e-9", "--out", tmp.resolve("slow").toString(), "--no-progress", "--json");
+        assertEquals(0, r.exit(), r.err());
+        com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        com.fasterxml.jackson.databind.JsonNode latency = report.findValue("latency_ns").get("latency");
+        assertTrue(latency != null, r.out());
+        long max = latency.get("max").asLong();
+        assertTrue(max > 10_000_000_000L, "queues for far longer than the histograms' initial 10 s: " + max);
+        for (String p : new String[] {"p50", "p90", "p99", "p99_9", "p99_99"}) {
+            assertTrue(latency.get(p).asLong() <= max, p + " " + latency.get(p) + " > max " + max);
+        }
+    }
+
+    @Test
     void demoAndReplayHaveHelp() {
         for (String cmd : new String[] {"replay", "demo"}) {
             CliRunner r = CliRunner.run(cmd, "--help");

@@ -20,7 +20,7 @@ class LatencyMetricsTest {
 
     @Test
     void oneToThousandGivesExactPercentiles() {
-        ClampingHistogram h = new ClampingHistogram("t", 1_000_000);
+        LatencyHistogram h = new LatencyHistogram("t", 1_000_000);
         for (int v = 1; v <= 1000; v++) {
             h.record(v);
         }
@@ -33,28 +33,34 @@ class LatencyMetricsTest {
         assertEquals(1000, s.p9999());
         assertEquals(1000, s.max());
         assertEquals(500.5, s.mean(), 1e-9);
-        assertEquals(0, s.clamped());
     }
 
     @Test
     void largeValuesKeepThreeSignificantDigits() {
-        ClampingHistogram h = new ClampingHistogram("t", 10_000_000_000L);
+        LatencyHistogram h = new LatencyHistogram("t", 10_000_000_000L);
         h.record(123_456_789L);
         long p50 = h.summary().p50();
-        // HdrHistogram reports the bucket's highest equivalent value: within 0.1 % above.
-        assertTrue(p50 >= 123_456_789L && p50 <= 123_456_789L * 1.001, "p50 " + p50);
+        // HdrHistogram reports the bucket's highest equivalent value (0.1 % above), capped at the exact max.
+        assertEquals(123_456_789L, p50);
+        h.record(123_000_000L);
+        h.record(123_000_000L);
+        long p50b = h.summary().p50();
+        assertTrue(p50b >= 123_000_000L && p50b <= 123_000_000L * 1.001, "p50 " + p50b);
     }
 
     @Test
-    void valuesAboveTheMaximumAreClampedAndCounted() {
-        ClampingHistogram h = new ClampingHistogram("t", 1000);
+    void valuesBeyondTheInitialRangeWidenTheHistogramAndNothingIsClamped() {
+        LatencyHistogram h = new LatencyHistogram("t", 1000);
         h.record(10);
         h.record(5000);
         h.record(1_000_000_000_000L);
-        assertEquals(2, h.clampedCount());
-        assertEquals(3, h.count());
-        assertEquals(1000, h.summary().max());
-        assertEquals(2, h.summary().clamped());
+        h.record(1_000_000_000_000_000L);
+        assertEquals(4, h.count());
+        PercentileSummary s = h.summary();
+        assertEquals(1_000_000_000_000_000L, s.max());
+        long p50 = s.p50();
+        assertTrue(p50 >= 5000 && p50 <= 5005, "p50 " + p50);
+        assertEquals(s.max(), s.p90(), "the top bucket's bound lies beyond the max: capped");
         assertThrows(IllegalArgumentException.class, () -> h.record(-1));
     }
 
@@ -99,15 +105,15 @@ class LatencyMetricsTest {
 
     @Test
     void summaryMapAndJsonHaveStableSortedKeys() {
-        ClampingHistogram h = new ClampingHistogram("t", 1000);
+        LatencyHistogram h = new LatencyHistogram("t", 1000);
         h.record(4);
         h.record(8);
         PercentileSummary s = h.summary();
-        assertEquals(List.of("clamped", "count", "max", "mean", "p50", "p90", "p99", "p99_9", "p99_99"),
+        assertEquals(List.of("count", "max", "mean", "p50", "p90", "p99", "p99_9", "p99_99"),
                 List.copyOf(s.toMap().keySet()));
-        assertEquals("{\"clamped\": 0, \"count\": 2, \"max\": 8, \"mean\": 6.000, \"p50\": 4, \"p90\": 8, "
+        assertEquals("{\"count\": 2, \"max\": 8, \"mean\": 6.000, \"p50\": 4, \"p90\": 8, "
                 + "\"p99\": 8, \"p99_9\": 8, \"p99_99\": 8}", s.toJson());
-        assertEquals(PercentileSummary.EMPTY, new ClampingHistogram("e", 10).summary());
+        assertEquals(PercentileSummary.EMPTY, new LatencyHistogram("e", 10).summary());
     }
 
     private static LatencyMetrics sample() {
@@ -135,7 +141,7 @@ class LatencyMetricsTest {
 
     @Test
     void hgrmOfKnownValuesListsThemInNanoseconds() {
-        ClampingHistogram h = new ClampingHistogram("t", 1000);
+        LatencyHistogram h = new LatencyHistogram("t", 1000);
         for (int v = 1; v <= 1000; v++) {
             h.record(v);
         }

@@ -25,11 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PendingCyclesTest {
     private static final long TOFINO1_HZ = 1_220_000_000L;
     private static final int PENDING = 4096;
-    /** Clamp (ns) well inside the drawn range, so clamping happens on both paths. */
+    /** Initial range (ns) well inside the drawn range, so both paths widen the histogram. */
     private static final long HIGHEST_NS = 200_000;
     private static final double[] PERCENTILES = {0, 0.1, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99, 100};
 
-    /** A cycle count: mostly below the pending bound, some above it, some above the clamp. */
+    /** A cycle count: mostly below the pending bound, some above it, some beyond the initial range. */
     private static long draw(Random r) {
         int kind = r.nextInt(10);
         if (kind < 6) {
@@ -39,28 +39,28 @@ class PendingCyclesTest {
             return PENDING - 1 + r.nextInt(3); // around the bound
         }
         if (kind < 9) {
-            return PENDING + r.nextInt(240_000); // direct path, below the clamp (244,000 cycles = 200 µs)
+            return PENDING + r.nextInt(240_000); // direct path, inside the initial range (244,000 cycles = 200 µs)
         }
-        return 244_000 + (r.nextLong() & 0xFFFF_FFFFL); // direct path, clamped
+        return 244_000 + (r.nextLong() & 0xFFFF_FFFFL); // direct path, beyond the initial range
     }
 
     private static String hgrm(Histogram h) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream ps = new PrintStream(out, false, StandardCharsets.UTF_8);
-        h.outputPercentileDistribution(ps, ClampingHistogram.HGRM_TICKS_PER_HALF_DISTANCE,
-                ClampingHistogram.HGRM_VALUE_UNIT_RATIO);
+        h.outputPercentileDistribution(ps, LatencyHistogram.HGRM_TICKS_PER_HALF_DISTANCE,
+                LatencyHistogram.HGRM_VALUE_UNIT_RATIO);
         ps.flush();
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private static String hgrm(ClampingHistogram h) {
+    private static String hgrm(LatencyHistogram h) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         h.writeHgrm(out);
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private static void assertSame(Histogram ref, long refClamped, long refMax, ClampingHistogram direct,
-                                   ClampingHistogram viaCycles) {
+    private static void assertSame(Histogram ref, long refMax, LatencyHistogram direct,
+                                   LatencyHistogram viaCycles) {
         Histogram got = viaCycles.copy();
         assertEquals(ref, got, "counts per bucket");
         assertEquals(ref.getTotalCount(), got.getTotalCount());
@@ -73,7 +73,6 @@ class PendingCyclesTest {
         for (double p : PERCENTILES) {
             assertEquals(ref.getValueAtPercentile(p), got.getValueAtPercentile(p), "p" + p);
         }
-        assertEquals(refClamped, viaCycles.clampedCount());
         assertEquals(refMax, viaCycles.max());
         assertEquals(direct.summary(), viaCycles.summary());
         assertEquals(hgrm(ref), hgrm(viaCycles));
@@ -82,34 +81,30 @@ class PendingCyclesTest {
 
     private static void compareRandom(long clockHz, long seed) {
         LatencyMetrics conv = new LatencyMetrics(clockHz, 1, 1);
-        Histogram ref = new Histogram(1, HIGHEST_NS, ClampingHistogram.SIGNIFICANT_DIGITS);
-        ClampingHistogram direct = new ClampingHistogram("t", HIGHEST_NS);
-        ClampingHistogram viaCycles = new ClampingHistogram("t", HIGHEST_NS, conv::cyclesToNs, PENDING);
-        long refClamped = 0;
+        Histogram ref = new Histogram(1, HIGHEST_NS, LatencyHistogram.SIGNIFICANT_DIGITS);
+        ref.setAutoResize(true);
+        LatencyHistogram direct = new LatencyHistogram("t", HIGHEST_NS);
+        LatencyHistogram viaCycles = new LatencyHistogram("t", HIGHEST_NS, conv::cyclesToNs, PENDING);
         long refMax = 0;
         Random r = new Random(seed);
         long pending = 0;
-        long clampedDirect = 0;
+        long widening = 0;
         // Reads between batches fold the pending counts in several times.
         for (int batch : new int[] {1, 0, 17, 5_000, 1, 20_000, 3}) {
             for (int i = 0; i < batch; i++) {
                 long cycles = draw(r);
                 pending += cycles < PENDING ? 1 : 0;
                 long ns = conv.cyclesToNs(cycles);
-                if (ns > HIGHEST_NS) {
-                    refClamped++;
-                    clampedDirect += cycles >= PENDING ? 1 : 0;
-                    ns = HIGHEST_NS;
-                }
+                widening += ns > HIGHEST_NS ? 1 : 0;
                 refMax = Math.max(refMax, ns);
                 ref.recordValue(ns);
                 direct.record(conv.cyclesToNs(cycles));
                 viaCycles.recordCycles(cycles);
             }
-            assertSame(ref, refClamped, refMax, direct, viaCycles);
+            assertSame(ref, refMax, direct, viaCycles);
         }
-        assertTrue(pending > 10_000 && clampedDirect > 1_000 && ref.getTotalCount() - pending > 5_000,
-                "all paths used: " + pending + " pending, " + clampedDirect + " clamped");
+        assertTrue(pending > 10_000 && widening > 1_000 && ref.getTotalCount() - pending > 5_000,
+                "all paths used: " + pending + " pending, " + widening + " beyond the initial range");
     }
 
     @Test
@@ -124,24 +119,24 @@ class PendingCyclesTest {
     }
 
     @Test
-    void pendingCyclesAboveTheClampAreClampedAndCounted() {
-        // 1 GHz, clamp at 100 ns, pending bound 4096 cycles: 3000 cycles is pending and clamped on folding.
+    void pendingCyclesBeyondTheInitialRangeWidenItOnFolding() {
+        // 1 GHz, initial range 100 ns, pending bound 4096 cycles: 3000 cycles is pending and widens it on folding.
         LatencyMetrics conv = new LatencyMetrics(1_000_000_000L, 1, 1);
-        ClampingHistogram h = new ClampingHistogram("t", 100, conv::cyclesToNs, PENDING);
+        LatencyHistogram h = new LatencyHistogram("t", 100, conv::cyclesToNs, PENDING);
         h.recordCycles(3000);
         h.recordCycles(3000);
         h.recordCycles(40);
         h.recordCycles(10_000);
         assertEquals(4, h.count());
-        assertEquals(3, h.clampedCount());
-        assertEquals(100, h.max());
+        assertEquals(10_000, h.max());
+        assertTrue(h.summary().p50() >= 3000 && h.summary().p50() <= 3003, "p50 " + h.summary().p50());
         assertEquals(40, h.copy().getMinNonZeroValue());
     }
 
     @Test
     void resetForgetsPendingValues() {
         LatencyMetrics conv = new LatencyMetrics(TOFINO1_HZ, 1, 1);
-        ClampingHistogram h = new ClampingHistogram("t", HIGHEST_NS, conv::cyclesToNs, PENDING);
+        LatencyHistogram h = new LatencyHistogram("t", HIGHEST_NS, conv::cyclesToNs, PENDING);
         h.recordCycles(100);
         h.recordCycles(4000);
         h.reset();
@@ -155,9 +150,9 @@ class PendingCyclesTest {
 
     @Test
     void cyclesNeedAConversionAndNonNegativeValues() {
-        ClampingHistogram plain = new ClampingHistogram("t", 1000);
+        LatencyHistogram plain = new LatencyHistogram("t", 1000);
         assertThrows(IllegalStateException.class, () -> plain.recordCycles(5));
-        assertThrows(IllegalArgumentException.class, () -> new ClampingHistogram("t", 1000, null, 16));
+        assertThrows(IllegalArgumentException.class, () -> new LatencyHistogram("t", 1000, null, 16));
         LatencyMetrics m = new LatencyMetrics(TOFINO1_HZ, 1, 1);
         assertThrows(IllegalArgumentException.class, () -> m.recordQueueingDelayCycles(0, 0, -1));
     }
@@ -165,15 +160,15 @@ class PendingCyclesTest {
     @Test
     void latencyMetricsFilesEqualDirectlyRecordedNanoseconds(@TempDir Path tmp) throws IOException {
         LatencyMetrics m = new LatencyMetrics(TOFINO1_HZ, 2, 2);
-        ClampingHistogram latency = new ClampingHistogram("latency", LatencyMetrics.DEFAULT_HIGHEST_TRACKABLE_NS);
-        ClampingHistogram[] queues = new ClampingHistogram[4];
+        LatencyHistogram latency = new LatencyHistogram("latency", LatencyMetrics.DEFAULT_INITIAL_HIGHEST_NS);
+        LatencyHistogram[] queues = new LatencyHistogram[4];
         for (int i = 0; i < 4; i++) {
-            queues[i] = new ClampingHistogram("q", LatencyMetrics.DEFAULT_HIGHEST_TRACKABLE_NS);
+            queues[i] = new LatencyHistogram("q", LatencyMetrics.DEFAULT_INITIAL_HIGHEST_NS);
         }
         Random r = new Random(42);
         for (int i = 0; i < 30_000; i++) {
             long arrival = r.nextInt(1_000_000);
-            // Mostly below the latency bound, some far above it (and a few above the 10 s clamp).
+            // Mostly below the latency bound, some far above it (and a few beyond the 10 s initial range).
             long lat = i % 1000 == 0 ? 13_000_000_000L + r.nextInt(1000)
                     : r.nextInt(4) == 0 ? LatencyMetrics.LATENCY_PENDING_CYCLES + r.nextInt(100_000)
                     : 200 + r.nextInt(3000);
@@ -196,7 +191,8 @@ class PendingCyclesTest {
             assertEquals(queues[i].summary(), m.queueingDelaySummary(i / 2, i % 2));
         }
         assertEquals(latency.summary(), m.latency().summary());
-        assertEquals(30, m.latency().clampedCount());
+        assertEquals(latency.max(), m.latency().max());
+        assertTrue(m.latency().max() > LatencyMetrics.DEFAULT_INITIAL_HIGHEST_NS, "beyond 10 s, recorded as it is");
         assertArrayEquals(Files.readAllBytes(files.get(0)), hgrm(latency).getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -14,7 +14,7 @@ class PercentileSummaryTest {
     @Test
     void aPercentileInTheMaximumsBucketIsTheMaximum() {
         // 100,001 lies in a bucket of 64 values at 3 significant digits: its highest equivalent is above it
-        ClampingHistogram h = new ClampingHistogram("one", HIGHEST);
+        LatencyHistogram h = new LatencyHistogram("one", HIGHEST);
         h.record(100_001);
         PercentileSummary s = h.summary();
         assertTrue(h.copy().getValueAtPercentile(50.0) > 100_001, "HdrHistogram reports the bucket's top");
@@ -28,7 +28,7 @@ class PercentileSummaryTest {
     void percentilesAreOrderedAndAtMostTheMaximumOnRandomHistograms() {
         SplittableRandom rnd = new SplittableRandom(20);
         for (int trial = 0; trial < 300; trial++) {
-            ClampingHistogram h = new ClampingHistogram("t" + trial, trial % 7 == 0 ? 5_000_000 : HIGHEST);
+            LatencyHistogram h = new LatencyHistogram("t" + trial, trial % 7 == 0 ? 5_000_000 : HIGHEST);
             int n = 1 + rnd.nextInt(trial % 3 == 0 ? 5 : 5_000);
             long base = 1 + rnd.nextLong(1L << (1 + rnd.nextInt(40)));
             for (int i = 0; i < n; i++) {
@@ -55,6 +55,6 @@ class PercentileSummaryTest {
 
     @Test
     void emptyHistogramIsAllZero() {
-        assertEquals(PercentileSummary.EMPTY, new ClampingHistogram("e", HIGHEST).summary());
+        assertEquals(PercentileSummary.EMPTY, new LatencyHistogram("e", HIGHEST).summary());
     }
 }

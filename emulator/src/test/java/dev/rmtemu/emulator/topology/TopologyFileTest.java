@@ -38,7 +38,7 @@ class TopologyFileTest {
                 rate_gbps: 40
                 impair_ab: {loss: "gilbert:p=0.01,r=0.3", blackhole: "dst=10.0.2.0/24,from=1ms,to=5ms"}
                 impair_ba: {dup: "0.001"}
-              - {a: r1:2, b: h2:1, rate_gbps: 10, impair: {reorder: "normal:sigma=0.75"}}
+              - {a: r1:2, b: h2:1, rate_gbps: 10, impair: {reorder: "p=0.1,sigma=0.75"}}
               - {a: r1:3, b: s1:3, rate_gbps: 2.5, directed: true, impair: {dup: "0.01"}}
             """;
 
@@ -55,7 +55,7 @@ class TopologyFileTest {
                "impair_ab": {"loss": "gilbert:p=0.01,r=0.3", "blackhole": "dst=10.0.2.0/24,from=1ms,to=5ms"},
                "impair_ba": {"dup": "0.001"}},
               {"a": "r1:2", "b": "h2:1", "latency_ns": 500, "rate_gbps": 10,
-               "impair_ab": {"reorder": "normal:sigma=0.75"}, "impair_ba": {"reorder": "normal:sigma=0.75"}},
+               "impair_ab": {"reorder": "p=0.1,sigma=0.75"}, "impair_ba": {"reorder": "p=0.1,sigma=0.75"}},
               {"a": "r1:3", "b": "s1:3", "latency_ns": 500, "rate_gbps": 2.5, "directed": true,
                "impair": {"dup": "0.01"}}]}
             """;

@@ -51,10 +51,12 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
     public static final double DC_PARETO = 1.2;
     /** Data-centre mean packet size, the bimodal 850 B often quoted for DC traffic. */
     public static final int DC_MEAN_SIZE = 850;
-    /** Most flows: the generator keeps about 35 bytes per flow (≈ 1.75 GB at this limit). */
+    /** Most flows: the generator keeps about 43 bytes per flow (≈ 2.2 GB at this limit). */
     public static final int MAX_FLOWS = 50_000_000;
     /** Most incast senders; the generator scans them linearly per packet. */
     public static final int MAX_SENDERS = 4096;
+    /** Most incast bursts: the generator keeps one packet count per burst (8 MB at this limit). */
+    public static final int MAX_BURSTS = 1_000_000;
 
     /** Defaults of a preset. */
     public static GeneratorConfig preset(GeneratorKind kind) {
@@ -197,7 +199,7 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
                 "shares must be >= 0 and add up to at most 1");
         require(ports >= 1 && ports <= 65_536, "ports", "must be in [1, 65536]");
         require(senders >= 1 && senders <= MAX_SENDERS, "senders", "must be in [1, " + MAX_SENDERS + "]");
-        require(bursts >= 1, "bursts", "must be >= 1");
+        require(bursts >= 1 && bursts <= MAX_BURSTS, "bursts", "must be in [1, " + MAX_BURSTS + "]");
         require(burstIntervalNs >= 0, "interval", "must be >= 0");
         return this;
     }

@@ -71,14 +71,15 @@ public final class SyntheticSource implements PacketSource {
 
     // flow model
     private final int flowCount;
-    private final int[] remaining;
+    private final long[] remaining;
     private final long[] fenwick;
     private final int fenwickTop;
     private long remainingTotal;
     private final int[] nextSeq;
     private final char[] nextIpId;
     private final boolean[] started;
-    private final int[] flowSize;
+    /** Packets per flow as longs: a spec may ask for more than 2^31 packets of one flow. */
+    private final long[] flowSize;
 
     // incast
     private final long[] burstShare;
@@ -107,7 +108,7 @@ public final class SyntheticSource implements PacketSource {
             nextIpId[f] = (char) (h >>> 32);
         }
         if (incast) {
-            remaining = new int[flowCount];
+            remaining = new long[flowCount];
             flowSize = null;
             fenwick = null;
             fenwickTop = 0;
@@ -141,7 +142,7 @@ public final class SyntheticSource implements PacketSource {
     }
 
     /** Packets per flow (exactly {@code packets} in total, each flow at least one). */
-    private int[] shareOut() {
+    private long[] shareOut() {
         int n = flowCount;
         double[] w = new double[n];
         SplitMix64 rng = new SplitMix64(SplitMix64.derive(cfg.seed(), STREAM_WEIGHTS));
@@ -159,26 +160,34 @@ public final class SyntheticSource implements PacketSource {
             }
             sum += w[i];
         }
-        int[] size = new int[n];
+        long[] size = new long[n];
         if (total == 0) {
             return size;
         }
         long extra = total - n;
         long assigned = 0;
         for (int i = 0; i < n; i++) {
-            size[i] = (int) Math.min(Integer.MAX_VALUE - 1, 1 + (long) Math.floor(extra * (w[i] / sum)));
+            size[i] = 1 + (long) Math.floor(extra * (w[i] / sum));
             assigned += size[i];
         }
+        // the floors leave fewer than n packets over; at totals beyond 2^53 the doubles may round
+        // the other way, so the surplus is also taken back, one packet per flow of two or more
         long left = total - assigned;
         for (int i = 0; left > 0; i = (i + 1) % n) {
             size[i]++;
             left--;
         }
+        for (int i = 0; left < 0; i = (i + 1) % n) {
+            if (size[i] > 1) {
+                size[i]--;
+                left++;
+            }
+        }
         return size;
     }
 
     /** Packets flow {@code f} will send in total (flow model only). */
-    public int flowSize(int f) {
+    public long flowSize(int f) {
         return flowSize[f];
     }
 
@@ -203,7 +212,7 @@ public final class SyntheticSource implements PacketSource {
     private void nextFlowPacket(PacketRecord r) {
         int f = pick(Math.floorMod(pickRng.nextLong(), remainingTotal));
         remainingTotal--;
-        int left = --remaining[f];
+        long left = --remaining[f];
         for (int i = f + 1; i <= flowCount; i += i & -i) {
             fenwick[i]--;
         }
@@ -236,7 +245,7 @@ public final class SyntheticSource implements PacketSource {
             burstStart = Math.max((double) burst * cfg.burstIntervalNs(), burstEnd);
             long share = burstShare[burst];
             for (int j = 0; j < n; j++) {
-                remaining[j] = (int) (share / n + (j < share % n ? 1 : 0));
+                remaining[j] = share / n + (j < share % n ? 1 : 0);
                 senderClock[j] = 0;
             }
         }
@@ -260,7 +269,7 @@ public final class SyntheticSource implements PacketSource {
     }
 
     private boolean allSent() {
-        for (int v : remaining) {
+        for (long v : remaining) {
             if (v > 0) {
                 return false;
             }

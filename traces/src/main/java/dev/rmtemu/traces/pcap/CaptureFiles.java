@@ -51,7 +51,8 @@ public final class CaptureFiles {
     /** Opens a pcap or pcapng file; {@code lenient} stops cleanly at a corrupt tail. */
     public static CaptureReader open(Path file, boolean lenient) {
         if (!Files.isRegularFile(file)) {
-            throw new UserError(file + ": no such capture file");
+            // a FIFO or a device (/dev/zero) would be read forever or block: only files are captures
+            throw new UserError(file + (Files.exists(file) ? ": not a regular file" : ": no such capture file"));
         }
         try {
             return open(file.toString(), FileChannel.open(file, StandardOpenOption.READ), lenient,

@@ -9,14 +9,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Layout of a trace store: a Chronicle Queue directory with one excerpt of
  * {@code PacketRecord.LENGTH} bytes per packet (the record's bytes as eight
- * little-endian longs), plus {@value #MANIFEST} naming the source, the record count
- * and the source's skip counters. The queue runs on a fixed clock
+ * little-endian longs), plus {@value #MANIFEST} naming the source, the record count,
+ * a CRC32C of the records, every queue file with its size and CRC32C, and the
+ * source's skip counters (see {@link StoreManifest}). The queue runs on a fixed clock
  * ({@link #FIXED_TIME_MILLIS}) and the largest daily roll cycle, so everything lands
  * in one cycle file whatever the wall time: the same source gives the same store.
  */
@@ -27,7 +27,8 @@ public final class TraceStore {
     public static final long FIXED_TIME_MILLIS = 0L;
     /** Roll cycle with room for far more messages than any trace (2^32+ per cycle). */
     static final LargeRollCycles ROLL_CYCLE = LargeRollCycles.HUGE_DAILY;
-    static final String FORMAT_VERSION = "1";
+    /** 2: the manifest carries the checksums and file sizes the reader checks. */
+    static final String FORMAT_VERSION = "2";
 
     private TraceStore() {
     }
@@ -64,19 +65,8 @@ public final class TraceStore {
         }
     }
 
-    /** The manifest's entries in file order. */
+    /** The manifest's entries in file order, after checking it (format, counts, file list). */
     public static Map<String, String> readManifest(Path dir) {
-        Map<String, String> m = new LinkedHashMap<>();
-        try {
-            for (String line : Files.readAllLines(dir.resolve(MANIFEST), StandardCharsets.UTF_8)) {
-                int eq = line.indexOf('=');
-                if (eq > 0) {
-                    m.put(line.substring(0, eq), line.substring(eq + 1));
-                }
-            }
-        } catch (IOException e) {
-            throw new UserError(dir + ": cannot read store manifest: " + e.getMessage(), e);
-        }
-        return m;
+        return StoreManifest.read(dir).entries();
     }
 }

@@ -22,24 +22,24 @@ public final class TraceStoreSource implements PacketSource {
     private final ExcerptTailer tailer;
     private final SkipCounters skips = new SkipCounters();
     private final long expected;
+    private final long expectedCrc;
+    private final RecordChecksum crc = new RecordChecksum();
     private final String source;
     private long read;
 
+    /**
+     * Opens a store read-only after checking it: the manifest, then every queue file's
+     * size and checksum, before Chronicle Queue maps any file.
+     */
     public TraceStoreSource(Path dir) {
         if (!TraceStore.isStore(dir)) {
             throw new UserError(dir + ": not a trace store (no " + TraceStore.MANIFEST + ")");
         }
         this.dir = dir;
-        Map<String, String> m = TraceStore.readManifest(dir);
-        if (!("rmtemu-trace-store " + TraceStore.FORMAT_VERSION).equals(m.get("format"))
-                || !Integer.toString(PacketRecord.LENGTH).equals(m.get("record_bytes"))) {
-            throw new UserError(dir + ": unsupported trace store format '" + m.get("format") + "'");
-        }
-        try {
-            this.expected = Long.parseLong(m.getOrDefault("records", "-1"));
-        } catch (NumberFormatException e) {
-            throw new UserError(dir + ": bad record count in " + TraceStore.MANIFEST);
-        }
+        StoreManifest manifest = StoreManifest.read(dir);
+        Map<String, String> m = manifest.entries();
+        this.expected = manifest.records();
+        this.expectedCrc = manifest.recordsCrc();
         this.source = m.getOrDefault("source", "?");
         for (SkipReason r : SkipReason.values()) {
             String v = m.get("skipped." + r.label());
@@ -47,36 +47,69 @@ public final class TraceStoreSource implements PacketSource {
                 try {
                     skips.add(r, Long.parseLong(v));
                 } catch (NumberFormatException e) {
-                    throw new UserError(dir + ": bad skip count for " + r.label() + " in " + TraceStore.MANIFEST);
+                    throw StoreManifest.corrupt(dir, "bad skip count for " + r.label() + " in " + TraceStore.MANIFEST);
                 }
             }
         }
-        this.queue = TraceStore.open(dir, true);
-        this.tailer = queue.createTailer().toStart();
+        manifest.verifyFiles(dir);
+        SingleChronicleQueue q = null;
+        try {
+            q = TraceStore.open(dir, true);
+            this.queue = q;
+            this.tailer = q.createTailer().toStart();
+        } catch (RuntimeException e) {
+            if (q != null) {
+                q.close();
+            }
+            throw chronicleFailure("opening it", e);
+        }
     }
 
     @Override
     public boolean next(PacketRecord into) {
+        try {
+            return readNext(into);
+        } catch (UserError e) {
+            throw e;
+        } catch (RuntimeException | InternalError e) {
+            // the files were checked before opening; this is a store changed under us, or a checker gap
+            throw chronicleFailure("reading record " + read, e);
+        }
+    }
+
+    private boolean readNext(PacketRecord into) {
         try (DocumentContext dc = tailer.readingDocument()) {
             if (!dc.isPresent()) {
                 if (read != expected) {
-                    throw new UserError(dir + ": store ends after " + read + " records, manifest says " + expected);
+                    throw StoreManifest.corrupt(dir, "store ends after " + read + " records, manifest says " + expected);
+                }
+                if (crc.value() != expectedCrc) {
+                    throw StoreManifest.corrupt(dir, "the records do not match their checksum (corrupt records)");
                 }
                 return false;
             }
+            if (read == expected) {
+                throw StoreManifest.corrupt(dir, "store has more records than the " + expected + " its manifest says");
+            }
             Bytes<?> bytes = dc.wire().bytes();
             if (bytes.readRemaining() != PacketRecord.LENGTH) {
-                throw new UserError(dir + ": excerpt " + read + " has " + bytes.readRemaining() + " bytes, expected "
+                throw StoreManifest.corrupt(dir, "excerpt " + read + " has " + bytes.readRemaining() + " bytes, expected "
                         + PacketRecord.LENGTH);
             }
             MutableDirectBuffer b = into.buffer();
             int off = into.offset();
             for (int i = 0; i < PacketRecord.LENGTH; i += Long.BYTES) {
-                b.putLong(off + i, bytes.readLong(), ByteOrder.LITTLE_ENDIAN);
+                long w = bytes.readLong();
+                crc.word(w);
+                b.putLong(off + i, w, ByteOrder.LITTLE_ENDIAN);
             }
         }
         read++;
         return true;
+    }
+
+    private UserError chronicleFailure(String doing, Throwable e) {
+        return StoreManifest.corrupt(dir, "Chronicle Queue failed " + doing + " (" + e.getClass().getSimpleName() + ")");
     }
 
     /** Records in the store according to its manifest. */

@@ -33,13 +33,16 @@ public final class TraceStoreWriter {
         prepare(dir);
         long n = 0;
         PacketRecord r = PacketRecord.allocate();
+        RecordChecksum crc = new RecordChecksum();
         try (SingleChronicleQueue q = TraceStore.open(dir, false);
              ExcerptAppender appender = q.createAppender()) {
             while (source.next(r)) {
                 try (DocumentContext dc = appender.writingDocument()) {
                     Bytes<?> bytes = dc.wire().bytes();
                     for (int i = 0; i < PacketRecord.LENGTH / Long.BYTES; i++) {
-                        bytes.writeLong(r.word(i));
+                        long w = r.word(i);
+                        bytes.writeLong(w);
+                        crc.word(w);
                     }
                 }
                 n++;
@@ -49,9 +52,13 @@ public final class TraceStoreWriter {
             }
         }
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("format", "rmtemu-trace-store " + TraceStore.FORMAT_VERSION);
+        m.put("format", StoreManifest.FORMAT);
         m.put("record_bytes", Integer.toString(PacketRecord.LENGTH));
         m.put("records", Long.toString(n));
+        m.put("records_crc32c", Long.toHexString(crc.value()));
+        for (Map.Entry<String, StoreManifest.QueueFile> f : StoreManifest.describeFiles(dir).entrySet()) {
+            m.put(StoreManifest.FILE_KEY + f.getKey(), f.getValue().manifestValue());
+        }
         m.put("source", source.describe());
         for (SkipReason reason : SkipReason.inLabelOrder()) {
             long c = source.skipped().count(reason);

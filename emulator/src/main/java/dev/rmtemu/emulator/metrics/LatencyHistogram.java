@@ -13,13 +13,14 @@ import java.util.Arrays;
 import java.util.function.LongUnaryOperator;
 
 /**
- * A fixed-range HdrHistogram (no auto-resize, {@value #SIGNIFICANT_DIGITS} significant
- * digits) that never throws on a large value: values above the highest trackable value are
- * recorded as that value and counted, so a report can say how many were clamped.
+ * An auto-resizing HdrHistogram ({@value #SIGNIFICANT_DIGITS} significant digits): every
+ * value is recorded as it is, however large (a 10^-9 Gb/s port queues for years), so no
+ * percentile is ever above the exact maximum. The range given at construction is only what
+ * is allocated up front; recording allocates nothing until a value beyond it first widens
+ * the histogram (once per doubling of the range).
  * Its counts are a {@link PackedHistogram}: the same buckets and the same output as a plain
  * one, in memory that grows with the distinct values recorded rather than the range (a
- * network has thousands of histograms, most holding a few values; a plain one over 10 s
- * is about 200 KiB). Recording allocates nothing once the values seen have their room.
+ * network has thousands of histograms, most holding a few values).
  *
  * <p>A histogram made with a cycles-to-value conversion also takes values in cycles
  * ({@link #recordCycles}): a cycle count below its pending bound is only counted, exactly,
@@ -30,7 +31,7 @@ import java.util.function.LongUnaryOperator;
  * would have built (HdrHistogram's state does not depend on recording order). This moves
  * the conversion (a division) and the bucket arithmetic off the per-packet path.
  */
-public final class ClampingHistogram {
+public final class LatencyHistogram {
     /** Precision of every rmtemu histogram: 3 significant digits (0.1 % resolution). */
     public static final int SIGNIFICANT_DIGITS = 3;
 
@@ -44,9 +45,7 @@ public final class ClampingHistogram {
 
     private final String name;
     private final Histogram histogram;
-    private final long highestTrackable;
-    private long clamped;
-    /** Exact largest value recorded (after clamping); the histogram only knows its bucket. */
+    /** Exact largest value recorded; the histogram only knows its bucket. */
     private long max;
     /** Conversion of {@link #recordCycles} values; null: the histogram takes values only. */
     private final LongUnaryOperator cyclesToValue;
@@ -58,8 +57,9 @@ public final class ClampingHistogram {
     private int pendingLo;
     private int pendingHi;
 
-    public ClampingHistogram(String name, long highestTrackableValue) {
-        this(name, highestTrackableValue, null, 0);
+    /** A histogram whose initial allocation covers 1..{@code initialHighestValue}. */
+    public LatencyHistogram(String name, long initialHighestValue) {
+        this(name, initialHighestValue, null, 0);
     }
 
     /**
@@ -67,15 +67,15 @@ public final class ClampingHistogram {
      * (non-decreasing is not required); cycle counts below {@code pendingCycles} are counted
      * in a {@code long[pendingCycles]} and folded in before any read.
      */
-    public ClampingHistogram(String name, long highestTrackableValue, LongUnaryOperator cyclesToValue,
+    public LatencyHistogram(String name, long initialHighestValue, LongUnaryOperator cyclesToValue,
                              int pendingCycles) {
-        if (highestTrackableValue < 2) {
-            throw new IllegalArgumentException("histogram " + name + ": highest trackable value must be at least 2, got "
-                    + highestTrackableValue);
+        if (initialHighestValue < 2) {
+            throw new IllegalArgumentException("histogram " + name + ": initial highest value must be at least 2, got "
+                    + initialHighestValue);
         }
         this.name = name;
-        this.highestTrackable = highestTrackableValue;
-        this.histogram = new PackedHistogram(1, highestTrackableValue, SIGNIFICANT_DIGITS);
+        this.histogram = new PackedHistogram(1, initialHighestValue, SIGNIFICANT_DIGITS);
+        this.histogram.setAutoResize(true);
         if (pendingCycles < 0 || (pendingCycles > 0 && cyclesToValue == null)) {
             throw new IllegalArgumentException("histogram " + name + ": pending bound " + pendingCycles
                     + " needs a non-negative bound and a cycles conversion");
@@ -144,7 +144,7 @@ public final class ClampingHistogram {
     }
 
     /**
-     * Records one value; above the highest trackable value it is clamped and counted.
+     * Records one value (any size: the histogram widens to take it).
      *
      * @throws IllegalArgumentException for a negative value (a time that runs backwards is a bug)
      */
@@ -152,14 +152,10 @@ public final class ClampingHistogram {
         recordWithCount(value, 1);
     }
 
-    /** {@code count} values equal to {@code value}, clamped and counted as {@link #record} does. */
+    /** {@code count} values equal to {@code value}. */
     private void recordWithCount(long value, long count) {
         if (value < 0) {
             throw new IllegalArgumentException("histogram " + name + ": negative value " + value);
-        }
-        if (value > highestTrackable) {
-            clamped += count;
-            value = highestTrackable;
         }
         if (value > max) {
             max = value;
@@ -171,17 +167,7 @@ public final class ClampingHistogram {
         return name;
     }
 
-    public long highestTrackableValue() {
-        return highestTrackable;
-    }
-
-    /** Values recorded as the highest trackable value because they were larger. */
-    public long clampedCount() {
-        foldPending();
-        return clamped;
-    }
-
-    /** Exact largest value recorded (after clamping), 0 when empty. */
+    /** Exact largest value recorded, 0 when empty. */
     public long max() {
         foldPending();
         return max;
@@ -200,7 +186,7 @@ public final class ClampingHistogram {
 
     public PercentileSummary summary() {
         foldPending();
-        return PercentileSummary.of(histogram, max, clamped);
+        return PercentileSummary.of(histogram, max);
     }
 
     /** Writes HdrHistogram's percentile distribution (.hgrm text) to {@code out}. */
@@ -218,7 +204,7 @@ public final class ClampingHistogram {
         }
     }
 
-    /** Forgets every value (pending ones too) and the clamped count. */
+    /** Forgets every value (pending ones too). */
     public void reset() {
         if (pendingHi >= 0) {
             Arrays.fill(pendingCounts, pendingLo, pendingHi + 1, 0);
@@ -226,7 +212,6 @@ public final class ClampingHistogram {
             pendingHi = -1;
         }
         histogram.reset();
-        clamped = 0;
         max = 0;
     }
 }
