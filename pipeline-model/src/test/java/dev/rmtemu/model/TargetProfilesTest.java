@@ -144,7 +144,7 @@ class TargetProfilesTest {
         assertEquals("p.json: field 'latency.parserCycles' must be an integer in 0..1000000, got -1",
                 refusal("\"parserCycles\": 16", "\"parserCycles\": -1"));
         assertEquals("p.json: field 'phvContainers[1].widthBits' must be an integer in 1..64, got 65",
-                refusal("{ \"widthBits\": 16, \"count\": 96 }", "{ \"widthBits\": 65, \"count\": 96 }"));
+                refusal("{ \"widthBits\": 16, \"count\": 96,", "{ \"widthBits\": 65, \"count\": 96,"));
         assertEquals("p.json: field 'registerCellWidths[4]' must be an integer in 1..256, got 0",
                 refusal("[1, 8, 16, 32, 64]", "[1, 8, 16, 32, 0]"));
         assertEquals("p.json: field 'clockHz' must be an integer in 1..100000000000, got 0",
