@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             ResourcesCommand.class,
             ProgramsCommand.class,
+            ShowCommand.class,
             ReplayCommand.class,
             DemoCommand.class,
             TraceCommand.class,

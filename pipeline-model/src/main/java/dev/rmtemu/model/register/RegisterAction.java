@@ -278,6 +278,86 @@ public final class RegisterAction {
         return array.name() + "." + name + " (" + template + ")";
     }
 
+    /**
+     * The action as a Tofino RegisterAction body reads: its conditions, the
+     * predicated updates of each word and the output, one line each.
+     */
+    public List<String> describe() {
+        List<String> out = new ArrayList<>();
+        if (freeform != null) {
+            out.add("// free-form update in Java (runs on targets with the FREEFORM template only)");
+            return out;
+        }
+        for (int i = 0; i < conditions.length; i++) {
+            Condition c = conditions[i];
+            out.add("c" + i + " = " + c.a() + " " + symbol(c.op()) + " " + c.b() + ";");
+        }
+        for (Branch br : loBranches) {
+            out.add(guard(br.predicate()) + "lo = " + expression(br) + ";");
+        }
+        for (Branch br : hiBranches) {
+            out.add(guard(br.predicate()) + "hi = " + expression(br) + ";");
+        }
+        if (output != OutputSource.NONE) {
+            String v = switch (output) {
+                case OLD_LO -> "old lo";
+                case OLD_HI -> "old hi";
+                case NEW_LO -> "new lo";
+                case NEW_HI -> "new hi";
+                case PREDICATE -> "predicate";
+                default -> "0";
+            };
+            out.add(outputPredicate.equals(Predicate.ALWAYS) ? "output = " + v + ";"
+                    : "output = (" + describe(outputPredicate) + ") ? " + v + " : 0;");
+        }
+        return out;
+    }
+
+    private static String guard(Predicate p) {
+        return p.equals(Predicate.ALWAYS) ? "" : "if (" + describe(p) + ") ";
+    }
+
+    private static String expression(Branch br) {
+        return switch (br.op()) {
+            case SET -> br.a().toString();
+            case ADD -> br.a() + " + " + br.b();
+            case SUB -> br.a() + " - " + br.b();
+            case AND -> br.a() + " & " + br.b();
+            case OR -> br.a() + " | " + br.b();
+            case XOR -> br.a() + " ^ " + br.b();
+            case MIN -> "min(" + br.a() + ", " + br.b() + ")";
+            case MAX -> "max(" + br.a() + ", " + br.b() + ")";
+        };
+    }
+
+    /** A predicate over c0 and c1 in words: the sum of the minterms its truth table holds. */
+    static String describe(Predicate p) {
+        List<String> terms = new ArrayList<>();
+        String[] minterm = {"!c0 && !c1", "c0 && !c1", "!c0 && c1", "c0 && c1"};
+        for (Predicate known : new Predicate[] {Predicate.C0, Predicate.NOT_C0, Predicate.C1, Predicate.NOT_C1}) {
+            if (known.equals(p)) {
+                return known == Predicate.C0 ? "c0" : known == Predicate.NOT_C0 ? "!c0" : known == Predicate.C1 ? "c1" : "!c1";
+            }
+        }
+        for (int bit = 0; bit < 4; bit++) {
+            if ((p.truthTable() & (1 << bit)) != 0) {
+                terms.add(minterm[bit]);
+            }
+        }
+        return terms.isEmpty() ? "false" : String.join(" || ", terms);
+    }
+
+    private static String symbol(CmpOp op) {
+        return switch (op) {
+            case EQ -> "==";
+            case NE -> "!=";
+            case LT -> "<";
+            case LE -> "<=";
+            case GT -> ">";
+            case GE -> ">=";
+        };
+    }
+
     /** Builds a {@link RegisterAction}; limits are checked against the target by the resource checker. */
     public static final class Builder {
         private final RegisterArray array;
