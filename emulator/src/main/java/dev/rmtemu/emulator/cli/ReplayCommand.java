@@ -142,6 +142,11 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
     boolean json;
 
+    @Option(names = "--strict", description = "Exit 5 when the run has a warning (an empty trace, every packet dropped"
+            + " or none delivered, packets sent out of unlinked topology ports, a forwarding loop); the run directory"
+            + " is written as usual.")
+    boolean strict;
+
     @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Progress bar on stderr when it is a terminal (default: on).")
     boolean progress;
@@ -160,10 +165,17 @@ public final class ReplayCommand implements Callable<Integer> {
         ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
                 timing.spec(), seed, ports, portGbps, !noEnforce, maxPackets, out, progress, control, topology,
                 force, maxHops);
-        return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
+        return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 
+    /** Exit code of a run that ended with warnings under {@code --strict} (README: exit codes). */
+    static final int EXIT_WARNINGS = 5;
+
     static int run(PrintWriter out, PrintWriter err, ReplayOptions o, boolean json) throws Exception {
+        return run(out, err, o, json, false);
+    }
+
+    static int run(PrintWriter out, PrintWriter err, ReplayOptions o, boolean json, boolean strict) throws Exception {
         ProgressBar bar = o.progress() ? new ProgressBar(err, "replay", "packets", o.maxPackets() > 0 ? o.maxPackets() : -1, false) : null;
         Replay.Progress p = bar == null ? null : new Replay.Progress() {
             @Override
@@ -182,10 +194,14 @@ public final class ReplayCommand implements Callable<Integer> {
         Outcome done;
         // SIGINT/SIGTERM end the run at the next chunk with a report marked incomplete
         try (StopSignals signals = StopSignals.install(stop)) {
-            done = replay(o, p, stop, table, err);
+            done = replay(o, p, stop, table);
         }
         String interruptedBy = done.interruptedBy();
         long packets = done.packets();
+        for (String w : done.warnings()) {
+            err.println("rmtemu: warning: " + w);
+        }
+        err.flush();
         if (interruptedBy != null) {
             err.println("rmtemu: replay interrupted by " + interruptedBy + " after " + packets + " packets"
                     + (o.out() == null ? "" : "; " + o.out().resolve(RunOutputs.REPORT) + " says complete: false"));
@@ -199,22 +215,22 @@ public final class ReplayCommand implements Callable<Integer> {
             out.println("run directory: " + o.out());
         }
         out.flush();
+        if (strict && !done.warnings().isEmpty()) {
+            err.println("rmtemu: --strict: " + done.warnings().size() + " warning(s), exit " + EXIT_WARNINGS);
+            err.flush();
+            return EXIT_WARNINGS;
+        }
         return 0;
     }
 
-    /** How a replay ended: the signal that stopped it (null: it ran to the end) and the packets read. */
-    private record Outcome(String interruptedBy, long packets) {
+    /** How a replay ended: the signal that stopped it (null: it ran to the end), the packets read, the warnings. */
+    private record Outcome(String interruptedBy, long packets, List<String> warnings) {
     }
 
     /** Runs the replay and appends its summary (and its programs' sections) to {@code table}. */
-    private static Outcome replay(ReplayOptions o, Replay.Progress p, StopRequest stop, StringBuilder table,
-                                  PrintWriter err) {
+    private static Outcome replay(ReplayOptions o, Replay.Progress p, StopRequest stop, StringBuilder table) {
         if (o.topology() != null) {
             NetworkReplay.Result r = NetworkReplay.run(o, p, stop);
-            for (String w : r.network().warnings()) {
-                err.println("rmtemu: warning: " + w);
-            }
-            err.flush();
             table.append(NetworkReport.summary(r));
             java.util.TreeSet<String> programs = new java.util.TreeSet<>();
             for (int s = 0; s < r.network().switchCount(); s++) {
@@ -225,13 +241,13 @@ public final class ReplayCommand implements Callable<Integer> {
                     table.append(pr.summarizeNetwork(r));
                 }
             }
-            return new Outcome(r.interruptedBy(), r.packetsRead());
+            return new Outcome(r.interruptedBy(), r.packetsRead(), r.warnings());
         }
         ReplayResult r = Replay.run(o, p, stop);
         table.append(RunOutputs.summary(r));
         for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
             table.append(pr.summarize(r));
         }
-        return new Outcome(r.interruptedBy(), r.packetsRead());
+        return new Outcome(r.interruptedBy(), r.packetsRead(), r.warnings());
     }
 }

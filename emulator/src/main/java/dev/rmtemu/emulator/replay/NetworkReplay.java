@@ -40,6 +40,11 @@ public final class NetworkReplay {
         public double hostMpps() {
             return hostNanos == 0 ? 0 : packetsRead * 1e3 / hostNanos;
         }
+
+        /** What the user should know about this run, the forwarding-loop warning included (see {@link RunWarnings}). */
+        public List<String> warnings() {
+            return RunWarnings.of(this);
+        }
     }
 
     public static Result run(ReplayOptions o, Replay.Progress progress) {
