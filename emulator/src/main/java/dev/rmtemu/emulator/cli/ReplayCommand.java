@@ -176,8 +176,14 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     static int run(PrintWriter out, PrintWriter err, ReplayOptions o, boolean json, boolean strict) throws Exception {
-        ProgressBar bar = o.progress() ? new ProgressBar(err, "replay", "packets", o.maxPackets() > 0 ? o.maxPackets() : -1, false) : null;
+        // drawn only when stderr is a terminal; the total comes once the trace is open
+        ProgressBar bar = o.progress() ? new ProgressBar(err, "replay", "packets", -1, false) : null;
         Replay.Progress p = bar == null ? null : new Replay.Progress() {
+            @Override
+            public void total(long packets) {
+                bar.total(packets);
+            }
+
             @Override
             public void update(long packets) {
                 bar.update(packets);

@@ -79,6 +79,9 @@ public final class NetworkReplay {
         }
         List<ProgramControlPlane> planes = given != null ? given : ProgramControlPlane.forPrograms(programs);
         PacketSource source = TraceSpec.open(o.trace());
+        if (progress != null) {
+            progress.total(Replay.expectedPackets(source, o.maxPackets()));
+        }
         try (RunDirectory rd = Replay.openRunDirectory(o, source)) {
             ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
             Injector injector = new Injector(net, timing, progress);

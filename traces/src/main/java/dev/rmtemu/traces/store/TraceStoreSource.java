@@ -55,6 +55,12 @@ public final class TraceStoreSource implements PacketSource {
         this.tailer = queue.createTailer().toStart();
     }
 
+    /** The record count of the manifest (unknown when the manifest has none). */
+    @Override
+    public long knownCount() {
+        return expected >= 0 ? expected : UNKNOWN_COUNT;
+    }
+
     @Override
     public boolean next(PacketRecord into) {
         try (DocumentContext dc = tailer.readingDocument()) {
