@@ -18,6 +18,18 @@ public interface PacketSource extends AutoCloseable {
     /** Frames read but not turned into records, by reason (live; grows while reading). */
     SkipCounters skipped();
 
+    /** Returned by {@link #knownCount()} when the count is not known before reading. */
+    long UNKNOWN_COUNT = -1;
+
+    /**
+     * How many records the whole source gives, when that is known without reading it (a
+     * generator's {@code packets}, a trace store's manifest), else {@link #UNKNOWN_COUNT}.
+     * Used to show progress; a capture file would have to be scanned, so it says unknown.
+     */
+    default long knownCount() {
+        return UNKNOWN_COUNT;
+    }
+
     /** One line saying what this source is (file and format, generator and parameters). */
     String describe();
 

@@ -142,6 +142,11 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
     boolean json;
 
+    @Option(names = "--strict", description = "Exit 5 when the run has a warning (an empty trace, every packet dropped"
+            + " or none delivered, packets sent out of unlinked topology ports, a forwarding loop); the run directory"
+            + " is written as usual.")
+    boolean strict;
+
     @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Progress bar on stderr when it is a terminal (default: on).")
     boolean progress;
@@ -167,12 +172,25 @@ public final class ReplayCommand implements Callable<Integer> {
         ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
                 topology, force, maxHops);
-        return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
+        return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 
+    /** Exit code of a run that ended with warnings under {@code --strict} (README: exit codes). */
+    static final int EXIT_WARNINGS = 5;
+
     static int run(PrintWriter out, PrintWriter err, ReplayOptions o, boolean json) throws Exception {
-        ProgressBar bar = o.progress() ? new ProgressBar(err, "replay", "packets", o.maxPackets() > 0 ? o.maxPackets() : -1, false) : null;
+        return run(out, err, o, json, false);
+    }
+
+    static int run(PrintWriter out, PrintWriter err, ReplayOptions o, boolean json, boolean strict) throws Exception {
+        // drawn only when stderr is a terminal; the total comes once the trace is open
+        ProgressBar bar = o.progress() ? new ProgressBar(err, "replay", "packets", -1, false) : null;
         Replay.Progress p = bar == null ? null : new Replay.Progress() {
+            @Override
+            public void total(long packets) {
+                bar.total(packets);
+            }
+
             @Override
             public void update(long packets) {
                 bar.update(packets);
@@ -193,6 +211,10 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         String interruptedBy = done.interruptedBy();
         long packets = done.packets();
+        for (String w : done.warnings()) {
+            err.println("rmtemu: warning: " + w);
+        }
+        err.flush();
         if (interruptedBy != null) {
             err.println("rmtemu: replay interrupted by " + interruptedBy + " after " + packets + " packets"
                     + (o.out() == null ? "" : "; " + o.out().resolve(RunOutputs.REPORT) + " says complete: false"));
@@ -206,11 +228,16 @@ public final class ReplayCommand implements Callable<Integer> {
             out.println("run directory: " + o.out());
         }
         out.flush();
+        if (strict && !done.warnings().isEmpty()) {
+            err.println("rmtemu: --strict: " + done.warnings().size() + " warning(s), exit " + EXIT_WARNINGS);
+            err.flush();
+            return EXIT_WARNINGS;
+        }
         return 0;
     }
 
-    /** How a replay ended: the signal that stopped it (null: it ran to the end) and the packets read. */
-    private record Outcome(String interruptedBy, long packets) {
+    /** How a replay ended: the signal that stopped it (null: it ran to the end), the packets read, the warnings. */
+    private record Outcome(String interruptedBy, long packets, List<String> warnings) {
     }
 
     /** Runs the replay and appends its summary (and its programs' sections) to {@code table}. */
@@ -218,9 +245,6 @@ public final class ReplayCommand implements Callable<Integer> {
                                   PrintWriter err) {
         if (o.topology() != null) {
             NetworkReplay.Result r = NetworkReplay.run(o, p, stop);
-            for (String w : r.network().warnings()) {
-                err.println("rmtemu: warning: " + w);
-            }
             for (int s = 0; s < r.network().switchCount(); s++) {
                 warnNotApplied(err, r.network().switchEngine(s), r.network().now());
             }
@@ -235,7 +259,7 @@ public final class ReplayCommand implements Callable<Integer> {
                     table.append(pr.summarizeNetwork(r));
                 }
             }
-            return new Outcome(r.interruptedBy(), r.packetsRead());
+            return new Outcome(r.interruptedBy(), r.packetsRead(), r.warnings());
         }
         ReplayResult r = Replay.run(o, p, stop);
         warnNotApplied(err, r.engine(), r.engine().now());
@@ -243,7 +267,7 @@ public final class ReplayCommand implements Callable<Integer> {
         for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
             table.append(pr.summarize(r));
         }
-        return new Outcome(r.interruptedBy(), r.packetsRead());
+        return new Outcome(r.interruptedBy(), r.packetsRead(), r.warnings());
     }
 
     /** One warning per control operation scheduled after the run's last event (it was not applied). */

@@ -189,7 +189,7 @@ public final class TraceCommand implements Runnable {
             TraceSummary s;
             String stop = null;
             try (PacketSource src = TraceSpec.open(trace, lenient);
-                 ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "info", "pkts", -1, progress)) {
+                 ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "info", "pkts", src.knownCount(), progress)) {
                 s = TraceSummary.of(src, top, bar::update);
                 if (src instanceof CaptureReader cr) {
                     stop = cr.stopReason();
@@ -272,7 +272,8 @@ public final class TraceCommand implements Runnable {
             String stop = null;
             Map<String, Long> skipped;
             try (PacketSource in0 = TraceSpec.open(in, lenient);
-                 ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "convert", "pkts", -1, progress)) {
+                 ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "convert", "pkts",
+                         chain == null ? in0.knownCount() : -1, progress)) {
                 PacketSource src = chain == null ? in0 : new ImpairedSource(in0, chain, log);
                 n = copy(src, out, f, bar);
                 skipped = src.skipped().asMap();

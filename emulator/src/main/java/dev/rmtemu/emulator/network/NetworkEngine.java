@@ -107,6 +107,8 @@ public final class NetworkEngine {
     /** Cached next-event cycle per switch (see {@link #runBefore}). */
     private final long[] nextCycle;
     private final long[] unlinkedDrops;
+    /** Per switch, per engine port: packets sent out of that unlinked port (a row is made on its first drop). */
+    private final long[][] unlinkedByPort;
     /** Per switch: packets it sent on that had used up the hop budget (dropped as hop_limit). */
     private final long[] hopLimitDrops;
     /** Per switch: packets it sent past half the hop budget (the evidence that names a loop's switches). */
@@ -239,6 +241,7 @@ public final class NetworkEngine {
         scheduledArrivals = new long[sw.size()];
         nextCycle = new long[sw.size()];
         unlinkedDrops = new long[sw.size()];
+        unlinkedByPort = new long[sw.size()][];
         hopLimitDrops = new long[sw.size()];
         lateHopDepartures = new long[sw.size()];
         maxHops = o.maxHops();
@@ -455,6 +458,10 @@ public final class NetworkEngine {
         int ch = portChannel[ordinal][port];
         if (ch < 0) {
             unlinkedDrops[ordinal]++;
+            if (unlinkedByPort[ordinal] == null) {
+                unlinkedByPort[ordinal] = new long[portChannel[ordinal].length];
+            }
+            unlinkedByPort[ordinal][port]++;
             return;
         }
         if (hops > maxHops / 2) {
@@ -632,6 +639,18 @@ public final class NetworkEngine {
     /** Packets a switch sent out of ports without a link (lost there). */
     public long unlinkedDrops(int ordinal) {
         return unlinkedDrops[ordinal];
+    }
+
+    /** Packets a switch sent out of ports without a link, by topology port (engine port + 1), in port order. */
+    public java.util.SortedMap<Integer, Long> unlinkedDropsByPort(int ordinal) {
+        java.util.TreeMap<Integer, Long> m = new java.util.TreeMap<>();
+        long[] row = unlinkedByPort[ordinal];
+        for (int p = 0; row != null && p < row.length; p++) {
+            if (row[p] > 0) {
+                m.put(p + 1, row[p]);
+            }
+        }
+        return m;
     }
 
     /** Packets switch {@code ordinal} sent on that had used up the hop budget (dropped as hop_limit). */

@@ -40,6 +40,11 @@ public final class NetworkReplay {
         public double hostMpps() {
             return hostNanos == 0 ? 0 : packetsRead * 1e3 / hostNanos;
         }
+
+        /** What the user should know about this run, the forwarding-loop warning included (see {@link RunWarnings}). */
+        public List<String> warnings() {
+            return RunWarnings.of(this);
+        }
     }
 
     public static Result run(ReplayOptions o, Replay.Progress progress) {
@@ -74,6 +79,9 @@ public final class NetworkReplay {
         }
         List<ProgramControlPlane> planes = given != null ? given : ProgramControlPlane.forPrograms(programs);
         PacketSource source = TraceSpec.open(o.trace());
+        if (progress != null) {
+            progress.total(Replay.expectedPackets(source, o.maxPackets()));
+        }
         try (RunDirectory rd = Replay.openRunDirectory(o, source)) {
             ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
             Injector injector = new Injector(net, timing, progress);

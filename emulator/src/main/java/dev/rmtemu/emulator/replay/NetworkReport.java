@@ -76,6 +76,7 @@ public final class NetworkReport {
         trace.put("packets", r.packetsRead());
         ObjectNode skipped = trace.putObject("skipped");
         new java.util.TreeMap<>(r.skipped().asMap()).forEach(skipped::put);
+        r.warnings().forEach(root.putArray(RunWarnings.KEY)::add);
 
         ObjectNode network = root.putObject("network");
         network.put("clock_hz", net.clock().hz());
@@ -91,8 +92,6 @@ public final class NetworkReport {
                 causes.put(k, v);
             }
         });
-        ArrayNode warnings = network.putArray("warnings");
-        net.warnings().forEach(warnings::add);
         summary(network.putObject("latency_ns"), net.latency().summary());
 
         ObjectNode switches = network.putObject("switches");

@@ -37,6 +37,22 @@ public final class Replay {
         void update(long packets);
 
         void done(long packets);
+
+        /** The packets the run will read, once the trace is open (negative: not known in advance). */
+        default void total(long packets) {
+        }
+    }
+
+    /**
+     * The packets a run of {@code source} reads: its known count, capped by {@code maxPackets}
+     * (0 = no cap); {@code maxPackets} alone when the count is not known; negative when neither is.
+     */
+    static long expectedPackets(PacketSource source, long maxPackets) {
+        long known = source.knownCount();
+        if (maxPackets <= 0) {
+            return known;
+        }
+        return known < 0 ? maxPackets : Math.min(known, maxPackets);
     }
 
     /** Packets between progress callbacks. */
@@ -71,6 +87,9 @@ public final class Replay {
         }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
         PacketSource source = TraceSpec.open(o.trace());
+        if (progress != null) {
+            progress.total(expectedPackets(source, o.maxPackets()));
+        }
         try (RunDirectory rd = openRunDirectory(o, source)) {
             ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
             Feeder feeder = new Feeder(engine, timing, ports, progress);

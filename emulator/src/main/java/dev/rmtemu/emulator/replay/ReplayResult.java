@@ -13,4 +13,9 @@ public record ReplayResult(ReplayOptions options, SwitchEngine engine, long pack
     public double hostMpps() {
         return hostNanos == 0 ? 0 : packetsRead * 1e3 / hostNanos;
     }
+
+    /** What the user should know about this run (see {@link RunWarnings}). */
+    public java.util.List<String> warnings() {
+        return RunWarnings.of(this);
+    }
 }

@@ -75,6 +75,7 @@ public final class RunOutputs {
         trace.put("packets", r.packetsRead());
         ObjectNode skipped = trace.putObject("skipped");
         new java.util.TreeMap<>(r.skipped().asMap()).forEach(skipped::put);
+        r.warnings().forEach(root.putArray(RunWarnings.KEY)::add);
 
         ObjectNode counters = root.putObject("counters");
         counters.put("in", e.counters().packetsIn());

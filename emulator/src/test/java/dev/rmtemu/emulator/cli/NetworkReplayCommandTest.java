@@ -83,16 +83,18 @@ class NetworkReplayCommandTest {
     }
 
     @Test
-    void theReadmeLineExampleEndsAsTypedWithOneWarning(@TempDir Path tmp) throws Exception {
+    void theReadmeLineExampleEndsAsTypedWithItsWarnings(@TempDir Path tmp) throws Exception {
         CliRunner r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
                 () -> CliRunner.run("replay", "--topology", "builtin:line", "--program", "counter",
                         "--trace", "gen:isp?packets=10", "--no-progress", "--out", tmp.resolve("run").toString()));
         assertEquals(0, r.exit(), r.err());
-        assertEquals(List.of("rmtemu: warning: forwarding loop: 10 packets dropped as hop_limit after 64 switch hops"
+        assertEquals(List.of("rmtemu: warning: no packet was delivered: 10 injected; switch drops 0, link losses 0,"
+                + " unlinked-port drops 0, hop-limit drops 10",
+                "rmtemu: warning: forwarding loop: 10 packets dropped as hop_limit after 64 switch hops"
                 + " (--max-hops); the loop goes through s1, s2"), r.err().lines().toList());
         JsonNode rep = JSON.readTree(Files.readString(tmp.resolve("run").resolve("report.json")));
         assertEquals(10, rep.get("network").get("totals").get("hop_limit_drops").asLong());
-        assertEquals(1, rep.get("network").get("warnings").size());
+        assertEquals(2, rep.get("warnings").size());
         CliRunner refused = CliRunner.run("replay", "--topology", "builtin:line", "--program", "counter", "--param", "port=2",
                 "--trace", "gen:isp?packets=10", "--no-progress", "--out", tmp.resolve("p").toString());
         assertEquals(2, refused.exit());

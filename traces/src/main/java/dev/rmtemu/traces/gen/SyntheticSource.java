@@ -344,6 +344,12 @@ public final class SyntheticSource implements PacketSource {
         return size;
     }
 
+    /** Exactly {@code packets} of the config. */
+    @Override
+    public long knownCount() {
+        return total;
+    }
+
     @Override
     public SkipCounters skipped() {
         return skips;

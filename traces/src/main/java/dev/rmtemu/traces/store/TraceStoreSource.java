@@ -65,6 +65,12 @@ public final class TraceStoreSource implements PacketSource {
         }
     }
 
+    /** The record count of the manifest (unknown when the manifest has none). */
+    @Override
+    public long knownCount() {
+        return expected >= 0 ? expected : UNKNOWN_COUNT;
+    }
+
     @Override
     public boolean next(PacketRecord into) {
         try {

@@ -37,6 +37,7 @@ class TraceStoreTest {
                 "ports", "8"), store, null);
         assertEquals(30000, n);
         try (PacketSource src = TraceSpec.open(store.toString())) {
+            assertEquals(30000, src.knownCount()); // from the manifest, before reading: the progress bar's total
             List<byte[]> actual = drain(src);
             assertEquals(expected.size(), actual.size());
             for (int i = 0; i < expected.size(); i++) {
