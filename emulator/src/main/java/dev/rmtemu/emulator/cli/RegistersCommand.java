@@ -16,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -27,16 +28,18 @@ import java.util.regex.Pattern;
         description = {
             "Print a register array's cells as a finished replay left them.",
             "",
-            "Reads RUN_DIR/registers/ARRAY.bin.gz, which a single-switch replay writes for every register",
-            "array of its program (always when they are up to 64 MiB uncompressed in all, else only with",
-            "'replay --save-registers'). Prints one row per cell, 'index lo' or, for a pair array,",
+            "Reads RUN_DIR/registers/ARRAY.bin.gz, which a replay writes for every register array of its",
+            "program (a network replay: RUN_DIR/registers/SWITCH/ARRAY.bin.gz, read with --switch), always",
+            "when they are up to 64 MiB uncompressed in all, else only with 'replay --save-registers'.",
+            "Prints one row per cell of one pipe, 'index lo' or, for a pair array,",
             "'index lo hi', in decimal (words are unsigned); --csv prints the same as CSV with a header.",
             "Every error (no run directory, run not complete, no such array, pipe or range out of",
             "bounds, damaged file) is one line and exit 2."
         },
         footer = {"", "Examples:",
             "  rmtemu registers runs/isp flow_count --range 0:16",
-            "  rmtemu registers runs/hp hp_table_1 --pipe 1 --csv > table1.csv"})
+            "  rmtemu registers runs/hp hp_table_1 --pipe 1 --csv > table1.csv",
+            "  rmtemu registers runs/ft --switch edge0 flow_count --range 0:8"})
 public final class RegistersCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RANGE = Pattern.compile("(\\d{1,10}):(\\d{1,10})");
@@ -58,6 +61,10 @@ public final class RegistersCommand implements Callable<Integer> {
                     + " cells (default: every cell).")
     String range;
 
+    @Option(names = "--switch", paramLabel = "NAME",
+            description = "In a network run (replay --topology): the switch whose array to print.")
+    String switchName;
+
     @Option(names = "--csv", description = "Print CSV with a header line (index,lo or index,lo,hi).")
     boolean csv;
 
@@ -68,7 +75,7 @@ public final class RegistersCommand implements Callable<Integer> {
             throw new UserError("registers: --pipe must be zero or more, got " + pipe);
         }
         JsonNode report = finishedReport(runDir);
-        Path file = arrayFile(runDir, report, array);
+        Path file = arrayFile(runDir, report, switchName, array);
         SavedRegisters.Cells c = SavedRegisters.read(file, array, pipe, cells);
         PrintWriter out = spec.commandLine().getOut();
         print(out, c, csv);
@@ -139,15 +146,50 @@ public final class RegistersCommand implements Callable<Integer> {
         return report;
     }
 
-    /** The saved file of {@code array}, checked against the run's manifest and its report's arrays. */
-    static Path arrayFile(Path dir, JsonNode report, String array) {
-        String name = SavedRegisters.fileName(array);
+    /**
+     * The saved file of {@code array} (of switch {@code switchName} in a network run, null in a
+     * single-switch one), checked against the run's manifest and the arrays its report names.
+     */
+    static Path arrayFile(Path dir, JsonNode report, String switchName, String array) {
+        JsonNode switches = report.path("network").path("switches");
+        JsonNode arrays;
+        if (switches.isObject()) {
+            if (switchName == null || !switches.has(switchName)) {
+                TreeSet<String> names = new TreeSet<>();
+                for (Iterator<Map.Entry<String, JsonNode>> it = switches.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    if (!e.getValue().path("register_arrays").isEmpty()) {
+                        names.add(e.getKey());
+                    }
+                }
+                String with = names.isEmpty() ? "no switch has register arrays" : "switches with arrays: "
+                        + String.join(", ", names);
+                throw new UserError(switchName == null
+                        ? "registers: run " + dir + " is a network replay: name the switch with --switch (" + with + ")"
+                        : "registers: no switch '" + switchName + "' in run " + dir + "; " + with);
+            }
+            arrays = switches.get(switchName).path("register_arrays");
+        } else {
+            if (switchName != null) {
+                throw new UserError("registers: --switch " + switchName + ": run " + dir
+                        + " is a single-switch replay (--switch is for network replays)");
+            }
+            arrays = report.path("registers");
+        }
+        TreeSet<String> known = new TreeSet<>();
+        if (arrays.isArray()) {
+            arrays.forEach(n -> known.add(n.asText()));
+        } else {
+            arrays.fieldNames().forEachRemaining(known::add);
+        }
+        String name = SavedRegisters.fileName(switchName, array);
+        String folder = name.substring(0, name.length() - array.length() - SavedRegisters.SUFFIX.length());
         TreeSet<String> saved = new TreeSet<>();
         boolean listed = false;
         for (JsonNode n : report.get(RunDirectory.FILES_KEY)) {
             String f = n.asText();
-            if (f.startsWith(SavedRegisters.DIR + "/") && f.endsWith(SavedRegisters.SUFFIX)) {
-                saved.add(f.substring(SavedRegisters.DIR.length() + 1, f.length() - SavedRegisters.SUFFIX.length()));
+            if (f.startsWith(folder) && f.endsWith(SavedRegisters.SUFFIX) && f.indexOf('/', folder.length()) < 0) {
+                saved.add(f.substring(folder.length(), f.length() - SavedRegisters.SUFFIX.length()));
             }
             listed |= f.equals(name);
         }
@@ -158,16 +200,13 @@ public final class RegistersCommand implements Callable<Integer> {
             }
             return file;
         }
-        JsonNode arrays = report.path("registers");
-        if (saved.isEmpty() && arrays.has(array)) {
+        if (saved.isEmpty() && known.contains(array)) {
             throw new UserError("registers: run " + dir + " did not save its register arrays (over "
                     + (SavedRegisters.ALWAYS_SAVE_BYTES >> 20) + " MiB uncompressed); replay again with --save-registers");
         }
-        TreeSet<String> known = new TreeSet<>(saved);
-        for (Iterator<String> it = arrays.fieldNames(); it.hasNext(); ) {
-            known.add(it.next());
-        }
-        throw new UserError("registers: no register array '" + array + "' in run " + dir
+        known.addAll(saved);
+        String where = switchName == null ? "" : " of switch " + switchName;
+        throw new UserError("registers: no register array '" + array + "'" + where + " in run " + dir
                 + (known.isEmpty() ? " (its program has none)" : "; its arrays: " + String.join(", ", known)));
     }
 }

@@ -221,6 +221,11 @@ public final class ReplayCommand implements Callable<Integer> {
             for (String w : r.network().warnings()) {
                 err.println("rmtemu: warning: " + w);
             }
+            if (o.out() != null) {
+                SavedRegisters.notSavedWarning(NetworkReport.registerBytes(r.network()), o.saveRegisters(),
+                                SavedRegisters.ALWAYS_SAVE_BYTES)
+                        .ifPresent(w -> err.println("rmtemu: warning: " + w));
+            }
             err.flush();
             table.append(NetworkReport.summary(r));
             java.util.TreeSet<String> programs = new java.util.TreeSet<>();
@@ -236,7 +241,8 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ReplayResult r = Replay.run(o, p, stop);
         if (o.out() != null) {
-            SavedRegisters.notSavedWarning(r.engine().state(), o.saveRegisters(), SavedRegisters.ALWAYS_SAVE_BYTES)
+            SavedRegisters.notSavedWarning(SavedRegisters.uncompressedBytes(r.engine().state()), o.saveRegisters(),
+                            SavedRegisters.ALWAYS_SAVE_BYTES)
                     .ifPresent(w -> err.println("rmtemu: warning: " + w));
             err.flush();
         }

@@ -51,12 +51,12 @@ public final class RunOutputs {
         }
         boolean saveRegisters = savesRegisters(r);
         if (saveRegisters) {
-            names.addAll(SavedRegisters.names(r.engine().state()));
+            names.addAll(SavedRegisters.names(r.engine().state(), null));
         }
         rd.plan(names);
         rd.writeString(RESOURCES, ReportRenderer.json(r.engine().resources()));
         if (saveRegisters) {
-            SavedRegisters.write(r.engine().state(), rd);
+            SavedRegisters.write(r.engine().state(), null, rd);
         }
         for (ClampingHistogram h : histograms) {
             rd.write(h.name() + HGRM, h::writeHgrm);
@@ -67,7 +67,8 @@ public final class RunOutputs {
 
     /** Whether the run's register arrays go into its directory (see {@link SavedRegisters#ALWAYS_SAVE_BYTES}). */
     static boolean savesRegisters(ReplayResult r) {
-        return SavedRegisters.saves(r.engine().state(), r.options().saveRegisters(), SavedRegisters.ALWAYS_SAVE_BYTES);
+        return SavedRegisters.saves(SavedRegisters.uncompressedBytes(r.engine().state()), r.options().saveRegisters(),
+                SavedRegisters.ALWAYS_SAVE_BYTES);
     }
 
     /** The report tree; {@code host} is the only key that depends on the machine. */

@@ -30,7 +30,8 @@ import java.util.zip.ZipException;
  * directory (listed in its manifest, so a rerun removes them), read back by
  * {@code rmtemu registers}.
  *
- * <p>File {@code registers/ARRAY.bin.gz}: java.util.zip GZIP (whose header has no time stamp,
+ * <p>File {@code registers/ARRAY.bin.gz} (a network run: {@code registers/SWITCH/ARRAY.bin.gz}
+ * for each switch whose program has arrays): java.util.zip GZIP (whose header has no time stamp,
  * so equal cells give equal bytes) of, big-endian:
  * <pre>
  *   8 bytes  magic "RMTREG01"
@@ -63,9 +64,14 @@ public final class SavedRegisters {
     private SavedRegisters() {
     }
 
-    /** Manifest name of an array's file. */
+    /** Manifest name of an array's file in a single-switch run. */
     public static String fileName(String array) {
         return DIR + "/" + array + SUFFIX;
+    }
+
+    /** Manifest name of an array's file: {@code switchName} null in a single-switch run, else that switch's folder. */
+    public static String fileName(String switchName, String array) {
+        return switchName == null ? fileName(array) : DIR + "/" + switchName + "/" + array + SUFFIX;
     }
 
     /** Bytes of every array's words in every pipe, uncompressed (8 per word). */
@@ -77,35 +83,34 @@ public final class SavedRegisters {
         return words * Long.BYTES * state.pipes();
     }
 
-    /** Whether a run saves its arrays: small ones always, large ones when asked. */
-    public static boolean saves(PipelineState state, boolean asked, long alwaysSaveBytes) {
-        return asked || uncompressedBytes(state) <= alwaysSaveBytes;
+    /** Whether a run whose arrays take {@code bytes} uncompressed saves them: small ones always, large ones when asked. */
+    public static boolean saves(long bytes, boolean asked, long alwaysSaveBytes) {
+        return asked || bytes <= alwaysSaveBytes;
     }
 
     /** The warning printed when the arrays are too large to be saved without being asked, else empty. */
-    public static Optional<String> notSavedWarning(PipelineState state, boolean asked, long alwaysSaveBytes) {
-        if (saves(state, asked, alwaysSaveBytes)) {
+    public static Optional<String> notSavedWarning(long bytes, boolean asked, long alwaysSaveBytes) {
+        if (saves(bytes, asked, alwaysSaveBytes)) {
             return Optional.empty();
         }
         return Optional.of(String.format(Locale.ROOT,
                 "register arrays not saved: %.1f MiB uncompressed is over %d MiB; add --save-registers to keep them"
-                        + " for 'rmtemu registers'", uncompressedBytes(state) / (double) (1 << 20),
-                alwaysSaveBytes >> 20));
+                        + " for 'rmtemu registers'", bytes / (double) (1 << 20), alwaysSaveBytes >> 20));
     }
 
-    /** The manifest names of the files {@link #write} writes. */
-    public static List<String> names(PipelineState state) {
+    /** The manifest names of the files {@link #write} writes ({@code switchName} as in {@link #fileName(String, String)}). */
+    public static List<String> names(PipelineState state, String switchName) {
         List<String> names = new ArrayList<>();
         for (RegisterArray a : state.program().registers()) {
-            names.add(fileName(a.name()));
+            names.add(fileName(switchName, a.name()));
         }
         return names;
     }
 
     /** Writes every array of {@code state} into {@code rd} (plan {@link #names} first). */
-    public static void write(PipelineState state, RunDirectory rd) {
+    public static void write(PipelineState state, String switchName, RunDirectory rd) {
         for (RegisterArray a : state.program().registers()) {
-            rd.write(fileName(a.name()), f -> {
+            rd.write(fileName(switchName, a.name()), f -> {
                 try (OutputStream os = Files.newOutputStream(f)) {
                     write(state, a, os);
                 }

@@ -34,8 +34,8 @@ class RegistersCommandTest {
         st.writeRegister(1, "pairs", 1, 3, 65_535);
         st.writeRegister(1, "pairs", 3, 9, 1);
         try (RunDirectory rd = RunDirectory.open(dir, false, JsonNodeFactory.instance.objectNode())) {
-            rd.plan(SavedRegisters.names(st));
-            SavedRegisters.write(st, rd);
+            rd.plan(SavedRegisters.names(st, null));
+            SavedRegisters.write(st, null, rd);
             ObjectNode report = JsonNodeFactory.instance.objectNode();
             ObjectNode regs = report.putObject("registers");
             for (RegisterArray a : program.registers()) {
@@ -135,5 +135,48 @@ class RegistersCommandTest {
         }
         assertRefused("registers: run " + dir + " did not save its register arrays (over 64 MiB uncompressed);"
                 + " replay again with --save-registers", "registers", dir.toString(), "sketch");
+    }
+
+    @Test
+    void readsOneSwitchOfANetworkRunAndTheCliReplaysSaveThem(@TempDir Path tmp) throws Exception {
+        Path topo = tmp.resolve("line.yaml");
+        Files.writeString(topo, String.join("\n",
+                "nodes:",
+                "  - {name: s1, type: switch, target: tofino1, ports: 2}",
+                "  - {name: s2, type: regular, ports: 2}",
+                "  - {name: h1, type: host, address: 10.0.1.1/32, role: source}",
+                "  - {name: h2, type: host, address: 10.0.2.1/32, role: sink}",
+                "links:",
+                "  - {a: h1:1, b: s1:1, latency_ns: 500, rate_gbps: 100}",
+                "  - {a: s1:2, b: s2:2, latency_ns: 2000, rate_gbps: 100}",
+                "  - {a: s2:1, b: h2:1, latency_ns: 500, rate_gbps: 100}",
+                ""));
+        String run = tmp.resolve("net").toString();
+        CliRunner r = CliRunner.run("replay", "--topology", topo.toString(), "--program", "counter", "--param", "cells=8",
+                "--trace", "gen:isp?packets=500&flows=50&seed=3", "--rate", "10G", "--no-progress", "--save-registers",
+                "--out", run);
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("", r.err());
+        r = CliRunner.run("registers", run, "flow_count", "--switch", "s1", "--csv");
+        assertEquals(0, r.exit(), r.err());
+        java.util.List<String> rows = r.out().lines().toList();
+        assertEquals(9, rows.size());
+        assertEquals("index,lo", rows.get(0));
+        long total = 0;
+        for (int i = 1; i < rows.size(); i++) {
+            String[] f = rows.get(i).split(",");
+            assertEquals(String.valueOf(i - 1), f[0]);
+            total += Long.parseLong(f[1]);
+        }
+        assertEquals(500, total, "s1 counts every packet in pipe 0");
+        assertRefused("registers: run " + run + " is a network replay: name the switch with --switch (switches with arrays: s1)",
+                "registers", run, "flow_count");
+        assertRefused("registers: no switch 's9' in run " + run + "; switches with arrays: s1",
+                "registers", run, "flow_count", "--switch", "s9");
+        assertRefused("registers: no register array 'x' of switch s2 in run " + run + " (its program has none)",
+                "registers", run, "x", "--switch", "s2");
+        Path single = knownRun(tmp.resolve("single"));
+        assertRefused("registers: --switch s1: run " + single + " is a single-switch replay (--switch is for network replays)",
+                "registers", single.toString(), "counts", "--switch", "s1");
     }
 }

@@ -85,15 +85,16 @@ class SavedRegistersTest {
     @Test
     void largeArraysAreSavedOnlyWhenAsked() {
         PipelineState st = new PipelineState(new ProgramRegistry().build("counter", Map.of()), 4);
+        long bytes = SavedRegisters.uncompressedBytes(st);
         // 65,536 cells x 4 pipes x 8 bytes
-        assertEquals(2L << 20, SavedRegisters.uncompressedBytes(st));
-        assertTrue(SavedRegisters.saves(st, false, 2L << 20));
-        assertFalse(SavedRegisters.saves(st, false, (2L << 20) - 1));
-        assertTrue(SavedRegisters.saves(st, true, 1L << 20));
+        assertEquals(2L << 20, bytes);
+        assertTrue(SavedRegisters.saves(bytes, false, 2L << 20));
+        assertFalse(SavedRegisters.saves(bytes, false, (2L << 20) - 1));
+        assertTrue(SavedRegisters.saves(bytes, true, 1L << 20));
         assertEquals("register arrays not saved: 2.0 MiB uncompressed is over 1 MiB; add --save-registers to keep them"
                         + " for 'rmtemu registers'",
-                SavedRegisters.notSavedWarning(st, false, 1L << 20).orElseThrow());
-        assertTrue(SavedRegisters.notSavedWarning(st, true, 1L << 20).isEmpty());
-        assertTrue(SavedRegisters.notSavedWarning(st, false, SavedRegisters.ALWAYS_SAVE_BYTES).isEmpty());
+                SavedRegisters.notSavedWarning(bytes, false, 1L << 20).orElseThrow());
+        assertTrue(SavedRegisters.notSavedWarning(bytes, true, 1L << 20).isEmpty());
+        assertTrue(SavedRegisters.notSavedWarning(bytes, false, SavedRegisters.ALWAYS_SAVE_BYTES).isEmpty());
     }
 }
