@@ -30,9 +30,10 @@ import java.util.regex.Pattern;
             "",
             "Reads RUN_DIR/registers/ARRAY.bin.gz, which a replay writes for every register array of its",
             "program (a network replay: RUN_DIR/registers/SWITCH/ARRAY.bin.gz, read with --switch), always",
-            "when they are up to 64 MiB uncompressed in all, else only with 'replay --save-registers'.",
-            "Prints one row per cell of one pipe, 'index lo' or, for a pair array,",
-            "'index lo hi', in decimal (words are unsigned); --csv prints the same as CSV with a header.",
+            "when they are up to " + (SavedRegisters.ALWAYS_SAVE_BYTES >> 20) + " MiB uncompressed in all,"
+                    + " else only with 'replay --save-registers'.",
+            "Prints one row per cell of one pipe: 'index lo', or 'index lo hi' for a pair array, in decimal",
+            "(words are unsigned); --csv prints the same as CSV with a header.",
             "Every error (no run directory, run not complete, no such array, pipe or range out of",
             "bounds, damaged file) is one line and exit 2."
         },

@@ -125,19 +125,6 @@ class RegistersCommandTest {
     }
 
     @Test
-    void saysWhenTheRunDidNotSaveItsArrays(@TempDir Path tmp) {
-        Path dir = tmp.resolve("run");
-        try (RunDirectory rd = RunDirectory.open(dir, false, JsonNodeFactory.instance.objectNode())) {
-            // what a run with arrays over the size limit and no --save-registers leaves
-            ObjectNode report = JsonNodeFactory.instance.objectNode();
-            report.putObject("registers").putObject("sketch").put("gress", "ingress");
-            rd.finish(report, true, null);
-        }
-        assertRefused("registers: run " + dir + " did not save its register arrays (over 64 MiB uncompressed);"
-                + " replay again with --save-registers", "registers", dir.toString(), "sketch");
-    }
-
-    @Test
     void readsOneSwitchOfANetworkRunAndTheCliReplaysSaveThem(@TempDir Path tmp) throws Exception {
         Path topo = tmp.resolve("line.yaml");
         Files.writeString(topo, String.join("\n",
@@ -178,5 +165,34 @@ class RegistersCommandTest {
         Path single = knownRun(tmp.resolve("single"));
         assertRefused("registers: --switch s1: run " + single + " is a single-switch replay (--switch is for network replays)",
                 "registers", single.toString(), "counts", "--switch", "s1");
+    }
+
+    @Test
+    void arraysOverTheLimitAreSavedOnlyWithSaveRegisters(@TempDir Path tmp) throws IOException {
+        // 2^23 + 2^20 cells of one pipe on 'unconstrained': 72 MiB of words, over the 64 MiB limit
+        String[] replay = {"replay", "--program", "counter", "--target", "unconstrained", "--param", "cells=9437184",
+                "--trace", "gen:isp?packets=200&flows=20&seed=3", "--rate", "10G", "--no-progress"};
+        String plain = tmp.resolve("plain").toString();
+        CliRunner r = CliRunner.run(concat(replay, "--out", plain));
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("rmtemu: warning: register arrays not saved: 72.0 MiB uncompressed is over 64 MiB; add"
+                + " --save-registers to keep them for 'rmtemu registers'\n", r.err());
+        assertEquals(false, Files.exists(tmp.resolve("plain").resolve(SavedRegisters.DIR)));
+        assertRefused("registers: run " + plain + " did not save its register arrays (over 64 MiB uncompressed);"
+                + " replay again with --save-registers", "registers", plain, "flow_count");
+        String saved = tmp.resolve("saved").toString();
+        r = CliRunner.run(concat(replay, "--out", saved, "--save-registers"));
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("", r.err());
+        r = CliRunner.run("registers", saved, "flow_count", "--range", "9437180:9437184");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(4, r.out().lines().count());
+        assertEquals("9437180 ", r.out().lines().findFirst().orElseThrow().substring(0, 8));
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 }
