@@ -184,13 +184,13 @@ public final class RegistersCommand implements Callable<Integer> {
             arrays.fieldNames().forEachRemaining(known::add);
         }
         String name = SavedRegisters.fileName(switchName, array);
-        String folder = name.substring(0, name.length() - array.length() - SavedRegisters.SUFFIX.length());
+        String folder = name.substring(0, name.lastIndexOf('/') + 1);
         TreeSet<String> saved = new TreeSet<>();
         boolean listed = false;
         for (JsonNode n : report.get(RunDirectory.FILES_KEY)) {
             String f = n.asText();
             if (f.startsWith(folder) && f.endsWith(SavedRegisters.SUFFIX) && f.indexOf('/', folder.length()) < 0) {
-                saved.add(f.substring(folder.length(), f.length() - SavedRegisters.SUFFIX.length()));
+                saved.add(SavedRegisters.nameOf(f.substring(folder.length(), f.length() - SavedRegisters.SUFFIX.length())));
             }
             listed |= f.equals(name);
         }

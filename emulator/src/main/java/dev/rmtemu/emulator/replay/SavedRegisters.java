@@ -31,7 +31,7 @@ import java.util.zip.ZipException;
  * {@code rmtemu registers}.
  *
  * <p>File {@code registers/ARRAY.bin.gz} (a network run: {@code registers/SWITCH/ARRAY.bin.gz}
- * for each switch whose program has arrays): java.util.zip GZIP (whose header has no time stamp,
+ * for each switch whose program has arrays; names as {@link #pathPart}): java.util.zip GZIP (whose header has no time stamp,
  * so equal cells give equal bytes) of, big-endian:
  * <pre>
  *   8 bytes  magic "RMTREG01"
@@ -66,12 +66,38 @@ public final class SavedRegisters {
 
     /** Manifest name of an array's file in a single-switch run. */
     public static String fileName(String array) {
-        return DIR + "/" + array + SUFFIX;
+        return DIR + "/" + pathPart(array) + SUFFIX;
     }
 
     /** Manifest name of an array's file: {@code switchName} null in a single-switch run, else that switch's folder. */
     public static String fileName(String switchName, String array) {
-        return switchName == null ? fileName(array) : DIR + "/" + switchName + "/" + array + SUFFIX;
+        return switchName == null ? fileName(array) : DIR + "/" + pathPart(switchName) + "/" + pathPart(array) + SUFFIX;
+    }
+
+    /**
+     * A name as one path part: letters, digits, '_', '-' and '.' stay, every other UTF-8 byte
+     * becomes %XX (as in a URL), and so does every '.' of a name made only of dots, so no array
+     * or switch name can leave its folder. {@link #nameOf} reverses it.
+     */
+    static String pathPart(String name) {
+        boolean onlyDots = !name.isEmpty() && name.chars().allMatch(c -> c == '.');
+        StringBuilder sb = new StringBuilder(name.length());
+        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            boolean safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+                    || c == '-' || (c == '.' && !onlyDots);
+            if (safe) {
+                sb.append((char) c);
+            } else {
+                sb.append('%').append(String.format(Locale.ROOT, "%02X", c));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The name a {@link #pathPart} stands for. */
+    public static String nameOf(String pathPart) {
+        return java.net.URLDecoder.decode(pathPart, StandardCharsets.UTF_8);
     }
 
     /** Bytes of every array's words in every pipe, uncompressed (8 per word). */

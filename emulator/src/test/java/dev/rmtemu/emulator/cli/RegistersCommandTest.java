@@ -102,6 +102,12 @@ class RegistersCommandTest {
         RunDirectory.open(dir, false, JsonNodeFactory.instance.objectNode()).close();
         assertRefused("registers: run " + dir + " is not complete (report.json says complete: false; still running or killed)",
                 "registers", dir.toString(), "counts");
+        Path stopped = tmp.resolve("stopped");
+        try (RunDirectory rd = RunDirectory.open(stopped, false, JsonNodeFactory.instance.objectNode())) {
+            rd.finish(JsonNodeFactory.instance.objectNode(), false, "SIGINT");
+        }
+        assertRefused("registers: run " + stopped + " is not complete (report.json says complete: false; interrupted by SIGINT)",
+                "registers", stopped.toString(), "counts");
     }
 
     @Test
@@ -188,6 +194,28 @@ class RegistersCommandTest {
         assertEquals(0, r.exit(), r.err());
         assertEquals(4, r.out().lines().count());
         assertEquals("9437180 ", r.out().lines().findFirst().orElseThrow().substring(0, 8));
+    }
+
+    @Test
+    void anArrayNameThatIsNoPathStaysInsideTheFolder(@TempDir Path tmp) {
+        ProgramBuilder b = ProgramBuilder.create("odd", "array names that are not file names");
+        b.stage(Gress.INGRESS, 0).register("../up and/over", 8, 2);
+        b.stage(Gress.INGRESS, 1).register("..", 8, 2);
+        PipelineState st = new PipelineState(b.build(), 1);
+        st.writeRegister(0, "../up and/over", 1, 200, 0);
+        st.writeRegister(0, "..", 0, 5, 0);
+        Path dir = tmp.resolve("run");
+        try (RunDirectory rd = RunDirectory.open(dir, false, JsonNodeFactory.instance.objectNode())) {
+            rd.plan(SavedRegisters.names(st, null));
+            SavedRegisters.write(st, null, rd);
+            rd.finish(JsonNodeFactory.instance.objectNode(), true, null);
+        }
+        assertEquals("registers/..%2Fup%20and%2Fover.bin.gz", SavedRegisters.fileName("../up and/over"));
+        assertEquals("registers/%2E%2E.bin.gz", SavedRegisters.fileName(".."));
+        assertEquals("0 0\n1 200\n", CliRunner.run("registers", dir.toString(), "../up and/over").out());
+        assertEquals("0 5\n1 0\n", CliRunner.run("registers", dir.toString(), "..").out());
+        assertRefused("registers: no register array 'x' in run " + dir + "; its arrays: .., ../up and/over",
+                "registers", dir.toString(), "x");
     }
 
     private static String[] concat(String[] a, String... b) {
