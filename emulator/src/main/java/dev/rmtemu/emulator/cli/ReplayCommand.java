@@ -6,6 +6,7 @@ import dev.rmtemu.emulator.replay.Replay;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.emulator.replay.RunOutputs;
+import dev.rmtemu.emulator.replay.SavedRegisters;
 import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.rundir.StopRequest;
 import dev.rmtemu.emulator.rundir.StopSignals;
@@ -34,7 +35,8 @@ import java.util.concurrent.Callable;
             "buffer, tail drop, serialisation), egress stages, recirculation. Every hardware rule is",
             "enforced per packet; a violation stops the run (exit 4) naming packet, stage and array.",
             "Writes DIR/report.json (host-dependent numbers only under 'host'), DIR/resources.json,",
-            "DIR/latency.hgrm and per-queue .hgrm files, DIR/journal/ and DIR/report.html.",
+            "DIR/latency.hgrm and per-queue .hgrm files, DIR/journal/, DIR/report.html and the register arrays",
+            "in DIR/registers/ (read them with 'rmtemu registers'; see --save-registers).",
             "Programs with a report of their own (e.g. hashpipe: top-k flows with estimated and true",
             "counts; wbmon: per-vconn drops in a network replay) append it to the summary.",
             "Trace SPEC: a pcap/pcapng file, a trace store directory, or gen:KIND?key=value&...",
@@ -139,6 +141,11 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " (ends forwarding loops; default: ${DEFAULT-VALUE}).")
     int maxHops;
 
+    @Option(names = "--save-registers", description = "Save the register arrays into DIR/registers/ (for 'rmtemu"
+            + " registers') even when they are over " + (SavedRegisters.ALWAYS_SAVE_BYTES >> 20) + " MiB uncompressed"
+            + " in all; smaller ones are always saved.")
+    boolean saveRegisters;
+
     @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
     boolean json;
 
@@ -171,7 +178,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
-                topology, force, maxHops);
+                topology, force, maxHops, saveRegisters);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 
@@ -248,6 +255,11 @@ public final class ReplayCommand implements Callable<Integer> {
             for (int s = 0; s < r.network().switchCount(); s++) {
                 warnNotApplied(err, r.network().switchEngine(s), r.network().now());
             }
+            if (o.out() != null) {
+                SavedRegisters.notSavedWarning(NetworkReport.registerBytes(r.network()), o.saveRegisters(),
+                                SavedRegisters.ALWAYS_SAVE_BYTES)
+                        .ifPresent(w -> err.println("rmtemu: warning: " + w));
+            }
             err.flush();
             table.append(NetworkReport.summary(r));
             java.util.TreeSet<String> programs = new java.util.TreeSet<>();
@@ -263,6 +275,12 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ReplayResult r = Replay.run(o, p, stop);
         warnNotApplied(err, r.engine(), r.engine().now());
+        if (o.out() != null) {
+            SavedRegisters.notSavedWarning(SavedRegisters.uncompressedBytes(r.engine().state()), o.saveRegisters(),
+                            SavedRegisters.ALWAYS_SAVE_BYTES)
+                    .ifPresent(w -> err.println("rmtemu: warning: " + w));
+            err.flush();
+        }
         table.append(RunOutputs.summary(r));
         for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
             table.append(pr.summarize(r));

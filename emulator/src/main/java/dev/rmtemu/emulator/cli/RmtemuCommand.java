@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
             ExperimentCommand.class,
             AnalyseCommand.class,
             CollectCommand.class,
+            RegistersCommand.class,
             picocli.CommandLine.HelpCommand.class
         })
 public final class RmtemuCommand implements Runnable {

@@ -48,8 +48,19 @@ public final class NetworkReport {
                 }
             }
         }
+        boolean saveRegisters = savesRegisters(r);
+        if (saveRegisters) {
+            for (int s = 0; s < net.switchCount(); s++) {
+                names.addAll(SavedRegisters.names(net.switchEngine(s).state(), net.switchNode(s).name()));
+            }
+        }
         rd.plan(names);
         rd.write(LATENCY_FILE, net.latency()::writeHgrm);
+        if (saveRegisters) {
+            for (int s = 0; s < net.switchCount(); s++) {
+                SavedRegisters.write(net.switchEngine(s).state(), net.switchNode(s).name(), rd);
+            }
+        }
         rd.writeString(RunOutputs.HTML, HtmlReport.renderNetwork(r));
         for (Link l : net.topology().links()) {
             for (int d = 0; d < 2; d++) {
@@ -59,6 +70,19 @@ public final class NetworkReport {
             }
         }
         rd.finish(report(r), r.interruptedBy() == null, r.interruptedBy());
+    }
+
+    /** Bytes of every switch's register arrays, uncompressed (see {@link SavedRegisters#ALWAYS_SAVE_BYTES}). */
+    public static long registerBytes(NetworkEngine net) {
+        long bytes = 0;
+        for (int s = 0; s < net.switchCount(); s++) {
+            bytes += SavedRegisters.uncompressedBytes(net.switchEngine(s).state());
+        }
+        return bytes;
+    }
+
+    static boolean savesRegisters(NetworkReplay.Result r) {
+        return SavedRegisters.saves(registerBytes(r.network()), r.options().saveRegisters(), SavedRegisters.ALWAYS_SAVE_BYTES);
     }
 
     private static String groundTruthFile(Link l, int direction) {
@@ -101,6 +125,11 @@ public final class NetworkReport {
             sn.put("kind", net.switchNode(s).kind().fileName());
             sn.put("target", e.config().profile().name());
             sn.put("program", net.switchProgram(s));
+            // the arrays of its program, in program order; saved in registers/SWITCH/ unless too large
+            ArrayNode arrays = sn.putArray("register_arrays");
+            for (dev.rmtemu.model.register.RegisterArray a : e.state().program().registers()) {
+                arrays.add(a.name());
+            }
             sn.put("in", e.counters().packetsIn());
             sn.put("out", e.counters().packetsOut());
             sn.put("dropped", e.counters().droppedTotal());

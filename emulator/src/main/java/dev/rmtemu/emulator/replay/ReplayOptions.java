@@ -20,16 +20,27 @@ import java.util.TreeMap;
  * @param force       write into a non-empty {@code out} that is not a run directory (its files stay)
  * @param maxHops     switch hops a packet may take in a network replay before it is dropped as
  *                    {@code hop_limit} (see NetworkOptions#DEFAULT_MAX_HOPS)
+ * @param saveRegisters save the register arrays into the run directory even when they are over
+ *                    {@link SavedRegisters#ALWAYS_SAVE_BYTES} (smaller ones are always saved)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
-                            boolean progress, Path control, String topology, boolean force, int maxHops) {
+                            boolean progress, Path control, String topology, boolean force, int maxHops,
+                            boolean saveRegisters) {
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
 
     public ReplayOptions {
         params = new TreeMap<>(params);
+    }
+
+    /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, false);
     }
 
     /** Without --force and with the default hop budget. */

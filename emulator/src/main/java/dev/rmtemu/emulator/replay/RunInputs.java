@@ -36,6 +36,9 @@ final class RunInputs {
         }
         in.put("enforce", o.enforce());
         in.put("max_packets", o.maxPackets());
+        if (o.saveRegisters()) {
+            in.put("save_registers", true);
+        }
         if (o.control() != null) {
             in.put("control", o.control().toString());
         }

@@ -49,13 +49,26 @@ public final class RunOutputs {
         for (LatencyHistogram h : histograms) {
             names.add(h.name() + HGRM);
         }
+        boolean saveRegisters = savesRegisters(r);
+        if (saveRegisters) {
+            names.addAll(SavedRegisters.names(r.engine().state(), null));
+        }
         rd.plan(names);
         rd.writeString(RESOURCES, ReportRenderer.json(r.engine().resources()));
+        if (saveRegisters) {
+            SavedRegisters.write(r.engine().state(), null, rd);
+        }
         for (LatencyHistogram h : histograms) {
             rd.write(h.name() + HGRM, h::writeHgrm);
         }
         rd.writeString(HTML, HtmlReport.render(r));
         rd.finish(report(r), r.interruptedBy() == null, r.interruptedBy());
+    }
+
+    /** Whether the run's register arrays go into its directory (see {@link SavedRegisters#ALWAYS_SAVE_BYTES}). */
+    static boolean savesRegisters(ReplayResult r) {
+        return SavedRegisters.saves(SavedRegisters.uncompressedBytes(r.engine().state()), r.options().saveRegisters(),
+                SavedRegisters.ALWAYS_SAVE_BYTES);
     }
 
     /** The report tree; {@code host} is the only key that depends on the machine. */
@@ -136,10 +149,14 @@ public final class RunOutputs {
 
         ObjectNode regs = root.putObject("registers");
         PipelineState st = e.state();
+        boolean saved = savesRegisters(r);
         for (RegisterArray a : e.config().program().registers()) {
             ObjectNode an = regs.putObject(a.name());
             an.put("gress", a.gress().label());
             an.put("stage", a.stage());
+            if (saved) {
+                an.put("file", SavedRegisters.fileName(a.name()));
+            }
             for (int pipe = 0; pipe < st.pipes(); pipe++) {
                 an.put("pipe" + pipe + "_sha256", digest(st.snapshot(pipe, a.name()), st.snapshotHi(pipe, a.name())));
                 an.put("pipe" + pipe + "_nonzero", nonZero(st.snapshot(pipe, a.name())));

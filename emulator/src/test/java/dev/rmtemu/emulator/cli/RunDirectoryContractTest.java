@@ -115,7 +115,15 @@ class RunDirectoryContractTest {
         assertEquals("mine too", Files.readString(out.resolve("ground-truth/my-analysis.txt")));
         JsonNode report = JSON.readTree(out.resolve("report.json").toFile());
         List<String> files = new ArrayList<>();
-        report.get("files").forEach(f -> files.add(f.asText()));
+        // a file in a folder (registers/flow_count.bin.gz) stands for its top-level folder on disk
+        report.get("files").forEach(f -> {
+            String name = f.asText();
+            String top = name.indexOf('/') < 0 ? name : name.substring(0, name.indexOf('/') + 1);
+            if (!files.contains(top)) {
+                files.add(top);
+            }
+        });
+        assertTrue(report.get("files").toString().contains("\"registers/flow_count.bin.gz\""), report.get("files").toString());
         List<String> onDisk = new ArrayList<>();
         try (Stream<Path> s = Files.list(out)) {
             s.map(p -> p.getFileName().toString() + (Files.isDirectory(p) ? "/" : "")).sorted().forEach(onDisk::add);
