@@ -59,8 +59,10 @@ class ResourceCheckerTest {
         assertEquals(17, JSON.readTree(ReportRenderer.json(r)).at("/resources/mau/totals/ingress/rams/used").asInt());
         assertEquals("RAW", JSON.readTree(ReportRenderer.json(r)).at("/resources/templates/0").asText());
         JsonNode phv = JSON.readTree(ReportRenderer.json(r)).at("/resources/phv_containers");
-        assertEquals(3, phv.size());
+        assertEquals(6, phv.size(), "three ordinary groups, then three tagalong ones");
         assertEquals(8, phv.get(0).get("width").asInt());
+        assertEquals(false, phv.get(0).get("tagalong").asBoolean());
+        assertEquals(true, phv.get(5).get("tagalong").asBoolean());
         assertEquals(64, phv.get(0).get("available").asInt());
     }
 

@@ -132,7 +132,7 @@ public final class ReportRenderer {
 
         sb.append("PHV containers:");
         for (ResourceReport.PhvGroupUsage g : r.phv()) {
-            sb.append("  ").append(g.widthBits()).append("b ")
+            sb.append("  ").append(g.tagalong() ? "tagalong " : "").append(g.widthBits()).append("b ")
                     .append(cell(g.used(), g.available()))
                     .append(" [ingress ").append(g.ingress()).append(", egress ").append(g.egress()).append(']');
         }
@@ -353,6 +353,7 @@ public final class ReportRenderer {
         for (ResourceReport.PhvGroupUsage g : r.phv()) {
             ObjectNode p = phv.addObject();
             p.put("width", g.widthBits());
+            p.put("tagalong", g.tagalong());
             p.put("ingress", g.ingress());
             p.put("egress", g.egress());
             usage(p, g.used(), g.available());

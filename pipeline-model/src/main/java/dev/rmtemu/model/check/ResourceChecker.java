@@ -157,7 +157,8 @@ public final class ResourceChecker {
         List<ResourceReport.PhvGroupUsage> groups = new ArrayList<>();
         for (int i = 0; i < target.phvContainers().size(); i++) {
             PhvContainerGroup g = target.phvContainers().get(i);
-            groups.add(new ResourceReport.PhvGroupUsage(g.widthBits(), phv.used(Gress.INGRESS, i), phv.used(Gress.EGRESS, i), g.count()));
+            groups.add(new ResourceReport.PhvGroupUsage(g.widthBits(), phv.used(Gress.INGRESS, i), phv.used(Gress.EGRESS, i), g.count(),
+                    g.tagalong()));
         }
         return new ResourceReport(program.name(), program.params(), target, rows, tables, groups, phv.requestedBits(),
                 latency, templates, failures, List.copyOf(failingRows));

@@ -27,7 +27,11 @@ public record ResourceReport(
         List<String> failingRows) {
 
     /** Containers of one width: used per gress, available in all. */
-    public record PhvGroupUsage(int widthBits, int ingress, int egress, int available) {
+    public record PhvGroupUsage(int widthBits, int ingress, int egress, int available, boolean tagalong) {
+        public PhvGroupUsage(int widthBits, int ingress, int egress, int available) {
+            this(widthBits, ingress, egress, available, false);
+        }
+
         public int used() {
             return ingress + egress;
         }

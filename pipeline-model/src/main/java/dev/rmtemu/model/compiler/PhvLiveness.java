@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * PHV allocation with liveness: a metadata field lives from the stage that first
@@ -54,23 +55,58 @@ public final class PhvLiveness {
         return out;
     }
 
-    /** PHV demands with overlaid metadata merged into one demand each. */
+    /**
+     * PHV demands with overlaid metadata merged into one demand each, and the header
+     * and metadata fields no stage of an IR gress reads or writes marked free to ride
+     * in tagalong containers (intrinsics never: the traffic manager reads them).
+     */
     public static List<PhvAllocation.Demand> demands(StageProgram p) {
         List<PhvAllocation.Demand> out = new ArrayList<>();
         for (PhvAllocation.Demand d : ResourceChecker.phvDemands(p)) {
             Field f = p.field(d.field());
-            if (f.kind() != FieldKind.METADATA || !allIr(p, d.gress())) {
-                out.add(d);
+            boolean ir = allIr(p, d.gress());
+            if (f.kind() == FieldKind.METADATA && ir) {
+                continue;
             }
+            boolean untouched = ir && f.kind() == FieldKind.HEADER && !referenced(p, d.gress()).contains(f);
+            out.add(new PhvAllocation.Demand(d.field(), d.width(), d.gress(), !untouched));
         }
         for (Gress g : Gress.values()) {
             if (p.uses(g) && allIr(p, g)) {
+                Set<Field> used = referenced(p, g);
                 for (Overlay o : groups(p, g)) {
-                    out.add(new PhvAllocation.Demand(String.join("|", o.fields()), o.width(), g));
+                    boolean mau = o.fields().stream().anyMatch(name -> used.contains(p.field(name)));
+                    out.add(new PhvAllocation.Demand(String.join("|", o.fields()), o.width(), g, mau));
                 }
             }
         }
         return out;
+    }
+
+    /** The fields the stages of a gress read or write: operands, destinations, hash inputs, table keys. */
+    static Set<Field> referenced(StageProgram p, Gress g) {
+        Set<Field> used = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (StageDecl d : p.stages(g)) {
+            for (HashUnit h : d.hashes()) {
+                used.addAll(h.inputs());
+            }
+            for (var t : d.tables()) {
+                used.addAll(t.key());
+            }
+            IrWalk.forEachStmt(d.body(), s -> {
+                for (Expr e : IrWalk.reads(s)) {
+                    IrWalk.forEachExpr(e, x -> {
+                        if (x instanceof Expr.Read r) {
+                            used.add(r.field());
+                        }
+                    });
+                }
+                if (s instanceof Stmt.Assign a) {
+                    used.add(a.dest());
+                }
+            });
+        }
+        return used;
     }
 
     private static boolean allIr(StageProgram p, Gress g) {

@@ -17,8 +17,15 @@ import java.util.List;
  * depend on declaration order.
  */
 public final class PhvAllocation {
-    /** One field instance to place: a header appears once per gress that uses it. */
-    public record Demand(String field, int width, Gress gress) {
+    /**
+     * One field instance to place: a header appears once per gress that uses it.
+     * {@code mauUse} false: no stage reads or writes it, so it may ride in a tagalong container.
+     */
+    public record Demand(String field, int width, Gress gress, boolean mauUse) {
+        /** A field the stages may use (the safe assumption when the stage code cannot be seen). */
+        public Demand(String field, int width, Gress gress) {
+            this(field, width, gress, true);
+        }
     }
 
     private final List<PhvContainerGroup> groups;
@@ -44,6 +51,11 @@ public final class PhvAllocation {
     private record Partial(Gress gress, int group, int freeBits) {
     }
 
+    /** Whether demand {@code d} may use group {@code g}: tagalong containers only for fields no stage touches. */
+    private boolean allowed(int g, Demand d) {
+        return !groups.get(g).tagalong() || !d.mauUse();
+    }
+
     private void place(List<Demand> demands) {
         List<Demand> order = new ArrayList<>(demands);
         order.sort(Comparator.comparingInt(Demand::width).reversed()
@@ -58,12 +70,12 @@ public final class PhvAllocation {
         for (Demand d : order) {
             int remaining = d.width();
             while (remaining > 0) {
-                int widest = widestFree(byWidth, d.gress());
+                int widest = widestFree(byWidth, d);
                 if (remaining < maxWidth(byWidth)) {
                     int best = -1;
                     for (int i = 0; i < partials.size(); i++) {
                         Partial p = partials.get(i);
-                        if (p.gress() == d.gress() && p.freeBits() >= remaining
+                        if (p.gress() == d.gress() && p.freeBits() >= remaining && allowed(p.group(), d)
                                 && (best < 0 || p.freeBits() < partials.get(best).freeBits())) {
                             best = i;
                         }
@@ -76,10 +88,14 @@ public final class PhvAllocation {
                     }
                 }
                 int chosen = -1;
-                for (int g : byWidth) {
-                    if (free(g, d.gress()) > 0 && groups.get(g).widthBits() >= remaining) {
-                        chosen = g;
-                        break;
+                // a field no stage touches rides in a tagalong container when one is free
+                for (int pass = d.mauUse() ? 1 : 0; pass < 2 && chosen < 0; pass++) {
+                    for (int g : byWidth) {
+                        if (groups.get(g).tagalong() == (pass == 0) && allowed(g, d) && free(g, d.gress()) > 0
+                                && groups.get(g).widthBits() >= remaining) {
+                            chosen = g;
+                            break;
+                        }
                     }
                 }
                 if (chosen < 0) {
@@ -88,7 +104,7 @@ public final class PhvAllocation {
                 if (chosen < 0) {
                     failures.add("PHV: field " + d.field() + " (" + d.width() + " b, " + d.gress().label()
                             + ") does not fit: " + remaining + " b left and no free container " + d.gress().label()
-                            + " may use (" + usableSummary(d.gress()) + ")");
+                            + " may use (" + usableSummary(d) + ")");
                     break;
                 }
                 usedPerGress[d.gress().ordinal()][chosen]++;
@@ -102,12 +118,18 @@ public final class PhvAllocation {
     }
 
     private int maxWidth(Integer[] byWidth) {
-        return byWidth.length == 0 ? 0 : groups.get(byWidth[byWidth.length - 1]).widthBits();
+        int max = 0;
+        for (int g : byWidth) {
+            if (!groups.get(g).tagalong()) {
+                max = Math.max(max, groups.get(g).widthBits());
+            }
+        }
+        return max;
     }
 
-    private int widestFree(Integer[] byWidth, Gress gress) {
+    private int widestFree(Integer[] byWidth, Demand d) {
         for (int i = byWidth.length - 1; i >= 0; i--) {
-            if (free(byWidth[i], gress) > 0) {
+            if (allowed(byWidth[i], d) && free(byWidth[i], d.gress()) > 0) {
                 return byWidth[i];
             }
         }
@@ -129,11 +151,15 @@ public final class PhvAllocation {
     }
 
     /** "8b 48 of 64, 16b 80 of 96, ..." for a failure line. */
-    private String usableSummary(Gress gress) {
+    private String usableSummary(Demand d) {
         StringBuilder sb = new StringBuilder();
-        for (PhvContainerGroup g : groups) {
-            sb.append(sb.length() == 0 ? "" : ", ").append(g.widthBits()).append("b ")
-                    .append(g.count() == TargetProfile.UNLIMITED ? "unlimited" : g.usableBy(gress == Gress.INGRESS) + " of " + g.count());
+        for (int i = 0; i < groups.size(); i++) {
+            PhvContainerGroup g = groups.get(i);
+            if (!allowed(i, d)) {
+                continue;
+            }
+            sb.append(sb.length() == 0 ? "" : ", ").append(g.tagalong() ? "tagalong " : "").append(g.widthBits()).append("b ")
+                    .append(g.count() == TargetProfile.UNLIMITED ? "unlimited" : g.usableBy(d.gress() == Gress.INGRESS) + " of " + g.count());
         }
         return sb.toString();
     }

@@ -46,7 +46,8 @@ final class ProfileSchema {
             count("widthBits", 1, 64, false),
             count("count", 0, 1 << 16, true),
             new Rule("ingressOnly", Kind.OPTIONAL_COUNT, 0, 1 << 16, false),
-            new Rule("egressOnly", Kind.OPTIONAL_COUNT, 0, 1 << 16, false));
+            new Rule("egressOnly", Kind.OPTIONAL_COUNT, 0, 1 << 16, false),
+            new Rule("tagalong", Kind.OPTIONAL_BOOLEAN, 0, 0, false));
 
     static final Map<String, Rule> LATENCY = table(
             count("matchStageCycles", 0, MAX_CYCLES, false),

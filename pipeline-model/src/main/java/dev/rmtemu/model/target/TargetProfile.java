@@ -77,10 +77,13 @@ public record TargetProfile(
         }
     }
 
-    /** Total PHV bits (sum over container groups), or UNLIMITED. */
+    /** Total PHV bits (sum over the ordinary container groups, not the tagalong ones), or UNLIMITED. */
     public long phvBits() {
         long bits = 0;
         for (PhvContainerGroup g : phvContainers) {
+            if (g.tagalong()) {
+                continue;
+            }
             if (g.count() == UNLIMITED) {
                 return UNLIMITED;
             }

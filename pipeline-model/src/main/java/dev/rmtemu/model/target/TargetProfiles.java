@@ -93,7 +93,7 @@ public final class TargetProfiles {
         List<PhvContainerGroup> phv = new ArrayList<>();
         for (ProfileReader g : r.objects("phvContainers", ProfileSchema.PHV_GROUP)) {
             phv.add(new PhvContainerGroup(g.count("widthBits"), g.count("count"),
-                    g.optionalCount("ingressOnly", 0), g.optionalCount("egressOnly", 0)));
+                    g.optionalCount("ingressOnly", 0), g.optionalCount("egressOnly", 0), g.optionalBoolean("tagalong", false)));
         }
         ProfileReader lat = r.object("latency", ProfileSchema.LATENCY);
         StageLatencyModel latency = new StageLatencyModel(
