@@ -8,8 +8,9 @@ import picocli.CommandLine.Command;
         version = "rmtemu 0.1.0",
         description = {
             "Deterministic cycle-level emulator of an RMT / Tofino-like programmable switch.",
-            "Stage programs run under the target's budgets (stages, SRAM/TCAM, stateful ALUs,",
-            "hash bits, PHV) and one read-modify-write per register array per packet."
+            "Stage programs are compiled before the first packet: passes check the target's rules",
+            "(operators, stage dependencies, one read-modify-write per register array, VLIW",
+            "instructions, stages, RAMs, stateful ALUs, hash, PHV) and a generated class runs them."
         },
         subcommands = {
             ResourcesCommand.class,
