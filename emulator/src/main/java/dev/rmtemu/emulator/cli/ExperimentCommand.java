@@ -60,7 +60,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     boolean list;
 
     @Option(names = "--out", paramLabel = "DIR",
-            description = "Also write DIR/NAME.json and DIR/NAME-TABLE.csv per table (a run directory, see above).")
+            description = "Also keep DIR/NAME.json and DIR/NAME-TABLE.csv per table (see above).")
     Path outDir;
 
     @Option(names = "--force", description = "With --out: write into a non-empty directory that is not a run directory.")
