@@ -1,9 +1,11 @@
 package dev.rmtemu.emulator.experiment;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -24,7 +26,8 @@ import java.util.Map;
  * <p>The CSV is RFC 4180: a header of snake_case names, CRLF-free {@code \n} line ends, a cell
  * quoted only when it holds a comma, a quote or a line break, quotes doubled. Numbers are
  * written in plain notation (no exponent, no thousands separators) with the digits the JSON
- * has, trailing zeros dropped; JSON null is an empty cell.
+ * has, trailing zeros dropped; JSON null and NaN are empty cells, infinities {@code inf} and
+ * {@code -inf}.
  */
 public final class CsvTables {
     /** One table: its name (snake_case), its header and its rows of cells. */
@@ -51,7 +54,9 @@ public final class CsvTables {
     }
 
     // Decimals parsed exactly (not through double) so a cell shows the digits the JSON has.
-    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    // NaN is accepted because experiments format doubles with %f, which writes it for 0/0.
+    private static final ObjectMapper JSON = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
     private CsvTables() {
     }
@@ -195,6 +200,13 @@ public final class CsvTables {
             return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
         }
         if (v.isNumber()) {
+            double d = v.doubleValue();
+            if (Double.isNaN(d)) {
+                return "";
+            }
+            if (Double.isInfinite(d)) {
+                return d > 0 ? "inf" : "-inf";
+            }
             return v.numberValue().toString();
         }
         return v.asText();

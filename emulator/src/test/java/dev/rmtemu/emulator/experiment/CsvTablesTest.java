@@ -28,8 +28,8 @@ class CsvTablesTest {
     @Test
     void numbersArePlainWithTheJsonsDigitsAndNullIsEmpty() {
         String csv = CsvTables.of("{\"r\":[{\"big\":1.00000e+06,\"small\":1.23457e-05,\"half\":0.500000,\"zero\":0.0000,"
-                + "\"neg\":-2.50,\"int\":12345678901234,\"none\":null,\"ok\":true}]}").get(0).csv();
-        assertEquals("big,small,half,zero,neg,int,none,ok\n1000000,0.0000123457,0.5,0,-2.5,12345678901234,,true\n", csv);
+                + "\"neg\":-2.50,\"int\":12345678901234,\"none\":null,\"ok\":true,\"nan\":NaN,\"inf\":-Infinity}]}").get(0).csv();
+        assertEquals("big,small,half,zero,neg,int,none,ok,nan,inf\n1000000,0.0000123457,0.5,0,-2.5,12345678901234,,true,,-inf\n", csv);
     }
 
     @Test
