@@ -123,6 +123,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             rd.writeString(jsonFile, o.json());
             ObjectNode report = JsonNodeFactory.instance.objectNode();
             report.put("experiment", e.name());
+            report.set("inputs", inputs);
             report.put("json", jsonFile);
             ArrayNode names = report.putArray("tables");
             for (CsvTables.Table t : CsvTables.of(o.json())) {

@@ -51,6 +51,7 @@ class ExperimentOutTest {
         assertTrue(report.get("complete").asBoolean());
         assertEquals("[\"fixture-other.csv\",\"fixture-rows.csv\",\"fixture.json\",\"report.json\"]", report.get("files").toString());
         assertEquals("[\"fixture-rows.csv\",\"fixture-other.csv\"]", report.get("tables").toString());
+        assertEquals("{\"experiment\":\"fixture\",\"options\":{}}", report.get("inputs").toString());
     }
 
     @Test
