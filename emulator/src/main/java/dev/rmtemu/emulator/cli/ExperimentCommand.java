@@ -1,6 +1,12 @@
 package dev.rmtemu.emulator.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rmtemu.emulator.experiment.CsvTables;
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.replay.OutputPaths;
+import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramParams;
 import picocli.CommandLine.Command;
@@ -10,6 +16,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +32,16 @@ import java.util.concurrent.Callable;
             "",
             "Run an experiment that reproduces a paper's headline result on generated traffic and",
             "print its tables (or --json). 'rmtemu experiment --list' lists the experiments and",
-            "their options; options are given as --opt key=value."
+            "their options; options are given as --opt key=value.",
+            "",
+            "--out DIR also keeps the results in DIR (a run directory: locked while written,",
+            "report.json lists its files, every file written under a temporary name and renamed):",
+            "DIR/NAME.json (the JSON --json prints) and one CSV per table, DIR/NAME-TABLE.csv, one",
+            "for each top-level array of rows in that JSON (snake_case header, plain numbers).",
+            "The tables are still printed.",
+            "",
+            "Example:",
+            "  rmtemu experiment wbmon --opt part=a --out results/wbmon"
         })
 public final class ExperimentCommand implements Callable<Integer> {
     @Spec
@@ -42,6 +58,13 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     @Option(names = "--list", description = "List the experiments and their options.")
     boolean list;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Also keep DIR/NAME.json and DIR/NAME-TABLE.csv per table (see above).")
+    Path outDir;
+
+    @Option(names = "--force", description = "With --out: write into a non-empty directory that is not a run directory.")
+    boolean force;
 
     /** The experiments on the class path, by name. */
     public static Map<String, Experiment> available() {
@@ -75,6 +98,46 @@ public final class ExperimentCommand implements Callable<Integer> {
             throw new UserError("unknown experiment '" + name + "' (available: "
                     + (all.isEmpty() ? "none" : String.join(", ", all.keySet())) + ")");
         }
-        return e.run(ProgramParams.parseAssignments(opts), json, out, spec.commandLine().getErr());
+        Map<String, String> options = ProgramParams.parseAssignments(opts);
+        PrintWriter err = spec.commandLine().getErr();
+        if (outDir == null) {
+            if (force) {
+                throw new UserError("--force needs --out DIR");
+            }
+            return e.run(options, json, out, err);
+        }
+        // the same checks and one-line refusals as replay's --out
+        return runInto(e, options, OutputPaths.directory("--out", outDir), out, err);
+    }
+
+    /** Runs {@code e} once, prints its tables (or JSON) and keeps its JSON and CSV tables in {@code dir}. */
+    private int runInto(Experiment e, Map<String, String> options, Path dir, PrintWriter out, PrintWriter err) {
+        ObjectNode inputs = JsonNodeFactory.instance.objectNode();
+        inputs.put("experiment", e.name());
+        ObjectNode given = inputs.putObject("options");
+        new TreeMap<>(options).forEach(given::put);
+        // opened (and refused) before the run: a bad DIR should not cost a long experiment
+        try (RunDirectory rd = RunDirectory.open(dir, force, inputs)) {
+            Experiment.Output o = e.produce(options, err);
+            String jsonFile = e.name() + ".json";
+            rd.writeString(jsonFile, o.json());
+            ObjectNode report = JsonNodeFactory.instance.objectNode();
+            report.put("experiment", e.name());
+            report.set("inputs", inputs);
+            report.put("json", jsonFile);
+            ArrayNode names = report.putArray("tables");
+            for (CsvTables.Table t : CsvTables.of(o.json())) {
+                String file = e.name() + "-" + t.name() + ".csv";
+                rd.writeString(file, t.csv());
+                names.add(file);
+            }
+            rd.finish(report, true, null);
+            out.print(json ? o.json() : o.tables());
+            out.flush();
+            err.println("experiment " + e.name() + ": wrote " + dir.resolve(jsonFile) + " and " + names.size()
+                    + " CSV table" + (names.size() == 1 ? "" : "s") + " in " + dir);
+            err.flush();
+            return 0;
+        }
     }
 }

@@ -12,6 +12,14 @@ import java.util.Map;
  * {@code rmtemu experiment NAME} finds whatever is on the class path.
  */
 public interface Experiment {
+    /**
+     * What one run produced: the JSON document ({@code --json}) and the terminal tables, both
+     * rendered from the same rows, so {@code --out} can keep the JSON (and the CSV tables
+     * derived from it, see {@link CsvTables}) and still print the tables without a second run.
+     */
+    record Output(String json, String tables) {
+    }
+
     /** The name on the command line, e.g. {@code hashpipe}. */
     String name();
 
@@ -22,10 +30,20 @@ public interface Experiment {
     List<String> options();
 
     /**
-     * Runs the experiment. Output must be deterministic for equal options (no host
+     * Runs the experiment once. Output must be deterministic for equal options (no host
      * timing in it). Bad options throw {@link dev.rmtemu.model.UserError}.
+     */
+    Output produce(Map<String, String> options, PrintWriter err);
+
+    /**
+     * Runs the experiment and prints its JSON or its tables.
      *
      * @return the process exit code
      */
-    int run(Map<String, String> options, boolean json, PrintWriter out, PrintWriter err);
+    default int run(Map<String, String> options, boolean json, PrintWriter out, PrintWriter err) {
+        Output o = produce(options, err);
+        out.print(json ? o.json() : o.tables());
+        out.flush();
+        return 0;
+    }
 }

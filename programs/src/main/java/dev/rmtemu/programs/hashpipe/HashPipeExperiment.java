@@ -165,11 +165,9 @@ public final class HashPipeExperiment implements Experiment {
     }
 
     @Override
-    public int run(Map<String, String> options, boolean json, PrintWriter out, PrintWriter err) {
+    public Output produce(Map<String, String> options, PrintWriter err) {
         Outcome r = measure(parse(options));
-        out.print(json ? json(r) : tables(r));
-        out.flush();
-        return 0;
+        return new Output(json(r), tables(r));
     }
 
     /** The trace's keys and increments, held in memory (one pass over the source). */

@@ -6,6 +6,7 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.gen.SplitMix64;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -98,7 +99,7 @@ public final class LdsExperiment implements Experiment {
     }
 
     @Override
-    public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
+    public Output produce(Map<String, String> given, PrintWriter err) {
         Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         long packets = longOpt(o, "packets");
         int flows = (int) longOpt(o, "flows");
@@ -183,13 +184,11 @@ public final class LdsExperiment implements Experiment {
             result.add(new Row("d", "delay variance (k=" + VARIANCE_LDA_CELLS + ", 10x)", 0,
                     bins(t, lossAndVariance(t, 0, seed)[1], v[3])));
         }
-        if (json) {
-            printJson(out, t, result);
-        } else {
-            printTables(out, t, o, result);
-        }
-        out.flush();
-        return 0;
+        StringWriter json = new StringWriter();
+        StringWriter tables = new StringWriter();
+        printJson(new PrintWriter(json), t, result);
+        printTables(new PrintWriter(tables), t, o, result);
+        return new Output(json.toString(), tables.toString());
     }
 
     /** vLDA length for the variance estimate: it needs several cells of a flow per row. */

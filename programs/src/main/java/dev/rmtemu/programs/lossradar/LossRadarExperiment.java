@@ -17,6 +17,7 @@ import dev.rmtemu.traces.impair.ImpairmentChain;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -162,7 +163,7 @@ public final class LossRadarExperiment implements Experiment {
     }
 
     @Override
-    public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
+    public Output produce(Map<String, String> given, PrintWriter err) {
         Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         String part = o.get("part");
         for (char ch : part.toCharArray()) {
@@ -182,13 +183,11 @@ public final class LossRadarExperiment implements Experiment {
         List<CauseRow> c = cr.rows();
         List<MemoryRow> d = part.contains("d") ? memory(o, k) : List.of();
         List<LineRow> l = part.contains("l") ? lines(o, k, seed) : List.of();
-        if (json) {
-            printJson(out, o, a, bRows, fRows, cr, d, l);
-        } else {
-            printTables(out, a, bRows, fRows, cr, d, l);
-        }
-        out.flush();
-        return 0;
+        StringWriter json = new StringWriter();
+        StringWriter tables = new StringWriter();
+        printJson(new PrintWriter(json), o, a, bRows, fRows, cr, d, l);
+        printTables(new PrintWriter(tables), a, bRows, fRows, cr, d, l);
+        return new Output(json.toString(), tables.toString());
     }
 
     // ------------------------------------------------------------------ (a)

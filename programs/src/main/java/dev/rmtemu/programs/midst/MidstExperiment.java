@@ -8,6 +8,7 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -128,7 +129,7 @@ public final class MidstExperiment implements Experiment {
     }
 
     @Override
-    public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
+    public Output produce(Map<String, String> given, PrintWriter err) {
         Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         TargetProfile profile = TargetProfiles.builtIn(o.get("target"));
         String part = o.get("part");
@@ -169,14 +170,13 @@ public final class MidstExperiment implements Experiment {
                 volume.add(dropVolume(o, profile, overload));
             }
         }
-        if (json) {
-            printJson(out, o, acc, clean, shrew, shrewBaseline, volume);
-        } else {
-            printTables(out, o, acc, clean, shrew, shrewBaseline);
-            printVolume(out, o, volume);
-        }
-        out.flush();
-        return 0;
+        StringWriter json = new StringWriter();
+        StringWriter tables = new StringWriter();
+        printJson(new PrintWriter(json), o, acc, clean, shrew, shrewBaseline, volume);
+        PrintWriter t = new PrintWriter(tables);
+        printTables(t, o, acc, clean, shrew, shrewBaseline);
+        printVolume(t, o, volume);
+        return new Output(json.toString(), tables.toString());
     }
 
     /** Part (d) for one overload. */

@@ -8,6 +8,7 @@ import dev.rmtemu.model.UserError;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,25 +123,21 @@ public final class WbmonExperiment implements Experiment {
     }
 
     @Override
-    public int run(Map<String, String> given, boolean json, PrintWriter out, PrintWriter err) {
+    public Output produce(Map<String, String> given, PrintWriter err) {
         Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         if (!o.get("control").isEmpty()) {
-            writeControl(o, json, out);
-            out.flush();
-            return 0;
+            return writeControl(o);
         }
         Results r = compute(o);
-        if (json) {
-            printJson(out, o, r);
-        } else {
-            printTables(out, o, r);
-        }
-        out.flush();
-        return 0;
+        StringWriter json = new StringWriter();
+        StringWriter tables = new StringWriter();
+        printJson(new PrintWriter(json), o, r);
+        printTables(new PrintWriter(tables), o, r);
+        return new Output(json.toString(), tables.toString());
     }
 
     /** The control-plane mode: writes the script for the topology and prints its vconns and the replay command. */
-    private static void writeControl(Map<String, String> o, boolean json, PrintWriter out) {
+    private static Output writeControl(Map<String, String> o) {
         String spec = o.get("topology");
         if (spec.isEmpty()) {
             throw new UserError("experiment wbmon: option control needs topology=SPEC (the network to replay)");
@@ -160,22 +157,23 @@ public final class WbmonExperiment implements Experiment {
         }
         String replay = "rmtemu replay --topology '" + spec + "' --program " + WbmonProgram.NAME + params + " --control " + file
                 + " --trace TRACE";
-        if (json) {
-            StringBuilder b = new StringBuilder("{\"control\":").append(quote(file.toString()))
-                    .append(",\"entries\":").append(cp.entries().size()).append(",\"vconns\":[");
-            for (int id = 0; id < cp.vconns().size(); id++) {
-                b.append(id == 0 ? "" : ",").append("{\"vconn\":").append(id).append(",\"path\":")
-                        .append(quote(WbmonControlPlane.describe(t, cp.vconns().get(id)))).append('}');
-            }
-            out.println(b.append("],\"replay\":").append(quote(replay)).append('}'));
-            return;
+        StringBuilder b = new StringBuilder("{\"control\":").append(quote(file.toString()))
+                .append(",\"entries\":").append(cp.entries().size()).append(",\"vconns\":[");
+        for (int id = 0; id < cp.vconns().size(); id++) {
+            b.append(id == 0 ? "" : ",").append("{\"vconn\":").append(id).append(",\"path\":")
+                    .append(quote(WbmonControlPlane.describe(t, cp.vconns().get(id)))).append('}');
         }
+        String json = b.append("],\"replay\":").append(quote(replay)).append("}\n").toString();
+        StringWriter tables = new StringWriter();
+        PrintWriter out = new PrintWriter(tables);
         out.printf(Locale.ROOT, "wrote %s: %d table entries for %d vconns (vconns=%d registers=%d bits=%d tolerance=%d)%n",
                 file, cp.entries().size(), cp.vconns().size(), c.vconns(), c.registers(), c.bitsPerRegister(), c.tolerance());
         for (int id = 0; id < cp.vconns().size(); id++) {
             out.printf(Locale.ROOT, "  vconn %d: %s%n", id, WbmonControlPlane.describe(t, cp.vconns().get(id)));
         }
         out.println("replay with: " + replay);
+        out.flush();
+        return new Output(json, tables.toString());
     }
 
     public static Results compute(Map<String, String> o) {
