@@ -67,6 +67,8 @@ public record TargetProfile(
         MauResources mau) {
 
     public static final int UNLIMITED = Integer.MAX_VALUE;
+    /** Ends the name of a profile made by {@link #withoutMemoryLimits()}. */
+    public static final String UNLIMITED_MEMORY_SUFFIX = "+unlimited-memory";
 
     public TargetProfile {
         registerCellWidths = List.copyOf(registerCellWidths);
@@ -111,5 +113,19 @@ public record TargetProfile(
             max = Math.max(max, w);
         }
         return max;
+    }
+
+    /**
+     * This target with every memory limit lifted (SRAM and TCAM blocks, the RAM layout
+     * rules) and everything else kept: clock, stages, stateful ALUs, latencies, ports. An
+     * experiment that sweeps sizes past what fits runs those sizes on it and says so.
+     */
+    public TargetProfile withoutMemoryLimits() {
+        return new TargetProfile(name + UNLIMITED_MEMORY_SUFFIX, description + " (memory limits lifted)", stagesPerGress, pipes,
+                portsPerPipe, clockHz, new MemoryGeometry(UNLIMITED, sram.depth(), sram.widthBits()),
+                new MemoryGeometry(UNLIMITED, tcam.depth(), tcam.widthBits()), statefulAlusPerStage, registerWordBits,
+                registerCellWidths, saluMaxConditions, saluMaxBranchesPerWord, templates, hashFunctionsPerStage,
+                hashBitsPerFunction, logicalTablesPerStage, phvContainers, latency, tmBufferBytes, tmCellBytes,
+                recirculationGbps, exactEntryOverheadBits, fullArithmetic, MauResources.UNCONSTRAINED);
     }
 }

@@ -5,6 +5,7 @@ import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.traces.PacketRecord;
 
 import java.io.PrintWriter;
@@ -116,7 +117,7 @@ public final class MidstExperiment implements Experiment {
                               int trueHeavy, int reportedHeavy, double precision, double recall, double f1,
                               double recallAllDrops, int monitorIntervals,
                               long queryDrops, int queryTrueHeavy, int queryReported, double queryPrecision,
-                              double queryRecall, double queryF1) {
+                              double queryRecall, double queryF1, String target) {
     }
 
     /** One shrew row. */
@@ -125,7 +126,16 @@ public final class MidstExperiment implements Experiment {
 
     /** One cleaning-time row (ms). */
     public record CleaningRow(int sizeKb, double controlPlane, double recirculation, double with10g, double with40g,
-                              double recirculationNoDirtyWords) {
+                              double recirculationNoDirtyWords, String target) {
+    }
+
+    /**
+     * The target a size runs on: the chosen one when the sketches fit it, else the same
+     * target with its memory limits lifted (the row names it), so a sweep past what fits
+     * still shows the algorithm's behaviour at that size, marked as not fitting.
+     */
+    static TargetProfile fitting(MidstConfig cfg, TargetProfile profile) {
+        return ProgramCompiler.compile(new MidstPipeline(cfg).program, profile).accepted() ? profile : profile.withoutMemoryLimits();
     }
 
     @Override
@@ -150,11 +160,12 @@ public final class MidstExperiment implements Experiment {
             int bytes = integer(o, "clean_bytes");
             for (int kb : ints(o, "clean_sizes")) {
                 MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
-                clean.add(new CleaningRow(kb, MidstCleaning.controlPlaneMs(cfg, profile),
-                        MidstCleaning.dataPlane(cfg, profile, 0, bytes).milliseconds(),
-                        MidstCleaning.dataPlane(cfg, profile, 10, bytes).milliseconds(),
-                        MidstCleaning.dataPlane(cfg, profile, 40, bytes).milliseconds(),
-                        MidstCleaning.dataPlane(cfg.withDirtyWords(false), profile, 0, bytes).milliseconds()));
+                TargetProfile used = fitting(cfg, profile);
+                clean.add(new CleaningRow(kb, MidstCleaning.controlPlaneMs(cfg, used),
+                        MidstCleaning.dataPlane(cfg, used, 0, bytes).milliseconds(),
+                        MidstCleaning.dataPlane(cfg, used, 10, bytes).milliseconds(),
+                        MidstCleaning.dataPlane(cfg, used, 40, bytes).milliseconds(),
+                        MidstCleaning.dataPlane(cfg.withDirtyWords(false), used, 0, bytes).milliseconds(), used.name()));
             }
         }
         if (part.contains("c")) {
@@ -274,12 +285,13 @@ public final class MidstExperiment implements Experiment {
     }
 
     /** Part (a) for one memory size and overload. */
-    public static AccuracyRow accuracy(Map<String, String> o, TargetProfile profile, int kb, double overload) {
+    public static AccuracyRow accuracy(Map<String, String> o, TargetProfile chosen, int kb, double overload) {
         int rows = integer(o, "rows");
         int flows = integer(o, "flows");
         double gbps = Double.parseDouble(o.get("gbps"));
         MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
                 .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")));
+        TargetProfile profile = fitting(cfg, chosen);
         MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
         int[] inputs = inputPorts(profile);
         MidstTraffic.Spec spec = new MidstTraffic.Spec(flows, Double.parseDouble(o.get("zipf")), integer(o, "bytes"), gbps,
@@ -349,7 +361,7 @@ public final class MidstExperiment implements Experiment {
         QueryOutcome q = queryRun(o, profile, cfg, spec, gbps);
         return new AccuracyRow(kb, overload, packets, drops, packets == 0 ? 0 : (double) drops / packets, truth, reported,
                 precision, recall, f1, truthAll == 0 ? 1 : (double) bothAll / truthAll, intervals,
-                q.drops, q.truth, q.reported, q.precision(), q.recall(), q.f1());
+                q.drops, q.truth, q.reported, q.precision(), q.recall(), q.f1(), profile.name());
     }
 
     /** Heavy losers found by the end-of-interval S_loss query against every drop. */
@@ -435,6 +447,14 @@ public final class MidstExperiment implements Experiment {
                 MidstTraffic.SRC_PORT_BASE + (f & 0x7FFF), MidstTraffic.DST_PORT);
     }
 
+    /** Under a row run with the memory limits lifted, one line saying so. */
+    private static void liftedNote(PrintWriter out, String used) {
+        if (used.endsWith(TargetProfile.UNLIMITED_MEMORY_SUFFIX)) {
+            out.printf(Locale.ROOT, "%8s (the sketches do not fit %s: ran with its memory limits lifted)%n", "",
+                    used.substring(0, used.length() - TargetProfile.UNLIMITED_MEMORY_SUFFIX.length()));
+        }
+    }
+
     private static void printTables(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
                                     List<ShrewRow> shrew, MidstShrew.Result shrewBaseline) {
         if (!acc.isEmpty()) {
@@ -450,6 +470,7 @@ public final class MidstExperiment implements Experiment {
                         a.memoryKb(), a.overload(), a.drops(), 100 * a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
                         100 * a.precision(), 100 * a.recall(), 100 * a.f1(), 100 * a.recallAllDrops(), a.monitorIntervals(),
                         a.queryTrueHeavy(), a.queryReported(), 100 * a.queryPrecision(), 100 * a.queryRecall(), 100 * a.queryF1());
+                liftedNote(out, a.target());
             }
             out.println("left: per-packet reports under reactive monitoring; true = flows whose observable loss (drops followed"
                     + " by a later departure of the flow, what egress can see) reaches the threshold; recall(all) counts every drop");
@@ -465,6 +486,7 @@ public final class MidstExperiment implements Experiment {
             for (CleaningRow c : clean) {
                 out.printf(Locale.ROOT, "%5d KB %14.2f %14.3f %14.3f %14.3f %16.3f%n", c.sizeKb(), c.controlPlane(),
                         c.recirculation(), c.with10g(), c.with40g(), c.recirculationNoDirtyWords());
+                liftedNote(out, c.target());
                 if (c.sizeKb() == 160) {
                     out.printf(Locale.ROOT, "%8s %14.2f %14.3f %14.3f %14.3f%n", "paper", PAPER_160KB_MS[0], PAPER_160KB_MS[1],
                             PAPER_160KB_MS[2], PAPER_160KB_MS[3]);
