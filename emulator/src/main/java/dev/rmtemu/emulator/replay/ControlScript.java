@@ -104,6 +104,9 @@ public final class ControlScript {
                     if (at >= 0) {
                         throw new UserError("multicast groups are configured before the run");
                     }
+                    if (op.size() < 2) {
+                        throw new UserError("multicast needs a GROUP and its PORTs");
+                    }
                     int[] ports = new int[op.size() - 2];
                     for (int k = 2; k < op.size(); k++) {
                         ports[k - 2] = intNumber(op.get(k), "a port");

@@ -120,6 +120,12 @@ class ControlScriptTest {
     }
 
     @Test
+    void aBareMulticastIsRefused(@TempDir Path tmp) throws Exception {
+        Path f = tmp.resolve("c.txt");
+        assertEquals(f + ":1: multicast needs a GROUP and its PORTs", refusal(f, "multicast\n"));
+    }
+
+    @Test
     void negativeCyclesAreRefused(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("c.txt");
         assertEquals(f + ":1: cycle -5 is negative", refusal(f, "at -5 register flow_count reset\n"));

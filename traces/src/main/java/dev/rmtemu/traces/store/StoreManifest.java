@@ -37,6 +37,8 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
     static final String FILE_KEY = "file.";
     /** Largest manifest read: a few hundred bytes in practice; anything much larger is not one. */
     static final int MAX_MANIFEST_BYTES = 1 << 20;
+    /** Names Chronicle Queue gives its files (cycle and table stores): no separators, no control characters. */
+    private static final java.util.regex.Pattern QUEUE_FILE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,255}");
     /** Chunk of a queue file checksummed per read. */
     private static final int CHECK_CHUNK = 1 << 20;
 
@@ -106,7 +108,7 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
         for (Map.Entry<String, String> e : m.entrySet()) {
             if (e.getKey().startsWith(FILE_KEY)) {
                 String name = e.getKey().substring(FILE_KEY.length());
-                if (!isQueueFile(name) || name.contains("/") || name.contains("\\")) {
+                if (!isQueueFile(name) || !QUEUE_FILE_NAME.matcher(name).matches()) {
                     throw corrupt(dir, "manifest lists '" + cut(name) + "', not a queue file name");
                 }
                 String[] v = e.getValue().split(" crc32c=", -1);

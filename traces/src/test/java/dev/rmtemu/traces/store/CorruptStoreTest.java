@@ -172,6 +172,8 @@ class CorruptStoreTest {
         assertEquals(store + ": corrupt trace store: manifest value of 'records' is '-3', not a count", refusal());
         Files.writeString(manifest, good.replace("format=rmtemu-trace-store 2", "format=rmtemu-trace-store 1"));
         assertTrue(refusal().startsWith(store + ": unsupported trace store format 'rmtemu-trace-store 1'"));
+        Files.writeString(manifest, good + "file.a\u0000b.cq4=1 crc32c=0\n");
+        assertEquals(store + ": corrupt trace store: manifest lists 'a\u0000b.cq4', not a queue file name", refusal());
         Files.write(manifest, new byte[] {'f', (byte) 0xFF, '\n'});
         assertEquals(store + ": corrupt trace store: " + TraceStore.MANIFEST + " is not UTF-8 text", refusal());
     }
