@@ -133,17 +133,7 @@ class RegistersCommandTest {
     @Test
     void readsOneSwitchOfANetworkRunAndTheCliReplaysSaveThem(@TempDir Path tmp) throws Exception {
         Path topo = tmp.resolve("line.yaml");
-        Files.writeString(topo, String.join("\n",
-                "nodes:",
-                "  - {name: s1, type: switch, target: tofino1, ports: 2}",
-                "  - {name: s2, type: regular, ports: 2}",
-                "  - {name: h1, type: host, address: 10.0.1.1/32, role: source}",
-                "  - {name: h2, type: host, address: 10.0.2.1/32, role: sink}",
-                "links:",
-                "  - {a: h1:1, b: s1:1, latency_ns: 500, rate_gbps: 100}",
-                "  - {a: s1:2, b: s2:2, latency_ns: 2000, rate_gbps: 100}",
-                "  - {a: s2:1, b: h2:1, latency_ns: 500, rate_gbps: 100}",
-                ""));
+        dev.rmtemu.emulator.LineTopology.write(topo);
         String run = tmp.resolve("net").toString();
         CliRunner r = CliRunner.run("replay", "--topology", topo.toString(), "--program", "counter", "--param", "cells=8",
                 "--trace", "gen:isp?packets=500&flows=50&seed=3", "--rate", "10G", "--no-progress", "--save-registers",
