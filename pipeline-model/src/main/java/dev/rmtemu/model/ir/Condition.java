@@ -10,14 +10,6 @@ public record Condition(Expr left, CmpOp op, Expr right) {
 
     @Override
     public String toString() {
-        String sym = switch (op) {
-            case EQ -> "==";
-            case NE -> "!=";
-            case LT -> "<";
-            case LE -> "<=";
-            case GT -> ">";
-            case GE -> ">=";
-        };
-        return left + " " + sym + " " + right;
+        return left + " " + op.symbol() + " " + right;
     }
 }

@@ -4,6 +4,18 @@ package dev.rmtemu.model.register;
 public enum CmpOp {
     EQ, NE, LT, LE, GT, GE;
 
+    /** The operator as written in P4 ({@code ==}, {@code <}, ...). */
+    public String symbol() {
+        return switch (this) {
+            case EQ -> "==";
+            case NE -> "!=";
+            case LT -> "<";
+            case LE -> "<=";
+            case GT -> ">";
+            case GE -> ">=";
+        };
+    }
+
     /** The comparison on unsigned words (gateways and the IR use it too). */
     public boolean holds(long a, long b) {
         return test(a, b);

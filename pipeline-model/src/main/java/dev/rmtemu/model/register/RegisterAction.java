@@ -290,7 +290,7 @@ public final class RegisterAction {
         }
         for (int i = 0; i < conditions.length; i++) {
             Condition c = conditions[i];
-            out.add("c" + i + " = " + c.a() + " " + symbol(c.op()) + " " + c.b() + ";");
+            out.add("c" + i + " = " + c.a() + " " + c.op().symbol() + " " + c.b() + ";");
         }
         for (Branch br : loBranches) {
             out.add(guard(br.predicate()) + "lo = " + expression(br) + ";");
@@ -345,17 +345,6 @@ public final class RegisterAction {
             }
         }
         return terms.isEmpty() ? "false" : String.join(" || ", terms);
-    }
-
-    private static String symbol(CmpOp op) {
-        return switch (op) {
-            case EQ -> "==";
-            case NE -> "!=";
-            case LT -> "<";
-            case LE -> "<=";
-            case GT -> ">";
-            case GE -> ">=";
-        };
     }
 
     /** Builds a {@link RegisterAction}; limits are checked against the target by the resource checker. */
