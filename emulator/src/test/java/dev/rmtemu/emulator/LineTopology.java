@@ -19,6 +19,11 @@ public final class LineTopology {
 
     /** As {@link #write(Path)}; with {@code bothProgrammable}, s2 is a tofino1 switch too. */
     public static Path write(Path file, boolean bothProgrammable) throws IOException {
+        return write(file, bothProgrammable, null);
+    }
+
+    /** As above, with {@code impairAb} (a YAML map, e.g. {@code {loss: "bernoulli:0.1"}}) on the s1 to s2 direction. */
+    public static Path write(Path file, boolean bothProgrammable, String impairAb) throws IOException {
         Files.writeString(file, String.join("\n",
                 "nodes:",
                 "  - {name: s1, type: switch, target: tofino1, ports: 2}",
@@ -27,7 +32,7 @@ public final class LineTopology {
                 "  - {name: h2, type: host, address: 10.0.2.1/32, role: sink}",
                 "links:",
                 "  - {a: h1:1, b: s1:1, latency_ns: 500, rate_gbps: 100}",
-                "  - {a: s1:2, b: s2:2, latency_ns: 2000, rate_gbps: 100}",
+                "  - {a: s1:2, b: s2:2, latency_ns: 2000, rate_gbps: 100" + (impairAb == null ? "" : ", impair_ab: " + impairAb) + "}",
                 "  - {a: s2:1, b: h2:1, latency_ns: 500, rate_gbps: 100}",
                 ""));
         return file;

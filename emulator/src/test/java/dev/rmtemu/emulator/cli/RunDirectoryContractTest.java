@@ -32,17 +32,7 @@ class RunDirectoryContractTest {
 
     private static Path impairedTopology(Path dir) throws Exception {
         Path topo = dir.resolve("t.yaml");
-        Files.writeString(topo, String.join("\n",
-                "nodes:",
-                "  - {name: s1, type: switch, target: tofino1, ports: 2}",
-                "  - {name: s2, type: regular, ports: 2}",
-                "  - {name: h1, type: host, address: 10.0.1.1/32, role: source}",
-                "  - {name: h2, type: host, address: 10.0.2.1/32, role: sink}",
-                "links:",
-                "  - {a: h1:1, b: s1:1, latency_ns: 500, rate_gbps: 100}",
-                "  - {a: s1:2, b: s2:2, latency_ns: 2000, rate_gbps: 100, impair_ab: {loss: \"bernoulli:0.1\"}}",
-                "  - {a: s2:1, b: h2:1, latency_ns: 500, rate_gbps: 100}",
-                ""));
+        dev.rmtemu.emulator.LineTopology.write(topo, false, "{loss: \"bernoulli:0.1\"}");
         return topo;
     }
 
