@@ -36,7 +36,7 @@ public final class MidstExperiment implements Experiment {
     private static final Map<String, String> DEFAULTS = new TreeMap<>();
 
     static {
-        DEFAULTS.put("memories", "10,20,40,80,160,320,640,1280");
+        DEFAULTS.put("memories", "8,16,32,64,128,256,512,1024");
         DEFAULTS.put("overloads", "1.2,2.0");
         DEFAULTS.put("rows", "2");
         DEFAULTS.put("flows", "100000");
@@ -51,12 +51,12 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("low", "25");
         DEFAULTS.put("probe_ns", "2000");
         DEFAULTS.put("hl_fraction", "0.001");
-        DEFAULTS.put("clean_sizes", "160,320,640,1280");
+        DEFAULTS.put("clean_sizes", "128,256,512,1024");
         DEFAULTS.put("clean_bytes", "512");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("target", "tofino1");
         DEFAULTS.put("part", "abcd");
-        DEFAULTS.put("shrew_memories", "320");
+        DEFAULTS.put("shrew_memories", "256");
         DEFAULTS.put("shrew_flows", "100");
         DEFAULTS.put("shrew_rtt_us", "1000,10000");
         DEFAULTS.put("shrew_min_rto_us", "10000");
@@ -69,7 +69,7 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("shrew_burst_threshold", "300");
         DEFAULTS.put("shrew_query_ms", "10");
         DEFAULTS.put("drop_overloads", "1.5,2,4,8");
-        DEFAULTS.put("drop_memory", "320");
+        DEFAULTS.put("drop_memory", "256");
         DEFAULTS.put("mirror_gbps", "1");
         DEFAULTS.put("mirror_cells", "250");
         DEFAULTS.put("mirror_bytes", "64");
@@ -89,7 +89,7 @@ public final class MidstExperiment implements Experiment {
     @Override
     public List<String> options() {
         return List.of(
-                "memories=10,20,...,1280    KB per sketch (S_in; S_out is the same)",
+                "memories=8,16,...,1024     KB per sketch (S_in; S_out is the same), rounded down to power-of-two rows",
                 "overloads=1.2,2.0          arrival rate / port rate during a burst (sets the loss rate)",
                 "rows=2                     count-min rows r (1..4)",
                 "flows=100000 zipf=1.0      flows and their Zipf popularity",
@@ -99,15 +99,15 @@ public final class MidstExperiment implements Experiment {
                 "high=250 low=25            water marks h and l (cells)",
                 "probe_ns=2000              probe (queue-depth report) interval",
                 "hl_fraction=0.001          heavy loser: true loss >= this share of all drops",
-                "clean_sizes=160,320,640,1280 clean_bytes=512  part (b): sketch sizes, data packet size",
-                "shrew_memories=320         part (c): KB per sketch",
+                "clean_sizes=128,256,512,1024 clean_bytes=512  part (b): sketch sizes (KB, as memories), data packet size",
+                "shrew_memories=256         part (c): KB per sketch",
                 "shrew_flows=100 shrew_rtt_us=1000,10000 shrew_min_rto_us=10000 shrew_load=0.8",
                 "                           TCP-like flows, RTT range (spread evenly), min RTO, share of the port they may fill",
                 "shrew_periods_ms=30,50,70 shrew_burst_us=1000 shrew_attack_gbps=10 shrew_start_ms=20",
                 "                           one UDP attacker per period: line-rate bursts of this length from this time",
                 "shrew_ms=300 shrew_burst_threshold=300  senders stop; bursty flow: S_in estimate in an epoch at least this",
                 "shrew_query_ms=10          S_loss query interval of the control-plane variant",
-                "drop_overloads=1.5,2,4,8 drop_memory=320  part (d): overloads (drop volumes) of the (a) traffic; KB per sketch",
+                "drop_overloads=1.5,2,4,8 drop_memory=256  part (d): overloads (drop volumes) of the (a) traffic; KB per sketch",
                 "mirror_gbps=1 mirror_cells=250 mirror_bytes=64  negative mirroring: mirror port rate, queue limit, copy size",
                 "seed=1 target=tofino1 part=abcd  seed; target profile; which parts to run (any of a, b, c, d)");
     }
@@ -161,7 +161,7 @@ public final class MidstExperiment implements Experiment {
             for (int kb : ints(o, "clean_sizes")) {
                 MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
                 TargetProfile used = fitting(cfg, profile);
-                clean.add(new CleaningRow(kb, MidstCleaning.controlPlaneMs(cfg, used),
+                clean.add(new CleaningRow(cfg.sketchKb(), MidstCleaning.controlPlaneMs(cfg, used),
                         MidstCleaning.dataPlane(cfg, used, 0, bytes).milliseconds(),
                         MidstCleaning.dataPlane(cfg, used, 10, bytes).milliseconds(),
                         MidstCleaning.dataPlane(cfg, used, 40, bytes).milliseconds(),
@@ -171,8 +171,9 @@ public final class MidstExperiment implements Experiment {
         if (part.contains("c")) {
             long queryNs = Long.parseLong(o.get("shrew_query_ms")) * 1_000_000;
             for (int kb : ints(o, "shrew_memories")) {
-                shrew.add(new ShrewRow(kb, "reports", shrew(o, profile, kb, 0, true)));
-                shrew.add(new ShrewRow(kb, "query", shrew(o, profile, kb, queryNs, true)));
+                int actual = MidstConfig.defaults().withRows(integer(o, "rows"), MidstConfig.columnsFor(kb, integer(o, "rows"))).sketchKb();
+                shrew.add(new ShrewRow(actual, "reports", shrew(o, profile, kb, 0, true)));
+                shrew.add(new ShrewRow(actual, "query", shrew(o, profile, kb, queryNs, true)));
             }
             shrewBaseline = shrew(o, profile, ints(o, "shrew_memories")[0], 0, false);
         }
@@ -359,7 +360,7 @@ public final class MidstExperiment implements Experiment {
             intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
         }
         QueryOutcome q = queryRun(o, profile, cfg, spec, gbps);
-        return new AccuracyRow(kb, overload, packets, drops, packets == 0 ? 0 : (double) drops / packets, truth, reported,
+        return new AccuracyRow(cfg.sketchKb(), overload, packets, drops, packets == 0 ? 0 : (double) drops / packets, truth, reported,
                 precision, recall, f1, truthAll == 0 ? 1 : (double) bothAll / truthAll, intervals,
                 q.drops, q.truth, q.reported, q.precision(), q.recall(), q.f1(), profile.name());
     }
@@ -487,9 +488,10 @@ public final class MidstExperiment implements Experiment {
                 out.printf(Locale.ROOT, "%5d KB %14.2f %14.3f %14.3f %14.3f %16.3f%n", c.sizeKb(), c.controlPlane(),
                         c.recirculation(), c.with10g(), c.with40g(), c.recirculationNoDirtyWords());
                 liftedNote(out, c.target());
-                if (c.sizeKb() == 160) {
-                    out.printf(Locale.ROOT, "%8s %14.2f %14.3f %14.3f %14.3f%n", "paper", PAPER_160KB_MS[0], PAPER_160KB_MS[1],
-                            PAPER_160KB_MS[2], PAPER_160KB_MS[3]);
+                if (c == clean.get(0)) {
+                    // power-of-two rows: the paper's 160 KB row is next to our first size (128 KB by default)
+                    out.printf(Locale.ROOT, "%8s %14.2f %14.3f %14.3f %14.3f   (paper, 160 KB)%n", "paper", PAPER_160KB_MS[0],
+                            PAPER_160KB_MS[1], PAPER_160KB_MS[2], PAPER_160KB_MS[3]);
                 }
             }
             out.printf(Locale.ROOT, "control plane: modelled, %.4f us per register write (calibrated to the paper's 160 KB row);"
