@@ -10,12 +10,16 @@ import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.programs.midst.MidstPipeline;
+import dev.rmtemu.programs.midst.MidstProgram;
+import dev.rmtemu.programs.midst.MidstSwitch;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +38,8 @@ class BackendEquivalenceTest {
     private static final int PACKETS = 20_000;
     /** Destination addresses the l2fwd entries cover; others miss and drop. */
     private static final int ROUTED = 24;
+    private static final long MIDST_PROBE_CYCLES = 1_000;
+    private static final long MIDST_PROBES = 3_000;
 
     @ParameterizedTest(name = "{0} {1} on {2}")
     @CsvSource(delimiter = ';', value = {
@@ -43,6 +49,9 @@ class BackendEquivalenceTest {
         "hashpipe;;tofino1",
         "hashpipe;key=srcip,count=bytes,stages=3,counters=96;tofino1",
         "hashpipe;key=5tuple,counters=300,stages=5;unconstrained",
+        "midst;;tofino1",
+        "midst;rows=4,columns=1024,dirty_words=0;tofino1",
+        "midst;rows=3,columns=40960;unconstrained",
     })
     void compiledEqualsInterpreter(String program, String params, String target) {
         Map<String, String> p = new LinkedHashMap<>();
@@ -59,6 +68,26 @@ class BackendEquivalenceTest {
         assertTrue(compiled.departures.size() > PACKETS / 10, "packets leave");
         assertEquals(interpreted.departures, compiled.departures);
         assertEquals(interpreted.dropped, compiled.dropped);
+        if (program.equals(MidstProgram.NAME)) {
+            // the runs went through the paths that matter: monitoring started and stopped, and cleaning
+            // in the data plane ran to the end (both clean pointers back at 0)
+            var state = compiled.engine.state();
+            assertTrue(state.readRegister(0, MidstPipeline.EPOCH, 0) >= 1, "monitoring started");
+            assertEquals(0, state.readRegister(0, MidstPipeline.MONITOR, 0), "monitoring stopped");
+            assertEquals(0, state.readRegister(0, MidstPipeline.IN_CLEAN, 0), "ingress cleaning finished");
+            assertEquals(0, state.readRegister(0, MidstPipeline.OUT_CLEAN, 0), "egress cleaning finished");
+            boolean dirtyWords = !"0".equals(p.get("dirty_words"));
+            long counted = 0;
+            for (int row = 0; row < Integer.parseInt(p.getOrDefault("rows", "2")); row++) {
+                counted += Arrays.stream(state.snapshot(0, MidstPipeline.inCount(row))).sum();
+                if (dirtyWords) {
+                    assertEquals(0, Arrays.stream(state.snapshot(0, MidstPipeline.inDirty(row))).sum(), "S_in row " + row + " clean");
+                    assertEquals(0, Arrays.stream(state.snapshot(0, MidstPipeline.outDirty(row))).sum(), "S_out row " + row + " clean");
+                }
+            }
+            // with dirty words the counters keep their (stale) values; without, cleaning zeroed them
+            assertEquals(dirtyWords, counted > 0, "counters after cleaning: " + counted);
+        }
         for (RegisterArray r : prog.registers()) {
             for (int pipe = 0; pipe < profile.pipes(); pipe++) {
                 assertArrayEquals(interpreted.engine.state().snapshot(pipe, r.name()), compiled.engine.state().snapshot(pipe, r.name()),
@@ -83,6 +112,11 @@ class BackendEquivalenceTest {
             }
         }
         List<Long> departures = new ArrayList<>();
+        if (cfg.program().name().equals(MidstProgram.NAME)) {
+            // probes every 1,000 cycles over the run and the drain: monitoring starts on the congested
+            // port, stops when it drains, and the sketches are cleaned in the data plane
+            e.packetGenerator(0, 1, MIDST_PROBE_CYCLES, MIDST_PROBES, MidstSwitch::probeTemplate);
+        }
         e.onDeparture((cycle, port, slot, pool) -> {
             departures.add(cycle);
             departures.add((long) port);
