@@ -52,6 +52,10 @@ class BackendEquivalenceTest {
         "midst;;tofino1",
         "midst;rows=4,columns=1024,dirty_words=0;tofino1",
         "midst;rows=3,columns=40960;unconstrained",
+        "lds;;tofino1",
+        "lds;sampling=0.3,weights=1/32/2048,paths=2,priority=0.3,interval_shift=12;tofino1",
+        "lds;role=receiver,paths=2,priority=0.5,cells=1024,k=3;tofino1",
+        "lds;role=sender,cells=1000,k=7,sampling=0.5,paths=3,interval_shift=12;unconstrained",
     })
     void compiledEqualsInterpreter(String program, String params, String target) {
         Map<String, String> p = new LinkedHashMap<>();

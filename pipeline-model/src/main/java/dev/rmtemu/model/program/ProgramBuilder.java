@@ -222,6 +222,23 @@ public final class ProgramBuilder {
             return t;
         }
 
+        /**
+         * An exact table whose entries are constants of the program (P4's {@code const entries}),
+         * e.g. a precomputed function of a few key bits that a stage's ALUs cannot compute.
+         */
+        public MatchTable constTable(String tableName, int actionDataBits, List<MatchTable.ConstEntry> entries, Field... key) {
+            checkOpen();
+            for (Field f : key) {
+                checkVisible(f, "table " + tableName);
+            }
+            claim(tableName);
+            MatchTable t = new MatchTable(tables.size(), tableName, MatchKind.EXACT, Arrays.asList(key), entries.size(),
+                    actionDataBits, gress, number, entries);
+            tables.add(t);
+            stageTables.add(t);
+            return t;
+        }
+
         /** The stage's action code as a lambda run per packet (the old API; not checked statically). */
         public StageBuilder apply(StageAction code) {
             checkOpen();
