@@ -69,7 +69,7 @@ public final class WbmonReport implements ProgramReport {
             }
             out.add(new Row(id, WbmonControlPlane.describe(t, v), WbmonDeployment.readAllPipes(upEngine, WbmonPipeline.NEXT_SEQ, id),
                     WbmonDeployment.readAllPipes(downEngine, WbmonPipeline.PACKETS, id),
-                    WbmonDeployment.readAllPipes(downEngine, WbmonPipeline.DROPS, id), judged));
+                    WbmonPipeline.readDrops(downEngine, c, id), judged));
         }
         return out;
     }
