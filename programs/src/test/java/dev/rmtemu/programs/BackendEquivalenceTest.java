@@ -18,6 +18,7 @@ import dev.rmtemu.programs.wbmon.WbmonDeployment;
 import dev.rmtemu.programs.wbmon.WbmonHeader;
 import dev.rmtemu.programs.wbmon.WbmonPipeline;
 import dev.rmtemu.programs.wbmon.WindowMonitor;
+import dev.rmtemu.programs.lossradar.LossRadarProgram;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,6 +62,11 @@ class BackendEquivalenceTest {
         "lds;sampling=0.3,weights=1/32/2048,paths=2,priority=0.3,interval_shift=12;tofino1",
         "lds;role=receiver,paths=2,priority=0.5,cells=1024,k=3;tofino1",
         "lds;role=sender,cells=1000,k=7,sampling=0.5,paths=3,interval_shift=12;unconstrained",
+        "lossradar;;tofino1",
+        "lossradar;ttl_bit=1,syn_bit=1,timestamp=1,ttl_norm=1,batch_shift=14,timeout_us=5;tofino1",
+        "lossradar;meters=3,meter_id=2,ports=3,batch_shift=14,timeout_us=5;tofino1",
+        "lossradar-um;route=1,ports=16,batch_shift=14,timeout_us=5;tofino1",
+        "lossradar;cells=30,ports=5,batch_shift=14,timeout_us=5;unconstrained",
     })
     void compiledEqualsInterpreter(String program, String params, String target) {
         Map<String, String> p = new LinkedHashMap<>();
@@ -120,6 +126,9 @@ class BackendEquivalenceTest {
                 e.state().addExact("l2_fwd", new long[] {0xC0A80000L | d}, L2FwdProgram.ACTION_FORWARD, d % ports);
             }
         }
+        if (cfg.program().name().startsWith("lossradar")) {
+            lossRadarEntries(e, ports);
+        }
         List<Long> departures = new ArrayList<>();
         if (cfg.program().name().equals(MidstProgram.NAME)) {
             // probes every 1,000 cycles over the run and the drain: monitoring starts on the congested
@@ -138,6 +147,7 @@ class BackendEquivalenceTest {
             int flow = (int) (Math.pow(rnd.nextDouble(), 3) * 500);
             r.ipVersion(4).srcIpv4(0x0A000000 | flow).dstIpv4(0xC0A80000 | (flow % (ROUTED + 8)))
                     .protocol(flow % 3 == 0 ? 17 : 6).srcPort(1000 + flow).dstPort(80 + flow % 5)
+                    .ipId(i & 0xFFFF).ttl(64 - flow % 3).tcpFlags(flow % 4 == 0 ? PacketRecord.TCP_SYN : 0)
                     .wireLength(64 + (int) (rnd.nextDouble() * 1400));
             cycle += (long) (rnd.nextDouble() * 40);
             e.arrive(cycle, (int) (rnd.nextDouble() * ports), r);
@@ -313,6 +323,20 @@ class BackendEquivalenceTest {
         /** The downstream window counts it: a valid header of a tracked vconn on a port where a vconn ends. */
         boolean counted(int i) {
             return valid[i] && vconn[i] < vconns && inPort[i] != NOT_A_VCONN_PORT;
+    /** LossRadar's ACL denies one destination; its routes spread the routed destinations over ECMP groups of 1 to 3 ports. */
+    private static void lossRadarEntries(SwitchEngine e, int ports) {
+        if (e.config().program().tables().stream().anyMatch(t -> t.name().equals(LossRadarProgram.ACL_TABLE))) {
+            e.state().addTernary(LossRadarProgram.ACL_TABLE, new long[] {0xC0A80003L, 0}, new long[] {0xFFFFFFFFL, 0}, 1,
+                    LossRadarProgram.ACL_DENY, 0);
+        }
+        if (e.config().program().tables().stream().anyMatch(t -> t.name().equals(LossRadarProgram.ROUTE_TABLE))) {
+            for (int d = 0; d < ROUTED; d++) {
+                int[] group = new int[1 + d % 3];
+                for (int i = 0; i < group.length; i++) {
+                    group[i] = (d + 5 * i) % ports;
+                }
+                LossRadarProgram.installRoute(e.state(), 0xC0A80000L | d, group);
+            }
         }
     }
 }
