@@ -86,13 +86,9 @@ public final class P4Printer {
                     .map(f -> f.name() + ": " + t.kind().name().toLowerCase(java.util.Locale.ROOT)).toList())
                     + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b }");
         }
-        if (!d.hasIr()) {
-            line(2, "// code: a Java lambda, not visible to the compiler (checked per packet only)");
-        } else {
-            line(2, "apply {");
-            block(d.body(), 3);
-            line(2, "}");
-        }
+        line(2, "apply {");
+        block(d.body(), 3);
+        line(2, "}");
         line(1, "}");
     }
 
