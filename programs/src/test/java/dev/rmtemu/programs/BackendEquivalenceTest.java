@@ -10,6 +10,7 @@ import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.programs.lossradar.LossRadarProgram;
 import dev.rmtemu.programs.midst.MidstPipeline;
 import dev.rmtemu.programs.midst.MidstProgram;
 import dev.rmtemu.programs.midst.MidstSwitch;
@@ -18,7 +19,6 @@ import dev.rmtemu.programs.wbmon.WbmonDeployment;
 import dev.rmtemu.programs.wbmon.WbmonHeader;
 import dev.rmtemu.programs.wbmon.WbmonPipeline;
 import dev.rmtemu.programs.wbmon.WindowMonitor;
-import dev.rmtemu.programs.lossradar.LossRadarProgram;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,6 +154,23 @@ class BackendEquivalenceTest {
         }
         e.drain();
         return new Run(e, departures, e.counters().droppedTotal());
+    }
+
+    /** LossRadar's ACL denies one destination; its routes spread the routed destinations over ECMP groups of 1 to 3 ports. */
+    private static void lossRadarEntries(SwitchEngine e, int ports) {
+        if (e.config().program().tables().stream().anyMatch(t -> t.name().equals(LossRadarProgram.ACL_TABLE))) {
+            e.state().addTernary(LossRadarProgram.ACL_TABLE, new long[] {0xC0A80003L, 0}, new long[] {0xFFFFFFFFL, 0}, 1,
+                    LossRadarProgram.ACL_DENY, 0);
+        }
+        if (e.config().program().tables().stream().anyMatch(t -> t.name().equals(LossRadarProgram.ROUTE_TABLE))) {
+            for (int d = 0; d < ROUTED; d++) {
+                int[] group = new int[1 + d % 3];
+                for (int i = 0; i < group.length; i++) {
+                    group[i] = (d + 5 * i) % ports;
+                }
+                LossRadarProgram.installRoute(e.state(), 0xC0A80000L | d, group);
+            }
+        }
     }
 
     /**
@@ -323,20 +340,6 @@ class BackendEquivalenceTest {
         /** The downstream window counts it: a valid header of a tracked vconn on a port where a vconn ends. */
         boolean counted(int i) {
             return valid[i] && vconn[i] < vconns && inPort[i] != NOT_A_VCONN_PORT;
-    /** LossRadar's ACL denies one destination; its routes spread the routed destinations over ECMP groups of 1 to 3 ports. */
-    private static void lossRadarEntries(SwitchEngine e, int ports) {
-        if (e.config().program().tables().stream().anyMatch(t -> t.name().equals(LossRadarProgram.ACL_TABLE))) {
-            e.state().addTernary(LossRadarProgram.ACL_TABLE, new long[] {0xC0A80003L, 0}, new long[] {0xFFFFFFFFL, 0}, 1,
-                    LossRadarProgram.ACL_DENY, 0);
-        }
-        if (e.config().program().tables().stream().anyMatch(t -> t.name().equals(LossRadarProgram.ROUTE_TABLE))) {
-            for (int d = 0; d < ROUTED; d++) {
-                int[] group = new int[1 + d % 3];
-                for (int i = 0; i < group.length; i++) {
-                    group[i] = (d + 5 * i) % ports;
-                }
-                LossRadarProgram.installRoute(e.state(), 0xC0A80000L | d, group);
-            }
         }
     }
 }

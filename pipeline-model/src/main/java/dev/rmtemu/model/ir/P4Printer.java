@@ -87,13 +87,9 @@ public final class P4Printer {
                     + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b"
                     + (t.constEntries().isEmpty() ? "" : "; const entries = " + t.constEntries().size()) + " }");
         }
-        if (!d.hasIr()) {
-            line(2, "// code: a Java lambda, not visible to the compiler (checked per packet only)");
-        } else {
-            line(2, "apply {");
-            block(d.body(), 3);
-            line(2, "}");
-        }
+        line(2, "apply {");
+        block(d.body(), 3);
+        line(2, "}");
         line(1, "}");
     }
 

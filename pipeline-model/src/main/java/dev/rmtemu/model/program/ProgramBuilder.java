@@ -155,7 +155,6 @@ public final class ProgramBuilder {
         private final List<RegisterArray> stageRegisters = new ArrayList<>();
         private final List<RegisterAction> stageActions = new ArrayList<>();
         private final List<MatchTable> stageTables = new ArrayList<>();
-        private StageAction action;
         private List<Stmt> body;
 
         private StageBuilder(Gress gress, int number) {
@@ -239,24 +238,14 @@ public final class ProgramBuilder {
             return t;
         }
 
-        /** The stage's action code as a lambda run per packet (the old API; not checked statically). */
-        public StageBuilder apply(StageAction code) {
-            checkOpen();
-            if (action != null || body != null) {
-                throw new IllegalArgumentException(gress.label() + " stage " + number + " already has action code");
-            }
-            this.action = code;
-            return this;
-        }
-
         /**
          * The stage's code as IR: {@code code} runs once, now, and records the
          * stage's tables, gateways, register actions and VLIW instructions.
          */
         public StageBuilder body(Consumer<Block> code) {
             checkOpen();
-            if (action != null || body != null) {
-                throw new IllegalArgumentException(gress.label() + " stage " + number + " already has action code");
+            if (body != null) {
+                throw new IllegalArgumentException(gress.label() + " stage " + number + " already has a body");
             }
             Block b = new Block();
             code.accept(b);
@@ -271,12 +260,9 @@ public final class ProgramBuilder {
         }
 
         private StageDecl toDecl() {
-            if (body != null) {
-                return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables,
-                        new IrInterpreter(gress, number, stageActions, stageTables, body), body);
-            }
-            StageAction code = action != null ? action : ctx -> { };
-            return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables, code, null);
+            List<Stmt> code = body == null ? List.of() : body; // a stage that only declares state runs nothing
+            return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables,
+                    new IrInterpreter(gress, number, stageActions, stageTables, code), code);
         }
     }
 }

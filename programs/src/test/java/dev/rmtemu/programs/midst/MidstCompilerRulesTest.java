@@ -51,14 +51,4 @@ class MidstCompilerRulesTest {
             }
         }
     }
-
-    @Test
-    void everyStageIsWrittenInTheIr() {
-        StageProgram p = new MidstPipeline(MidstConfig.defaults().withRows(MidstConfig.MAX_ROWS, 1024)).program;
-        for (Gress g : Gress.values()) {
-            for (StageDecl d : p.stages(g)) {
-                assertTrue(d.hasIr(), g + " stage " + d.number() + " is a lambda");
-            }
-        }
-    }
 }
