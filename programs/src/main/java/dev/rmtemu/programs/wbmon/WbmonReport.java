@@ -1,6 +1,11 @@
 package dev.rmtemu.programs.wbmon;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.results.NoteResults;
+import dev.rmtemu.emulator.results.ProgramResults;
+import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.replay.NetworkReplay;
 import dev.rmtemu.emulator.replay.ProgramReport;
@@ -15,12 +20,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * WBMon's section of {@code rmtemu replay}: per vconn, read from the m-switches'
+ * WBMon's results of {@code rmtemu replay}: per vconn, read from the m-switches'
  * registers after the run (every pipe), the packets its upstream numbered, the
  * packets and drops its downstream counted, and how far the downstream has judged
  * (sequence numbers below the slot to clean; later ones may still be counted).
  * Vconn ids are positions in {@link VConns#vconns}, as {@link WbmonControlPlane}
- * assigns them; the window parameters come from the switch's program.
+ * assigns them; the window parameters come from the switch's program. Then the analyser's
+ * step: NetBouncer's link inference over the vconns' drop rates and the links it blames, beside
+ * the losses the network counted on each link (its ground truth).
  */
 public final class WbmonReport implements ProgramReport {
     @Override
@@ -83,26 +90,132 @@ public final class WbmonReport implements ProgramReport {
         return false;
     }
 
+    /** One vconn of the results: its row, with the drop rate the analyser reads. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record VconnResult(int vconn, String path, long numbered, long received, long drops, long judged, double dropRate) {
+        static VconnResult of(Row r) {
+            return new VconnResult(r.vconn(), r.path(), r.numbered(), r.received(), r.drops(), r.judgedBelow(), r.dropRate());
+        }
+    }
+
+    /**
+     * One link on a judged vconn's path: NetBouncer's inferred success probability from the
+     * vconns' drop rates, whether it is blamed (below {@code blame_below}), and the ground truth
+     * the network counted on it (both directions: packets carried and lost).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record LinkResult(int linkId, String link, double success, boolean blamed, long trueCarried, long trueLost) {
+    }
+
+    /** WBMon's results of a network replay: per vconn from the m-switches' registers, per link NetBouncer's inference. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Results(double blameBelow, List<VconnResult> vconns, List<LinkResult> links, List<String> blamed,
+                          List<String> notes) implements ProgramResults {
+        @Override
+        public String render() {
+            StringBuilder b = new StringBuilder();
+            b.append(String.format(Locale.ROOT, "WBMon per vconn (registers of every pipe; judged = sequence numbers below the slot to clean)%n"));
+            b.append(String.format(Locale.ROOT, "  %5s  %-32s %12s %12s %10s %12s %9s%n", "vconn", "path", "numbered", "received",
+                    "drops", "judged", "drop %"));
+            for (VconnResult r : vconns) {
+                b.append(String.format(Locale.ROOT, "  %5d  %-32s %12d %12d %10d %12d %9.4f%n", r.vconn(), r.path(), r.numbered(),
+                        r.received(), r.drops(), r.judged(), 100 * r.dropRate()));
+            }
+            for (String n : notes) {
+                b.append("  ").append(n).append('\n');
+            }
+            if (!links.isEmpty()) {
+                b.append(String.format(Locale.ROOT, "WBMon blamed links (NetBouncer on the judged vconns' drop rates; blamed below %s)%n",
+                        blameBelow));
+                int width = "link".length();
+                for (LinkResult l : links) {
+                    width = Math.max(width, l.link().length());
+                }
+                String row = "  %-" + width + "s %10s %7s %14s %12s%n";
+                b.append(String.format(Locale.ROOT, row, "link", "success", "blamed", "true carried", "true lost"));
+                for (LinkResult l : links) {
+                    b.append(String.format(Locale.ROOT, row, l.link(), String.format(Locale.ROOT, "%.6f", l.success()),
+                            l.blamed() ? "yes" : "no", l.trueCarried(), l.trueLost()));
+                }
+                b.append("  blamed: ").append(blamed.isEmpty() ? "none" : String.join(", ", blamed)).append('\n');
+            }
+            return b.toString();
+        }
+    }
+
     @Override
-    public String summarizeNetwork(NetworkReplay.Result result) {
-        List<Row> rows = rows(result.network());
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "WBMon per vconn (registers of every pipe; judged = sequence numbers below the slot to clean)%n"));
-        b.append(String.format(Locale.ROOT, "  %5s  %-32s %12s %12s %10s %12s %9s%n", "vconn", "path", "numbered", "received",
-                "drops", "judged", "drop %"));
+    public Results networkResults(NetworkReplay.Result result) {
+        return results(result.network(), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW);
+    }
+
+    /** The results of {@code net} after its run, blaming links whose inferred success is below {@code blameBelow}. */
+    static Results results(NetworkEngine net, double blameBelow) {
+        List<Row> rows = rows(net);
+        List<VconnResult> vconns = new ArrayList<>();
         long numbered = 0;
         for (Row r : rows) {
+            vconns.add(VconnResult.of(r));
             numbered += r.numbered();
-            b.append(String.format(Locale.ROOT, "  %5d  %-32s %12d %12d %10d %12d %9.4f%n", r.vconn(), r.path(), r.numbered(),
-                    r.received(), r.drops(), r.judgedBelow(), 100 * r.dropRate()));
         }
+        List<String> notes = new ArrayList<>();
         if (rows.isEmpty()) {
-            b.append("  no vconn between two m-switches running wbmon\n");
+            notes.add("no vconn between two m-switches running wbmon");
         } else if (numbered == 0) {
-            b.append("  nothing numbered: the port tables are empty; write them with"
-                    + " 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC' and pass --control FILE\n");
+            notes.add("nothing numbered: the port tables are empty; write them with"
+                    + " 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC' and pass --control FILE");
         }
-        return b.toString();
+        List<LinkResult> links = new ArrayList<>();
+        List<String> blamed = new ArrayList<>();
+        blame(net, rows, blameBelow, links, blamed);
+        return new Results(blameBelow, vconns, links, blamed, notes);
+    }
+
+    /**
+     * NetBouncer over the vconns with judged sequence numbers: each is a path over its links with
+     * success rate 1 - drops / judged, weighted by what was judged; links in topology id order.
+     */
+    private static void blame(NetworkEngine net, List<Row> rows, double blameBelow, List<LinkResult> links, List<String> blamed) {
+        List<VConn> all = VConns.vconns(net.topology());
+        java.util.TreeMap<Integer, Integer> index = new java.util.TreeMap<>();
+        List<Row> judged = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.judgedBelow() > 0) {
+                judged.add(r);
+                for (int l : all.get(r.vconn()).links()) {
+                    index.put(l, 0);
+                }
+            }
+        }
+        if (judged.isEmpty()) {
+            return;
+        }
+        List<Integer> ids = new ArrayList<>(index.keySet());
+        for (int i = 0; i < ids.size(); i++) {
+            index.put(ids.get(i), i);
+        }
+        int[][] paths = new int[judged.size()][];
+        double[] y = new double[judged.size()];
+        double[] weight = new double[judged.size()];
+        for (int j = 0; j < judged.size(); j++) {
+            List<Integer> path = all.get(judged.get(j).vconn()).links();
+            paths[j] = new int[path.size()];
+            for (int k = 0; k < path.size(); k++) {
+                paths[j][k] = index.get(path.get(k));
+            }
+            y[j] = 1 - judged.get(j).dropRate();
+            weight[j] = judged.get(j).judgedBelow();
+        }
+        double[] x = NetBouncer.solve(ids.size(), paths, y, weight, NetBouncer.Params.DEFAULTS).x();
+        for (int i = 0; i < ids.size(); i++) {
+            Link l = net.topology().links().get(ids.get(i));
+            String name = l.a() + (l.bidirectional() ? "<->" : "->") + l.b();
+            boolean bad = x[i] < blameBelow;
+            links.add(new LinkResult(l.id(), name, x[i], bad, net.carried(l.id(), 0) + net.carried(l.id(), 1),
+                    net.lost(l.id(), 0) + net.lost(l.id(), 1)));
+            if (bad) {
+                blamed.add(name);
+            }
+        }
     }
 
     /**
@@ -110,8 +223,8 @@ public final class WbmonReport implements ProgramReport {
      * upstream) and {@code wbmon} leaves forwarding to the network's routing, so there is nothing to report.
      */
     @Override
-    public String summarize(ReplayResult result) {
-        return "WBMon: a single switch has no vconns (no packet carries a WBMon header); replay a network with --topology"
-                + " and the control script from 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC'\n";
+    public NoteResults results(ReplayResult result) {
+        return new NoteResults("WBMon: a single switch has no vconns (no packet carries a WBMon header); replay a network with"
+                + " --topology and the control script from 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC'");
     }
 }
