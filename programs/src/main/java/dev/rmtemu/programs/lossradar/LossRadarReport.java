@@ -37,7 +37,7 @@ public final class LossRadarReport implements ProgramReport {
 
     /** One monitored link direction after the run. */
     public record Row(String link, int batches, int complete, long counted, long decoded, long extra, long linkLost,
-                      long queueDrops, List<LostPacket> lost, List<Long> lostBatch, int batchShift) {
+                      long queueDrops, List<LostPacket> lost, List<Long> lostBatch, int batchShift, boolean timed) {
         /** Ground-truth losses between the UM and the DM. */
         public long truth() {
             return linkLost + queueDrops;
@@ -83,9 +83,9 @@ public final class LossRadarReport implements ProgramReport {
             for (DropCause cause : DropCause.values()) {
                 queue += net.switchEngine(m.meters().umSwitch()).trafficManager().droppedPackets(m.meters().umPort(), cause);
             }
-            int shift = LossRadarControlPlane.config(net.switchEngine(m.meters().umSwitch()).state().program()).batchShift();
+            LossRadarConfig c = LossRadarControlPlane.config(net.switchEngine(m.meters().umSwitch()).state().program());
             out.add(new Row(m.meters().name(), batches, complete, counted, lost.size(), extra, net.lost(m.linkId(), m.direction()),
-                    queue, lost, lostBatch, shift));
+                    queue, lost, lostBatch, c.batchShift(), c.timestamp()));
         }
         return out;
     }
@@ -97,12 +97,12 @@ public final class LossRadarReport implements ProgramReport {
     }
 
     /**
-     * One decoded lost packet: its link direction, batch, 5-tuple, IP ID, SYN flag, the time the
-     * analyzer gave it (ns; the batch start when the signatures carry no timestamp) and the
-     * root cause it classified.
+     * One decoded lost packet: its link direction, batch, 5-tuple, IP ID, SYN flag, and, when the
+     * signatures carry the µs timestamp ({@code --param timestamp=1}), its time (ns) and the root
+     * cause the analyzer classified (both null without: the analyzer needs each loss's time).
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Loss(String link, long batch, String fiveTuple, int ipId, boolean syn, long timeNs, String rootCause) {
+    public record Loss(String link, long batch, String fiveTuple, int ipId, boolean syn, Long timeNs, String rootCause) {
     }
 
     /** Per link direction, the decoded losses by root cause (LossRadar's analyzer, the paper's defaults). */
@@ -112,8 +112,8 @@ public final class LossRadarReport implements ProgramReport {
 
     /** LossRadar's results of a network replay. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Results(List<LinkResult> links, List<Loss> losses, List<CauseCount> rootCauses, List<String> notes)
-            implements ProgramResults {
+    public record Results(boolean timestamped, List<LinkResult> links, List<Loss> losses, List<CauseCount> rootCauses,
+                          List<String> notes) implements ProgramResults {
         @Override
         public String render() {
             StringBuilder b = new StringBuilder();
@@ -149,7 +149,9 @@ public final class LossRadarReport implements ProgramReport {
                     b.append("    root causes: ").append(causes).append('\n');
                 }
             }
-            b.append("  every decoded loss with its root cause: report.json results.lossradar.losses, results/lossradar_losses.csv\n");
+            b.append(timestamped ? "  every decoded loss with its root cause: report.json results.lossradar.losses, results/lossradar_losses.csv\n"
+                    : "  every decoded loss: report.json results.lossradar.losses, results/lossradar_losses.csv; root causes need"
+                    + " each loss's time: --param timestamp=1\n");
             return b.toString();
         }
     }
@@ -160,28 +162,36 @@ public final class LossRadarReport implements ProgramReport {
         List<String> notes = new ArrayList<>();
         if (LossRadarControlPlane.monitoredLinks(net).isEmpty()) {
             notes.add("no link between two switches running lossradar");
-            return new Results(List.of(), List.of(), List.of(), notes);
+            return new Results(false, List.of(), List.of(), List.of(), notes);
         }
         Path out = result.options().out();
         Path journal = out == null ? null : out.resolve("journal");
         if (journal == null || !Files.isDirectory(journal)) {
             notes.add("no export journal (run with --out DIR): nothing to decode");
-            return new Results(List.of(), List.of(), List.of(), notes);
+            return new Results(false, List.of(), List.of(), List.of(), notes);
         }
         List<LinkResult> links = new ArrayList<>();
         List<Loss> losses = new ArrayList<>();
         List<CauseCount> causes = new ArrayList<>();
         RootCauseAnalyzer analyzer = new RootCauseAnalyzer(RootCauseAnalyzer.Params.defaults());
+        boolean timed = false;
         for (Row r : rows(net, journal)) {
             links.add(new LinkResult(r.link(), r.batches(), r.complete(), r.counted(), r.decoded(), r.extra(), r.linkLost(),
                     r.queueDrops(), r.truth()));
+            if (!r.timed()) {
+                for (int i = 0; i < r.lost().size(); i++) {
+                    LostPacket p = r.lost().get(i);
+                    losses.add(new Loss(r.link(), r.lostBatch().get(i), p.flow(), p.ipId(), p.syn(), null, null));
+                }
+                continue;
+            }
+            timed = true;
             List<RootCauseAnalyzer.Loss> analysed = new ArrayList<>();
             for (int i = 0; i < r.lost().size(); i++) {
                 LostPacket p = r.lost().get(i);
                 long start = r.lostBatch().get(i) << r.batchShift();
-                long t = p.words().length > LossRadarConfig.BASE_WORDS
-                        ? RootCauseAnalyzer.unwrapNs(p.words()[LossRadarConfig.BASE_WORDS], start) : start;
-                analysed.add(RootCauseAnalyzer.Loss.of(p, r.lostBatch().get(i), t));
+                analysed.add(RootCauseAnalyzer.Loss.of(p, r.lostBatch().get(i),
+                        RootCauseAnalyzer.unwrapNs(p.words()[LossRadarConfig.BASE_WORDS], start)));
             }
             RootCause[] cause = analyzer.classify(analysed);
             long[] byCause = new long[RootCause.values().length];
@@ -197,7 +207,7 @@ public final class LossRadarReport implements ProgramReport {
                 }
             }
         }
-        return new Results(links, losses, causes, notes);
+        return new Results(timed, links, losses, causes, notes);
     }
 
     /** A single switch has no link between an upstream and a downstream meter. */

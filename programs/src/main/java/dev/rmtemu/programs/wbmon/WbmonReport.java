@@ -26,8 +26,9 @@ import java.util.Locale;
  * (sequence numbers below the slot to clean; later ones may still be counted).
  * Vconn ids are positions in {@link VConns#vconns}, as {@link WbmonControlPlane}
  * assigns them; the window parameters come from the switch's program. Then the analyser's
- * step: NetBouncer's link inference over the vconns' drop rates and the links it blames, beside
- * the losses the network counted on each link (its ground truth).
+ * step ({@link WbmonAnalyser}): NetBouncer's inference over the vconns' loss rates, per set of
+ * directed links it cannot tell apart, and the sets it blames, beside the losses the network
+ * counted on those links (its ground truth).
  */
 public final class WbmonReport implements ProgramReport {
     @Override
@@ -99,18 +100,20 @@ public final class WbmonReport implements ProgramReport {
     }
 
     /**
-     * One link on a judged vconn's path: NetBouncer's inferred success probability from the
-     * vconns' drop rates, whether it is blamed (below {@code blame_below}), and the ground truth
-     * the network counted on it (both directions: packets carried and lost).
+     * A set of directed links crossed by exactly the same vconns (which WBMon cannot tell apart):
+     * the least success probability NetBouncer inferred among them, whether the set is blamed
+     * (below {@code blame_below}), and the ground truth the network counted on those directed
+     * links (packets carried and lost).
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record LinkResult(int linkId, String link, double success, boolean blamed, long trueCarried, long trueLost) {
+    public record LinkSetResult(List<String> links, List<Integer> vconns, double minSuccess, boolean blamed, long trueCarried,
+                                long trueLost) {
     }
 
     /** WBMon's results of a network replay: per vconn from the m-switches' registers, per link NetBouncer's inference. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Results(double blameBelow, List<VconnResult> vconns, List<LinkResult> links, List<String> blamed,
-                          List<String> notes) implements ProgramResults {
+    public record Results(double blameBelow, List<VconnResult> vconns, List<LinkSetResult> linkSets, List<String> notes)
+            implements ProgramResults {
         @Override
         public String render() {
             StringBuilder b = new StringBuilder();
@@ -124,20 +127,16 @@ public final class WbmonReport implements ProgramReport {
             for (String n : notes) {
                 b.append("  ").append(n).append('\n');
             }
-            if (!links.isEmpty()) {
-                b.append(String.format(Locale.ROOT, "WBMon blamed links (NetBouncer on the judged vconns' drop rates; blamed below %s)%n",
-                        blameBelow));
-                int width = "link".length();
-                for (LinkResult l : links) {
-                    width = Math.max(width, l.link().length());
+            if (!linkSets.isEmpty()) {
+                b.append(String.format(Locale.ROOT, "WBMon analyser (NetBouncer on the vconns' loss rates; directed links crossed by the"
+                        + " same vconns are one set; blamed below %s)%n", blameBelow));
+                b.append(String.format(Locale.ROOT, "  %-40s %-8s %11s %7s %14s %10s%n", "directed links", "vconns", "min success",
+                        "blamed", "true carried", "true lost"));
+                for (LinkSetResult l : linkSets) {
+                    b.append(String.format(Locale.ROOT, "  %-40s %-8s %11.6f %7s %14d %10d%n", String.join(" ", l.links()),
+                            l.vconns().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")),
+                            l.minSuccess(), l.blamed() ? "yes" : "no", l.trueCarried(), l.trueLost()));
                 }
-                String row = "  %-" + width + "s %10s %7s %14s %12s%n";
-                b.append(String.format(Locale.ROOT, row, "link", "success", "blamed", "true carried", "true lost"));
-                for (LinkResult l : links) {
-                    b.append(String.format(Locale.ROOT, row, l.link(), String.format(Locale.ROOT, "%.6f", l.success()),
-                            l.blamed() ? "yes" : "no", l.trueCarried(), l.trueLost()));
-                }
-                b.append("  blamed: ").append(blamed.isEmpty() ? "none" : String.join(", ", blamed)).append('\n');
             }
             return b.toString();
         }
@@ -164,58 +163,48 @@ public final class WbmonReport implements ProgramReport {
             notes.add("nothing numbered: the port tables are empty; write them with"
                     + " 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC' and pass --control FILE");
         }
-        List<LinkResult> links = new ArrayList<>();
-        List<String> blamed = new ArrayList<>();
-        blame(net, rows, blameBelow, links, blamed);
-        return new Results(blameBelow, vconns, links, blamed, notes);
+        return new Results(blameBelow, vconns, analyse(net, rows, blameBelow), notes);
     }
 
     /**
-     * NetBouncer over the vconns with judged sequence numbers: each is a path over its links with
-     * success rate 1 - drops / judged, weighted by what was judged; links in topology id order.
+     * {@link WbmonAnalyser} over the vconns the m-switches counted (sent = numbered by the
+     * upstream, received and drops by the downstream), with each set's ground truth.
      */
-    private static void blame(NetworkEngine net, List<Row> rows, double blameBelow, List<LinkResult> links, List<String> blamed) {
-        List<VConn> all = VConns.vconns(net.topology());
-        java.util.TreeMap<Integer, Integer> index = new java.util.TreeMap<>();
-        List<Row> judged = new ArrayList<>();
+    private static List<LinkSetResult> analyse(NetworkEngine net, List<Row> rows, double blameBelow) {
+        Topology t = net.topology();
+        List<VConn> all = VConns.vconns(t);
+        List<VConn> counted = new ArrayList<>();
+        List<WbmonCollector.VconnCounters> counters = new ArrayList<>();
         for (Row r : rows) {
-            if (r.judgedBelow() > 0) {
-                judged.add(r);
-                for (int l : all.get(r.vconn()).links()) {
-                    index.put(l, 0);
-                }
+            if (r.numbered() > 0) {
+                counted.add(all.get(r.vconn()));
+                counters.add(new WbmonCollector.VconnCounters(counters.size(), r.numbered(), r.received(), r.drops()));
             }
         }
-        if (judged.isEmpty()) {
-            return;
+        List<LinkSetResult> out = new ArrayList<>();
+        if (counted.isEmpty()) {
+            return out;
         }
-        List<Integer> ids = new ArrayList<>(index.keySet());
-        for (int i = 0; i < ids.size(); i++) {
-            index.put(ids.get(i), i);
-        }
-        int[][] paths = new int[judged.size()][];
-        double[] y = new double[judged.size()];
-        double[] weight = new double[judged.size()];
-        for (int j = 0; j < judged.size(); j++) {
-            List<Integer> path = all.get(judged.get(j).vconn()).links();
-            paths[j] = new int[path.size()];
-            for (int k = 0; k < path.size(); k++) {
-                paths[j][k] = index.get(path.get(k));
+        WbmonAnalyser.Analysis a = WbmonAnalyser.analyse(t, counted, counters,
+                new WbmonAnalyser.Params(blameBelow, NetBouncer.Params.DEFAULTS));
+        for (WbmonAnalyser.LinkSet set : a.sets()) {
+            List<String> names = new ArrayList<>();
+            long carried = 0;
+            long lost = 0;
+            for (int d : set.links()) {
+                Link l = t.link(d / 2);
+                int dir = d % 2;
+                names.add(dir == 0 ? l.a() + "->" + l.b() : l.b() + "->" + l.a());
+                carried += net.carried(l.id(), dir);
+                lost += net.lost(l.id(), dir);
             }
-            y[j] = 1 - judged.get(j).dropRate();
-            weight[j] = judged.get(j).judgedBelow();
-        }
-        double[] x = NetBouncer.solve(ids.size(), paths, y, weight, NetBouncer.Params.DEFAULTS).x();
-        for (int i = 0; i < ids.size(); i++) {
-            Link l = net.topology().links().get(ids.get(i));
-            String name = l.a() + (l.bidirectional() ? "<->" : "->") + l.b();
-            boolean bad = x[i] < blameBelow;
-            links.add(new LinkResult(l.id(), name, x[i], bad, net.carried(l.id(), 0) + net.carried(l.id(), 1),
-                    net.lost(l.id(), 0) + net.lost(l.id(), 1)));
-            if (bad) {
-                blamed.add(name);
+            List<Integer> ids = new ArrayList<>();
+            for (int v : set.vconns()) {
+                ids.add(rows.stream().filter(r -> r.numbered() > 0).toList().get(v).vconn());
             }
+            out.add(new LinkSetResult(names, ids, set.minSuccess(), set.blamed(), carried, lost));
         }
+        return out;
     }
 
     /**
