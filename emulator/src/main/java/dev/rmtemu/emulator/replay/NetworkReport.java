@@ -54,7 +54,9 @@ public final class NetworkReport {
                 names.addAll(SavedRegisters.names(net.switchEngine(s).state(), net.switchNode(s).name()));
             }
         }
+        names.addAll(r.results().fileNames());
         rd.plan(names);
+        r.results().write(rd);
         rd.write(LATENCY_FILE, net.latency()::writeHgrm);
         if (saveRegisters) {
             for (int s = 0; s < net.switchCount(); s++) {
@@ -189,6 +191,8 @@ public final class NetworkReport {
         time.put("last_arrival_cycle", r.lastArrivalCycle());
         time.put("last_event_cycle", net.now());
         time.put("duration_ns", net.clock().cyclesToNs(net.now() - Math.max(0, r.firstArrivalCycle())));
+
+        root.set("results", r.results().json());
 
         ObjectNode host = root.putObject("host");
         host.put("wall_ms", r.hostNanos() / 1_000_000);

@@ -53,7 +53,9 @@ public final class RunOutputs {
         if (saveRegisters) {
             names.addAll(SavedRegisters.names(r.engine().state(), null));
         }
+        names.addAll(r.results().fileNames());
         rd.plan(names);
+        r.results().write(rd);
         rd.writeString(RESOURCES, ReportRenderer.json(r.engine().resources()));
         if (saveRegisters) {
             SavedRegisters.write(r.engine().state(), null, rd);
@@ -162,6 +164,8 @@ public final class RunOutputs {
                 an.put("pipe" + pipe + "_nonzero", nonZero(st.snapshot(pipe, a.name())));
             }
         }
+
+        root.set("results", r.results().json());
 
         ObjectNode res = root.putObject("resources");
         res.put("fits", e.resources().fits());

@@ -121,6 +121,24 @@ class WbmonReplayCliTest {
             assertTrue(truth[1] > 50, "losses " + truth[1]);
             assertEquals(truth[1], drops, "vconn from " + e.getKey() + ": drops among the judged sequence numbers");
         }
+        // the analyser's results: each vconn crosses its own pair of directed links (one lossy), so each
+        // pair is one indistinguishable set, blamed, with the lossy link's ground truth
+        com.fasterxml.jackson.databind.JsonNode sets = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run.resolve("report.json").toFile()).path("results").path("wbmon").path("link_sets");
+        assertEquals(2, sets.size(), sets.toString());
+        String[] upstream = {"m1", "m2"};
+        List<String> csv = Files.readAllLines(run.resolve("results/wbmon_link_sets.csv"));
+        assertEquals("links,vconns,min_success,blamed,true_carried,true_lost", csv.get(0));
+        for (int v = 0; v < 2; v++) {
+            com.fasterxml.jackson.databind.JsonNode set = sets.get(v);
+            assertEquals(v, set.path("vconns").get(0).asInt(), set.toString());
+            assertTrue(set.path("blamed").asBoolean(), set.toString());
+            assertEquals(groundTruthDrops(run, firstLink.get(upstream[v]), Long.MAX_VALUE)[0], set.path("true_lost").asLong(),
+                    set.toString());
+            assertTrue(set.path("min_success").asDouble() < WbmonAnalyser.Params.DEFAULT_BLAME_BELOW, set.toString());
+            assertTrue(csv.get(v + 1).startsWith(set.path("links").get(0).asText() + " " + set.path("links").get(1).asText() + ","
+                    + v + ","), csv.get(v + 1));
+        }
     }
 
     @Test
