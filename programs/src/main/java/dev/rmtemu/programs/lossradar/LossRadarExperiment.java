@@ -65,13 +65,15 @@ public final class LossRadarExperiment implements Experiment {
     static final String PAPER_C = "precision ~100% blackholes, >= 97.6% random drops";
 
     static {
-        DEFAULTS.put("part", "abcdflm");
+        DEFAULTS.put("part", "abcdflmr");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("hashes", "3");
         DEFAULTS.put("a_losses", "100,1000,10000");
         DEFAULTS.put("a_ratios", "1.1,1.2,1.25,1.3,1.4,1.5,2.0");
         DEFAULTS.put("a_trials", "100");
         DEFAULTS.put("a_trace", "gen:isp?packets=100000&seed=1");
+        DEFAULTS.put("r_rules", "2000");
+        DEFAULTS.put("r_trials", "100");
         DEFAULTS.put("m_gbps", "10");
         DEFAULTS.put("m_packet_bytes", "175");
         DEFAULTS.put("m_loss", "0.0001,0.001,0.01");
@@ -120,8 +122,10 @@ public final class LossRadarExperiment implements Experiment {
     @Override
     public List<String> options() {
         return List.of(
-                "part=abcdflm                parts: a decode, b digest size (one link), c root causes, d memory,"
-                        + " f digest size on a k=4 fat tree, l stage programs on a line, m memory vs loss rate and batch length",
+                "part=abcdflmr               parts: a decode, b digest size (one link), c root causes, d memory,"
+                        + " f digest size on a k=4 fat tree, l stage programs on a line, m memory vs loss rate and batch length,"
+                        + " r ACL corruption on a ClassBench-like ACL",
+                "r_rules=2000 r_trials=100   (r) ACL rules, trials (one random bit flip each)",
                 "m_gbps=10 m_packet_bytes=175 m_loss=0.0001,0.001,0.01 m_batch_ms=1,10,20 m_trials=100 m_decode=0.99"
                         + "   (m) traffic, loss rates, batch lengths, trials, share of trials to decode fully (signatures from a_trace)",
                 "f_ms=20 f_gbps=20 f_loss=0.0003 f_bursts=2 f_burst_packets=1800 f_cells=12,24,96,384"
@@ -141,6 +145,8 @@ public final class LossRadarExperiment implements Experiment {
     public static final String SIG_RANDOM = "random";
     public static final String SIG_PACKETS = "packets";
     /** Paper §7.1: 10 Gb/s of 175-byte packets, 10 ms batches: digests of 2.9 Mb/s at 0.1 % loss, 25.6 Mb/s at 1 %. */
+    /** Paper §7.5: ClassBench ACLs of 50K-200K rules, 100 random bit flips. */
+    static final String PAPER_R = "50K-200K rules: corrupted rule always a candidate, 2-2.5 candidate rules";
     static final String PAPER_M = "10G, 175 B packets, T = 10 ms: 2.9 Mbps at 0.1% loss, 25.6 Mbps at 1%";
 
     /**
@@ -195,8 +201,8 @@ public final class LossRadarExperiment implements Experiment {
         Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         String part = o.get("part");
         for (char ch : part.toCharArray()) {
-            if ("abcdflm".indexOf(ch) < 0) {
-                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, b, c, d, f, l and m");
+            if ("abcdflmr".indexOf(ch) < 0) {
+                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, b, c, d, f, l, m and r");
             }
         }
         long seed = longOpt(o, "seed");
@@ -212,10 +218,11 @@ public final class LossRadarExperiment implements Experiment {
         List<MemoryRow> d = part.contains("d") ? memory(o, k) : List.of();
         List<LineRow> l = part.contains("l") ? lines(o, k, seed) : List.of();
         List<LossRateRow> m = part.contains("m") ? lossRates(o, k, seed) : List.of();
+        AclCorruptionEvaluation.Result acl = part.contains("r") ? aclCorruption(o, seed) : null;
         StringWriter json = new StringWriter();
         StringWriter tables = new StringWriter();
-        printJson(new PrintWriter(json), o, a, bRows, fRows, cr, d, l, m);
-        printTables(new PrintWriter(tables), a, bRows, fRows, cr, d, l, m);
+        printJson(new PrintWriter(json), o, a, bRows, fRows, cr, d, l, m, acl);
+        printTables(new PrintWriter(tables), a, bRows, fRows, cr, d, l, m, acl);
         return new Output(json.toString(), tables.toString());
     }
 
@@ -282,6 +289,17 @@ public final class LossRadarExperiment implements Experiment {
             decoded += r.decoded();
         }
         return new DecodeRow(kind, n, ratio, cells, trials, complete, decoded / ((double) n * trials));
+    }
+
+    // ------------------------------------------------------------------ (r)
+
+    static AclCorruptionEvaluation.Result aclCorruption(Map<String, String> o, long seed) {
+        int rules = intOpt(o, "r_rules");
+        int trials = intOpt(o, "r_trials");
+        if (rules < 1 || trials < 1) {
+            throw new UserError("lossradar experiment: r_rules and r_trials must be at least 1");
+        }
+        return AclCorruptionEvaluation.run(rules, trials, seed);
     }
 
     // ------------------------------------------------------------------ (m)
@@ -634,8 +652,16 @@ public final class LossRadarExperiment implements Experiment {
     // ------------------------------------------------------------------ output
 
     private static void printTables(PrintWriter out, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows, CauseResult cr,
-                                    List<MemoryRow> d, List<LineRow> l, List<LossRateRow> m) {
+                                    List<MemoryRow> d, List<LineRow> l, List<LossRateRow> m, AclCorruptionEvaluation.Result acl) {
         List<CauseRow> c = cr.rows();
+        if (acl != null) {
+            out.printf(Locale.ROOT, "(r) ACL corruption, ClassBench-like ACL of %d rules, %d one-bit flips that blackhole traffic   paper: %s%n",
+                    acl.rules(), acl.trials(), PAPER_R);
+            out.printf(Locale.ROOT, "  corrupted rule among the candidates (recall): %.1f%%   exact flip: %d/%d   candidate rules per trial: %.2f"
+                            + "   precision (1 / candidate rules when found): %.1f%%   candidate flips per trial: %.2f%n%n",
+                    100 * acl.recall(), acl.flipFound(), acl.trials(), acl.meanCandidateRules(), 100 * acl.precision(),
+                    acl.trials() == 0 ? 0 : (double) acl.candidateFlips() / acl.trials());
+        }
         if (!m.isEmpty()) {
             out.println("(m) smallest digest (k x 2^i cells) decoding fully in m_decode of the trials, per loss rate and batch"
                     + " length   paper: " + PAPER_M);
@@ -722,7 +748,8 @@ public final class LossRadarExperiment implements Experiment {
     }
 
     private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows,
-                                  CauseResult cr, List<MemoryRow> d, List<LineRow> l, List<LossRateRow> m) {
+                                  CauseResult cr, List<MemoryRow> d, List<LineRow> l, List<LossRateRow> m,
+                                  AclCorruptionEvaluation.Result acl) {
         List<CauseRow> c = cr.rows();
         StringBuilder b = new StringBuilder("{\"experiment\":\"lossradar\",\"options\":{");
         boolean first = true;
@@ -787,8 +814,18 @@ public final class LossRadarExperiment implements Experiment {
                             + "\"complete\":%d,\"digest_mbps\":%.4f}",
                     r.lossRate(), r.batchMs(), r.packets(), r.losses(), r.cells(), r.digestBytes(), r.trials(), r.complete(), r.mbps()));
         }
-        b.append("],\"paper\":{\"decode\":\"").append(PAPER_A).append("\",\"root_causes\":\"").append(PAPER_C)
-                .append("\",\"loss_rate_memory\":\"").append(PAPER_M).append("\"}}");
+        b.append("],\"acl_classbench\":");
+        if (acl == null) {
+            b.append("null");
+        } else {
+            b.append(String.format(Locale.ROOT, "{\"rules\":%d,\"trials\":%d,\"rule_found\":%d,\"flip_found\":%d,\"candidate_rules\":%d,"
+                            + "\"candidate_flips\":%d,\"recall\":%.6f,\"precision\":%.6f}",
+                    acl.rules(), acl.trials(), acl.ruleFound(), acl.flipFound(), acl.candidateRules(), acl.candidateFlips(), acl.recall(),
+                    acl.precision()));
+        }
+        b.append(",\"paper\":{\"decode\":\"").append(PAPER_A).append("\",\"root_causes\":\"").append(PAPER_C)
+                .append("\",\"loss_rate_memory\":\"").append(PAPER_M)
+                .append("\",\"acl_classbench\":\"").append(PAPER_R).append("\"}}");
         out.println(b);
     }
 

@@ -24,6 +24,8 @@ class LossRadarExperimentTest {
         o.put("m_packet_bytes", "1000");
         o.put("m_batch_ms", "10");
         o.put("m_trials", "20");
+        o.put("r_rules", "200");
+        o.put("r_trials", "5");
         o.put("c_ms", "40");
         o.put("c_bursts", "2");
         o.put("c_burst_packets", "400");
