@@ -15,10 +15,11 @@ import java.util.List;
  * without allocating:
  * <ul>
  *   <li>an IPv4 destination inside a sink host's prefix (the longest, if several)
- *       goes to that host and keeps its address; a source inside the prefix of a
- *       source host other than the destination comes from it and keeps its address.
- *       So hosts whose prefixes cover the trace's addresses (e.g. 0.0.0.0/1 and
- *       128.0.0.0/1) replay it with its own addresses;</li>
+ *       goes to that host; a source inside the prefix of a source host other than
+ *       the destination comes from it; an IPv4 address inside any host's prefix is
+ *       kept (routing looks at destinations only). So hosts whose prefixes cover the
+ *       trace's addresses (e.g. 0.0.0.0/1 and 128.0.0.0/1) replay it with its own
+ *       addresses;</li>
  *   <li>otherwise source host = sources[h(src address) mod #sources], sources being
  *       the hosts with role source or both, in node order (the next one if that is
  *       the kept destination);</li>
@@ -117,7 +118,9 @@ public final class HostMap {
         }
         int src = sourceNodes[si];
         int dst = keptDst >= 0 ? keptDst : sinksFor[si][index(addressKey(r, false), sinksFor[si].length)];
-        int srcAddr = keptSi >= 0 ? r.srcIpv4() : prefixAddress[src] | (lowBits(r, true) & ~prefixMask[src]);
+        boolean keepSrc = keptSi >= 0 || v4 && containingIndex(sinkNodes, r.srcIpv4(), -1) >= 0
+                || v4 && containingIndex(sourceNodes, r.srcIpv4(), -1) >= 0;
+        int srcAddr = keepSrc ? r.srcIpv4() : prefixAddress[src] | (lowBits(r, true) & ~prefixMask[src]);
         int dstAddr = keptDst >= 0 ? r.dstIpv4() : prefixAddress[dst] | (lowBits(r, false) & ~prefixMask[dst]);
         r.ipVersion(4);
         r.srcIpv4(srcAddr);

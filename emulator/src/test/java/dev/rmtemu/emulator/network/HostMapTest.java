@@ -41,12 +41,25 @@ class HostMapTest {
     }
 
     @Test
-    void bothAddressesInOneHostsPrefixKeepTheDestinationAndMoveTheSource() {
+    void bothAddressesInOneHostsPrefixAreKeptAndTheOtherHostSends() {
         HostMap m = new HostMap(line("0.0.0.0/1", HostRole.BOTH, "128.0.0.0/1", HostRole.BOTH));
         PacketRecord p = packet("10.1.2.3", "20.3.4.5");
         assertEquals(2, m.assign(p), "h1 receives it, so h2 sends it");
-        assertEquals(Ipv4Prefix.parse("138.1.2.3/32").address(), p.srcIpv4(), "h2's prefix bit over the source's host bits");
+        assertEquals(Ipv4Prefix.parse("10.1.2.3/32").address(), p.srcIpv4(), "an address of the topology stays");
         assertEquals(Ipv4Prefix.parse("20.3.4.5/32").address(), p.dstIpv4());
+    }
+
+    @Test
+    void aSourceAddressOfASinkOnlyHostIsKept() {
+        HostMap m = new HostMap(line("10.0.0.0/8", HostRole.SOURCE, "20.0.0.0/8", HostRole.SINK));
+        PacketRecord p = packet("20.1.1.1", "20.2.2.2");
+        assertEquals(1, m.assign(p));
+        assertEquals(Ipv4Prefix.parse("20.1.1.1/32").address(), p.srcIpv4());
+        assertEquals(Ipv4Prefix.parse("20.2.2.2/32").address(), p.dstIpv4());
+        PacketRecord q = packet("30.1.1.1", "40.2.2.2");
+        m.assign(q);
+        assertEquals(Ipv4Prefix.parse("10.1.1.1/32").address(), q.srcIpv4(), "outside every prefix: into the sender's");
+        assertEquals(Ipv4Prefix.parse("20.2.2.2/32").address(), q.dstIpv4());
     }
 
     @Test
