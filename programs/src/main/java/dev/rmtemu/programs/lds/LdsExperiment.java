@@ -544,13 +544,13 @@ public final class LdsExperiment implements Experiment {
         }
         out.println();
         out.println(title);
-        out.print(String.format(Locale.ROOT, "%-34s  %-22s", part.equals("b") ? "loss  method" : "method", "engine"));
+        out.print(String.format(Locale.ROOT, "%-34s  %-24s", part.equals("b") ? "loss  method" : "method", "engine"));
         for (String c : columns) {
             out.print(String.format(Locale.ROOT, "  %-24s", c));
         }
         out.println();
         for (Row r : mine) {
-            out.print(String.format(Locale.ROOT, "%-34s  %-22s", label(r), engine(r)));
+            out.print(String.format(Locale.ROOT, "%-34s  %-24s", label(r), engine(r)));
             for (BinStats s : r.bins()) {
                 out.print(String.format(Locale.ROOT, "  %-24s", cell(s)));
             }
@@ -569,7 +569,7 @@ public final class LdsExperiment implements Experiment {
 
     /** Part (b)'s CDF points per group: the share of flows within each error of {@link #CDF_AT_PCT}. */
     private static void printCdf(PrintWriter out, List<Row> rows) {
-        out.print(String.format(Locale.ROOT, "%-34s  %-22s", "loss  method (CDF)", "within " + fmtList(CDF_AT_PCT) + " %"));
+        out.print(String.format(Locale.ROOT, "%-34s  %-24s", "loss  method (CDF)", "within " + fmtList(CDF_AT_PCT) + " %"));
         for (String c : FIG11_GROUPS) {
             out.print(String.format(Locale.ROOT, "  %-24s", c));
         }
@@ -578,7 +578,7 @@ public final class LdsExperiment implements Experiment {
             if (!r.part().equals("b")) {
                 continue;
             }
-            out.print(String.format(Locale.ROOT, "%-34s  %-22s", label(r), ""));
+            out.print(String.format(Locale.ROOT, "%-34s  %-24s", label(r), ""));
             for (BinStats s : r.bins()) {
                 StringBuilder sb = new StringBuilder();
                 for (int x = 0; x < s.withinPct().length; x++) {
