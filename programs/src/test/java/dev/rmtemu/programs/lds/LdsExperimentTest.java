@@ -16,8 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LdsExperimentTest {
-    /** Small enough that the 22 pipeline runs of a whole experiment take seconds. */
-    private static final Map<String, String> SMALL = Map.of("packets", "12000", "flows", "400", "seed", "3");
+    /** Every part, small enough that its 13 pipeline runs take seconds: one sketch size, two loss rates. */
+    private static final Map<String, String> SMALL = Map.of("packets", "12000", "flows", "400", "seed", "3", "sizes", "1",
+            "losses", "0.001,0.01");
 
     private static String run(Map<String, String> opts, boolean json) {
         StringWriter s = new StringWriter();
@@ -34,6 +35,11 @@ class LdsExperimentTest {
         // the paper's weights need a multiplier; the power-of-two classes are what a switch runs
         assertTrue(a.contains("1/25/100 (reference only)") && a.contains("1/16/128 (switch)"), a);
         assertTrue(a.contains("paper, Fig. 11 (curves only, no numbers in the text): multi-bank"), a);
+        // Figure 11's set-up: R = 4, k = 5, rows 5 x (flows/2)/4 cells
+        LdsTrace t = LdsTrace.generate(12_000, 400, 3, DelayModel.DEFAULT);
+        assertTrue(a.contains("(b) Figure 11, uniform loss: R = 4, k = 5, rows k times longer than 1x ("
+                + String.format(java.util.Locale.ROOT, "%,d", 5 * ((t.flows / 2 + 2) / 4)) + " cells each)"), a);
+        assertEquals(5 * LdsExperiment.cellsPerRow(1, t.flows / 2, 4), LdsExperiment.fig11Cells(5, t));
     }
 
     /**
@@ -59,13 +65,8 @@ class LdsExperimentTest {
                 assertTrue(row.get("target").isNull(), method);
             }
         }
-        assertEquals(3 + 12 + 4 + 3, pipeline, "LDS rows of parts a, b, c (unweighted and power-of-two weights), d");
-        // Figure 11: flows > 100 and >= 1000 packets; R = 4, k = 5, rows 5 x (flows/2)/4 cells
-        LdsTrace t = LdsTrace.generate(12_000, 400, 3, DelayModel.DEFAULT);
-        String text = run(SMALL, false);
-        assertTrue(text.contains("(b) Figure 11, uniform loss: R = 4, k = 5, rows k times longer than 1x ("
-                + String.format(java.util.Locale.ROOT, "%,d", 5 * ((t.flows / 2 + 2) / 4)) + " cells each)"), text);
-        assertEquals(5 * LdsExperiment.cellsPerRow(1, t.flows / 2, 4), LdsExperiment.fig11Cells(5, t));
+        assertEquals(1 + 2 * 4 + 4 + 3, pipeline, "LDS rows of parts a, b, c (unweighted and power-of-two weights), d");
+        // Figure 11: flows > 100 and >= 1000 packets
         for (JsonNode row : j.get("rows")) {
             if (row.get("part").asText().equals("b")) {
                 assertEquals(">100", row.get("groups").get(0).get("group").asText());
