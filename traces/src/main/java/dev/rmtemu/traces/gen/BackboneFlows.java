@@ -78,7 +78,7 @@ public record BackboneFlows(double miceShare, double miceMeanPackets, double gap
         GeneratorConfig.require(gapSigma >= 0 && gapSigma <= 5, "gapsigma", "must be in [0, 5]");
         GeneratorConfig.require(c.paretoShape() > 1, "pareto",
                 "must be above 1 with dist=backbone (the elephants' mean size must be finite)");
-        GeneratorConfig.require(elephantMinPackets(c) >= 1, "flows",
+        GeneratorConfig.require(c.packets() == 0 || elephantMinPackets(c) >= 1, "flows",
                 "leaves elephants under one packet: packets / flows (" + meanFlowPackets(c)
                         + ") must exceed what the mice take (mice x micepkts) by an elephant of at least one packet");
     }

@@ -232,9 +232,8 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
     /** Checks ranges; returns this or throws a UserError naming the parameter. */
     public GeneratorConfig validated() {
         require(packets >= 0, "packets", "must be >= 0");
-        int minFlows = flowSizes == FlowSizes.BACKBONE ? 0 : 1;
-        require(flows >= minFlows && flows <= MAX_FLOWS, "flows", "must be in [" + minFlows + ", " + MAX_FLOWS + "]"
-                + (minFlows == 0 ? " (0: one flow per " + ISP_PACKETS_PER_FLOW + " packets)" : ""));
+        require(flows >= 0 && flows <= MAX_FLOWS, "flows", "must be in [0, " + MAX_FLOWS + "] (0: one flow per "
+                + ISP_PACKETS_PER_FLOW + " packets)");
         require(zipfExponent >= 0 && zipfExponent <= 10, "zipf", "must be in [0, 10]");
         require(paretoShape > 0 && paretoShape <= 100, "pareto", "must be in (0, 100]");
         require(linkGbps > 0 && linkGbps <= 10_000, "gbps", "must be in (0, 10000]");
@@ -260,11 +259,11 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
     }
 
     /**
-     * Flows of the trace: {@code flows}, or for {@code dist=backbone} with flows=0 one flow arrival per
-     * {@link #ISP_PACKETS_PER_FLOW} packets (at least one).
+     * Flows of the trace: {@code flows}, or with flows=0 one flow (for {@code dist=backbone}, one flow
+     * arrival) per {@link #ISP_PACKETS_PER_FLOW} packets, at least one.
      */
     public long effectiveFlows() {
-        if (flows > 0 || flowSizes != FlowSizes.BACKBONE) {
+        if (flows > 0) {
             return flows;
         }
         return Math.max(1, Math.round(packets / ISP_PACKETS_PER_FLOW));

@@ -110,7 +110,7 @@ public final class SyntheticSource implements PacketSource {
         this.arrivals = backbone ? new BackboneArrivals(cfg, SplitMix64.derive(cfg.seed(), STREAM_ARRIVALS), tupleSeed)
                 : null;
         this.flowCount = incast ? cfg.senders() : backbone ? 0
-                : (int) Math.max(1, Math.min(cfg.flows(), Math.max(total, 1)));
+                : (int) Math.max(1, Math.min(cfg.effectiveFlows(), Math.max(total, 1)));
         this.nextSeq = new int[flowCount];
         this.nextIpId = new char[flowCount];
         this.started = new boolean[flowCount];
