@@ -77,6 +77,19 @@ class HashPipeResourcesTest {
     }
 
     @Test
+    void fiveTupleByteCountsWouldSaturateSoTheyAreRefused() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"resources", "--program", "hashpipe", "--target", "unconstrained", "--param",
+            "key=5tuple", "--param", "count=bytes"}, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(2, code);
+        assertEquals("rmtemu: hashpipe: key=5tuple with count=bytes: the 128-bit slot keeps 24 count bits beside the 104-bit "
+                + "key, which saturate at 16777215 bytes (one elephant of a 20-s backbone chunk sends more); count packets, "
+                + "or key by fingerprint", err.toString().strip());
+        assertEquals("", out.toString());
+    }
+
+    @Test
     void badParametersAreUserErrors() {
         StringWriter err = new StringWriter();
         int code = Main.run(new String[] {"resources", "--program", "hashpipe", "--param", "stages=12"},
