@@ -74,6 +74,13 @@ class HashPipeResourcesTest {
         StringWriter out2 = new StringWriter();
         assertEquals(0, Main.run(new String[] {"resources", "--program", "hashpipe"},
                 new PrintWriter(out2, true), new PrintWriter(new StringWriter(), true)));
+        // register arrays exist in every pipe: the report says what that costs on a 4-pipe target
+        assertTrue(out2.toString().contains("Per pipe: 24 RAMs and 0 TCAMs; tofino1 has 4 pipes, each with its own copy of every "
+                + "table and register array, so the switch holds 96 RAMs and 0 TCAMs in total (4x)."), out2::toString);
+        StringWriter json = new StringWriter();
+        assertEquals(0, Main.run(new String[] {"resources", "--program", "hashpipe", "--json"},
+                new PrintWriter(json, true), new PrintWriter(new StringWriter(), true)));
+        assertTrue(json.toString().contains("\"pipes\" : 4,"), json::toString);
     }
 
     @Test
