@@ -162,7 +162,9 @@ public final class TraceCommand implements Runnable {
 
     @Command(name = "info", mixinStandardHelpOptions = true,
             description = {"Summarise a trace: packets, flows, bytes, duration, protocol mix, skipped frames by",
-                "reason and the largest flows; a table for people or JSON for machines (deterministic order)."})
+                "reason, mean packet size, the share of packets in the top 1/10/100/1000 flows, the flow-size",
+                "CCDF, new flows per tenth of the span and the largest flows; a table for people or JSON for",
+                "machines (deterministic order)."})
     static final class Info implements java.util.concurrent.Callable<Integer> {
         @Spec
         CommandSpec spec;
