@@ -92,6 +92,12 @@ class HashPipeEquivalenceTest {
             fp[i] = keys.lo();
         }
         assertEquals(4, java.util.Arrays.stream(fp).distinct().count(), java.util.Arrays.toString(fp));
+        // the replay summary prints an IPv6 flow's own addresses, an IPv4 flow's as before
+        assertEquals("2001:db8::1 > 2001:db8:1::2 proto 6 40000>443", HashPipeReport.fiveTuple(a));
+        PacketRecord ip4 = PipeRig.packet(0x0A000001, 0xC0A80002, 6, 40000, 443, 100);
+        FlowKeys t = new FlowKeys(KeyKind.FIVETUPLE);
+        t.load(ip4);
+        assertEquals(KeyKind.FIVETUPLE.format(t.lo(), t.hi()), HashPipeReport.fiveTuple(ip4));
         // on the switch: a mixed IPv4/IPv6 trace gives the reference's tables after every packet
         HashPipeConfig cfg = new HashPipeConfig(3, 4, KeyKind.FINGERPRINT, HashPipeConfig.FAMILY_CRC32, false);
         PipeRig rig = new PipeRig(cfg, "tofino1");
