@@ -14,10 +14,12 @@ import java.util.TreeMap;
  * @param kind           the preset
  * @param seed           SplitMix64 seed of everything random
  * @param packets        total packets to emit
- * @param flows          distinct 5-tuple flows (incast: one flow per sender, see senders)
- * @param flowSizes      how packets are shared among flows: zipf, pareto or uniform
+ * @param flows          distinct 5-tuple flows, or flow arrivals for backbone; 0 = one per
+ *                       {@link #ISP_PACKETS_PER_FLOW} packets (incast: one flow per sender, see senders)
+ * @param flowSizes      how packets are shared among flows: zipf, pareto, uniform or backbone
  * @param zipfExponent   s in size(rank r) ∝ 1/r^s (used when flowSizes is zipf)
- * @param paretoShape    α of the Pareto flow-size weights, smaller = heavier tail (used when flowSizes is pareto)
+ * @param paretoShape    α of the Pareto flow-size weights, smaller = heavier tail (used when flowSizes is pareto;
+ *                       for backbone, the elephants' size tail)
  * @param sizes          packet wire-size mix
  * @param linkGbps       link rate that spaces the timestamps
  * @param load           offered load in (0, 1]: mean gap = serialisation time / load
