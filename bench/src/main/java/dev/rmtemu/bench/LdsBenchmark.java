@@ -27,7 +27,7 @@ import java.nio.ByteBuffer;
  */
 public class LdsBenchmark extends EngineBenchmark {
     static final int PACKETS = 1 << 18;
-    static final String TRACE = "gen:isp?packets=" + PACKETS + "&flows=10000&ipv6=0&seed=11&load=0.6";
+    static final String TRACE = "gen:isp?packets=" + PACKETS + "&flows=10000&ipv6=0&seed=11&load=0.6&dist=zipf&gbps=100";
     static final int PATHS = 2;
     static final double PRIORITY_SHARE = 0.2;
     static final double OUT_GBPS = 100;

@@ -37,6 +37,22 @@ final class SummaryFormat {
         if (stopReason != null) {
             b.append("stopped    early: ").append(stopReason).append('\n');
         }
+        b.append(String.format(Locale.ROOT, "mean size  %.1f B per packet%n", s.meanPacketBytes()));
+        b.append("top flows ");
+        for (TraceSummary.TopShare t : s.topShares()) {
+            b.append(String.format(Locale.ROOT, " top %d %.2f%%", t.top(), 100 * t.packetShare()));
+        }
+        b.append(" of packets\n");
+        b.append("flow CCDF ");
+        for (TraceSummary.CcdfPoint c : s.flowSizeCcdf()) {
+            b.append(String.format(Locale.ROOT, " >=%d %,d (%.4f%%)", c.packets(), c.flows(), 100 * c.share()));
+        }
+        b.append(" flows of at least N packets\n");
+        b.append(String.format(Locale.ROOT, "new flows  per %.6f s:", s.newFlowIntervalNs() / 1e9));
+        for (long n : s.newFlowsPerInterval()) {
+            b.append(String.format(Locale.ROOT, " %,d", n));
+        }
+        b.append('\n');
         TraceSummary.Flow[] top = s.top();
         if (top.length > 0) {
             int w = "destination".length();
@@ -71,6 +87,29 @@ final class SummaryFormat {
         b.append("  \"protocols\": ").append(map(s.protocols())).append(",\n");
         b.append("  \"skipped\": ").append(map(s.skipped())).append(",\n");
         b.append("  \"stopped_early\": ").append(stopReason == null ? "null" : str(stopReason)).append(",\n");
+        b.append("  \"mean_packet_bytes\": ").append(String.format(Locale.ROOT, "%.3f", s.meanPacketBytes())).append(",\n");
+        b.append("  \"top_flow_packet_share\": {");
+        TraceSummary.TopShare[] shares = s.topShares();
+        for (int i = 0; i < shares.length; i++) {
+            b.append(i == 0 ? "" : ", ").append('"').append(shares[i].top()).append("\": ")
+                    .append(String.format(Locale.ROOT, "%.6f", shares[i].packetShare()));
+        }
+        b.append("},\n");
+        b.append("  \"flow_size_ccdf\": [");
+        TraceSummary.CcdfPoint[] ccdf = s.flowSizeCcdf();
+        for (int i = 0; i < ccdf.length; i++) {
+            b.append(i == 0 ? "" : ", ").append("{\"packets_at_least\": ").append(ccdf[i].packets())
+                    .append(", \"flows\": ").append(ccdf[i].flows())
+                    .append(", \"share\": ").append(String.format(Locale.ROOT, "%.6f", ccdf[i].share())).append('}');
+        }
+        b.append("],\n");
+        b.append("  \"new_flows_interval_ns\": ").append(s.newFlowIntervalNs()).append(",\n");
+        b.append("  \"new_flows_per_interval\": [");
+        long[] nf = s.newFlowsPerInterval();
+        for (int i = 0; i < nf.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(nf[i]);
+        }
+        b.append("],\n");
         b.append("  \"top_flows\": [");
         TraceSummary.Flow[] top = s.top();
         for (int i = 0; i < top.length; i++) {

@@ -49,6 +49,27 @@ class TraceCommandTest {
     }
 
     @Test
+    void infoReportsTheFlowStatisticsOfABackboneTrace() {
+        Result json = run("trace", "info", "gen:isp?packets=100000&seed=3", "--json", "--top", "1");
+        assertEquals(0, json.code(), json.err());
+        String o = json.out();
+        assertTrue(o.contains("\"packets\": 100000,"), o);
+        assertTrue(o.contains("\"top_flow_packet_share\": {\"1\": "), o);
+        assertTrue(o.contains("\"flow_size_ccdf\": [{\"packets_at_least\": 1, \"flows\": "), o);
+        assertTrue(o.contains("\"new_flows_per_interval\": ["), o);
+        assertTrue(o.contains("\"mean_packet_bytes\": "), o);
+        // one flow arrival per 25 packets: about 4,000 flows, not one per packet
+        int flows = Integer.parseInt(o.replaceAll("(?s)^.*?\"flows\": (\\d+),.*$", "$1"));
+        assertTrue(flows > 3_000 && flows < 5_000, "flows " + flows);
+        Result table = run("trace", "info", "gen:isp?packets=100000&seed=3", "--top", "1");
+        assertEquals(0, table.code(), table.err());
+        assertTrue(table.out().contains("top flows  top 1 "), table.out());
+        assertTrue(table.out().contains("flow CCDF  >=1 "), table.out());
+        assertTrue(table.out().contains("new flows  per "), table.out());
+        assertEquals(table.out(), run("trace", "info", "gen:isp?packets=100000&seed=3", "--top", "1").out());
+    }
+
+    @Test
     void convertToStoreAndBackKeepsTheSummary() {
         Path pcap = dir.resolve("x.pcap");
         Path store = dir.resolve("x.cq");

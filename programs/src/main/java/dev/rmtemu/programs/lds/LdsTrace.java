@@ -58,7 +58,7 @@ public final class LdsTrace {
         if (packets < 1 || packets > Integer.MAX_VALUE - 8 || flows < 1) {
             throw new UserError("lds trace: packets must be 1.." + (Integer.MAX_VALUE - 8) + " and flows >= 1");
         }
-        String spec = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed + "&ipv6=0";
+        String spec = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed + "&ipv6=0&dist=zipf&gbps=100&load=0.5";
         int n = (int) packets;
         int[] flow = new int[n];
         int[] ph = new int[n];
