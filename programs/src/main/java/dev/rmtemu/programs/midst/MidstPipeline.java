@@ -177,21 +177,21 @@ public final class MidstPipeline {
                 .param("port", cfg.dataPort()).param("collector", cfg.collectorPort());
         tuple = FiveTuple.declare(b);
         int indexBits = bitsFor(columns);
-        brCounted = b.header("midst_br.counted", 1, ParsedField.CARRIED);
-        brMonitor = b.header("midst_br.monitor", 1, ParsedField.CARRIED);
-        brEpoch = b.header("midst_br.epoch", EPOCH_BITS, ParsedField.CARRIED);
-        brUmin = b.header("midst_br.umin", MidstConfig.COUNTER_BITS, ParsedField.CARRIED);
+        brCounted = b.bridged("midst_br.counted", 1);
+        brMonitor = b.bridged("midst_br.monitor", 1);
+        brEpoch = b.bridged("midst_br.epoch", EPOCH_BITS);
+        brUmin = b.bridged("midst_br.umin", MidstConfig.COUNTER_BITS);
         brIndex = new Field[rows];
         brU = new Field[rows];
         for (int i = 0; i < rows; i++) {
-            brIndex[i] = b.header("midst_br.idx" + i, indexBits, ParsedField.CARRIED);
-            brU[i] = b.header("midst_br.u" + i, MidstConfig.COUNTER_BITS, ParsedField.CARRIED);
+            brIndex[i] = b.bridged("midst_br.idx" + i, indexBits);
+            brU[i] = b.bridged("midst_br.u" + i, MidstConfig.COUNTER_BITS);
         }
         brWord = new Field[rows];
         brMask = new Field[rows];
         for (int i = 0; dirty && i < rows; i++) {
-            brWord[i] = b.header("midst_br.word" + i, bitsFor(cfg.dirtyWordCount()), ParsedField.CARRIED);
-            brMask[i] = b.header("midst_br.bit" + i, MidstConfig.COUNTERS_PER_DIRTY_WORD, ParsedField.CARRIED);
+            brWord[i] = b.bridged("midst_br.word" + i, bitsFor(cfg.dirtyWordCount()));
+            brMask[i] = b.bridged("midst_br.bit" + i, MidstConfig.COUNTERS_PER_DIRTY_WORD);
         }
         probeKind = b.header("midst_probe.kind", 8, ParsedField.CARRIED);
         probeDepth = b.header("midst_probe.qdepth", DEPTH_BITS, ParsedField.CARRIED);
