@@ -57,7 +57,7 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("target", "tofino1");
         DEFAULTS.put("part", "abcd");
-        DEFAULTS.put("shrew_memories", "64,256");
+        DEFAULTS.put("shrew_memories", "1,256");
         DEFAULTS.put("shrew_flows", "100");
         DEFAULTS.put("shrew_rtt_us", "1000,100000");
         DEFAULTS.put("shrew_together", "0");
@@ -103,7 +103,7 @@ public final class MidstExperiment implements Experiment {
                 "probe_ns=2000              probe (queue-depth report) interval",
                 "hl_fraction=0.001          heavy loser: true loss >= this share of all drops",
                 "clean_sizes=128,256,512,1024 clean_bytes=512  part (b): sketch sizes (KB, as memories), data packet size",
-                "shrew_memories=64,256      part (c): KB per sketch",
+                "shrew_memories=1,256       part (c): KB per sketch",
                 "shrew_flows=100 shrew_rtt_us=1000,100000 shrew_min_rto_us=10000 shrew_load=0.8",
                 "                           TCP-like flows, RTT range (spread evenly), min RTO, share of the port they may fill",
                 "shrew_periods_ms=30,50,70 shrew_burst_us=1000 shrew_attack_gbps=10 shrew_start_ms=20",

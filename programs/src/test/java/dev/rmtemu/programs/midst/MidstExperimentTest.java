@@ -46,7 +46,7 @@ class MidstExperimentTest {
         assertEquals(a, run(SMALL, false));
         String json = run(SMALL, true);
         assertTrue(json.startsWith("{\"experiment\":\"midst\"") && json.contains("\"cleaning_ms\":[{\"size_kb\":16"), json);
-        assertTrue(json.contains("\"shrew\":[{\"period_ms\":15,\"memory_kb\":64,\"mode\":\"reports\"") && json.contains("\"drop_volume\":[{\"overload\":3.0"),
+        assertTrue(json.contains("\"shrew\":[{\"period_ms\":15,\"memory_kb\":1,\"mode\":\"reports\"") && json.contains("\"drop_volume\":[{\"overload\":3.0"),
                 json);
         assertEquals(1, json.strip().split("\n").length, "one JSON document");
     }
