@@ -39,6 +39,9 @@ class MidstExperimentTest {
     void smallRunPrintsBothTablesAndIsDeterministic() {
         String a = run(SMALL, false);
         assertTrue(a.contains("MIDST (a)") && a.contains("MIDST (b)") && a.contains("MIDST (c)") && a.contains("MIDST (d)"), a);
+        // the paper's numbers are printed beside ours in every part
+        assertTrue(a.contains("paper: 95-98% at 320 KB") && a.contains("(paper, 160 KB)") && a.contains("paper (Figure 5, 6)")
+                && a.contains(MidstExperiment.PAPER_DROP_VOLUME), a);
         // sizes are rounded down to power-of-two rows (tofino1 has no divider): 10 KB runs as 8 KB, 160 KB as 128 KB
         assertTrue(a.contains("    8 KB") && a.contains("  128 KB"), a);
         // part (a) runs both burst sizes, each row scored against observable and against all drops
