@@ -28,6 +28,19 @@ public final class WbmonExperiment implements Experiment {
     /** The thesis' Table 1: reorder rate, drop rate (fractions). */
     static final double[][] TABLE1 = {{0.0165, 0.01}, {0.0165, 0.90}, {0.0165, 0.95}, {0.70, 0.05}, {0.75, 0.15},
             {0.70, 0.80}, {0.60, 0.90}, {0.70, 0.90}};
+    /** The thesis' Table 1 as printed, per scenario of {@link #TABLE1}: FPR (the text reads 0.05 and 0.18 as %, 2.42 as per mille). */
+    static final double[] TABLE1_THESIS_FPR = {0.00, 0.05, 2.42, 0.00, 0.00, 0.00, 0.18, 0.19};
+    /** The thesis' Table 1: Detected Drop Rate, %. */
+    static final double[] TABLE1_THESIS_DETECTED = {1.00, 90.00, 95.24, 5.02, 15.02, 80.01, 90.03, 89.96};
+    /** The thesis' Figure 3 (N = 4, W = 32, tws = 2): no false positive for displacements in [−37, 59]. */
+    static final int THESIS_REORDER_FREE_FROM = -37;
+    static final int THESIS_REORDER_FREE_TO = 59;
+    /** The thesis' Figure 4: false positives possible for bursts above W·tws + 1 = 65, never a false negative. */
+    static final int THESIS_BURST_EXACT_UP_TO = 65;
+    /** The thesis' Figure 5: ε of the convergence time, and its bounds (ms): ISP networks, ISP above 1 Gb/s, data centres. */
+    static final double THESIS_EPSILON = 0.0005;
+    static final double THESIS_CONVERGENCE_ISP_MS = 13;
+    static final double THESIS_CONVERGENCE_FAST_MS = 2;
     /** The thesis' abstract: every packet drop detected in less than 2 ms. */
     static final double THESIS_DETECTION_MS = 2.0;
     /** Bytes on the wire per packet beyond the frame (preamble, SFD, inter-frame gap). */
@@ -51,6 +64,9 @@ public final class WbmonExperiment implements Experiment {
         DEFAULTS.put("d_gbps", "1,10,100");
         DEFAULTS.put("d_bytes", "1000");
         DEFAULTS.put("d_net_packets", "20000");
+        DEFAULTS.put("d_conv_gbps", "0.1,1,10,100");
+        DEFAULTS.put("d_conv_runs", "10");
+        DEFAULTS.put("d_conv_packets", "1000000");
         DEFAULTS.put("d_net_gbps", "10,40");
         DEFAULTS.put("e_runs", "10");
         DEFAULTS.put("e_fractions", "0.4,0.5,0.6,0.7,0.8");
@@ -83,6 +99,7 @@ public final class WbmonExperiment implements Experiment {
                 "c_packets=100000 c_runs=10 c_sigma=0.75  (c) sequence numbers per run, runs, displacement sigma",
                 "d_packets=200000 d_losses=0.001,0.01,0.1,0.5 d_gbps=1,10,100 d_bytes=1000  (d)",
                 "d_net_packets=20000 d_net_gbps=10,40  (d) on the emulated chain with the stage program",
+                "d_conv_gbps=0.1,1,10,100 d_conv_runs=10 d_conv_packets=1000000  (d) Figure 5 convergence time (eps 0.05%)",
                 "e_runs=10 e_fractions=0.4,...,0.8 e_faults=1 e_loss=0.01 e_packets=20000  (e) placements, lossy links, packets per vconn",
                 "seed=1",
                 "control=FILE topology=SPEC [vconns=256]  instead of the parts: write the control-plane script for",
@@ -92,11 +109,23 @@ public final class WbmonExperiment implements Experiment {
     public record ReorderRow(int displacement, long actual, long falsePositives) {
     }
 
-    public record BurstRow(int burst, long falsePositives, long falseNegatives) {
+    /** falsePositives/Negatives per sequence number; thesisFalsePositives/Negatives the thesis' net counts. */
+    public record BurstRow(int burst, long falsePositives, long falseNegatives, long thesisFalsePositives,
+                           long thesisFalseNegatives) {
     }
 
+    /**
+     * One Table 1 scenario, the thesis' metrics averaged over the runs (FPR = #FP / #packets,
+     * detected drop rate = #drops / (#drops + #packets)) beside its printed values, and the
+     * true drop rate and per-sequence-number false-negative rate over all runs.
+     */
     public record Table1Row(double reorderRate, double dropRate, double trueDropRate, double detectedDropRate,
-                            double falsePositiveRate, double falseNegativeRate) {
+                            double falsePositiveRate, double falseNegativeRate, double thesisFpr, double thesisDetectedDropRate) {
+    }
+
+    /** Figure 5: median packets (and ms at the throughput) until |ŷ − y| &lt; ε, by the thesis' estimate and by the window's. */
+    public record ConvergenceRow(double lossRate, double gbps, double packetsSent, double msSent, double packetsWindow,
+                                 double msWindow) {
     }
 
     public record DetectionRow(double lossRate, double gbps, double meanPackets, double meanUs, double p99Us, double maxUs) {
@@ -117,14 +146,19 @@ public final class WbmonExperiment implements Experiment {
     }
 
     /** Everything one run computed. */
-    public record Results(List<ReorderRow> reorder, List<BurstRow> burst, int burstTolerance, List<Table1Row> table1,
-                          List<DetectionRow> detection, List<NetworkDetectionRow> networkDetection,
-                          List<LocalisationRow> localisation) {
+    public record Results(List<ReorderRow> reorder, int reorderFreeFrom, int reorderFreeTo, List<BurstRow> burst, int burstTolerance,
+                          List<Table1Row> table1, List<DetectionRow> detection, List<ConvergenceRow> convergence,
+                          List<NetworkDetectionRow> networkDetection, List<LocalisationRow> localisation) {
+    }
+
+    /** The options with the defaults filled in (unknown keys refused). */
+    static Map<String, String> withDefaults(Map<String, String> given) {
+        return OptionValues.withDefaults(NAME, DEFAULTS, given);
     }
 
     @Override
     public Output produce(Map<String, String> given, PrintWriter err) {
-        Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
+        Map<String, String> o = withDefaults(given);
         if (!o.get("control").isEmpty()) {
             return writeControl(o);
         }
@@ -186,7 +220,10 @@ public final class WbmonExperiment implements Experiment {
             throw new UserError("experiment wbmon: option seed must be an integer, got '" + o.get("seed") + "'");
         }
         List<ReorderRow> reorder = new ArrayList<>();
+        int freeFrom = 0;
+        int freeTo = 0;
         List<BurstRow> burst = new ArrayList<>();
+        List<ConvergenceRow> convergence = new ArrayList<>();
         int tolerance = -1;
         List<Table1Row> table1 = new ArrayList<>();
         List<DetectionRow> detection = new ArrayList<>();
@@ -194,9 +231,19 @@ public final class WbmonExperiment implements Experiment {
         List<LocalisationRow> loc = new ArrayList<>();
         if (part.contains("a")) {
             int step = positive(o, "a_step");
-            for (int d = -128; d <= 128; d += step) {
+            int nw = c.registers() * c.bitsPerRegister();
+            for (int d = -nw; d <= nw; d += step) {
                 WbmonScenarios.Displaced x = WbmonScenarios.reorder(c, d);
-                reorder.add(new ReorderRow(d, x.actual(), x.score().falsePositives()));
+                reorder.add(new ReorderRow(d, x.actual(), x.score().thesisFalsePositives()));
+            }
+            // Figure 3's range without false positives, around displacement 0, every displacement tried
+            freeFrom = 0;
+            while (freeFrom > -nw && WbmonScenarios.reorder(c, freeFrom - 1).score().thesisFalsePositives() == 0) {
+                freeFrom--;
+            }
+            freeTo = 0;
+            while (freeTo < nw && WbmonScenarios.reorder(c, freeTo + 1).score().thesisFalsePositives() == 0) {
+                freeTo++;
             }
         }
         if (part.contains("b")) {
@@ -205,12 +252,12 @@ public final class WbmonExperiment implements Experiment {
             boolean clean = true;
             for (int b = 0; b <= max; b++) {
                 WindowScore s = WbmonScenarios.burst(c, b, max);
-                if (clean && (s.falsePositives() > 0 || s.falseNegatives() > 0)) {
+                if (clean && (s.thesisFalsePositives() > 0 || s.thesisFalseNegatives() > 0)) {
                     clean = false;
                     tolerance = b - 1;
                 }
                 if (b % step == 0 || b == max) {
-                    burst.add(new BurstRow(b, s.falsePositives(), s.falseNegatives()));
+                    burst.add(new BurstRow(b, s.falsePositives(), s.falseNegatives(), s.thesisFalsePositives(), s.thesisFalseNegatives()));
                 }
             }
             if (clean) {
@@ -221,22 +268,23 @@ public final class WbmonExperiment implements Experiment {
             int packets = positive(o, "c_packets");
             int runs = positive(o, "c_runs");
             double sigma = doubles(o, "c_sigma")[0];
-            for (double[] sc : TABLE1) {
+            for (int row = 0; row < TABLE1.length; row++) {
+                double[] sc = TABLE1[row];
                 long judged = 0;
                 long lost = 0;
-                long declared = 0;
-                long fp = 0;
                 long fn = 0;
+                double fpr = 0;
+                double detected = 0;
                 for (int run = 0; run < runs; run++) {
                     WindowScore s = WbmonScenarios.realistic(c, packets, sc[0], sc[1], sigma, seed * 1_000 + run);
                     judged += s.judged();
                     lost += s.lost();
-                    declared += s.declared();
-                    fp += s.falsePositives();
                     fn += s.falseNegatives();
+                    fpr += s.thesisFalsePositiveRate();
+                    detected += s.detectedDropRate();
                 }
-                table1.add(new Table1Row(sc[0], sc[1], (double) lost / judged, (double) declared / judged,
-                        (double) fp / judged, (double) fn / judged));
+                table1.add(new Table1Row(sc[0], sc[1], (double) lost / judged, detected / runs, fpr / runs, (double) fn / judged,
+                        TABLE1_THESIS_FPR[row], TABLE1_THESIS_DETECTED[row] / 100));
             }
         }
         if (part.contains("d")) {
@@ -247,6 +295,29 @@ public final class WbmonExperiment implements Experiment {
                     double pps = gbps * 1e9 / ((bytes + WIRE_OVERHEAD_BYTES) * 8.0);
                     WbmonScenarios.Detection d = WbmonScenarios.detection(c, packets, loss, pps, seed);
                     detection.add(new DetectionRow(loss, gbps, d.meanPackets(), d.meanNs() / 1e3, d.p99Ns() / 1e3, d.maxNs() / 1e3));
+                }
+            }
+            int convRuns = positive(o, "d_conv_runs");
+            int convMax = positive(o, "d_conv_packets");
+            for (double loss : probabilities(o, "d_losses")) {
+                // first-passage times are heavy-tailed (a random walk's return): the median of the runs, a run
+                // that never comes within eps in d_conv_packets counting as longer than all
+                long[] sentRuns = new long[convRuns];
+                long[] windowRuns = new long[convRuns];
+                for (int run = 0; run < convRuns; run++) {
+                    WbmonScenarios.Convergence x = WbmonScenarios.convergence(c, loss, THESIS_EPSILON, convMax, seed * 1_000 + run);
+                    sentRuns[run] = x.packetsSent() < 0 ? Long.MAX_VALUE : x.packetsSent();
+                    windowRuns[run] = x.packetsWindow() < 0 ? Long.MAX_VALUE : x.packetsWindow();
+                }
+                double sent = median(sentRuns);
+                double window = median(windowRuns);
+                if (Double.isInfinite(sent) || Double.isInfinite(window)) {
+                    throw new UserError("experiment wbmon: the estimate of loss rate " + loss + " did not come within "
+                            + THESIS_EPSILON + " in d_conv_packets=" + convMax + " packets in most runs (raise it)");
+                }
+                for (double gbps : doubles(o, "d_conv_gbps")) {
+                    double msPerPacket = bytes * 8.0 / (gbps * 1e9) * 1e3; // the thesis: packets / throughput, 1 KB packets
+                    convergence.add(new ConvergenceRow(loss, gbps, sent, sent * msPerPacket, window, window * msPerPacket));
                 }
             }
             int netPackets = positive(o, "d_net_packets");
@@ -283,7 +354,19 @@ public final class WbmonExperiment implements Experiment {
                 loc.add(summarise(ft[0], outs));
             }
         }
-        return new Results(reorder, burst, tolerance, table1, detection, netDetection, loc);
+        return new Results(reorder, freeFrom, freeTo, burst, tolerance, table1, detection, convergence, netDetection, loc);
+    }
+
+    /** The median (the mean of the two middle values for an even count); a Long.MAX_VALUE entry is infinite. */
+    static double median(long[] v) {
+        long[] x = v.clone();
+        java.util.Arrays.sort(x);
+        long lo = x[(x.length - 1) / 2];
+        long hi = x[x.length / 2];
+        if (hi == Long.MAX_VALUE) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return (lo + hi) / 2.0;
     }
 
     private static LocalisationRow summarise(String name, List<WbmonLocalisation.Outcome> outs) {
@@ -315,25 +398,31 @@ public final class WbmonExperiment implements Experiment {
             for (ReorderRow x : r.reorder()) {
                 out.printf(Locale.ROOT, " %12d  %6d  %15d%n", x.displacement(), x.actual(), x.falsePositives());
             }
+            out.printf(Locale.ROOT, " no false positive for displacements [%d, %d]; thesis Figure 3: [%d, %d], one FP above, growing"
+                    + " linearly below%n", r.reorderFreeFrom(), r.reorderFreeTo(), THESIS_REORDER_FREE_FROM, THESIS_REORDER_FREE_TO);
         }
         if (!r.burst().isEmpty()) {
             out.println();
-            out.printf(Locale.ROOT, "WBMon (b) drop-burst tolerance: trace from 32, burst from packet 112; exact up to %d drops%n",
-                    r.burstTolerance());
-            out.println(" burst  false positives  false negatives");
+            out.printf(Locale.ROOT, "WBMon (b) drop-burst tolerance: trace from 32, burst from packet 112; #FP = max(0, detected - drops),"
+                    + " #FN = max(0, drops - detected) (the thesis' counts) are 0 up to %d drops%n", r.burstTolerance());
+            out.println(" burst  #FP  #FN  FP per number  FN per number");
             for (BurstRow x : r.burst()) {
-                out.printf(Locale.ROOT, " %5d  %15d  %15d%n", x.burst(), x.falsePositives(), x.falseNegatives());
+                out.printf(Locale.ROOT, " %5d  %3d  %3d  %13d  %13d%n", x.burst(), x.thesisFalsePositives(), x.thesisFalseNegatives(),
+                        x.falsePositives(), x.falseNegatives());
             }
+            out.printf(Locale.ROOT, " thesis Figure 4: #FN 0 at every burst size; #FP from bursts above W*tws+1 = %d, under 3%% of the drops%n",
+                    THESIS_BURST_EXACT_UP_TO);
         }
         if (!r.table1().isEmpty()) {
             out.println();
             out.printf(Locale.ROOT, "WBMon (c) Table 1 scenarios: %s sequence numbers x %s runs, displacement ~ N(0, %s^2)%n",
                     o.get("c_packets"), o.get("c_runs"), o.get("c_sigma"));
-            out.println(" reorder %  drop %  true drop rate  detected drop rate  false-positive rate  false-negative rate");
+            out.println(" thesis metrics, mean of the runs: FPR = #FP / #packets, detected drop rate = #drops / (#drops + #packets)");
+            out.println(" reorder %  drop %  true drop rate  detected drop rate  thesis  FPR (%)  thesis (as printed)  FN per number");
             for (Table1Row x : r.table1()) {
-                out.printf(Locale.ROOT, " %9.2f  %6.0f  %13.4f%%  %17.4f%%  %18.4f%%  %18.4f%%%n", x.reorderRate() * 100,
-                        x.dropRate() * 100, x.trueDropRate() * 100, x.detectedDropRate() * 100, x.falsePositiveRate() * 100,
-                        x.falseNegativeRate() * 100);
+                out.printf(Locale.ROOT, " %9.2f  %6.0f  %13.4f%%  %17.4f%%  %5.2f%%  %7.4f  %19.2f  %12.4f%%%n", x.reorderRate() * 100,
+                        x.dropRate() * 100, x.trueDropRate() * 100, x.detectedDropRate() * 100, x.thesisDetectedDropRate() * 100,
+                        x.falsePositiveRate() * 100, x.thesisFpr(), x.falseNegativeRate() * 100);
             }
         }
         if (!r.detection().isEmpty()) {
@@ -345,6 +434,19 @@ public final class WbmonExperiment implements Experiment {
                 out.printf(Locale.ROOT, " %9.3f  %4.0f  %14.1f  %10.3f  %10.3f  %10.3f%n", x.lossRate(), x.gbps(), x.meanPackets(),
                         x.meanUs(), x.p99Us(), x.maxUs());
             }
+        }
+        if (!r.convergence().isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "WBMon (d) Figure 5 convergence: packets until |y^ - y| < %.2f%% first holds (median of %s runs), time ="
+                    + " packets x %s bytes / throughput%n", THESIS_EPSILON * 100, o.get("d_conv_runs"), o.get("d_bytes"));
+            out.println(" y^ = dropped / sent (the thesis' estimate); window: y^ = detected drops / judged numbers");
+            out.println(" loss rate  Gb/s  packets (thesis y^)     ms  packets (window)     ms");
+            for (ConvergenceRow x : r.convergence()) {
+                out.printf(Locale.ROOT, " %9.3f  %5.1f  %18.1f  %8.3f  %15.1f  %8.3f%n", x.lossRate(), x.gbps(), x.packetsSent(),
+                        x.msSent(), x.packetsWindow(), x.msWindow());
+            }
+            out.printf(Locale.ROOT, " thesis Figure 5: under %.0f ms for ISP networks, under %.0f ms above 1 Gb/s and in data centres%n",
+                    THESIS_CONVERGENCE_ISP_MS, THESIS_CONVERGENCE_FAST_MS);
         }
         if (!r.networkDetection().isEmpty()) {
             out.println();
@@ -399,19 +501,31 @@ public final class WbmonExperiment implements Experiment {
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"displacement\":%d,\"actual\":%d,\"false_positives\":%d}",
                     x.displacement(), x.actual(), x.falsePositives()));
         }
-        b.append("],\"burst_tolerance\":").append(r.burstTolerance()).append(",\"burst\":[");
+        b.append("],\"reorder_free_from\":").append(r.reorderFreeFrom()).append(",\"reorder_free_to\":").append(r.reorderFreeTo());
+        b.append(",\"burst_tolerance\":").append(r.burstTolerance()).append(",\"burst\":[");
         for (int i = 0; i < r.burst().size(); i++) {
             BurstRow x = r.burst().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"burst\":%d,\"false_positives\":%d,\"false_negatives\":%d}",
-                    x.burst(), x.falsePositives(), x.falseNegatives()));
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"burst\":%d,\"false_positives\":%d,\"false_negatives\":%d,"
+                    + "\"thesis_false_positives\":%d,\"thesis_false_negatives\":%d}",
+                    x.burst(), x.falsePositives(), x.falseNegatives(), x.thesisFalsePositives(), x.thesisFalseNegatives()));
         }
         b.append("],\"table1\":[");
         for (int i = 0; i < r.table1().size(); i++) {
             Table1Row x = r.table1().get(i);
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"reorder_rate\":%.4f,\"drop_rate\":%.4f,\"true_drop_rate\":%.6f,\"detected_drop_rate\":%.6f,"
-                            + "\"false_positive_rate\":%.6f,\"false_negative_rate\":%.6f}",
-                    x.reorderRate(), x.dropRate(), x.trueDropRate(), x.detectedDropRate(), x.falsePositiveRate(), x.falseNegativeRate()));
+                            + "\"false_positive_rate\":%.6f,\"false_negative_rate\":%.6f,\"thesis_fpr_as_printed\":%.2f,"
+                            + "\"thesis_detected_drop_rate\":%.4f}",
+                    x.reorderRate(), x.dropRate(), x.trueDropRate(), x.detectedDropRate(), x.falsePositiveRate(), x.falseNegativeRate(),
+                    x.thesisFpr(), x.thesisDetectedDropRate()));
+        }
+        b.append("],\"convergence\":[");
+        for (int i = 0; i < r.convergence().size(); i++) {
+            ConvergenceRow x = r.convergence().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"loss_rate\":%s,\"gbps\":%s,\"packets_thesis_estimate\":%.1f,\"ms_thesis_estimate\":%.4f,"
+                            + "\"packets_window\":%.1f,\"ms_window\":%.4f}",
+                    x.lossRate(), x.gbps(), x.packetsSent(), x.msSent(), x.packetsWindow(), x.msWindow()));
         }
         b.append("],\"detection\":[");
         for (int i = 0; i < r.detection().size(); i++) {
@@ -437,6 +551,10 @@ public final class WbmonExperiment implements Experiment {
                     x.precision(), x.linksPerBlamedSet()));
         }
         b.append("],\"thesis\":{\"detection_ms_below\":").append(THESIS_DETECTION_MS)
+                .append(",\"reorder_free_from\":").append(THESIS_REORDER_FREE_FROM).append(",\"reorder_free_to\":")
+                .append(THESIS_REORDER_FREE_TO).append(",\"burst_exact_up_to\":").append(THESIS_BURST_EXACT_UP_TO)
+                .append(",\"convergence_isp_ms_below\":").append(THESIS_CONVERGENCE_ISP_MS)
+                .append(",\"convergence_fast_ms_below\":").append(THESIS_CONVERGENCE_FAST_MS)
                 .append(",\"fattree_edge_core\":\"100% recall, no false blame\"}}");
         out.println(b);
     }

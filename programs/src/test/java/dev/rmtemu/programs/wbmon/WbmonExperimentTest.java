@@ -119,4 +119,80 @@ class WbmonExperimentTest {
         assertThrows(UserError.class, () -> run(Map.of("part", "d", "d_losses", "1.5"), false));
         assertThrows(UserError.class, () -> run(Map.of("part", "c", "c_runs", "0"), false));
     }
+
+    /**
+     * The thesis' metrics (Section 5.1): #FP = max(0, detected − drops) and #FN = max(0, drops −
+     * detected) are net counts; FPR = #FP / #packets; detected drop rate = #drops / (#drops + #packets).
+     */
+    @Test
+    void thesisMetricsAreNetCountsOverTheProcessedPackets() {
+        WindowScore s = new WindowScore(1_000, 10, 12, 3, 1);
+        assertEquals(2, s.thesisFalsePositives());
+        assertEquals(0, s.thesisFalseNegatives());
+        assertEquals(990, s.packets());
+        assertEquals(2.0 / 990, s.thesisFalsePositiveRate(), 1e-15);
+        assertEquals(12.0 / 1_002, s.detectedDropRate(), 1e-15);
+        WindowScore under = new WindowScore(1_000, 10, 7, 0, 3);
+        assertEquals(0, under.thesisFalsePositives());
+        assertEquals(3, under.thesisFalseNegatives());
+    }
+
+    /** Figure 4 with the thesis' counts: no false negative at any burst size, false positives only past W·tws + 1. */
+    @Test
+    void burstsNeverGiveAThesisFalseNegativeAndFalsePositivesOnlyPastTheToleranceWindow() {
+        WbmonConfig c = new WbmonConfig(1, 4, 32, 2);
+        for (int b = 0; b <= 383; b++) {
+            WindowScore s = WbmonScenarios.burst(c, b, 383);
+            assertEquals(0, s.thesisFalseNegatives(), "burst " + b);
+            if (b <= WbmonExperiment.THESIS_BURST_EXACT_UP_TO) {
+                assertEquals(0, s.thesisFalsePositives(), "burst " + b);
+            }
+        }
+        assertEquals(1, WbmonScenarios.burst(c, 128, 383).thesisFalsePositives(), "2 FP and 1 FN per number net to 1 FP");
+    }
+
+    /** Figure 3: the displacements without a false positive, every one tried, beside the thesis' [−37, 59]. */
+    @Test
+    void reorderRangeWithoutFalsePositivesIsFoundDisplacementByDisplacement() {
+        WbmonExperiment.Results r = WbmonExperiment.compute(options(Map.of("part", "a", "a_step", "64")));
+        assertEquals(-37, r.reorderFreeFrom());
+        assertEquals(59, r.reorderFreeTo());
+        assertEquals(0, WbmonScenarios.reorder(new WbmonConfig(1, 4, 32, 2), 1).actual(), "+1 is in order");
+    }
+
+    /** Figure 5: the first number of packets sent at which |ŷ − y| &lt; ε, ŷ the fraction dropped (the thesis' estimate). */
+    @Test
+    void convergenceIsTheFirstPacketCountWithinEpsilon() {
+        WbmonConfig c = new WbmonConfig(1, 4, 32, 2);
+        double y = 0.01;
+        WbmonScenarios.Convergence x = WbmonScenarios.convergence(c, y, WbmonExperiment.THESIS_EPSILON, 1_000_000, 7);
+        dev.rmtemu.traces.gen.SplitMix64 rnd = new dev.rmtemu.traces.gen.SplitMix64(7);
+        long dropped = 0;
+        long first = -1;
+        for (int n = 1; first < 0; n++) {
+            dropped += rnd.nextDouble() < y ? 1 : 0;
+            if (Math.abs((double) dropped / n - y) < WbmonExperiment.THESIS_EPSILON) {
+                first = n;
+            }
+        }
+        assertEquals(first, x.packetsSent());
+        assertTrue(x.packetsWindow() > x.packetsSent(), "the window judges a slot tws slots late: " + x);
+        assertEquals(2.5, WbmonExperiment.median(new long[] {4, 1, 2, 3}));
+        assertEquals(Double.POSITIVE_INFINITY, WbmonExperiment.median(new long[] {Long.MAX_VALUE, 1, Long.MAX_VALUE}));
+    }
+
+    /** Table 1 rows carry the thesis' printed values beside ours. */
+    @Test
+    void table1PrintsTheThesisValuesBesideOurs() {
+        WbmonExperiment.Results r = WbmonExperiment.compute(options(Map.of("part", "c", "c_packets", "20000", "c_runs", "2")));
+        assertEquals(8, r.table1().size());
+        assertEquals(0.9524, r.table1().get(2).thesisDetectedDropRate(), 1e-12);
+        assertEquals(2.42, r.table1().get(2).thesisFpr(), 1e-12);
+        assertEquals(0.0, r.table1().get(0).falsePositiveRate(), 1e-12);
+        assertEquals(r.table1().get(0).trueDropRate(), r.table1().get(0).detectedDropRate(), 2e-4, "1 % loss: #drops/(#drops+#packets)");
+    }
+
+    private static Map<String, String> options(Map<String, String> given) {
+        return WbmonExperiment.withDefaults(given);
+    }
 }
