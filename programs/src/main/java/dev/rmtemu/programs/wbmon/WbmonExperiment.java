@@ -5,6 +5,9 @@ import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
+import dev.rmtemu.traces.TraceSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -76,6 +79,7 @@ public final class WbmonExperiment implements Experiment {
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("control", "");
         DEFAULTS.put("topology", "");
+        DEFAULTS.put("flows", "");
         DEFAULTS.put("vconns", String.valueOf(WbmonConfig.DEFAULT_VCONNS));
     }
 
@@ -103,7 +107,9 @@ public final class WbmonExperiment implements Experiment {
                 "e_runs=10 e_fractions=0.4,...,0.8 e_faults=1 e_loss=0.01 e_packets=20000  (e) placements, lossy links, packets per vconn",
                 "seed=1",
                 "control=FILE topology=SPEC [vconns=256]  instead of the parts: write the control-plane script for",
-                "                           'rmtemu replay --topology SPEC --program wbmon --control FILE' (same registers/bits/tolerance/vconns)");
+                "                           'rmtemu replay --topology SPEC --program wbmon --control FILE' (same registers/bits/tolerance/vconns)",
+                "flows=TRACE                with control=: the trace to replay, whose flows get flow-table entries where",
+                "                           regular switches split a port's traffic over several vconns (ECMP)");
     }
 
     public record ReorderRow(int displacement, long actual, long falsePositives) {
@@ -179,6 +185,13 @@ public final class WbmonExperiment implements Experiment {
         WbmonConfig c = new WbmonConfig(integer(o, "vconns"), integer(o, "registers"), integer(o, "bits"), integer(o, "tolerance"));
         Topology t = TopologySpec.parse(spec);
         WbmonControlPlane cp = WbmonControlPlane.of(t, c);
+        if (cp.hasEcmpPorts()) {
+            if (o.get("flows").isEmpty()) {
+                throw new UserError("experiment wbmon: " + spec + ": regular switches split some ports' traffic over several vconns"
+                        + " (ECMP); give flows=TRACE, the trace you will replay, so that each flow's vconn is listed");
+            }
+            cp = cp.withFlows(distinctFlows(o.get("flows")));
+        }
         Path file = Path.of(o.get("control"));
         try {
             Files.writeString(file, cp.script(t, c));
@@ -208,6 +221,27 @@ public final class WbmonExperiment implements Experiment {
         out.println("replay with: " + replay);
         out.flush();
         return new Output(json, tables.toString());
+    }
+
+    /** One record per distinct 5-tuple of a trace (the control plane's flow list). */
+    private static List<PacketRecord> distinctFlows(String spec) {
+        List<PacketRecord> out = new ArrayList<>();
+        java.util.TreeSet<String> seen = new java.util.TreeSet<>();
+        PacketRecord r = PacketRecord.allocate();
+        try (PacketSource src = TraceSpec.open(spec)) {
+            while (src.next(r)) {
+                String key = r.srcIpv4() + "," + r.dstIpv4() + "," + r.protocol() + "," + r.srcPort() + "," + r.dstPort();
+                if (seen.add(key)) {
+                    out.add(PacketRecord.allocate().copyFrom(r));
+                }
+            }
+        } catch (Exception e) {
+            if (e instanceof UserError u) {
+                throw u;
+            }
+            throw new UserError("experiment wbmon: option flows: cannot read " + spec + ": " + e.getMessage(), e);
+        }
+        return out;
     }
 
     public static Results compute(Map<String, String> o) {

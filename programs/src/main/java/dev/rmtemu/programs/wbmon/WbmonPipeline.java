@@ -1,6 +1,9 @@
 package dev.rmtemu.programs.wbmon;
 
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.model.examples.FiveTuple;
+import dev.rmtemu.model.hash.HashAlgorithm;
+import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
@@ -28,6 +31,7 @@ import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.eq;
 import static dev.rmtemu.model.ir.Ir.ge;
+import static dev.rmtemu.model.ir.Ir.hash;
 import static dev.rmtemu.model.ir.Ir.lt;
 import static dev.rmtemu.model.ir.Ir.ne;
 import static dev.rmtemu.model.ir.Ir.output;
@@ -62,7 +66,9 @@ import static dev.rmtemu.model.ir.Ir.xor;
  *            the cleaned word's bytes go to metadata
  *         P: zero bits of each byte of the cleaned word, one 256-entry popcount table per byte
  *         P+1: drops_b[v] += zero bits of byte b (one counter per byte lane; the collector adds them)
- * egress  0: port table (vconn leaving on this port?): next_seq[v]++ → header; else header removed
+ * egress  0: port table (one vconn leaving on this port, or several: ECMP), flow fingerprint (CRC-32 of the 5-tuple)
+ *        1: on an ECMP port, the flow table (port, fingerprint → vconn)
+ *        2: on a vconn: next_seq[v]++ → header; else header removed
  * </pre>
  * Fitting tofino1: a gateway may not branch on a stateful ALU's output in its own stage, so
  * stage 3's result is decided in stage 4; a VLIW instruction is one operation, so the slot
@@ -84,6 +90,7 @@ import static dev.rmtemu.model.ir.Ir.xor;
 public final class WbmonPipeline {
     public static final String PORTS_IN = "wbmon_vconn_ports_in";
     public static final String PORTS_OUT = "wbmon_vconn_ports_out";
+    public static final String FLOWS_OUT = "wbmon_vconn_flows_out";
     public static final String OWN_BIT = "wbmon_own_bit";
     public static final String PACKETS = "wbmon_packets";
     public static final String STARTED = "wbmon_started";
@@ -97,6 +104,13 @@ public final class WbmonPipeline {
     /** Entries of a popcount table: every byte value. */
     public static final int POPCOUNT_ENTRIES = 256;
     static final int ACTION_VALID = 1;
+    /** Port-table action of a port whose traffic regular switches split over several vconns (ECMP). */
+    static final int ACTION_ECMP = 2;
+    /** Flows on ECMP ports an m-switch can number: exact-match entries of the flow table. */
+    public static final int ECMP_FLOW_ENTRIES = 8192;
+    /** The flow fingerprint: a CRC-32 of the 5-tuple. */
+    static final String FINGERPRINT_HASH = "crc32";
+    static final int FINGERPRINT_BITS = 32;
     private static final int STAGE_COUNT = 0;
     private static final int STAGE_SLOT = 1;
     private static final int STAGE_NEWEST = 2;
@@ -132,6 +146,7 @@ public final class WbmonPipeline {
     public final Field vconnId;
     public final Field seq;
     public final Field headerValid;
+    private HashUnit flowHash;
     private final int bytes;
     /** Cells of the per-vconn arrays: vconns rounded up to a power of two, so that the index is a mask of the id. */
     private final int cells;
@@ -423,21 +438,60 @@ public final class WbmonPipeline {
         }, other -> wordBytes(other, update, i + 1, end, md));
     }
 
+    /**
+     * Egress: which vconn the packet enters. A port where one vconn starts says so in the port
+     * table; a port whose traffic regular switches split over several vconns (ECMP) is marked,
+     * and the vconn of each flow leaving on it comes from the flow table (egress port and a
+     * CRC-32 fingerprint of the 5-tuple), which the control plane fills from the forwarding
+     * rules it knows (WBMon dissertation Section 4.2: topology and forwarding rules are known).
+     * A packet on no vconn (towards a host, or of a flow the control plane did not list) leaves
+     * without a header.
+     */
     private void declareEgress(ProgramBuilder b) {
         Field outPort = b.intrinsic(Intrinsic.EGRESS_PORT);
+        FiveTuple t = FiveTuple.declare(b);
+        Field vconn = b.metadata(Gress.EGRESS, "wbmon_eg.vconn", WbmonConfig.VCONN_ID_BITS);
+        Field numbered = b.metadata(Gress.EGRESS, "wbmon_eg.numbered", 1);
+        Field ecmp = b.metadata(Gress.EGRESS, "wbmon_eg.ecmp", 1);
+        Field flow = b.metadata(Gress.EGRESS, "wbmon_eg.flow", FINGERPRINT_BITS);
+
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.EGRESS, 0);
         MatchTable ports = s0.table(PORTS_OUT, MatchKind.EXACT, PORT_TABLE_SIZE, WbmonConfig.VCONN_ID_BITS, outPort);
-        RegisterArray next = s0.register(NEXT_SEQ, WbmonConfig.SEQ_BITS, cells);
-        RegisterAction stamp = s0.action(RegisterAction.on(next, "stamp")
+        flowHash = s0.hash("wbmon_flow_fingerprint", HashAlgorithm.byName(FINGERPRINT_HASH), FINGERPRINT_BITS, t.fields());
+        s0.body(code -> code
+                .set(flow, hash(flowHash))
+                .apply(ports)
+                .on(ACTION_VALID, one -> one.set(vconn, actionData(ports)).set(numbered, 1))
+                .on(ACTION_ECMP, several -> several.set(ecmp, 1)));
+
+        ProgramBuilder.StageBuilder s1 = b.stage(Gress.EGRESS, 1);
+        MatchTable flows = s1.table(FLOWS_OUT, MatchKind.EXACT, ECMP_FLOW_ENTRIES, WbmonConfig.VCONN_ID_BITS, outPort, flow);
+        s1.body(code -> code.when(eq(read(ecmp), constant(1)), split -> split
+                .apply(flows).on(ACTION_VALID, known -> known.set(vconn, actionData(flows)).set(numbered, 1))));
+
+        ProgramBuilder.StageBuilder s2 = b.stage(Gress.EGRESS, 2);
+        RegisterArray next = s2.register(NEXT_SEQ, WbmonConfig.SEQ_BITS, cells);
+        RegisterAction stamp = s2.action(RegisterAction.on(next, "stamp")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.OLD_LO));
-        s0.body(code -> code.apply(ports)
-                .on(ACTION_VALID, vconn -> vconn
-                        .execute(stamp, and(actionData(ports), constant(cells - 1)))
+        s2.body(code -> code.when(eq(read(numbered), constant(1)),
+                onVconn -> onVconn
+                        .execute(stamp, and(read(vconn), constant(cells - 1)))
                         .set(headerValid, 1)
-                        .set(vconnId, actionData(ports))
-                        .set(seq, output(stamp)))
-                // not a vconn port (a host): the incoming vconn's header goes no further
-                .miss(host -> host.set(headerValid, 0).set(vconnId, 0).set(seq, 0)));
+                        .set(vconnId, read(vconn))
+                        .set(seq, output(stamp)),
+                // not on a vconn (a host): the incoming vconn's header goes no further
+                off -> off.set(headerValid, 0).set(vconnId, 0).set(seq, 0)));
+    }
+
+    /** The fingerprint the flow table keys on, of a 5-tuple (what the control plane computes for each flow it lists). */
+    public long fingerprint(int srcIpv4, int dstIpv4, int protocol, int srcPort, int dstPort) {
+        long[] phv = new long[program.fields().stream().mapToInt(Field::slot).max().orElse(0) + 1];
+        List<Field> in = flowHash.inputs();
+        long[] values = {srcIpv4 & 0xFFFFFFFFL, dstIpv4 & 0xFFFFFFFFL, protocol & 0xFF, srcPort & 0xFFFF, dstPort & 0xFFFF};
+        for (int i = 0; i < values.length; i++) {
+            phv[in.get(i).slot()] = values[i];
+        }
+        return flowHash.compute(phv);
     }
 
     /** Control plane: the packets arriving on {@code port} carry the WBMon header. */
@@ -448,6 +502,16 @@ public final class WbmonPipeline {
     /** Control plane: packets leaving on {@code port} go on vconn {@code vconn}. */
     public static void addOutgoingPort(PipelineState s, int port, int vconn) {
         s.addExact(PORTS_OUT, new long[] {port}, ACTION_VALID, vconn);
+    }
+
+    /** Control plane: regular switches split the traffic leaving on {@code port} over several vconns. */
+    public static void addEcmpPort(PipelineState s, int port) {
+        s.addExact(PORTS_OUT, new long[] {port}, ACTION_ECMP, 0);
+    }
+
+    /** Control plane: the flow with this fingerprint, leaving on ECMP port {@code port}, goes on vconn {@code vconn}. */
+    public static void addOutgoingFlow(PipelineState s, int port, long fingerprint, int vconn) {
+        s.addExact(FLOWS_OUT, new long[] {port, fingerprint}, ACTION_VALID, vconn);
     }
 
     /**
