@@ -52,7 +52,7 @@ public final class WbmonExperiment implements Experiment {
     private static final Map<String, String> DEFAULTS = new TreeMap<>();
 
     static {
-        DEFAULTS.put("part", "abcde");
+        DEFAULTS.put("part", "abcdef");
         DEFAULTS.put("registers", String.valueOf(WbmonConfig.DEFAULT_REGISTERS));
         DEFAULTS.put("bits", String.valueOf(WbmonConfig.DEFAULT_BITS));
         DEFAULTS.put("tolerance", String.valueOf(WbmonConfig.DEFAULT_TOLERANCE));
@@ -76,6 +76,12 @@ public final class WbmonExperiment implements Experiment {
         DEFAULTS.put("e_faults", "1");
         DEFAULTS.put("e_loss", "0.01");
         DEFAULTS.put("e_packets", "20000");
+        DEFAULTS.put("f_fractions", "0.4,0.5,0.6,0.7,0.8");
+        DEFAULTS.put("f_faults", "1,2,3");
+        DEFAULTS.put("f_placements", "10");
+        DEFAULTS.put("f_subsets", "10");
+        DEFAULTS.put("f_loss", "0.01");
+        DEFAULTS.put("f_packets", "5000");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("control", "");
         DEFAULTS.put("topology", "");
@@ -96,7 +102,7 @@ public final class WbmonExperiment implements Experiment {
     @Override
     public List<String> options() {
         return List.of(
-                "part=abcde                 which parts to run",
+                "part=abcdef                which parts to run",
                 "registers=4 bits=32 tolerance=2  N, W, tws",
                 "a_step=8                   (a) displacement step over -128..128",
                 "b_max=383 b_step=16        (b) largest burst and table step (every size is run)",
@@ -105,6 +111,8 @@ public final class WbmonExperiment implements Experiment {
                 "d_net_packets=20000 d_net_gbps=10,40  (d) on the emulated chain with the stage program",
                 "d_conv_gbps=0.1,1,10,100 d_conv_runs=10 d_conv_packets=1000000  (d) Figure 5 convergence time (eps 0.05%)",
                 "e_runs=10 e_fractions=0.4,...,0.8 e_faults=1 e_loss=0.01 e_packets=20000  (e) placements, lossy links, packets per vconn",
+                "f_fractions=0.4,...,0.8 f_faults=1,2,3 f_placements=10 f_subsets=10 f_loss=0.01 f_packets=5000",
+                "                           (f) Figure 7 on Abilene: R(X) random placements, P1-P3, faulty links per run",
                 "seed=1",
                 "control=FILE topology=SPEC [vconns=256]  instead of the parts: write the control-plane script for",
                 "                           'rmtemu replay --topology SPEC --program wbmon --control FILE' (same registers/bits/tolerance/vconns)",
@@ -141,7 +149,12 @@ public final class WbmonExperiment implements Experiment {
     }
 
     public record LocalisationRow(String scenario, int runs, double vconns, int faulty, int found, int blamedSets, int trueSets,
-                                  double linksPerBlamedSet) {
+                                  double linksPerBlamedSet, int blamedLinks) {
+        /** The thesis' precision (Section 5.2.1): #TP / #B, B every link of the blamed sets. */
+        public double thesisPrecision() {
+            return blamedLinks == 0 ? 1 : (double) found / blamedLinks;
+        }
+
         public double recall() {
             return faulty == 0 ? 1 : (double) found / faulty;
         }
@@ -151,10 +164,20 @@ public final class WbmonExperiment implements Experiment {
         }
     }
 
+    /**
+     * Figure 7: one placement kind and faulty-link count; recall and precision with the thesis'
+     * definitions (B includes every link indistinguishable from a blamed one), the mean of the
+     * runs (precision over the runs that blamed something).
+     */
+    public record Figure7Row(String placement, int switches, int faults, int runs, double recall, double precision,
+                             int blamedNothing, String thesis) {
+    }
+
     /** Everything one run computed. */
     public record Results(List<ReorderRow> reorder, int reorderFreeFrom, int reorderFreeTo, List<BurstRow> burst, int burstTolerance,
                           List<Table1Row> table1, List<DetectionRow> detection, List<ConvergenceRow> convergence,
-                          List<NetworkDetectionRow> networkDetection, List<LocalisationRow> localisation) {
+                          List<NetworkDetectionRow> networkDetection, List<LocalisationRow> localisation,
+                          List<Figure7Row> figure7) {
     }
 
     /** The options with the defaults filled in (unknown keys refused). */
@@ -388,7 +411,80 @@ public final class WbmonExperiment implements Experiment {
                 loc.add(summarise(ft[0], outs));
             }
         }
-        return new Results(reorder, freeFrom, freeTo, burst, tolerance, table1, detection, convergence, netDetection, loc);
+        List<Figure7Row> figure7 = part.contains("f") ? figure7(o, c, seed) : List.of();
+        return new Results(reorder, freeFrom, freeTo, burst, tolerance, table1, detection, convergence, netDetection, loc, figure7);
+    }
+
+    /** What the thesis says of a Figure 7 row (its Section 5.2.2; the plotted values are not in the text). */
+    static String thesisFigure7(String placement) {
+        return switch (placement) {
+            case "R(40)" -> "recall about 70 %; random precision 53-83 %";
+            case "R(60)" -> "recall about 80 %; random precision 53-83 %";
+            case "P1" -> "precision above R(70) with 1-2 faulty links, above R(50) with 3";
+            case "P2", "P3" -> "recall and precision above R(80)";
+            default -> placement.startsWith("R(") ? "random precision 53-83 %" : "";
+        };
+    }
+
+    private static List<Figure7Row> figure7(Map<String, String> o, WbmonConfig c, long seed) {
+        int placements = positive(o, "f_placements");
+        int subsets = positive(o, "f_subsets");
+        double lossRate = probabilities(o, "f_loss")[0];
+        int packets = positive(o, "f_packets");
+        double[] faultCounts = doubles(o, "f_faults");
+        WbmonConfig ce = c.withVconns(1);
+        List<String> labels = new ArrayList<>();
+        List<List<String>> specs = new ArrayList<>();
+        for (double f : probabilities(o, "f_fractions")) {
+            labels.add(String.format(Locale.ROOT, "R(%d)", Math.round(f * 100)));
+            List<String> random = new ArrayList<>();
+            for (int k = 0; k < placements; k++) {
+                random.add(WbmonLocalisation.abilenePlacement(f, seed * 104_729 + k));
+            }
+            specs.add(random);
+        }
+        for (int i = 0; i < WbmonPlacement.HAND_MADE_SIZES.length; i++) {
+            labels.add("P" + (i + 1));
+            List<String> one = new ArrayList<>();
+            String best = WbmonPlacement.best(WbmonPlacement.HAND_MADE_SIZES[i]);
+            for (int k = 0; k < placements; k++) {
+                one.add(best);
+            }
+            specs.add(one);
+        }
+        List<Figure7Row> out = new ArrayList<>();
+        for (int row = 0; row < labels.size(); row++) {
+            for (double fc : faultCounts) {
+                int faults = (int) fc;
+                if (faults < 1 || faults != fc) {
+                    throw new UserError("experiment wbmon: option f_faults takes whole numbers of at least 1, got '" + o.get("f_faults") + "'");
+                }
+                double recall = 0;
+                double precision = 0;
+                int scored = 0;
+                int runs = 0;
+                int switches = 0;
+                for (int k = 0; k < placements; k++) {
+                    String spec = specs.get(row).get(k);
+                    switches = spec.substring(spec.indexOf("programmable=") + "programmable=".length()).split(",").length;
+                    for (int j = 0; j < subsets; j++) {
+                        long s = seed * 7_919 + (long) k * subsets + j;
+                        WbmonPlacement.Score x = WbmonPlacement.Score.of(WbmonLocalisation.run(
+                                new WbmonLocalisation.Setup(spec, faults, lossRate, packets), ce, WbmonAnalyser.Params.DEFAULTS, s));
+                        recall += x.recall();
+                        if (!Double.isNaN(x.precision())) {
+                            precision += x.precision();
+                            scored++;
+                        }
+                        runs++;
+                    }
+                }
+                String label = labels.get(row);
+                out.add(new Figure7Row(label, switches, faults, runs,
+                        recall / runs, scored == 0 ? Double.NaN : precision / scored, runs - scored, thesisFigure7(label)));
+            }
+        }
+        return out;
     }
 
     /** The median (the mean of the two middle values for an even count); a Long.MAX_VALUE entry is infinite. */
@@ -419,7 +515,7 @@ public final class WbmonExperiment implements Experiment {
             links += x.blamedLinks();
         }
         return new LocalisationRow(name, outs.size(), vconns / outs.size(), faulty, found, blamed, trueSets,
-                blamed == 0 ? 0 : (double) links / blamed);
+                blamed == 0 ? 0 : (double) links / blamed, links);
     }
 
     private static void printTables(PrintWriter out, Map<String, String> o, Results r) {
@@ -496,12 +592,27 @@ public final class WbmonExperiment implements Experiment {
             out.println();
             out.printf(Locale.ROOT, "WBMon (e) link localisation: %s lossy directed link(s) at %s loss, %s packets per vconn, blame below %.1f%%%n",
                     o.get("e_faults"), o.get("e_loss"), o.get("e_packets"), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW * 100);
-            out.println(" scenario                 runs  vconns  recall  precision  links per blamed set");
+            out.println(" recall = #TP/#F; precision (thesis) = #TP/#B over links, B every link of the blamed sets; sets = blamed sets"
+                    + " holding a faulty link");
+            out.println(" scenario                 runs  vconns  recall  precision  links per blamed set  precision (thesis)");
             for (LocalisationRow x : r.localisation()) {
-                out.printf(Locale.ROOT, " %-23s  %4d  %6.1f  %5.1f%%  %8.1f%%  %20.2f%n", x.scenario(), x.runs(), x.vconns(),
-                        x.recall() * 100, x.precision() * 100, x.linksPerBlamedSet());
+                out.printf(Locale.ROOT, " %-23s  %4d  %6.1f  %5.1f%%  %8.1f%%  %20.2f  %17.1f%%%n", x.scenario(), x.runs(), x.vconns(),
+                        x.recall() * 100, x.precision() * 100, x.linksPerBlamedSet(), x.thesisPrecision() * 100);
             }
             out.println(" thesis: fat tree Edge+Core 100% recall, no false blame");
+        }
+        if (!r.figure7().isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "WBMon (f) Figure 7, Abilene: %s placements x %s faulty-link subsets per row, %s loss per faulty"
+                    + " directed link, %s packets per vconn; recall = #TP/#F, precision = #TP/#B, B = blamed links and every link"
+                    + " indistinguishable from one%n", o.get("f_placements"), o.get("f_subsets"), o.get("f_loss"), o.get("f_packets"));
+            out.println(" placement  m-switches  faulty  runs  recall  precision  nothing blamed  thesis (Section 5.2.2)");
+            for (Figure7Row x : r.figure7()) {
+                out.printf(Locale.ROOT, " %-9s  %10d  %6d  %4d  %5.1f%%  %8.1f%%  %14d  %s%n", x.placement(), x.switches(), x.faults(),
+                        x.runs(), x.recall() * 100, x.precision() * 100, x.blamedNothing(), x.thesis());
+            }
+            out.println(" P1-P3: the thesis' Figure 6 placements are not in its text; rebuilt as the 6, 7 and 8 m-switch placements"
+                    + " leaving the fewest links unidentifiable (P2, P3: 64 % and 73 % of the switches, as in the thesis)");
         }
     }
 
@@ -580,9 +691,20 @@ public final class WbmonExperiment implements Experiment {
             LocalisationRow x = r.localisation().get(i);
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
                     "{\"scenario\":\"%s\",\"runs\":%d,\"vconns\":%.2f,\"faulty\":%d,\"found\":%d,\"blamed_sets\":%d,\"true_sets\":%d,"
-                            + "\"recall\":%.4f,\"precision\":%.4f,\"links_per_blamed_set\":%.3f}",
+                            + "\"recall\":%.4f,\"precision\":%.4f,\"links_per_blamed_set\":%.3f,\"blamed_links\":%d,"
+                            + "\"thesis_precision\":%.4f}",
                     x.scenario(), x.runs(), x.vconns(), x.faulty(), x.found(), x.blamedSets(), x.trueSets(), x.recall(),
-                    x.precision(), x.linksPerBlamedSet()));
+                    x.precision(), x.linksPerBlamedSet(), x.blamedLinks(), x.thesisPrecision()));
+        }
+        b.append("],\"figure7\":[");
+        for (int i = 0; i < r.figure7().size(); i++) {
+            Figure7Row x = r.figure7().get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"placement\":\"%s\",\"switches\":%d,\"faults\":%d,\"runs\":%d,\"recall\":%.4f,\"precision\":%s,"
+                            + "\"blamed_nothing\":%d,\"thesis\":%s}",
+                    x.placement(), x.switches(), x.faults(), x.runs(), x.recall(),
+                    Double.isNaN(x.precision()) ? "null" : String.format(Locale.ROOT, "%.4f", x.precision()), x.blamedNothing(),
+                    quote(x.thesis())));
         }
         b.append("],\"thesis\":{\"detection_ms_below\":").append(THESIS_DETECTION_MS)
                 .append(",\"reorder_free_from\":").append(THESIS_REORDER_FREE_FROM).append(",\"reorder_free_to\":")
