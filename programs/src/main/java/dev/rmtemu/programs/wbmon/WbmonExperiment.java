@@ -44,6 +44,13 @@ public final class WbmonExperiment implements Experiment {
     static final double THESIS_EPSILON = 0.0005;
     static final double THESIS_CONVERGENCE_ISP_MS = 13;
     static final double THESIS_CONVERGENCE_FAST_MS = 2;
+    /** Which engine produced each table (JSON array name → engine). */
+    static final String ENGINE_REFERENCE = "reference window (WindowMonitor, equal to the stage program in the tests)";
+    static final String ENGINE_NETWORK = "emulated network, the wbmon stage program (IR) on tofino1 m-switches";
+    static final String ENGINE_ANALYSER = "reference window per vconn, then WbmonAnalyser (NetBouncer)";
+    static final Map<String, String> ENGINES = new TreeMap<>(Map.of("reorder", ENGINE_REFERENCE, "burst", ENGINE_REFERENCE,
+            "table1", ENGINE_REFERENCE, "detection", ENGINE_REFERENCE, "convergence", ENGINE_REFERENCE,
+            "network_detection", ENGINE_NETWORK, "localisation", ENGINE_ANALYSER, "figure7", ENGINE_ANALYSER));
     /** The thesis' abstract: every packet drop detected in less than 2 ms. */
     static final double THESIS_DETECTION_MS = 2.0;
     /** Bytes on the wire per packet beyond the frame (preamble, SFD, inter-frame gap). */
@@ -524,6 +531,7 @@ public final class WbmonExperiment implements Experiment {
         if (!r.reorder().isEmpty()) {
             out.println();
             out.println("WBMon (a) reorder tolerance: 266 packets from 0, packet 165 displaced (no drops)");
+            out.println(" engine: " + ENGINES.get("reorder"));
             out.println(" displacement  actual  false positives");
             for (ReorderRow x : r.reorder()) {
                 out.printf(Locale.ROOT, " %12d  %6d  %15d%n", x.displacement(), x.actual(), x.falsePositives());
@@ -535,6 +543,7 @@ public final class WbmonExperiment implements Experiment {
             out.println();
             out.printf(Locale.ROOT, "WBMon (b) drop-burst tolerance: trace from 32, burst from packet 112; #FP = max(0, detected - drops),"
                     + " #FN = max(0, drops - detected) (the thesis' counts) are 0 up to %d drops%n", r.burstTolerance());
+            out.println(" engine: " + ENGINES.get("burst"));
             out.println(" burst  #FP  #FN  FP per number  FN per number");
             for (BurstRow x : r.burst()) {
                 out.printf(Locale.ROOT, " %5d  %3d  %3d  %13d  %13d%n", x.burst(), x.thesisFalsePositives(), x.thesisFalseNegatives(),
@@ -547,6 +556,7 @@ public final class WbmonExperiment implements Experiment {
             out.println();
             out.printf(Locale.ROOT, "WBMon (c) Table 1 scenarios: %s sequence numbers x %s runs, displacement ~ N(0, %s^2)%n",
                     o.get("c_packets"), o.get("c_runs"), o.get("c_sigma"));
+            out.println(" engine: " + ENGINES.get("table1"));
             out.println(" thesis metrics, mean of the runs: FPR = #FP / #packets, detected drop rate = #drops / (#drops + #packets)");
             out.println(" reorder %  drop %  true drop rate  detected drop rate  thesis  FPR (%)  thesis (as printed)  FN per number");
             for (Table1Row x : r.table1()) {
@@ -559,6 +569,7 @@ public final class WbmonExperiment implements Experiment {
             out.println();
             out.printf(Locale.ROOT, "WBMon (d) detection time, in-order traffic of %s-byte packets (thesis: every drop < %.0f ms)%n",
                     o.get("d_bytes"), THESIS_DETECTION_MS);
+            out.println(" engine: " + ENGINES.get("detection"));
             out.println(" loss rate  Gb/s  mean (packets)   mean (us)    p99 (us)    max (us)");
             for (DetectionRow x : r.detection()) {
                 out.printf(Locale.ROOT, " %9.3f  %4.0f  %14.1f  %10.3f  %10.3f  %10.3f%n", x.lossRate(), x.gbps(), x.meanPackets(),
@@ -569,6 +580,7 @@ public final class WbmonExperiment implements Experiment {
             out.println();
             out.printf(Locale.ROOT, "WBMon (d) Figure 5 convergence: packets until |y^ - y| < %.2f%% first holds (median of %s runs), time ="
                     + " packets x %s bytes / throughput%n", THESIS_EPSILON * 100, o.get("d_conv_runs"), o.get("d_bytes"));
+            out.println(" engine: " + ENGINES.get("convergence"));
             out.println(" y^ = dropped / sent (the thesis' estimate); window: y^ = detected drops / judged numbers");
             out.println(" loss rate  Gb/s  packets (thesis y^)     ms  packets (window)     ms");
             for (ConvergenceRow x : r.convergence()) {
@@ -582,6 +594,7 @@ public final class WbmonExperiment implements Experiment {
             out.println();
             out.printf(Locale.ROOT, "WBMon (d) on the emulated network: h1-m1-r1-r2-m2-h2, stage program on tofino1, %.0f Gb/s links"
                     + " of %d ns, loss on r1->r2, %s packets%n", NetworkDetection.LINK_GBPS, NetworkDetection.LINK_NS, o.get("d_net_packets"));
+            out.println(" engine: " + ENGINES.get("network_detection"));
             out.println(" loss rate  Gb/s  drops   mean (us)    p99 (us)    max (us)");
             for (NetworkDetectionRow x : r.networkDetection()) {
                 out.printf(Locale.ROOT, " %9.3f  %4.0f  %5d  %10.3f  %10.3f  %10.3f%n", x.lossRate(), x.gbps(), x.drops(), x.meanUs(),
@@ -592,6 +605,7 @@ public final class WbmonExperiment implements Experiment {
             out.println();
             out.printf(Locale.ROOT, "WBMon (e) link localisation: %s lossy directed link(s) at %s loss, %s packets per vconn, blame below %.1f%%%n",
                     o.get("e_faults"), o.get("e_loss"), o.get("e_packets"), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW * 100);
+            out.println(" engine: " + ENGINES.get("localisation"));
             out.println(" recall = #TP/#F; precision (thesis) = #TP/#B over links, B every link of the blamed sets; sets = blamed sets"
                     + " holding a faulty link");
             out.println(" scenario                 runs  vconns  recall  precision  links per blamed set  precision (thesis)");
@@ -606,6 +620,7 @@ public final class WbmonExperiment implements Experiment {
             out.printf(Locale.ROOT, "WBMon (f) Figure 7, Abilene: %s placements x %s faulty-link subsets per row, %s loss per faulty"
                     + " directed link, %s packets per vconn; recall = #TP/#F, precision = #TP/#B, B = blamed links and every link"
                     + " indistinguishable from one%n", o.get("f_placements"), o.get("f_subsets"), o.get("f_loss"), o.get("f_packets"));
+            out.println(" engine: " + ENGINES.get("figure7"));
             out.println(" placement  m-switches  faulty  runs  recall  precision  nothing blamed  thesis (Section 5.2.2)");
             for (Figure7Row x : r.figure7()) {
                 out.printf(Locale.ROOT, " %-9s  %10d  %6d  %4d  %5.1f%%  %8.1f%%  %14d  %s%n", x.placement(), x.switches(), x.faults(),
@@ -637,6 +652,12 @@ public final class WbmonExperiment implements Experiment {
         StringBuilder b = new StringBuilder("{\"experiment\":\"wbmon\",\"options\":{");
         boolean first = true;
         for (Map.Entry<String, String> e : o.entrySet()) {
+            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(quote(e.getValue()));
+            first = false;
+        }
+        b.append("},\"engines\":{");
+        first = true;
+        for (Map.Entry<String, String> e : ENGINES.entrySet()) {
             b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(quote(e.getValue()));
             first = false;
         }

@@ -458,11 +458,11 @@ public final class WbmonPipeline {
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.EGRESS, 0);
         MatchTable ports = s0.table(PORTS_OUT, MatchKind.EXACT, PORT_TABLE_SIZE, WbmonConfig.VCONN_ID_BITS, outPort);
         flowHash = s0.hash("wbmon_flow_fingerprint", HashAlgorithm.byName(FINGERPRINT_HASH), FINGERPRINT_BITS, t.fields());
+        // the fingerprint only where the flow table needs it (the hash is computed on that path only)
         s0.body(code -> code
-                .set(flow, hash(flowHash))
                 .apply(ports)
                 .on(ACTION_VALID, one -> one.set(vconn, actionData(ports)).set(numbered, 1))
-                .on(ACTION_ECMP, several -> several.set(ecmp, 1)));
+                .on(ACTION_ECMP, several -> several.set(ecmp, 1).set(flow, hash(flowHash))));
 
         ProgramBuilder.StageBuilder s1 = b.stage(Gress.EGRESS, 1);
         MatchTable flows = s1.table(FLOWS_OUT, MatchKind.EXACT, ECMP_FLOW_ENTRIES, WbmonConfig.VCONN_ID_BITS, outPort, flow);

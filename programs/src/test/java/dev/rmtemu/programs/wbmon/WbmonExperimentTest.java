@@ -35,7 +35,12 @@ class WbmonExperimentTest {
             assertTrue(a.contains(part), part + " in\n" + a);
         }
         assertEquals(a, run(SMALL, false));
-        assertTrue(run(SMALL, true).startsWith("{\"experiment\":\"wbmon\""));
+        String json = run(SMALL, true);
+        assertTrue(json.startsWith("{\"experiment\":\"wbmon\""));
+        // every table says which engine produced it (issue 19)
+        assertEquals(8, a.split("\n engine: ", -1).length - 1, a);
+        assertTrue(a.contains(" engine: " + WbmonExperiment.ENGINE_NETWORK), a);
+        assertTrue(json.contains("\"engines\":{\"burst\":\"" + WbmonExperiment.ENGINE_REFERENCE + "\""), json);
     }
 
     @Test
