@@ -60,9 +60,10 @@ import static dev.rmtemu.model.ir.Ir.xor;
  *            else if to_clean ≤ newest (serially): + W; its old value, differences to the
  *            newest and to the packet's own slot go to metadata
  *         4: decisions on stage 3's values: the register to clean (or none), the bit to OR into
- *            each register (0 unless the packet registers: not late, not clean-instead-of-register)
+ *            each register (0 when the packet is late)
  *         5..: bitmap_i[v], four per stage (tofino1 has 4 stateful ALUs): one action per
- *            register, cleaning (read and zero) when the clean key names it, else OR in its bit;
+ *            register, cleaning (read and zero) when the clean key names it, else OR in its bit
+ *            (so a packet whose register is being cleaned cleans instead of registering);
  *            the cleaned word's bytes go to metadata
  *         P: zero bits of each byte of the cleaned word, one 256-entry popcount table per byte
  *         P+1: drops_b[v] += zero bits of byte b (one counter per byte lane; the collector adds them)
@@ -330,15 +331,13 @@ public final class WbmonPipeline {
                                 low -> step(low, stepLow, v, md, twsSpan)))));
 
         // stage 4: decisions on stage 3's values (a gateway cannot branch on a stateful ALU's output in its stage)
-        Expr ownKey = and(read(md.base()), constant(registerMask));
         Expr cleanKey = and(read(md.cleanBase()), constant(registerMask));
         b.stage(Gress.INGRESS, STAGE_DECIDE).body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> valid
                 .when(eq(read(md.started()), constant(0)),
                         first -> markOwn(first.set(md.cleanKey(), noRegister()), md),
                         later -> later.when(lt(read(md.toNewest()), constant(SEQ_HALF)),
-                                // a dirty slot: clean it, and register unless it shares the packet's register
-                                dirty -> dirty.set(md.cleanKey(), cleanKey).set(md.cleaned(), 1)
-                                        .when(eq(cleanKey, ownKey), same -> { }, other -> markUnlessLate(other, md)),
+                                // a dirty slot: clean it (its register's action cleans instead of registering)
+                                dirty -> markUnlessLate(dirty.set(md.cleanKey(), cleanKey).set(md.cleaned(), 1), md),
                                 clean -> markUnlessLate(clean.set(md.cleanKey(), noRegister()), md)))));
 
         // stages 5..: the N bitmaps, one stateful ALU each; the cleaned word's bytes to metadata
