@@ -52,16 +52,16 @@ import static dev.rmtemu.model.ir.Ir.xor;
  * <pre>
  * ingress 0: header valid, vconn in range, port table (does a vconn end here?):
  *            packets[v] += 1; started[v] = 1 (its old value: is this the vconn's first packet?);
- *            slot base = sn &amp; ~(W−1); low bits = sn &amp; (N·W − 1)
- *         1: base ^ 2^31 and base + tws·W; own-bit table on the low bits: its action is the
- *            packet's register, its action data the packet's bit 1 &lt;&lt; (sn mod W)
- *         2: newest[v]: the packet's slot base if first or serially newer
- *         3: to_clean[v] (the base of the slot to clean + tws·W): first: own base + tws·W;
+ *            slot base = sn &amp; ~(W−1); sn ^ 2^31; low bits = sn &amp; (N·W − 1)
+ *         1: newest[v]: the packet's slot base if first or serially newer; base + tws·W;
+ *            own-bit table on the low bits: its action is the packet's register, its action
+ *            data the packet's bit 1 &lt;&lt; (sn mod W)
+ *         2: to_clean[v] (the base of the slot to clean + tws·W): first: own base + tws·W;
  *            else if to_clean ≤ newest (serially): + W; its old value, differences to the
  *            newest and to the packet's own slot go to metadata
- *         4: decisions on stage 3's values: the register to clean (or none), the bit to OR into
+ *         3: decisions on stage 2's values: the register to clean (or none), the bit to OR into
  *            each register (0 when the packet is late)
- *         5..: bitmap_i[v], four per stage (tofino1 has 4 stateful ALUs): one action per
+ *         4..: bitmap_i[v], four per stage (tofino1 has 4 stateful ALUs): one action per
  *            register, cleaning (read and zero) when the clean key names it, else OR in its bit
  *            (so a packet whose register is being cleaned cleans instead of registering);
  *            the cleaned word's bytes go to metadata
@@ -72,8 +72,7 @@ import static dev.rmtemu.model.ir.Ir.xor;
  *        2: on a vconn: next_seq[v]++ → header; else header removed
  * </pre>
  * Fitting tofino1: a gateway may not branch on a stateful ALU's output in its own stage, so
- * stage 3's result is decided in stage 4; a VLIW instruction is one operation, so the slot
- * base's variants take stage 1; there is no divider or variable shift, so N is a power of two
+ * stage 2's result is decided in stage 3; there is no divider or variable shift, so N is a power of two
  * (the register is a mask of the slot number) and the bit 1 &lt;&lt; (sn mod W) comes from a
  * table of constants; four zero counts cannot be summed in one instruction, so drops are
  * counted per byte lane. Each register array is touched at most once per packet: the N
@@ -113,11 +112,10 @@ public final class WbmonPipeline {
     static final String FINGERPRINT_HASH = "crc32";
     static final int FINGERPRINT_BITS = 32;
     private static final int STAGE_COUNT = 0;
-    private static final int STAGE_SLOT = 1;
-    private static final int STAGE_NEWEST = 2;
-    private static final int STAGE_CLEAN = 3;
-    private static final int STAGE_DECIDE = 4;
-    private static final int STAGE_BITMAPS = 5;
+    private static final int STAGE_NEWEST = 1;
+    private static final int STAGE_CLEAN = 2;
+    private static final int STAGE_DECIDE = 3;
+    private static final int STAGE_BITMAPS = 4;
     /** Sequence numbers (and slot bases) live modulo 2^{@value WbmonConfig#SEQ_BITS}. */
     static final long SEQ_MASK = (1L << WbmonConfig.SEQ_BITS) - 1;
     /** Half the sequence space: serial order holds between numbers less than this apart. */
@@ -242,7 +240,7 @@ public final class WbmonPipeline {
         }
         return new Md(b.metadata(Gress.INGRESS, "wbmon_md.valid", 1), b.metadata(Gress.INGRESS, "wbmon_md.started", 1),
                 b.metadata(Gress.INGRESS, "wbmon_md.slot_base", s), b.metadata(Gress.INGRESS, "wbmon_md.low_bits", KEY_BITS),
-                b.metadata(Gress.INGRESS, "wbmon_md.slot_base_flipped", s), b.metadata(Gress.INGRESS, "wbmon_md.own_plus_tws", s),
+                b.metadata(Gress.INGRESS, "wbmon_md.seq_flipped", s), b.metadata(Gress.INGRESS, "wbmon_md.own_plus_tws", s),
                 ownBit, b.metadata(Gress.INGRESS, "wbmon_md.newest", s), b.metadata(Gress.INGRESS, "wbmon_md.newest_flipped", s),
                 b.metadata(Gress.INGRESS, "wbmon_md.clean_base", s), b.metadata(Gress.INGRESS, "wbmon_md.to_newest", s),
                 b.metadata(Gress.INGRESS, "wbmon_md.to_own", s), b.metadata(Gress.INGRESS, "wbmon_md.cleaned", 1),
@@ -276,23 +274,15 @@ public final class WbmonPipeline {
                                 .set(md.started(), output(start))
                                 .set(md.valid(), 1)
                                 .set(md.base(), and(read(seq), constant(slotMask)))
+                                // sn ^ 2^31 compares with a multiple of W as base ^ 2^31 does (the low bits
+                                // only add less than W), so the stateful ALU can read it one stage earlier
+                                .set(md.baseFlipped(), xor(read(seq), constant(SEQ_HALF)))
                                 .set(md.low(), and(read(seq), constant((long) n * w - 1)))))));
 
-        // stage 1: the base's variants the stateful ALUs compare with; the packet's register and bit
-        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, STAGE_SLOT);
-        MatchTable ownBit = s1.table(OWN_BIT, MatchKind.EXACT, n * w, w, md.low());
-        s1.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> {
-            valid.set(md.baseFlipped(), xor(read(md.base()), constant(SEQ_HALF)))
-                    .set(md.ownPlusTws(), add(read(md.base()), constant(twsSpan)));
-            Block.TableApply t = valid.apply(ownBit);
-            for (int i = 0; i < n; i++) {
-                final int r = i;
-                t.on(registerAction(r), hit -> hit.set(md.ownBit()[r], actionData(ownBit)));
-            }
-        }));
-
-        // stage 2: newest slot base, advanced to the packet's when the packet is serially newer
+        // stage 1: newest slot base, advanced to the packet's when the packet is serially newer; the own-bit
+        // table gives the packet's register and bit
         ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, STAGE_NEWEST);
+        MatchTable ownBit = s2.table(OWN_BIT, MatchKind.EXACT, n * w, w, md.low());
         // lo/hi pairs (the hi word unused): a condition may read the second input word, IN_HI, only on a pair
         RegisterArray newest = s2.register(NEWEST, 32, true, cells);
         RegisterAction newestFirst = s2.action(RegisterAction.on(newest, "first")
@@ -303,14 +293,21 @@ public final class WbmonPipeline {
         RegisterAction advanceLow = s2.action(serialIf(newest, "advance_low", false)
                 .updateLo(Predicate.C0_OR_C1, AluOp.SET, Operand.IN_LO, Operand.constant(0))
                 .output(RegisterAction.OutputSource.NEW_LO));
-        s2.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> valid
-                .when(eq(read(md.started()), constant(0)),
-                        first -> first.execute(newestFirst, v, read(md.base())).set(md.newest(), output(newestFirst)),
-                        later -> later.when(ge(read(md.base()), constant(SEQ_HALF)),
-                                high -> advance(high, advanceHigh, v, md),
-                                low -> advance(low, advanceLow, v, md)))));
+        s2.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> {
+            valid.set(md.ownPlusTws(), add(read(md.base()), constant(twsSpan)))
+                    .when(eq(read(md.started()), constant(0)),
+                            first -> first.execute(newestFirst, v, read(md.base())).set(md.newest(), output(newestFirst)),
+                            later -> later.when(ge(read(md.base()), constant(SEQ_HALF)),
+                                    high -> advance(high, advanceHigh, v, md),
+                                    low -> advance(low, advanceLow, v, md)));
+            Block.TableApply t = valid.apply(ownBit);
+            for (int i = 0; i < n; i++) {
+                final int r = i;
+                t.on(registerAction(r), hit -> hit.set(md.ownBit()[r], actionData(ownBit)));
+            }
+        }));
 
-        // stage 3: slot to clean, stored as its base + tws·W so that "a dirty slot exists" is stored <= newest
+        // stage 2: slot to clean, stored as its base + tws·W so that "a dirty slot exists" is stored <= newest
         ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, STAGE_CLEAN);
         RegisterArray toClean = s3.register(TO_CLEAN, 32, true, cells);
         // a stateful ALU reads two PHV words, newest and its flipped twin: the first packet's newest is its own base
@@ -330,7 +327,7 @@ public final class WbmonPipeline {
                                 high -> step(high, stepHigh, v, md, twsSpan),
                                 low -> step(low, stepLow, v, md, twsSpan)))));
 
-        // stage 4: decisions on stage 3's values (a gateway cannot branch on a stateful ALU's output in its stage)
+        // stage 3: decisions on stage 2's values (a gateway cannot branch on a stateful ALU's output in its stage)
         Expr cleanKey = and(read(md.cleanBase()), constant(registerMask));
         b.stage(Gress.INGRESS, STAGE_DECIDE).body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> valid
                 .when(eq(read(md.started()), constant(0)),
@@ -340,7 +337,7 @@ public final class WbmonPipeline {
                                 dirty -> markUnlessLate(dirty.set(md.cleanKey(), cleanKey).set(md.cleaned(), 1), md),
                                 clean -> markUnlessLate(clean.set(md.cleanKey(), noRegister()), md)))));
 
-        // stages 5..: the N bitmaps, one stateful ALU each; the cleaned word's bytes to metadata
+        // stages 4..: the N bitmaps, one stateful ALU each; the cleaned word's bytes to metadata
         RegisterAction[] update = new RegisterAction[n];
         for (int i = 0; i < n; i++) {
             ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, bitmapStage(i));
