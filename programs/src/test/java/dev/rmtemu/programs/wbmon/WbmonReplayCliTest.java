@@ -202,7 +202,8 @@ class WbmonReplayCliTest {
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m2 table " + WbmonPipeline.FLOWS_OUT + " exact 0 ")), gen.out());
 
         Run replay = cli("replay", "--topology", topo.toString(), "--program", "wbmon", "--param", "vconns=4",
-                "--control", control.toString(), "--trace", trace, "--rate", "10G", "--no-progress");
+                "--control", control.toString(), "--trace", trace, "--rate", "10G", "--out", tmp.resolve("run").toString(),
+                "--no-progress");
         assertEquals(0, replay.code(), replay.err());
         int rows = 0;
         boolean in = false;
