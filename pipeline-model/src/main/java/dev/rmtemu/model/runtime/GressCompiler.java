@@ -10,6 +10,7 @@ import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.register.CmpOp;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterKernel;
 import dev.rmtemu.model.table.MatchTable;
@@ -78,11 +79,28 @@ public final class GressCompiler {
         init.visitMaxs(0, 0);
         init.visitEnd();
 
+        // one private method per stage: each is small enough for the JIT to compile with its own
+        // inlining budget (one method for a whole gress ran out of it, leaving kernels as calls)
+        List<String> stageMethods = new ArrayList<>();
+        for (StageDecl d : program.stages(g)) {
+            String name = "stage" + d.number();
+            MethodVisitor sm = cw.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL, name, RUN, null, null);
+            sm.visitCode();
+            e.m = sm;
+            e.stage(d);
+            sm.visitInsn(Opcodes.RETURN);
+            sm.visitMaxs(0, 0);
+            sm.visitEnd();
+            stageMethods.add(name);
+        }
         MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", RUN, null, null);
         m.visitCode();
-        e.m = m;
-        for (StageDecl d : program.stages(g)) {
-            e.stage(d);
+        for (String name : stageMethods) {
+            for (int arg = 0; arg <= TABLES; arg++) {
+                m.visitVarInsn(Opcodes.ALOAD, arg);
+            }
+            m.visitVarInsn(Opcodes.LLOAD, PACKET);
+            m.visitMethodInsn(Opcodes.INVOKESPECIAL, NAME, name, RUN, false);
         }
         m.visitInsn(Opcodes.RETURN);
         m.visitMaxs(0, 0);
@@ -108,6 +126,8 @@ public final class GressCompiler {
         // per stage
         private StageDecl stage;
         private final Map<Field, Integer> written = new IdentityHashMap<>();
+        /** Local set when the stage wrote a header field (-1: the stage writes none). */
+        private int headerFlag = -1;
         private final Map<RegisterAction, Integer> outputs = new IdentityHashMap<>();
         private final Map<MatchTable, Integer> actionData = new IdentityHashMap<>();
 
@@ -127,6 +147,8 @@ public final class GressCompiler {
 
         void stage(StageDecl d) {
             stage = d;
+            nextLocal = FIRST_LOCAL;
+            headerFlag = -1;
             written.clear();
             outputs.clear();
             actionData.clear();
@@ -157,12 +179,26 @@ public final class GressCompiler {
                 m.visitInsn(Opcodes.LCONST_0);
                 m.visitVarInsn(Opcodes.LSTORE, l);
             }
+            if (bySlot.values().stream().anyMatch(f -> f.kind() == FieldKind.HEADER)) {
+                headerFlag = local();
+                m.visitInsn(Opcodes.ICONST_0);
+                m.visitVarInsn(Opcodes.ISTORE, headerFlag);
+            }
             block(d.body());
             for (Field f : bySlot.values()) {
                 m.visitVarInsn(Opcodes.ALOAD, PHV);
                 ldcInt(f.slot());
                 m.visitVarInsn(Opcodes.LLOAD, written.get(f));
                 m.visitInsn(Opcodes.LASTORE);
+            }
+            if (headerFlag >= 0) {
+                // the deparser's mark, once per stage, when an assignment to a header field ran
+                Label none = new Label();
+                m.visitVarInsn(Opcodes.ILOAD, headerFlag);
+                m.visitJumpInsn(Opcodes.IFEQ, none);
+                m.visitVarInsn(Opcodes.ALOAD, P);
+                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(Phv.class), "markHeaderWritten", "()V", false);
+                m.visitLabel(none);
             }
         }
 
@@ -189,8 +225,8 @@ public final class GressCompiler {
             }
             m.visitVarInsn(Opcodes.LSTORE, written.get(f));
             if (f.kind() == FieldKind.HEADER) {
-                m.visitVarInsn(Opcodes.ALOAD, P);
-                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(Phv.class), "markHeaderWritten", "()V", false);
+                m.visitInsn(Opcodes.ICONST_1);
+                m.visitVarInsn(Opcodes.ISTORE, headerFlag);
             }
         }
 
@@ -204,8 +240,10 @@ public final class GressCompiler {
             // an index outside the array is a violation (the compiler proves most indexes in range)
             Label ok = new Label();
             m.visitVarInsn(Opcodes.LLOAD, index);
-            m.visitLdcInsn((long) size);
-            m.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
+            m.visitLdcInsn(Long.MIN_VALUE);
+            m.visitInsn(Opcodes.LADD);
+            m.visitLdcInsn((long) size + Long.MIN_VALUE); // unsigned index < size, as a signed compare
+            m.visitInsn(Opcodes.LCMP);
             m.visitJumpInsn(Opcodes.IFLT, ok);
             m.visitVarInsn(Opcodes.LLOAD, PACKET);
             ldcInt(gress.ordinal());
@@ -242,9 +280,19 @@ public final class GressCompiler {
         private void gateway(Stmt.If i) {
             Label otherwise = new Label();
             Label end = new Label();
+            // unsigned order as a signed LCMP of both values with the sign bit flipped
+            boolean ordered = i.condition().op() != CmpOp.EQ && i.condition().op() != CmpOp.NE;
             value(i.condition().left());
+            if (ordered) {
+                m.visitLdcInsn(Long.MIN_VALUE);
+                m.visitInsn(Opcodes.LADD);
+            }
             value(i.condition().right());
-            m.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
+            if (ordered) {
+                m.visitLdcInsn(Long.MIN_VALUE);
+                m.visitInsn(Opcodes.LADD);
+            }
+            m.visitInsn(Opcodes.LCMP);
             int jumpWhenFalse = switch (i.condition().op()) {
                 case EQ -> Opcodes.IFNE;
                 case NE -> Opcodes.IFEQ;
