@@ -1,5 +1,8 @@
 package dev.rmtemu.emulator.cli;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rmtemu.emulator.json.Json;
+
 import dev.rmtemu.emulator.journal.JournalHandler;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.journal.JournalReader;
@@ -207,11 +210,8 @@ public final class CollectCommand implements Callable<Integer> {
                 long n = id < messages.length ? messages[id] : 0;
                 long b = id < bytes.length ? bytes[id] : 0;
                 if (json) {
-                    out.print("{\"summary\":\"" + kinds.name(id) + "\",\"messages\":" + n + ",\"bytes\":" + b);
-                    if (n > 0) {
-                        out.print(",\"firstCycle\":" + firstCycle[id] + ",\"lastCycle\":" + lastCycle[id]);
-                    }
-                    out.println("}");
+                    out.println(Json.line(new KindSummary(kinds.name(id), n, b, n > 0 ? firstCycle[id] : null,
+                            n > 0 ? lastCycle[id] : null)));
                 } else {
                     out.print("summary " + kinds.name(id) + ": " + n + " messages, " + b + " payload bytes");
                     if (n > 0) {
@@ -221,9 +221,8 @@ public final class CollectCommand implements Callable<Integer> {
                 }
             }
             if (json) {
-                out.println("{\"end\":" + reader.isEnded() + ",\"messages\":" + reader.messagesRead()
-                        + (reader.isEnded() ? ",\"endCycle\":" + reader.endCycle() : "")
-                        + (reader.isAborted() ? ",\"aborted\":true" : "") + "}");
+                out.println(Json.line(new EndLine(reader.isEnded(), reader.messagesRead(),
+                        reader.isEnded() ? reader.endCycle() : null, reader.isAborted() ? Boolean.TRUE : null)));
             } else if (reader.isEnded()) {
                 out.println((reader.isAborted() ? "run aborted at cycle " : "end of run at cycle ") + reader.endCycle()
                         + ": " + reader.messagesRead() + " messages");
@@ -234,5 +233,15 @@ public final class CollectCommand implements Callable<Integer> {
                 out.println("no end message: " + reader.messagesRead() + " messages (the writer is gone)");
             }
         }
+    }
+
+    /** A {@code --json} summary line: one journal kind's totals (cycles only when it has messages). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record KindSummary(String summary, long messages, long bytes, Long firstCycle, Long lastCycle) {
+    }
+
+    /** The last {@code --json} line: whether the run's end message was read, and how it ended. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record EndLine(boolean end, long messages, Long endCycle, Boolean aborted) {
     }
 }

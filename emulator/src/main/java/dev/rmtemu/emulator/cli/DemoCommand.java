@@ -44,11 +44,14 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "runs/demo", paramLabel = "DIR", description = "Run directory (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
+    boolean json;
+
     @Override
     public Integer call() throws Exception {
         String trace = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed;
         ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", trace, "original", seed, 0,
                 DEMO_PORT_GBPS, true, 0, dev.rmtemu.emulator.replay.OutputPaths.directory("--out", out), true);
-        return ReplayCommand.run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, false);
+        return ReplayCommand.run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
     }
 }

@@ -77,9 +77,9 @@ class CollectCommandTest {
         List<String> lines = r.out().lines().toList();
         assertEquals("{\"cycle\":1200,\"switch\":0,\"pipe\":1,\"kind\":\"lossradar.digest\",\"length\":20,"
                 + "\"payload\":\"00112233445566778899aabbccddeeff10213243\"}", lines.get(0));
-        assertEquals("{\"summary\":\"wbmon.drops\",\"messages\":1,\"bytes\":2,\"firstCycle\":1500,\"lastCycle\":1500}",
+        assertEquals("{\"summary\":\"wbmon.drops\",\"messages\":1,\"bytes\":2,\"first_cycle\":1500,\"last_cycle\":1500}",
                 lines.get(4));
-        assertEquals("{\"end\":true,\"messages\":3,\"endCycle\":2400}", lines.get(lines.size() - 1));
+        assertEquals("{\"end\":true,\"messages\":3,\"end_cycle\":2400}", lines.get(lines.size() - 1));
     }
 
     @Test
