@@ -28,13 +28,13 @@ public final class ProgramsCommand implements Runnable {
     boolean json;
 
     /** What {@code programs --json} prints. */
-    record Listing(List<ProgramEntry> programs, List<TargetEntry> targets) {
+    public record Listing(List<ProgramEntry> programs, List<TargetEntry> targets) {
     }
 
-    record ProgramEntry(String name, String description, List<ParamSpec> params) {
+    public record ProgramEntry(String name, String description, List<ParamSpec> params) {
     }
 
-    record TargetEntry(String name, String description) {
+    public record TargetEntry(String name, String description) {
     }
 
     @Override

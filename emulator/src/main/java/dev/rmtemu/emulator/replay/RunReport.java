@@ -36,11 +36,14 @@ public final class RunReport {
      * the profile's name, the port count). Absent keys: a network run has {@code topology} and
      * {@code max_hops} instead of {@code target}, {@code ports} and {@code port_gbps}.
      */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Inputs(@JsonInclude(JsonInclude.Include.ALWAYS) String program, Map<String, String> params,
-                         String topology, String target, String trace, String timing, long seed, Integer ports,
-                         Double portGbps, Integer maxHops, boolean enforce, long maxPackets, Boolean saveRegisters,
-                         String control) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String topology,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String target, String trace, String timing,
+                         long seed, @JsonInclude(JsonInclude.Include.NON_NULL) Integer ports,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Double portGbps,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Integer maxHops, boolean enforce, long maxPackets,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Boolean saveRegisters,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String control) {
     }
 
     /** Packets read from the trace, and frames skipped by reason. */
@@ -52,9 +55,9 @@ public final class RunReport {
     }
 
     /** Emulated time in target clock cycles; the two pipeline offsets only in a single-switch run. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record EmulatedTime(long clockHz, long firstArrivalCycle, long lastArrivalCycle, long lastEventCycle,
-                               long durationNs, Integer ingressToTmCycles, Integer egressToWireCycles) {
+                               long durationNs, @JsonInclude(JsonInclude.Include.NON_NULL) Integer ingressToTmCycles,
+                               @JsonInclude(JsonInclude.Include.NON_NULL) Integer egressToWireCycles) {
     }
 
     /** One egress port's traffic-manager counters, summed over its queues. */
@@ -62,8 +65,8 @@ public final class RunReport {
     }
 
     /** A register array after the run: where it sits, and per pipe a digest of its cells. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record RegisterArrayReport(String gress, int stage, String file, List<PipeCells> pipes) {
+    public record RegisterArrayReport(String gress, int stage, @JsonInclude(JsonInclude.Include.NON_NULL) String file,
+                                      List<PipeCells> pipes) {
     }
 
     /** SHA-256 over the pipe's lo then hi words (big-endian longs), and how many lo words are non-zero. */
@@ -75,9 +78,9 @@ public final class RunReport {
     }
 
     /** What the host measured: differs between runs and machines, everything else does not. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Host(long wallMs, double mpps, String java, int cores, Long processingNsPerPacketP50,
-                       Long processingNsPerPacketP99) {
+    public record Host(long wallMs, double mpps, String java, int cores,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) Long processingNsPerPacketP50,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) Long processingNsPerPacketP99) {
     }
 
     /** The network section: totals, end-to-end latency, then each switch, link direction and host. */
@@ -105,10 +108,9 @@ public final class RunReport {
     }
 
     /** One direction of a link; {@code lost_by_impairment} keyed "INDEX:DESCRIPTION", only for impaired links. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record LinkDirection(int link, String from, String to, long carried, long lost, long duplicated,
                                 long delayed, long reordered, long reordersRefused,
-                                Map<String, Long> lostByImpairment) {
+                                @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> lostByImpairment) {
     }
 
     public record HostSection(String address, String role, long injected, long delivered, long misdelivered) {

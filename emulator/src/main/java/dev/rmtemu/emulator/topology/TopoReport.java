@@ -11,20 +11,21 @@ import java.util.Map;
  * loads back with {@code --topology}), and what the options asked for; an option not given is
  * absent. Nodes are named, links by id.
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
-record TopoReport(String source, int programmableSwitches, int regularSwitches, int hosts, int links,
-                  JsonNode topology, Map<String, List<String>> routes, Path path, List<VConnEntry> vconns,
-                  List<NeighborhoodEntry> neighborhoods) {
+public record TopoReport(String source, int programmableSwitches, int regularSwitches, int hosts, int links,
+                         JsonNode topology, @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, List<String>> routes,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Path path,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) List<VConnEntry> vconns,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) List<NeighborhoodEntry> neighborhoods) {
 
     /** A flow's path between two hosts: its hops (ports -1 at the hosts) and link ids; {@code found} false: no route. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Path(String src, String dst, boolean found, List<Hop> hops, List<Integer> links) {
+    public record Path(String src, String dst, boolean found, @JsonInclude(JsonInclude.Include.NON_NULL) List<Hop> hops,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> links) {
     }
 
-    record VConnEntry(List<String> nodes, List<Integer> links) {
+    public record VConnEntry(List<String> nodes, List<Integer> links) {
     }
 
-    record NeighborhoodEntry(int id, List<String> switches, List<String> programmable, List<String> hosts,
+    public record NeighborhoodEntry(int id, List<String> switches, List<String> programmable, List<String> hosts,
                              List<Integer> links) {
     }
 }
