@@ -24,7 +24,7 @@ import java.util.Properties;
  * works offline and alone. Charts draw with the SVG renderer and no animation, so the finished
  * page holds its marks as SVG elements (what the browser test and a screenshot see).
  */
-final class Charts {
+public final class Charts {
     /** HdrHistogram's percentile output resolution: points per halving of the distance to 100%. */
     static final int PERCENTILE_TICKS_PER_HALF_DISTANCE = 5;
     /** Ports drawn on the queue-depth chart (the deepest ones; ties by port number). */
@@ -136,7 +136,7 @@ final class Charts {
     }
 
     /** A chart's place in the page: a div and its option as inert JSON, drawn by {@link #script()}. */
-    static String div(String id, ObjectNode option) {
+    public static String div(String id, ObjectNode option) {
         // "</" would end the script element early; "<\/" is the same JSON string
         String json = Json.line(option).replace("</", "<\\/");
         return "<div class=\"chart\" id=\"" + id + "\" style=\"width:" + WIDTH_PX + "px;height:" + HEIGHT_PX
@@ -144,7 +144,7 @@ final class Charts {
     }
 
     /** The ECharts bundle and the code that draws every chart div; goes at the end of the body. */
-    static String script() {
+    public static String script() {
         return "<script>\n" + bundle() + "\n</script>\n<script>\n" + DRAW + "</script>\n";
     }
 
@@ -192,7 +192,7 @@ final class Charts {
         }
     }
 
-    private static ObjectNode base(String title) {
+    public static ObjectNode base(String title) {
         ObjectNode o = Json.mapper().createObjectNode();
         o.put("animation", false);
         o.putObject("title").put("text", title).putObject("textStyle").put("fontSize", 14);
@@ -201,7 +201,7 @@ final class Charts {
         return o;
     }
 
-    private static ObjectNode axis(ObjectNode a, String type, String name) {
+    public static ObjectNode axis(ObjectNode a, String type, String name) {
         a.put("type", type);
         a.put("name", name);
         a.put("nameLocation", "middle");
@@ -217,7 +217,7 @@ final class Charts {
         return s.putArray("data");
     }
 
-    private static void legend(ObjectNode o, int entries) {
+    public static void legend(ObjectNode o, int entries) {
         if (entries > 1) {
             o.putObject("legend").put("top", 25);
         }
