@@ -89,6 +89,17 @@ class OutputSchemaTest {
         assertEquals(Json.SCHEMA_VERSION, report.get("schema_version").asInt());
         assertEquals("schema_version", report.fieldNames().next(), "schema_version comes first");
 
+        // resources.json (a tree written by the model, its schema written by hand) and resources --json
+        JsonNode resources = schema("resources.schema.json");
+        JsonNode written = read(out.resolve("resources.json"));
+        assertEquals(Set.of(), OutputSchemas.problems(resources, written));
+        assertEquals("schema_version", written.fieldNames().next());
+        CliRunner res = CliRunner.run("resources", "-p", "counter", "-t", "unconstrained", "--json");
+        assertEquals(0, res.exit(), res.err());
+        JsonNode unconstrained = Json.mapper().readTree(res.out());
+        assertEquals(Set.of(), OutputSchemas.problems(resources, unconstrained));
+        assertTrue(unconstrained.get("resources").get("mau").get("n_stages").isNull(), "unlimited is null, not a string");
+
         // a key no record has, a number written as a string, a missing section: each refused
         ObjectNode extra = report.deepCopy();
         ((ObjectNode) extra.get("counters")).put("droppedTotal", 1);
