@@ -90,7 +90,7 @@ public final class ExperimentPlots {
         Map<String, ArrayNode> series = new LinkedHashMap<>();
         ObjectNode o = Charts.base(title);
         Charts.axis(o.putObject("xAxis"), "value", t.columns().get(x)).put("scale", true);
-        Charts.axis(o.putObject("yAxis"), "value", t.columns().get(y)).put("scale", true);
+        Charts.yAxis(o, "value", t.columns().get(y)).put("scale", true);
         ArrayNode ss = o.putArray("series");
         for (List<String> row : t.rows()) {
             if (row.get(x).isEmpty() || row.get(y).isEmpty()) {
@@ -113,7 +113,7 @@ public final class ExperimentPlots {
         ObjectNode o = Charts.base(title);
         ObjectNode xa = Charts.axis(o.putObject("xAxis"), "category", label < 0 ? "row" : t.columns().get(label));
         ArrayNode cats = xa.putArray("data");
-        Charts.axis(o.putObject("yAxis"), "value", t.columns().get(y));
+        Charts.yAxis(o, "value", t.columns().get(y));
         ObjectNode s = o.putArray("series").addObject();
         s.put("type", "bar");
         s.put("name", t.columns().get(y));

@@ -31,6 +31,7 @@ public final class Charts {
     static final int QUEUE_DEPTH_PORTS = 8;
     static final int WIDTH_PX = 900;
     static final int HEIGHT_PX = 340;
+    private static final int Y_NAME_GAP_PX = 62;
 
     private static final String WEBJAR = "META-INF/resources/webjars/echarts/";
     private static final String WEBJAR_POM = "META-INF/maven/org.webjars.npm/echarts/pom.properties";
@@ -48,7 +49,7 @@ public final class Charts {
         o.put("rmtemu_percentile_axis", true);
         ObjectNode x = axis(o.putObject("xAxis"), "log", "percentile");
         x.put("min", 1);
-        axis(o.putObject("yAxis"), "value", "latency (ns)");
+        yAxis(o, "value", "latency (ns)");
         ArrayNode ss = o.putArray("series");
         for (Map.Entry<String, Histogram> e : series.entrySet()) {
             ArrayNode data = line(ss, e.getKey());
@@ -71,7 +72,7 @@ public final class Charts {
         ObjectNode o = base(title);
         ObjectNode x = axis(o.putObject("xAxis"), "category", "cause");
         ArrayNode cats = x.putArray("data");
-        axis(o.putObject("yAxis"), "value", "packets");
+        yAxis(o, "value", "packets");
         ObjectNode bar = o.putArray("series").addObject();
         bar.put("type", "bar");
         bar.put("name", "dropped");
@@ -81,6 +82,7 @@ public final class Charts {
             data.add(v);
         });
         x.putObject("axisLabel").put("interval", 0).put("rotate", 20);
+        x.put("nameGap", 55);
         return o;
     }
 
@@ -88,7 +90,7 @@ public final class Charts {
     static ObjectNode queueDepth(String title, Map<String, QueueDepthTimeline> timelines, long clockHz) {
         ObjectNode o = base(title);
         axis(o.putObject("xAxis"), "value", "time (\u00b5s)");
-        axis(o.putObject("yAxis"), "value", "occupancy (80 B cells)");
+        yAxis(o, "value", "occupancy (80 B cells)");
         ArrayNode ss = o.putArray("series");
         for (Map.Entry<String, QueueDepthTimeline> e : timelines.entrySet()) {
             ArrayNode data = line(ss, e.getKey());
@@ -109,7 +111,7 @@ public final class Charts {
         ObjectNode o = base(title);
         ObjectNode x = axis(o.putObject("xAxis"), "category", "stage");
         ArrayNode cats = x.putArray("data");
-        ObjectNode y = axis(o.putObject("yAxis"), "value", "% of the stage's budget");
+        ObjectNode y = yAxis(o, "value", "% of the stage's budget");
         y.put("min", 0).put("max", 100);
         String[] names = {"SRAM blocks", "TCAM blocks", "stateful ALUs", "hash bits", "logical tables"};
         long[] avail = {t.sram().unlimited() ? TargetProfile.UNLIMITED : t.sram().blocks(),
@@ -197,8 +199,13 @@ public final class Charts {
         o.put("animation", false);
         o.putObject("title").put("text", title).putObject("textStyle").put("fontSize", 14);
         o.putObject("tooltip").put("trigger", "axis");
-        o.putObject("grid").put("left", 80).put("right", 40).put("top", 60).put("bottom", 60);
+        o.putObject("grid").put("left", 90).put("right", 40).put("top", 60).put("bottom", 70);
         return o;
+    }
+
+    /** A y axis: its name set further out than an x axis's, clear of wide tick labels. */
+    public static ObjectNode yAxis(ObjectNode chart, String type, String name) {
+        return axis(chart.putObject("yAxis"), type, name).put("nameGap", Y_NAME_GAP_PX);
     }
 
     public static ObjectNode axis(ObjectNode a, String type, String name) {
