@@ -24,7 +24,7 @@ import java.nio.ByteBuffer;
 
 /**
  * MIDST end to end on tofino1: bursty incast (1.5× overload) into a congested 10 Gb/s
- * port (1,000-cell queue), S_in/S_out of 2 × 40,960 counters (320 KB each), probes every
+ * port (1,000-cell queue), S_in/S_out of 2 × 32,768 counters (256 KB each), probes every
  * 2 µs for reactive monitoring and cleaning, collector on the wire. One operation = one
  * trace packet (probes are extra work, not counted), so the score is packets per second.
  * {@code reference} is the plain-Java {@link MidstReference}: S_in and S_out update and the

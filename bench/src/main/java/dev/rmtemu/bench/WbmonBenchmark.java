@@ -3,6 +3,7 @@ package dev.rmtemu.bench;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.programs.wbmon.WbmonConfig;
 import dev.rmtemu.programs.wbmon.WbmonHeader;
@@ -80,9 +81,8 @@ public class WbmonBenchmark extends EngineBenchmark {
         engine.forwarding((in, rec) -> 1);
         engine.onDeparture((c, port, s, pool) -> { });
         WbmonPipeline.addIncomingPort(engine.state(), 0);
-        p.installPopcount(engine.state());
-        arrays = new String[] {WbmonPipeline.PACKETS, WbmonPipeline.STARTED, WbmonPipeline.NEWEST, WbmonPipeline.TO_CLEAN, WbmonPipeline.DROPS,
-            WbmonPipeline.bitmap(0), WbmonPipeline.bitmap(1), WbmonPipeline.bitmap(2), WbmonPipeline.bitmap(3)};
+        p.installConstantTables(engine.state());
+        arrays = p.program.registers().stream().map(RegisterArray::name).toArray(String[]::new);
     }
 
     @Benchmark
@@ -96,7 +96,7 @@ public class WbmonBenchmark extends EngineBenchmark {
             engine.arrive(base + i * SPACING_CYCLES, 0, view.wrap(trace, i * PacketRecord.LENGTH), shim[i]);
         }
         engine.drain();
-        return engine.state().readRegister(0, WbmonPipeline.DROPS, 7);
+        return WbmonPipeline.readDrops(engine, cfg, 7);
     }
 
     @Benchmark

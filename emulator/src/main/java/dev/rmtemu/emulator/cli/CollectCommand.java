@@ -1,8 +1,12 @@
 package dev.rmtemu.emulator.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.rmtemu.emulator.json.Json;
-
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.rmtemu.emulator.journal.JournalDecoder;
 import dev.rmtemu.emulator.journal.JournalHandler;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.journal.JournalReader;
@@ -16,6 +20,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -28,7 +33,8 @@ import java.util.concurrent.Callable;
             "Print the export journal of a run: what the data plane sent to its",
             "collectors (LossRadar digests, WBMon drop counters, LDS sketches, MIDST",
             "reports), one line per message in emission order, then a summary per kind.",
-            "Works on a finished run or, with --follow, on a run that is still writing.",
+            "Works on a finished run or, with --follow, on a run that is still writing. --json decodes",
+            "each message kind of the programs (not hex); see README for the objects.",
             "Exits 0 only for a journal with its end message; 6 when the run did not finish (killed,",
             "interrupted: end message marked aborted) or has not finished yet; 2 for a damaged journal.",
             "--follow also ends, within a second, once the run's writer is gone (its lock's pid is dead)."
@@ -65,8 +71,10 @@ public final class CollectCommand implements Callable<Integer> {
     boolean follow;
 
     @Option(names = "--json",
-            description = "Print JSON lines instead of text: one object per message with the whole payload "
-                    + "in hex, then one summary object per kind and one end object.")
+            description = "Print JSON lines instead of text: one object per message with its payload decoded"
+                    + " ('message': a LossRadar digest's cells, a WBMon vconn's counters, an LDS sketch chunk, a MIDST"
+                    + " report or event; 'payload' in hex for a kind no program decodes), then one summary object"
+                    + " per kind and one end object.")
     boolean json;
 
     @Option(names = "--hex-bytes", paramLabel = "N", defaultValue = "" + DEFAULT_HEX_BYTES,
@@ -133,11 +141,44 @@ public final class CollectCommand implements Callable<Integer> {
         return pid.isPresent() && RunDirectory.isAlive(pid.get()) ? pid.get() : null;
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * One message of {@code --json}: {@code message} is the decoded payload; {@code payload}
+     * (hex) only for a kind without a decoder or one its decoder refused ({@code decode_error}).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record MessageLine(long cycle, @JsonProperty("switch") int switchId, int pipe, String kind, int length, Object message,
+                              String payload, String decodeError) {
+    }
+
+    /** Per kind: messages, payload bytes and (when there were any) the first and last cycle. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SummaryLine(String summary, long messages, long bytes, Long firstCycle, Long lastCycle) {
+    }
+
+    /** The last line: whether the journal has its end message, its cycle, and {@code aborted} when the run stopped early. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record EndLine(boolean end, long messages, Long endCycle, Boolean aborted) {
+    }
+
+    private static String jsonLine(Object line) {
+        try {
+            return JSON.writeValueAsString(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("collect line does not serialise: " + e.getOriginalMessage(), e);
+        }
+    }
+
     /** Prints each message and counts per kind. */
     private final class Printer implements JournalHandler {
         private final JournalReader reader;
         private final PrintWriter out;
         private final StringBuilder line = new StringBuilder(256);
+        private final Map<String, JournalDecoder> decoders = JournalDecoder.registered();
         private long[] messages = new long[0];
         private long[] bytes = new long[0];
         private long[] firstCycle = new long[0];
@@ -154,14 +195,8 @@ public final class CollectCommand implements Callable<Integer> {
             String name = reader.kinds().name(kind);
             line.setLength(0);
             if (json) {
-                line.append("{\"cycle\":").append(cycle)
-                        .append(",\"switch\":").append(switchId)
-                        .append(",\"pipe\":").append(pipe)
-                        .append(",\"kind\":\"").append(name)
-                        .append("\",\"length\":").append(length)
-                        .append(",\"payload\":\"");
-                hex(payload, offset, length);
-                line.append("\"}");
+                out.println(jsonLine(message(cycle, switchId, pipe, name, payload, offset, length)));
+                return;
             } else {
                 line.append("cycle ").append(cycle)
                         .append(" switch ").append(switchId)
@@ -178,6 +213,23 @@ public final class CollectCommand implements Callable<Integer> {
                 }
             }
             out.println(line);
+        }
+
+        /** A message as a JSON line: decoded by its program's decoder, else its payload in hex. */
+        private MessageLine message(long cycle, int switchId, int pipe, String kind, DirectBuffer payload, int offset, int length) {
+            JournalDecoder d = decoders.get(kind);
+            if (d != null) {
+                try {
+                    return new MessageLine(cycle, switchId, pipe, kind, length, d.decode(kind, payload, offset, length), null, null);
+                } catch (JournalDecoder.BadPayload e) {
+                    line.setLength(0);
+                    hex(payload, offset, length);
+                    return new MessageLine(cycle, switchId, pipe, kind, length, null, line.toString(), e.getMessage());
+                }
+            }
+            line.setLength(0);
+            hex(payload, offset, length);
+            return new MessageLine(cycle, switchId, pipe, kind, length, null, line.toString(), null);
         }
 
         private void hex(DirectBuffer buf, int offset, int n) {
@@ -210,7 +262,7 @@ public final class CollectCommand implements Callable<Integer> {
                 long n = id < messages.length ? messages[id] : 0;
                 long b = id < bytes.length ? bytes[id] : 0;
                 if (json) {
-                    out.println(Json.line(new KindSummary(kinds.name(id), n, b, n > 0 ? firstCycle[id] : null,
+                    out.println(jsonLine(new SummaryLine(kinds.name(id), n, b, n > 0 ? firstCycle[id] : null,
                             n > 0 ? lastCycle[id] : null)));
                 } else {
                     out.print("summary " + kinds.name(id) + ": " + n + " messages, " + b + " payload bytes");
@@ -221,8 +273,8 @@ public final class CollectCommand implements Callable<Integer> {
                 }
             }
             if (json) {
-                out.println(Json.line(new EndLine(reader.isEnded(), reader.messagesRead(),
-                        reader.isEnded() ? reader.endCycle() : null, reader.isAborted() ? Boolean.TRUE : null)));
+                out.println(jsonLine(new EndLine(reader.isEnded(), reader.messagesRead(),
+                        reader.isEnded() ? reader.endCycle() : null, reader.isAborted() ? true : null)));
             } else if (reader.isEnded()) {
                 out.println((reader.isAborted() ? "run aborted at cycle " : "end of run at cycle ") + reader.endCycle()
                         + ": " + reader.messagesRead() + " messages");
@@ -233,15 +285,5 @@ public final class CollectCommand implements Callable<Integer> {
                 out.println("no end message: " + reader.messagesRead() + " messages (the writer is gone)");
             }
         }
-    }
-
-    /** A {@code --json} summary line: one journal kind's totals (cycles only when it has messages). */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record KindSummary(String summary, long messages, long bytes, Long firstCycle, Long lastCycle) {
-    }
-
-    /** The last {@code --json} line: whether the run's end message was read, and how it ended. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record EndLine(boolean end, long messages, Long endCycle, Boolean aborted) {
     }
 }

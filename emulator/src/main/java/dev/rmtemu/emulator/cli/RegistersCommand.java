@@ -78,6 +78,14 @@ public final class RegistersCommand implements Callable<Integer> {
         JsonNode report = finishedReport(runDir);
         Path file = arrayFile(runDir, report, switchName, array);
         SavedRegisters.Cells c = SavedRegisters.read(file, array, pipe, cells);
+        JsonNode by = report.get(RunDirectory.INTERRUPTED_KEY);
+        if (by != null) {
+            // a stopped run wrote its registers as they were when it stopped: readable, but say so
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("warning: run " + runDir + " was interrupted by " + by.asText()
+                    + ": the registers are as they were when it stopped, not after the whole trace");
+            err.flush();
+        }
         PrintWriter out = spec.commandLine().getOut();
         print(out, c, csv);
         out.flush();
@@ -119,7 +127,7 @@ public final class RegistersCommand implements Callable<Integer> {
         return new int[] {(int) from, (int) to};
     }
 
-    /** report.json of a finished run in {@code dir}, or a one-line refusal naming the directory. */
+    /** report.json of a finished (or interrupted) run in {@code dir}, or a one-line refusal naming the directory. */
     static JsonNode finishedReport(Path dir) {
         if (!Files.exists(dir)) {
             throw new UserError("registers: run directory " + dir + " does not exist");
@@ -138,11 +146,10 @@ public final class RegistersCommand implements Callable<Integer> {
             throw new UserError("registers: " + dir + " is not a run directory (no " + RunDirectory.REPORT
                     + " with a '" + RunDirectory.FILES_KEY + "' manifest)");
         }
-        if (!report.path(RunDirectory.COMPLETE_KEY).asBoolean(false)) {
-            JsonNode by = report.get(RunDirectory.INTERRUPTED_KEY);
+        // an interrupted run finished its files (read with a warning); one still running or killed did not
+        if (!report.path(RunDirectory.COMPLETE_KEY).asBoolean(false) && report.get(RunDirectory.INTERRUPTED_KEY) == null) {
             throw new UserError("registers: run " + dir + " is not complete (" + RunDirectory.REPORT
-                    + " says complete: false" + (by == null ? "; still running or killed" : "; interrupted by "
-                    + by.asText()) + ")");
+                    + " says complete: false; still running or killed)");
         }
         return report;
     }

@@ -37,8 +37,9 @@ import java.util.concurrent.Callable;
             "Writes DIR/report.json (host-dependent numbers only under 'host'), DIR/resources.json,",
             "DIR/latency.hgrm and per-queue .hgrm files, DIR/journal/, DIR/report.html and the register arrays",
             "in DIR/registers/ (read them with 'rmtemu registers'; see --save-registers).",
-            "Programs with a report of their own (e.g. hashpipe: top-k flows with estimated and true",
-            "counts; wbmon: per-vconn drops in a network replay) append it to the summary.",
+            "Programs with results of their own (e.g. hashpipe: top-k flows with estimated and true",
+            "counts; wbmon: per-vconn drops in a network replay) write them into report.json ('results'),",
+            "as tables into DIR/results/PROGRAM_TABLE.csv, and append them to the summary.",
             "Trace SPEC: a pcap/pcapng file, a trace store directory, or gen:KIND?key=value&...",
             "(see 'rmtemu trace gen --help').",
             "With --topology the trace runs through a network of switches, hosts and links (latency, rate,",
@@ -262,15 +263,7 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             err.flush();
             table.append(NetworkReport.summary(r));
-            java.util.TreeSet<String> programs = new java.util.TreeSet<>();
-            for (int s = 0; s < r.network().switchCount(); s++) {
-                programs.add(r.network().switchProgram(s));
-            }
-            for (String name : programs) {
-                for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(name)) {
-                    table.append(pr.summarizeNetwork(r));
-                }
-            }
+            table.append(r.results().render());
             return new Outcome(r.interruptedBy(), r.packetsRead(), r.warnings());
         }
         ReplayResult r = Replay.run(o, p, stop);
@@ -282,9 +275,7 @@ public final class ReplayCommand implements Callable<Integer> {
             err.flush();
         }
         table.append(RunOutputs.summary(r));
-        for (dev.rmtemu.emulator.replay.ProgramReport pr : dev.rmtemu.emulator.replay.ProgramReport.forProgram(o.program())) {
-            table.append(pr.summarize(r));
-        }
+        table.append(r.results().render());
         return new Outcome(r.interruptedBy(), r.packetsRead(), r.warnings());
     }
 

@@ -21,9 +21,8 @@ import java.util.List;
             "Its PHV fields, then per gress and stage the hash units, registers with their register",
             "actions (conditions, predicated updates, output, and the stateful-ALU template), tables,",
             "and the stage's control flow: gateways as 'if', table applications as 'switch' on the",
-            "action, VLIW instructions as assignments. Stages still written as Java lambdas show their",
-            "declarations only. The text is P4-like, not input for a P4 compiler. Exit 2 on an unknown",
-            "program or parameter."
+            "action, VLIW instructions as assignments. The text is P4-like, not input for a P4",
+            "compiler. Exit 2 on an unknown program or parameter."
         },
         footer = {"", "Examples:",
             "  rmtemu show --program hashpipe --param stages=2",

@@ -13,6 +13,7 @@ import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipCounters;
 import dev.rmtemu.traces.TraceSpec;
 
+import dev.rmtemu.emulator.results.RunResults;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.emulator.rundir.StopRequest;
 
@@ -35,7 +36,14 @@ public final class NetworkReplay {
 
     /** What a network replay produced. */
     public record Result(ReplayOptions options, NetworkEngine network, long packetsRead, SkipCounters skipped,
-                         long hostNanos, long firstArrivalCycle, long lastArrivalCycle, String interruptedBy) {
+                         long hostNanos, long firstArrivalCycle, long lastArrivalCycle, String interruptedBy,
+                         RunResults results) {
+        /** This result with the programs' results ({@link ProgramReport}). */
+        public Result withResults(RunResults r) {
+            return new Result(options, network, packetsRead, skipped, hostNanos, firstArrivalCycle, lastArrivalCycle,
+                    interruptedBy, r);
+        }
+
         /** Host throughput in millions of trace packets per second of wall time. */
         public double hostMpps() {
             return hostNanos == 0 ? 0 : packetsRead * 1e3 / hostNanos;
@@ -96,8 +104,10 @@ public final class NetworkReplay {
             if (progress != null) {
                 progress.done(injector.packets);
             }
-            Result r = new Result(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
-                    injector.lastArrival, stoppedBy);
+            Result run = new Result(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
+                    injector.lastArrival, stoppedBy, RunResults.NONE);
+            // read from the switches (and the closed journal) once, for report.json, results/*.csv and the summary
+            Result r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
             if (rd != null) {
                 NetworkReport.write(r, rd);
             }

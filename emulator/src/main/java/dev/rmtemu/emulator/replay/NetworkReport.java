@@ -54,7 +54,9 @@ public final class NetworkReport {
                 names.addAll(SavedRegisters.names(net.switchEngine(s).state(), net.switchNode(s).name()));
             }
         }
+        names.addAll(r.results().fileNames());
         rd.plan(names);
+        r.results().write(rd);
         rd.write(LATENCY_FILE, net.latency()::writeHgrm);
         if (saveRegisters) {
             for (int s = 0; s < net.switchCount(); s++) {
@@ -162,7 +164,8 @@ public final class NetworkReport {
                 null, null);
         RunReport.Host host = new RunReport.Host(r.hostNanos() / 1_000_000, Math.round(r.hostMpps() * 1000) / 1000.0,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), null, null);
-        return new RunReport.NetworkRun(RunInputs.of(r.options()), trace, r.warnings(), network, time, host);
+        return new RunReport.NetworkRun(RunInputs.of(r.options()), trace, r.warnings(), network, time,
+                r.results().json(), host);
     }
 
     /** The end-of-run summary table for people. */

@@ -14,6 +14,7 @@ import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
 
+import dev.rmtemu.emulator.results.RunResults;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.emulator.rundir.StopRequest;
 
@@ -104,8 +105,10 @@ public final class Replay {
             if (progress != null) {
                 progress.done(feeder.packets);
             }
-            ReplayResult result = new ReplayResult(o, engine, feeder.packets, source.skipped(), hostNs,
-                    feeder.firstArrival, feeder.lastArrival, stoppedBy);
+            ReplayResult run = new ReplayResult(o, engine, feeder.packets, source.skipped(), hostNs,
+                    feeder.firstArrival, feeder.lastArrival, stoppedBy, RunResults.NONE);
+            // read from the switch (and the closed journal) once, for report.json, results/*.csv and the summary
+            ReplayResult result = stoppedBy != null ? run : run.withResults(ProgramReport.collect(run));
             if (rd != null) {
                 RunOutputs.write(result, rd);
             }

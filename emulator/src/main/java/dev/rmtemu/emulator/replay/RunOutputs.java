@@ -53,7 +53,9 @@ public final class RunOutputs {
         if (saveRegisters) {
             names.addAll(SavedRegisters.names(r.engine().state(), null));
         }
+        names.addAll(r.results().fileNames());
         rd.plan(names);
+        r.results().write(rd);
         rd.writeString(RESOURCES, ReportRenderer.json(r.engine().resources()));
         if (saveRegisters) {
             SavedRegisters.write(r.engine().state(), null, rd);
@@ -140,7 +142,7 @@ public final class RunOutputs {
         RunReport.Host host = new RunReport.Host(r.hostNanos() / 1_000_000, Math.round(r.hostMpps() * 1000) / 1000.0,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), hp.p50(), hp.p99());
         return new RunReport.SwitchRun(in, trace, r.warnings(), counters, time, lat, ports, regs,
-                new RunReport.Resources(e.resources().fits(), cycles), host);
+                r.results().json(), new RunReport.Resources(e.resources().fits(), cycles), host);
     }
 
     private static long nonZero(long[] v) {

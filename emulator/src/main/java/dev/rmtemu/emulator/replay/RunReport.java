@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.replay;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.metrics.PercentileSummary;
 import dev.rmtemu.emulator.network.NetworkEngine;
 
@@ -19,16 +20,20 @@ public final class RunReport {
     private RunReport() {
     }
 
-    /** The report of a single-switch replay. {@code host} is the only part that depends on the machine. */
+    /**
+     * The report of a single-switch replay. {@code host} is the only part that depends on the machine;
+     * {@code results} is each program's results ({@link dev.rmtemu.emulator.results.RunResults#json()},
+     * written from the programs' own records).
+     */
     public record SwitchRun(Inputs inputs, Trace trace, List<String> warnings, Counters counters,
                             EmulatedTime emulatedTime, Map<String, PercentileSummary> latencyNs,
                             Map<String, PortCounters> ports, Map<String, RegisterArrayReport> registers,
-                            Resources resources, Host host) {
+                            ObjectNode results, Resources resources, Host host) {
     }
 
     /** The report of a network replay. */
     public record NetworkRun(Inputs inputs, Trace trace, List<String> warnings, Network network,
-                             EmulatedTime emulatedTime, Host host) {
+                             EmulatedTime emulatedTime, ObjectNode results, Host host) {
     }
 
     /**

@@ -254,7 +254,7 @@ public final class RunDirectory implements AutoCloseable {
             } catch (FileAlreadyExistsException e) {
                 Optional<Long> pid = lockPid(dir);
                 if (pid.isPresent() && isAlive(pid.get())) {
-                    throw new UserError("run directory " + dir + ": in use by a running replay (pid " + pid.get()
+                    throw new UserError("run directory " + dir + ": in use by a running rmtemu process (pid " + pid.get()
                             + ", " + lock + ")");
                 }
                 try {

@@ -23,6 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class RegistersCommandTest {
     /** Two pipes of a 6-cell 32-bit array and a 4-cell pair array of 16-bit words, with known cells. */
     private static Path knownRun(Path dir) {
+        return knownRun(dir, null);
+    }
+
+    /** As {@link #knownRun(Path)}, stopped by signal {@code interruptedBy} when not null. */
+    private static Path knownRun(Path dir, String interruptedBy) {
         ProgramBuilder b = ProgramBuilder.create("known", "two arrays with known cells");
         b.stage(Gress.INGRESS, 0).register("counts", 32, 6);
         b.stage(Gress.EGRESS, 1).register("pairs", 16, true, 4);
@@ -41,7 +46,7 @@ class RegistersCommandTest {
             for (RegisterArray a : program.registers()) {
                 regs.putObject(a.name()).put("file", SavedRegisters.fileName(a.name()));
             }
-            rd.finish(report, true, null);
+            rd.finish(report, interruptedBy == null, interruptedBy);
         }
         return dir;
     }
@@ -96,18 +101,22 @@ class RegistersCommandTest {
     }
 
     @Test
-    void refusesAnIncompleteRun(@TempDir Path tmp) {
+    void refusesARunStillRunningOrKilled(@TempDir Path tmp) {
         Path dir = tmp.resolve("run");
         // opened and never finished: report.json says complete: false, as after kill -9
         RunDirectory.open(dir, false, JsonNodeFactory.instance.objectNode()).close();
         assertRefused("registers: run " + dir + " is not complete (report.json says complete: false; still running or killed)",
                 "registers", dir.toString(), "counts");
-        Path stopped = tmp.resolve("stopped");
-        try (RunDirectory rd = RunDirectory.open(stopped, false, JsonNodeFactory.instance.objectNode())) {
-            rd.finish(JsonNodeFactory.instance.objectNode(), false, "SIGINT");
-        }
-        assertRefused("registers: run " + stopped + " is not complete (report.json says complete: false; interrupted by SIGINT)",
-                "registers", stopped.toString(), "counts");
+    }
+
+    @Test
+    void readsAnInterruptedRunWithAWarning(@TempDir Path tmp) {
+        String stopped = knownRun(tmp.resolve("stopped"), "SIGINT").toString();
+        CliRunner r = CliRunner.run("registers", stopped, "counts", "--pipe", "1", "--range", "2:3");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("2 7\n", r.out());
+        assertEquals("warning: run " + stopped + " was interrupted by SIGINT: the registers are as they were when it "
+                + "stopped, not after the whole trace\n", r.err());
     }
 
     @Test

@@ -169,7 +169,7 @@ class RunDirectoryContractTest {
         TreeMap<String, byte[]> before = snapshot(out);
         CliRunner busy = replay(out);
         assertEquals(2, busy.exit());
-        assertEquals("rmtemu: run directory " + out + ": in use by a running replay (pid " + self + ", "
+        assertEquals("rmtemu: run directory " + out + ": in use by a running rmtemu process (pid " + self + ", "
                 + out.resolve(RunDirectory.LOCK) + ")", busy.err().strip());
         assertSameTree(before, snapshot(out));
 

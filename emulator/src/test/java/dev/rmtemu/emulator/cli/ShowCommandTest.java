@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code rmtemu show}: a program as P4-like text, exact for l2fwd; lambda stages say what cannot be shown. */
+/** {@code rmtemu show}: a program as P4-like text, exact for l2fwd. */
 class ShowCommandTest {
     @Test
     void l2fwdReadsLikeItsP4Control() {

@@ -65,7 +65,7 @@ class SignalSubprocessTest {
             CliRunner second = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=10",
                     "--no-progress", "--out", out.toString());
             assertEquals(2, second.exit(), "a second replay into a directory in use is refused");
-            assertEquals("rmtemu: run directory " + out + ": in use by a running replay (pid " + p.pid() + ", "
+            assertEquals("rmtemu: run directory " + out + ": in use by a running rmtemu process (pid " + p.pid() + ", "
                     + out.resolve(RunDirectory.LOCK) + ")", second.err().strip());
             p.destroy(); // SIGTERM
             assertTrue(p.waitFor(20, TimeUnit.SECONDS), "replay did not stop on SIGTERM");

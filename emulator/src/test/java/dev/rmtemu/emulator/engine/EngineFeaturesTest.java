@@ -11,13 +11,19 @@ import dev.rmtemu.model.register.AluOp;
 import dev.rmtemu.model.register.Operand;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
-import dev.rmtemu.model.runtime.PipelineViolation;
+import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+
+import static dev.rmtemu.model.ir.Ir.and;
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.eq;
+import static dev.rmtemu.model.ir.Ir.output;
+import static dev.rmtemu.model.ir.Ir.read;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -34,7 +40,7 @@ class EngineFeaturesTest {
     void multicastReplicatesToEveryPortOfTheGroup() {
         ProgramBuilder b = ProgramBuilder.create("mc", "");
         Field grp = b.intrinsic(Intrinsic.MCAST_GRP);
-        b.stage(Gress.INGRESS, 0).apply(ctx -> ctx.set(grp, 5));
+        b.stage(Gress.INGRESS, 0).body(c -> c.set(grp, 5));
         SwitchEngine e = engine(b);
         e.multicastGroup(5, 2, 3, 6);
         List<Integer> ports = new ArrayList<>();
@@ -56,15 +62,12 @@ class EngineFeaturesTest {
         RegisterArray passes = s.register("passes", 32, 4);
         RegisterAction inc = s.action(RegisterAction.on(passes, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))
                 .output(RegisterAction.OutputSource.NEW_LO));
-        s.apply(ctx -> {
-            long n = ctx.execute(inc, ctx.get(src));
-            // packet 0 asks for one resubmit, packet 1 asks on every pass
-            if (ctx.get(src) == 1 || n == 1) {
-                ctx.set(resubmit, 1);
-            } else {
-                ctx.set(out, 1);
-            }
-        });
+        Field n = b.metadata(Gress.INGRESS, "meta.passes", 32);
+        s.body(c -> c.execute(inc, and(read(src), constant(3))).set(n, output(inc)));
+        // packet 0 asks for one resubmit, packet 1 asks on every pass (the gateway reads the count a stage later)
+        b.stage(Gress.INGRESS, 1).body(c -> c.when(eq(read(src), constant(1)),
+                t -> t.set(resubmit, 1),
+                e -> e.when(eq(read(n), constant(1)), t -> t.set(resubmit, 1), o -> o.set(out, 1))));
         SwitchEngine e = engine(b);
         e.arrive(0, 0, EngineTimingTest.packet(100, 0));
         e.arrive(1000, 0, EngineTimingTest.packet(100, 1));
@@ -83,7 +86,7 @@ class EngineFeaturesTest {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         RegisterArray seen = s.register("seen", 32, 512);
         RegisterAction inc = s.action(RegisterAction.on(seen, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
-        s.apply(ctx -> ctx.execute(inc, ctx.get(in)));
+        s.body(c -> c.execute(inc, read(in)));
         SwitchEngine e = engine(b);
         List<Long> when = new ArrayList<>();
         e.packetGenerator(0, 100, 250, 4, r -> {
@@ -104,10 +107,7 @@ class EngineFeaturesTest {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         RegisterArray seen = s.register("seen", 32, 512);
         RegisterAction inc = s.action(RegisterAction.on(seen, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
-        s.apply(ctx -> {
-            ctx.execute(inc, ctx.get(in));
-            ctx.set(out, 1);
-        });
+        s.body(c -> c.execute(inc, read(in)).set(out, 1));
         SwitchEngine e = engine(b);
         e.packetGenerator(0, 0, 1000, 0, r -> r.wireLength(64));
         e.arrive(100_000, 0, EngineTimingTest.packet(64, 1)); // a long idle gap before the only packet
@@ -124,7 +124,7 @@ class EngineFeaturesTest {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         RegisterArray seen = s.register("seen", 32, 512);
         RegisterAction inc = s.action(RegisterAction.on(seen, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
-        s.apply(ctx -> ctx.execute(inc, ctx.get(in)));
+        s.body(c -> c.execute(inc, read(in)));
         SwitchEngine e = engine(b);
         int other = e.packetGenerator(0, 0, 1000, 3, r -> r.wireLength(64));
         int g = e.packetGenerator(0, 0, 1000, 0, r -> r.wireLength(64));
@@ -144,10 +144,7 @@ class EngineFeaturesTest {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         RegisterArray r = s.register("r", 32, 1);
         RegisterAction inc = s.action(RegisterAction.on(r, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
-        s.apply(ctx -> {
-            ctx.execute(inc, 0);
-            ctx.set(out, 1);
-        });
+        s.body(c -> c.execute(inc, constant(0)).set(out, 1));
         SwitchEngine e = engine(b);
         long[] seenAtReset = new long[1];
         e.scheduleControl(500, (st, c) -> {
@@ -163,25 +160,17 @@ class EngineFeaturesTest {
     }
 
     @Test
-    void aViolationStopsTheRunNamingThePacket() {
+    void aProgramThatWouldBreakARuleOnOnePathIsRefusedBeforeTheFirstPacket() {
+        // Before the IR this ran until packet 7 took the second access; now the register-access pass proves it
         ProgramBuilder b = ProgramBuilder.create("bad", "");
         Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 1);
         RegisterArray r = s.register("r", 32, 16);
         RegisterAction inc = s.action(RegisterAction.on(r, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
-        s.apply(ctx -> {
-            ctx.execute(inc, 0);
-            if (ctx.get(src) == 7) {
-                ctx.execute(inc, 1);
-            }
-        });
-        SwitchEngine e = engine(b);
-        for (int i = 0; i < 7; i++) {
-            e.arrive(i, 0, EngineTimingTest.packet(64, i));
-        }
-        PipelineViolation v = assertThrows(PipelineViolation.class, () -> e.arrive(7, 0, EngineTimingTest.packet(64, 7)));
-        assertEquals(7, v.packetNumber());
-        assertEquals(1, v.stage());
-        assertEquals("r", v.resource());
+        s.body(c -> c.execute(inc, constant(0)).when(eq(read(src), constant(7)), t -> t.execute(inc, constant(1))));
+        UserError e = assertThrows(UserError.class, () -> engine(b));
+        assertEquals(3, e.exitCode());
+        assertEquals("program bad refused by tofino1:\n  bad: ingress stage 1: register array r: accessed 2 times on one "
+                + "control path; a stateful ALU does one read-modify-write per packet pass [register-access]", e.getMessage());
     }
 }

@@ -17,6 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.ge;
+import static dev.rmtemu.model.ir.Ir.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Hand-computed timings through an idle tofino1 pipe. */
@@ -107,8 +110,10 @@ class EngineTimingTest {
         ProgramBuilder b = ProgramBuilder.create("recirc_once", "");
         Field in = b.intrinsic(Intrinsic.INGRESS_PORT);
         Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
-        b.stage(Gress.INGRESS, 0).apply(ctx -> ctx.set(out,
-                PortNumbers.isRecirculation((int) ctx.get(in)) ? 1 : PortNumbers.recirculationPort(ctx.pipe())));
+        // every front-panel port of this test is in pipe 0
+        b.stage(Gress.INGRESS, 0).body(c -> c.when(ge(read(in), constant(PortNumbers.RECIRCULATION_BASE)),
+                recirculated -> recirculated.set(out, 1),
+                fresh -> fresh.set(out, PortNumbers.recirculationPort(0))));
         return b.build();
     }
 

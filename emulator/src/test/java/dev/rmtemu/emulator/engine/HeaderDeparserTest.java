@@ -13,6 +13,10 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.rmtemu.model.ir.Ir.and;
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.read;
+import static dev.rmtemu.model.ir.Ir.sub;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,12 +44,8 @@ class HeaderDeparserTest {
         Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field ttl = b.header("ipv4.ttl", 8, ParsedField.TTL);
         Field seqLow = b.header("tcp.seq_lo", 16, ParsedField.TCP_SEQ);
-        b.stage(Gress.INGRESS, 0).apply(ctx -> {
-            ctx.set(ttl, ctx.get(ttl) - 1);
-            ctx.set(seqLow, 0xAAAA);
-            ctx.set(out, 1);
-        });
-        b.stage(Gress.EGRESS, 0).apply(ctx -> ctx.set(ttl, ctx.get(ttl) - 1)); // egress writes are emitted too
+        b.stage(Gress.INGRESS, 0).body(c -> c.set(ttl, sub(read(ttl), constant(1))).set(seqLow, 0xAAAA).set(out, 1));
+        b.stage(Gress.EGRESS, 0).body(c -> c.set(ttl, sub(read(ttl), constant(1)))); // egress writes are emitted too
         PacketRecord sent = run(b, packet()).get(0);
         assertEquals(62, sent.ttl());
         assertEquals(0x1234AAAA, sent.tcpSeq());
@@ -60,7 +60,7 @@ class HeaderDeparserTest {
         Field dst = b.header("ipv4.dst", 32, ParsedField.IPV4_DST);
         b.header("ipv6.src_hi", 64, ParsedField.IPV6_SRC_HI);
         b.header("ip.len", 16, ParsedField.PACKET_LENGTH);
-        b.stage(Gress.INGRESS, 0).apply(ctx -> ctx.set(out, (int) (ctx.get(dst) & 1)));
+        b.stage(Gress.INGRESS, 0).body(c -> c.set(out, and(read(dst), constant(1))));
         PacketRecord in = packet();
         assertTrue(in.contentEquals(run(b, in).get(0)));
     }

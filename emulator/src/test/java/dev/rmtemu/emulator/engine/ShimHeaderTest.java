@@ -15,6 +15,10 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.rmtemu.model.ir.Ir.add;
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.read;
+import static dev.rmtemu.model.ir.Ir.shl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Shim header fields: packed by the deparser at departure, parsed from the arriving word, passed through by programs without them. */
@@ -25,11 +29,10 @@ class ShimHeaderTest {
         Field seq = b.header("shim.seq", 20, ParsedField.SHIM);
         Field id = b.header("ipv4.id", 16, ParsedField.IP_ID);
         Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
-        b.stage(Gress.INGRESS, 0).apply(ctx -> {
-            ctx.set(tag, ctx.get(tag) + 1);   // counts the hops that ran this program
-            ctx.set(seq, ctx.get(id) * 3);
-            ctx.set(out, 1);
-        });
+        b.stage(Gress.INGRESS, 0).body(c -> c
+                .set(tag, add(read(tag), constant(1)))   // counts the hops that ran this program
+                .set(seq, shl(read(id), constant(2)))
+                .set(out, 1));
         return b.build();
     }
 
@@ -67,7 +70,7 @@ class ShimHeaderTest {
         for (int i = 0; i < 5; i++) {
             long shim = out.get(i)[1];
             assertEquals(2, shim & 0xFFF, "two stamping hops");
-            assertEquals((1000 + i) * 3L, shim >>> 12);
+            assertEquals((1000 + i) * 4L, shim >>> 12);
         }
     }
 
@@ -80,6 +83,6 @@ class ShimHeaderTest {
         e.arrive(100, 0, r, 41L | (999L << 12));  // tag 41 from an upstream hop
         e.arrive(200, 0, r);                        // no shim header: tag starts at 0
         e.drain();
-        assertEquals(List.of(42L | (21L << 12), 1L | (21L << 12)), out);
+        assertEquals(List.of(42L | (28L << 12), 1L | (28L << 12)), out);
     }
 }

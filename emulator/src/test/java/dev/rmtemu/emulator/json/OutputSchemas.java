@@ -88,8 +88,8 @@ public final class OutputSchemas {
                 OptionPreset.PLAIN_JSON)
                 .with(Option.FORBIDDEN_ADDITIONAL_PROPERTIES_BY_DEFAULT, Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES,
                         Option.FLATTENED_ENUMS);
-        // a JsonNode component holds a document of its own schema (topo's topology: the topology file schema)
-        b.forTypesInGeneral().withCustomDefinitionProvider((type, context) -> type.getErasedType() == JsonNode.class
+        // a JsonNode component holds a document of its own schema (topo's topology, report.json's results)
+        b.forTypesInGeneral().withCustomDefinitionProvider((type, context) -> JsonNode.class.isAssignableFrom(type.getErasedType())
                 ? new CustomDefinition(context.getGeneratorConfig().createObjectNode().put("type", "object")
                         .put("description", "a document in its own schema, described with its command"),
                         CustomDefinition.DefinitionType.INLINE, CustomDefinition.AttributeInclusion.NO)

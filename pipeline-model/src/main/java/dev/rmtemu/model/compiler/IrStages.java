@@ -7,7 +7,7 @@ import dev.rmtemu.model.program.StageProgram;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The stages of a program whose code is IR, in gress and stage order. */
+/** The stages of a program, in gress and stage order. */
 final class IrStages {
     private IrStages() {
     }
@@ -16,9 +16,7 @@ final class IrStages {
         List<StageDecl> out = new ArrayList<>();
         for (Gress g : Gress.values()) {
             for (StageDecl d : p.stages(g)) {
-                if (d.hasIr()) {
-                    out.add(d);
-                }
+                out.add(d);
             }
         }
         return out;

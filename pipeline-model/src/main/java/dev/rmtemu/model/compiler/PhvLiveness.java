@@ -43,7 +43,7 @@ public final class PhvLiveness {
     public static List<Overlay> overlays(StageProgram p) {
         List<Overlay> out = new ArrayList<>();
         for (Gress g : Gress.values()) {
-            if (!p.uses(g) || !allIr(p, g)) {
+            if (!p.uses(g)) {
                 continue;
             }
             for (Overlay o : groups(p, g)) {
@@ -57,22 +57,21 @@ public final class PhvLiveness {
 
     /**
      * PHV demands with overlaid metadata merged into one demand each, and the header
-     * and metadata fields no stage of an IR gress reads or writes marked free to ride
+     * and metadata fields no stage of a gress reads or writes marked free to ride
      * in tagalong containers (intrinsics never: the traffic manager reads them).
      */
     public static List<PhvAllocation.Demand> demands(StageProgram p) {
         List<PhvAllocation.Demand> out = new ArrayList<>();
         for (PhvAllocation.Demand d : ResourceChecker.phvDemands(p)) {
             Field f = p.field(d.field());
-            boolean ir = allIr(p, d.gress());
-            if (f.kind() == FieldKind.METADATA && ir) {
+            if (f.kind() == FieldKind.METADATA) {
                 continue;
             }
-            boolean untouched = ir && f.kind() == FieldKind.HEADER && !referenced(p, d.gress()).contains(f);
+            boolean untouched = f.kind() == FieldKind.HEADER && !referenced(p, d.gress()).contains(f);
             out.add(new PhvAllocation.Demand(d.field(), d.width(), d.gress(), !untouched));
         }
         for (Gress g : Gress.values()) {
-            if (p.uses(g) && allIr(p, g)) {
+            if (p.uses(g)) {
                 Set<Field> used = referenced(p, g);
                 for (Overlay o : groups(p, g)) {
                     boolean mau = o.fields().stream().anyMatch(name -> used.contains(p.field(name)));
@@ -107,15 +106,6 @@ public final class PhvLiveness {
             });
         }
         return used;
-    }
-
-    private static boolean allIr(StageProgram p, Gress g) {
-        for (StageDecl d : p.stages(g)) {
-            if (!d.hasIr()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Greedy interval packing: each field, by first definition, joins the group whose last life ended earliest. */

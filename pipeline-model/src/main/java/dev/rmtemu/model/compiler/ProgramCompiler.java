@@ -8,8 +8,7 @@ import java.util.List;
 /**
  * The compiler front: runs the passes in a fixed order over a program before
  * any packet, collecting every broken rule (not only the first), in the style
- * of p4c's mid-end. Stages still written as lambdas are checked only for their
- * declared resources.
+ * of p4c's mid-end.
  */
 public final class ProgramCompiler {
     private ProgramCompiler() {

@@ -23,9 +23,6 @@ public record TablePlacement(Gress gress, String table, int stage, int earliestS
         for (Gress g : Gress.values()) {
             Map<Field, Integer> lastWrite = new HashMap<>();
             for (StageDecl d : p.stages(g)) {
-                if (!d.hasIr()) {
-                    continue;
-                }
                 IrWalk.forEachStmt(d.body(), s -> {
                     if (s instanceof Stmt.Apply a) {
                         int earliest = 0;

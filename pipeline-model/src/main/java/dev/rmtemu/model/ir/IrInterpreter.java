@@ -3,7 +3,6 @@ package dev.rmtemu.model.ir;
 import dev.rmtemu.model.arith.Divisor;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.program.StageAction;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.runtime.StageContext;
 import dev.rmtemu.model.table.MatchTable;
@@ -22,7 +21,7 @@ import java.util.Map;
  * hit live in a scratch array of the context, one slot each, zeroed when the
  * stage starts so a value never leaks from another packet.
  */
-public final class IrInterpreter implements StageAction {
+public final class IrInterpreter {
     private final Node[] body;
     private final int slots;
 
@@ -38,7 +37,7 @@ public final class IrInterpreter implements StageAction {
         return slots;
     }
 
-    @Override
+    /** Runs the stage for the packet the context holds. */
     public void apply(StageContext ctx) {
         long[] out = ctx.scratch();
         Arrays.fill(out, 0, slots, 0L);

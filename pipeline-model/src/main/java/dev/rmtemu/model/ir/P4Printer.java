@@ -84,15 +84,12 @@ public final class P4Printer {
         for (MatchTable t : d.tables()) {
             line(2, "table " + t.name() + " { key = { " + String.join(", ", t.key().stream()
                     .map(f -> f.name() + ": " + t.kind().name().toLowerCase(java.util.Locale.ROOT)).toList())
-                    + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b }");
+                    + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b"
+                    + (t.constEntries().isEmpty() ? "" : "; const entries = " + t.constEntries().size()) + " }");
         }
-        if (!d.hasIr()) {
-            line(2, "// code: a Java lambda, not visible to the compiler (checked per packet only)");
-        } else {
-            line(2, "apply {");
-            block(d.body(), 3);
-            line(2, "}");
-        }
+        line(2, "apply {");
+        block(d.body(), 3);
+        line(2, "}");
         line(1, "}");
     }
 

@@ -155,7 +155,6 @@ public final class ProgramBuilder {
         private final List<RegisterArray> stageRegisters = new ArrayList<>();
         private final List<RegisterAction> stageActions = new ArrayList<>();
         private final List<MatchTable> stageTables = new ArrayList<>();
-        private StageAction action;
         private List<Stmt> body;
 
         private StageBuilder(Gress gress, int number) {
@@ -222,14 +221,21 @@ public final class ProgramBuilder {
             return t;
         }
 
-        /** The stage's action code as a lambda run per packet (the old API; not checked statically). */
-        public StageBuilder apply(StageAction code) {
+        /**
+         * An exact table whose entries are constants of the program (P4's {@code const entries}),
+         * e.g. a precomputed function of a few key bits that a stage's ALUs cannot compute.
+         */
+        public MatchTable constTable(String tableName, int actionDataBits, List<MatchTable.ConstEntry> entries, Field... key) {
             checkOpen();
-            if (action != null || body != null) {
-                throw new IllegalArgumentException(gress.label() + " stage " + number + " already has action code");
+            for (Field f : key) {
+                checkVisible(f, "table " + tableName);
             }
-            this.action = code;
-            return this;
+            claim(tableName);
+            MatchTable t = new MatchTable(tables.size(), tableName, MatchKind.EXACT, Arrays.asList(key), entries.size(),
+                    actionDataBits, gress, number, entries);
+            tables.add(t);
+            stageTables.add(t);
+            return t;
         }
 
         /**
@@ -238,8 +244,8 @@ public final class ProgramBuilder {
          */
         public StageBuilder body(Consumer<Block> code) {
             checkOpen();
-            if (action != null || body != null) {
-                throw new IllegalArgumentException(gress.label() + " stage " + number + " already has action code");
+            if (body != null) {
+                throw new IllegalArgumentException(gress.label() + " stage " + number + " already has a body");
             }
             Block b = new Block();
             code.accept(b);
@@ -254,12 +260,9 @@ public final class ProgramBuilder {
         }
 
         private StageDecl toDecl() {
-            if (body != null) {
-                return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables,
-                        new IrInterpreter(gress, number, stageActions, stageTables, body), body);
-            }
-            StageAction code = action != null ? action : ctx -> { };
-            return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables, code, null);
+            List<Stmt> code = body == null ? List.of() : body; // a stage that only declares state runs nothing
+            return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables,
+                    new IrInterpreter(gress, number, stageActions, stageTables, code), code);
         }
     }
 }

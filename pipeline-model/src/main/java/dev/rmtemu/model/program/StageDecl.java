@@ -1,6 +1,7 @@
 package dev.rmtemu.model.program;
 
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.RegisterAction;
@@ -10,9 +11,8 @@ import dev.rmtemu.model.table.MatchTable;
 import java.util.List;
 
 /**
- * What one stage of one gress declares, and its action code: the IR body
- * ({@code body}, run by the interpreter or the generated class) or, for a stage
- * still written with the old lambda API, only {@code action} ({@code body} null).
+ * What one stage of one gress declares, and its code: the IR body, run by the
+ * generated class of its gress or by {@code interpreter} (the reference).
  */
 public record StageDecl(
         Gress gress,
@@ -22,7 +22,7 @@ public record StageDecl(
         List<RegisterArray> registers,
         List<RegisterAction> registerActions,
         List<MatchTable> tables,
-        StageAction action,
+        IrInterpreter interpreter,
         List<Stmt> body) {
 
     public StageDecl {
@@ -30,11 +30,6 @@ public record StageDecl(
         registers = List.copyOf(registers);
         registerActions = List.copyOf(registerActions);
         tables = List.copyOf(tables);
-        body = body == null ? null : List.copyOf(body);
-    }
-
-    /** True when the stage's code is IR (checked statically and compilable), not a lambda. */
-    public boolean hasIr() {
-        return body != null;
+        body = List.copyOf(body);
     }
 }

@@ -5,8 +5,7 @@ package dev.rmtemu.model.runtime;
  * gress, the fast path; the compiler's passes have proved the hardware rules, and
  * register indexes are still checked per packet. {@link #INTERPRETER}: the IR walked
  * through the checked {@link StageContext}, the reference semantics with every
- * run-time rule enforced. A gress with a stage still written as a lambda always
- * runs through the context.
+ * run-time rule enforced.
  */
 public enum Backend {
     COMPILED, INTERPRETER;

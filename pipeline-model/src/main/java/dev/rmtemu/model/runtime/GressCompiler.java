@@ -55,21 +55,8 @@ public final class GressCompiler {
     private GressCompiler() {
     }
 
-    /** True when every stage of the gress is IR, so the gress can be compiled. */
-    public static boolean compilable(StageProgram program, Gress g) {
-        for (StageDecl d : program.stages(g)) {
-            if (!d.hasIr()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The generated code of a gress (made on first use, then shared); null when a stage is not IR. */
+    /** The generated code of a gress (made on first use, then shared). */
     public static GressCode of(StageProgram program, Gress g) {
-        if (!compilable(program, g)) {
-            return null;
-        }
         synchronized (CACHE) {
             GressCode[] codes = CACHE.computeIfAbsent(program, p -> new GressCode[Gress.values().length]);
             if (codes[g.ordinal()] == null) {

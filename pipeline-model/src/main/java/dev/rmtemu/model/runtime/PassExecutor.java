@@ -1,23 +1,23 @@
 package dev.rmtemu.model.runtime;
 
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.program.StageAction;
+import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.table.TableState;
 
 import java.util.List;
 
 /**
- * Runs packet passes through one gress of a switch's pipeline: each stage's
- * action code in order, committing the stage's PHV writes before the next
- * stage (VLIW semantics), or, for a gress written wholly in IR on the compiled
- * backend, the gress's generated class. Single-threaded; no allocation per pass.
+ * Runs packet passes through one gress of a switch's pipeline: on the compiled
+ * backend the gress's generated class; on the interpreter each stage's IR in
+ * order through the checked context, committing the stage's PHV writes before
+ * the next stage (VLIW semantics). Single-threaded; no allocation per pass.
  */
 public final class PassExecutor {
     private final StageContext ctx;
-    private final StageAction[][] actions;
+    private final IrInterpreter[][] actions;
     private final int[][] numbers;
-    /** Generated code per gress, or null where the gress runs through the context. */
+    /** Generated code per gress, or null on the interpreter backend. */
     private final GressCode[] codes;
     private final PipelineState state;
     private final TableState[] tables;
@@ -39,14 +39,14 @@ public final class PassExecutor {
             }
         }
         Gress[] gs = Gress.values();
-        actions = new StageAction[gs.length][];
+        actions = new IrInterpreter[gs.length][];
         numbers = new int[gs.length][];
         for (Gress g : gs) {
             List<StageDecl> decls = state.program().stages(g);
-            actions[g.ordinal()] = new StageAction[decls.size()];
+            actions[g.ordinal()] = new IrInterpreter[decls.size()];
             numbers[g.ordinal()] = new int[decls.size()];
             for (int i = 0; i < decls.size(); i++) {
-                actions[g.ordinal()][i] = decls.get(i).action();
+                actions[g.ordinal()][i] = decls.get(i).interpreter();
                 numbers[g.ordinal()][i] = decls.get(i).number();
             }
         }
@@ -61,7 +61,7 @@ public final class PassExecutor {
             return;
         }
         ctx.beginPass(phv, pipe, gress, packetNumber, ++pass);
-        StageAction[] as = actions[gress.ordinal()];
+        IrInterpreter[] as = actions[gress.ordinal()];
         int[] ns = numbers[gress.ordinal()];
         for (int i = 0; i < as.length; i++) {
             ctx.enterStage(ns[i]);

@@ -35,6 +35,10 @@ public final class PipelineState {
         tables = new TableState[program.tables().size()];
         for (MatchTable t : program.tables()) {
             tables[t.id()] = new TableState(t);
+            for (MatchTable.ConstEntry e : t.constEntries()) {
+                long[] packed = pack(t, e.key());
+                tables[t.id()].addExact(packed[0], packed[1], e.action(), e.data());
+            }
         }
     }
 

@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * A match-action table placed in one stage: key fields (at most 128 bits in
  * all), a match kind, a capacity in entries, and per-entry action data bits
- * (for SRAM accounting). Entries are installed through the control plane.
+ * (for SRAM accounting). Entries are installed through the control plane, or
+ * given with the program as constant entries (P4's {@code const entries}: a
+ * precomputed table of constants, installed when the switch state is created).
  */
 public final class MatchTable {
     /** Widest key the runtime packs (two 64-bit words). */
@@ -23,8 +25,26 @@ public final class MatchTable {
     private final int actionDataBits;
     private final Gress gress;
     private final int stage;
+    private final List<ConstEntry> constEntries;
+
+    /** A constant exact entry: one value per key field (in key order), the action it selects and its action data. */
+    public record ConstEntry(long[] key, int action, long data) {
+        public ConstEntry {
+            key = key.clone();
+        }
+
+        @Override
+        public long[] key() {
+            return key.clone();
+        }
+    }
 
     public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage) {
+        this(id, name, kind, key, size, actionDataBits, gress, stage, List.of());
+    }
+
+    public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
+                      List<ConstEntry> constEntries) {
         this.id = id;
         this.name = name;
         this.kind = kind;
@@ -42,6 +62,22 @@ public final class MatchTable {
         if (size < 1 || actionDataBits < 0 || actionDataBits > 64) {
             throw new IllegalArgumentException("table " + name + ": size must be positive and action data 0..64 bits");
         }
+        if (!constEntries.isEmpty() && kind != MatchKind.EXACT) {
+            throw new IllegalArgumentException("table " + name + ": constant entries are exact entries");
+        }
+        if (constEntries.size() > size) {
+            throw new IllegalArgumentException("table " + name + ": " + constEntries.size() + " constant entries > size " + size);
+        }
+        for (ConstEntry e : constEntries) {
+            if (e.key().length != key.size()) {
+                throw new IllegalArgumentException("table " + name + ": a constant entry needs " + key.size() + " key values");
+            }
+            if (actionDataBits < 64 && Long.compareUnsigned(e.data(), (1L << actionDataBits) - 1) > 0) {
+                throw new IllegalArgumentException("table " + name + ": constant entry data " + e.data() + " exceeds "
+                        + actionDataBits + " bits");
+            }
+        }
+        this.constEntries = List.copyOf(constEntries);
         this.keyBits = bits;
         this.size = size;
         this.actionDataBits = actionDataBits;
@@ -111,5 +147,10 @@ public final class MatchTable {
 
     public int stage() {
         return stage;
+    }
+
+    /** The entries the program fixes (empty: the control plane installs them all). */
+    public List<ConstEntry> constEntries() {
+        return constEntries;
     }
 }

@@ -90,6 +90,43 @@ class IrBackendsTest {
         }
     }
 
+    /**
+     * A table of constant entries (P4's const entries) is installed with the switch state:
+     * both back ends look up the byte mod 5 it holds without a control plane, a key it does
+     * not hold misses, and the compiler accepts it on tofino1 where '%' by 5 is refused.
+     */
+    @Test
+    void constantTableEntriesAreInstalledWithTheStateAndLookedUpByBothBackEnds() {
+        ProgramBuilder b = ProgramBuilder.create("const_table", "byte mod 5 from a table of constants");
+        Field port = b.header("l4.src_port", 16, ParsedField.SRC_PORT);
+        Field low = b.metadata(Gress.INGRESS, "meta.low", 8);
+        Field rest = b.metadata(Gress.INGRESS, "meta.rest", 8);
+        b.stage(Gress.INGRESS, 0).body(code -> code.set(low, Ir.read(port)));
+        List<MatchTable.ConstEntry> entries = new ArrayList<>();
+        for (int v = 0; v < 200; v++) {
+            entries.add(new MatchTable.ConstEntry(new long[] {v}, 1, v % 5));
+        }
+        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, 1);
+        MatchTable mod5 = s1.constTable("mod5", 8, entries, low);
+        s1.body(code -> code.apply(mod5).on(1, hit -> hit.set(rest, Ir.actionData(mod5))).miss(miss -> miss.set(rest, 255)));
+        StageProgram p = b.build();
+        assertTrue(ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino1")).accepted());
+        assertEquals(200, p.table("mod5").constEntries().size());
+        for (Backend backend : Backend.values()) {
+            PipelineState state = new PipelineState(p, 1);
+            assertEquals(200, state.table("mod5").count(), backend.name());
+            PassExecutor exec = new PassExecutor(state, true, backend);
+            Phv phv = new Phv(p.fields().size());
+            for (int v : new int[] {0, 7, 199, 200, 0x1234}) {
+                phv.clear();
+                phv.load(port, v);
+                exec.run(phv, 0, Gress.INGRESS, v);
+                long expected = (v & 0xFF) < 200 ? (v & 0xFF) % 5 : 255;
+                assertEquals(expected, phv.values()[rest.slot()], backend + " port " + v);
+            }
+        }
+    }
+
     private record Generated(StageProgram program, List<Field> headers) {
     }
 

@@ -1,6 +1,10 @@
 package dev.rmtemu.programs.hashpipe;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.replay.ProgramReport;
+import dev.rmtemu.emulator.results.ProgramResults;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.model.program.ProgramParams;
@@ -12,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * HashPipe's section of {@code rmtemu replay}: the collector's top flows (all
+ * HashPipe's results of {@code rmtemu replay}: the collector's top flows (all
  * pipes merged) with their estimated counts, and their true counts from a second
  * pass over the same trace (the same packets the replay read).
  */
@@ -66,27 +70,60 @@ public final class HashPipeReport implements ProgramReport {
         return out;
     }
 
-    @Override
-    public String summarize(ReplayResult result) {
-        ReplayOptions o = result.options();
-        HashPipeProgram factory = new HashPipeProgram();
-        ProgramParams p = new ProgramParams(HashPipeProgram.NAME, factory.params(), o.params());
-        HashPipeConfig cfg = HashPipeConfig.from(p);
-        int k = p.intValue("top");
-        List<Row> rows = topWithTruth(result.engine().state(), cfg, k, o.trace(), result.packetsRead());
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "HashPipe top %d (d=%d, %d slots per stage, key %s, %s; tables of %d pipe(s) merged)%n",
-                k, cfg.stages(), cfg.countersPerStage(), cfg.key().label(), cfg.countBytes() ? "bytes" : "packets",
-                result.engine().state().pipes()));
-        b.append(String.format(Locale.ROOT, "  %4s  %-14s %12s %12s %8s  %s%n", "rank", "key", "estimate", "true", "error %",
-                "first 5-tuple with this key"));
-        int n = 1;
-        for (Row r : rows) {
-            double err = r.trueCount() == 0 ? 100 : 100.0 * (r.flow().count() - r.trueCount()) / r.trueCount();
-            String key = cfg.key().wide() ? "" : cfg.key().format(r.flow().keyLo(), r.flow().keyHi());
-            b.append(String.format(Locale.ROOT, "  %4d  %-14s %12d %12d %8.2f  %s%n", n++, key, r.flow().count(),
-                    r.trueCount(), err, r.fiveTuple()));
+    /** One of the top-k flows: the switch's estimate beside the true count of the packets the run read. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record TopFlow(int rank, String key, String fiveTuple, long estimate, @JsonProperty("true") long trueCount,
+                          Double error) {
+        /** {@code error} is (estimate - true) / true, null when the true count is 0. */
+        static TopFlow of(int rank, String key, String fiveTuple, long estimate, long trueCount) {
+            return new TopFlow(rank, key, fiveTuple, estimate, trueCount,
+                    trueCount == 0 ? null : (double) (estimate - trueCount) / trueCount);
         }
-        return b.toString();
+    }
+
+    /**
+     * HashPipe's results: the configuration the top-k was read with and the {@code top_k} flows
+     * (the collector's readout of every pipe's stage registers, merged), largest estimate first.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Results(int k, int stages, int slotsPerStage, String keyKind, String counts, int pipes,
+                          List<TopFlow> topK) implements ProgramResults {
+        @Override
+        public String render() {
+            int keyWidth = 14;
+            for (TopFlow f : topK) {
+                keyWidth = Math.max(keyWidth, f.key().length());
+            }
+            StringBuilder b = new StringBuilder();
+            b.append(String.format(Locale.ROOT, "HashPipe top %d (d=%d, %d slots per stage, key %s, %s; tables of %d pipe(s) merged)%n",
+                    k, stages, slotsPerStage, keyKind, counts, pipes));
+            String row = "  %4s  %-" + keyWidth + "s %12s %12s %8s  %s%n";
+            b.append(String.format(Locale.ROOT, row, "rank", "key", "estimate", "true", "error %", "first 5-tuple with this key"));
+            for (TopFlow f : topK) {
+                b.append(String.format(Locale.ROOT, row, f.rank(), f.key(), f.estimate(), f.trueCount(),
+                        f.error() == null ? "-" : String.format(Locale.ROOT, "%.2f", 100 * f.error()), f.fiveTuple()));
+            }
+            return b.toString();
+        }
+    }
+
+    /** The results of a run of {@code hashpipe} with {@code cfg}: the top {@code k} of the switch with their truth. */
+    public static Results results(dev.rmtemu.model.runtime.PipelineState state, HashPipeConfig cfg, int k, String trace,
+                                  long packets) {
+        List<Row> rows = topWithTruth(state, cfg, k, trace, packets);
+        List<TopFlow> top = new java.util.ArrayList<>();
+        for (Row r : rows) {
+            top.add(TopFlow.of(top.size() + 1, cfg.key().format(r.flow().keyLo(), r.flow().keyHi()), r.fiveTuple(),
+                    r.flow().count(), r.trueCount()));
+        }
+        return new Results(k, cfg.stages(), cfg.countersPerStage(), cfg.key().label(), cfg.countBytes() ? "bytes" : "packets",
+                state.pipes(), top);
+    }
+
+    @Override
+    public Results results(ReplayResult result) {
+        ReplayOptions o = result.options();
+        ProgramParams p = new ProgramParams(HashPipeProgram.NAME, new HashPipeProgram().params(), o.params());
+        return results(result.engine().state(), HashPipeConfig.from(p), p.intValue("top"), o.trace(), result.packetsRead());
     }
 }

@@ -59,14 +59,13 @@ public final class LdsCollector {
     /** The sender or receiver sketch held in one bank of {@code pipe}'s registers. */
     public static LdsSketch read(PipelineState state, int pipe, LdsConfig cfg, boolean sender, int bank) {
         LdsSketch s = new LdsSketch(cfg);
-        int base = bank * cfg.cells();
         for (int r = 0; r < cfg.rows(); r++) {
             long[] lo = state.snapshot(pipe, LdsPipeline.sLo(sender, r));
             long[] hi = state.snapshot(pipe, LdsPipeline.sHi(sender, r));
             long[] n = state.snapshot(pipe, LdsPipeline.countDigest(sender, r));
             long[] d = state.snapshotHi(pipe, LdsPipeline.countDigest(sender, r));
             for (int c = 0; c < cfg.cells(); c++) {
-                int i = base + c;
+                int i = LdsPipeline.registerIndex(c, bank);
                 s.set(r, c, (hi[i] << 32) | (lo[i] & LdsPipeline.WORD_MASK), n[i], d[i]);
             }
         }
@@ -75,12 +74,12 @@ public final class LdsCollector {
 
     /** Zeroes one bank of one end's arrays in {@code pipe} (the control plane, once the bank's interval is read). */
     public static void clearBank(PipelineState state, int pipe, LdsConfig cfg, boolean sender, int bank) {
-        int base = bank * cfg.cells();
         for (int r = 0; r < cfg.rows(); r++) {
             for (int c = 0; c < cfg.cells(); c++) {
-                state.writeRegister(pipe, LdsPipeline.sLo(sender, r), base + c, 0, 0);
-                state.writeRegister(pipe, LdsPipeline.sHi(sender, r), base + c, 0, 0);
-                state.writeRegister(pipe, LdsPipeline.countDigest(sender, r), base + c, 0, 0);
+                int i = LdsPipeline.registerIndex(c, bank);
+                state.writeRegister(pipe, LdsPipeline.sLo(sender, r), i, 0, 0);
+                state.writeRegister(pipe, LdsPipeline.sHi(sender, r), i, 0, 0);
+                state.writeRegister(pipe, LdsPipeline.countDigest(sender, r), i, 0, 0);
             }
         }
     }

@@ -21,8 +21,13 @@ public record LdsConfig(int rows, int cells, int ldaCells, double[] sampling, do
     public static final int MAX_ROWS = 4;
     /** Paper's setting for the accuracy experiments: R = 4 rows. */
     public static final int DEFAULT_ROWS = 4;
-    /** The largest C whose 4 n/d pair registers (two banks) fit one tofino1 stage's 48 map RAMs: 4 x (11 + 1 spare); the paper's 70,000 counters (C = 17,500) need 76. */
-    public static final int DEFAULT_CELLS = 11_264;
+    /**
+     * The largest power of two C whose 4 n/d pair registers (two banks, 2C cells of 64 b) fit one
+     * tofino1 stage's 48 map RAMs: 4 x (8 + 1 spare) = 36 (C = 16,384 needs 4 x 17 = 68). A power of
+     * two because tofino1 has no divider: the cell is a mask of hash bits. The paper's 70,000
+     * counters (C = 17,500) need 76.
+     */
+    public static final int DEFAULT_CELLS = 8_192;
     /** Virtual LDA length k (paper's multi-bank setting: k = 5). */
     public static final int DEFAULT_LDA_CELLS = 5;
     /** Largest k: h'_r is an 8-bit slice of the packet hash, reduced mod k. */

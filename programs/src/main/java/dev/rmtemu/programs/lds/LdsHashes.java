@@ -72,7 +72,12 @@ public final class LdsHashes {
 
     /** Row r's offset within the vLDA from the packet hash. */
     public static int offset(long packetHash, int row, int k) {
-        return (int) (((packetHash >>> (OFFSET_SLICE_BITS * row)) & ((1 << OFFSET_SLICE_BITS) - 1)) % k);
+        return offsetOfSlice((int) ((packetHash >>> (OFFSET_SLICE_BITS * row)) & ((1 << OFFSET_SLICE_BITS) - 1)), k);
+    }
+
+    /** h'_r from row r's byte of the packet hash: the byte mod k (the stage program's table of constants holds it). */
+    public static int offsetOfSlice(int slice, int k) {
+        return slice % k;
     }
 
     /** h_r over an IPv4 5-tuple. */

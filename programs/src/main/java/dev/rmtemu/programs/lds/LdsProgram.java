@@ -38,7 +38,7 @@ public final class LdsProgram implements ProgramFactory {
                 ParamSpec.choice("role", LdsRole.BOTH.label, LdsRole.labels(),
                         "sender (ingress sketch), receiver (egress sketch) or both (ingress -> egress of this switch)"),
                 ParamSpec.integer("rows", LdsConfig.DEFAULT_ROWS, 1, LdsConfig.MAX_ROWS, "R: rows (one stateful ALU per array)"),
-                ParamSpec.integer("cells", LdsConfig.DEFAULT_CELLS, 1, 1 << 20, "C: cells per row (s_lo, s_hi, n/d pair)"),
+                ParamSpec.integer("cells", LdsConfig.DEFAULT_CELLS, 1, 1 << 20, "C: cells per row (s_lo, s_hi, n/d pair); a power of two on tofino1 (the cell is a mask of hash bits)"),
                 ParamSpec.integer("k", LdsConfig.DEFAULT_LDA_CELLS, 1, LdsConfig.MAX_LDA_CELLS, "virtual LDA length"),
                 ParamSpec.string("sampling", "1", "per-row sampling rates, one value for all rows or R comma-separated"
                         + " (multi-bank: 0.01,0.1,0.5,1)"),
@@ -47,7 +47,7 @@ public final class LdsProgram implements ProgramFactory {
                 ParamSpec.integer("interval_shift", LdsIntervals.DEFAULT_SHIFT, LdsIntervals.MIN_SHIFT, LdsIntervals.MAX_SHIFT,
                         "measurement interval 2^N ns (bank = interval id bit, id carried in a shim header)"),
                 ParamSpec.integer("port", DEFAULT_PORT, 0, 447, "first egress port (0: the network's routing forwards)"),
-                ParamSpec.integer("paths", DEFAULT_PATHS, 1, 64, "ECMP-like spread over ports port..port+paths-1 by flow hash"),
+                ParamSpec.integer("paths", DEFAULT_PATHS, 1, 64, "ECMP-like spread over ports port..port+paths-1 by flow hash (a power of two on tofino1)"),
                 ParamSpec.string("priority", String.valueOf(DEFAULT_PRIORITY_SHARE),
                         "share of flows (by flow hash) in the strict-priority queue 1"),
                 ParamSpec.integer("top", DEFAULT_REPORT_TOP, 1, 100_000, "flows the replay summary lists (control plane only)"));

@@ -1,6 +1,10 @@
 package dev.rmtemu.programs.lds;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.replay.ProgramReport;
+import dev.rmtemu.emulator.results.NoteResults;
+import dev.rmtemu.emulator.results.ProgramResults;
 import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.runtime.PipelineState;
@@ -14,7 +18,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * LDS's section of {@code rmtemu replay} (role both). With a run directory, per interval
+ * LDS's results of {@code rmtemu replay} (role both). With a run directory, per interval
  * {@link LdsControlPlane} closed: the sender's sketch from the journal against the
  * receiver's, the flows estimated and the largest flows' estimated and true mean delay.
  * Without one (no interval closed), the sender sketches of every pipe's ingress merged (the
@@ -94,12 +98,79 @@ public final class LdsReport implements ProgramReport {
         return new ArrayList<>(order.subList(0, Math.min(top, order.size())));
     }
 
+    /** One flow's estimate without a closed interval: 5-tuple, packets in the trace, mean delay (null: none), size and loss. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record FlowResult(String fiveTuple, long packets, Double meanDelayNs, double estPackets, double estLost, int cells) {
+    }
+
+    /** LDS's results without a run directory: sketches of every pipe, both banks merged, the trace's largest flows. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record MergedResults(int rows, int cells, int ldaCells, int pipes, List<FlowResult> flows) implements ProgramResults {
+        @Override
+        public String render() {
+            StringBuilder b = new StringBuilder();
+            b.append(String.format(Locale.ROOT, "LDS ingress -> egress, largest %d flows (R=%d, C=%d, k=%d; sketches of %d pipe(s),"
+                    + " both banks merged: no run directory, no interval closed)%n", flows.size(), rows, cells, ldaCells, pipes));
+            b.append(String.format(Locale.ROOT, "  %-44s %9s %14s %12s %10s %5s%n", "5-tuple", "packets", "mean delay ns",
+                    "est. packets", "est. lost", "cells"));
+            for (FlowResult r : flows) {
+                b.append(String.format(Locale.ROOT, "  %-44s %9d %14s %12.0f %10.0f %5d%n", r.fiveTuple(), r.packets(),
+                        r.meanDelayNs() == null ? "none" : String.format(Locale.ROOT, "%.1f", r.meanDelayNs()),
+                        r.estPackets(), r.estLost(), r.cells()));
+            }
+            return b.toString();
+        }
+    }
+
+    /** One closed interval: the flows delivered in it (ground truth), their packets, and how many the sketches estimated. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record IntervalResult(int interval, int flows, long packets, int estimated) {
+    }
+
+    /**
+     * One of the largest flows of an interval: estimated mean delay (null: none) beside the true
+     * mean of its delivered packets, and the relative error (est - true) / true.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record FlowDelay(int interval, String fiveTuple, long packets, Double estMeanNs, double trueMeanNs, Double error) {
+    }
+
+    /** LDS's results with a run directory: per interval the control plane closed, the sender's sketch against the receiver's. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Results(int rows, int cells, int ldaCells, int intervalShift, List<IntervalResult> intervals,
+                          List<FlowDelay> flows) implements ProgramResults {
+        @Override
+        public String render() {
+            StringBuilder b = new StringBuilder();
+            b.append(String.format(Locale.ROOT, "LDS ingress -> egress per interval (R=%d, C=%d, k=%d, interval 2^%d ns; %d interval(s) closed)%n",
+                    rows, cells, ldaCells, intervalShift, intervals.size()));
+            b.append("  true mean = egress global_tstamp - ingress mac_tstamp of the delivered packets (the quantity the sketches subtract)\n");
+            for (IntervalResult i : intervals) {
+                b.append(String.format(Locale.ROOT, "  interval %d: %d flows delivered %d packets, %d flows estimated%n",
+                        i.interval(), i.flows(), i.packets(), i.estimated()));
+                if (i.flows() > 0) {
+                    b.append(String.format(Locale.ROOT, "    %-44s %9s %14s %14s %9s%n", "5-tuple", "packets", "est. mean ns",
+                            "true mean ns", "error %"));
+                }
+                for (FlowDelay f : flows) {
+                    if (f.interval() != i.interval()) {
+                        continue;
+                    }
+                    b.append(String.format(Locale.ROOT, "    %-44s %9d %14s %14.1f %9s%n", f.fiveTuple(), f.packets(),
+                            f.estMeanNs() == null ? "none" : String.format(Locale.ROOT, "%.1f", f.estMeanNs()), f.trueMeanNs(),
+                            f.error() == null ? "-" : String.format(Locale.ROOT, "%.2f", 100.0 * Math.abs(f.error()))));
+                }
+            }
+            return b.toString();
+        }
+    }
+
     @Override
-    public String summarize(ReplayResult result) {
+    public ProgramResults results(ReplayResult result) {
         ProgramParams p = new ProgramParams(LdsProgram.NAME, new LdsProgram().params(), result.options().params());
         LdsPipeline pipeline = LdsProgram.pipeline(p);
         if (pipeline.role != LdsRole.BOTH) {
-            return "LDS: role " + pipeline.role.label + " holds one end only; the estimate needs the other switch's sketch\n";
+            return new NoteResults("LDS: role " + pipeline.role.label + " holds one end only; the estimate needs the other switch's sketch");
         }
         java.nio.file.Path run = result.options().out();
         if (run == null) {
@@ -113,15 +184,13 @@ public final class LdsReport implements ProgramReport {
      * the receiver's, the flows of the interval (ground truth) with an estimate, and the
      * {@code top} largest with their estimated and true mean delay.
      */
-    static String perInterval(java.nio.file.Path run, LdsPipeline pipeline, int top) {
+    static Results perInterval(java.nio.file.Path run, LdsPipeline pipeline, int top) {
         LdsConfig cfg = pipeline.config;
         java.util.TreeMap<Integer, LdsSketch> tx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_SENDER_SKETCH, LdsSwitch.SWITCH_ID);
         java.util.TreeMap<Integer, LdsSketch> rx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_RECEIVER_SKETCH, LdsSwitch.SWITCH_ID);
         List<LdsDelayTruth.Flow> truth = LdsDelayTruth.read(LdsControlPlane.truthFile(run));
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "LDS ingress -> egress per interval (R=%d, C=%d, k=%d, interval 2^%d ns; %d interval(s) closed)%n",
-                cfg.rows(), cfg.cells(), cfg.ldaCells(), pipeline.intervals.shift(), tx.size()));
-        b.append("  true mean = egress global_tstamp - ingress mac_tstamp of the delivered packets (the quantity the sketches subtract)\n");
+        List<IntervalResult> intervals = new ArrayList<>();
+        List<FlowDelay> flows = new ArrayList<>();
         FlowEstimate e = new FlowEstimate();
         int at = 0;
         for (var entry : tx.entrySet()) {
@@ -147,62 +216,98 @@ public final class LdsReport implements ProgramReport {
                 est.estimate(f.src(), f.dst(), f.proto(), f.srcPort(), f.dstPort(), e);
                 estimated += Double.isNaN(e.meanDelayNs) ? 0 : 1;
             }
-            b.append(String.format(Locale.ROOT, "  interval %d: %d flows delivered %d packets, %d flows estimated%n",
-                    interval, at - from, packets, estimated));
-            if (at > from) {
-                b.append(String.format(Locale.ROOT, "    %-44s %9s %14s %14s %9s%n", "5-tuple", "packets", "est. mean ns",
-                        "true mean ns", "error %"));
-            }
+            intervals.add(new IntervalResult(interval, at - from, packets, estimated));
             for (int i = from; i < Math.min(at, from + top); i++) {
                 LdsDelayTruth.Flow f = truth.get(i);
                 est.estimate(f.src(), f.dst(), f.proto(), f.srcPort(), f.dstPort(), e);
-                String tuple = ip(f.src()) + ":" + f.srcPort() + " > " + ip(f.dst()) + ":" + f.dstPort() + " p" + f.proto();
                 boolean has = !Double.isNaN(e.meanDelayNs);
-                b.append(String.format(Locale.ROOT, "    %-44s %9d %14s %14.1f %9s%n", tuple, f.packets(),
-                        has ? String.format(Locale.ROOT, "%.1f", e.meanDelayNs) : "none", f.meanDelayNs(),
-                        has ? String.format(Locale.ROOT, "%.2f", 100.0 * Math.abs(e.meanDelayNs - f.meanDelayNs()) / f.meanDelayNs()) : "-"));
+                flows.add(new FlowDelay(interval, tuple(f.src(), f.srcPort(), f.dst(), f.dstPort(), f.proto()), f.packets(),
+                        has ? e.meanDelayNs : null, f.meanDelayNs(),
+                        has ? (e.meanDelayNs - f.meanDelayNs()) / f.meanDelayNs() : null));
             }
         }
-        return b.toString();
+        return new Results(cfg.rows(), cfg.cells(), cfg.ldaCells(), pipeline.intervals.shift(), intervals, flows);
     }
 
     /** Without a run directory no interval is closed: both banks merged, everything since the start. */
-    static String merged(ReplayResult result, ProgramParams p, LdsConfig cfg) {
+    static MergedResults merged(ReplayResult result, ProgramParams p, LdsConfig cfg) {
         List<Row> rows = top(estimator(result.engine().state(), cfg), result.options().trace(), result.packetsRead(),
                 p.intValue("top"));
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "LDS ingress -> egress, largest %d flows (R=%d, C=%d, k=%d; sketches of %d pipe(s),"
-                        + " both banks merged: no run directory, no interval closed)%n",
-                rows.size(), cfg.rows(), cfg.cells(), cfg.ldaCells(), result.engine().state().pipes()));
-        b.append(String.format(Locale.ROOT, "  %-44s %9s %14s %12s %10s %5s%n", "5-tuple", "packets", "mean delay ns",
-                "est. packets", "est. lost", "cells"));
+        List<FlowResult> flows = new ArrayList<>();
         for (Row r : rows) {
-            String tuple = ip(r.src()) + ":" + r.srcPort() + " > " + ip(r.dst()) + ":" + r.dstPort() + " p" + r.proto();
-            b.append(String.format(Locale.ROOT, "  %-44s %9d %14s %12.0f %10.0f %5d%n", tuple, r.packets(),
-                    Double.isNaN(r.meanDelayNs()) ? "none" : String.format(Locale.ROOT, "%.1f", r.meanDelayNs()),
-                    r.packetsSent(), r.packetsLost(), r.keptCells()));
+            flows.add(new FlowResult(tuple(r.src(), r.srcPort(), r.dst(), r.dstPort(), r.proto()), r.packets(),
+                    Double.isNaN(r.meanDelayNs()) ? null : r.meanDelayNs(), r.packetsSent(), r.packetsLost(), r.keptCells()));
         }
-        return b.toString();
+        return new MergedResults(cfg.rows(), cfg.cells(), cfg.ldaCells(), result.engine().state().pipes(), flows);
+    }
+
+    /** One sender -> receiver pair of a network replay: its sketch shape and the intervals each end closed. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record PairResult(String sender, String receiver, boolean sameShape, int rows, int cells, int ldaCells,
+                             int intervalShift, int senderIntervals, int receiverIntervals) {
+    }
+
+    /** One flow's estimate for a pair and interval both ends closed (mean delay null: none). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record PairFlowEstimate(String sender, String receiver, int interval, String fiveTuple, Double estMeanNs,
+                                   double estPackets, double estLost) {
+    }
+
+    /** LDS's results of a network replay: the largest flows the hosts received, estimated per pair and interval. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record NetworkResults(List<PairResult> pairs, List<PairFlowEstimate> estimates,
+                                List<String> notes) implements ProgramResults {
+        @Override
+        public String render() {
+            StringBuilder b = new StringBuilder("LDS per sender -> receiver and interval (the largest flows the hosts received; a"
+                    + " network replay has no ground truth of the segment's delay)\n");
+            for (PairResult pr : pairs) {
+                String name = pr.sender() + " -> " + pr.receiver();
+                if (!pr.sameShape()) {
+                    b.append("  ").append(name).append(": sketches of different shapes or intervals, no estimate\n");
+                    continue;
+                }
+                b.append(String.format(Locale.ROOT, "  %s (R=%d, C=%d, k=%d, interval 2^%d ns): %d interval(s) closed at the"
+                        + " sender, %d at the receiver%n", name, pr.rows(), pr.cells(), pr.ldaCells(), pr.intervalShift(),
+                        pr.senderIntervals(), pr.receiverIntervals()));
+                int last = Integer.MIN_VALUE;
+                for (PairFlowEstimate f : estimates) {
+                    if (!f.sender().equals(pr.sender()) || !f.receiver().equals(pr.receiver())) {
+                        continue;
+                    }
+                    if (f.interval() != last) {
+                        b.append(String.format(Locale.ROOT, "    interval %d%n", f.interval()));
+                        last = f.interval();
+                    }
+                    b.append(String.format(Locale.ROOT, "      %-44s est. mean %10s ns, est. packets %.0f, est. lost %.0f%n",
+                            f.fiveTuple(), f.estMeanNs() == null ? "none" : String.format(Locale.ROOT, "%.1f", f.estMeanNs()),
+                            f.estPackets(), f.estLost()));
+                }
+            }
+            for (String n : notes) {
+                b.append("  ").append(n).append('\n');
+            }
+            return b.toString();
+        }
     }
 
     /**
      * A network replay: for every sender (role sender or both) and receiver (role receiver or
      * both, another switch, or the same one for role both) with the same sketch shape, per
      * interval both closed, the trace's largest flows' estimates. The network has no ground
-     * truth of the segment's delay, so no true mean is shown.
+     * truth of the segment's delay, so no true mean is given.
      */
     @Override
-    public String summarizeNetwork(dev.rmtemu.emulator.replay.NetworkReplay.Result result) {
+    public NetworkResults networkResults(dev.rmtemu.emulator.replay.NetworkReplay.Result result) {
         var net = result.network();
-        StringBuilder b = new StringBuilder("LDS per sender -> receiver and interval (the largest flows the hosts received; a"
-                + " network replay has no ground truth of the segment's delay)\n");
+        List<PairResult> pairs = new ArrayList<>();
+        List<PairFlowEstimate> estimates = new ArrayList<>();
         java.nio.file.Path run = result.options().out();
         if (run == null || !java.nio.file.Files.isDirectory(run.resolve("journal"))) {
-            return b.append("  no export journal (run with --out DIR): no interval closed\n").toString();
+            return new NetworkResults(pairs, estimates, List.of("no export journal (run with --out DIR): no interval closed"));
         }
         List<Integer> switches = LdsControlPlane.ldsSwitches(net);
         List<long[]> flows = null;
-        int pairs = 0;
         for (int s : switches) {
             LdsPipeline tx = LdsControlPlane.pipeline(net.switchEngine(s).state().program());
             if (tx.role == LdsRole.RECEIVER) {
@@ -213,43 +318,46 @@ public final class LdsReport implements ProgramReport {
                 if (rx.role == LdsRole.SENDER || (r == s) != (tx.role == LdsRole.BOTH)) {
                     continue;
                 }
-                String name = net.switchNode(s).name() + " -> " + net.switchNode(r).name();
+                String sender = net.switchNode(s).name();
+                String receiver = net.switchNode(r).name();
                 if (!tx.config.equals(rx.config) || tx.intervals.shift() != rx.intervals.shift()) {
-                    b.append("  ").append(name).append(": sketches of different shapes or intervals, no estimate\n");
+                    pairs.add(new PairResult(sender, receiver, false, tx.config.rows(), tx.config.cells(), tx.config.ldaCells(),
+                            tx.intervals.shift(), 0, 0));
                     continue;
                 }
                 if (flows == null) {
                     flows = LdsDeliveredFlows.read(LdsControlPlane.deliveredFile(run), Integer.parseInt(result.options().params()
                             .getOrDefault("top", String.valueOf(LdsProgram.DEFAULT_REPORT_TOP))));
                 }
-                pairs++;
                 var sent = LdsCollector.importAll(run, tx.config, LdsCollector.KIND_SENDER_SKETCH, s);
                 var received = LdsCollector.importAll(run, rx.config, LdsCollector.KIND_RECEIVER_SKETCH, r);
-                b.append(String.format(Locale.ROOT, "  %s (R=%d, C=%d, k=%d, interval 2^%d ns): %d interval(s) closed at the"
-                        + " sender, %d at the receiver%n", name, tx.config.rows(), tx.config.cells(), tx.config.ldaCells(),
+                pairs.add(new PairResult(sender, receiver, true, tx.config.rows(), tx.config.cells(), tx.config.ldaCells(),
                         tx.intervals.shift(), sent.size(), received.size()));
                 for (var e : sent.entrySet()) {
                     LdsSketch rxSketch = received.get(e.getKey());
                     if (rxSketch == null) {
                         continue;
                     }
-                    b.append(String.format(Locale.ROOT, "    interval %d%n", e.getKey()));
                     for (Row row : estimate(new LdsEstimator(e.getValue(), rxSketch), flows)) {
                         if (Double.isNaN(row.meanDelayNs()) && row.packetsSent() == 0) {
                             continue;
                         }
-                        String tuple = ip(row.src()) + ":" + row.srcPort() + " > " + ip(row.dst()) + ":" + row.dstPort() + " p" + row.proto();
-                        b.append(String.format(Locale.ROOT, "      %-44s est. mean %10s ns, est. packets %.0f, est. lost %.0f%n", tuple,
-                                Double.isNaN(row.meanDelayNs()) ? "none" : String.format(Locale.ROOT, "%.1f", row.meanDelayNs()),
-                                row.packetsSent(), row.packetsLost()));
+                        estimates.add(new PairFlowEstimate(sender, receiver, e.getKey(),
+                                tuple(row.src(), row.srcPort(), row.dst(), row.dstPort(), row.proto()),
+                                Double.isNaN(row.meanDelayNs()) ? null : row.meanDelayNs(), row.packetsSent(), row.packetsLost()));
                     }
                 }
             }
         }
-        if (pairs == 0) {
-            b.append("  no sender and receiver pair among the switches running lds\n");
+        List<String> notes = new ArrayList<>();
+        if (pairs.stream().noneMatch(PairResult::sameShape)) {
+            notes.add("no sender and receiver pair among the switches running lds");
         }
-        return b.toString();
+        return new NetworkResults(pairs, estimates, notes);
+    }
+
+    static String tuple(int src, int srcPort, int dst, int dstPort, int proto) {
+        return ip(src) + ":" + srcPort + " > " + ip(dst) + ":" + dstPort + " p" + proto;
     }
 
     static String ip(int a) {

@@ -9,7 +9,8 @@ import dev.rmtemu.model.program.ProgramParams;
  * @param hashes     k, the number of hash functions; the cells of a digest are split into k
  *                   equal partitions, one per hash, so the k updates land in k different
  *                   register arrays (one read-modify-write each per pass)
- * @param cells      n_cell, cells per digest (one digest per port and batch), a multiple of k
+ * @param cells      n_cell, cells per digest (one digest per port and batch), a multiple of k;
+ *                   cells / k a power of two on targets without a divider
  * @param ports      n_port, ports each meter covers
  * @param batchShift a batch is 2^batchShift ns of the ingress timestamp (T; 23 gives 8.39 ms,
  *                   the power of two nearest the paper's 10 ms, so the batch ID is a bit slice)
@@ -84,6 +85,15 @@ public record LossRadarConfig(int hashes, int cells, int ports, int batchShift, 
     /** Digests a DM keeps per (batch slot, port): one per upstream meter in black-box mode. */
     public int upstreamDigests() {
         return Math.max(1, meters);
+    }
+
+    /**
+     * The cells a digest of about {@code cells} gets on a target without a divider: k
+     * sub-tables of the largest power of two at most cells / k (at least 1), so a cell
+     * index is a mask of hash bits. Experiments size their digests with it.
+     */
+    public static int powerOfTwoCells(int k, int cells) {
+        return k * Integer.highestOneBit(Math.max(1, cells / k));
     }
 
     public static LossRadarConfig defaults() {

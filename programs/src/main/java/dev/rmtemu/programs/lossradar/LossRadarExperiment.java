@@ -91,8 +91,8 @@ public final class LossRadarExperiment implements Experiment {
         DEFAULTS.put("c_burst_packets", "1200");
         DEFAULTS.put("c_random", "0.01");
         DEFAULTS.put("c_queue_cells", "200");
-        DEFAULTS.put("c_cells", "3000");
-        DEFAULTS.put("d_cells", "96,768,3000");
+        DEFAULTS.put("c_cells", "3072");
+        DEFAULTS.put("d_cells", "96,768,3072");
         DEFAULTS.put("d_ports", "4,32");
         DEFAULTS.put("d_upstream", "16");
         DEFAULTS.put("l_packets", "20000");
@@ -121,9 +121,9 @@ public final class LossRadarExperiment implements Experiment {
                 "a_losses=100,1000,10000 a_ratios=1.1,...,2.0 a_trials=100   (a) losses per digest, cells/losses, trials",
                 "b_ms=200 b_gbps=5 b_loss=0.0005 b_bursts=4 b_burst_packets=250 b_queue_cells=2400 b_cells=24,...,768"
                         + "   (b) one congested, lossy link: digest cells",
-                "c_ms=300 c_background_gbps=0.5 c_random=0.01 c_queue_cells=200 c_cells=3000   (c) trace length, load, drop rate, queue, digest",
+                "c_ms=300 c_background_gbps=0.5 c_random=0.01 c_queue_cells=200 c_cells=3072   (c) trace length, load, drop rate, queue, digest",
                 "c_senders=32 c_bursts=6 c_burst_packets=1200   (c) incast",
-                "d_cells=96,768,3000 d_ports=4,32 d_upstream=16   (d) digest sizes, ports per switch, upstream meters per DM (black box)",
+                "d_cells=96,768,3072 d_ports=4,32 d_upstream=16   (d) digest sizes, ports per switch, upstream meters per DM (black box)",
                 "l_packets=20000 l_loss=0.005   (l) trace length and link loss");
     }
 
@@ -240,7 +240,7 @@ public final class LossRadarExperiment implements Experiment {
         RecordBuffer trace = merge(bg, incast);
         List<SizeRow> rows = new ArrayList<>();
         for (int cells : ints(o, "b_cells")) {
-            LossRadarConfig cfg = LossRadarConfig.defaults().withHashes(k, Math.max(k, cells / k * k));
+            LossRadarConfig cfg = LossRadarConfig.defaults().withHashes(k, LossRadarConfig.powerOfTwoCells(k, cells));
             Path dir = tempDir();
             LossRadarLine.Result r;
             try {
@@ -280,7 +280,7 @@ public final class LossRadarExperiment implements Experiment {
         List<SizeRow> rows = new ArrayList<>();
         LossRadarFatTree tree = new LossRadarFatTree(FAT_TREE_K, FAT_TREE_FABRIC_GBPS, hostGbps, doubleOpt(o, "f_loss"));
         for (int cells : ints(o, "f_cells")) {
-            LossRadarConfig cfg = LossRadarConfig.defaults().withHashes(k, Math.max(k, cells / k * k));
+            LossRadarConfig cfg = LossRadarConfig.defaults().withHashes(k, LossRadarConfig.powerOfTwoCells(k, cells));
             Path dir = tempDir();
             LossRadarFatTree.Result r;
             try {
@@ -298,7 +298,7 @@ public final class LossRadarExperiment implements Experiment {
     /** The incast, random-drop and blackhole scenario of (c); returns the decoded losses with their true causes. */
     static CauseResult causes(Map<String, String> o, int k, long seed) {
         int cells = intOpt(o, "c_cells");
-        LossRadarConfig cfg = new LossRadarConfig(k, Math.max(k, cells / k * k), LossRadarConfig.DEFAULT_PORTS,
+        LossRadarConfig cfg = new LossRadarConfig(k, LossRadarConfig.powerOfTwoCells(k, cells), LossRadarConfig.DEFAULT_PORTS,
                 LossRadarConfig.DEFAULT_BATCH_SHIFT, LossRadarConfig.DEFAULT_TIMEOUT_NS, false, true, true, 0, LossRadarConfig.DEFAULT_PORT);
         double bgGbps = doubleOpt(o, "c_background_gbps");
         long durationNs = longOpt(o, "c_ms") * 1_000_000L;
@@ -444,7 +444,7 @@ public final class LossRadarExperiment implements Experiment {
         List<MemoryRow> rows = new ArrayList<>();
         int upstream = intOpt(o, "d_upstream");
         for (int cells : ints(o, "d_cells")) {
-            int n = Math.max(k, cells / k * k);
+            int n = LossRadarConfig.powerOfTwoCells(k, cells);
             LossRadarConfig c = LossRadarConfig.defaults().withHashes(k, n);
             long digest = c.digestBytes();
             for (int ports : ints(o, "d_ports")) {

@@ -112,8 +112,8 @@ public final class LossRadarExport {
             long[] first = new long[LossRadarConfig.BATCH_SLOTS];
             long[] batch = new long[LossRadarConfig.BATCH_SLOTS];
             for (int s = 0; s < LossRadarConfig.BATCH_SLOTS; s++) {
-                first[s] = state.readRegister(pipe, LossRadarProgram.DM_BATCH_ARRAY, s * nPort + p);
-                batch[s] = state.readRegisterHi(pipe, LossRadarProgram.DM_BATCH_ARRAY, s * nPort + p);
+                first[s] = state.readRegister(pipe, LossRadarProgram.DM_BATCH_ARRAY, LossRadarProgram.stateIndex(c, s, p));
+                batch[s] = state.readRegisterHi(pipe, LossRadarProgram.DM_BATCH_ARRAY, LossRadarProgram.stateIndex(c, s, p));
             }
             int order = first[1] != 0 && (first[0] == 0 || first[1] < first[0]) ? 1 : 0;
             for (int i = 0; i < LossRadarConfig.BATCH_SLOTS; i++) {
@@ -122,7 +122,7 @@ public final class LossRadarExport {
                     for (int u = 0; u < c.upstreamDigests(); u++) {
                         close(state, cycle, MeterDigest.DM, p, s, batch[s], u);
                     }
-                    state.writeRegister(pipe, LossRadarProgram.DM_BATCH_ARRAY, s * nPort + p, 0, 0);
+                    state.writeRegister(pipe, LossRadarProgram.DM_BATCH_ARRAY, LossRadarProgram.stateIndex(c, s, p), 0, 0);
                 }
             }
         }
@@ -136,8 +136,7 @@ public final class LossRadarExport {
         // the DM's cells are in the arrival port's pipe; the UM's are spread over every ingress pipe
         int fromPipe = meterRole == MeterDigest.UM ? 0 : pipe;
         int toPipe = meterRole == MeterDigest.UM ? sw.config().pipes() - 1 : pipe;
-        int digests = meterRole == MeterDigest.UM ? 1 : c.upstreamDigests();
-        int base = ((slot * digests + upstream) * c.ports() + port) * m;
+        int base = LossRadarProgram.cellIndex(c, meterRole, slot, upstream, port, 0);
         int at = HEADER_BYTES;
         boolean empty = true;
         for (int j = 0; j < k; j++) {

@@ -93,9 +93,9 @@ public final class LossRadarFatTree {
     }
 
     /**
-     * The control plane's routing for switch {@code ordinal} ({@code route=1}): one
-     * {@link LossRadarProgram#ROUTE_TABLE} entry per destination host, its action data the
-     * topology's ECMP group (engine ports).
+     * The control plane's routing for switch {@code ordinal} ({@code route=1}): the
+     * {@link LossRadarProgram#ROUTE_TABLE} entries of every destination host, spreading
+     * the topology's ECMP group (engine ports) over the select bits.
      */
     static void installRoutes(NetworkEngine net, int ordinal) {
         Topology t = net.topology();
@@ -122,9 +122,7 @@ public final class LossRadarFatTree {
                         + " has prefix " + Ipv4Prefix.format(host.address().address()) + "/" + host.address().length()
                         + " (give every host a /32 address)");
             }
-            int addr = host.address().address();
-            sw.state().addExact(LossRadarProgram.ROUTE_TABLE, new long[] {addr & 0xFFFFFFFFL}, LossRadarProgram.ROUTE_ACTION,
-                    LossRadarProgram.routeData(ports));
+            LossRadarProgram.installRoute(sw.state(), host.address().address(), ports);
         }
     }
 

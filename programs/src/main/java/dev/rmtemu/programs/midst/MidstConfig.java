@@ -27,9 +27,16 @@ public record MidstConfig(int rows, int columns, long lossThreshold, long burstT
     public static final int COUNTERS_PER_DIRTY_WORD = 32;
     /** Counter width: the 32-bit stateful-ALU word of tofino1. */
     public static final int COUNTER_BITS = 32;
-    /** Defaults: 2 rows of 40,960 counters = 320 KB per sketch, the paper's headline memory. */
+    /**
+     * Defaults: 2 rows of 32,768 counters = 256 KB per sketch. The paper's headline memory is
+     * 320 KB (2 rows of {@link #PAPER_COLUMNS} counters), but tofino1 has no divider: a row's
+     * index is a mask of the hash bits, so the row width is a power of two, and 32,768 is the
+     * nearest one (the compiler refuses {@code % 40960} on tofino1).
+     */
     public static final int DEFAULT_ROWS = 2;
-    public static final int DEFAULT_COLUMNS = 40_960;
+    public static final int DEFAULT_COLUMNS = 32_768;
+    /** The paper's row width at 320 KB per sketch (2 rows); runs only where the target has a divider. */
+    public static final int PAPER_COLUMNS = 40_960;
     /** Report every flow with a positive estimate; the collector applies the final threshold. */
     public static final long DEFAULT_LOSS_THRESHOLD = 1;
     public static final long DEFAULT_BURST_THRESHOLD = 1_000;
@@ -65,10 +72,20 @@ public record MidstConfig(int rows, int columns, long lossThreshold, long burstT
                 DEFAULT_HIGH_WATER, DEFAULT_LOW_WATER, DEFAULT_DATA_PORT, DEFAULT_COLLECTOR_PORT, true);
     }
 
-    /** A sketch of {@code kilobytes} KB (of 32-bit counters) spread over {@code rows} rows, rounded down to whole dirty words. */
+    /**
+     * Row width for a sketch of {@code kilobytes} KB (of 32-bit counters) spread over {@code rows}
+     * rows, rounded down to a power of two (an index is a mask of hash bits on targets without a
+     * divider) and at least one dirty word: the paper's 160 / 320 / 640 / 1,280 KB become
+     * 128 / 256 / 512 / 1,024 KB with 2 rows.
+     */
     public static int columnsFor(int kilobytes, int rows) {
         int counters = kilobytes * 1024 / (COUNTER_BITS / 8) / rows;
-        return Math.max(COUNTERS_PER_DIRTY_WORD, counters / COUNTERS_PER_DIRTY_WORD * COUNTERS_PER_DIRTY_WORD);
+        return Math.max(COUNTERS_PER_DIRTY_WORD, Integer.highestOneBit(Math.max(1, counters)));
+    }
+
+    /** KB of counters in one sketch (S_in; S_out is the same). */
+    public int sketchKb() {
+        return (int) (sketchBytes() / 1024);
     }
 
     /** Dirty words per row: W = c / 32. */

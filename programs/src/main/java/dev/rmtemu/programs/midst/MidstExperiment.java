@@ -36,13 +36,14 @@ public final class MidstExperiment implements Experiment {
     private static final Map<String, String> DEFAULTS = new TreeMap<>();
 
     static {
-        DEFAULTS.put("memories", "10,20,40,80,160,320,640,1280");
+        DEFAULTS.put("memories", "8,16,32,64,128,256,512,1024");
         DEFAULTS.put("overloads", "1.2,2.0");
         DEFAULTS.put("rows", "2");
         DEFAULTS.put("flows", "100000");
         DEFAULTS.put("zipf", "1.0");
         DEFAULTS.put("bursts", "6");
         DEFAULTS.put("burst_packets", "20000");
+        DEFAULTS.put("burst_sizes", "20000,2000");
         DEFAULTS.put("interval_us", "30000");
         DEFAULTS.put("bytes", "1000");
         DEFAULTS.put("gbps", "10");
@@ -51,12 +52,12 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("low", "25");
         DEFAULTS.put("probe_ns", "2000");
         DEFAULTS.put("hl_fraction", "0.001");
-        DEFAULTS.put("clean_sizes", "160,320,640,1280");
+        DEFAULTS.put("clean_sizes", "128,256,512,1024");
         DEFAULTS.put("clean_bytes", "512");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("target", "tofino1");
         DEFAULTS.put("part", "abcd");
-        DEFAULTS.put("shrew_memories", "320");
+        DEFAULTS.put("shrew_memories", "256");
         DEFAULTS.put("shrew_flows", "100");
         DEFAULTS.put("shrew_rtt_us", "1000,10000");
         DEFAULTS.put("shrew_min_rto_us", "10000");
@@ -69,7 +70,7 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("shrew_burst_threshold", "300");
         DEFAULTS.put("shrew_query_ms", "10");
         DEFAULTS.put("drop_overloads", "1.5,2,4,8");
-        DEFAULTS.put("drop_memory", "320");
+        DEFAULTS.put("drop_memory", "256");
         DEFAULTS.put("mirror_gbps", "1");
         DEFAULTS.put("mirror_cells", "250");
         DEFAULTS.put("mirror_bytes", "64");
@@ -89,33 +90,35 @@ public final class MidstExperiment implements Experiment {
     @Override
     public List<String> options() {
         return List.of(
-                "memories=10,20,...,1280    KB per sketch (S_in; S_out is the same)",
+                "memories=8,16,...,1024     KB per sketch (S_in; S_out is the same), rounded down to power-of-two rows",
                 "overloads=1.2,2.0          arrival rate / port rate during a burst (sets the loss rate)",
                 "rows=2                     count-min rows r (1..4)",
                 "flows=100000 zipf=1.0      flows and their Zipf popularity",
-                "bursts=6 burst_packets=20000 interval_us=30000  incast bursts, packets each, spacing",
+                "bursts=6 burst_packets=20000 interval_us=30000  incast bursts, packets each (parts c, d), spacing",
+                "burst_sizes=20000,2000     part (a): packets per burst, each size a sweep of its own",
                 "bytes=1000 gbps=10         packet size; rate of every port (the monitored port is congested)",
                 "queue_cells=1000           tail-drop limit of the monitored queue (80 B cells)",
                 "high=250 low=25            water marks h and l (cells)",
                 "probe_ns=2000              probe (queue-depth report) interval",
                 "hl_fraction=0.001          heavy loser: true loss >= this share of all drops",
-                "clean_sizes=160,320,640,1280 clean_bytes=512  part (b): sketch sizes, data packet size",
-                "shrew_memories=320         part (c): KB per sketch",
+                "clean_sizes=128,256,512,1024 clean_bytes=512  part (b): sketch sizes (KB, as memories), data packet size",
+                "shrew_memories=256         part (c): KB per sketch",
                 "shrew_flows=100 shrew_rtt_us=1000,10000 shrew_min_rto_us=10000 shrew_load=0.8",
                 "                           TCP-like flows, RTT range (spread evenly), min RTO, share of the port they may fill",
                 "shrew_periods_ms=30,50,70 shrew_burst_us=1000 shrew_attack_gbps=10 shrew_start_ms=20",
                 "                           one UDP attacker per period: line-rate bursts of this length from this time",
                 "shrew_ms=300 shrew_burst_threshold=300  senders stop; bursty flow: S_in estimate in an epoch at least this",
                 "shrew_query_ms=10          S_loss query interval of the control-plane variant",
-                "drop_overloads=1.5,2,4,8 drop_memory=320  part (d): overloads (drop volumes) of the (a) traffic; KB per sketch",
+                "drop_overloads=1.5,2,4,8 drop_memory=256  part (d): overloads (drop volumes) of the (a) traffic; KB per sketch",
                 "mirror_gbps=1 mirror_cells=250 mirror_bytes=64  negative mirroring: mirror port rate, queue limit, copy size",
                 "seed=1 target=tofino1 part=abcd  seed; target profile; which parts to run (any of a, b, c, d)");
     }
 
     /** One accuracy run's result. */
-    public record AccuracyRow(int memoryKb, double overload, long packets, long drops, double lossRate,
+    public record AccuracyRow(int memoryKb, double overload, int burstPackets, long packets, long drops, double lossRate,
                               int trueHeavy, int reportedHeavy, double precision, double recall, double f1,
-                              double recallAllDrops, int monitorIntervals,
+                              int trueHeavyAll, int reportedTrueAll, double recallAllDrops, double precisionAll, double f1All,
+                              int monitorIntervals,
                               long queryDrops, int queryTrueHeavy, int queryReported, double queryPrecision,
                               double queryRecall, double queryF1, String target) {
     }
@@ -149,9 +152,11 @@ public final class MidstExperiment implements Experiment {
         MidstShrew.Result shrewBaseline = null;
         List<MidstDropVolume.Result> volume = new ArrayList<>();
         if (part.contains("a")) {
-            for (double overload : doubles(o, "overloads")) {
-                for (int kb : ints(o, "memories")) {
-                    acc.add(accuracy(o, profile, kb, overload));
+            for (int burst : ints(o, "burst_sizes")) {
+                for (double overload : doubles(o, "overloads")) {
+                    for (int kb : ints(o, "memories")) {
+                        acc.add(accuracy(o, profile, kb, overload, burst));
+                    }
                 }
             }
         }
@@ -161,7 +166,7 @@ public final class MidstExperiment implements Experiment {
             for (int kb : ints(o, "clean_sizes")) {
                 MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
                 TargetProfile used = fitting(cfg, profile);
-                clean.add(new CleaningRow(kb, MidstCleaning.controlPlaneMs(cfg, used),
+                clean.add(new CleaningRow(cfg.sketchKb(), MidstCleaning.controlPlaneMs(cfg, used),
                         MidstCleaning.dataPlane(cfg, used, 0, bytes).milliseconds(),
                         MidstCleaning.dataPlane(cfg, used, 10, bytes).milliseconds(),
                         MidstCleaning.dataPlane(cfg, used, 40, bytes).milliseconds(),
@@ -171,8 +176,9 @@ public final class MidstExperiment implements Experiment {
         if (part.contains("c")) {
             long queryNs = Long.parseLong(o.get("shrew_query_ms")) * 1_000_000;
             for (int kb : ints(o, "shrew_memories")) {
-                shrew.add(new ShrewRow(kb, "reports", shrew(o, profile, kb, 0, true)));
-                shrew.add(new ShrewRow(kb, "query", shrew(o, profile, kb, queryNs, true)));
+                int actual = MidstConfig.defaults().withRows(integer(o, "rows"), MidstConfig.columnsFor(kb, integer(o, "rows"))).sketchKb();
+                shrew.add(new ShrewRow(actual, "reports", shrew(o, profile, kb, 0, true)));
+                shrew.add(new ShrewRow(actual, "query", shrew(o, profile, kb, queryNs, true)));
             }
             shrewBaseline = shrew(o, profile, ints(o, "shrew_memories")[0], 0, false);
         }
@@ -284,8 +290,16 @@ public final class MidstExperiment implements Experiment {
         return new MidstShrew(spec, cfg, profile, queryNs).run(ppm, burstThreshold);
     }
 
-    /** Part (a) for one memory size and overload. */
+    /** Part (a) for one memory size and overload, bursts of {@code burst_packets}. */
     public static AccuracyRow accuracy(Map<String, String> o, TargetProfile chosen, int kb, double overload) {
+        return accuracy(o, chosen, kb, overload, integer(o, "burst_packets"));
+    }
+
+    /** Part (a) for one memory size, overload and burst size. */
+    public static AccuracyRow accuracy(Map<String, String> o, TargetProfile chosen, int kb, double overload, int burstPackets) {
+        if (burstPackets < 1) {
+            throw new UserError("experiment midst: burst sizes must be positive, got " + burstPackets);
+        }
         int rows = integer(o, "rows");
         int flows = integer(o, "flows");
         double gbps = Double.parseDouble(o.get("gbps"));
@@ -295,7 +309,7 @@ public final class MidstExperiment implements Experiment {
         MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
         int[] inputs = inputPorts(profile);
         MidstTraffic.Spec spec = new MidstTraffic.Spec(flows, Double.parseDouble(o.get("zipf")), integer(o, "bytes"), gbps,
-                overload, integer(o, "burst_packets"), integer(o, "bursts"), Long.parseLong(o.get("interval_us")) * 1_000,
+                overload, burstPackets, integer(o, "bursts"), Long.parseLong(o.get("interval_us")) * 1_000,
                 inputs, Long.parseLong(o.get("seed")));
         int[] departed = new int[flows];
         int[] lastSeq = new int[flows];
@@ -354,13 +368,17 @@ public final class MidstExperiment implements Experiment {
         double precision = reported == 0 ? 1 : (double) both / reported;
         double recall = truth == 0 ? 1 : (double) both / truth;
         double f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall);
+        // against the full ground truth (every drop, tail drops that no later packet can report included)
+        double precisionAll = reported == 0 ? 1 : (double) bothAll / reported;
+        double recallAll = truthAll == 0 ? 1 : (double) bothAll / truthAll;
+        double f1All = precisionAll + recallAll == 0 ? 0 : 2 * precisionAll * recallAll / (precisionAll + recallAll);
         int intervals = 0;
         for (MidstCollector.Event e : sw.collector().events()) {
             intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
         }
         QueryOutcome q = queryRun(o, profile, cfg, spec, gbps);
-        return new AccuracyRow(kb, overload, packets, drops, packets == 0 ? 0 : (double) drops / packets, truth, reported,
-                precision, recall, f1, truthAll == 0 ? 1 : (double) bothAll / truthAll, intervals,
+        return new AccuracyRow(cfg.sketchKb(), overload, burstPackets, packets, drops, packets == 0 ? 0 : (double) drops / packets,
+                truth, reported, precision, recall, f1, truthAll, bothAll, recallAll, precisionAll, f1All, intervals,
                 q.drops, q.truth, q.reported, q.precision(), q.recall(), q.f1(), profile.name());
     }
 
@@ -460,20 +478,23 @@ public final class MidstExperiment implements Experiment {
         if (!acc.isEmpty()) {
             out.printf(Locale.ROOT, "MIDST (a): heavy losers (loss >= %s of all drops), %s rows, %s flows zipf %s, %s bursts x %s packets,"
                             + " %s B at %s Gb/s, queue %s cells, h=%s l=%s, probe every %s ns%n",
-                    o.get("hl_fraction"), o.get("rows"), o.get("flows"), o.get("zipf"), o.get("bursts"), o.get("burst_packets"),
+                    o.get("hl_fraction"), o.get("rows"), o.get("flows"), o.get("zipf"), o.get("bursts"), o.get("burst_sizes"),
                     o.get("bytes"), o.get("gbps"), o.get("queue_cells"), o.get("high"), o.get("low"), o.get("probe_ns"));
-            out.printf(Locale.ROOT, "%8s %9s %9s %7s %6s %6s %9s %7s %7s %11s %9s | %6s %6s %9s %7s %7s%n",
-                    "memory", "overload", "drops", "loss", "true", "rep", "precision", "recall", "F1", "recall(all)", "intervals",
-                    "q.true", "q.rep", "q.prec", "q.rec", "q.F1");
+            out.printf(Locale.ROOT, "%8s %6s %9s %8s %7s %6s %6s %9s %7s %7s | %6s %9s %7s %7s %9s | %6s %6s %9s %7s %7s%n",
+                    "memory", "burst", "overload", "drops", "loss", "true", "rep", "precision", "recall", "F1",
+                    "true*", "precision*", "recall*", "F1*", "intervals", "q.true", "q.rep", "q.prec", "q.rec", "q.F1");
             for (AccuracyRow a : acc) {
-                out.printf(Locale.ROOT, "%5d KB %9.2f %9d %6.2f%% %6d %6d %8.2f%% %6.2f%% %6.2f%% %10.2f%% %9d | %6d %6d %8.2f%% %6.2f%% %6.2f%%%n",
-                        a.memoryKb(), a.overload(), a.drops(), 100 * a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
-                        100 * a.precision(), 100 * a.recall(), 100 * a.f1(), 100 * a.recallAllDrops(), a.monitorIntervals(),
+                out.printf(Locale.ROOT, "%5d KB %6d %9.2f %8d %6.2f%% %6d %6d %8.2f%% %6.2f%% %6.2f%% | %6d %9.2f%% %6.2f%% %6.2f%% %9d"
+                                + " | %6d %6d %8.2f%% %6.2f%% %6.2f%%%n",
+                        a.memoryKb(), a.burstPackets(), a.overload(), a.drops(), 100 * a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
+                        100 * a.precision(), 100 * a.recall(), 100 * a.f1(), a.trueHeavyAll(), 100 * a.precisionAll(),
+                        100 * a.recallAllDrops(), 100 * a.f1All(), a.monitorIntervals(),
                         a.queryTrueHeavy(), a.queryReported(), 100 * a.queryPrecision(), 100 * a.queryRecall(), 100 * a.queryF1());
                 liftedNote(out, a.target());
             }
             out.println("left: per-packet reports under reactive monitoring; true = flows whose observable loss (drops followed"
-                    + " by a later departure of the flow, what egress can see) reaches the threshold; recall(all) counts every drop");
+                    + " by a later departure of the flow, what egress can see) reaches the threshold; * = scored against the full"
+                    + " ground truth (every drop, tail drops included)");
             out.println("right (q.): end-of-interval S_loss query, monitoring held on, control plane reads S_in/S_out at the end"
                     + " of each burst interval; true = every drop (same traffic, own run)");
             out.println("paper: " + PAPER_ACCURACY + " (CAIDA traces; different traffic, same measure)");
@@ -487,9 +508,10 @@ public final class MidstExperiment implements Experiment {
                 out.printf(Locale.ROOT, "%5d KB %14.2f %14.3f %14.3f %14.3f %16.3f%n", c.sizeKb(), c.controlPlane(),
                         c.recirculation(), c.with10g(), c.with40g(), c.recirculationNoDirtyWords());
                 liftedNote(out, c.target());
-                if (c.sizeKb() == 160) {
-                    out.printf(Locale.ROOT, "%8s %14.2f %14.3f %14.3f %14.3f%n", "paper", PAPER_160KB_MS[0], PAPER_160KB_MS[1],
-                            PAPER_160KB_MS[2], PAPER_160KB_MS[3]);
+                if (c == clean.get(0)) {
+                    // power-of-two rows: the paper's 160 KB row is next to our first size (128 KB by default)
+                    out.printf(Locale.ROOT, "%8s %14.2f %14.3f %14.3f %14.3f   (paper, 160 KB)%n", "paper", PAPER_160KB_MS[0],
+                            PAPER_160KB_MS[1], PAPER_160KB_MS[2], PAPER_160KB_MS[3]);
                 }
             }
             out.printf(Locale.ROOT, "control plane: modelled, %.4f us per register write (calibrated to the paper's 160 KB row);"
@@ -538,12 +560,14 @@ public final class MidstExperiment implements Experiment {
         for (int i = 0; i < acc.size(); i++) {
             AccuracyRow a = acc.get(i);
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"memory_kb\":%d,\"overload\":%s,\"packets\":%d,\"drops\":%d,\"loss_rate\":%.6f,\"true_heavy\":%d,"
-                            + "\"reported_heavy\":%d,\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f,\"recall_all_drops\":%.6f,"
+                    "{\"memory_kb\":%d,\"overload\":%s,\"burst_packets\":%d,\"packets\":%d,\"drops\":%d,\"loss_rate\":%.6f,"
+                            + "\"true_heavy\":%d,\"reported_heavy\":%d,\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f,"
+                            + "\"true_heavy_all\":%d,\"precision_all\":%.6f,\"recall_all_drops\":%.6f,\"f1_all\":%.6f,"
                             + "\"monitor_intervals\":%d,\"query\":{\"drops\":%d,\"true_heavy\":%d,\"reported_heavy\":%d,"
                             + "\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f}}",
-                    a.memoryKb(), a.overload(), a.packets(), a.drops(), a.lossRate(), a.trueHeavy(), a.reportedHeavy(),
-                    a.precision(), a.recall(), a.f1(), a.recallAllDrops(), a.monitorIntervals(), a.queryDrops(),
+                    a.memoryKb(), a.overload(), a.burstPackets(), a.packets(), a.drops(), a.lossRate(), a.trueHeavy(),
+                    a.reportedHeavy(), a.precision(), a.recall(), a.f1(), a.trueHeavyAll(), a.precisionAll(), a.recallAllDrops(),
+                    a.f1All(), a.monitorIntervals(), a.queryDrops(),
                     a.queryTrueHeavy(), a.queryReported(), a.queryPrecision(), a.queryRecall(), a.queryF1()));
         }
         b.append("],\"cleaning_ms\":[");

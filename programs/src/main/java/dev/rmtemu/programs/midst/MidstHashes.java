@@ -33,7 +33,7 @@ public final class MidstHashes {
         s = word(h, s, proto & 0xFF, 1);
         s = word(h, s, srcPort & 0xFFFF, 2);
         s = word(h, s, dstPort & 0xFFFF, 2);
-        return (int) (h.finish(s) % columns);
+        return (int) (h.finish(s) % columns); // a mask of the hash bits when columns is a power of two
     }
 
     private static long word(Crc h, long s, long v, int bytes) {

@@ -2,6 +2,8 @@ package dev.rmtemu.programs.midst;
 
 import dev.rmtemu.model.examples.FiveTuple;
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Block;
+import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -15,31 +17,56 @@ import dev.rmtemu.model.register.Operand;
 import dev.rmtemu.model.register.Predicate;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
-import dev.rmtemu.model.runtime.StageContext;
+
+import java.util.function.Consumer;
+
+import static dev.rmtemu.model.ir.Ir.and;
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.eq;
+import static dev.rmtemu.model.ir.Ir.ge;
+import static dev.rmtemu.model.ir.Ir.hash;
+import static dev.rmtemu.model.ir.Ir.le;
+import static dev.rmtemu.model.ir.Ir.lt;
+import static dev.rmtemu.model.ir.Ir.max;
+import static dev.rmtemu.model.ir.Ir.min;
+import static dev.rmtemu.model.ir.Ir.mod;
+import static dev.rmtemu.model.ir.Ir.ne;
+import static dev.rmtemu.model.ir.Ir.output;
+import static dev.rmtemu.model.ir.Ir.read;
+import static dev.rmtemu.model.ir.Ir.shl;
+import static dev.rmtemu.model.ir.Ir.shr;
+import static dev.rmtemu.model.ir.Ir.sub;
+import static dev.rmtemu.model.ir.Ir.xor;
 
 /**
- * MIDST's data plane on one switch: S_in (count-min, r rows) in ingress, S_out of the
- * same shape in egress, a bridged header carrying the counts u_i and indices from
- * ingress to egress, the loss estimate min_i(u_i − v_i) in egress, reactive monitoring
- * driven by probe packets that fetch the queue depth from egress and bring it back to
- * ingress through the recirculation port, and data-plane cleaning with one dirty word
- * per 32 counters.
+ * MIDST's data plane on one switch, written in the stage-program IR: S_in (count-min, r
+ * rows) in ingress, S_out of the same shape in egress, a bridged header carrying the
+ * counts u_i, indices, dirty-word indices and bit masks from ingress to egress, the loss
+ * estimate min_i(u_i − v_i) in egress, reactive monitoring driven by probe packets that
+ * fetch the queue depth from egress and bring it back to ingress through the recirculation
+ * port, and data-plane cleaning with one dirty word per 32 counters.
  *
  * <pre>
- * ingress  0: row hashes → indices, dirty word and bit; monitor flag (1 cell), set by
- *             returning probes: on at depth ≥ h, off below l
+ * ingress  0: row hashes → index (hash mod c: a mask, c a power of two on tofino1) and bit
+ *             position (low 5 hash bits); monitor flag (1 cell), set by returning probes
  *          1: epoch (1 cell), clean pointer  epoch += 1 when monitoring starts;
  *                                            counted packets restart the pointer, others advance it
- *          2: dirty words × r                counted: set the bit (old bit 0 = counter stale);
+ *             dirty word index (index >> 5); bit mask 1 << (bits 0-1)
+ *          2: bit mask << (bits 2-3)         (tofino1 shifts by constants only: gateways pick the shift)
+ *          3: bit mask << (bit 4); a probe's fate
+ *          4: dirty words × r                counted: set the bit (old bit 0 = counter stale);
  *                                            else zero the word under the clean pointer
- *          3: counters × r                   counted: stale ? 1 : +1 → u_i into the bridged header
- *          4..: min chain                    S_in estimate min_i u_i (bursty flows)
+ *          5: counters × r                   counted: stale ? 1 : +1 → u_i into the bridged header
+ *          6..: min chain                    S_in estimate min_i u_i (bursty flows)
  * egress   0: queue depth (1 cell), clean pointer
- *          4: dirty words × r, 5: counters × r → v_i, 6: d_i = u_i − v_i (saturating)
- *          7..: min chain, last: report header (loss estimate, heavy-loser / bursty flags)
+ *          2: dirty words × r, 3: counters × r → v_i, 4: max(u_i, v_i) (a probe: egress cleaning
+ *             done?), 5: d_i = max − v_i
+ *          6..: min chain (and the cleaner token), last: report header (loss estimate, flags)
  * </pre>
- * Ingress and egress arrays are declared in their own gress; the engine keeps a copy per
- * pipe and gress, so S_in and S_out never share a register.
+ * A decision on a register action's output is taken one stage after the action (the output
+ * reaches the PHV when the stage ends): the clean pointer's remaining count is kept in
+ * metadata and compared a stage later. Ingress and egress arrays are declared in their own
+ * gress; the engine keeps a copy per pipe and gress, so S_in and S_out never share a register.
  */
 public final class MidstPipeline {
     public static final String MONITOR = "midst_monitor";
@@ -69,19 +96,24 @@ public final class MidstPipeline {
     /*
      * Physical stages are shared by ingress and egress on tofino1 (one stage's SRAM and
      * stateful ALUs serve both), so egress puts its sketch in stages where ingress keeps
-     * no state: ingress state in 0..3, egress depth/clean pointer in 0 (with ingress's
-     * monitor: 3 ALUs), egress dirty words and counters in 4 and 5.
+     * no state: ingress state in 0, 1, 4 and 5, egress depth/clean pointer in 0 (with
+     * ingress's monitor: 3 ALUs), egress dirty words and counters in 2 and 3.
      */
     private static final int ING_HASH_MONITOR = 0;
     private static final int ING_EPOCH_CLEAN = 1;
-    private static final int ING_DIRTY = 2;
-    private static final int ING_COUNT = 3;
-    private static final int ING_MIN = 4;
+    private static final int ING_MASK2 = 2;
+    private static final int ING_MASK3 = 3;
+    private static final int ING_DIRTY = 4;
+    private static final int ING_COUNT = 5;
+    private static final int ING_MIN = 6;
     private static final int EG_DEPTH_CLEAN = 0;
-    private static final int EG_DIRTY = 4;
-    private static final int EG_COUNT = 5;
-    private static final int EG_DIFF = 6;
-    private static final int EG_MIN = 7;
+    private static final int EG_DIRTY = 2;
+    private static final int EG_COUNT = 3;
+    private static final int EG_DIFF = 4;
+    private static final int EG_MIN = 6;
+    /** A counter's dirty word is its index >> 5 (32 counters a word). */
+    private static final int WORD_SHIFT = Integer.numberOfTrailingZeros(MidstConfig.COUNTERS_PER_DIRTY_WORD);
+    private static final int BIT_POSITION_BITS = WORD_SHIFT;
     /** The cleaner token sits with the first egress min stage: no stateful ALU is used there by either gress. */
     private static final int EG_TOKEN = EG_MIN;
 
@@ -95,6 +127,9 @@ public final class MidstPipeline {
     public final Field brUmin;
     public final Field[] brIndex;
     public final Field[] brU;
+    /** Dirty word and one-hot bit of each row's counter (with dirty words; null entries without). */
+    public final Field[] brWord;
+    public final Field[] brMask;
     /** Probe header. */
     public final Field probeKind;
     public final Field probeDepth;
@@ -152,6 +187,12 @@ public final class MidstPipeline {
             brIndex[i] = b.header("midst_br.idx" + i, indexBits, ParsedField.CARRIED);
             brU[i] = b.header("midst_br.u" + i, MidstConfig.COUNTER_BITS, ParsedField.CARRIED);
         }
+        brWord = new Field[rows];
+        brMask = new Field[rows];
+        for (int i = 0; dirty && i < rows; i++) {
+            brWord[i] = b.header("midst_br.word" + i, bitsFor(cfg.dirtyWordCount()), ParsedField.CARRIED);
+            brMask[i] = b.header("midst_br.bit" + i, MidstConfig.COUNTERS_PER_DIRTY_WORD, ParsedField.CARRIED);
+        }
         probeKind = b.header("midst_probe.kind", 8, ParsedField.CARRIED);
         probeDepth = b.header("midst_probe.qdepth", DEPTH_BITS, ParsedField.CARRIED);
         probeEgressDone = b.header("midst_probe.eg_done", 1, ParsedField.CARRIED);
@@ -178,26 +219,23 @@ public final class MidstPipeline {
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
         Field isProbe = b.metadata(Gress.INGRESS, "midst_ig.is_probe", 1);
-        Field monitor = b.metadata(Gress.INGRESS, "midst_ig.monitor", 1);
         Field monitorOld = b.metadata(Gress.INGRESS, "midst_ig.monitor_old", 1);
         Field cleanWord = b.metadata(Gress.INGRESS, "midst_ig.clean_word", 32);
-        Field inDone = b.metadata(Gress.INGRESS, "midst_ig.clean_done", 1);
-        Field epoch = b.metadata(Gress.INGRESS, "midst_ig.epoch", EPOCH_BITS);
+        Field remaining = b.metadata(Gress.INGRESS, "midst_ig.clean_left", 32);
         Field acc = b.metadata(Gress.INGRESS, "midst_ig.min", MidstConfig.COUNTER_BITS);
-        Field[] word = new Field[rows];
-        Field[] mask = new Field[rows];
+        Field[] bit = new Field[rows];
         Field[] stale = new Field[rows];
         for (int i = 0; i < rows; i++) {
-            word[i] = b.metadata(Gress.INGRESS, "midst_ig.word" + i, bitsFor(config.dirtyWordCount()));
-            mask[i] = b.metadata(Gress.INGRESS, "midst_ig.bit" + i, 32);
-            stale[i] = b.metadata(Gress.INGRESS, "midst_ig.stale" + i, 1);
+            bit[i] = b.metadata(Gress.INGRESS, "midst_ig.bitpos" + i, BIT_POSITION_BITS);
+            stale[i] = b.metadata(Gress.INGRESS, "midst_ig.fresh" + i, MidstConfig.COUNTER_BITS);
         }
         final int dataPort = config.dataPort();
         final int collector = config.collectorPort();
         final long high = config.highWater();
         final long low = config.lowWater();
 
-        // stage 0: row hashes; the monitor flag, which only a returning probe changes (h / l on its queue depth)
+        // stage 0: row hashes → counter index and bit position; the monitor flag, which only a
+        // returning probe changes (h / l on its queue depth)
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, ING_HASH_MONITOR);
         HashUnit[] h = new HashUnit[rows];
         for (int i = 0; i < rows; i++) {
@@ -212,157 +250,199 @@ public final class MidstPipeline {
                 .output(RegisterAction.OutputSource.OLD_LO));
         RegisterAction readMonitor = s0.action(RegisterAction.on(monitorReg, "read")
                 .output(RegisterAction.OutputSource.OLD_LO));
-        s0.apply(ctx -> {
-            boolean probe = PortNumbers.isRecirculation((int) ctx.get(ingressPort));
-            ctx.set(isProbe, probe ? 1 : 0);
-            if (probe && ctx.get(probeKind) == KIND_TO_INGRESS) {
-                long depth = ctx.get(probeDepth);
-                long old = ctx.execute(setLevel, 0, depth);
-                long now = depth >= high ? 1 : depth < low ? 0 : old;
-                ctx.set(monitorOld, old);
-                ctx.set(monitor, now);
-                ctx.set(brMonitor, now);
-                return;
-            }
-            long m = ctx.execute(readMonitor, 0);
-            ctx.set(monitorOld, m);
-            ctx.set(monitor, m);
-            ctx.set(brMonitor, m);
-            ctx.set(brCounted, probe ? 0 : m);
-            if (probe) {
-                return;
-            }
-            ctx.set(egressPort, dataPort);
-            for (int i = 0; i < rows; i++) {
-                long idx = ctx.hash(h[i]) % columns;
-                ctx.set(brIndex[i], idx);
-                ctx.set(word[i], idx / MidstConfig.COUNTERS_PER_DIRTY_WORD);
-                ctx.set(mask[i], 1L << (idx % MidstConfig.COUNTERS_PER_DIRTY_WORD));
-            }
-        });
+        s0.body(code -> code.when(ge(read(ingressPort), constant(PortNumbers.RECIRCULATION_BASE)),
+                probe -> probe.set(isProbe, 1).when(eq(read(probeKind), constant(KIND_TO_INGRESS)),
+                        back -> back.execute(setLevel, constant(0), read(probeDepth))
+                                .set(monitorOld, output(setLevel))
+                                // the new level from the probe's depth, as the stateful ALU decides it
+                                .when(ge(read(probeDepth), constant(high)), on -> on.set(brMonitor, 1),
+                                        notHigh -> notHigh.when(lt(read(probeDepth), constant(low)), off -> off.set(brMonitor, 0),
+                                                keep -> keep.set(brMonitor, output(setLevel)))),
+                        fresh -> fresh.execute(readMonitor, constant(0))
+                                .set(monitorOld, output(readMonitor))
+                                .set(brMonitor, output(readMonitor))),
+                data -> {
+                    data.execute(readMonitor, constant(0))
+                            .set(monitorOld, output(readMonitor))
+                            .set(brMonitor, output(readMonitor))
+                            .set(brCounted, output(readMonitor))
+                            .set(egressPort, dataPort);
+                    for (int i = 0; i < rows; i++) {
+                        // columns is a power of two on tofino1: the index is a mask of the hash bits;
+                        // a multiple of 32, so the bit position is the hash's low 5 bits either way
+                        data.set(brIndex[i], mod(hash(h[i]), constant(columns)))
+                                .set(bit[i], and(hash(h[i]), constant(MidstConfig.COUNTERS_PER_DIRTY_WORD - 1)));
+                    }
+                }));
 
-        // stage 2: epoch and the ingress clean pointer
-        ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, ING_EPOCH_CLEAN);
-        RegisterArray epochReg = s2.register(EPOCH, 32, 1);
-        RegisterAction nextEpoch = s2.action(RegisterAction.on(epochReg, "next")
+        // stage 1: epoch and the ingress clean pointer; dirty word index, first step of the bit mask
+        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, ING_EPOCH_CLEAN);
+        RegisterArray epochReg = s1.register(EPOCH, 32, 1);
+        RegisterAction nextEpoch = s1.action(RegisterAction.on(epochReg, "next")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))
                 .output(RegisterAction.OutputSource.NEW_LO));
-        RegisterAction readEpoch = s2.action(RegisterAction.on(epochReg, "read")
+        RegisterAction readEpoch = s1.action(RegisterAction.on(epochReg, "read")
                 .output(RegisterAction.OutputSource.OLD_LO));
-        RegisterArray cleanReg = s2.register(IN_CLEAN, 32, 1);
-        RegisterAction[] clean = cleanPointerActions(s2, cleanReg);
-        s2.apply(ctx -> {
-            long m = ctx.get(monitor);
-            boolean started = m == 1 && ctx.get(monitorOld) == 0;
-            long e = ctx.execute(started ? nextEpoch : readEpoch, 0);
-            ctx.set(epoch, e);
-            ctx.set(brEpoch, e);
-            if (m == 1) {
-                ctx.set(cleanWord, words); // nothing to clean while monitoring
-                if (ctx.get(isProbe) == 0) {
-                    ctx.execute(clean[0], 0); // a counted packet: all W words need cleaning in the next off period
+        RegisterArray cleanReg = s1.register(IN_CLEAN, 32, 1);
+        RegisterAction[] clean = cleanPointerActions(s1, cleanReg);
+        s1.body(code -> {
+            code.when(eq(read(brMonitor), constant(1)),
+                    on -> on.when(eq(read(monitorOld), constant(0)),
+                                    started -> started.execute(nextEpoch, constant(0)).set(brEpoch, output(nextEpoch)),
+                                    going -> going.execute(readEpoch, constant(0)).set(brEpoch, output(readEpoch)))
+                            .set(cleanWord, words) // nothing to clean while monitoring
+                            // a counted packet: all W words need cleaning in the next off period
+                            .when(eq(read(isProbe), constant(0)), counted -> counted.execute(clean[0], constant(0))),
+                    off -> off.execute(readEpoch, constant(0)).set(brEpoch, output(readEpoch))
+                            .execute(clean[1], constant(0))
+                            .set(remaining, output(clean[1]))
+                            // the word to clean is remaining − 1; none left wraps to 2^32 − 1, past every word
+                            .set(cleanWord, sub(output(clean[1]), constant(1))));
+            if (dirty) {
+                for (int i = 0; i < rows; i++) {
+                    code.set(brWord[i], shr(read(brIndex[i]), constant(WORD_SHIFT)));
                 }
-                return;
+                maskSteps(code, bit, 0);
             }
-            long remaining = ctx.execute(clean[1], 0);
-            ctx.set(cleanWord, remaining > 0 ? remaining - 1 : words);
-            ctx.set(inDone, remaining <= 1 ? 1 : 0);
         });
 
-        // stage 3: dirty words; a probe's fate is decided here too
-        ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, ING_DIRTY);
+        // stages 2 and 3: the rest of the bit mask (no shift by a run-time amount on tofino1: three
+        // stages of gateways on the bit position, each shifting by a constant); a probe's fate
+        ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, ING_MASK2);
+        ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, ING_MASK3);
+        s2.body(code -> {
+            if (dirty) {
+                maskSteps(code, bit, 1);
+            }
+        });
+        s3.body(code -> {
+            if (dirty) {
+                maskSteps(code, bit, 2);
+            }
+            code.when(eq(read(isProbe), constant(1)),
+                    probe -> probeFate(probe, ingressPort, egressPort, drop, monitorOld, remaining, collector));
+        });
+
+        // stage 4: dirty words
+        ProgramBuilder.StageBuilder s4 = b.stage(Gress.INGRESS, ING_DIRTY);
         RegisterAction[] mark = new RegisterAction[rows];
         RegisterAction[] zero = new RegisterAction[rows];
-        declareDirtyWords(s3, MidstPipeline::inDirty, mark, zero);
-        s3.apply(ctx -> {
-            boolean counted = ctx.get(brCounted) != 0;
-            long cw = ctx.get(cleanWord);
-            for (int i = 0; dirty && i < rows; i++) {
-                if (counted) {
-                    long bit = ctx.get(mask[i]);
-                    long old = ctx.execute(mark[i], ctx.get(word[i]), bit);
-                    ctx.set(stale[i], (old & bit) == 0 ? 1 : 0);
-                } else if (cw < words) {
-                    ctx.execute(zero[i], cw);
-                }
-            }
-            if (ctx.get(isProbe) != 0) {
-                probeFate(ctx, monitor, monitorOld, epoch, inDone, egressPort, drop, collector);
+        declareDirtyWords(s4, MidstPipeline::inDirty, mark, zero);
+        s4.body(code -> {
+            if (dirty) {
+                code.when(eq(read(brCounted), constant(1)),
+                        counted -> markDirty(counted, mark, stale),
+                        other -> other.when(lt(read(cleanWord), constant(words)), c -> cleanDirty(c, zero, cleanWord)));
             }
         });
 
-        // stage 4: counters
-        ProgramBuilder.StageBuilder s4 = b.stage(Gress.INGRESS, ING_COUNT);
+        // stage 5: counters → u_i
+        ProgramBuilder.StageBuilder s5 = b.stage(Gress.INGRESS, ING_COUNT);
         RegisterAction[] count = new RegisterAction[rows];
         RegisterAction[] zeroCounter = new RegisterAction[rows];
         for (int i = 0; i < rows; i++) {
-            RegisterArray c = s4.register(inCount(i), MidstConfig.COUNTER_BITS, columns);
-            count[i] = s4.action(counterUpdate(c));
-            zeroCounter[i] = dirty ? null : s4.action(counterZero(c));
+            RegisterArray c = s5.register(inCount(i), MidstConfig.COUNTER_BITS, columns);
+            count[i] = s5.action(counterUpdate(c));
+            zeroCounter[i] = dirty ? null : s5.action(counterZero(c));
         }
-        s4.apply(ctx -> {
-            if (ctx.get(brCounted) == 0) {
-                long cw = ctx.get(cleanWord);
-                for (int i = 0; !dirty && cw < words && i < rows; i++) {
-                    ctx.execute(zeroCounter[i], cw); // no dirty words: this pass cleans one counter per row
-                }
-                return;
-            }
-            for (int i = 0; i < rows; i++) {
-                long u = ctx.execute(count[i], ctx.get(brIndex[i]), ctx.get(stale[i]));
-                ctx.set(brU[i], u);
-                if (rows == 1) {
-                    ctx.set(brUmin, u);
-                }
-            }
-        });
+        s5.body(code -> code.when(eq(read(brCounted), constant(1)),
+                counted -> {
+                    for (int i = 0; i < rows; i++) {
+                        counted.execute(count[i], rowIndex(i), dirty ? read(stale[i]) : constant(1))
+                                .set(brU[i], output(count[i]));
+                        if (rows == 1) {
+                            counted.set(brUmin, output(count[i]));
+                        }
+                    }
+                },
+                // no dirty words: this pass cleans one counter per row
+                other -> {
+                    if (!dirty) {
+                        other.when(lt(read(cleanWord), constant(words)), c -> cleanDirty(c, zeroCounter, cleanWord));
+                    }
+                }));
 
-        // stages 5..: min_i u_i, one two-input min per stage
+        // stages 6..: min_i u_i, one two-input min per stage
         for (int k = 0; k + 1 < rows; k++) {
-            final int next = k + 1;
-            final boolean first = k == 0;
-            final boolean last = next == rows - 1;
-            b.stage(Gress.INGRESS, ING_MIN + k).apply(ctx -> {
-                if (ctx.get(brCounted) == 0) {
-                    return;
-                }
-                long a = first ? ctx.get(brU[0]) : ctx.get(acc);
-                long m = Math.min(a, ctx.get(brU[next]));
-                ctx.set(last ? brUmin : acc, m);
-            });
+            Expr a = k == 0 ? read(brU[0]) : read(acc);
+            Field dest = k + 2 == rows ? brUmin : acc;
+            Field next = brU[k + 1];
+            b.stage(Gress.INGRESS, ING_MIN + k).body(code -> code.when(eq(read(brCounted), constant(1)),
+                    counted -> counted.set(dest, min(a, read(next)))));
         }
     }
 
-    private void probeFate(StageContext ctx, Field monitor, Field monitorOld, Field epoch, Field inDone,
-                           Field egressPort, Field drop, int collector) {
-        int recirc = PortNumbers.recirculationPort(ctx.pipe());
-        long kind = ctx.get(probeKind);
-        ctx.set(probeEpoch, ctx.get(epoch));
-        if (kind == KIND_NONE) {
-            // a fresh probe from the packet generator: fetch the queue depth from egress
-            ctx.set(probeKind, KIND_TO_EGRESS);
-            ctx.set(egressPort, recirc);
-            return;
+    /**
+     * One stage of the one-hot mask 1 << bitpos, built by gateways on the bit position and
+     * shifts by constants: step 0 sets 1 << (bits 0-1), step 1 shifts by bits 2-3, step 2 by bit 4.
+     */
+    private void maskSteps(Block code, Field[] bit, int step) {
+        for (int i = 0; i < rows; i++) {
+            Field mask = brMask[i];
+            Field pos = bit[i];
+            switch (step) {
+                case 0 -> code.when(eq(and(read(pos), constant(3)), constant(0)), x -> x.set(mask, 1),
+                        n0 -> n0.when(eq(and(read(pos), constant(3)), constant(1)), x -> x.set(mask, 2),
+                                n1 -> n1.when(eq(and(read(pos), constant(3)), constant(2)), x -> x.set(mask, 4),
+                                        x -> x.set(mask, 8))));
+                case 1 -> code.when(eq(and(read(pos), constant(12)), constant(4)), x -> x.set(mask, shl(read(mask), constant(4))),
+                        n4 -> n4.when(eq(and(read(pos), constant(12)), constant(8)), x -> x.set(mask, shl(read(mask), constant(8))),
+                                n8 -> n8.when(eq(and(read(pos), constant(12)), constant(12)),
+                                        x -> x.set(mask, shl(read(mask), constant(12))))));
+                default -> code.when(ne(and(read(pos), constant(16)), constant(0)), x -> x.set(mask, shl(read(mask), constant(16))));
+            }
         }
-        long m = ctx.get(monitor);
-        long old = ctx.get(monitorOld);
-        if (m != old) {
-            ctx.set(probeKind, m == 1 ? KIND_MONITOR_ON : KIND_MONITOR_OFF);
-            ctx.set(egressPort, collector);
-        } else if (m == 0 && (ctx.get(inDone) == 0 || ctx.get(probeEgressDone) == 0)) {
-            // cleaning is not finished: keep recirculating (egress lets only the token holder through)
-            ctx.set(probeKind, KIND_TO_EGRESS);
-            ctx.set(probeCleaning, 1);
-            ctx.set(egressPort, recirc);
-        } else if (m == 0 && ctx.get(probeHolder) == 1) {
-            ctx.set(probeKind, KIND_CLEAN_DONE);
-            ctx.set(egressPort, collector);
-        } else if (ctx.get(probeHolder) == 1) {
-            ctx.set(probeKind, KIND_RELEASE);
-            ctx.set(egressPort, recirc);
-        } else {
-            ctx.set(drop, 1);
+    }
+
+    /**
+     * The bridged index of row {@code i}, folded onto the row (a mask when c is a power of two,
+     * so free; it tells the compiler the index's range when c is not).
+     */
+    private Expr rowIndex(int i) {
+        return mod(read(brIndex[i]), constant(columns));
+    }
+
+    /** Sets each row's dirty bit; the old word ANDed with the bit is 0 when the counter is stale. */
+    private void markDirty(Block code, RegisterAction[] mark, Field[] stale) {
+        for (int i = 0; i < rows; i++) {
+            code.execute(mark[i], mod(read(brWord[i]), constant(config.dirtyWordCount())), read(brMask[i]))
+                    .set(stale[i], and(output(mark[i]), read(brMask[i])));
         }
+    }
+
+    /** Zeroes the cell under the clean pointer in every row (a dirty word, or a counter without dirty words). */
+    private void cleanDirty(Block code, RegisterAction[] zero, Field cleanWord) {
+        for (int i = 0; i < rows; i++) {
+            // the gateway keeps the pointer below W; the fold only tells the compiler the index's range
+            code.execute(zero[i], mod(read(cleanWord), constant(words)));
+        }
+    }
+
+    /**
+     * A probe's next trip: a fresh one fetches the queue depth from egress; a returning one
+     * reports a change of the monitor flag, keeps recirculating while cleaning is not
+     * finished, reports a finished cleaning, or gives its cleaner token back. A probe entered
+     * from its pipe's recirculation port, so that port is its own ingress port.
+     */
+    private void probeFate(Block code, Field ingressPort, Field egressPort, Field drop, Field monitorOld, Field remaining,
+                           int collector) {
+        Consumer<Block> keepCleaning = c -> c.set(probeKind, KIND_TO_EGRESS).set(probeCleaning, 1)
+                .set(egressPort, read(ingressPort));
+        code.set(probeEpoch, read(brEpoch)).when(eq(read(probeKind), constant(KIND_NONE)),
+                fresh -> fresh.set(probeKind, KIND_TO_EGRESS).set(egressPort, read(ingressPort)),
+                back -> back.when(ne(read(brMonitor), read(monitorOld)),
+                        changed -> changed.set(egressPort, collector).when(eq(read(brMonitor), constant(1)),
+                                on -> on.set(probeKind, KIND_MONITOR_ON), off -> off.set(probeKind, KIND_MONITOR_OFF)),
+                        same -> same.when(eq(read(brMonitor), constant(0)),
+                                idle -> idle.when(le(read(remaining), constant(1)),
+                                        inDone -> inDone.when(eq(read(probeEgressDone), constant(0)), keepCleaning,
+                                                both -> both.when(eq(read(probeHolder), constant(1)),
+                                                        done -> done.set(probeKind, KIND_CLEAN_DONE).set(egressPort, collector),
+                                                        extra -> extra.set(drop, 1))),
+                                        keepCleaning),
+                                monitoring -> monitoring.when(eq(read(probeHolder), constant(1)),
+                                        release -> release.set(probeKind, KIND_RELEASE).set(egressPort, read(ingressPort)),
+                                        extra -> extra.set(drop, 1)))));
     }
 
     // ------------------------------------------------------------------ egress
@@ -371,25 +451,25 @@ public final class MidstPipeline {
         Field egressPort = b.intrinsic(Intrinsic.EGRESS_PORT);
         // depth left behind at dequeue: the last packet of a burst records an empty queue
         Field deqDepth = b.intrinsic(Intrinsic.DEQ_QDEPTH);
+        Field egressDrop = b.intrinsic(Intrinsic.EGRESS_DROP_CTL);
         Field cleanWord = b.metadata(Gress.EGRESS, "midst_eg.clean_word", 32);
+        Field remaining = b.metadata(Gress.EGRESS, "midst_eg.clean_left", 32);
         Field acc = b.metadata(Gress.EGRESS, "midst_eg.min", MidstConfig.COUNTER_BITS);
-        Field[] word = new Field[rows];
-        Field[] mask = new Field[rows];
         Field[] stale = new Field[rows];
         Field[] v = new Field[rows];
+        Field[] t = new Field[rows];
         Field[] d = new Field[rows];
         for (int i = 0; i < rows; i++) {
-            word[i] = b.metadata(Gress.EGRESS, "midst_eg.word" + i, bitsFor(config.dirtyWordCount()));
-            mask[i] = b.metadata(Gress.EGRESS, "midst_eg.bit" + i, 32);
-            stale[i] = b.metadata(Gress.EGRESS, "midst_eg.stale" + i, 1);
+            stale[i] = b.metadata(Gress.EGRESS, "midst_eg.fresh" + i, MidstConfig.COUNTER_BITS);
             v[i] = b.metadata(Gress.EGRESS, "midst_eg.v" + i, MidstConfig.COUNTER_BITS);
+            t[i] = b.metadata(Gress.EGRESS, "midst_eg.max" + i, MidstConfig.COUNTER_BITS);
             d[i] = b.metadata(Gress.EGRESS, "midst_eg.d" + i, MidstConfig.COUNTER_BITS);
         }
         final int dataPort = config.dataPort();
         final long lossT = config.lossThreshold();
         final long burstT = config.burstThreshold();
 
-        // stage 0: queue depth for the probes, egress clean pointer, dirty word and bit from the bridged index
+        // stage 0: queue depth for the probes, egress clean pointer
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.EGRESS, EG_DEPTH_CLEAN);
         RegisterArray depthReg = s0.register(QDEPTH, 32, 1);
         RegisterAction recordDepth = s0.action(RegisterAction.on(depthReg, "record")
@@ -398,166 +478,124 @@ public final class MidstPipeline {
                 .output(RegisterAction.OutputSource.OLD_LO));
         RegisterArray cleanReg = s0.register(OUT_CLEAN, 32, 1);
         RegisterAction[] clean = cleanPointerActions(s0, cleanReg);
-        s0.apply(ctx -> {
-            long kind = ctx.get(probeKind);
-            boolean probe = kind == KIND_TO_EGRESS;
-            if (probe) {
-                ctx.set(probeDepth, ctx.execute(readDepth, 0));
-                ctx.set(probeKind, KIND_TO_INGRESS);
-            } else if (kind != KIND_NONE) {
-                return; // a report on its way to the collector
-            } else if (ctx.get(egressPort) == dataPort) {
-                ctx.execute(recordDepth, 0, ctx.get(deqDepth));
-            }
-            if (ctx.get(brCounted) != 0) {
-                ctx.execute(clean[0], 0);
-                ctx.set(cleanWord, words);
-                for (int i = 0; i < rows; i++) {
-                    long idx = ctx.get(brIndex[i]);
-                    ctx.set(word[i], idx / MidstConfig.COUNTERS_PER_DIRTY_WORD);
-                    ctx.set(mask[i], 1L << (idx % MidstConfig.COUNTERS_PER_DIRTY_WORD));
-                }
-            } else if (ctx.get(brMonitor) == 0) {
-                long remaining = ctx.execute(clean[1], 0);
-                ctx.set(cleanWord, remaining > 0 ? remaining - 1 : words);
-                if (probe) {
-                    ctx.set(probeEgressDone, remaining <= 1 ? 1 : 0);
-                }
-            } else {
-                ctx.set(cleanWord, words);
-            }
-        });
+        Consumer<Block> advanceOrHold = c -> c.when(eq(read(brMonitor), constant(0)),
+                off -> off.execute(clean[1], constant(0)).set(remaining, output(clean[1]))
+                        .set(cleanWord, sub(output(clean[1]), constant(1))),
+                on -> on.set(cleanWord, words));
+        s0.body(code -> code.when(eq(read(probeKind), constant(KIND_TO_EGRESS)),
+                probe -> {
+                    probe.execute(readDepth, constant(0)).set(probeDepth, output(readDepth)).set(probeKind, KIND_TO_INGRESS);
+                    advanceOrHold.accept(probe);
+                },
+                // anything but a data packet is a report on its way to the collector
+                other -> other.when(eq(read(probeKind), constant(KIND_NONE)), data -> data
+                        .when(eq(read(egressPort), constant(dataPort)),
+                                port -> port.execute(recordDepth, constant(0), read(deqDepth)))
+                        .when(eq(read(brCounted), constant(1)),
+                                counted -> counted.execute(clean[0], constant(0)).set(cleanWord, words),
+                                advanceOrHold))));
 
-        // stage 1: dirty words
-        ProgramBuilder.StageBuilder s1 = b.stage(Gress.EGRESS, EG_DIRTY);
+        // stage 2: dirty words (a counted packet is always a data packet)
+        ProgramBuilder.StageBuilder s2 = b.stage(Gress.EGRESS, EG_DIRTY);
         RegisterAction[] mark = new RegisterAction[rows];
         RegisterAction[] zero = new RegisterAction[rows];
-        declareDirtyWords(s1, MidstPipeline::outDirty, mark, zero);
-        s1.apply(ctx -> {
-            if (!dirty || ctx.get(probeKind) > KIND_TO_INGRESS) {
-                return;
-            }
-            boolean counted = ctx.get(brCounted) != 0;
-            long cw = ctx.get(cleanWord);
-            for (int i = 0; i < rows; i++) {
-                if (counted) {
-                    long bit = ctx.get(mask[i]);
-                    long old = ctx.execute(mark[i], ctx.get(word[i]), bit);
-                    ctx.set(stale[i], (old & bit) == 0 ? 1 : 0);
-                } else if (cw < words) {
-                    ctx.execute(zero[i], cw);
-                }
+        declareDirtyWords(s2, MidstPipeline::outDirty, mark, zero);
+        s2.body(code -> {
+            if (dirty) {
+                code.when(eq(read(brCounted), constant(1)),
+                        counted -> markDirty(counted, mark, stale),
+                        other -> other.when(le(read(probeKind), constant(KIND_TO_INGRESS)),
+                                pass -> pass.when(lt(read(cleanWord), constant(words)), c -> cleanDirty(c, zero, cleanWord))));
             }
         });
 
-        // stage 2: counters → v_i
-        ProgramBuilder.StageBuilder s2 = b.stage(Gress.EGRESS, EG_COUNT);
+        // stage 3: counters → v_i
+        ProgramBuilder.StageBuilder s3 = b.stage(Gress.EGRESS, EG_COUNT);
         RegisterAction[] count = new RegisterAction[rows];
         RegisterAction[] zeroCounter = new RegisterAction[rows];
         for (int i = 0; i < rows; i++) {
-            RegisterArray c = s2.register(outCount(i), MidstConfig.COUNTER_BITS, columns);
-            count[i] = s2.action(counterUpdate(c));
-            zeroCounter[i] = dirty ? null : s2.action(counterZero(c));
+            RegisterArray c = s3.register(outCount(i), MidstConfig.COUNTER_BITS, columns);
+            count[i] = s3.action(counterUpdate(c));
+            zeroCounter[i] = dirty ? null : s3.action(counterZero(c));
         }
-        s2.apply(ctx -> {
-            long kind = ctx.get(probeKind);
-            if (ctx.get(brCounted) == 0 || kind != KIND_NONE) {
-                long cw = ctx.get(cleanWord);
-                for (int i = 0; !dirty && kind <= KIND_TO_INGRESS && cw < words && i < rows; i++) {
-                    ctx.execute(zeroCounter[i], cw);
-                }
-                return;
-            }
-            for (int i = 0; i < rows; i++) {
-                ctx.set(v[i], ctx.execute(count[i], ctx.get(brIndex[i]), ctx.get(stale[i])));
-            }
-        });
+        s3.body(code -> code.when(eq(read(brCounted), constant(1)),
+                counted -> {
+                    for (int i = 0; i < rows; i++) {
+                        counted.execute(count[i], rowIndex(i), dirty ? read(stale[i]) : constant(1))
+                                .set(v[i], output(count[i]));
+                    }
+                },
+                other -> {
+                    if (!dirty) {
+                        other.when(le(read(probeKind), constant(KIND_TO_INGRESS)),
+                                pass -> pass.when(lt(read(cleanWord), constant(words)), c -> cleanDirty(c, zeroCounter, cleanWord)));
+                    }
+                }));
 
-        // stage 3: d_i = u_i − v_i, saturating at 0 (Tofino ALUs offer saturating subtraction)
-        b.stage(Gress.EGRESS, EG_DIFF).apply(ctx -> {
-            if (ctx.get(brCounted) == 0 || ctx.get(probeKind) != KIND_NONE) {
-                return;
-            }
+        // stages 4 and 5: d_i = u_i − v_i saturating at 0, as max(u_i, v_i) − v_i (one ALU operation a stage)
+        // (stage 4 also tells a returning probe whether egress has finished cleaning: its gateways
+        // share the physical stage with ingress's dirty words, which need few)
+        b.stage(Gress.EGRESS, EG_DIFF).body(code -> code.when(eq(read(brCounted), constant(1)),
+                counted -> {
+                    for (int i = 0; i < rows; i++) {
+                        counted.set(t[i], max(read(brU[i]), read(v[i])));
+                    }
+                },
+                other -> other.when(eq(read(probeKind), constant(KIND_TO_INGRESS)),
+                        probe -> probe.when(eq(read(brMonitor), constant(0)),
+                                off -> off.when(le(read(remaining), constant(1)), done -> done.set(probeEgressDone, 1),
+                                        notDone -> notDone.set(probeEgressDone, 0))))));
+        b.stage(Gress.EGRESS, EG_DIFF + 1).body(code -> code.when(eq(read(brCounted), constant(1)), counted -> {
             for (int i = 0; i < rows; i++) {
-                ctx.set(d[i], Math.max(0, ctx.get(brU[i]) - ctx.get(v[i])));
+                counted.set(d[i], sub(read(t[i]), read(v[i])));
             }
-        });
+        }));
 
         // stages 7..: the minimum of the differences, one two-input min per stage (the first shares
         // its stage with the cleaner token below)
         for (int k = 1; k + 1 < rows; k++) {
-            final int step = k;
-            b.stage(Gress.EGRESS, EG_MIN + k).apply(ctx -> {
-                if (ctx.get(probeKind) == KIND_NONE) {
-                    minStep(ctx, acc, d, step);
-                }
-            });
+            int step = k;
+            b.stage(Gress.EGRESS, EG_MIN + k).body(code -> code.when(eq(read(brCounted), constant(1)),
+                    counted -> counted.set(acc, min(read(acc), read(d[step + 1])))));
         }
 
         // the cleaner token: one probe at a time recirculates for cleaning; it gives the token back
         // when it leaves the loop (cleaning done, a monitoring report, or a release)
-        Field egressDrop = b.intrinsic(Intrinsic.EGRESS_DROP_CTL);
         ProgramBuilder.StageBuilder tokenStage = b.stage(Gress.EGRESS, EG_TOKEN);
         RegisterArray token = tokenStage.register(CLEANER, 32, 1);
+        // acquired: the token was free; the output is 1 then, else 0 (the probe is dropped)
         RegisterAction acquire = tokenStage.action(RegisterAction.on(token, "acquire")
                 .condition(Operand.REG_LO, CmpOp.EQ, Operand.constant(0))
                 .updateLo(Predicate.C0, AluOp.SET, Operand.constant(1), Operand.constant(0))
-                .output(RegisterAction.OutputSource.OLD_LO));
+                .output(Predicate.C0, RegisterAction.OutputSource.NEW_LO));
         RegisterAction release = tokenStage.action(RegisterAction.on(token, "release")
                 .updateLo(AluOp.SET, Operand.constant(0), Operand.constant(0)));
-        final boolean tokenWithMin = rows > 1;
-        tokenStage.apply(ctx -> {
-            long kind = ctx.get(probeKind);
-            if (kind == KIND_NONE) {
-                if (tokenWithMin) {
-                    minStep(ctx, acc, d, 0);
-                }
-                return;
-            }
-            boolean holder = ctx.get(probeHolder) == 1;
-            if (kind == KIND_TO_INGRESS) {
-                if (ctx.get(probeCleaning) == 1 && !holder) {
-                    if (ctx.execute(acquire, 0) == 0) {
-                        ctx.set(probeHolder, 1);
-                    } else {
-                        ctx.set(egressDrop, 1); // another probe is already cleaning
+        tokenStage.body(code -> code.when(eq(read(probeKind), constant(KIND_NONE)),
+                data -> {
+                    if (rows > 1) {
+                        data.when(eq(read(brCounted), constant(1)), counted -> counted.set(acc, min(read(d[0]), read(d[1]))));
                     }
-                }
-            } else if (holder) {
-                ctx.execute(release, 0);
-                ctx.set(probeHolder, 0);
-                if (kind == KIND_RELEASE) {
-                    ctx.set(egressDrop, 1);
-                }
-            }
-        });
+                },
+                probe -> probe.when(eq(read(probeKind), constant(KIND_TO_INGRESS)),
+                        back -> back.when(eq(read(probeCleaning), constant(1)), cleaning -> cleaning.when(
+                                eq(read(probeHolder), constant(0)),
+                                // another probe is already cleaning: this one is dropped
+                                free -> free.execute(acquire, constant(0)).set(probeHolder, output(acquire))
+                                        .set(egressDrop, xor(output(acquire), constant(1))))),
+                        leaving -> leaving.when(eq(read(probeHolder), constant(1)), holder -> {
+                            holder.execute(release, constant(0)).set(probeHolder, 0)
+                                    .when(eq(read(probeKind), constant(KIND_RELEASE)), r -> r.set(egressDrop, 1));
+                        }))));
 
         // last stage: the report header the collector reads
         final Field estimate = rows == 1 ? d[0] : acc;
-        b.stage(Gress.EGRESS, EG_MIN + Math.max(1, rows - 1)).apply(ctx -> {
-            if (ctx.get(brCounted) == 0 || ctx.get(probeKind) != KIND_NONE) {
-                return;
-            }
-            long est = ctx.get(estimate);
-            long umin = ctx.get(brUmin);
-            ctx.set(repLoss, est);
-            ctx.set(repEpoch, ctx.get(brEpoch));
-            ctx.set(repBurst, umin);
-            ctx.set(repFlags, (est >= lossT ? FLAG_HEAVY_LOSER : 0) | (umin >= burstT ? FLAG_BURSTY : 0));
-        });
-    }
-
-    /** acc := min(k == 0 ? d_0 : acc, d_{k+1}) for a counted data packet. */
-    private static void minStep(StageContext ctx, Field acc, Field[] d, int k, Field counted) {
-        if (ctx.get(counted) == 0) {
-            return;
-        }
-        long a = k == 0 ? ctx.get(d[0]) : ctx.get(acc);
-        ctx.set(acc, Math.min(a, ctx.get(d[k + 1])));
-    }
-
-    private void minStep(StageContext ctx, Field acc, Field[] d, int k) {
-        minStep(ctx, acc, d, k, brCounted);
+        b.stage(Gress.EGRESS, EG_MIN + Math.max(1, rows - 1)).body(code -> code.when(eq(read(brCounted), constant(1)),
+                counted -> counted.set(repLoss, read(estimate)).set(repEpoch, read(brEpoch)).set(repBurst, read(brUmin))
+                        .when(ge(read(estimate), constant(lossT)),
+                                loser -> loser.when(ge(read(brUmin), constant(burstT)),
+                                        x -> x.set(repFlags, FLAG_HEAVY_LOSER | FLAG_BURSTY), x -> x.set(repFlags, FLAG_HEAVY_LOSER)),
+                                notLoser -> notLoser.when(ge(read(brUmin), constant(burstT)),
+                                        x -> x.set(repFlags, FLAG_BURSTY), x -> x.set(repFlags, 0)))));
     }
 
     // ------------------------------------------------------------------ register actions
@@ -577,7 +615,6 @@ public final class MidstPipeline {
         return new RegisterAction[] {restart, advance};
     }
 
-    /** Sets the counter's dirty bit and returns the old word (bit clear: the counter is stale). */
     /** One dirty-word array per row in this stage (when enabled), with its mark and zero actions. */
     private void declareDirtyWords(ProgramBuilder.StageBuilder stage, java.util.function.IntFunction<String> name,
                                    RegisterAction[] mark, RegisterAction[] zero) {
@@ -606,10 +643,13 @@ public final class MidstPipeline {
                 .updateLo(AluOp.SET, Operand.constant(0), Operand.constant(0));
     }
 
-    /** The first write of an interval resets the counter (stale: := 1), later ones add 1. */
+    /**
+     * The first write of an interval resets the counter (input 0: the old dirty word ANDed
+     * with the counter's bit, clear when stale: := 1), later ones add 1.
+     */
     private static RegisterAction.Builder counterUpdate(RegisterArray c) {
         return RegisterAction.on(c, "count")
-                .condition(Operand.IN_LO, CmpOp.EQ, Operand.constant(1))
+                .condition(Operand.IN_LO, CmpOp.EQ, Operand.constant(0))
                 .updateLo(Predicate.C0, AluOp.SET, Operand.constant(1), Operand.constant(0))
                 .updateLo(Predicate.NOT_C0, AluOp.ADD, Operand.REG_LO, Operand.constant(1))
                 .output(RegisterAction.OutputSource.NEW_LO);

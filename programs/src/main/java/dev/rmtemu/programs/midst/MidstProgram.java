@@ -33,7 +33,7 @@ public final class MidstProgram implements ProgramFactory {
         return List.of(
                 ParamSpec.integer("rows", d.rows(), 1, MidstConfig.MAX_ROWS, "r: rows of S_in and S_out (one stateful ALU each)"),
                 ParamSpec.integer("columns", d.columns(), MidstConfig.COUNTERS_PER_DIRTY_WORD, 1 << 24,
-                        "c: 32-bit counters per row, a multiple of 32"),
+                        "c: 32-bit counters per row, a multiple of 32; a power of two on targets without a divider (tofino1)"),
                 ParamSpec.integer("loss_threshold", d.lossThreshold(), 1, 1L << 32, "heavy-loser flag: min_i(u_i - v_i) at least this"),
                 ParamSpec.integer("burst_threshold", d.burstThreshold(), 1, 1L << 32, "bursty-flow flag: min_i u_i at least this"),
                 ParamSpec.integer("high", d.highWater(), 1, 1 << 19, "h: start monitoring at this queue depth (80 B cells)"),

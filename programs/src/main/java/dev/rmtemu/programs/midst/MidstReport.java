@@ -1,6 +1,9 @@
 package dev.rmtemu.programs.midst;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.replay.ProgramReport;
+import dev.rmtemu.emulator.results.ProgramResults;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.emulator.tm.DropCause;
@@ -25,7 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * MIDST's section of {@code rmtemu replay}. First what the control plane
+ * MIDST's results of {@code rmtemu replay}. First what the control plane
  * ({@link MidstControlPlane}) saw: monitoring epochs and cleanings, and the flows the
  * per-packet reports flagged as heavy losers (read from the run's export journal), each
  * beside its S_loss, its true arrivals (a second pass over the trace) and its true loss
@@ -84,8 +87,98 @@ public final class MidstReport implements ProgramReport {
             .thenComparingLong(r -> r.flow().dst() & 0xFFFFFFFFL).thenComparingInt(r -> r.flow().proto())
             .thenComparingInt(r -> r.flow().srcPort()).thenComparingInt(r -> r.flow().dstPort());
 
+    /** A flow the per-packet reports flagged as a heavy loser: reported loss, its S_loss, true arrivals and true loss. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record FlaggedFlow(int rank, String fiveTuple, long reported, long sLoss, long arrivals, long trueLoss) {
+    }
+
+    /** A flow of the end-of-run query: S_loss, S_in and its true arrivals. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record QueriedFlow(int rank, String fiveTuple, long sLoss, long sIn, long arrivals) {
+    }
+
+    /**
+     * What the control plane saw in the journal: how monitoring ran ({@code how}), its epochs,
+     * stops and cleanings, the (flow, epoch) reports, the packets that arrived outside the
+     * monitored pipe, and the flagged heavy losers against the truth (flows whose arrivals minus
+     * departures reach {@code loss_threshold}).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Monitoring(String how, long epochs, long stops, long cleanings, long reports, int pipe, long packets,
+                             long packetsElsewhere, long portsPerPipe, long lossThreshold, int flaggedFlows,
+                             long truePositives, Double precision, long trueLosers, long trueLossSum) {
+    }
+
+    /**
+     * MIDST's results of a single-switch replay: {@code monitoring} (null without a journal), the
+     * flagged heavy losers, and the end-of-run query's top heavy losers (S_loss) and bursty flows (S_in).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Results(int rows, int columns, int port, long portDrops, int flows, long sLossSum, int top,
+                          Monitoring monitoring, List<FlaggedFlow> flagged, List<QueriedFlow> heavyLosers,
+                          List<QueriedFlow> burstyFlows, List<String> notes) implements ProgramResults {
+        @Override
+        public String render() {
+            StringBuilder b = new StringBuilder();
+            if (monitoring == null) {
+                b.append("MIDST per-packet reports: no export journal (run with --out DIR)\n");
+            } else {
+                renderMonitoring(b);
+            }
+            b.append(String.format(Locale.ROOT, "MIDST S_loss query at the end of the run (%d x %d counters per sketch, all pipes added):"
+                    + " port %d dropped %d packets; the trace's %d IPv4 flows: sum of S_loss %d%n", rows, columns, port, portDrops,
+                    flows, sLossSum));
+            for (String n : notes) {
+                b.append("  ").append(n).append('\n');
+            }
+            if (!notes.isEmpty()) {
+                return b.toString();
+            }
+            table(b, "heavy losers (S_loss = min_i(S_in - S_out))", heavyLosers, top);
+            table(b, "bursty flows (S_in = min_i S_in)", burstyFlows, top);
+            return b.toString();
+        }
+
+        private void renderMonitoring(StringBuilder b) {
+            Monitoring m = monitoring;
+            b.append(String.format(Locale.ROOT, "MIDST monitoring (%s): %d monitoring"
+                    + " epochs, %d stops, %d cleanings finished; %d (flow, epoch) reports in the journal%n",
+                    m.how(), m.epochs(), m.stops(), m.cleanings(), m.reports()));
+            if (m.packetsElsewhere() > 0) {
+                b.append(String.format(Locale.ROOT, "  %d of %d packets arrived on ports outside pipe %d and are never counted"
+                        + " (probes see the monitored port's depth only in its own pipe)%s%n", m.packetsElsewhere(), m.packets(),
+                        m.pipe(), m.pipe() == 0 ? "; --ports " + m.portsPerPipe() + " keeps the trace in pipe 0" : ""));
+            }
+            b.append(String.format(Locale.ROOT, "  heavy losers flagged by the per-packet reports: %d flows, %d of them truly lost"
+                    + " >= %d packets (precision %s); %d flows truly did, %d packets lost in all%n", m.flaggedFlows(),
+                    m.truePositives(), m.lossThreshold(),
+                    m.precision() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", m.precision()), m.trueLosers(),
+                    m.trueLossSum()));
+            if (flagged.isEmpty()) {
+                return;
+            }
+            b.append("  top ").append(flagged.size()).append(" flagged heavy losers (reported: each epoch's largest"
+                    + " estimate, summed over epochs; true loss = arrivals - departures)\n");
+            b.append(String.format(Locale.ROOT, "  %4s  %-52s %10s %10s %10s %10s%n", "rank", "flow", "reported", "S_loss",
+                    "arrivals", "true loss"));
+            for (FlaggedFlow f : flagged) {
+                b.append(String.format(Locale.ROOT, "  %4d  %-52s %10d %10d %10d %10d%n", f.rank(), f.fiveTuple(), f.reported(),
+                        f.sLoss(), f.arrivals(), f.trueLoss()));
+            }
+        }
+
+        private static void table(StringBuilder b, String title, List<QueriedFlow> rows, int top) {
+            b.append("  top ").append(top).append(' ').append(title).append('\n');
+            b.append(String.format(Locale.ROOT, "  %4s  %-52s %10s %10s %10s%n", "rank", "flow", "S_loss", "S_in", "arrivals"));
+            for (QueriedFlow r : rows) {
+                b.append(String.format(Locale.ROOT, "  %4d  %-52s %10d %10d %10d%n", r.rank(), r.fiveTuple(), r.sLoss(), r.sIn(),
+                        r.arrivals()));
+            }
+        }
+    }
+
     @Override
-    public String summarize(ReplayResult result) {
+    public Results results(ReplayResult result) {
         ReplayOptions o = result.options();
         ProgramParams p = new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), o.params());
         MidstConfig cfg = MidstProgram.config(p);
@@ -99,12 +192,12 @@ public final class MidstReport implements ProgramReport {
         for (DropCause c : DropCause.values()) {
             drops += result.engine().trafficManager().droppedPackets(cfg.dataPort(), c);
         }
-        StringBuilder b = new StringBuilder();
         Path journal = o.out() == null ? null : o.out().resolve("journal");
-        if (journal == null || !Files.isDirectory(journal)) {
-            b.append("MIDST per-packet reports: no export journal (run with --out DIR)\n");
-        } else {
-            monitoring(b, MidstJournal.read(journal), rows, cfg, top, pipe, elsewhere[0], result.packetsRead(), elsewhere[1]);
+        Monitoring monitoring = null;
+        List<FlaggedFlow> flagged = new ArrayList<>();
+        if (journal != null && Files.isDirectory(journal)) {
+            monitoring = monitoring(MidstJournal.read(journal), rows, cfg, top, pipe, elsewhere[0], result.packetsRead(),
+                    elsewhere[1], flagged);
         }
         long lossSum = 0;
         long counted = 0;
@@ -112,35 +205,73 @@ public final class MidstReport implements ProgramReport {
             lossSum += r.loss();
             counted += r.arrivalsEstimate();
         }
-        b.append(String.format(Locale.ROOT, "MIDST S_loss query at the end of the run (%d x %d counters per sketch, all pipes added):"
-                + " port %d dropped %d packets; the trace's %d IPv4 flows: sum of S_loss %d%n", cfg.rows(), cfg.columns(),
-                cfg.dataPort(), drops, rows.size(), lossSum));
+        List<String> notes = new ArrayList<>();
+        List<QueriedFlow> losers = new ArrayList<>();
+        List<QueriedFlow> bursty = new ArrayList<>();
         if (counted == 0) {
-            b.append("  nothing was counted: monitoring was off at the end (never started, or cleaned after the last epoch);"
+            notes.add("nothing was counted: monitoring was off at the end (never started, or cleaned after the last epoch);"
                     + " to count the whole run, hold it on with --control and a line 'register " + MidstPipeline.MONITOR
-                    + " write 0 1' (pipe=N for other pipes)\n");
-            return b.toString();
+                    + " write 0 1' (pipe=N for other pipes)");
+        } else {
+            List<Row> byLoss = new ArrayList<>(rows);
+            byLoss.sort(Comparator.comparingLong(Row::loss).reversed().thenComparing(TUPLE_ORDER));
+            for (int i = 0; i < Math.min(top, byLoss.size()) && byLoss.get(i).loss() != 0; i++) {
+                losers.add(queried(i + 1, byLoss.get(i)));
+            }
+            List<Row> byIn = new ArrayList<>(rows);
+            byIn.sort(Comparator.comparingLong(Row::arrivalsEstimate).reversed().thenComparing(TUPLE_ORDER));
+            for (int i = 0; i < Math.min(top, byIn.size()); i++) {
+                bursty.add(queried(i + 1, byIn.get(i)));
+            }
         }
-        List<Row> byLoss = new ArrayList<>(rows);
-        byLoss.sort(Comparator.comparingLong(Row::loss).reversed().thenComparing(TUPLE_ORDER));
-        table(b, "heavy losers (S_loss = min_i(S_in - S_out))", byLoss, top, true);
-        List<Row> byIn = new ArrayList<>(rows);
-        byIn.sort(Comparator.comparingLong(Row::arrivalsEstimate).reversed().thenComparing(TUPLE_ORDER));
-        table(b, "bursty flows (S_in = min_i S_in)", byIn, top, false);
-        return b.toString();
+        return new Results(cfg.rows(), cfg.columns(), cfg.dataPort(), drops, rows.size(), lossSum, Math.min(top, rows.size()),
+                monitoring, flagged, losers, bursty, notes);
+    }
+
+    private static QueriedFlow queried(int rank, Row r) {
+        return new QueriedFlow(rank, tuple(r.flow()), r.loss(), r.arrivalsEstimate(), r.arrivals());
+    }
+
+    /** One switch running {@code midst} in a network replay: its monitored port's drops and what its control plane saw. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SwitchResult(String switchName, int port, int topologyPort, long portDrops, String how, long epochs,
+                               long stops, long cleanings, long flaggedFlows, long reportedLosses, long departed) {
     }
 
     /**
-     * A network replay: per switch running {@code midst}, what its control plane saw (from the
-     * journal) beside the drops at its monitored port. True per-flow arrivals at a switch
-     * inside a network are not known here, so this section gives no precision.
+     * MIDST's results of a network replay, per switch running it (the monitoring columns are
+     * null without a journal). True per-flow arrivals at a switch inside a network are not known
+     * here, so there is no precision.
      */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record NetworkResults(List<SwitchResult> switches, List<String> notes) implements ProgramResults {
+        @Override
+        public String render() {
+            StringBuilder b = new StringBuilder();
+            for (SwitchResult s : switches) {
+                b.append(String.format(Locale.ROOT, "MIDST on switch %s (port %d, topology port %d): the port dropped %d packets%n",
+                        s.switchName(), s.port(), s.topologyPort(), s.portDrops()));
+                if (s.how() == null) {
+                    b.append("  no export journal (run with --out DIR)\n");
+                    continue;
+                }
+                b.append(String.format(Locale.ROOT, "  monitoring (%s): %d epochs, %d stops, %d cleanings finished; %d flows flagged"
+                        + " as heavy losers, reported losses %d; %d packets left the port%n", s.how(), s.epochs(), s.stops(),
+                        s.cleanings(), s.flaggedFlows(), s.reportedLosses(), s.departed()));
+            }
+            for (String n : notes) {
+                b.append("  ").append(n).append('\n');
+            }
+            return b.toString();
+        }
+    }
+
     @Override
-    public String summarizeNetwork(NetworkReplay.Result result) {
+    public NetworkResults networkResults(NetworkReplay.Result result) {
         NetworkEngine net = result.network();
         Path out = result.options().out();
         Path journal = out == null ? null : out.resolve("journal");
-        StringBuilder b = new StringBuilder();
+        List<SwitchResult> switches = new ArrayList<>();
         for (int s = 0; s < net.switchCount(); s++) {
             if (!MidstProgram.NAME.equals(net.switchProgram(s))) {
                 continue;
@@ -153,10 +284,9 @@ public final class MidstReport implements ProgramReport {
             for (DropCause c : DropCause.values()) {
                 drops += sw.trafficManager().droppedPackets(cfg.dataPort(), c);
             }
-            b.append(String.format(Locale.ROOT, "MIDST on switch %s (port %d, topology port %d): the port dropped %d packets%n",
-                    net.switchNode(s).name(), cfg.dataPort(), cfg.dataPort() + 1, drops));
+            String name = net.switchNode(s).name();
             if (journal == null || !Files.isDirectory(journal)) {
-                b.append("  no export journal (run with --out DIR)\n");
+                switches.add(new SwitchResult(name, cfg.dataPort(), cfg.dataPort() + 1, drops, null, 0, 0, 0, 0, 0, 0));
                 continue;
             }
             MidstJournal.Readout j = MidstJournal.read(journal, s);
@@ -171,13 +301,11 @@ public final class MidstReport implements ProgramReport {
             for (long v : j.departed().values()) {
                 departed += v;
             }
-            b.append(String.format(Locale.ROOT, "  monitoring (%s): %d epochs, %d stops, %d cleanings finished; %d flows flagged"
-                            + " as heavy losers, reported losses %d; %d packets left the port%n",
-                    j.held() ? "held on by the control script" : j.probeNs() == 0 ? "no probes" : "probe every " + j.probeNs() + " ns",
-                    j.epochs(), j.count(MidstPipeline.KIND_MONITOR_OFF), j.count(MidstPipeline.KIND_CLEAN_DONE), flagged, sum,
-                    departed));
+            String how = j.held() ? "held on by the control script" : j.probeNs() == 0 ? "no probes" : "probe every " + j.probeNs() + " ns";
+            switches.add(new SwitchResult(name, cfg.dataPort(), cfg.dataPort() + 1, drops, how, j.epochs(),
+                    j.count(MidstPipeline.KIND_MONITOR_OFF), j.count(MidstPipeline.KIND_CLEAN_DONE), flagged, sum, departed));
         }
-        return b.toString();
+        return new NetworkResults(switches, List.of());
     }
 
     /** A flow the per-packet reports flagged, with its truth. */
@@ -187,21 +315,12 @@ public final class MidstReport implements ProgramReport {
         }
     }
 
-    private static void monitoring(StringBuilder b, MidstJournal.Readout j, List<Row> rows, MidstConfig cfg,
-                                   int top, int pipe, long elsewhere, long packets, long portsPerPipe) {
+    private static Monitoring monitoring(MidstJournal.Readout j, List<Row> rows, MidstConfig cfg, int top, int pipe,
+                                         long elsewhere, long packets, long portsPerPipe, List<FlaggedFlow> shown) {
         String how = j.held() ? "held on by the control script, no probes"
                 : j.probeNs() == 0 ? "no probes (probe_ns=0)"
                 : String.format(Locale.ROOT, "probe every %d ns on pipe %d, h=%d l=%d cells", j.probeNs(), pipe, cfg.highWater(),
                 cfg.lowWater());
-        b.append(String.format(Locale.ROOT, "MIDST monitoring (%s): %d monitoring"
-                        + " epochs, %d stops, %d cleanings finished; %d (flow, epoch) reports in the journal%n",
-                how, j.epochs(), j.count(MidstPipeline.KIND_MONITOR_OFF),
-                j.count(MidstPipeline.KIND_CLEAN_DONE), j.reports().size()));
-        if (elsewhere > 0) {
-            b.append(String.format(Locale.ROOT, "  %d of %d packets arrived on ports outside pipe %d and are never counted"
-                    + " (probes see the monitored port's depth only in its own pipe)%s%n", elsewhere, packets, pipe,
-                    pipe == 0 ? "; --ports " + portsPerPipe + " keeps the trace in pipe 0" : ""));
-        }
         Map<MidstLossQuery.FlowKey, Long> reported = j.lossByFlow();
         List<Flagged> flagged = new ArrayList<>();
         long trueLosers = 0;
@@ -220,35 +339,13 @@ public final class MidstReport implements ProgramReport {
         for (Flagged f : flagged) {
             precise += f.trueLoss() >= cfg.lossThreshold() ? 1 : 0;
         }
-        b.append(String.format(Locale.ROOT, "  heavy losers flagged by the per-packet reports: %d flows, %d of them truly lost"
-                        + " >= %d packets (precision %s); %d flows truly did, %d packets lost in all%n", flagged.size(), precise,
-                cfg.lossThreshold(), flagged.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.3f", (double) precise / flagged.size()),
-                trueLosers, trueLossSum));
-        if (flagged.isEmpty()) {
-            return;
-        }
-        b.append("  top ").append(Math.min(top, flagged.size())).append(" flagged heavy losers (reported: each epoch's largest"
-                + " estimate, summed over epochs; true loss = arrivals - departures)\n");
-        b.append(String.format(Locale.ROOT, "  %4s  %-52s %10s %10s %10s %10s%n", "rank", "flow", "reported", "S_loss", "arrivals",
-                "true loss"));
         for (int i = 0; i < Math.min(top, flagged.size()); i++) {
             Flagged f = flagged.get(i);
-            b.append(String.format(Locale.ROOT, "  %4d  %-52s %10d %10d %10d %10d%n", i + 1, tuple(f.row().flow()), f.reported(),
-                    f.row().loss(), f.row().arrivals(), f.trueLoss()));
+            shown.add(new FlaggedFlow(i + 1, tuple(f.row().flow()), f.reported(), f.row().loss(), f.row().arrivals(), f.trueLoss()));
         }
-    }
-
-    private static void table(StringBuilder b, String title, List<Row> rows, int top, boolean losers) {
-        b.append("  top ").append(Math.min(top, rows.size())).append(' ').append(title).append('\n');
-        b.append(String.format(Locale.ROOT, "  %4s  %-52s %10s %10s %10s%n", "rank", "flow", "S_loss", "S_in", "arrivals"));
-        for (int i = 0; i < Math.min(top, rows.size()); i++) {
-            Row r = rows.get(i);
-            if (losers && r.loss() == 0) {
-                break;
-            }
-            b.append(String.format(Locale.ROOT, "  %4d  %-52s %10d %10d %10d%n", i + 1, tuple(r.flow()), r.loss(),
-                    r.arrivalsEstimate(), r.arrivals()));
-        }
+        return new Monitoring(how, j.epochs(), j.count(MidstPipeline.KIND_MONITOR_OFF), j.count(MidstPipeline.KIND_CLEAN_DONE),
+                j.reports().size(), pipe, packets, elsewhere, portsPerPipe, cfg.lossThreshold(), flagged.size(), precise,
+                flagged.isEmpty() ? null : (double) precise / flagged.size(), trueLosers, trueLossSum);
     }
 
     static String tuple(MidstLossQuery.FlowKey f) {

@@ -79,7 +79,8 @@ public final class MidstSwitch {
         engine.packetGenerator(pipe, startCycle, periodCycles, count, MidstSwitch::probeTemplate);
     }
 
-    static void probeTemplate(PacketRecord r) {
+    /** What the packet generator sends: a minimum-size UDP frame from the probe address. */
+    public static void probeTemplate(PacketRecord r) {
         r.wireLength(PROBE_BYTES).ipVersion(4).protocol(PacketRecord.PROTO_UDP).srcIpv4(PROBE_SRC).dstIpv4(PROBE_SRC);
     }
 

@@ -96,7 +96,7 @@ public final class NetworkDetection {
             now[0] = downCycle[i];
             m.receive(0, downSeq[i]);
         }
-        long program = d.downstream(0).state().readRegister(0, WbmonPipeline.DROPS, 0);
+        long program = WbmonPipeline.readDrops(d.downstream(0), c, 0);
         if (program != m.drops(0)) {
             throw new IllegalStateException("stage program counted " + program + " drops, reference " + m.drops(0));
         }

@@ -72,7 +72,7 @@ public final class WbmonCollector {
             SwitchEngine down = d.downstream(id);
             VconnCounters c = new VconnCounters(id, WbmonDeployment.readAllPipes(d.upstream(id), WbmonPipeline.NEXT_SEQ, id),
                     WbmonDeployment.readAllPipes(down, WbmonPipeline.PACKETS, id),
-                    WbmonDeployment.readAllPipes(down, WbmonPipeline.DROPS, id));
+                    WbmonPipeline.readDrops(down, d.pipeline().config, id));
             buf.putInt(0, id);
             buf.putLong(4, c.sent());
             buf.putLong(12, c.packets());

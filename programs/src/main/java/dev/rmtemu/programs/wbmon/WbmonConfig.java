@@ -8,7 +8,7 @@ import dev.rmtemu.model.UserError;
  * of cws = N − tws slots.
  *
  * @param vconns          vconns a downstream m-switch tracks (register cells per array)
- * @param registers       N: bitmap registers per vconn (slots share them round-robin)
+ * @param registers       N: bitmap registers per vconn (slots share them round-robin), a power of two
  * @param bitsPerRegister W: sequence numbers per slot, 8, 16 or 32 (whole bytes for the popcount tables,
  *                        a power of two so that slots wrap with the 32-bit sequence number)
  * @param tolerance       tws: newest slots that may still receive late packets
@@ -36,8 +36,9 @@ public record WbmonConfig(int vconns, int registers, int bitsPerRegister, int to
             throw new UserError("wbmon: W (bits per register) must be 8, 16 or 32 (a power of two, so that the 2^32"
                     + " sequence numbers are whole slots across the wrap): " + bitsPerRegister);
         }
-        if (registers < 2) {
-            throw new UserError("wbmon: N (registers) must be at least 2: " + registers);
+        if (registers < 2 || Integer.bitCount(registers) != 1) {
+            throw new UserError("wbmon: N (registers) must be a power of two, at least 2 (a slot's register is a mask of"
+                    + " its number: tofino1 has no divider): " + registers);
         }
         if (tolerance < 1 || tolerance >= registers) {
             throw new UserError("wbmon: tws must be 1..N-1 (cws = N - tws >= 1): tws " + tolerance + ", N " + registers);

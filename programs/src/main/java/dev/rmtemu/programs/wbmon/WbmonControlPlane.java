@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * What WBMon's control plane installs on a topology's m-switches (every
  * programmable switch): on the upstream of vconn id (position in
  * {@link VConns#vconns}) an outgoing-port entry port → id; on its downstream an
- * incoming-port entry; on every m-switch the popcount tables. The same entries are
+ * incoming-port entry; on every m-switch the tables of constants (own bit, popcount). The same entries are
  * installed in-process ({@link #install}) or written as a {@code --control} script
  * for {@code rmtemu replay --topology T --program wbmon} ({@link #script}).
  *
@@ -67,14 +67,10 @@ public final class WbmonControlPlane {
             }
         }
         List<Entry> out = new ArrayList<>();
-        int bytes = c.bitsPerRegister() / WbmonConfig.BITS_PER_COUNT_TABLE;
         for (Node n : t.nodes()) {
             if (n.isProgrammable()) {
-                for (int k = 0; k < bytes; k++) {
-                    for (int value = 0; value < WbmonPipeline.POPCOUNT_ENTRIES; value++) {
-                        out.add(new Entry(n.name(), WbmonPipeline.popcountTable(k), value, WbmonPipeline.ACTION_VALID,
-                                WbmonConfig.BITS_PER_COUNT_TABLE - Integer.bitCount(value)));
-                    }
+                for (WbmonPipeline.ConstantEntry e : WbmonPipeline.constantEntries(c)) {
+                    out.add(new Entry(n.name(), e.table(), e.key(), e.action(), e.data()));
                 }
             }
         }

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * WBMon on a network: every programmable switch of the topology is an m-switch
  * running {@code wbmon}; vconn ids are positions in {@link VConns#vconns}; the
  * control plane ({@link WbmonControlPlane}, which also says which topologies are
- * refused) installs the port tables and the popcount tables.
+ * refused) installs the port tables and the tables of constants.
  */
 public final class WbmonDeployment {
     private final NetworkEngine network;

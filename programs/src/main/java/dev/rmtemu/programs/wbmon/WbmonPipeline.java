@@ -1,5 +1,8 @@
 package dev.rmtemu.programs.wbmon;
 
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.model.ir.Block;
+import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -16,32 +19,58 @@ import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.rmtemu.model.ir.Ir.actionData;
+import static dev.rmtemu.model.ir.Ir.add;
+import static dev.rmtemu.model.ir.Ir.and;
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.eq;
+import static dev.rmtemu.model.ir.Ir.ge;
+import static dev.rmtemu.model.ir.Ir.lt;
+import static dev.rmtemu.model.ir.Ir.ne;
+import static dev.rmtemu.model.ir.Ir.output;
+import static dev.rmtemu.model.ir.Ir.read;
+import static dev.rmtemu.model.ir.Ir.shr;
+import static dev.rmtemu.model.ir.Ir.sub;
+import static dev.rmtemu.model.ir.Ir.xor;
+
 /**
- * WBMon's data plane on one m-switch: the downstream window in ingress (for
- * packets arriving on a vconn) and the upstream numbering in egress (for
- * packets leaving on one). The WBMon header (vconn id, sequence number, valid
- * bit) is a shim header ({@link WbmonHeader}): ingress consumes the header of the
- * incoming vconn; egress writes a fresh one for the outgoing vconn, or removes it
- * (valid 0) when the packet leaves towards a host. The packet's IP ID and TCP
- * sequence are never touched.
+ * WBMon's data plane on one m-switch, in the IR: the downstream window in
+ * ingress (for packets arriving on a vconn) and the upstream numbering in egress
+ * (for packets leaving on one). The WBMon header (vconn id, sequence number,
+ * valid bit) is a shim header ({@link WbmonHeader}): ingress consumes the header
+ * of the incoming vconn; egress writes a fresh one for the outgoing vconn, or
+ * removes it (valid 0) when the packet leaves towards a host. The packet's IP ID
+ * and TCP sequence are never touched.
  *
  * <pre>
- * ingress 0: header valid and port table (does a vconn end here?), packets[v] += 1,
- *            started[v] = 1 (its old value says whether this is the vconn's first packet)
- *         1: newest[v]: the packet's slot base (sn with the low log2 W bits cleared) if it is
- *            the first packet or serially newer than the stored one
- *         2: to_clean[v]  (stored as the base of the slot to clean + tws·W):
- *            first packet: own base + tws·W; else if to_clean ≤ newest (serially): + W
- *         3..: bitmap_i[v], i &lt; N, four per stage (tofino1 has 4 stateful ALUs):
- *            clean (read and zero) the register of the slot being cleaned, or OR in the
- *            packet's bit — never both on one register (clean instead of register)
- *         P: zero bits of the cleaned word, one 256-entry popcount table per byte
- *         P+1: drops[v] += zero bits
- * egress  0: port table (vconn leaving on this port?), next_seq[v]++ → header; else header removed
+ * ingress 0: header valid, vconn in range, port table (does a vconn end here?):
+ *            packets[v] += 1; started[v] = 1 (its old value: is this the vconn's first packet?);
+ *            slot base = sn &amp; ~(W−1); low bits = sn &amp; (N·W − 1)
+ *         1: base ^ 2^31 and base + tws·W; own-bit table on the low bits: its action is the
+ *            packet's register, its action data the packet's bit 1 &lt;&lt; (sn mod W)
+ *         2: newest[v]: the packet's slot base if first or serially newer
+ *         3: to_clean[v] (the base of the slot to clean + tws·W): first: own base + tws·W;
+ *            else if to_clean ≤ newest (serially): + W; its old value, differences to the
+ *            newest and to the packet's own slot go to metadata
+ *         4: decisions on stage 3's values: the register to clean (or none), the bit to OR into
+ *            each register (0 unless the packet registers: not late, not clean-instead-of-register)
+ *         5..: bitmap_i[v], four per stage (tofino1 has 4 stateful ALUs): one action per
+ *            register, cleaning (read and zero) when the clean key names it, else OR in its bit;
+ *            the cleaned word's bytes go to metadata
+ *         P: zero bits of each byte of the cleaned word, one 256-entry popcount table per byte
+ *         P+1: drops_b[v] += zero bits of byte b (one counter per byte lane; the collector adds them)
+ * egress  0: port table (vconn leaving on this port?): next_seq[v]++ → header; else header removed
  * </pre>
- * Each register array is touched at most once per packet: the N bitmaps, newest and
- * slot to clean are separate arrays (a register and the slot being cleaned may
- * differ, so one array of N·V cells would need two accesses).
+ * Fitting tofino1: a gateway may not branch on a stateful ALU's output in its own stage, so
+ * stage 3's result is decided in stage 4; a VLIW instruction is one operation, so the slot
+ * base's variants take stage 1; there is no divider or variable shift, so N is a power of two
+ * (the register is a mask of the slot number) and the bit 1 &lt;&lt; (sn mod W) comes from a
+ * table of constants; four zero counts cannot be summed in one instruction, so drops are
+ * counted per byte lane. Each register array is touched at most once per packet: the N
+ * bitmaps, newest and slot to clean are separate arrays.
  *
  * <p>Sequence numbers wrap at 2^32 (the header field and the upstream's 32-bit register).
  * Slots are kept as their base sequence number, so they wrap at 2^32 as well, and every
@@ -55,11 +84,11 @@ import dev.rmtemu.model.table.MatchTable;
 public final class WbmonPipeline {
     public static final String PORTS_IN = "wbmon_vconn_ports_in";
     public static final String PORTS_OUT = "wbmon_vconn_ports_out";
+    public static final String OWN_BIT = "wbmon_own_bit";
     public static final String PACKETS = "wbmon_packets";
     public static final String STARTED = "wbmon_started";
     public static final String NEWEST = "wbmon_newest";
     public static final String TO_CLEAN = "wbmon_to_clean";
-    public static final String DROPS = "wbmon_drops";
     public static final String NEXT_SEQ = "wbmon_next_seq";
     /** Exact-match entries of the port tables: every 9-bit port number. */
     public static final int PORT_TABLE_SIZE = 512;
@@ -69,13 +98,17 @@ public final class WbmonPipeline {
     public static final int POPCOUNT_ENTRIES = 256;
     static final int ACTION_VALID = 1;
     private static final int STAGE_COUNT = 0;
-    private static final int STAGE_NEWEST = 1;
-    private static final int STAGE_CLEAN = 2;
-    private static final int STAGE_BITMAPS = 3;
+    private static final int STAGE_SLOT = 1;
+    private static final int STAGE_NEWEST = 2;
+    private static final int STAGE_CLEAN = 3;
+    private static final int STAGE_DECIDE = 4;
+    private static final int STAGE_BITMAPS = 5;
     /** Sequence numbers (and slot bases) live modulo 2^{@value WbmonConfig#SEQ_BITS}. */
     static final long SEQ_MASK = (1L << WbmonConfig.SEQ_BITS) - 1;
     /** Half the sequence space: serial order holds between numbers less than this apart. */
     static final long SEQ_HALF = 1L << (WbmonConfig.SEQ_BITS - 1);
+    /** Width of the metadata keys naming a register (its slot-number bits in place, see {@link #registerKey}). */
+    private static final int KEY_BITS = 16;
 
     public static String bitmap(int i) {
         return "wbmon_bitmap_" + i;
@@ -85,16 +118,28 @@ public final class WbmonPipeline {
         return "wbmon_zero_bits_b" + b;
     }
 
+    /** The drop counter of byte lane b: zero bits of byte b of every cleaned word. */
+    public static String drops(int b) {
+        return "wbmon_drops_b" + b;
+    }
+
+    /** One entry of a table of constants the control plane installs on every m-switch. */
+    public record ConstantEntry(String table, long key, int action, long data) {
+    }
+
     public final WbmonConfig config;
     public final StageProgram program;
     public final Field vconnId;
     public final Field seq;
     public final Field headerValid;
     private final int bytes;
+    /** Cells of the per-vconn arrays: vconns rounded up to a power of two, so that the index is a mask of the id. */
+    private final int cells;
 
     public WbmonPipeline(WbmonConfig c) {
         this.config = c;
         this.bytes = c.bitsPerRegister() / WbmonConfig.BITS_PER_COUNT_TABLE;
+        this.cells = Integer.highestOneBit(c.vconns()) == c.vconns() ? c.vconns() : Integer.highestOneBit(c.vconns()) << 1;
         ProgramBuilder b = ProgramBuilder.create(WbmonProgram.NAME, WbmonProgram.DESCRIPTION);
         b.param("vconns", c.vconns()).param("registers", c.registers()).param("bits", c.bitsPerRegister())
                 .param("tolerance", c.tolerance());
@@ -114,6 +159,11 @@ public final class WbmonPipeline {
 
     int popcountStage() {
         return bitmapStage(config.registers() - 1) + 1;
+    }
+
+    /** Drop-counter lanes: one per byte of a W-bit register. */
+    public int dropLanes() {
+        return bytes;
     }
 
     /** a is serially before b (a &lt; b modulo 2^32, fewer than 2^31 apart). */
@@ -139,201 +189,255 @@ public final class WbmonPipeline {
                 .condition(Operand.REG_LO, CmpOp.GT, Operand.IN_HI);
     }
 
+    /**
+     * Register i's key: a slot base masked to its register bits, (slot mod N)·W. The
+     * decisions compare slot bases masked this way, so no shift is needed.
+     */
+    private long registerKey(int i) {
+        return (long) i * config.bitsPerRegister();
+    }
+
+    /** The key that names no register. */
+    private long noRegister() {
+        return (long) config.registers() * config.bitsPerRegister();
+    }
+
+    /** The metadata of the ingress stages, by the stage that writes it. */
+    private record Md(Field valid, Field started, Field base, Field low, Field baseFlipped, Field ownPlusTws,
+                      Field[] ownBit, Field newest, Field newestFlipped, Field cleanBase, Field toNewest, Field toOwn,
+                      Field cleaned, Field cleanKey, Field[] markBit, Field[] wordByte, Field[] zeros) {
+    }
+
+    private Md metadata(ProgramBuilder b) {
+        int n = config.registers();
+        int w = config.bitsPerRegister();
+        int s = WbmonConfig.SEQ_BITS;
+        Field[] ownBit = new Field[n];
+        Field[] markBit = new Field[n];
+        for (int i = 0; i < n; i++) {
+            ownBit[i] = b.metadata(Gress.INGRESS, "wbmon_md.own_bit" + i, w);
+            markBit[i] = b.metadata(Gress.INGRESS, "wbmon_md.mark_bit" + i, w);
+        }
+        Field[] wordByte = new Field[bytes];
+        Field[] zeros = new Field[bytes];
+        for (int k = 0; k < bytes; k++) {
+            wordByte[k] = b.metadata(Gress.INGRESS, "wbmon_md.cleaned_byte" + k, WbmonConfig.BITS_PER_COUNT_TABLE);
+            zeros[k] = b.metadata(Gress.INGRESS, "wbmon_md.zero_bits" + k, WbmonConfig.BITS_PER_COUNT_TABLE);
+        }
+        return new Md(b.metadata(Gress.INGRESS, "wbmon_md.valid", 1), b.metadata(Gress.INGRESS, "wbmon_md.started", 1),
+                b.metadata(Gress.INGRESS, "wbmon_md.slot_base", s), b.metadata(Gress.INGRESS, "wbmon_md.low_bits", KEY_BITS),
+                b.metadata(Gress.INGRESS, "wbmon_md.slot_base_flipped", s), b.metadata(Gress.INGRESS, "wbmon_md.own_plus_tws", s),
+                ownBit, b.metadata(Gress.INGRESS, "wbmon_md.newest", s), b.metadata(Gress.INGRESS, "wbmon_md.newest_flipped", s),
+                b.metadata(Gress.INGRESS, "wbmon_md.clean_base", s), b.metadata(Gress.INGRESS, "wbmon_md.to_newest", s),
+                b.metadata(Gress.INGRESS, "wbmon_md.to_own", s), b.metadata(Gress.INGRESS, "wbmon_md.cleaned", 1),
+                b.metadata(Gress.INGRESS, "wbmon_md.clean_key", KEY_BITS), markBit, wordByte, zeros);
+    }
+
     private void declareIngress(ProgramBuilder b) {
         final int n = config.registers();
         final int w = config.bitsPerRegister();
         final long slotMask = SEQ_MASK & ~(long) (w - 1);
-        final int slotShift = Integer.numberOfTrailingZeros(w);
+        final long registerMask = (long) (n - 1) * w;
         final long twsSpan = (long) config.tolerance() * w;
-        final int vconns = config.vconns();
+        Md md = metadata(b);
         Field inPort = b.intrinsic(Intrinsic.INGRESS_PORT);
-        Field valid = b.metadata(Gress.INGRESS, "wbmon_md.valid", 1);
-        Field first = b.metadata(Gress.INGRESS, "wbmon_md.first", 1);
-        Field base = b.metadata(Gress.INGRESS, "wbmon_md.slot_base", WbmonConfig.SEQ_BITS);
-        Field reg = b.metadata(Gress.INGRESS, "wbmon_md.register", 8);
-        Field bit = b.metadata(Gress.INGRESS, "wbmon_md.bit", w);
-        Field newestBase = b.metadata(Gress.INGRESS, "wbmon_md.newest_base", WbmonConfig.SEQ_BITS);
-        Field cleanReg = b.metadata(Gress.INGRESS, "wbmon_md.clean_register", 8);
-        Field setReg = b.metadata(Gress.INGRESS, "wbmon_md.set_register", 8);
-        Field cleaned = b.metadata(Gress.INGRESS, "wbmon_md.cleaned", 1);
-        Field zeros = b.metadata(Gress.INGRESS, "wbmon_md.zero_bits", 8);
-        Field[] wordByte = new Field[bytes];
-        for (int k = 0; k < bytes; k++) {
-            wordByte[k] = b.metadata(Gress.INGRESS, "wbmon_md.cleaned_byte" + k, WbmonConfig.BITS_PER_COUNT_TABLE);
-        }
+        Expr v = and(read(vconnId), constant(cells - 1));
 
-        // stage 0: is the header valid on this port; packet counter; first packet of the vconn?
+        // stage 0: a header, of a tracked vconn, on a port where a vconn ends: count it, first packet?, slot base
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, STAGE_COUNT);
         MatchTable ports = s0.table(PORTS_IN, MatchKind.EXACT, PORT_TABLE_SIZE, 1, inPort);
-        RegisterArray packets = s0.register(PACKETS, 32, vconns);
+        RegisterArray packets = s0.register(PACKETS, 32, cells);
         RegisterAction count = s0.action(RegisterAction.on(packets, "count")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.NONE));
-        RegisterArray started = s0.register(STARTED, 8, vconns);
+        RegisterArray started = s0.register(STARTED, 8, cells);
         RegisterAction start = s0.action(RegisterAction.on(started, "start")
                 .updateLo(AluOp.SET, Operand.constant(1), Operand.constant(0)).output(RegisterAction.OutputSource.OLD_LO));
-        s0.apply(ctx -> {
-            int e = ctx.lookup(ports);
-            long v = ctx.get(vconnId);
-            if (ctx.get(headerValid) == 0 || e < 0 || ctx.actionId(ports, e) != ACTION_VALID || v >= vconns) {
-                return;
-            }
-            long sn = ctx.get(seq);
-            ctx.execute(count, v);
-            ctx.set(first, ctx.execute(start, v) == 0 ? 1 : 0);
-            ctx.set(valid, 1);
-            ctx.set(base, sn & slotMask);
-            ctx.set(reg, (sn >>> slotShift) % n);
-            ctx.set(bit, 1L << (sn & (w - 1)));
-        });
+        s0.body(code -> code.when(eq(read(headerValid), constant(1)), header -> header
+                .when(lt(read(vconnId), constant(config.vconns())), tracked -> tracked
+                        .apply(ports).on(ACTION_VALID, hit -> hit
+                                .execute(count, v)
+                                .execute(start, v)
+                                .set(md.started(), output(start))
+                                .set(md.valid(), 1)
+                                .set(md.base(), and(read(seq), constant(slotMask)))
+                                .set(md.low(), and(read(seq), constant((long) n * w - 1)))))));
 
-        // stage 1: newest slot base, advanced to the packet's when the packet is serially newer
-        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, STAGE_NEWEST);
+        // stage 1: the base's variants the stateful ALUs compare with; the packet's register and bit
+        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, STAGE_SLOT);
+        MatchTable ownBit = s1.table(OWN_BIT, MatchKind.EXACT, n * w, w, md.low());
+        s1.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> {
+            valid.set(md.baseFlipped(), xor(read(md.base()), constant(SEQ_HALF)))
+                    .set(md.ownPlusTws(), add(read(md.base()), constant(twsSpan)));
+            Block.TableApply t = valid.apply(ownBit);
+            for (int i = 0; i < n; i++) {
+                final int r = i;
+                t.on(registerAction(r), hit -> hit.set(md.ownBit()[r], actionData(ownBit)));
+            }
+        }));
+
+        // stage 2: newest slot base, advanced to the packet's when the packet is serially newer
+        ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, STAGE_NEWEST);
         // lo/hi pairs (the hi word unused): a condition may read the second input word, IN_HI, only on a pair
-        RegisterArray newest = s1.register(NEWEST, 32, true, vconns);
-        RegisterAction newestFirst = s1.action(RegisterAction.on(newest, "first")
+        RegisterArray newest = s2.register(NEWEST, 32, true, cells);
+        RegisterAction newestFirst = s2.action(RegisterAction.on(newest, "first")
                 .updateLo(AluOp.SET, Operand.IN_LO, Operand.constant(0)).output(RegisterAction.OutputSource.NEW_LO));
-        RegisterAction advanceHigh = s1.action(serialIf(newest, "advance_high", false)
+        RegisterAction advanceHigh = s2.action(serialIf(newest, "advance_high", false)
                 .updateLo(Predicate.C0_AND_C1, AluOp.SET, Operand.IN_LO, Operand.constant(0))
                 .output(RegisterAction.OutputSource.NEW_LO));
-        RegisterAction advanceLow = s1.action(serialIf(newest, "advance_low", false)
+        RegisterAction advanceLow = s2.action(serialIf(newest, "advance_low", false)
                 .updateLo(Predicate.C0_OR_C1, AluOp.SET, Operand.IN_LO, Operand.constant(0))
                 .output(RegisterAction.OutputSource.NEW_LO));
-        s1.apply(ctx -> {
-            if (ctx.get(valid) == 0) {
-                return;
-            }
-            long v = ctx.get(vconnId);
-            long in = ctx.get(base);
-            RegisterAction a = ctx.get(first) != 0 ? newestFirst : in >= SEQ_HALF ? advanceHigh : advanceLow;
-            ctx.set(newestBase, ctx.execute(a, v, in, in ^ SEQ_HALF));
-        });
+        s2.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> valid
+                .when(eq(read(md.started()), constant(0)),
+                        first -> first.execute(newestFirst, v, read(md.base())).set(md.newest(), output(newestFirst)),
+                        later -> later.when(ge(read(md.base()), constant(SEQ_HALF)),
+                                high -> advance(high, advanceHigh, v, md),
+                                low -> advance(low, advanceLow, v, md)))));
 
-        // stage 2: slot to clean, stored as its base + tws·W so that "a dirty slot exists" is stored <= newest
-        ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, STAGE_CLEAN);
-        RegisterArray toClean = s2.register(TO_CLEAN, 32, true, vconns);
-        RegisterAction cleanFirst = s2.action(RegisterAction.on(toClean, "first")
-                .updateLo(AluOp.SET, Operand.IN_LO, Operand.constant(0)).output(RegisterAction.OutputSource.NONE));
-        RegisterAction stepHigh = s2.action(serialIf(toClean, "step_high", true)
+        // stage 3: slot to clean, stored as its base + tws·W so that "a dirty slot exists" is stored <= newest
+        ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, STAGE_CLEAN);
+        RegisterArray toClean = s3.register(TO_CLEAN, 32, true, cells);
+        // a stateful ALU reads two PHV words, newest and its flipped twin: the first packet's newest is its own base
+        RegisterAction cleanFirst = s3.action(RegisterAction.on(toClean, "first")
+                .updateLo(AluOp.ADD, Operand.IN_LO, Operand.constant(twsSpan)).output(RegisterAction.OutputSource.NONE));
+        RegisterAction stepHigh = s3.action(serialIf(toClean, "step_high", true)
                 .updateLo(Predicate.C0_AND_C1, AluOp.ADD, Operand.REG_LO, Operand.constant(w))
                 .output(RegisterAction.OutputSource.OLD_LO));
-        RegisterAction stepLow = s2.action(serialIf(toClean, "step_low", true)
+        RegisterAction stepLow = s3.action(serialIf(toClean, "step_low", true)
                 .updateLo(Predicate.C0_OR_C1, AluOp.ADD, Operand.REG_LO, Operand.constant(w))
                 .output(RegisterAction.OutputSource.OLD_LO));
-        s2.apply(ctx -> {
-            if (ctx.get(valid) == 0) {
-                return;
-            }
-            long v = ctx.get(vconnId);
-            long r = ctx.get(reg);
-            long own = ctx.get(base);
-            if (ctx.get(first) != 0) {
-                // nothing below the first packet's slot is watched
-                ctx.execute(cleanFirst, v, (own + twsSpan) & SEQ_MASK);
-                ctx.set(cleanReg, n);
-                ctx.set(setReg, r);
-                return;
-            }
-            long nw = ctx.get(newestBase);
-            long old = ctx.execute(nw >= SEQ_HALF ? stepHigh : stepLow, v, nw, nw ^ SEQ_HALF);
-            long clean = n; // none
-            boolean register = true;
-            if (serialNotAfter(old, nw)) {
-                clean = (((old - twsSpan) & SEQ_MASK) >>> slotShift) % n;
-                register = clean != r;                         // clean instead of register
-            }
-            if (serialBefore((own + twsSpan) & SEQ_MASK, old)) {
-                register = false;                              // late: its slot was cleaned
-            }
-            ctx.set(cleanReg, clean);
-            ctx.set(setReg, register ? r : n);
-        });
+        s3.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> valid
+                .when(eq(read(md.started()), constant(0)),
+                        // nothing below the first packet's slot is watched
+                        first -> first.execute(cleanFirst, v, read(md.newest())),
+                        later -> later.when(ge(read(md.newest()), constant(SEQ_HALF)),
+                                high -> step(high, stepHigh, v, md, twsSpan),
+                                low -> step(low, stepLow, v, md, twsSpan)))));
 
-        // stages 3..: the N bitmaps, one stateful ALU each
-        RegisterAction[] wipe = new RegisterAction[n];
-        RegisterAction[] mark = new RegisterAction[n];
+        // stage 4: decisions on stage 3's values (a gateway cannot branch on a stateful ALU's output in its stage)
+        Expr ownKey = and(read(md.base()), constant(registerMask));
+        Expr cleanKey = and(read(md.cleanBase()), constant(registerMask));
+        b.stage(Gress.INGRESS, STAGE_DECIDE).body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> valid
+                .when(eq(read(md.started()), constant(0)),
+                        first -> markOwn(first.set(md.cleanKey(), noRegister()), md),
+                        later -> later.when(lt(read(md.toNewest()), constant(SEQ_HALF)),
+                                // a dirty slot: clean it, and register unless it shares the packet's register
+                                dirty -> dirty.set(md.cleanKey(), cleanKey).set(md.cleaned(), 1)
+                                        .when(eq(cleanKey, ownKey), same -> { }, other -> markUnlessLate(other, md)),
+                                clean -> markUnlessLate(clean.set(md.cleanKey(), noRegister()), md)))));
+
+        // stages 5..: the N bitmaps, one stateful ALU each; the cleaned word's bytes to metadata
+        RegisterAction[] update = new RegisterAction[n];
         for (int i = 0; i < n; i++) {
             ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, bitmapStage(i));
-            RegisterArray bm = s.register(bitmap(i), w, vconns);
-            wipe[i] = s.action(RegisterAction.on(bm, "clean")
-                    .updateLo(AluOp.SET, Operand.constant(0), Operand.constant(0)).output(RegisterAction.OutputSource.OLD_LO));
-            mark[i] = s.action(RegisterAction.on(bm, "register")
-                    .updateLo(AluOp.OR, Operand.REG_LO, Operand.IN_LO).output(RegisterAction.OutputSource.NONE));
+            // a pair so that the condition can read IN_HI, the clean key; the hi word is unused
+            RegisterArray bm = s.register(bitmap(i), w, true, cells);
+            update[i] = s.action(RegisterAction.on(bm, "clean_or_register")
+                    .condition(Operand.IN_HI, CmpOp.EQ, Operand.constant(registerKey(i)))
+                    .updateLo(Predicate.C0, AluOp.SET, Operand.constant(0), Operand.constant(0))
+                    .updateLo(Predicate.NOT_C0, AluOp.OR, Operand.REG_LO, Operand.IN_LO)
+                    .output(Predicate.C0, RegisterAction.OutputSource.OLD_LO));
         }
         for (int firstOfStage = 0; firstOfStage < n; firstOfStage += BITMAPS_PER_STAGE) {
             final int lo = firstOfStage;
             final int hi = Math.min(n, firstOfStage + BITMAPS_PER_STAGE);
-            b.stage(Gress.INGRESS, bitmapStage(firstOfStage)).apply(ctx -> {
-                if (ctx.get(valid) == 0) {
-                    return;
-                }
-                long v = ctx.get(vconnId);
-                long cr = ctx.get(cleanReg);
-                long sr = ctx.get(setReg);
+            b.stage(Gress.INGRESS, bitmapStage(firstOfStage)).body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> {
                 for (int i = lo; i < hi; i++) {
-                    if (i == cr) {
-                        long word = ctx.execute(wipe[i], v);
-                        ctx.set(cleaned, 1);
-                        for (int k = 0; k < bytes; k++) {
-                            ctx.set(wordByte[k], word >>> (k * WbmonConfig.BITS_PER_COUNT_TABLE));
-                        }
-                    } else if (i == sr) {
-                        ctx.execute(mark[i], v, ctx.get(bit));
-                    }
+                    valid.execute(update[i], v, read(md.markBit()[i]), read(md.cleanKey()));
                 }
-            });
+                wordBytes(valid, update, lo, hi, md);
+            }));
         }
 
-        // popcount stage: zero bits per byte from tables the control plane fills (installPopcount)
+        // popcount stage: zero bits per byte from tables the control plane fills (constantEntries)
         ProgramBuilder.StageBuilder sp = b.stage(Gress.INGRESS, popcountStage());
         MatchTable[] zeroBits = new MatchTable[bytes];
         for (int k = 0; k < bytes; k++) {
-            zeroBits[k] = sp.table(popcountTable(k), MatchKind.EXACT, POPCOUNT_ENTRIES, 4, wordByte[k]);
+            zeroBits[k] = sp.table(popcountTable(k), MatchKind.EXACT, POPCOUNT_ENTRIES, 4, md.wordByte()[k]);
         }
-        sp.apply(ctx -> {
-            if (ctx.get(cleaned) == 0) {
-                return;
-            }
-            long z = 0;
+        sp.body(code -> code.when(eq(read(md.cleaned()), constant(1)), cleaned -> {
             for (int k = 0; k < bytes; k++) {
-                int e = ctx.lookup(zeroBits[k]);
-                z += e < 0 ? 0 : ctx.actionData(zeroBits[k], e);
+                final int lane = k;
+                cleaned.apply(zeroBits[k]).on(ACTION_VALID, hit -> hit.set(md.zeros()[lane], actionData(zeroBits[lane])));
             }
-            ctx.set(zeros, z);
-        });
+        }));
 
-        // drop counter
+        // drop counters, one per byte lane (four table outputs cannot be summed by one instruction)
         ProgramBuilder.StageBuilder sd = b.stage(Gress.INGRESS, popcountStage() + 1);
-        RegisterArray drops = sd.register(DROPS, 32, vconns);
-        RegisterAction add = sd.action(RegisterAction.on(drops, "add")
-                .updateLo(AluOp.ADD, Operand.REG_LO, Operand.IN_LO).output(RegisterAction.OutputSource.NONE));
-        sd.apply(ctx -> {
-            if (ctx.get(cleaned) != 0) {
-                ctx.execute(add, ctx.get(vconnId), ctx.get(zeros));
+        RegisterAction[] addDrops = new RegisterAction[bytes];
+        for (int k = 0; k < bytes; k++) {
+            RegisterArray lane = sd.register(drops(k), 32, cells);
+            addDrops[k] = sd.action(RegisterAction.on(lane, "add")
+                    .updateLo(AluOp.ADD, Operand.REG_LO, Operand.IN_LO).output(RegisterAction.OutputSource.NONE));
+        }
+        sd.body(code -> code.when(eq(read(md.cleaned()), constant(1)), cleaned -> {
+            for (int k = 0; k < bytes; k++) {
+                cleaned.execute(addDrops[k], v, read(md.zeros()[k]));
             }
-        });
+        }));
+    }
+
+    /** The own-bit table's action for register i (action ids start at 1). */
+    private static int registerAction(int i) {
+        return i + 1;
+    }
+
+    private static void advance(Block b, RegisterAction a, Expr v, Md md) {
+        b.execute(a, v, read(md.base()), read(md.baseFlipped()))
+                .set(md.newest(), output(a))
+                .set(md.newestFlipped(), xor(output(a), constant(SEQ_HALF)));
+    }
+
+    /** Steps the slot to clean; what stage 4 decides on: the distances old → newest and own + tws·W → old. */
+    private static void step(Block b, RegisterAction a, Expr v, Md md, long twsSpan) {
+        b.execute(a, v, read(md.newest()), read(md.newestFlipped()))
+                .set(md.cleanBase(), sub(output(a), constant(twsSpan)))
+                .set(md.toNewest(), sub(read(md.newest()), output(a)))
+                .set(md.toOwn(), sub(output(a), read(md.ownPlusTws())));
+    }
+
+    /** The packet registers: its own bit goes to its register's input. */
+    private static void markOwn(Block b, Md md) {
+        for (int i = 0; i < md.ownBit().length; i++) {
+            b.set(md.markBit()[i], read(md.ownBit()[i]));
+        }
+    }
+
+    /** A late packet (its slot, own + tws·W serially before the stored slot to clean, was cleaned) does not register. */
+    private static void markUnlessLate(Block b, Md md) {
+        b.when(ne(read(md.toOwn()), constant(0)),
+                apart -> apart.when(lt(read(md.toOwn()), constant(SEQ_HALF)), late -> { }, early -> markOwn(early, md)),
+                same -> markOwn(same, md));
+    }
+
+    /** The cleaned word's bytes, from the one register whose key the clean key is (an else-chain: one write per path). */
+    private void wordBytes(Block b, RegisterAction[] update, int i, int end, Md md) {
+        if (i == end) {
+            return;
+        }
+        b.when(eq(read(md.cleanKey()), constant(registerKey(i))), cleaned -> {
+            for (int k = 0; k < bytes; k++) {
+                Expr word = output(update[i]);
+                cleaned.set(md.wordByte()[k], k == 0 ? word : shr(word, constant((long) k * WbmonConfig.BITS_PER_COUNT_TABLE)));
+            }
+        }, other -> wordBytes(other, update, i + 1, end, md));
     }
 
     private void declareEgress(ProgramBuilder b) {
         Field outPort = b.intrinsic(Intrinsic.EGRESS_PORT);
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.EGRESS, 0);
         MatchTable ports = s0.table(PORTS_OUT, MatchKind.EXACT, PORT_TABLE_SIZE, WbmonConfig.VCONN_ID_BITS, outPort);
-        RegisterArray next = s0.register(NEXT_SEQ, WbmonConfig.SEQ_BITS, config.vconns());
+        RegisterArray next = s0.register(NEXT_SEQ, WbmonConfig.SEQ_BITS, cells);
         RegisterAction stamp = s0.action(RegisterAction.on(next, "stamp")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.OLD_LO));
-        s0.apply(ctx -> {
-            int e = ctx.lookup(ports);
-            if (e < 0) {
+        s0.body(code -> code.apply(ports)
+                .on(ACTION_VALID, vconn -> vconn
+                        .execute(stamp, and(actionData(ports), constant(cells - 1)))
+                        .set(headerValid, 1)
+                        .set(vconnId, actionData(ports))
+                        .set(seq, output(stamp)))
                 // not a vconn port (a host): the incoming vconn's header goes no further
-                ctx.set(headerValid, 0);
-                ctx.set(vconnId, 0);
-                ctx.set(seq, 0);
-                return;
-            }
-            long v = ctx.actionData(ports, e);
-            ctx.set(headerValid, 1);
-            ctx.set(vconnId, v);
-            ctx.set(seq, ctx.execute(stamp, v));
-        });
+                .miss(host -> host.set(headerValid, 0).set(vconnId, 0).set(seq, 0)));
     }
 
     /** Control plane: the packets arriving on {@code port} carry the WBMon header. */
@@ -346,13 +450,40 @@ public final class WbmonPipeline {
         s.addExact(PORTS_OUT, new long[] {port}, ACTION_VALID, vconn);
     }
 
-    /** Control plane: the popcount tables (zero bits of every byte value). */
-    public void installPopcount(PipelineState s) {
-        for (int k = 0; k < bytes; k++) {
+    /**
+     * The tables of constants every m-switch holds: the own-bit table (low log2(N·W) bits of
+     * the sequence number → register as the action, 1 &lt;&lt; (sn mod W) as the data) and the
+     * popcount tables (zero bits of every byte value).
+     */
+    public static List<ConstantEntry> constantEntries(WbmonConfig c) {
+        List<ConstantEntry> out = new ArrayList<>();
+        int w = c.bitsPerRegister();
+        int shift = Integer.numberOfTrailingZeros(w);
+        for (int low = 0; low < c.registers() * w; low++) {
+            out.add(new ConstantEntry(OWN_BIT, low, registerAction(low >>> shift), 1L << (low & (w - 1))));
+        }
+        for (int k = 0; k < w / WbmonConfig.BITS_PER_COUNT_TABLE; k++) {
             for (int value = 0; value < POPCOUNT_ENTRIES; value++) {
-                s.addExact(popcountTable(k), new long[] {value}, ACTION_VALID,
-                        WbmonConfig.BITS_PER_COUNT_TABLE - Integer.bitCount(value));
+                out.add(new ConstantEntry(popcountTable(k), value, ACTION_VALID,
+                        WbmonConfig.BITS_PER_COUNT_TABLE - Integer.bitCount(value)));
             }
         }
+        return out;
+    }
+
+    /** Control plane: installs {@link #constantEntries}. */
+    public void installConstantTables(PipelineState s) {
+        for (ConstantEntry e : constantEntries(config)) {
+            s.addExact(e.table(), new long[] {e.key()}, e.action(), e.data());
+        }
+    }
+
+    /** Drops detected on vconn {@code id}, every pipe: the byte lanes added. */
+    public static long readDrops(SwitchEngine e, WbmonConfig c, int id) {
+        long sum = 0;
+        for (int k = 0; k < c.bitsPerRegister() / WbmonConfig.BITS_PER_COUNT_TABLE; k++) {
+            sum += WbmonDeployment.readAllPipes(e, drops(k), id);
+        }
+        return sum;
     }
 }

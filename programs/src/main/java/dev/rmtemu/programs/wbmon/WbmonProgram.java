@@ -28,7 +28,7 @@ public final class WbmonProgram implements ProgramFactory {
         WbmonConfig d = WbmonConfig.defaults();
         return List.of(
                 ParamSpec.integer("vconns", d.vconns(), 1, 1 << WbmonConfig.VCONN_ID_BITS, "vconns tracked (cells per register array)"),
-                ParamSpec.integer("registers", d.registers(), 2, 64, "N: bitmap registers per vconn"),
+                ParamSpec.integer("registers", d.registers(), 2, 64, "N: bitmap registers per vconn, a power of two"),
                 ParamSpec.integer("bits", d.bitsPerRegister(), WbmonConfig.BITS_PER_COUNT_TABLE, WbmonConfig.MAX_BITS,
                         "W: bits per register (8, 16 or 32)"),
                 ParamSpec.integer("tolerance", d.tolerance(), 1, 63, "tws: slots of the tolerance window (cws = N - tws)"));

@@ -1,6 +1,11 @@
 package dev.rmtemu.programs.wbmon;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.results.NoteResults;
+import dev.rmtemu.emulator.results.ProgramResults;
+import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.replay.NetworkReplay;
 import dev.rmtemu.emulator.replay.ProgramReport;
@@ -15,12 +20,15 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * WBMon's section of {@code rmtemu replay}: per vconn, read from the m-switches'
+ * WBMon's results of {@code rmtemu replay}: per vconn, read from the m-switches'
  * registers after the run (every pipe), the packets its upstream numbered, the
  * packets and drops its downstream counted, and how far the downstream has judged
  * (sequence numbers below the slot to clean; later ones may still be counted).
  * Vconn ids are positions in {@link VConns#vconns}, as {@link WbmonControlPlane}
- * assigns them; the window parameters come from the switch's program.
+ * assigns them; the window parameters come from the switch's program. Then the analyser's
+ * step ({@link WbmonAnalyser}): NetBouncer's inference over the vconns' loss rates, per set of
+ * directed links it cannot tell apart, and the sets it blames, beside the losses the network
+ * counted on those links (its ground truth).
  */
 public final class WbmonReport implements ProgramReport {
     @Override
@@ -69,7 +77,7 @@ public final class WbmonReport implements ProgramReport {
             }
             out.add(new Row(id, WbmonControlPlane.describe(t, v), WbmonDeployment.readAllPipes(upEngine, WbmonPipeline.NEXT_SEQ, id),
                     WbmonDeployment.readAllPipes(downEngine, WbmonPipeline.PACKETS, id),
-                    WbmonDeployment.readAllPipes(downEngine, WbmonPipeline.DROPS, id), judged));
+                    WbmonPipeline.readDrops(downEngine, c, id), judged));
         }
         return out;
     }
@@ -83,26 +91,120 @@ public final class WbmonReport implements ProgramReport {
         return false;
     }
 
+    /** One vconn of the results: its row, with the drop rate the analyser reads. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record VconnResult(int vconn, String path, long numbered, long received, long drops, long judged, double dropRate) {
+        static VconnResult of(Row r) {
+            return new VconnResult(r.vconn(), r.path(), r.numbered(), r.received(), r.drops(), r.judgedBelow(), r.dropRate());
+        }
+    }
+
+    /**
+     * A set of directed links crossed by exactly the same vconns (which WBMon cannot tell apart):
+     * the least success probability NetBouncer inferred among them, whether the set is blamed
+     * (below {@code blame_below}), and the ground truth the network counted on those directed
+     * links (packets carried and lost).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record LinkSetResult(List<String> links, List<Integer> vconns, double minSuccess, boolean blamed, long trueCarried,
+                                long trueLost) {
+    }
+
+    /** WBMon's results of a network replay: per vconn from the m-switches' registers, per link NetBouncer's inference. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Results(double blameBelow, List<VconnResult> vconns, List<LinkSetResult> linkSets, List<String> notes)
+            implements ProgramResults {
+        @Override
+        public String render() {
+            StringBuilder b = new StringBuilder();
+            b.append(String.format(Locale.ROOT, "WBMon per vconn (registers of every pipe; judged = sequence numbers below the slot to clean)%n"));
+            b.append(String.format(Locale.ROOT, "  %5s  %-32s %12s %12s %10s %12s %9s%n", "vconn", "path", "numbered", "received",
+                    "drops", "judged", "drop %"));
+            for (VconnResult r : vconns) {
+                b.append(String.format(Locale.ROOT, "  %5d  %-32s %12d %12d %10d %12d %9.4f%n", r.vconn(), r.path(), r.numbered(),
+                        r.received(), r.drops(), r.judged(), 100 * r.dropRate()));
+            }
+            for (String n : notes) {
+                b.append("  ").append(n).append('\n');
+            }
+            if (!linkSets.isEmpty()) {
+                b.append(String.format(Locale.ROOT, "WBMon analyser (NetBouncer on the vconns' loss rates; directed links crossed by the"
+                        + " same vconns are one set; blamed below %s)%n", blameBelow));
+                b.append(String.format(Locale.ROOT, "  %-40s %-8s %11s %7s %14s %10s%n", "directed links", "vconns", "min success",
+                        "blamed", "true carried", "true lost"));
+                for (LinkSetResult l : linkSets) {
+                    b.append(String.format(Locale.ROOT, "  %-40s %-8s %11.6f %7s %14d %10d%n", String.join(" ", l.links()),
+                            l.vconns().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")),
+                            l.minSuccess(), l.blamed() ? "yes" : "no", l.trueCarried(), l.trueLost()));
+                }
+            }
+            return b.toString();
+        }
+    }
+
     @Override
-    public String summarizeNetwork(NetworkReplay.Result result) {
-        List<Row> rows = rows(result.network());
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "WBMon per vconn (registers of every pipe; judged = sequence numbers below the slot to clean)%n"));
-        b.append(String.format(Locale.ROOT, "  %5s  %-32s %12s %12s %10s %12s %9s%n", "vconn", "path", "numbered", "received",
-                "drops", "judged", "drop %"));
+    public Results networkResults(NetworkReplay.Result result) {
+        return results(result.network(), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW);
+    }
+
+    /** The results of {@code net} after its run, blaming links whose inferred success is below {@code blameBelow}. */
+    static Results results(NetworkEngine net, double blameBelow) {
+        List<Row> rows = rows(net);
+        List<VconnResult> vconns = new ArrayList<>();
         long numbered = 0;
         for (Row r : rows) {
+            vconns.add(VconnResult.of(r));
             numbered += r.numbered();
-            b.append(String.format(Locale.ROOT, "  %5d  %-32s %12d %12d %10d %12d %9.4f%n", r.vconn(), r.path(), r.numbered(),
-                    r.received(), r.drops(), r.judgedBelow(), 100 * r.dropRate()));
         }
+        List<String> notes = new ArrayList<>();
         if (rows.isEmpty()) {
-            b.append("  no vconn between two m-switches running wbmon\n");
+            notes.add("no vconn between two m-switches running wbmon");
         } else if (numbered == 0) {
-            b.append("  nothing numbered: the port tables are empty; write them with"
-                    + " 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC' and pass --control FILE\n");
+            notes.add("nothing numbered: the port tables are empty; write them with"
+                    + " 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC' and pass --control FILE");
         }
-        return b.toString();
+        return new Results(blameBelow, vconns, analyse(net, rows, blameBelow), notes);
+    }
+
+    /**
+     * {@link WbmonAnalyser} over the vconns the m-switches counted (sent = numbered by the
+     * upstream, received and drops by the downstream), with each set's ground truth.
+     */
+    private static List<LinkSetResult> analyse(NetworkEngine net, List<Row> rows, double blameBelow) {
+        Topology t = net.topology();
+        List<VConn> all = VConns.vconns(t);
+        List<VConn> counted = new ArrayList<>();
+        List<WbmonCollector.VconnCounters> counters = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.numbered() > 0) {
+                counted.add(all.get(r.vconn()));
+                counters.add(new WbmonCollector.VconnCounters(counters.size(), r.numbered(), r.received(), r.drops()));
+            }
+        }
+        List<LinkSetResult> out = new ArrayList<>();
+        if (counted.isEmpty()) {
+            return out;
+        }
+        WbmonAnalyser.Analysis a = WbmonAnalyser.analyse(t, counted, counters,
+                new WbmonAnalyser.Params(blameBelow, NetBouncer.Params.DEFAULTS));
+        for (WbmonAnalyser.LinkSet set : a.sets()) {
+            List<String> names = new ArrayList<>();
+            long carried = 0;
+            long lost = 0;
+            for (int d : set.links()) {
+                Link l = t.link(d / 2);
+                int dir = d % 2;
+                names.add(dir == 0 ? l.a() + "->" + l.b() : l.b() + "->" + l.a());
+                carried += net.carried(l.id(), dir);
+                lost += net.lost(l.id(), dir);
+            }
+            List<Integer> ids = new ArrayList<>();
+            for (int v : set.vconns()) {
+                ids.add(rows.stream().filter(r -> r.numbered() > 0).toList().get(v).vconn());
+            }
+            out.add(new LinkSetResult(names, ids, set.minSuccess(), set.blamed(), carried, lost));
+        }
+        return out;
     }
 
     /**
@@ -110,8 +212,8 @@ public final class WbmonReport implements ProgramReport {
      * upstream) and {@code wbmon} leaves forwarding to the network's routing, so there is nothing to report.
      */
     @Override
-    public String summarize(ReplayResult result) {
-        return "WBMon: a single switch has no vconns (no packet carries a WBMon header); replay a network with --topology"
-                + " and the control script from 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC'\n";
+    public NoteResults results(ReplayResult result) {
+        return new NoteResults("WBMon: a single switch has no vconns (no packet carries a WBMon header); replay a network with"
+                + " --topology and the control script from 'rmtemu experiment wbmon --opt control=FILE --opt topology=SPEC'");
     }
 }

@@ -4,6 +4,9 @@ import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.compiler.Compilation;
+import dev.rmtemu.model.compiler.ProgramCompiler;
+import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -14,7 +17,7 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -40,10 +43,15 @@ class LdsPipelineTest {
         }
 
         Rig(LdsConfig cfg, LdsIntervals intervals) {
+            this(cfg, intervals, "tofino1", Backend.COMPILED);
+        }
+
+        Rig(LdsConfig cfg, LdsIntervals intervals, String target, Backend backend) {
             pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 1, 1, 0, intervals);
-            assertTrue(ResourceChecker.check(pipeline.program, TargetProfiles.builtIn("tofino1")).fits(), "fits tofino1");
+            Compilation c = ProgramCompiler.compile(pipeline.program, TargetProfiles.builtIn(target));
+            assertTrue(c.accepted(), () -> "accepted on " + target + ": " + c.lines());
             state = new PipelineState(pipeline.program, 1);
-            exec = new PassExecutor(state, true);
+            exec = new PassExecutor(state, true, backend);
             parser = new HeaderParser(pipeline.program);
             phv = new Phv(pipeline.program.fields().size());
             txTs = pipeline.program.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
@@ -67,23 +75,31 @@ class LdsPipelineTest {
         }
     }
 
+    /**
+     * Every variant on tofino1 (C a power of two) with both back ends, and a C that is not a
+     * power of two (a modulo: unconstrained only): register for register the plain-Java sketch.
+     */
     @ParameterizedTest
-    @ValueSource(strings = {"single", "sampled", "multibank", "weighted"})
-    void stageProgramEqualsReferenceOnRandomTraces(String variant) {
-        LdsConfig base = LdsConfig.singleRate(4, 1000, 5, 1.0);
+    @CsvSource({"single,tofino1,COMPILED", "sampled,tofino1,COMPILED", "multibank,tofino1,COMPILED",
+        "weighted,tofino1,COMPILED", "multibank,tofino1,INTERPRETER", "weighted,tofino1,INTERPRETER",
+        "odd,unconstrained,COMPILED", "odd,unconstrained,INTERPRETER"})
+    void stageProgramEqualsReferenceOnRandomTraces(String variant, String target, Backend backend) {
+        LdsConfig base = LdsConfig.singleRate(4, 1024, 5, 1.0);
         LdsConfig cfg = switch (variant) {
-            case "sampled" -> LdsConfig.singleRate(4, 1000, 5, 0.3);
-            case "multibank" -> LdsConfig.multiBank(1000, 5);
+            case "sampled" -> LdsConfig.singleRate(4, 1024, 5, 0.3);
+            case "multibank" -> LdsConfig.multiBank(1024, 5);
             case "weighted" -> base.withWeights(LdsWeights.bronzeSilverGold(1, 32, 2048));
+            case "odd" -> new LdsConfig(4, 1000, 7, new double[] {0.2, 0.5, 1, 1}, LdsConfig.DEFAULT_ALPHA,
+                    LdsWeights.bronzeSilverGold(1, 16, 128));
             default -> base;
         };
         // intervals of 2^20 ns: the trace below spans several, and delays up to 2 ms cross boundaries
         LdsIntervals iv = new LdsIntervals(20);
-        Rig rig = new Rig(cfg, iv);
+        Rig rig = new Rig(cfg, iv, target, backend);
         LdsSketch[] tx = {new LdsSketch(cfg), new LdsSketch(cfg)};
         LdsSketch[] rx = {new LdsSketch(cfg), new LdsSketch(cfg)};
         LdsPacketKeys keys = new LdsPacketKeys(cfg);
-        SplitMix64 rng = new SplitMix64(variant.hashCode());
+        SplitMix64 rng = new SplitMix64((variant + backend).hashCode());
         // large timestamps (near 2^40 ns) so the low words overflow and carries into s_hi matter
         long t = (1L << 40) - 5_000_000;
         int crossed = 0;
@@ -136,14 +152,26 @@ class LdsPipelineTest {
     }
 
     @Test
-    void fourRowsFitTofino1AndUseThreeFullStagesPerGress() {
+    void defaultsCompileOnTofino1AsIrInTwelveStages() {
         LdsPipeline p = new LdsPipeline(LdsConfig.defaults(), LdsRole.BOTH, 1, 4, 0.2);
-        ResourceReport rep = ResourceChecker.check(p.program, TargetProfiles.builtIn("tofino1"));
-        assertTrue(rep.fits(), rep.toString());
+        Compilation c = ProgramCompiler.compile(p.program, TargetProfiles.builtIn("tofino1"));
+        assertTrue(c.accepted(), () -> String.join("\n", c.lines()));
         assertEquals(3 * 4 * 2, p.program.registers().size(), "s_lo, s_hi, n/d per row per gress");
+        assertEquals(LdsPipeline.RECEIVER_FIRST_STAGE + LdsPipeline.STAGES_PER_END - 1,
+                p.program.stages(Gress.EGRESS).get(p.program.stages(Gress.EGRESS).size() - 1).number(), "last egress stage");
         // a sketch too large for a stage's SRAM is refused
         LdsPipeline big = new LdsPipeline(LdsConfig.defaults().withCells(65_536), LdsRole.SENDER, 1, 1, 0);
         assertFalse(ResourceChecker.check(big.program, TargetProfiles.builtIn("tofino1")).fits());
+    }
+
+    @Test
+    void aCellCountThatIsNotAPowerOfTwoNeedsADividerTofino1DoesNotHave() {
+        LdsPipeline odd = new LdsPipeline(LdsConfig.defaults().withCells(1000), LdsRole.SENDER, 1, 1, 0);
+        Compilation c = ProgramCompiler.compile(odd.program, TargetProfiles.builtIn("tofino1"));
+        assertFalse(c.accepted());
+        assertTrue(c.lines().contains("lds: ingress stage 0: field lds_tx.base0: 'lds_tx.base0 = ((lds_tx_h0.get() % 1000) << 1)'"
+                + " needs 2 ALU operations; a container's ALU does one per stage [vliw-instructions]"), String.join("\n", c.lines()));
+        assertTrue(ProgramCompiler.compile(odd.program, TargetProfiles.builtIn("unconstrained")).accepted());
     }
 
     @Test

@@ -144,8 +144,8 @@ class LdsReplayCliTest {
 
     @Test
     void withoutCollisionsEachIntervalsEstimateIsItsTrueMeanDelay(@TempDir Path tmp) {
-        // 20 flows over 4 rows of 11,264 cells (the most that fit tofino1): no flow shares a cell with another
-        Run r = replay("gen:isp?packets=20000&flows=20&ipv6=0&seed=3", tmp.resolve("run"), "cells=11264", "k=1");
+        // 20 flows over 4 rows of 8,192 cells (the default, the most that fit tofino1): no flow shares a cell with another
+        Run r = replay("gen:isp?packets=20000&flows=20&ipv6=0&seed=3", tmp.resolve("run"), "cells=8192", "k=1");
         assertEquals(0, r.code(), r.err());
         String section = section(r.out());
         int rows = 0;
@@ -158,6 +158,23 @@ class LdsReplayCliTest {
             }
         }
         assertTrue(rows >= 12, section);
+        // the same rows as data: report.json's results.lds.flows and results/lds_flows.csv
+        com.fasterxml.jackson.databind.JsonNode flows;
+        List<String> csv;
+        try {
+            flows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(tmp.resolve("run/report.json").toFile())
+                    .path("results").path("lds").path("flows");
+            csv = java.nio.file.Files.readAllLines(tmp.resolve("run/results/lds_flows.csv"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertEquals(rows, flows.size());
+        assertEquals("interval,five_tuple,packets,est_mean_ns,true_mean_ns,error", csv.get(0));
+        assertEquals(rows + 1, csv.size());
+        for (com.fasterxml.jackson.databind.JsonNode f : flows) {
+            assertTrue(Math.abs(f.path("error").asDouble()) < 1e-9, f.toString());
+            assertEquals(f.path("true_mean_ns").asDouble(), f.path("est_mean_ns").asDouble(), 1e-6 * f.path("true_mean_ns").asDouble());
+        }
     }
 
     @Test

@@ -19,7 +19,7 @@ class LdsReportTest {
         Map<String, String> params = Map.of("cells", "8192", "k", "1", "paths", "2", "priority", "0.2", "top", "8");
         ReplayResult res = Replay.run(new ReplayOptions(LdsProgram.NAME, params, "tofino1", trace, "original", 1, 0, 100, true,
                 0, null, false), null);
-        String text = new LdsReport().summarize(res);
+        String text = new LdsReport().results(res).render();
         assertTrue(text.startsWith("LDS ingress -> egress, largest 8 flows"), text);
         LdsConfig cfg = LdsProgram.pipeline(new dev.rmtemu.model.program.ProgramParams(LdsProgram.NAME, new LdsProgram().params(),
                 params)).config;

@@ -64,10 +64,9 @@ class LossRadarBlackBoxTest {
     private static IbfDigest digest(PipelineState s, LossRadarConfig c, int role, int slot, int upstream, int port) {
         IbfDigest d = IbfDigest.of(c);
         int m = c.cellsPerHash();
-        int digests = role == MeterDigest.UM ? 1 : c.upstreamDigests();
         for (int j = 0; j < c.hashes(); j++) {
             for (int i = 0; i < m; i++) {
-                int idx = ((slot * digests + upstream) * c.ports() + port) * m + i;
+                int idx = LossRadarProgram.cellIndex(c, role, slot, upstream, port, i);
                 d.setCount(j * m + i, (int) s.readRegister(0, LossRadarProgram.arrayName(role, j, c.words(), c.words()), idx));
                 for (int w = 0; w < c.words(); w++) {
                     d.setXorWord(j * m + i, w, (int) s.readRegister(0, LossRadarProgram.arrayName(role, j, w, c.words()), idx));

@@ -22,7 +22,7 @@ class LossRadarExperimentTest {
         o.put("c_ms", "40");
         o.put("c_bursts", "2");
         o.put("c_burst_packets", "400");
-        o.put("c_cells", "900");
+        o.put("c_cells", "768");
         o.put("d_cells", "96");
         o.put("d_ports", "4");
         o.put("l_packets", "3000");

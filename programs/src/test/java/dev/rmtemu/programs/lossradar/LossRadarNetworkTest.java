@@ -42,7 +42,7 @@ class LossRadarNetworkTest {
         int m = c.cellsPerHash();
         for (int j = 0; j < c.hashes(); j++) {
             for (int i = 0; i < m; i++) {
-                int idx = (slot * c.ports() + port) * m + i;
+                int idx = LossRadarProgram.cellIndex(c, role, slot, 0, port, i);
                 d.setCount(j * m + i, (int) s.readRegister(0, LossRadarProgram.arrayName(role, j, c.words(), c.words()), idx));
                 for (int w = 0; w < c.words(); w++) {
                     d.setXorWord(j * m + i, w, (int) s.readRegister(0, LossRadarProgram.arrayName(role, j, w, c.words()), idx));

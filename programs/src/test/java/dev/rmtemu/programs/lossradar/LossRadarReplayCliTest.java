@@ -129,6 +129,14 @@ class LossRadarReplayCliTest {
         Run again = replay(topo, tmp.resolve("run2"));
         assertEquals(0, again.code(), again.err());
         assertEquals(section, section(again.out()));
+        // and the same results: report.json's results object and every results/*.csv
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertEquals(json.readTree(run.resolve("report.json").toFile()).path("results").toString(),
+                json.readTree(tmp.resolve("run2").resolve("report.json").toFile()).path("results").toString());
+        for (String csv : List.of("lossradar_links.csv", "lossradar_losses.csv")) {
+            assertEquals(-1L, Files.mismatch(run.resolve("results").resolve(csv), tmp.resolve("run2").resolve("results").resolve(csv)),
+                    csv);
+        }
     }
 
     @Test

@@ -4,6 +4,8 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.check.StageUsage;
+import dev.rmtemu.model.compiler.Compilation;
+import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
@@ -12,7 +14,11 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.target.TargetProfiles;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,6 +29,49 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LossRadarResourcesTest {
     private static ResourceReport check(StageProgram p) {
         return ResourceChecker.check(p, TargetProfiles.builtIn("tofino1"));
+    }
+
+    private static Map<String, String> params(String list) {
+        Map<String, String> p = new LinkedHashMap<>();
+        if (list != null) {
+            for (String kv : list.split(",")) {
+                p.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+            }
+        }
+        return p;
+    }
+
+    /** Every meter variant is IR the tofino1 compiler accepts: masks, shifts and ORs, one operation per instruction. */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = ';', value = {
+        "lossradar;", "lossradar-um;", "lossradar-dm;",
+        "lossradar;ttl_bit=1,syn_bit=1,timestamp=1,ttl_norm=1",
+        "lossradar;ttl_bit=1", "lossradar;syn_bit=1,ports=1,port=0",
+        "lossradar-um;route=1,ports=16,ttl_bit=1,syn_bit=1,timestamp=1",
+        "lossradar-dm;meters=3,ports=3",
+        "lossradar-um;hashes=4,cells=256",
+    })
+    void tofinoOneAcceptsEveryVariant(String program, String list) {
+        StageProgram p = new ProgramRegistry().build(program, params(list));
+        Compilation c = ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino1"));
+        assertEquals(List.of(), c.lines(), program + " " + list);
+    }
+
+    /** A sub-table of m cells that is not a power of two needs a modulo: tofino1 refuses it, unconstrained runs it. */
+    @Test
+    void aNonPowerOfTwoSubTableTakesADivider() {
+        StageProgram p = new ProgramRegistry().build("lossradar-um", Map.of("cells", "30"));
+        List<String> lines = ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino1")).lines();
+        assertEquals(3, lines.stream().filter(l -> l.contains("'%' by 10, not a power of two")).count(), String.join("\n", lines));
+        assertTrue(ProgramCompiler.compile(p, TargetProfiles.builtIn("unconstrained")).accepted());
+    }
+
+    /** Both meters with k = 4 need 41 stateful ALUs from stage 3: more than tofino1's 12 stages hold. */
+    @Test
+    void fourHashesForBothMetersDoNotFitTofinoOne() {
+        StageProgram p = new ProgramRegistry().build("lossradar", Map.of("hashes", "4", "cells", "256"));
+        assertEquals(List.of("lossradar: ingress: program uses 13 stages > 12 [stage-resources]"),
+                ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino1")).lines());
     }
 
     @Test

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MidstDropVolumeTest {
     private static MidstDropVolume.Result run(double overload, double mirrorGbps) {
-        MidstConfig cfg = MidstConfig.defaults().withRows(2, MidstConfig.columnsFor(320, 2));
+        MidstConfig cfg = MidstConfig.defaults().withRows(2, MidstConfig.columnsFor(256, 2));
         MidstTraffic.Spec spec = new MidstTraffic.Spec(3_000, 1.0, 1000, 10, overload, 4_000, 2, 3_000_000L,
                 new int[] {3, 4, 5, 6, 7, 8, 9, 10}, 4);
         return MidstDropVolume.run(cfg, TargetProfiles.builtIn("tofino1"), spec, 400, mirrorGbps, 100, 64, 0.002);

@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MidstExperimentTest {
     private static final Map<String, String> SMALL = Map.ofEntries(Map.entry("memories", "10,160"), Map.entry("overloads", "1.5"),
-            Map.entry("flows", "5000"), Map.entry("bursts", "2"), Map.entry("burst_packets", "4000"), Map.entry("interval_us", "5000"),
+            Map.entry("flows", "5000"), Map.entry("bursts", "2"), Map.entry("burst_packets", "4000"),
+            Map.entry("burst_sizes", "4000,400"), Map.entry("interval_us", "5000"),
             Map.entry("clean_sizes", "20"), Map.entry("shrew_flows", "10"), Map.entry("shrew_ms", "40"),
             Map.entry("shrew_periods_ms", "15"), Map.entry("shrew_start_ms", "5"), Map.entry("drop_overloads", "3"));
 
@@ -38,11 +39,14 @@ class MidstExperimentTest {
     void smallRunPrintsBothTablesAndIsDeterministic() {
         String a = run(SMALL, false);
         assertTrue(a.contains("MIDST (a)") && a.contains("MIDST (b)") && a.contains("MIDST (c)") && a.contains("MIDST (d)"), a);
-        assertTrue(a.contains("   10 KB") && a.contains("  160 KB"), a);
+        // sizes are rounded down to power-of-two rows (tofino1 has no divider): 10 KB runs as 8 KB, 160 KB as 128 KB
+        assertTrue(a.contains("    8 KB") && a.contains("  128 KB"), a);
+        // part (a) runs both burst sizes, each row scored against observable and against all drops
+        assertTrue(a.contains("  128 KB   4000 ") && a.contains("  128 KB    400 ") && a.contains("F1*"), a);
         assertEquals(a, run(SMALL, false));
         String json = run(SMALL, true);
-        assertTrue(json.startsWith("{\"experiment\":\"midst\"") && json.contains("\"cleaning_ms\":[{\"size_kb\":20"), json);
-        assertTrue(json.contains("\"shrew\":[{\"memory_kb\":320,\"mode\":\"reports\"") && json.contains("\"drop_volume\":[{\"overload\":3.0"),
+        assertTrue(json.startsWith("{\"experiment\":\"midst\"") && json.contains("\"cleaning_ms\":[{\"size_kb\":16"), json);
+        assertTrue(json.contains("\"shrew\":[{\"memory_kb\":256,\"mode\":\"reports\"") && json.contains("\"drop_volume\":[{\"overload\":3.0"),
                 json);
         assertEquals(1, json.strip().split("\n").length, "one JSON document");
     }
@@ -52,11 +56,11 @@ class MidstExperimentTest {
         Map<String, String> o = new java.util.TreeMap<>(Map.of("rows", "2", "flows", "5000", "zipf", "1.0", "bursts", "2",
                 "burst_packets", "6000", "interval_us", "6000", "bytes", "1000", "gbps", "10", "queue_cells", "400"));
         o.putAll(Map.of("high", "100", "low", "10", "probe_ns", "1000", "hl_fraction", "0.002", "seed", "3"));
-        MidstExperiment.AccuracyRow row = MidstExperiment.accuracy(o, TargetProfiles.builtIn("tofino1"), 320, 1.5);
+        MidstExperiment.AccuracyRow row = MidstExperiment.accuracy(o, TargetProfiles.builtIn("tofino1"), 256, 1.5);
         assertTrue(row.drops() > 1_000, row.toString());
         assertEquals(2, row.monitorIntervals());
         assertTrue(row.trueHeavy() > 5, row.toString());
-        assertEquals(1.0, row.precision(), 1e-9, row.toString()); // 320 KB for 5,000 flows: no false positives
+        assertEquals(1.0, row.precision(), 1e-9, row.toString()); // 256 KB for 5,000 flows: no false positives
         assertTrue(row.recall() >= 0.9, row.toString());
         // the end-of-interval query sees every drop (tail drops included): exact heavy-loser set here
         assertEquals(row.drops(), row.queryDrops(), row.toString());
@@ -66,10 +70,29 @@ class MidstExperimentTest {
     }
 
     @Test
+    void perPacketReportsAreAlsoScoredAgainstEveryDrop() {
+        Map<String, String> o = new java.util.TreeMap<>(Map.of("rows", "2", "flows", "5000", "zipf", "1.0", "bursts", "2",
+                "burst_packets", "6000", "interval_us", "6000", "bytes", "1000", "gbps", "10", "queue_cells", "400"));
+        o.putAll(Map.of("high", "100", "low", "10", "probe_ns", "1000", "hl_fraction", "0.002", "seed", "3"));
+        MidstExperiment.AccuracyRow row = MidstExperiment.accuracy(o, TargetProfiles.builtIn("tofino1"), 256, 1.5, 2_000);
+        assertEquals(2_000, row.burstPackets());
+        assertEquals(4_000, row.packets());
+        // a flow heavy by what egress can observe is heavy by all its drops
+        assertTrue(row.trueHeavyAll() >= row.trueHeavy(), row.toString());
+        assertEquals((double) row.reportedTrueAll() / row.trueHeavyAll(), row.recallAllDrops(), 1e-12);
+        assertEquals((double) row.reportedTrueAll() / row.reportedHeavy(), row.precisionAll(), 1e-12);
+        assertEquals(2.0 * row.reportedTrueAll() / (row.reportedHeavy() + row.trueHeavyAll()), row.f1All(), 1e-12);
+        // short bursts end in tail drops no later packet of the flow can report: the full truth scores lower
+        assertTrue(row.f1All() < row.f1(), row.toString());
+    }
+
+    @Test
     void unknownOptionIsAUserError() {
         UserError e = assertThrows(UserError.class, () -> run(Map.of("memory", "10"), false));
         assertTrue(e.getMessage().contains("unknown option 'memory'"), e.getMessage());
         assertThrows(UserError.class, () -> run(Map.of("overloads", "fast"), false));
+        UserError burst = assertThrows(UserError.class, () -> run(Map.of("part", "a", "burst_sizes", "0"), false));
+        assertTrue(burst.getMessage().contains("burst sizes must be positive"), burst.getMessage());
         UserError rtt = assertThrows(UserError.class, () -> run(Map.of("part", "c", "shrew_rtt_us", "100"), false));
         assertTrue(rtt.getMessage().contains("shrew_rtt_us"), rtt.getMessage());
         assertThrows(UserError.class, () -> run(Map.of("part", "c", "shrew_flows", "0"), false));

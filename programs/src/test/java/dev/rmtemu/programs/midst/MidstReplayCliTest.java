@@ -178,6 +178,24 @@ class MidstReplayCliTest {
         assertEquals(cli("collect", "--journal", a.resolve("journal").toString()).out(),
                 cli("collect", "--journal", b.resolve("journal").toString()).out());
         assertTrue(Files.size(a.resolve("report.json")) > 0);
+        // the results: the same object and CSV bytes in both runs, and the summary's rows are the data's
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode ra = json.readTree(a.resolve("report.json").toFile()).path("results").path("midst");
+        assertEquals(ra.toString(), json.readTree(b.resolve("report.json").toFile()).path("results").path("midst").toString());
+        List<String> tables = List.of("flagged", "heavy_losers", "bursty_flows");
+        for (String t : tables) {
+            assertTrue(ra.path(t).size() > 0, t + " in " + ra);
+            assertEquals(-1L, Files.mismatch(a.resolve("results/midst_" + t + ".csv"), b.resolve("results/midst_" + t + ".csv")), t);
+            assertEquals(ra.path(t).size() + 1, Files.readAllLines(a.resolve("results/midst_" + t + ".csv")).size(), t);
+        }
+        for (com.fasterxml.jackson.databind.JsonNode f : ra.path("flagged")) {
+            String row = String.format(java.util.Locale.ROOT, "  %4d  %-52s %10d %10d %10d %10d", f.path("rank").asInt(),
+                    f.path("five_tuple").asText(), f.path("reported").asLong(), f.path("s_loss").asLong(),
+                    f.path("arrivals").asLong(), f.path("true_loss").asLong());
+            assertTrue(first.contains(row + "\n"), row + " in\n" + first);
+        }
+        assertTrue(first.contains(String.format(java.util.Locale.ROOT, "precision %.3f)", ra.path("monitoring").path("precision")
+                .asDouble())), first);
     }
 
     @Test

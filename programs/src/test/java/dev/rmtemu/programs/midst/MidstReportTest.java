@@ -48,15 +48,15 @@ class MidstReportTest {
             lossSum += r.loss();
         }
         assertTrue(lossSum >= drops && lossSum <= drops + drops / 100, "sum of S_loss " + lossSum + " vs drops " + drops);
-        String text = ProgramReport.forProgram(MidstProgram.NAME).get(0).summarize(result);
+        String text = ProgramReport.forProgram(MidstProgram.NAME).get(0).results(result).render();
         assertTrue(text.contains("port 1 dropped " + drops + " packets"), text);
         assertTrue(text.contains("top 5 heavy losers") && text.contains("top 5 bursty flows"), text);
-        assertEquals(text, ProgramReport.forProgram(MidstProgram.NAME).get(0).summarize(replay(control)), "deterministic");
+        assertEquals(text, ProgramReport.forProgram(MidstProgram.NAME).get(0).results(replay(control)).render(), "deterministic");
     }
 
     @Test
     void withoutProbesOrAControlScriptTheReportSaysNothingWasCounted() {
-        String text = ProgramReport.forProgram(MidstProgram.NAME).get(0).summarize(replay(null, Map.of("top", "5", "probe_ns", "0")));
+        String text = ProgramReport.forProgram(MidstProgram.NAME).get(0).results(replay(null, Map.of("top", "5", "probe_ns", "0"))).render();
         assertTrue(text.contains("nothing was counted: monitoring was off"), text);
         assertTrue(text.contains("no export journal (run with --out DIR)"), text);
     }

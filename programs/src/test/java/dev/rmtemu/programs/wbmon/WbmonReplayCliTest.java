@@ -96,9 +96,9 @@ class WbmonReplayCliTest {
         assertEquals(0, gen.code(), gen.err());
         assertTrue(gen.out().contains("vconn 0: m1:2 -> m2:2 via r1"), gen.out());
         assertTrue(gen.out().contains("vconn 1: m2:2 -> m1:2 via r1"), gen.out());
-        // 2 switches × 2 popcount tables (W = 16) × 256 values + 2 outgoing + 2 incoming ports
+        // 2 switches × (2 popcount tables (W = 16) × 256 values + own-bit table N·W = 4 × 16) + 2 outgoing + 2 incoming ports
         long lines = Files.readAllLines(control).stream().filter(l -> l.startsWith("on ")).count();
-        assertEquals(2 * 2 * 256 + 4, lines);
+        assertEquals(2 * (2 * 256 + 4 * 16) + 4, lines);
 
         Path run = tmp.resolve("run");
         Run replay = cli("replay", "--topology", topo.toString(), "--program", "wbmon", "--param", "vconns=4",
@@ -120,6 +120,24 @@ class WbmonReplayCliTest {
             assertTrue(judged > numbered - 4 * 16 && judged <= numbered, "judged " + judged + " of " + numbered);
             assertTrue(truth[1] > 50, "losses " + truth[1]);
             assertEquals(truth[1], drops, "vconn from " + e.getKey() + ": drops among the judged sequence numbers");
+        }
+        // the analyser's results: each vconn crosses its own pair of directed links (one lossy), so each
+        // pair is one indistinguishable set, blamed, with the lossy link's ground truth
+        com.fasterxml.jackson.databind.JsonNode sets = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run.resolve("report.json").toFile()).path("results").path("wbmon").path("link_sets");
+        assertEquals(2, sets.size(), sets.toString());
+        String[] upstream = {"m1", "m2"};
+        List<String> csv = Files.readAllLines(run.resolve("results/wbmon_link_sets.csv"));
+        assertEquals("links,vconns,min_success,blamed,true_carried,true_lost", csv.get(0));
+        for (int v = 0; v < 2; v++) {
+            com.fasterxml.jackson.databind.JsonNode set = sets.get(v);
+            assertEquals(v, set.path("vconns").get(0).asInt(), set.toString());
+            assertTrue(set.path("blamed").asBoolean(), set.toString());
+            assertEquals(groundTruthDrops(run, firstLink.get(upstream[v]), Long.MAX_VALUE)[0], set.path("true_lost").asLong(),
+                    set.toString());
+            assertTrue(set.path("min_success").asDouble() < WbmonAnalyser.Params.DEFAULT_BLAME_BELOW, set.toString());
+            assertTrue(csv.get(v + 1).startsWith(set.path("links").get(0).asText() + " " + set.path("links").get(1).asText() + ","
+                    + v + ","), csv.get(v + 1));
         }
     }
 
