@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,13 +16,14 @@ import java.util.Map;
 
 /**
  * The one form of every experiment's JSON document (docs/schema/experiment.schema.json):
- * {@code schema_version} first, then the experiment's own fields in their order, written by the
- * shared {@link Json} writer. Decimals are read exactly, so the digits an experiment chose stay;
+ * {@code schema_version} first, then the experiment's own fields in their order, on one line, written by the
+ * shared {@link Json} writer. Decimals are read exactly (trailing zeros too), so the digits an experiment chose stay;
  * a NaN or infinity (a ratio of nothing) becomes {@code null}, since JSON has no such numbers.
  */
 public final class ExperimentJson {
     private static final JsonMapper READER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
     private ExperimentJson() {
@@ -47,7 +49,7 @@ public final class ExperimentJson {
                 out.set(f.getKey(), finite(f.getValue()));
             }
         }
-        return Json.write(out);
+        return Json.line(out) + "\n";
     }
 
     private static JsonNode finite(JsonNode n) {

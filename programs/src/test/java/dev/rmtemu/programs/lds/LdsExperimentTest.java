@@ -29,7 +29,8 @@ class LdsExperimentTest {
         // the paper's weights need a multiplier; the power-of-two classes are what a switch runs
         assertTrue(a.contains("1/25/100 (reference only)") && a.contains("1/16/128 (switch)"), a);
         String j = run(SMALL, true);
-        assertTrue(j.startsWith("{\"packets\":40000,\"flows\":"), j);
+        assertTrue(j.startsWith("{\"schema_version\":" + dev.rmtemu.emulator.json.Json.SCHEMA_VERSION
+                + ",\"packets\":40000,\"flows\":"), j);
     }
 
     @Test

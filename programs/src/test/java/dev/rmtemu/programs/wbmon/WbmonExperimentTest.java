@@ -33,7 +33,8 @@ class WbmonExperimentTest {
             assertTrue(a.contains(part), part + " in\n" + a);
         }
         assertEquals(a, run(SMALL, false));
-        assertTrue(run(SMALL, true).startsWith("{\"experiment\":\"wbmon\""));
+        assertTrue(run(SMALL, true).startsWith("{\"schema_version\":" + dev.rmtemu.emulator.json.Json.SCHEMA_VERSION
+                + ",\"experiment\":\"wbmon\""));
     }
 
     @Test
