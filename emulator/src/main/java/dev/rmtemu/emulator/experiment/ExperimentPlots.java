@@ -16,8 +16,8 @@ import java.util.Set;
 /**
  * The figures of an experiment, drawn from its CSV tables (so a figure and its table never
  * disagree): per table, one chart per measured column against the table's first varying numeric
- * column (its parameter), one line per value of the table's first text column (the method or
- * setting), axes named by their columns (whose names carry their units: {@code _pct},
+ * column (its parameter), one line per value of the table's first text column whose values repeat
+ * (the method or setting; a column of distinct keys names rows, not groups), axes named by their columns (whose names carry their units: {@code _pct},
  * {@code _kb}, {@code _ns}). A table with one varying number gets bars per row instead, and a
  * table where no number varies no figure.
  * Each table's figures are one self-contained page (ECharts bundled, like report.html) and
@@ -54,15 +54,18 @@ public final class ExperimentPlots {
         return out;
     }
 
-    static List<ObjectNode> charts(String experiment, CsvTables.Table t) {
+    /** The charts of one table (empty when no number in it varies). */
+    public static List<ObjectNode> charts(String experiment, CsvTables.Table t) {
         List<String> cols = t.columns();
         List<Integer> numeric = new ArrayList<>();
         int group = -1;
+        int label = -1;
         for (int c = 0; c < cols.size(); c++) {
             if (isNumeric(t, c)) {
                 numeric.add(c);
-            } else if (group < 0 && varies(t, c)) {
-                group = c;
+            } else if (varies(t, c)) {
+                label = label < 0 ? c : label;
+                group = group < 0 && repeats(t, c) ? c : group;
             }
         }
         List<Integer> varying = new ArrayList<>();
@@ -74,7 +77,7 @@ public final class ExperimentPlots {
         List<ObjectNode> charts = new ArrayList<>();
         if (varying.size() == 1) {
             int y = varying.get(0);
-            charts.add(bars(experiment + " " + t.name() + ": " + cols.get(y), t, group, y));
+            charts.add(bars(experiment + " " + t.name() + ": " + cols.get(y), t, label, y));
             return charts;
         }
         for (int y : varying.subList(Math.min(1, varying.size()), varying.size())) {
@@ -142,6 +145,17 @@ public final class ExperimentPlots {
             }
         }
         return any;
+    }
+
+    /** Some value occurs twice: the column names groups of rows (a method), not each row (a flow key). */
+    private static boolean repeats(CsvTables.Table t, int c) {
+        Set<String> seen = new LinkedHashSet<>();
+        for (List<String> row : t.rows()) {
+            if (!seen.add(row.get(c))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean varies(CsvTables.Table t, int c) {

@@ -5,7 +5,11 @@ import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.model.check.ResourceReport;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rmtemu.emulator.experiment.CsvTables;
+import dev.rmtemu.emulator.experiment.ExperimentPlots;
 import dev.rmtemu.emulator.metrics.LatencyHistogram;
+import dev.rmtemu.emulator.results.RunResults;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +67,7 @@ final class HtmlReport {
         }
         sb.append("<h2>Stage resources</h2>\n");
         sb.append(resources("resources", e.resources()));
+        sb.append(results(r.results()));
         sb.append(Charts.script());
         sb.append("</body></html>\n");
         return sb.toString();
@@ -157,6 +162,7 @@ final class HtmlReport {
         if (shown.isEmpty()) {
             sb.append("<p>No switch runs a program with stages.</p>\n");
         }
+        sb.append(results(r.results()));
         sb.append(Charts.script());
         sb.append("</body></html>\n");
         return sb.toString();
@@ -168,6 +174,22 @@ final class HtmlReport {
         }
         return Charts.div(id, Charts.latencyPercentiles("latency (" + what + ", ns) by percentile",
                 Map.of(h.name(), h.copy()), Map.of(h.name(), h.max())));
+    }
+
+    /**
+     * The programs' results tables (results/*.csv) drawn as the experiments' figures are: each
+     * measured column against the table's first varying number (HashPipe: estimate, truth and
+     * error by rank); nothing when the run has no results.
+     */
+    private static String results(RunResults results) {
+        StringBuilder sb = new StringBuilder();
+        int n = 0;
+        for (CsvTables.Table t : results.tables()) {
+            for (ObjectNode chart : ExperimentPlots.charts("results", t)) {
+                sb.append(Charts.div("results-" + n++, chart));
+            }
+        }
+        return n == 0 ? "" : "<h2>Program results</h2>\n" + sb;
     }
 
     private static String resources(String id, ResourceReport r) {
