@@ -32,7 +32,7 @@ final class InMemoryTrace {
     static UnsafeBuffer isp(int packets, int flows) {
         UnsafeBuffer trace = new UnsafeBuffer(ByteBuffer.allocateDirect(packets * PacketRecord.LENGTH));
         PacketRecord view = new PacketRecord();
-        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + SEED)) {
+        try (PacketSource src = TraceSpec.open("gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + SEED + "&dist=zipf&gbps=100&load=0.5")) {
             int i = 0;
             while (i < packets && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
                 i++;

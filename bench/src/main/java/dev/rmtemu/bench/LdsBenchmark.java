@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
 
 /**
  * LDS end to end on tofino1: the sender sketch in ingress and the receiver sketch in egress
- * of one switch (R = 4 rows of 17,500 cells, k = 5, the paper's 70,000 counters), flows
+ * of one switch (the defaults: R = 4 rows of 8,192 cells, k = 5, a power of two per row on tofino1), flows
  * spread over 2 output ports with 20 % in the priority queue, an ISP-like trace at 60 % of
  * 100 Gb/s. One operation = one trace packet through both measurement points, so the score
  * is packets per second. {@code reference} is the plain-Java sketch pair: each end hashes the
@@ -27,7 +27,7 @@ import java.nio.ByteBuffer;
  */
 public class LdsBenchmark extends EngineBenchmark {
     static final int PACKETS = 1 << 18;
-    static final String TRACE = "gen:isp?packets=" + PACKETS + "&flows=10000&ipv6=0&seed=11&load=0.6";
+    static final String TRACE = "gen:isp?packets=" + PACKETS + "&flows=10000&ipv6=0&seed=11&load=0.6&dist=zipf&gbps=100";
     static final int PATHS = 2;
     static final double PRIORITY_SHARE = 0.2;
     static final double OUT_GBPS = 100;

@@ -168,7 +168,7 @@ class BackendEquivalenceTest {
                 for (int i = 0; i < group.length; i++) {
                     group[i] = (d + 5 * i) % ports;
                 }
-                LossRadarProgram.installRoute(e.state(), 0xC0A80000L | d, group);
+                LossRadarProgram.installRoute(e.state(), 0xC0A80000 | d, 32, group);
             }
         }
     }

@@ -87,13 +87,15 @@ class ExperimentCsvTest {
         assertEquals(0, r.code(), r.err());
         JsonNode rows = JSON.readTree(dir.resolve("lds.json").toFile()).get("rows");
         List<List<String>> csv = parse(Files.readString(dir.resolve("lds-rows.csv")));
-        assertEquals(List.of("part", "method", "loss", "group", "flows", "estimated", "median_pct", "p95_pct"), csv.get(0));
+        assertEquals(List.of("part", "method", "engine", "target", "loss", "group", "flows", "estimated", "median_pct", "p95_pct",
+                "within_1pct", "within_5pct", "within_10pct"), csv.get(0));
         int line = 1;
         for (JsonNode row : rows) {
             for (JsonNode g : row.get("groups")) {
                 List<String> cells = csv.get(line++);
                 assertEquals(row.get("method").asText(), cells.get(1));
-                assertEquals(g.get("group").asText(), cells.get(3));
+                assertEquals(row.get("engine").asText(), cells.get(2));
+                assertEquals(g.get("group").asText(), cells.get(5));
                 assertRowEquals(g, csv.get(0), cells, "lds line " + line);
             }
         }

@@ -7,12 +7,28 @@ import java.util.function.LongConsumer;
 
 /**
  * What {@code rmtemu trace info} reports about a trace: packets, bytes, time span,
- * flows, IP versions, protocol mix, skipped frames and the largest flows. Computed in
- * one pass; memory is proportional to the number of flows.
+ * flows, IP versions, protocol mix, skipped frames and the largest flows, and the
+ * statistics that compare a trace with a real capture: the share of packets in the top
+ * 1 / 10 / 100 / 1000 flows, the flow-size CCDF, new flows per interval and the mean
+ * packet size. Computed in one pass; memory is proportional to the number of flows.
  */
 public final class TraceSummary {
     /** How often (in packets) the progress callback is told the count. */
     public static final int PROGRESS_EVERY = 65_536;
+    /** The top-n flows whose share of the packets is reported. */
+    public static final int[] TOP_SHARES = {1, 10, 100, 1000};
+    /** Flow sizes (packets) at which the CCDF is reported: decades, as the papers plot it. */
+    public static final long[] CCDF_PACKETS = {1, 2, 10, 100, 1_000, 10_000, 100_000, 1_000_000};
+    /** Equal time intervals the span is cut into for new flows per interval. */
+    public static final int NEW_FLOW_INTERVALS = 10;
+
+    /** Share of the packets the {@code top} largest flows hold. */
+    public record TopShare(int top, double packetShare) {
+    }
+
+    /** Flows of at least {@code packets} packets: their count and share of all flows. */
+    public record CcdfPoint(long packets, long flows, double share) {
+    }
 
     /** One of the largest flows. */
     public record Flow(int ipVersion, String src, String dst, int protocol, int srcPort, int dstPort, long packets,
@@ -33,6 +49,10 @@ public final class TraceSummary {
     private long fragments;
     private Map<String, Long> skipped;
     private Flow[] top;
+    private TopShare[] topShares;
+    private CcdfPoint[] ccdf;
+    private long newFlowIntervalNs;
+    private long[] newFlows;
 
     private TraceSummary() {
     }
@@ -42,6 +62,7 @@ public final class TraceSummary {
         TraceSummary s = new TraceSummary();
         FlowTable table = new FlowTable();
         PacketRecord r = PacketRecord.allocate();
+        long[] firstSeen = new long[1024];
         while (src.next(r)) {
             long ts = r.timestampNs();
             if (s.packets == 0) {
@@ -61,7 +82,13 @@ public final class TraceSummary {
             if (r.isFragment()) {
                 s.fragments++;
             }
-            table.add(r, r.wireLength());
+            int e = table.add(r, r.wireLength());
+            if (e == table.size() - 1 && table.packets(e) == 1) {
+                if (e == firstSeen.length) {
+                    firstSeen = java.util.Arrays.copyOf(firstSeen, e * 2);
+                }
+                firstSeen[e] = ts;
+            }
             if (progress != null && (s.packets % PROGRESS_EVERY) == 0) {
                 progress.accept(s.packets);
             }
@@ -70,6 +97,7 @@ public final class TraceSummary {
         s.flows = table.size();
         s.skipped = src.skipped().asMap();
         int[] t = table.top(topN);
+        s.flowStatistics(table, firstSeen);
         s.top = new Flow[t.length];
         for (int i = 0; i < t.length; i++) {
             PacketRecord k = table.key(t[i]);
@@ -77,6 +105,71 @@ public final class TraceSummary {
                     k.srcPort(), k.dstPort(), table.packets(t[i]), table.bytes(t[i]));
         }
         return s;
+    }
+
+    private void flowStatistics(FlowTable table, long[] firstSeen) {
+        int n = table.size();
+        long[] sizes = new long[n];
+        for (int e = 0; e < n; e++) {
+            sizes[e] = table.packets(e);
+        }
+        java.util.Arrays.sort(sizes);
+        topShares = new TopShare[TOP_SHARES.length];
+        for (int i = 0; i < TOP_SHARES.length; i++) {
+            long sum = 0;
+            for (int j = 0; j < Math.min(TOP_SHARES[i], n); j++) {
+                sum += sizes[n - 1 - j];
+            }
+            topShares[i] = new TopShare(TOP_SHARES[i], packets == 0 ? 0 : (double) sum / packets);
+        }
+        ccdf = new CcdfPoint[CCDF_PACKETS.length];
+        for (int i = 0; i < CCDF_PACKETS.length; i++) {
+            // sizes is sorted: the flows at or above the threshold are the tail from the first index >= it
+            int lo = 0;
+            int hi = n;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (sizes[mid] < CCDF_PACKETS[i]) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            ccdf[i] = new CcdfPoint(CCDF_PACKETS[i], n - lo, n == 0 ? 0 : (double) (n - lo) / n);
+        }
+        newFlows = new long[packets == 0 ? 0 : NEW_FLOW_INTERVALS];
+        long span = maxNs - minNs;
+        // the last interval is closed, so the last timestamp falls in it
+        newFlowIntervalNs = packets == 0 ? 0 : Math.max(1, (span + NEW_FLOW_INTERVALS - 1) / NEW_FLOW_INTERVALS);
+        for (int e = 0; e < n; e++) {
+            long i = (firstSeen[e] - minNs) / newFlowIntervalNs;
+            newFlows[(int) Math.min(NEW_FLOW_INTERVALS - 1, i)]++;
+        }
+    }
+
+    /** Share of the packets in the top 1, 10, 100 and 1000 flows. */
+    public TopShare[] topShares() {
+        return topShares.clone();
+    }
+
+    /** Flow-size CCDF at {@link #CCDF_PACKETS}. */
+    public CcdfPoint[] flowSizeCcdf() {
+        return ccdf.clone();
+    }
+
+    /** Length of the intervals of {@link #newFlowsPerInterval}, ns (the span over {@link #NEW_FLOW_INTERVALS}, rounded up). */
+    public long newFlowIntervalNs() {
+        return newFlowIntervalNs;
+    }
+
+    /** Flows whose first packet falls in each of {@link #NEW_FLOW_INTERVALS} equal intervals of the span. */
+    public long[] newFlowsPerInterval() {
+        return newFlows.clone();
+    }
+
+    /** Mean wire length of a packet, bytes (0 for an empty trace). */
+    public double meanPacketBytes() {
+        return packets == 0 ? 0 : (double) bytes / packets;
     }
 
     public String source() {

@@ -28,6 +28,8 @@ public final class DemoCommand implements Callable<Integer> {
     public static final long DEFAULT_FLOWS = 80_000;
     /** Egress port rate: below the trace's ~50 Gb/s, so the port congests. */
     public static final double DEMO_PORT_GBPS = 40;
+    /** The demo trace's flow model and link: Zipf flows on a 100 Gb/s link at 50 % load. */
+    public static final String DEMO_TRACE_MODEL = "&dist=zipf&gbps=100&load=0.5";
 
     @Spec
     CommandSpec spec;
@@ -49,7 +51,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String trace = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed;
+        // the Zipf flow model on a 100 Gb/s link at 50 % load (gen:isp's own default is a 10 Gb/s backbone at 15 %,
+        // which would not congest the demo's port)
+        String trace = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed + DEMO_TRACE_MODEL;
         ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", trace, "original", seed, 0,
                 DEMO_PORT_GBPS, true, 0, dev.rmtemu.emulator.replay.OutputPaths.directory("--out", out), true);
         return ReplayCommand.run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);

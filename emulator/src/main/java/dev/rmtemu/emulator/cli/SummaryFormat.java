@@ -38,6 +38,22 @@ final class SummaryFormat {
         if (stopReason != null) {
             b.append("stopped    early: ").append(stopReason).append('\n');
         }
+        b.append(String.format(Locale.ROOT, "mean size  %.1f B per packet%n", s.meanPacketBytes()));
+        b.append("top flows ");
+        for (TraceSummary.TopShare t : s.topShares()) {
+            b.append(String.format(Locale.ROOT, " top %d %.2f%%", t.top(), 100 * t.packetShare()));
+        }
+        b.append(" of packets\n");
+        b.append("flow CCDF ");
+        for (TraceSummary.CcdfPoint c : s.flowSizeCcdf()) {
+            b.append(String.format(Locale.ROOT, " >=%d %,d (%.4f%%)", c.packets(), c.flows(), 100 * c.share()));
+        }
+        b.append(" flows of at least N packets\n");
+        b.append(String.format(Locale.ROOT, "new flows  per %.6f s:", s.newFlowIntervalNs() / 1e9));
+        for (long n : s.newFlowsPerInterval()) {
+            b.append(String.format(Locale.ROOT, " %,d", n));
+        }
+        b.append('\n');
         TraceSummary.Flow[] top = s.top();
         if (top.length > 0) {
             int w = "destination".length();

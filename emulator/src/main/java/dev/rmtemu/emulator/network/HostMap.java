@@ -14,14 +14,20 @@ import java.util.List;
  * Puts a trace's packets onto the topology's hosts, deterministically and
  * without allocating:
  * <ul>
- *   <li>source host = sources[h(src address) mod #sources], sources being the
- *       hosts with role source or both, in node order;</li>
- *   <li>destination host = the sinks other than that source (hosts with role
+ *   <li>an IPv4 destination inside a sink host's prefix (the longest, if several)
+ *       goes to that host; a source inside the prefix of a source host other than
+ *       the destination comes from it; an IPv4 address inside any host's prefix is
+ *       kept (routing looks at destinations only). So hosts whose prefixes cover the
+ *       trace's addresses (e.g. 0.0.0.0/1 and 128.0.0.0/1) replay it with its own
+ *       addresses;</li>
+ *   <li>otherwise source host = sources[h(src address) mod #sources], sources being
+ *       the hosts with role source or both, in node order (the next one if that is
+ *       the kept destination);</li>
+ *   <li>and destination host = the sinks other than that source (hosts with role
  *       sink or both, node order) indexed by h(dst address) mod their count;</li>
- *   <li>the record is rewritten to IPv4 (an IPv6 packet becomes IPv4): source
- *       address = the source host's prefix with the original address's host
- *       bits (low 32 bits for IPv6) below the prefix, destination likewise.
- *       With /32 host prefixes that is the host's address.</li>
+ *   <li>an address not kept is rewritten to IPv4 (an IPv6 packet becomes IPv4):
+ *       the host's prefix with the original address's host bits (low 32 bits for
+ *       IPv6) below the prefix. With /32 host prefixes that is the host's address.</li>
  * </ul>
  * h is the SplitMix64 finaliser, so every packet of a flow (same addresses)
  * takes the same pair of hosts, and the mapping depends on the trace only.
@@ -31,6 +37,8 @@ public final class HostMap {
     private final int[][] sinksFor;
     private final int[] prefixAddress;
     private final int[] prefixMask;
+    /** Node indices of the sink hosts, in node order. */
+    private final int[] sinkNodes;
 
     public HostMap(Topology t) {
         List<Node> hosts = t.hosts();
@@ -55,6 +63,7 @@ public final class HostMap {
             prefixMask[h.index()] = Ipv4Prefix.mask(p.length());
             prefixAddress[h.index()] = p.address() & prefixMask[h.index()];
         }
+        sinkNodes = sinks.stream().mapToInt(Node::index).toArray();
         sourceNodes = new int[sources.size()];
         sinksFor = new int[sources.size()][];
         for (int i = 0; i < sources.size(); i++) {
@@ -96,16 +105,45 @@ public final class HostMap {
      * the source host's node index; the destination is then {@code r.dstIpv4()}.
      */
     public int assign(PacketRecord r) {
-        int si = index(addressKey(r, true), sourceNodes.length);
-        int[] sinks = sinksFor[si];
+        boolean v4 = r.ipVersion() == 4;
+        int keptDst = v4 ? containing(sinkNodes, r.dstIpv4(), -1) : -1;
+        int keptSi = v4 ? containingIndex(sourceNodes, r.srcIpv4(), keptDst) : -1;
+        int si = keptSi >= 0 ? keptSi : index(addressKey(r, true), sourceNodes.length);
+        if (keptSi < 0 && sourceNodes[si] == keptDst) {
+            if (sourceNodes.length > 1) {
+                si = (si + 1) % sourceNodes.length;
+            } else {
+                keptDst = -1; // the only source cannot send to itself: the destination is hashed
+            }
+        }
         int src = sourceNodes[si];
-        int dst = sinks[index(addressKey(r, false), sinks.length)];
-        int srcAddr = prefixAddress[src] | (lowBits(r, true) & ~prefixMask[src]);
-        int dstAddr = prefixAddress[dst] | (lowBits(r, false) & ~prefixMask[dst]);
+        int dst = keptDst >= 0 ? keptDst : sinksFor[si][index(addressKey(r, false), sinksFor[si].length)];
+        boolean keepSrc = keptSi >= 0 || v4 && containingIndex(sinkNodes, r.srcIpv4(), -1) >= 0
+                || v4 && containingIndex(sourceNodes, r.srcIpv4(), -1) >= 0;
+        int srcAddr = keepSrc ? r.srcIpv4() : prefixAddress[src] | (lowBits(r, true) & ~prefixMask[src]);
+        int dstAddr = keptDst >= 0 ? r.dstIpv4() : prefixAddress[dst] | (lowBits(r, false) & ~prefixMask[dst]);
         r.ipVersion(4);
         r.srcIpv4(srcAddr);
         r.dstIpv4(dstAddr);
         return src;
+    }
+
+    /** The node among {@code nodes} whose prefix holds {@code addr}, the longest prefix first; -1 if none. */
+    private int containing(int[] nodes, int addr, int except) {
+        int i = containingIndex(nodes, addr, except);
+        return i < 0 ? -1 : nodes[i];
+    }
+
+    private int containingIndex(int[] nodes, int addr, int except) {
+        int best = -1;
+        for (int i = 0; i < nodes.length; i++) {
+            int n = nodes[i];
+            if (n != except && (addr & prefixMask[n]) == prefixAddress[n]
+                    && (best < 0 || Integer.bitCount(prefixMask[n]) > Integer.bitCount(prefixMask[nodes[best]]))) {
+                best = i;
+            }
+        }
+        return best;
     }
 
     /** Node indices of the source hosts, in node order. */

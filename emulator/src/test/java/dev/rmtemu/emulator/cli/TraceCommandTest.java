@@ -51,6 +51,34 @@ class TraceCommandTest {
     }
 
     @Test
+    void infoReportsTheFlowStatisticsOfABackboneTrace() {
+        Result json = run("trace", "info", "gen:isp?packets=100000&seed=3", "--json", "--top", "1");
+        assertEquals(0, json.code(), json.err());
+        String o = json.out();
+        com.fasterxml.jackson.databind.JsonNode j;
+        try {
+            j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(o);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(o, e);
+        }
+        assertEquals(100000, j.get("packets").asLong(), o);
+        assertTrue(j.get("top_flow_packet_share").get("1").asDouble() > 0, o);
+        assertEquals(1, j.get("flow_size_ccdf").get(0).get("packets_at_least").asLong(), o);
+        assertTrue(j.get("flow_size_ccdf").get(0).get("flows").isIntegralNumber(), o);
+        assertTrue(j.get("new_flows_per_interval").isArray(), o);
+        assertTrue(j.get("mean_packet_bytes").isNumber(), o);
+        // one flow arrival per 25 packets: about 4,000 flows, not one per packet
+        long flows = j.get("flows").asLong();
+        assertTrue(flows > 3_000 && flows < 5_000, "flows " + flows);
+        Result table = run("trace", "info", "gen:isp?packets=100000&seed=3", "--top", "1");
+        assertEquals(0, table.code(), table.err());
+        assertTrue(table.out().contains("top flows  top 1 "), table.out());
+        assertTrue(table.out().contains("flow CCDF  >=1 "), table.out());
+        assertTrue(table.out().contains("new flows  per "), table.out());
+        assertEquals(table.out(), run("trace", "info", "gen:isp?packets=100000&seed=3", "--top", "1").out());
+    }
+
+    @Test
     void convertToStoreAndBackKeepsTheSummary() {
         Path pcap = dir.resolve("x.pcap");
         Path store = dir.resolve("x.cq");

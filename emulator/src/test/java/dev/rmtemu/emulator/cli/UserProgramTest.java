@@ -37,7 +37,8 @@ class UserProgramTest {
     @Test
     void theSynFloodGuardExampleDropsSynsOverItsLimitOnly(@TempDir Path tmp) {
         String guard = EXAMPLES.resolve("SynFloodGuard.java").toString();
-        String trace = "gen:isp?packets=30000&seed=4";
+        // dist=zipf: every flow spans the trace and starts with a SYN, so 30,000 flows send 30,000 SYNs
+        String trace = "gen:isp?packets=30000&flows=30000&seed=4&dist=zipf";
         CliRunner strict = CliRunner.run("replay", "--program", guard, "--param", "limit=2", "--trace", trace,
                 "--out", tmp.resolve("strict").toString());
         assertEquals(0, strict.exit(), strict.err());

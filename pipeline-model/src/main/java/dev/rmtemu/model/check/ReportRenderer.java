@@ -191,6 +191,24 @@ public final class ReportRenderer {
                     Integer.toString(u.entryBits()), u.sizedBy()});
         }
         appendAligned(sb, lines, java.util.Set.of(0, 2, 3, 4, 11));
+        sb.append(pipesLine(r)).append('\n');
+    }
+
+    /**
+     * Every table and register array exists once per pipe (each pipe has its own stages), so
+     * the switch spends the pipe count times the RAMs and TCAMs above: one line saying so.
+     */
+    static String pipesLine(ResourceReport r) {
+        long rams = 0;
+        long tcams = 0;
+        for (TableUsage u : r.tables()) {
+            rams += u.dataRams() + u.spareRams() + u.actionRams() + u.tindRams();
+            tcams += u.tcams();
+        }
+        int pipes = r.target().pipes();
+        return String.format(java.util.Locale.ROOT, "Per pipe: %d RAMs and %d TCAMs; %s has %d pipe%s, each with its own copy "
+                + "of every table and register array, so the switch holds %d RAMs and %d TCAMs in total (%dx).", rams, tcams,
+                r.target().name(), pipes, pipes == 1 ? "" : "s", rams * pipes, tcams * pipes, pipes);
     }
 
     private static String sortedTemplates(TargetProfile t) {
@@ -378,6 +396,7 @@ public final class ReportRenderer {
         } else {
             phvBits.put("available", t.phvBits());
         }
+        res.put("pipes", r.target().pipes());
         ObjectNode lat = res.putObject("latency");
         lat.put("clock_hz", t.clockHz());
         for (Map.Entry<Gress, Integer> e : r.pipelineLatencyCycles().entrySet()) {

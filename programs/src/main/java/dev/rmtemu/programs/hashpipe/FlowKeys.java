@@ -11,6 +11,13 @@ import dev.rmtemu.traces.PacketRecord;
  * baselines see the same keys. No allocation.
  */
 public final class FlowKeys {
+    /**
+     * Bytes of each fingerprint input, as the key stage's hash unit feeds them ({@link
+     * HashPipeProgram#fingerprintInputs}): version, source address high and low halves,
+     * destination high and low halves, protocol, source port, destination port.
+     */
+    static final int[] FINGERPRINT_LAYOUT = {1, 8, 8, 8, 8, 1, 2, 2};
+
     private final KeyKind kind;
     private final HashAlgorithm fingerprint;
     /** The same CRC one lookup per 5-tuple byte (what the emulator's hash unit uses too); null if not a CRC. */
@@ -21,7 +28,7 @@ public final class FlowKeys {
     public FlowKeys(KeyKind kind) {
         this.kind = kind;
         this.fingerprint = HashAlgorithm.byName(HashPipeConfig.FINGERPRINT_HASH);
-        this.fingerprintFast = fingerprint instanceof Crc crc ? new PositionalCrc(crc, 4, 4, 1, 2, 2) : null;
+        this.fingerprintFast = fingerprint instanceof Crc crc ? new PositionalCrc(crc, FINGERPRINT_LAYOUT) : null;
     }
 
     /** Loads the key of {@code r}; read it with {@link #lo()} / {@link #hi()}. */
@@ -30,18 +37,23 @@ public final class FlowKeys {
         long dst = r.dstIpv4() & 0xFFFFFFFFL;
         switch (kind) {
             case FINGERPRINT -> {
-                // the 5-tuple bytes in header order, as a hash unit feeds them
+                // version, the 128-bit address slots (IPv4 in the low word of the high half), protocol,
+                // ports, as the key stage's hash unit feeds them: IPv6 flows keep their whole 5-tuple
                 if (fingerprintFast != null) {
                     PositionalCrc f = fingerprintFast;
-                    long fp = f.finish(f.field(0, src) ^ f.field(1, dst) ^ f.field(2, r.protocol())
-                            ^ f.field(3, r.srcPort()) ^ f.field(4, r.dstPort()));
+                    long fp = f.finish(f.field(0, r.ipVersion()) ^ f.field(1, r.srcIpv6Hi()) ^ f.field(2, r.srcIpv6Lo())
+                            ^ f.field(3, r.dstIpv6Hi()) ^ f.field(4, r.dstIpv6Lo()) ^ f.field(5, r.protocol())
+                            ^ f.field(6, r.srcPort()) ^ f.field(7, r.dstPort()));
                     lo = nonZero(fp);
                     hi = 0;
                     return;
                 }
                 long s = fingerprint.init();
-                s = feed(fingerprint, s, src, 4);
-                s = feed(fingerprint, s, dst, 4);
+                s = feed(fingerprint, s, r.ipVersion(), 1);
+                s = feed(fingerprint, s, r.srcIpv6Hi(), 8);
+                s = feed(fingerprint, s, r.srcIpv6Lo(), 8);
+                s = feed(fingerprint, s, r.dstIpv6Hi(), 8);
+                s = feed(fingerprint, s, r.dstIpv6Lo(), 8);
                 s = feed(fingerprint, s, r.protocol(), 1);
                 s = feed(fingerprint, s, r.srcPort(), 2);
                 s = feed(fingerprint, s, r.dstPort(), 2);

@@ -37,7 +37,11 @@ public record HashPipeConfig(int stages, int countersPerStage, KeyKind key, Stri
     public static final long INDEX_HASH_MASK = (1L << INDEX_HASH_BITS) - 1;
     /** Count word of 32-bit keys: one 32-bit stateful-ALU word (wraps like the hardware's adder). */
     public static final int COUNT_BITS = 32;
-    /** Count bits left beside a 5-tuple in a 128-bit cell (104 + 24), saturating. */
+    /**
+     * Count bits left beside a 5-tuple in a 128-bit cell (104 + 24), saturating: 16,777,215
+     * packets is more than a 10 M-packet interval holds, but not enough bytes, so key=5tuple
+     * with count=bytes is refused.
+     */
     public static final int FIVETUPLE_COUNT_BITS = 24;
 
     public static final String FAMILY_CRC32 = "crc32";
@@ -64,6 +68,12 @@ public record HashPipeConfig(int stages, int countersPerStage, KeyKind key, Stri
         }
         if (countersPerStage < 1) {
             throw new UserError("hashpipe: fewer counters than stages (" + stages + " stages need at least one counter each)");
+        }
+        if (key.wide() && countBytes) {
+            // the count would saturate silently: refused rather than reported wrong
+            throw new UserError("hashpipe: key=5tuple with count=bytes: the 128-bit slot keeps " + FIVETUPLE_COUNT_BITS
+                    + " count bits beside the 104-bit key, which saturate at " + ((1L << FIVETUPLE_COUNT_BITS) - 1)
+                    + " bytes (one elephant of a 20-s backbone chunk sends more); count packets, or key by fingerprint");
         }
         if (!HASH_FAMILIES.contains(hashFamily)) {
             throw new UserError("hashpipe: unknown hash family '" + hashFamily + "' (known: " + HASH_FAMILIES + ")");

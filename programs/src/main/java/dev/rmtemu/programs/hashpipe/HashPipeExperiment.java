@@ -2,9 +2,12 @@ package dev.rmtemu.programs.hashpipe;
 
 import dev.rmtemu.emulator.experiment.Experiment;
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -24,15 +27,40 @@ import java.util.concurrent.Future;
  * intervals: false negatives, false positives, mean relative error of the
  * reported counts and HashPipe's duplicate-key share, versus memory (counters),
  * for each k and d, HashPipe against HashParallel, space saving, count-min with
- * a heavy-flow cache and sample and hold. Every algorithm runs in plain Java
- * (the reference, proven equal to the stage program by the tests). Output is a
- * pure function of the options: the thread count only changes the speed.
+ * a heavy-flow cache and sample and hold. Every HashPipe row runs the stage
+ * program on the emulated switch ({@link HashPipeOnSwitch}, engine "pipeline");
+ * the baselines have no stage program and run in plain Java (engine
+ * "reference"). {@code scale=paper} runs the paper's scale (one 10 M-packet
+ * chunk of the ISP trace, about 400,000 flows) and prints the paper's numbers
+ * beside ours. Output is a pure function of the options: the thread count only
+ * changes the speed.
  */
 public final class HashPipeExperiment implements Experiment {
-    /** Default scale: 1 M packets with the ISP preset's packets-per-flow ratio (10 M / 400 K). */
-    public static final long DEFAULT_PACKETS = 1_000_000;
-    public static final int DEFAULT_FLOWS = 40_000;
-    public static final int DEFAULT_INTERVALS = 10;
+    /** Default (CI) scale: 400 K packets of the ISP preset (its packets-per-flow ratio, 10 M / 400 K). */
+    public static final long DEFAULT_PACKETS = 400_000;
+    /** Flows: 0 = the ISP generator's own (one flow arrival per 25 packets). */
+    public static final int DEFAULT_FLOWS = 0;
+    public static final int DEFAULT_INTERVALS = 4;
+    /**
+     * The paper's scale (§5, "Experiment setup"): a 10 M-packet chunk of the CAIDA trace (~20 s,
+     * ~400,000 5-tuple flows) is one trial; memory up to 100 KB (about 5,600 counters).
+     */
+    public static final long PAPER_PACKETS = 10_000_000;
+    public static final int PAPER_INTERVALS = 1;
+    public static final String PAPER_MEMORY = "600,1200,2400,4500,5600";
+    public static final String SCALE_CI = "ci";
+    public static final String SCALE_PAPER = "paper";
+    /**
+     * Target the HashPipe rows run on: the paper's memory sizes split into d stages are not
+     * powers of two (4500 / 6 = 750), which tofino1's stages cannot index without a divider,
+     * and d = 7, 8 need more than its 12 stages; {@code target=tofino1} runs the rows that fit.
+     */
+    public static final String DEFAULT_TARGET = "unconstrained";
+    /** Port speed of the emulated switch (the trace's 10 Gb/s link never queues on it). */
+    public static final double PORT_GBPS = 100.0;
+    /** Engine labels of a result row. */
+    public static final String ENGINE_PIPELINE = "pipeline";
+    public static final String ENGINE_REFERENCE = "reference";
     /** The paper's axes: memory 300..4800 counters, k in {60, 150, 300}, d in {2..8}. */
     public static final String DEFAULT_MEMORY = "300,600,1200,2400,4800";
     public static final String DEFAULT_K = "60,150,300";
@@ -49,8 +77,10 @@ public final class HashPipeExperiment implements Experiment {
     public static final long SAMPLE_AND_HOLD_SEED = 0x5A4D;
 
     private static final List<String> OPTIONS = List.of(
-            "packets=" + DEFAULT_PACKETS + "  packets of the generated ISP trace (10000000 = the paper's scale)",
-            "flows=" + DEFAULT_FLOWS + "  flows of the trace (400000 with 10 M packets)",
+            "scale=" + SCALE_CI + "  ci (seconds) or paper: " + PAPER_PACKETS + " packets in " + PAPER_INTERVALS
+                    + " interval, memory " + PAPER_MEMORY + ", with the paper's numbers beside ours",
+            "packets=" + DEFAULT_PACKETS + "  packets of the generated ISP trace (scale=paper: " + PAPER_PACKETS + ")",
+            "flows=" + DEFAULT_FLOWS + "  flow arrivals of the trace (0: the generator's, one per 25 packets)",
             "seed=1  trace generator seed",
             "trace=  another trace SPEC instead (file or gen:...); packets/flows/seed then unused",
             "intervals=" + DEFAULT_INTERVALS + "  measurement intervals the trace is split into (equal packet counts)",
@@ -62,9 +92,10 @@ public final class HashPipeExperiment implements Experiment {
             "count=packets  count packets or bytes",
             "hash=crc32  index hash family: crc32 or seeded",
             "oversampling=" + DEFAULT_OVERSAMPLING + "  sample and hold: expected samples per interval / memory",
+            "target=" + DEFAULT_TARGET + "  target profile the HashPipe rows' switch emulates",
             "threads=2  worker threads (results do not depend on it)");
-    private static final List<String> KEYS = List.of("packets", "flows", "seed", "trace", "intervals", "memory", "k", "d",
-            "parallel-d", "key", "count", "hash", "oversampling", "threads");
+    private static final List<String> KEYS = List.of("scale", "packets", "flows", "seed", "trace", "intervals", "memory", "k",
+            "d", "parallel-d", "key", "count", "hash", "oversampling", "target", "threads");
 
     @Override
     public String name() {
@@ -82,17 +113,25 @@ public final class HashPipeExperiment implements Experiment {
     }
 
     /** The experiment's settings, parsed and checked. */
-    public record Settings(String trace, int intervals, int[] memory, int[] ks, int[] ds, int parallelD, KeyKind key,
-                           boolean bytes, String hash, double oversampling, int threads) {
+    public record Settings(String scale, String trace, int intervals, int[] memory, int[] ks, int[] ds, int parallelD,
+                           KeyKind key, boolean bytes, String hash, double oversampling, String target, int threads) {
+        boolean paperScale() {
+            return scale.equals(SCALE_PAPER);
+        }
     }
 
-    /** One row of results: an algorithm at one memory and k, averaged over the intervals. */
-    public record Result(String algorithm, int d, int memory, int k, double falseNegativePct, double falsePositivePct,
-                         double meanRelativeErrorPct, double duplicateSharePct) {
+    /**
+     * One row of results: an algorithm at one memory and k, averaged over the intervals, and
+     * which ran it: {@link #ENGINE_PIPELINE} (the stage program on the emulated switch) or
+     * {@link #ENGINE_REFERENCE} (plain Java).
+     */
+    public record Result(String algorithm, String engine, int d, int memory, int k, double falseNegativePct,
+                         double falsePositivePct, double meanRelativeErrorPct, double duplicateSharePct) {
     }
 
     /** Everything the experiment measured. */
-    public record Outcome(Settings settings, long packets, int intervals, double meanFlowsPerInterval, List<Result> results) {
+    public record Outcome(Settings settings, long packets, int intervals, double meanFlowsPerInterval, int pipes,
+                          List<Result> results) {
     }
 
     public static Settings parse(Map<String, String> o) {
@@ -101,13 +140,20 @@ public final class HashPipeExperiment implements Experiment {
                 throw new UserError("experiment hashpipe: unknown option '" + key + "' (options: " + String.join(", ", KEYS) + ")");
             }
         }
-        long packets = longOpt(o, "packets", DEFAULT_PACKETS, 1);
-        long flows = longOpt(o, "flows", DEFAULT_FLOWS, 1);
+        String scale = o.getOrDefault("scale", SCALE_CI);
+        if (!scale.equals(SCALE_CI) && !scale.equals(SCALE_PAPER)) {
+            throw new UserError("experiment hashpipe: scale=" + scale + " is not " + SCALE_CI + " or " + SCALE_PAPER);
+        }
+        boolean paper = scale.equals(SCALE_PAPER);
+        long packets = longOpt(o, "packets", paper ? PAPER_PACKETS : DEFAULT_PACKETS, 1);
+        long flows = longOpt(o, "flows", DEFAULT_FLOWS, 0);
         long seed = longOpt(o, "seed", 1, Long.MIN_VALUE);
         String trace = o.getOrDefault("trace", "");
         if (trace.isEmpty()) {
-            trace = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed;
+            trace = "gen:isp?packets=" + packets + (flows == 0 ? "" : "&flows=" + flows) + "&seed=" + seed;
         }
+        String target = o.getOrDefault("target", DEFAULT_TARGET);
+        TargetProfiles.builtIn(target);
         String count = o.getOrDefault("count", "packets");
         if (!count.equals("packets") && !count.equals("bytes")) {
             throw new UserError("experiment hashpipe: count=" + count + " is not packets or bytes");
@@ -126,10 +172,13 @@ public final class HashPipeExperiment implements Experiment {
             throw new UserError("experiment hashpipe: oversampling must be positive");
         }
         int[] ds = list(o, "d", DEFAULT_D, 1, HashPipeConfig.MAX_STAGES);
-        return new Settings(trace, (int) longOpt(o, "intervals", DEFAULT_INTERVALS, 1),
-                list(o, "memory", DEFAULT_MEMORY, HashPipeConfig.MAX_STAGES, 1 << 24), list(o, "k", DEFAULT_K, 1, 1 << 20), ds,
-                (int) longOpt(o, "parallel-d", DEFAULT_PARALLEL_D, 1), KeyKind.byLabel(o.getOrDefault("key", "fingerprint")),
-                count.equals("bytes"), hash, over, (int) longOpt(o, "threads", 2, 1));
+        KeyKind key = KeyKind.byLabel(o.getOrDefault("key", "fingerprint"));
+        // refuses key=5tuple with count=bytes (a saturating count) before any packet
+        HashPipeConfig.of(HashPipeConfig.DEFAULT_STAGES, HashPipeConfig.DEFAULT_COUNTERS, key, hash, count.equals("bytes"));
+        return new Settings(scale, trace, (int) longOpt(o, "intervals", paper ? PAPER_INTERVALS : DEFAULT_INTERVALS, 1),
+                list(o, "memory", paper ? PAPER_MEMORY : DEFAULT_MEMORY, HashPipeConfig.MAX_STAGES, 1 << 24),
+                list(o, "k", DEFAULT_K, 1, 1 << 20), ds, (int) longOpt(o, "parallel-d", DEFAULT_PARALLEL_D, 1), key,
+                count.equals("bytes"), hash, over, target, (int) longOpt(o, "threads", 2, 1));
     }
 
     private static long longOpt(Map<String, String> o, String key, long dflt, long min) {
@@ -170,11 +219,16 @@ public final class HashPipeExperiment implements Experiment {
         return new Output(json(r), tables(r));
     }
 
-    /** The trace's keys and increments, held in memory (one pass over the source). */
+    /**
+     * The trace held in memory (one pass over the source): every packet's key and increment
+     * for the plain-Java algorithms, and its 64-byte record for the emulated switch.
+     */
     static final class KeyedTrace {
         long[] lo = new long[1 << 16];
         long[] hi;
         int[] inc = new int[1 << 16];
+        UnsafeBuffer records = new UnsafeBuffer(new byte[(1 << 16) * PacketRecord.LENGTH]);
+        long firstNs;
         int n;
 
         static KeyedTrace load(String spec, KeyKind kind, boolean bytes) {
@@ -184,14 +238,19 @@ public final class HashPipeExperiment implements Experiment {
             }
             FlowKeys keys = new FlowKeys(kind);
             PacketRecord r = PacketRecord.allocate();
+            PacketRecord stored = new PacketRecord();
             try (PacketSource src = TraceSpec.open(spec)) {
                 while (src.next(r)) {
                     if (t.n == t.lo.length) {
-                        t.lo = java.util.Arrays.copyOf(t.lo, t.n * 2);
-                        t.inc = java.util.Arrays.copyOf(t.inc, t.n * 2);
-                        if (t.hi != null) {
-                            t.hi = java.util.Arrays.copyOf(t.hi, t.n * 2);
-                        }
+                        t.grow();
+                    }
+                    if (r.ipVersion() == 6 && kind != KeyKind.FINGERPRINT) {
+                        // a 32-bit source or a 104-bit IPv4 5-tuple cannot hold an IPv6 flow
+                        throw new UserError("experiment hashpipe: key=" + kind.label() + " holds IPv4 flows only, and packet "
+                                + t.n + " of " + spec + " is IPv6; use key=fingerprint (a CRC-32 of the whole 5-tuple)");
+                    }
+                    if (t.n == 0) {
+                        t.firstNs = r.timestampNs();
                     }
                     keys.load(r);
                     t.lo[t.n] = keys.lo();
@@ -199,10 +258,25 @@ public final class HashPipeExperiment implements Experiment {
                         t.hi[t.n] = keys.hi();
                     }
                     t.inc[t.n] = bytes ? r.wireLength() : 1;
+                    stored.wrap(t.records, t.n * PacketRecord.LENGTH).copyFrom(r);
                     t.n++;
                 }
             }
             return t;
+        }
+
+        private void grow() {
+            if ((long) n * 2 * PacketRecord.LENGTH > Integer.MAX_VALUE) {
+                throw new UserError("experiment hashpipe: the trace has more than " + n + " packets, more than it holds in memory");
+            }
+            lo = java.util.Arrays.copyOf(lo, n * 2);
+            inc = java.util.Arrays.copyOf(inc, n * 2);
+            if (hi != null) {
+                hi = java.util.Arrays.copyOf(hi, n * 2);
+            }
+            UnsafeBuffer r = new UnsafeBuffer(new byte[n * 2 * PacketRecord.LENGTH]);
+            r.putBytes(0, records, 0, n * PacketRecord.LENGTH);
+            records = r;
         }
 
         void feed(HeavyHitters a, int from, int to) {
@@ -215,9 +289,13 @@ public final class HashPipeExperiment implements Experiment {
         }
     }
 
-    /** One algorithm instance with its accumulated metrics per k. */
+    /**
+     * One algorithm instance with its accumulated metrics per k: a plain-Java algorithm
+     * ({@code algo}) or HashPipe on the emulated switch ({@code onSwitch}).
+     */
     private static final class Arm {
         final HeavyHitters algo;
+        final HashPipeOnSwitch onSwitch;
         final int d;
         final int memory;
         /** The one k this arm is scored for (count-min's threshold depends on k), or −1 for every k. */
@@ -228,11 +306,20 @@ public final class HashPipeExperiment implements Experiment {
         double dup;
 
         Arm(HeavyHitters algo, int d, int memory, int ks) {
-            this(algo, d, memory, ks, -1);
+            this(algo, null, d, memory, ks, -1);
         }
 
         Arm(HeavyHitters algo, int d, int memory, int ks, int onlyK) {
+            this(algo, null, d, memory, ks, onlyK);
+        }
+
+        Arm(HashPipeOnSwitch onSwitch, int d, int memory, int ks) {
+            this(null, onSwitch, d, memory, ks, -1);
+        }
+
+        private Arm(HeavyHitters algo, HashPipeOnSwitch onSwitch, int d, int memory, int ks, int onlyK) {
             this.algo = algo;
+            this.onSwitch = onSwitch;
             this.d = d;
             this.memory = memory;
             this.onlyK = onlyK;
@@ -244,6 +331,32 @@ public final class HashPipeExperiment implements Experiment {
         boolean scores(int ki) {
             return onlyK < 0 || onlyK == ki;
         }
+
+        String name() {
+            return onSwitch != null ? onSwitch.name() : algo.name();
+        }
+
+        String engine() {
+            return onSwitch != null ? ENGINE_PIPELINE : ENGINE_REFERENCE;
+        }
+
+        void run(KeyedTrace t, int from, int to) {
+            if (onSwitch != null) {
+                onSwitch.reset();
+                onSwitch.feed(t.records, from, to, t.firstNs);
+            } else {
+                algo.reset();
+                t.feed(algo, from, to);
+            }
+        }
+
+        List<FlowCount> report() {
+            return onSwitch != null ? onSwitch.report() : algo.report();
+        }
+
+        double duplicateShare() {
+            return onSwitch != null ? onSwitch.duplicateShare() : algo.duplicateShare();
+        }
     }
 
     public static Outcome measure(Settings s) {
@@ -251,6 +364,7 @@ public final class HashPipeExperiment implements Experiment {
         if (t.n < s.intervals()) {
             throw new UserError("experiment hashpipe: trace has " + t.n + " packets, fewer than " + s.intervals() + " intervals");
         }
+        TargetProfile profile = TargetProfiles.builtIn(s.target());
         int per = t.n / s.intervals();
         long unitsPerInterval = 0;
         for (int i = 0; i < per; i++) {
@@ -259,7 +373,9 @@ public final class HashPipeExperiment implements Experiment {
         List<Arm> arms = new ArrayList<>();
         for (int m : s.memory()) {
             for (int d : s.ds()) {
-                arms.add(new Arm(new HashPipeReference(HashPipeConfig.of(d, m, s.key(), s.hash(), s.bytes())), d, m, s.ks().length));
+                // the stage program on the emulated switch; the compiler refuses it (exit 3) if it does not fit the target
+                arms.add(new Arm(new HashPipeOnSwitch(HashPipeConfig.of(d, m, s.key(), s.hash(), s.bytes()), profile, PORT_GBPS),
+                        d, m, s.ks().length));
             }
             HashPipeConfig par = HashPipeConfig.of(s.parallelD(), m, s.key(), s.hash(), s.bytes());
             arms.add(new Arm(new HashParallel(m, par), s.parallelD(), m, s.ks().length));
@@ -286,13 +402,12 @@ public final class HashPipeExperiment implements Experiment {
                 List<Future<?>> jobs = new ArrayList<>();
                 for (Arm a : arms) {
                     jobs.add(pool.submit(() -> {
-                        a.algo.reset();
                         if (a.algo instanceof CountMinCache cm) {
                             // the paper's liberal threshold: the exact count of the interval's k-th heaviest flow
                             int k = Math.min(s.ks()[a.onlyK], sortedTruth.size());
                             cm.heavyThreshold(Math.max(1, sortedTruth.get(k - 1).count()));
                         }
-                        t.feed(a.algo, from, to);
+                        a.run(t, from, to);
                         score(a, s.ks(), truth, sortedTruth);
                     }));
                 }
@@ -315,10 +430,11 @@ public final class HashPipeExperiment implements Experiment {
                 if (!a.scores(ki)) {
                     continue;
                 }
-                results.add(new Result(a.algo.name(), a.d, a.memory, s.ks()[ki], a.fn[ki] / n, a.fp[ki] / n, a.err[ki] / n, a.dup / n));
+                results.add(new Result(a.name(), a.engine(), a.d, a.memory, s.ks()[ki], a.fn[ki] / n, a.fp[ki] / n,
+                        a.err[ki] / n, a.dup / n));
             }
         }
-        return new Outcome(s, (long) per * n, n, (double) flowsSum / n, results);
+        return new Outcome(s, (long) per * n, n, (double) flowsSum / n, profile.pipes(), results);
     }
 
     /**
@@ -328,8 +444,8 @@ public final class HashPipeExperiment implements Experiment {
      * true averaged over the reported top k.
      */
     private static void score(Arm a, int[] ks, KeyCountMap truth, List<FlowCount> sortedTruth) {
-        List<FlowCount> report = a.algo.report();
-        a.dup += 100.0 * a.algo.duplicateShare();
+        List<FlowCount> report = a.report();
+        a.dup += 100.0 * a.duplicateShare();
         for (int ki = 0; ki < ks.length; ki++) {
             if (!a.scores(ki)) {
                 continue;
@@ -364,6 +480,16 @@ public final class HashPipeExperiment implements Experiment {
         return String.format(Locale.ROOT, "%.3f", v);
     }
 
+    /**
+     * Register SRAM bytes one pipe spends on HashPipe with {@code memory} counters: each slot is a
+     * (key, count) pair cell (2 x 32 b, or 2 x 64 b for the 5-tuple), and the stage program keeps
+     * every table twice (the mirror array's stateful ALU returns the evicted count).
+     */
+    public static long bytesPerPipe(int memory, int d, KeyKind key) {
+        long cellBytes = key.wide() ? 16 : 8;
+        return 2L * cellBytes * (memory / d) * d;
+    }
+
     /** Row labels in table order, each with its results by (memory, k). */
     private static Map<String, Map<String, Result>> rows(List<Result> results) {
         Map<String, Map<String, Result>> rows = new LinkedHashMap<>();
@@ -385,6 +511,21 @@ public final class HashPipeExperiment implements Experiment {
                 o.packets(), o.intervals(), o.packets() / o.intervals(), o.meanFlowsPerInterval(), s.key().label(),
                 s.bytes() ? "bytes" : "packets", s.hash()));
         b.append("  memory in counters ((key, count) slots; count-min+cache: half sketch counters, half cache slots)\n");
+        b.append("  engine: hashpipe rows = the stage program on the emulated ").append(s.target())
+                .append(" switch (pipeline); the baselines = plain Java (reference)\n");
+        b.append(String.format(Locale.ROOT, "  HashPipe memory per pipe and in total (%s has %d pipe%s; register arrays exist in every pipe,"
+                + " so the tables cost %dx in total):%n", s.target(), o.pipes(), o.pipes() == 1 ? "" : "s", o.pipes()));
+        for (int m : s.memory()) {
+            int d = s.ds()[s.ds().length - 1];
+            for (int dd : s.ds()) {
+                if (dd == HashPipeConfig.DEFAULT_STAGES) {
+                    d = dd;
+                }
+            }
+            long perPipe = bytesPerPipe(m, d, s.key());
+            b.append(String.format(Locale.ROOT, "    %6d counters, d=%d: %,d B per pipe (table + mirror), %,d B in total%n", m, d,
+                    perPipe, perPipe * o.pipes()));
+        }
         Map<String, Map<String, Result>> rows = rows(o.results());
         String[] names = {"false negatives %", "false positives % (of flows outside the top k)",
             "mean relative error % of the reported top k"};
@@ -394,7 +535,8 @@ public final class HashPipeExperiment implements Experiment {
                 b.append('\n').append(names[mi]).append(", k = ").append(k).append('\n');
                 header(b, s.memory());
                 for (Map.Entry<String, Map<String, Result>> e : rows.entrySet()) {
-                    b.append(String.format(Locale.ROOT, "%-18s", e.getKey()));
+                    b.append(String.format(Locale.ROOT, "%-18s %-9s", e.getKey(),
+                            e.getValue().values().iterator().next().engine()));
                     for (int m : s.memory()) {
                         Result r = e.getValue().get(m + "/" + k);
                         b.append(String.format(Locale.ROOT, " %9s", r == null ? "-" : fmt(metrics[mi].of(r))));
@@ -409,18 +551,24 @@ public final class HashPipeExperiment implements Experiment {
             if (!e.getKey().startsWith("hashpipe")) {
                 continue;
             }
-            b.append(String.format(Locale.ROOT, "%-18s", e.getKey()));
+            b.append(String.format(Locale.ROOT, "%-18s %-9s", e.getKey(), ENGINE_PIPELINE));
             for (int m : s.memory()) {
                 Result r = e.getValue().get(m + "/" + s.ks()[0]);
                 b.append(String.format(Locale.ROOT, " %9s", r == null ? "-" : fmt(r.duplicateSharePct())));
             }
             b.append('\n');
         }
+        b.append("\nthe paper's numbers (ISP trace, 10 M-packet chunks, ~400,000 flows) beside ours");
+        b.append(s.paperScale() ? " (scale=paper)\n" : " (this run is scale=ci, smaller than the paper's: run scale=paper to compare)\n");
+        for (PaperComparison.Row r : PaperComparison.rows(o)) {
+            b.append(String.format(Locale.ROOT, "  %-16s %s%n  %16s paper: %s%n  %16s ours:  %s%n", r.figure(), r.setting(), "",
+                    r.paper(), "", r.ours()));
+        }
         return b.toString();
     }
 
     private static void header(StringBuilder b, int[] memory) {
-        b.append(String.format(Locale.ROOT, "%-18s", "algorithm"));
+        b.append(String.format(Locale.ROOT, "%-18s %-9s", "algorithm", "engine"));
         for (int m : memory) {
             b.append(String.format(Locale.ROOT, " %9d", m));
         }
@@ -438,16 +586,33 @@ public final class HashPipeExperiment implements Experiment {
         b.append("  \"key\": \"").append(s.key().label()).append("\",\n");
         b.append("  \"count\": \"").append(s.bytes() ? "bytes" : "packets").append("\",\n");
         b.append("  \"hash\": \"").append(s.hash()).append("\",\n");
+        b.append("  \"scale\": \"").append(s.scale()).append("\",\n");
+        b.append("  \"target\": \"").append(s.target()).append("\",\n");
+        b.append("  \"pipes\": ").append(o.pipes()).append(",\n");
         b.append("  \"results\": [\n");
         for (int i = 0; i < o.results().size(); i++) {
             Result r = o.results().get(i);
-            b.append("    {\"algorithm\": \"").append(r.algorithm()).append("\", \"d\": ").append(r.d())
+            b.append("    {\"algorithm\": \"").append(r.algorithm()).append("\", \"engine\": \"").append(r.engine())
+                    .append("\", \"d\": ").append(r.d())
                     .append(", \"memory\": ").append(r.memory()).append(", \"k\": ").append(r.k())
                     .append(", \"falseNegativePct\": ").append(fmt(r.falseNegativePct()))
                     .append(", \"falsePositivePct\": ").append(fmt(r.falsePositivePct()))
                     .append(", \"meanRelativeErrorPct\": ").append(fmt(r.meanRelativeErrorPct()))
-                    .append(", \"duplicateSharePct\": ").append(fmt(r.duplicateSharePct())).append('}')
-                    .append(i + 1 < o.results().size() ? ",\n" : "\n");
+                    .append(", \"duplicateSharePct\": ").append(fmt(r.duplicateSharePct()));
+            if (r.engine().equals(ENGINE_PIPELINE)) {
+                long perPipe = bytesPerPipe(r.memory(), r.d(), s.key());
+                b.append(", \"memoryBytesPerPipe\": ").append(perPipe)
+                        .append(", \"memoryBytesTotal\": ").append(perPipe * o.pipes());
+            }
+            b.append('}').append(i + 1 < o.results().size() ? ",\n" : "\n");
+        }
+        b.append("  ],\n  \"paper\": [\n");
+        List<PaperComparison.Row> paper = PaperComparison.rows(o);
+        for (int i = 0; i < paper.size(); i++) {
+            PaperComparison.Row r = paper.get(i);
+            b.append("    {\"figure\": \"").append(r.figure()).append("\", \"setting\": \"").append(r.setting())
+                    .append("\", \"paper\": \"").append(r.paper()).append("\", \"ours\": \"").append(r.ours()).append("\"}")
+                    .append(i + 1 < paper.size() ? ",\n" : "\n");
         }
         b.append("  ]\n}\n");
         return b.toString();

@@ -154,8 +154,8 @@ public final class HashPipeProgram implements ProgramFactory {
         // key 0 marks an empty slot, so a key that hashes to 0 takes the alias: max(key, alias) with alias 1
         switch (cfg.key()) {
             case FINGERPRINT -> {
-                FiveTuple t = FiveTuple.declare(b);
-                HashUnit fp = s.hash("hp_fingerprint", HashAlgorithm.byName(HashPipeConfig.FINGERPRINT_HASH), 32, t.fields());
+                HashUnit fp = s.hash("hp_fingerprint", HashAlgorithm.byName(HashPipeConfig.FINGERPRINT_HASH), 32,
+                        fingerprintInputs(b));
                 s.body(code -> code
                         .set(carry.key(), max(hash(fp), constant(KeyKind.ZERO_KEY_ALIAS)))
                         .set(carry.count(), increment)
@@ -180,6 +180,24 @@ public final class HashPipeProgram implements ProgramFactory {
                         .set(egressPort, port));
             }
         }
+    }
+
+    /**
+     * The fingerprint's inputs, in the order {@link FlowKeys} feeds them: IP version, the
+     * 128-bit source and destination address slots (an IPv6 address, or an IPv4 address in
+     * the low 32 bits of the high half and zeros), protocol and ports. So IPv6 flows are keyed
+     * by their whole 5-tuple, and an IPv4 and an IPv6 flow never share a fingerprint input.
+     */
+    static Field[] fingerprintInputs(ProgramBuilder b) {
+        return new Field[] {
+            b.header("ip.version", ParsedField.IP_VERSION.maxWidth(), ParsedField.IP_VERSION),
+            b.header("ip.src_addr_hi", 64, ParsedField.IPV6_SRC_HI),
+            b.header("ip.src_addr_lo", 64, ParsedField.IPV6_SRC_LO),
+            b.header("ip.dst_addr_hi", 64, ParsedField.IPV6_DST_HI),
+            b.header("ip.dst_addr_lo", 64, ParsedField.IPV6_DST_LO),
+            b.header("ip.protocol", 8, ParsedField.PROTOCOL),
+            b.header("l4.src_port", 16, ParsedField.SRC_PORT),
+            b.header("l4.dst_port", 16, ParsedField.DST_PORT)};
     }
 
     /** The ingress stage of HashPipe stage i's stateful ALUs; the stage before it (from i = 1) selects its entry. */

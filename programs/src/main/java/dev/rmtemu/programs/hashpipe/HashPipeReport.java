@@ -42,7 +42,6 @@ public final class HashPipeReport implements ProgramReport {
             truth.add(f.keyLo(), f.keyHi(), 0);
             rank.add(f.keyLo(), f.keyHi(), i);
         }
-        FlowKeys tuple = new FlowKeys(KeyKind.FIVETUPLE);
         FlowKeys keys = new FlowKeys(cfg.key());
         PacketRecord r = PacketRecord.allocate();
         long n = 0;
@@ -56,8 +55,7 @@ public final class HashPipeReport implements ProgramReport {
                     int i = (int) rank.get(keys.lo(), keys.hi());
                     if (firstTuple[i] == null) {
                         // the first 5-tuple seen with this key (a fingerprint or source may stand for several)
-                        tuple.load(r);
-                        firstTuple[i] = KeyKind.FIVETUPLE.format(tuple.lo(), tuple.hi());
+                        firstTuple[i] = fiveTuple(r);
                     }
                 }
             }
@@ -68,6 +66,12 @@ public final class HashPipeReport implements ProgramReport {
             out.add(new Row(f, truth.get(f.keyLo(), f.keyHi()), firstTuple[i] == null ? "" : firstTuple[i]));
         }
         return out;
+    }
+
+    /** A packet's 5-tuple as the summary prints it: IPv4 dotted quads or full IPv6 addresses. */
+    static String fiveTuple(PacketRecord r) {
+        return dev.rmtemu.traces.Addresses.format(r, true) + " > " + dev.rmtemu.traces.Addresses.format(r, false) + " proto "
+                + r.protocol() + " " + r.srcPort() + ">" + r.dstPort();
     }
 
     /** One of the top-k flows: the switch's estimate beside the true count of the packets the run read. */

@@ -19,10 +19,14 @@ import java.util.TreeMap;
  * whose delays follow no temporal-correlation model ({@link DelayModel}), binned by flow
  * size as in the paper: (a) sketch size 1/10, 1 and 10 × (flows / 2) counters with R = 4
  * against "every flow = global mean", RLI-style interpolation from reference packets and
- * the Simple Delay Sketch; (b) uniform loss with single-rate rows (p = 0.05, p = 1) and
- * the multi-bank rows (p = 0.01, 0.1, 0.5, 1); (c) bronze/silver/gold flow weighting.
- * The sketches are the plain-Java reference (the stage program equals it register for
- * register, see the tests); the trace is held in memory once and replayed per configuration.
+ * the Simple Delay Sketch; (b) the paper's Figure 11: uniform loss, R = 4, k = 5 and rows k
+ * times longer, single-rate rows (p = 0.05, p = 1) against the multi-bank rows (p = 0.01,
+ * 0.1, 0.5, 1); (c) bronze/silver/gold flow weighting; (d) flow size, loss and variance mining.
+ * Every LDS row runs the emulated switch by default ({@link LdsEmulatedPair}: the compiled
+ * stage program's sender ingress and receiver egress passes); {@code engine=reference} runs
+ * the plain-Java sketches instead (equal register for register, see the tests). The
+ * baselines, and the paper's weights a switch cannot multiply by, are plain Java. Every row
+ * says which engine ran it. The trace is held in memory once and replayed per configuration.
  */
 public final class LdsExperiment implements Experiment {
     static final String NAME = "lds";
@@ -46,6 +50,20 @@ public final class LdsExperiment implements Experiment {
      * which is what the multi-bank rows use k = 5 for).
      */
     static final int SINGLE_RATE_LDA_CELLS = 1;
+    /** Figure 11: R = 4 rows (the multi-bank rates, one per row). */
+    static final int FIG11_ROWS = LdsConfig.MULTI_BANK_RATES.length;
+    /** Figure 11's groups: flows with more than 100 packets (dashed) and with at least 1,000 (solid). */
+    static final String[] FIG11_GROUPS = {">100", ">=1000"};
+    /** Points of the relative-error CDF reported per group (%). */
+    static final double[] CDF_AT_PCT = {1, 5, 10};
+    /** Paper, Fig. 11 (curves only; the text gives no numbers): what it says of each configuration. */
+    static final String[] PAPER_FIG11 = {
+        "p=0.05: 'maintains its accuracy under higher loss, but is too conservative and underperforms on low loss'",
+        "p=1: 'too optimistic ... its cells become too quickly invalidated under increasing loss'",
+        "multi-bank: 'performs consistently well under all loss rates'; still above RLI and MPE without loss"};
+    /** The engines a row can come from. */
+    static final String PIPELINE = "pipeline";
+    static final String REFERENCE = "reference";
 
     private static final Map<String, String> DEFAULTS = new TreeMap<>();
 
@@ -61,6 +79,7 @@ public final class LdsExperiment implements Experiment {
         DEFAULTS.put("losses", "0.001,0.005,0.01");
         DEFAULTS.put("rli_gap", "100");
         DEFAULTS.put("part", "abcd");
+        DEFAULTS.put("engine", PIPELINE);
     }
 
     @Override
@@ -79,23 +98,44 @@ public final class LdsExperiment implements Experiment {
                 "packets=" + DEFAULT_PACKETS + " flows=" + DEFAULT_FLOWS + "  trace size (a quarter of the paper's)",
                 "scale=default              full: the paper's ~7.8 M packets / ~146 K flows (overrides packets, flows)",
                 "seed=1                     trace, delay and loss seed",
-                "rows=4 k=1 k_multi=5       R rows; vLDA length k of single-rate rows and of the multi-bank rows",
+                "rows=4 k=1 k_multi=5       R rows and vLDA length k of parts a, c, d; k of Figure 11 (part b, R = 4)",
                 "sizes=0.1,1,10             sketch sizes as multiples of flows/2 counters (R x C)",
                 "losses=0.001,0.005,0.01    uniform loss rates for part (b)",
+                "engine=pipeline            LDS rows: pipeline (the emulated switch's compiled stage program) or reference"
+                        + " (plain Java)",
                 "rli_gap=100                RLI baseline: one reference packet per this many packets",
-                "part=abcd                  (a) size vs baselines, (b) loss: single-rate vs multi-bank, (c) weighting,"
+                "part=abcd                  (a) size vs baselines, (b) Figure 11: loss, single-rate vs multi-bank, (c) weighting,"
                         + " (d) flow size, loss and variance mining");
     }
 
-    /** Accuracy of one method on one size bin: flows, flows with an estimate, median and 95th-percentile relative error (%). */
-    public record BinStats(int flows, int estimated, double medianPct, double p95Pct) {
+    /**
+     * Accuracy of one method on one group of flows: flows, flows with an estimate, median and
+     * 95th-percentile relative error (%) of those, and the CDF at {@link #CDF_AT_PCT}: the share
+     * of all the group's flows (%) whose estimate is within that error (no estimate: not within).
+     */
+    public record BinStats(int flows, int estimated, double medianPct, double p95Pct, double[] withinPct) {
         double coverage() {
             return flows == 0 ? Double.NaN : 100.0 * estimated / flows;
         }
     }
 
-    /** One method's row: a label and its statistics per bin (or per class). */
-    public record Row(String part, String label, double loss, BinStats[] bins) {
+    /**
+     * One method's row: a label, which engine ran it ({@value #PIPELINE} or {@value #REFERENCE}),
+     * the target the pipeline was compiled for (null for the reference), and its statistics per
+     * bin (or per class, or per Figure 11 group).
+     */
+    public record Row(String part, String label, String engine, String target, double loss, BinStats[] bins) {
+        static Row reference(String part, String label, double loss, BinStats[] bins) {
+            return new Row(part, label, REFERENCE, null, loss, bins);
+        }
+
+        static Row of(String part, String label, Sketches s, double loss, BinStats[] bins) {
+            return new Row(part, label, s.engine(), s.target(), loss, bins);
+        }
+    }
+
+    /** The two ends' sketches of one configuration and which engine made them. */
+    record Sketches(LdsSketch sender, LdsSketch receiver, String engine, String target) {
     }
 
     @Override
@@ -118,48 +158,59 @@ public final class LdsExperiment implements Experiment {
             throw new UserError("experiment lds: rli_gap must be at least 1");
         }
         String part = o.get("part");
+        String engine = o.get("engine");
+        if (!engine.equals(PIPELINE) && !engine.equals(REFERENCE)) {
+            throw new UserError("experiment lds: engine must be " + PIPELINE + " or " + REFERENCE + ", got '" + engine + "'");
+        }
         LdsTrace t = LdsTrace.generate(packets, flows, seed, DelayModel.DEFAULT);
         int half = Math.max(1, t.flows / 2);
         List<Row> result = new ArrayList<>();
         double[] noLossTruth = truth(t, 0, seed);
         if (part.contains("a")) {
-            result.add(new Row("a", "global mean", 0, bins(t, noLossTruth, globalMean(t, noLossTruth, 0, seed))));
-            result.add(new Row("a", "RLI 1/" + gap, 0, bins(t, noLossTruth, rli(t, gap, 0, seed))));
+            result.add(Row.reference("a", "global mean", 0, bins(t, noLossTruth, globalMean(t, noLossTruth, 0, seed))));
+            result.add(Row.reference("a", "RLI 1/" + gap, 0, bins(t, noLossTruth, rli(t, gap, 0, seed))));
             for (double m : doubles(o, "sizes")) {
                 int cells = cellsPerRow(m, half, rows);
-                result.add(new Row("a", "SDS " + fmt(m) + "x (" + (long) cells * rows + ")", 0,
+                result.add(Row.reference("a", "SDS " + fmt(m) + "x (" + (long) cells * rows + ")", 0,
                         bins(t, noLossTruth, simpleDelaySketch(t, rows, cells))));
                 LdsConfig cfg = LdsConfig.singleRate(rows, cells, Math.min(k, cells), 1.0);
-                result.add(new Row("a", "LDS " + fmt(m) + "x (" + cfg.totalCells() + ")", 0,
-                        bins(t, noLossTruth, lds(t, cfg, 0, seed))));
+                Sketches sk = sketches(t, cfg, 0, seed, engine);
+                result.add(Row.of("a", "LDS " + fmt(m) + "x (" + cfg.totalCells() + ")", sk, 0,
+                        bins(t, noLossTruth, estimates(t, sk, LdsEstimator.Filter.PAPER)[0])));
             }
         }
         if (part.contains("b")) {
-            int cells = cellsPerRow(1, half, rows);
+            // Figure 11: R = 4 rows of k x (flows/2)/R cells (the paper makes each row k times longer), k = 5, alpha = 0.1
+            int cells = fig11Cells(kMulti, t);
+            result.add(Row.reference("b", "RLI 1/" + gap + ", no loss", 0, fig11(t, noLossTruth, rli(t, gap, 0, seed))));
             for (double q : doubles(o, "losses")) {
                 double[] truth = truth(t, q, seed);
                 for (double p : SINGLE_RATES) {
-                    LdsConfig cfg = LdsConfig.singleRate(rows, cells, Math.min(k, cells), p);
-                    result.add(new Row("b", "p=" + fmt(p), q, bins(t, truth, lds(t, cfg, q, seed))));
+                    LdsConfig cfg = LdsConfig.singleRate(FIG11_ROWS, cells, Math.min(kMulti, cells), p);
+                    Sketches sk = sketches(t, cfg, q, seed, engine);
+                    result.add(Row.of("b", "p=" + fmt(p), sk, q, fig11(t, truth, estimates(t, sk, LdsEstimator.Filter.PAPER)[0])));
                 }
-                int mbCells = cellsPerRow(1, half, LdsConfig.MULTI_BANK_RATES.length);
-                LdsConfig mb = LdsConfig.multiBank(mbCells, Math.min(kMulti, mbCells));
-                result.add(new Row("b", "multi-bank", q, bins(t, truth, lds(t, mb, q, seed))));
-                result.add(new Row("b", "multi-bank per-row", q, bins(t, truth, lds(t, mb, q, seed, LdsEstimator.Filter.PER_ROW))));
+                LdsConfig mb = LdsConfig.multiBank(cells, Math.min(kMulti, cells));
+                Sketches sk = sketches(t, mb, q, seed, engine);
+                result.add(Row.of("b", "multi-bank", sk, q, fig11(t, truth, estimates(t, sk, LdsEstimator.Filter.PAPER)[0])));
+                result.add(Row.of("b", "multi-bank per-row", sk, q, fig11(t, truth, estimates(t, sk, LdsEstimator.Filter.PER_ROW)[0])));
             }
         }
         if (part.contains("c")) {
             int cells = cellsPerRow(1, half, rows);
             LdsConfig base = LdsConfig.singleRate(rows, cells, Math.min(k, cells), 1.0);
             LdsWeights classes = LdsWeights.bronzeSilverGold(1, 1, 1);
-            result.add(new Row("c", "unweighted", 0, byClass(t, noLossTruth, lds(t, base, 0, seed), classes)));
-            // the paper's weightings (a switch cannot multiply by them) and power-of-two ones (shifts)
+            Sketches plain = sketches(t, base, 0, seed, engine);
+            result.add(Row.of("c", "unweighted", plain, 0,
+                    byClass(t, noLossTruth, estimates(t, plain, LdsEstimator.Filter.PAPER)[0], classes)));
+            // the paper's weightings (a switch cannot multiply by them: plain Java) and power-of-two ones (shifts)
             for (long[][] set : new long[][][] {LdsWeights.PAPER_WEIGHTINGS, LdsWeights.SHIFT_WEIGHTINGS}) {
                 for (long[] w : set) {
                     LdsWeights lw = LdsWeights.bronzeSilverGold(w[0], w[1], w[2]);
                     String where = lw.shiftable() ? " (switch)" : " (reference only)";
-                    result.add(new Row("c", w[0] + "/" + w[1] + "/" + w[2] + where, 0,
-                            byClass(t, noLossTruth, lds(t, base.withWeights(lw), 0, seed), classes)));
+                    Sketches sk = sketches(t, base.withWeights(lw), 0, seed, lw.shiftable() ? engine : REFERENCE);
+                    result.add(Row.of("c", w[0] + "/" + w[1] + "/" + w[2] + where, sk, 0,
+                            byClass(t, noLossTruth, estimates(t, sk, LdsEstimator.Filter.PAPER)[0], classes)));
                 }
             }
         }
@@ -168,20 +219,21 @@ public final class LdsExperiment implements Experiment {
             double[] losses = doubles(o, "losses");
             double q = losses.length == 0 ? 0 : losses[losses.length - 1];
             int cells = cellsPerRow(1, half, rows);
-            double[][] d = ldsDetails(t, LdsConfig.singleRate(rows, cells, Math.min(k, cells), 1.0), q, seed,
-                    LdsEstimator.Filter.PAPER);
+            Sketches mined = sketches(t, LdsConfig.singleRate(rows, cells, Math.min(k, cells), 1.0), q, seed, engine);
+            double[][] d = estimates(t, mined, LdsEstimator.Filter.PAPER);
             double[][] truth = lossAndVariance(t, q, seed);
             double[] trueSize = new double[t.flows];
             for (int f = 0; f < t.flows; f++) {
                 trueSize[f] = t.size[f];
             }
-            result.add(new Row("d", "flow size (count-min)", q, bins(t, trueSize, d[1])));
-            result.add(new Row("d", "lost packets (count-min)", q, bins(t, nonZero(truth[0]), d[2])));
+            result.add(Row.of("d", "flow size (count-min)", mined, q, bins(t, trueSize, d[1])));
+            result.add(Row.of("d", "lost packets (count-min)", mined, q, bins(t, nonZero(truth[0]), d[2])));
             // delay variance: spread of the kept cells of a row, 10x counters, k = 8, no loss
             int wide = cellsPerRow(10, half, rows);
-            double[][] v = ldsDetails(t, LdsConfig.singleRate(rows, wide, Math.min(VARIANCE_LDA_CELLS, wide), 1.0), 0, seed,
-                    LdsEstimator.Filter.PAPER);
-            result.add(new Row("d", "delay variance (k=" + VARIANCE_LDA_CELLS + ", 10x)", 0,
+            Sketches spread = sketches(t, LdsConfig.singleRate(rows, wide, Math.min(VARIANCE_LDA_CELLS, wide), 1.0), 0, seed,
+                    engine);
+            double[][] v = estimates(t, spread, LdsEstimator.Filter.PAPER);
+            result.add(Row.of("d", "delay variance (k=" + VARIANCE_LDA_CELLS + ", 10x)", spread, 0,
                     bins(t, lossAndVariance(t, 0, seed)[1], v[3])));
         }
         StringWriter json = new StringWriter();
@@ -201,6 +253,11 @@ public final class LdsExperiment implements Experiment {
             out[i] = out[i] == 0 ? Double.NaN : out[i];
         }
         return out;
+    }
+
+    /** Figure 11's row length: k times the 1x row (flows/2 counters over R = 4 rows). */
+    static int fig11Cells(int k, LdsTrace t) {
+        return k * cellsPerRow(1, Math.max(1, t.flows / 2), FIG11_ROWS);
     }
 
     static int cellsPerRow(double multiple, int half, int rows) {
@@ -229,17 +286,30 @@ public final class LdsExperiment implements Experiment {
         return sum;
     }
 
-    /** Sender and receiver sketches over the trace, then the estimator for every flow. */
+    /** Sender and receiver sketches over the trace (plain Java), then the estimator for every flow. */
     public static double[] lds(LdsTrace t, LdsConfig cfg, double q, long seed) {
         return lds(t, cfg, q, seed, LdsEstimator.Filter.PAPER);
     }
 
     public static double[] lds(LdsTrace t, LdsConfig cfg, double q, long seed, LdsEstimator.Filter filter) {
-        return ldsDetails(t, cfg, q, seed, filter)[0];
+        return estimates(t, sketches(t, cfg, q, seed, REFERENCE), filter)[0];
     }
 
-    /** Per flow: [0] mean delay, [1] packets sent, [2] packets lost, [3] delay variance (estimates; NaN: none). */
-    static double[][] ldsDetails(LdsTrace t, LdsConfig cfg, double q, long seed, LdsEstimator.Filter filter) {
+    /**
+     * Both ends' sketches over the trace, packet i lost between them with probability q:
+     * the emulated switch's stage program ({@value #PIPELINE}) or the plain-Java sketches
+     * ({@value #REFERENCE}).
+     */
+    static Sketches sketches(LdsTrace t, LdsConfig cfg, double q, long seed, String engine) {
+        if (engine.equals(PIPELINE)) {
+            LdsEmulatedPair pair = new LdsEmulatedPair(cfg);
+            dev.rmtemu.traces.PacketRecord r = dev.rmtemu.traces.PacketRecord.allocate();
+            for (int i = 0; i < t.packets; i++) {
+                long ts = t.sendNs[i];
+                pair.packet(t.packet(i, r), ts, lost(seed, i, q), ts + t.delayNs[i]);
+            }
+            return new Sketches(pair.senderSketch(), pair.receiverSketch(), PIPELINE, pair.target());
+        }
         LdsSketch tx = new LdsSketch(cfg);
         LdsSketch rx = new LdsSketch(cfg);
         LdsPacketKeys keys = new LdsPacketKeys(cfg);
@@ -252,8 +322,14 @@ public final class LdsExperiment implements Experiment {
                 rx.record(keys, ts + t.delayNs[i]);
             }
         }
-        LdsEstimator est = new LdsEstimator(tx, rx, filter);
+        return new Sketches(tx, rx, REFERENCE, null);
+    }
+
+    /** Per flow: [0] mean delay, [1] packets sent, [2] packets lost, [3] delay variance (estimates; NaN: none). */
+    static double[][] estimates(LdsTrace t, Sketches s, LdsEstimator.Filter filter) {
+        LdsEstimator est = new LdsEstimator(s.sender(), s.receiver(), filter);
         FlowEstimate e = new FlowEstimate();
+        long[] scratch = new long[LdsConfig.MAX_ROWS];
         double[][] out = new double[4][t.flows];
         for (int f = 0; f < t.flows; f++) {
             t.flowHashes(f, scratch);
@@ -371,6 +447,14 @@ public final class LdsExperiment implements Experiment {
         return grouped(t, truth, est, classes.classes(), f -> classes.classOf(t.classHash(f)));
     }
 
+    /** Figure 11's two groups: flows with more than 100 packets, and with at least 1,000 (a subset of the first). */
+    static BinStats[] fig11(LdsTrace t, double[] truth, double[] est) {
+        return new BinStats[] {
+            grouped(t, truth, est, 1, f -> t.size[f] > 100 ? 0 : -1)[0],
+            grouped(t, truth, est, 1, f -> t.size[f] >= 1000 ? 0 : -1)[0]};
+    }
+
+    /** Statistics per group; a flow whose group is negative is left out. */
     private static BinStats[] grouped(LdsTrace t, double[] truth, double[] est, int groups, java.util.function.IntUnaryOperator group) {
         double[][] err = new double[groups][t.flows];
         int[] count = new int[groups];
@@ -380,6 +464,9 @@ public final class LdsExperiment implements Experiment {
                 continue;
             }
             int g = group.applyAsInt(f);
+            if (g < 0) {
+                continue;
+            }
             flows[g]++;
             if (!Double.isNaN(est[f])) {
                 err[g][count[g]++] = 100.0 * Math.abs(est[f] - truth[f]) / truth[f];
@@ -389,7 +476,15 @@ public final class LdsExperiment implements Experiment {
         for (int g = 0; g < groups; g++) {
             double[] e = Arrays.copyOf(err[g], count[g]);
             Arrays.sort(e);
-            out[g] = new BinStats(flows[g], count[g], percentile(e, 0.5), percentile(e, 0.95));
+            double[] within = new double[CDF_AT_PCT.length];
+            for (int x = 0; x < within.length; x++) {
+                int n = 0;
+                while (n < e.length && e[n] <= CDF_AT_PCT[x]) {
+                    n++;
+                }
+                within[x] = flows[g] == 0 ? Double.NaN : 100.0 * n / flows[g];
+            }
+            out[g] = new BinStats(flows[g], count[g], percentile(e, 0.5), percentile(e, 0.95), within);
         }
         return out;
     }
@@ -427,7 +522,15 @@ public final class LdsExperiment implements Experiment {
             }
             out.println();
         }
-        printPart(out, rows, "b", "(b) uniform loss, 1x counters: single-rate rows vs multi-bank (0.01,0.1,0.5,1)", BIN_NAMES);
+        printPart(out, rows, "b", "(b) Figure 11, uniform loss: R = 4, k = " + o.get("k_multi") + ", rows k times longer than 1x ("
+                + String.format(Locale.ROOT, "%,d", fig11Cells(Integer.parseInt(o.get("k_multi")), t)) + " cells each), alpha = 0.1; single-rate p = 0.05 and p = 1 vs multi-bank (0.01,0.1,0.5,1);"
+                + " then the CDF: % of the group's flows within 1 / 5 / 10 % (no estimate: not within)", FIG11_GROUPS);
+        if (rows.stream().anyMatch(r -> r.part().equals("b"))) {
+            printCdf(out, rows);
+            for (String claim : PAPER_FIG11) {
+                out.println("paper, Fig. 11 (curves only, no numbers in the text): " + claim);
+            }
+        }
         printPart(out, rows, "c", "(c) weighting bronze/silver/gold (90/9/1 % of flows), 1x counters, by class;"
                 + " (switch): powers of two, which the stage program applies as shifts", LdsWeights.CLASS_NAMES);
         printPart(out, rows, "d", "(d) flow size and loss (1x counters, p=1, k=1, at the largest loss rate; flows that lost"
@@ -441,19 +544,58 @@ public final class LdsExperiment implements Experiment {
         }
         out.println();
         out.println(title);
-        out.print(String.format(Locale.ROOT, "%-34s", part.equals("b") ? "loss  method" : "method"));
+        out.print(String.format(Locale.ROOT, "%-34s  %-24s", part.equals("b") ? "loss  method" : "method", "engine"));
         for (String c : columns) {
             out.print(String.format(Locale.ROOT, "  %-24s", c));
         }
         out.println();
         for (Row r : mine) {
-            String label = part.equals("b") || part.equals("d") && r.loss() > 0 ? String.format(Locale.ROOT, "%-5s %s", fmt(100 * r.loss()) + "%", r.label()) : r.label();
-            out.print(String.format(Locale.ROOT, "%-34s", label));
+            out.print(String.format(Locale.ROOT, "%-34s  %-24s", label(r), engine(r)));
             for (BinStats s : r.bins()) {
                 out.print(String.format(Locale.ROOT, "  %-24s", cell(s)));
             }
             out.println();
         }
+    }
+
+    private static String label(Row r) {
+        boolean lossy = r.part().equals("b") || r.part().equals("d") && r.loss() > 0;
+        return lossy ? String.format(Locale.ROOT, "%-5s %s", fmt(100 * r.loss()) + "%", r.label()) : r.label();
+    }
+
+    private static String engine(Row r) {
+        return r.target() == null ? r.engine() : r.engine() + " (" + r.target() + ")";
+    }
+
+    /** Part (b)'s CDF points per group: the share of flows within each error of {@link #CDF_AT_PCT}. */
+    private static void printCdf(PrintWriter out, List<Row> rows) {
+        out.print(String.format(Locale.ROOT, "%-34s  %-24s", "loss  method (CDF)", "within " + fmtList(CDF_AT_PCT) + " %"));
+        for (String c : FIG11_GROUPS) {
+            out.print(String.format(Locale.ROOT, "  %-24s", c));
+        }
+        out.println();
+        for (Row r : rows) {
+            if (!r.part().equals("b")) {
+                continue;
+            }
+            out.print(String.format(Locale.ROOT, "%-34s  %-24s", label(r), ""));
+            for (BinStats s : r.bins()) {
+                StringBuilder sb = new StringBuilder();
+                for (int x = 0; x < s.withinPct().length; x++) {
+                    sb.append(x == 0 ? "" : " / ").append(fmt(s.withinPct()[x]));
+                }
+                out.print(String.format(Locale.ROOT, "  %-24s", sb));
+            }
+            out.println();
+        }
+    }
+
+    private static String fmtList(double[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < v.length; i++) {
+            sb.append(i == 0 ? "" : "/").append(fmt(v[i]));
+        }
+        return sb.toString();
     }
 
     private static String cell(BinStats s) {
@@ -472,13 +614,19 @@ public final class LdsExperiment implements Experiment {
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
             sb.append(i == 0 ? "" : ",").append("{\"part\":\"").append(r.part()).append("\",\"method\":\"").append(r.label())
-                    .append("\",\"loss\":").append(num(r.loss())).append(",\"groups\":[");
-            String[] names = r.part().equals("c") ? LdsWeights.CLASS_NAMES : BIN_NAMES;
+                    .append("\",\"engine\":\"").append(r.engine()).append("\",\"target\":")
+                    .append(r.target() == null ? "null" : "\"" + r.target() + "\"")
+                    .append(",\"loss\":").append(num(r.loss())).append(",\"groups\":[");
+            String[] names = r.part().equals("c") ? LdsWeights.CLASS_NAMES : r.part().equals("b") ? FIG11_GROUPS : BIN_NAMES;
             for (int b = 0; b < r.bins().length; b++) {
                 BinStats s = r.bins()[b];
                 sb.append(b == 0 ? "" : ",").append("{\"group\":\"").append(names[b]).append("\",\"flows\":").append(s.flows())
                         .append(",\"estimated\":").append(s.estimated()).append(",\"median_pct\":").append(num(s.medianPct()))
-                        .append(",\"p95_pct\":").append(num(s.p95Pct())).append('}');
+                        .append(",\"p95_pct\":").append(num(s.p95Pct()));
+                for (int x = 0; x < CDF_AT_PCT.length; x++) {
+                    sb.append(",\"within_").append(fmt(CDF_AT_PCT[x])).append("pct\":").append(num(s.withinPct()[x]));
+                }
+                sb.append('}');
             }
             sb.append("]}");
         }

@@ -12,7 +12,9 @@ import java.util.Arrays;
  * A generated trace with ground-truth delays, held as primitive arrays so many sketch
  * configurations replay it cheaply: per packet its flow, the hashes both ends compute
  * (packet, digest, sampling), send time and delay; per flow its row hashes and class hash
- * (hashed once). The flow-id map (primitive, no boxing) is only looked up, never iterated.
+ * (hashed once). It also keeps what rebuilds each packet's header for the emulated switch
+ * ({@link #packet}): per flow its 5-tuple, per packet its IP ID and payload hash. The
+ * flow-id map (primitive, no boxing) is only looked up, never iterated.
  */
 public final class LdsTrace {
     public final int packets;
@@ -27,9 +29,14 @@ public final class LdsTrace {
     final int[][] rowHash;
     final int[] classHash;
     public final int[] size;
+    /** Per flow: source, destination, protocol and ports (ports in one int: src &lt;&lt; 16 | dst). */
+    private final int[][] tuple;
+    /** Per packet: IP ID and payload hash. */
+    private final short[] ipId;
+    private final int[] payloadHash;
 
     private LdsTrace(int packets, int flows, int[] flow, int[] packetHash, int[] digestHash, int[] sampleHash, long[] sendNs,
-                     int[] delayNs, int[][] rowHash, int[] classHash, int[] size) {
+                     int[] delayNs, int[][] rowHash, int[] classHash, int[] size, int[][] tuple, short[] ipId, int[] payloadHash) {
         this.packets = packets;
         this.flows = flows;
         this.flow = flow;
@@ -41,6 +48,9 @@ public final class LdsTrace {
         this.rowHash = rowHash;
         this.classHash = classHash;
         this.size = size;
+        this.tuple = tuple;
+        this.ipId = ipId;
+        this.payloadHash = payloadHash;
     }
 
     /** Generates {@code packets} packets over {@code flows} flows (the ISP generator: Zipf 1.1, IPv4 only). */
@@ -48,7 +58,7 @@ public final class LdsTrace {
         if (packets < 1 || packets > Integer.MAX_VALUE - 8 || flows < 1) {
             throw new UserError("lds trace: packets must be 1.." + (Integer.MAX_VALUE - 8) + " and flows >= 1");
         }
-        String spec = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed + "&ipv6=0";
+        String spec = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed + "&ipv6=0&dist=zipf&gbps=100&load=0.5";
         int n = (int) packets;
         int[] flow = new int[n];
         int[] ph = new int[n];
@@ -59,10 +69,14 @@ public final class LdsTrace {
         int[][] rows = new int[LdsConfig.MAX_ROWS][Math.max(16, flows)];
         int[] cls = new int[Math.max(16, flows)];
         int[] size = new int[Math.max(16, flows)];
+        int[][] tuple = new int[TUPLE_WORDS][Math.max(16, flows)];
+        short[] ipIds = new short[n];
+        int[] payloads = new int[n];
         Long2LongHashMap ids = new Long2LongHashMap(-1);
         DelayModel.Sampler delays = model.sampler(seed);
         int nFlows = 0;
         int i = 0;
+        long first = 0;
         try (PacketSource src = TraceSpec.open(spec)) {
             PacketRecord r = PacketRecord.allocate();
             while (src.next(r)) {
@@ -78,7 +92,14 @@ public final class LdsTrace {
                         }
                         cls = Arrays.copyOf(cls, cap);
                         size = Arrays.copyOf(size, cap);
+                        for (int w = 0; w < tuple.length; w++) {
+                            tuple[w] = Arrays.copyOf(tuple[w], cap);
+                        }
                     }
+                    tuple[0][id] = r.srcIpv4();
+                    tuple[1][id] = r.dstIpv4();
+                    tuple[2][id] = r.protocol();
+                    tuple[3][id] = (r.srcPort() << 16) | r.dstPort();
                     for (int row = 0; row < rows.length; row++) {
                         rows[row][id] = (int) LdsHashes.flow(LdsHashes.row(row), r);
                     }
@@ -90,12 +111,29 @@ public final class LdsTrace {
                 ph[i] = (int) LdsHashes.packet(LdsHashes.packet(), r);
                 dh[i] = (int) LdsHashes.packet(LdsHashes.digest(), r);
                 sh[i] = (int) LdsHashes.packet(LdsHashes.sample(), r);
-                send[i] = r.timestampNs();
+                if (i == 0) {
+                    first = r.timestampNs();
+                }
+                // trace time from the first packet: the emulated switch's clock starts with the trace (LdsSwitch does the same)
+                send[i] = r.timestampNs() - first;
                 delay[i] = (int) Math.min(Integer.MAX_VALUE, delays.delayNs(f, i));
+                ipIds[i] = (short) r.ipId();
+                payloads[i] = r.payloadHash();
                 i++;
             }
         }
-        return new LdsTrace(i, nFlows, flow, ph, dh, sh, send, delay, rows, cls, size);
+        return new LdsTrace(i, nFlows, flow, ph, dh, sh, send, delay, rows, cls, size, tuple, ipIds, payloads);
+    }
+
+    /** Words of a flow's 5-tuple kept: source, destination, protocol, ports. */
+    private static final int TUPLE_WORDS = 4;
+
+    /** Packet {@code i}'s header as the generator made it (IPv4), into a reusable record; timestamp: its send time. */
+    public PacketRecord packet(int i, PacketRecord into) {
+        int f = flow[i];
+        return into.clear().ipVersion(4).srcIpv4(tuple[0][f]).dstIpv4(tuple[1][f]).protocol(tuple[2][f])
+                .srcPort(tuple[3][f] >>> 16).dstPort(tuple[3][f] & 0xFFFF).ipId(ipId[i] & 0xFFFF).payloadHash(payloadHash[i])
+                .timestampNs(sendNs[i]);
     }
 
     /** The 5-tuple folded into 64 bits (the generator's flows differ in their hashed addresses and ports). */

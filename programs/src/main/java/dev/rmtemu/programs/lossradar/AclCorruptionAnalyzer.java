@@ -85,10 +85,13 @@ public final class AclCorruptionAnalyzer {
     /**
      * Every single-bit corruption that makes the ACL deny all of {@code lost} and none of
      * {@code delivered}, in rule order; within a rule value bits, mask bits, then the action.
+     * Each key's best and second-best matching rules of the correct ACL are found once, so
+     * a flipped rule is checked against a key in constant time (ClassBench-scale ACLs).
      */
     public static List<Candidate> explain(List<Rule> acl, long[] lost, long[] delivered) {
+        Matches lostM = new Matches(acl, lost);
+        Matches deliveredM = new Matches(acl, delivered);
         List<Candidate> out = new ArrayList<>();
-        List<Rule> flipped = new ArrayList<>(acl);
         for (int i = 0; i < acl.size(); i++) {
             Rule r = acl.get(i);
             for (int m = 0; m < 2; m++) {
@@ -96,34 +99,74 @@ public final class AclCorruptionAnalyzer {
                     long flip = 1L << bit;
                     Rule f = m == 0 ? new Rule((r.value() ^ flip) & KEY_MASK, r.mask(), r.priority(), r.deny())
                             : new Rule(r.value(), (r.mask() ^ flip) & KEY_MASK, r.priority(), r.deny());
-                    flipped.set(i, f);
-                    if (explains(flipped, lost, delivered)) {
+                    if (lostM.all(i, f, true) && deliveredM.all(i, f, false)) {
                         out.add(m == 0 ? Candidate.value(i, bit) : Candidate.mask(i, bit));
                     }
                 }
             }
             if (!r.deny()) {
                 // case (c): the accept rule's action bit flipped to deny
-                flipped.set(i, new Rule(r.value(), r.mask(), r.priority(), true));
-                if (explains(flipped, lost, delivered)) {
+                Rule f = new Rule(r.value(), r.mask(), r.priority(), true);
+                if (lostM.all(i, f, true) && deliveredM.all(i, f, false)) {
                     out.add(Candidate.action(i));
                 }
             }
-            flipped.set(i, r);
         }
         return out;
     }
 
-    private static boolean explains(List<Rule> acl, long[] lost, long[] delivered) {
-        return all(acl, lost, true) && all(acl, delivered, false);
+    /** True when rule {@code a} wins over rule {@code b} (higher priority; the earlier rule on a tie, as {@link #denies}). */
+    private static boolean beats(List<Rule> acl, int a, int b) {
+        int pa = acl.get(a).priority();
+        int pb = acl.get(b).priority();
+        return pa > pb || pa == pb && a < b;
     }
 
-    private static boolean all(List<Rule> acl, long[] keys, boolean denied) {
-        for (long k : keys) {
-            if (denies(acl, k) != denied) {
-                return false;
+    /** For each key, the best and second-best matching rules of the correct ACL (-1: none). */
+    static final class Matches {
+        private final List<Rule> acl;
+        private final long[] keys;
+        private final int[] best;
+        private final int[] second;
+
+        Matches(List<Rule> acl, long[] keys) {
+            this.acl = acl;
+            this.keys = keys;
+            this.best = new int[keys.length];
+            this.second = new int[keys.length];
+            for (int k = 0; k < keys.length; k++) {
+                int b = -1;
+                int s = -1;
+                for (int i = 0; i < acl.size(); i++) {
+                    if (!acl.get(i).matches(keys[k])) {
+                        continue;
+                    }
+                    if (b < 0 || beats(acl, i, b)) {
+                        s = b;
+                        b = i;
+                    } else if (s < 0 || beats(acl, i, s)) {
+                        s = i;
+                    }
+                }
+                best[k] = b;
+                second[k] = s;
             }
         }
-        return true;
+
+        /** True when, with rule {@code i} replaced by {@code f}, every key is denied ({@code denied}) or every key permitted. */
+        boolean all(int i, Rule f, boolean denied) {
+            for (int k = 0; k < keys.length; k++) {
+                if (denies(k, i, f) != denied) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Whether key {@code k} is denied when rule {@code i} is replaced by {@code f}. */
+        boolean denies(int k, int i, Rule f) {
+            int other = best[k] != i ? best[k] : second[k];
+            return f.matches(keys[k]) && (other < 0 || beats(acl, i, other)) ? f.deny() : other >= 0 && acl.get(other).deny();
+        }
     }
 }

@@ -65,12 +65,21 @@ public final class LossRadarExperiment implements Experiment {
     static final String PAPER_C = "precision ~100% blackholes, >= 97.6% random drops";
 
     static {
-        DEFAULTS.put("part", "abcdfl");
+        DEFAULTS.put("part", "abcdflmr");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("hashes", "3");
         DEFAULTS.put("a_losses", "100,1000,10000");
         DEFAULTS.put("a_ratios", "1.1,1.2,1.25,1.3,1.4,1.5,2.0");
         DEFAULTS.put("a_trials", "100");
+        DEFAULTS.put("a_trace", "gen:isp?packets=100000&seed=1");
+        DEFAULTS.put("r_rules", "2000");
+        DEFAULTS.put("r_trials", "100");
+        DEFAULTS.put("m_gbps", "10");
+        DEFAULTS.put("m_packet_bytes", "175");
+        DEFAULTS.put("m_loss", "0.0001,0.001,0.01");
+        DEFAULTS.put("m_batch_ms", "1,10,20");
+        DEFAULTS.put("m_trials", "100");
+        DEFAULTS.put("m_decode", "0.99");
         DEFAULTS.put("b_ms", "200");
         DEFAULTS.put("b_gbps", "5");
         DEFAULTS.put("b_loss", "0.0005");
@@ -113,12 +122,17 @@ public final class LossRadarExperiment implements Experiment {
     @Override
     public List<String> options() {
         return List.of(
-                "part=abcdfl                 parts: a decode, b digest size (one link), c root causes, d memory,"
-                        + " f digest size on a k=4 fat tree, l stage programs on a line",
+                "part=abcdflmr               parts: a decode, b digest size (one link), c root causes, d memory,"
+                        + " f digest size on a k=4 fat tree, l stage programs on a line, m memory vs loss rate and batch length,"
+                        + " r ACL corruption on a ClassBench-like ACL",
+                "r_rules=2000 r_trials=100   (r) ACL rules, trials (one random bit flip each)",
+                "m_gbps=10 m_packet_bytes=175 m_loss=0.0001,0.001,0.01 m_batch_ms=1,10,20 m_trials=100 m_decode=0.99"
+                        + "   (m) traffic, loss rates, batch lengths, trials, share of trials to decode fully (signatures from a_trace)",
                 "f_ms=20 f_gbps=20 f_loss=0.0003 f_bursts=2 f_burst_packets=1800 f_cells=12,24,96,384"
                         + "   (f) length, background load, fabric drop rate, incast, digest cells",
                 "seed=1 hashes=3 target=tofino1",
                 "a_losses=100,1000,10000 a_ratios=1.1,...,2.0 a_trials=100   (a) losses per digest, cells/losses, trials",
+                "a_trace=gen:isp?packets=100000&seed=1   (a) the trace whose packets' signatures (5-tuple + IP ID) fill the 'packets' rows",
                 "b_ms=200 b_gbps=5 b_loss=0.0005 b_bursts=4 b_burst_packets=250 b_queue_cells=2400 b_cells=24,...,768"
                         + "   (b) one congested, lossy link: digest cells",
                 "c_ms=300 c_background_gbps=0.5 c_random=0.01 c_queue_cells=200 c_cells=3072   (c) trace length, load, drop rate, queue, digest",
@@ -127,8 +141,28 @@ public final class LossRadarExperiment implements Experiment {
                 "l_packets=20000 l_loss=0.005   (l) trace length and link loss");
     }
 
-    /** (a) one point. */
-    public record DecodeRow(int losses, double ratio, int cells, int trials, int complete, double decodedFraction) {
+    /** Signatures of (a): uniformly random words, or the stage program's signatures of real packets. */
+    public static final String SIG_RANDOM = "random";
+    public static final String SIG_PACKETS = "packets";
+    /** Paper §7.1: 10 Gb/s of 175-byte packets, 10 ms batches: digests of 2.9 Mb/s at 0.1 % loss, 25.6 Mb/s at 1 %. */
+    /** Paper §7.5: ClassBench ACLs of 50K-200K rules, 100 random bit flips. */
+    static final String PAPER_R = "50K-200K rules: corrupted rule always a candidate, 2-2.5 candidate rules";
+    static final String PAPER_M = "10G, 175 B packets, T = 10 ms: 2.9 Mbps at 0.1% loss, 25.6 Mbps at 1%";
+
+    /**
+     * (m) the smallest tofino1 digest (k times a power of two cells) that fully decodes
+     * at least m_decode of the trials, for a loss rate and batch length.
+     *
+     * @param packets   packets per batch at m_gbps of m_packet_bytes packets
+     * @param losses    lost packets per batch (loss rate x packets)
+     * @param mbps      the digest's report rate: one digest per batch
+     */
+    public record LossRateRow(double lossRate, double batchMs, long packets, int losses, int cells, int digestBytes, int trials,
+                              int complete, double mbps) {
+    }
+
+    /** (a) one point. @param signatures {@link #SIG_RANDOM} or {@link #SIG_PACKETS} */
+    public record DecodeRow(String signatures, int losses, double ratio, int cells, int trials, int complete, double decodedFraction) {
     }
 
     /** (b) one digest size. */
@@ -167,8 +201,8 @@ public final class LossRadarExperiment implements Experiment {
         Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
         String part = o.get("part");
         for (char ch : part.toCharArray()) {
-            if ("abcdfl".indexOf(ch) < 0) {
-                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, b, c, d, f and l");
+            if ("abcdflmr".indexOf(ch) < 0) {
+                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, b, c, d, f, l, m and r");
             }
         }
         long seed = longOpt(o, "seed");
@@ -183,39 +217,134 @@ public final class LossRadarExperiment implements Experiment {
         List<CauseRow> c = cr.rows();
         List<MemoryRow> d = part.contains("d") ? memory(o, k) : List.of();
         List<LineRow> l = part.contains("l") ? lines(o, k, seed) : List.of();
+        List<LossRateRow> m = part.contains("m") ? lossRates(o, k, seed) : List.of();
+        AclCorruptionEvaluation.Result acl = part.contains("r") ? aclCorruption(o, seed) : null;
         StringWriter json = new StringWriter();
         StringWriter tables = new StringWriter();
-        printJson(new PrintWriter(json), o, a, bRows, fRows, cr, d, l);
-        printTables(new PrintWriter(tables), a, bRows, fRows, cr, d, l);
+        printJson(new PrintWriter(json), o, a, bRows, fRows, cr, d, l, m, acl);
+        printTables(new PrintWriter(tables), a, bRows, fRows, cr, d, l, m, acl);
         return new Output(json.toString(), tables.toString());
     }
 
     // ------------------------------------------------------------------ (a)
 
+    /**
+     * (a) for both kinds of signature. "random": n random 4-word signatures. "packets":
+     * the losses of a burst, n consecutive packets of {@code a_trace} from a random
+     * offset, with the signature the stage program builds from their 5-tuple and IP ID
+     * ({@link Signature#of}): same flows, consecutive IP IDs, and any repeats the trace has.
+     * The digest is {@link IbfDigest}, whose cells equal the stage program's registers.
+     */
     static List<DecodeRow> decode(Map<String, String> o, int k, long seed) {
         List<DecodeRow> rows = new ArrayList<>();
         int trials = intOpt(o, "a_trials");
-        for (int n : ints(o, "a_losses")) {
-            for (double ratio : doubles(o, "a_ratios")) {
-                int cells = Math.max(k, (int) Math.round(ratio * n / k) * k);
-                IbfDigest d = new IbfDigest(k, cells / k, LossRadarConfig.BASE_WORDS);
-                int complete = 0;
-                long decoded = 0;
-                int[] sig = new int[LossRadarConfig.BASE_WORDS];
-                for (int t = 0; t < trials; t++) {
-                    d.clear();
-                    SplitMix64 rnd = new SplitMix64(SplitMix64.derive(seed, ((long) n << 32) ^ t ^ Double.doubleToLongBits(ratio)));
-                    for (int i = 0; i < n; i++) {
-                        for (int w = 0; w < sig.length; w++) {
-                            sig[w] = (int) rnd.nextLong();
-                        }
-                        d.insert(sig);
-                    }
-                    IbfDecoder.Result r = IbfDecoder.peel(d);
-                    complete += r.complete() ? 1 : 0;
-                    decoded += r.decoded();
+        int[] losses = ints(o, "a_losses");
+        int most = 0;
+        for (int n : losses) {
+            most = Math.max(most, n);
+        }
+        String spec = o.get("a_trace");
+        RecordBuffer trace;
+        try (PacketSource s = TraceSpec.open(spec)) {
+            trace = RecordBuffer.load(s, Long.MAX_VALUE);
+        }
+        if (trace.size() < most) {
+            throw new UserError("lossradar experiment: a_trace " + spec + " has " + trace.size() + " packets, fewer than a_losses " + most);
+        }
+        LossRadarConfig sigConfig = LossRadarConfig.defaults();
+        for (String kind : List.of(SIG_RANDOM, SIG_PACKETS)) {
+            for (int n : losses) {
+                for (double ratio : doubles(o, "a_ratios")) {
+                    rows.add(decodeRow(kind, n, ratio, k, trials, seed, trace, sigConfig, Math.max(k, (int) Math.round(ratio * n / k) * k)));
                 }
-                rows.add(new DecodeRow(n, ratio, cells, trials, complete, decoded / ((double) n * trials)));
+            }
+        }
+        return rows;
+    }
+
+    private static DecodeRow decodeRow(String kind, int n, double ratio, int k, int trials, long seed, RecordBuffer trace,
+                                       LossRadarConfig sigConfig, int cells) {
+        IbfDigest d = new IbfDigest(k, cells / k, LossRadarConfig.BASE_WORDS);
+        int complete = 0;
+        long decoded = 0;
+        int[] sig = new int[LossRadarConfig.BASE_WORDS];
+        boolean packets = kind.equals(SIG_PACKETS);
+        for (int t = 0; t < trials; t++) {
+            d.clear();
+            SplitMix64 rnd = new SplitMix64(SplitMix64.derive(seed, ((long) n << 32) ^ t ^ Double.doubleToLongBits(ratio)));
+            int from = packets ? (int) Long.remainderUnsigned(rnd.nextLong(), trace.size() - n + 1L) : 0;
+            for (int i = 0; i < n; i++) {
+                if (packets) {
+                    PacketRecord r = trace.get(from + i);
+                    Signature.of(r, r.ttl(), 0, sigConfig, sig);
+                } else {
+                    for (int w = 0; w < sig.length; w++) {
+                        sig[w] = (int) rnd.nextLong();
+                    }
+                }
+                d.insert(sig);
+            }
+            IbfDecoder.Result r = IbfDecoder.peel(d);
+            complete += r.complete() ? 1 : 0;
+            decoded += r.decoded();
+        }
+        return new DecodeRow(kind, n, ratio, cells, trials, complete, decoded / ((double) n * trials));
+    }
+
+    // ------------------------------------------------------------------ (r)
+
+    static AclCorruptionEvaluation.Result aclCorruption(Map<String, String> o, long seed) {
+        int rules = intOpt(o, "r_rules");
+        int trials = intOpt(o, "r_trials");
+        if (rules < 1 || trials < 1) {
+            throw new UserError("lossradar experiment: r_rules and r_trials must be at least 1");
+        }
+        return AclCorruptionEvaluation.run(rules, trials, seed);
+    }
+
+    // ------------------------------------------------------------------ (m)
+
+    /**
+     * (m) memory vs loss rate and losses per batch, and digest size vs batch length: a
+     * batch of T at m_gbps holds P packets, n = loss rate x P of them lost (a burst of n
+     * consecutive packets of a_trace, as in (a)); the digest doubles from k cells until
+     * m_decode of the trials decode fully. The report rate is one digest per batch.
+     */
+    static List<LossRateRow> lossRates(Map<String, String> o, int k, long seed) {
+        double gbps = doubleOpt(o, "m_gbps");
+        int packetBytes = intOpt(o, "m_packet_bytes");
+        int trials = intOpt(o, "m_trials");
+        double target = doubleOpt(o, "m_decode");
+        if (gbps <= 0 || packetBytes <= 0 || trials <= 0 || !(target > 0 && target <= 1)) {
+            throw new UserError("lossradar experiment: m_gbps, m_packet_bytes, m_trials must be positive and m_decode in (0, 1]");
+        }
+        String spec = o.get("a_trace");
+        RecordBuffer trace;
+        try (PacketSource s = TraceSpec.open(spec)) {
+            trace = RecordBuffer.load(s, Long.MAX_VALUE);
+        }
+        LossRadarConfig sigConfig = LossRadarConfig.defaults();
+        List<LossRateRow> rows = new ArrayList<>();
+        for (double rate : doubles(o, "m_loss")) {
+            for (double ms : doubles(o, "m_batch_ms")) {
+                long packets = Math.round(gbps * 1e9 / 8 / packetBytes * ms / 1000);
+                int n = (int) Math.round(rate * packets);
+                if (n < 1) {
+                    rows.add(new LossRateRow(rate, ms, packets, 0, 0, 0, trials, trials, 0));
+                    continue;
+                }
+                if (n > trace.size()) {
+                    throw new UserError("lossradar experiment: a_trace " + spec + " has " + trace.size() + " packets, fewer than the "
+                            + n + " losses of loss rate " + rate + " in " + ms + " ms");
+                }
+                for (int perHash = 1; ; perHash *= 2) {
+                    DecodeRow r = decodeRow(SIG_PACKETS, n, (double) k * perHash / n, k, trials, seed, trace, sigConfig, k * perHash);
+                    if (r.complete() >= target * trials) {
+                        int bytes = r.cells() * (sigConfig.words() + 1) * Integer.BYTES;
+                        rows.add(new LossRateRow(rate, ms, packets, n, r.cells(), bytes, trials, r.complete(), bytes * 8 / (ms / 1000) / 1e6));
+                        break;
+                    }
+                }
             }
         }
         return rows;
@@ -523,13 +652,33 @@ public final class LossRadarExperiment implements Experiment {
     // ------------------------------------------------------------------ output
 
     private static void printTables(PrintWriter out, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows, CauseResult cr,
-                                    List<MemoryRow> d, List<LineRow> l) {
+                                    List<MemoryRow> d, List<LineRow> l, List<LossRateRow> m, AclCorruptionEvaluation.Result acl) {
         List<CauseRow> c = cr.rows();
+        if (acl != null) {
+            out.printf(Locale.ROOT, "(r) ACL corruption, ClassBench-like ACL of %d rules, %d one-bit flips that blackhole traffic   paper: %s%n",
+                    acl.rules(), acl.trials(), PAPER_R);
+            out.printf(Locale.ROOT, "  corrupted rule among the candidates (recall): %.1f%%   exact flip: %d/%d   candidate rules per trial: %.2f"
+                            + "   precision (1 / candidate rules when found): %.1f%%   candidate flips per trial: %.2f%n%n",
+                    100 * acl.recall(), acl.flipFound(), acl.trials(), acl.meanCandidateRules(), 100 * acl.precision(),
+                    acl.trials() == 0 ? 0 : (double) acl.candidateFlips() / acl.trials());
+        }
+        if (!m.isEmpty()) {
+            out.println("(m) smallest digest (k x 2^i cells) decoding fully in m_decode of the trials, per loss rate and batch"
+                    + " length   paper: " + PAPER_M);
+            out.println("  loss rate  batch ms  packets/batch  losses   cells  digest bytes  decoded  digest Mbps");
+            for (LossRateRow r : m) {
+                out.printf(Locale.ROOT, "  %9.4f%%  %8.1f  %13d  %6d  %6d  %12d  %3d/%-3d  %11.3f%n", 100 * r.lossRate(), r.batchMs(), r.packets(),
+                        r.losses(), r.cells(), r.digestBytes(), r.complete(), r.trials(), r.mbps());
+            }
+            out.println();
+        }
         if (!a.isEmpty()) {
-            out.println("(a) IBF decode success vs cells/losses (k partitions, random 128-bit signatures)   paper: " + PAPER_A);
-            out.println("  n_loss  cells/loss   cells  trials  fully decoded  packets decoded");
+            out.println("(a) IBF decode success vs cells/losses (k partitions; random 128-bit signatures, and the signatures of"
+                    + " n consecutive packets of a_trace)   paper: " + PAPER_A);
+            out.println("  signatures  n_loss  cells/loss   cells  trials  fully decoded  packets decoded");
             for (DecodeRow r : a) {
-                out.printf(Locale.ROOT, "  %6d  %10.2f  %6d  %6d  %12.1f%%  %14.2f%%%n", r.losses(), r.ratio(), r.cells(), r.trials(),
+                out.printf(Locale.ROOT, "  %-10s  %6d  %10.2f  %6d  %6d  %12.1f%%  %14.2f%%%n", r.signatures(), r.losses(), r.ratio(),
+                        r.cells(), r.trials(),
                         100.0 * r.complete() / r.trials(), 100 * r.decodedFraction());
             }
             out.println();
@@ -599,7 +748,8 @@ public final class LossRadarExperiment implements Experiment {
     }
 
     private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows,
-                                  CauseResult cr, List<MemoryRow> d, List<LineRow> l) {
+                                  CauseResult cr, List<MemoryRow> d, List<LineRow> l, List<LossRateRow> m,
+                                  AclCorruptionEvaluation.Result acl) {
         List<CauseRow> c = cr.rows();
         StringBuilder b = new StringBuilder("{\"experiment\":\"lossradar\",\"options\":{");
         boolean first = true;
@@ -611,8 +761,9 @@ public final class LossRadarExperiment implements Experiment {
         for (int i = 0; i < a.size(); i++) {
             DecodeRow r = a.get(i);
             b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"losses\":%d,\"ratio\":%s,\"cells\":%d,\"trials\":%d,\"complete\":%d,\"decoded_fraction\":%.6f}",
-                    r.losses(), r.ratio(), r.cells(), r.trials(), r.complete(), r.decodedFraction()));
+                    "{\"signatures\":\"%s\",\"losses\":%d,\"ratio\":%s,\"cells\":%d,\"trials\":%d,\"complete\":%d,"
+                            + "\"decoded_fraction\":%.6f}",
+                    r.signatures(), r.losses(), r.ratio(), r.cells(), r.trials(), r.complete(), r.decodedFraction()));
         }
         b.append("],\"digest_size\":[");
         for (int i = 0; i < bRows.size(); i++) {
@@ -655,7 +806,26 @@ public final class LossRadarExperiment implements Experiment {
                     r.ingressPipes(), r.packets(), r.lost(), r.counted(), r.decoded(), r.batches(), r.batchesComplete(), r.equalsReference(),
                     r.sramBlocks(), r.stages()));
         }
-        b.append("],\"paper\":{\"decode\":\"").append(PAPER_A).append("\",\"root_causes\":\"").append(PAPER_C).append("\"}}");
+        b.append("],\"loss_rate_memory\":[");
+        for (int i = 0; i < m.size(); i++) {
+            LossRateRow r = m.get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"loss_rate\":%s,\"batch_ms\":%s,\"packets\":%d,\"losses\":%d,\"cells\":%d,\"digest_bytes\":%d,\"trials\":%d,"
+                            + "\"complete\":%d,\"digest_mbps\":%.4f}",
+                    r.lossRate(), r.batchMs(), r.packets(), r.losses(), r.cells(), r.digestBytes(), r.trials(), r.complete(), r.mbps()));
+        }
+        b.append("],\"acl_classbench\":");
+        if (acl == null) {
+            b.append("null");
+        } else {
+            b.append(String.format(Locale.ROOT, "{\"rules\":%d,\"trials\":%d,\"rule_found\":%d,\"flip_found\":%d,\"candidate_rules\":%d,"
+                            + "\"candidate_flips\":%d,\"recall\":%.6f,\"precision\":%.6f}",
+                    acl.rules(), acl.trials(), acl.ruleFound(), acl.flipFound(), acl.candidateRules(), acl.candidateFlips(), acl.recall(),
+                    acl.precision()));
+        }
+        b.append(",\"paper\":{\"decode\":\"").append(PAPER_A).append("\",\"root_causes\":\"").append(PAPER_C)
+                .append("\",\"loss_rate_memory\":\"").append(PAPER_M)
+                .append("\",\"acl_classbench\":\"").append(PAPER_R).append("\"}}");
         out.println(b);
     }
 

@@ -116,13 +116,7 @@ public final class LossRadarFatTree {
                 ports[i] = group[i] - 1;
             }
             Node host = t.node(routing.destinationHost(d));
-            if (host.address().length() != 32) {
-                // lr_route matches the destination exactly, and a host's packets carry addresses anywhere in its prefix
-                throw new dev.rmtemu.model.UserError("lossradar: route=1 matches destinations exactly; host " + host.name()
-                        + " has prefix " + Ipv4Prefix.format(host.address().address()) + "/" + host.address().length()
-                        + " (give every host a /32 address)");
-            }
-            LossRadarProgram.installRoute(sw.state(), host.address().address(), ports);
+            LossRadarProgram.installRoute(sw.state(), host.address().address(), host.address().length(), ports);
         }
     }
 

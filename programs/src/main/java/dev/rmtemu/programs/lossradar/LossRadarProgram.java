@@ -95,14 +95,14 @@ public class LossRadarProgram implements ProgramFactory {
     public static final String ACL_TABLE = "lr_acl";
     public static final String DM_BATCH_ARRAY = "lr_dm_batch";
     /**
-     * The UM's own routing (param route=1): exact on (destination, ECMP select bits),
-     * action data = the egress port. The control plane installs 2^{@link #ECMP_SELECT_BITS}
+     * The UM's own routing (param route=1): ternary on (destination prefix, ECMP select
+     * bits), longest prefix first, action data = the egress port. The control plane installs 2^{@link #ECMP_SELECT_BITS}
      * entries per destination ({@link #installRoute}), which is how a Tofino action
      * selector spreads a group without a run-time shift or modulo.
      */
     public static final String ROUTE_TABLE = "lr_route";
-    /** Destinations the route table holds. */
-    public static final int ROUTE_DESTINATIONS = 1024;
+    /** Destination prefixes the route table holds. */
+    public static final int ROUTE_DESTINATIONS = 512;
     public static final int ROUTE_ACTION = 1;
     /** Low bits of the 5-tuple CRC that pick the ECMP member. */
     public static final int ECMP_SELECT_BITS = 3;
@@ -185,16 +185,19 @@ public class LossRadarProgram implements ProgramFactory {
     }
 
     /**
-     * Installs the route of destination {@code dst} to an ECMP group of engine ports:
-     * one entry per value of the select bits, member sel mod n (groups of 1, 2, 4 or 8
+     * Installs the route of destination prefix {@code dst/prefixLen} to an ECMP group of
+     * engine ports: one ternary entry per value of the select bits (priority = prefix
+     * length, so the longest prefix wins), member sel mod n (groups of 1, 2, 4 or 8
      * spread evenly; 3 of 8 values go twice to the first members of a group of 3).
      */
-    public static void installRoute(PipelineState state, long dst, int[] ports) {
+    public static void installRoute(PipelineState state, int dst, int prefixLen, int[] ports) {
         if (ports.length < 1 || ports.length > ROUTE_MAX_MEMBERS) {
             throw new IllegalArgumentException("ECMP group of " + ports.length + " ports (1.." + ROUTE_MAX_MEMBERS + ")");
         }
+        long mask = prefixLen == 0 ? 0 : (0xFFFFFFFFL << (Integer.SIZE - prefixLen)) & 0xFFFFFFFFL;
         for (int sel = 0; sel < ROUTE_MAX_MEMBERS; sel++) {
-            state.addExact(ROUTE_TABLE, new long[] {dst & 0xFFFFFFFFL, sel}, ROUTE_ACTION, ports[sel % ports.length]);
+            state.addTernary(ROUTE_TABLE, new long[] {dst & mask, sel}, new long[] {mask, ROUTE_MAX_MEMBERS - 1}, prefixLen,
+                    ROUTE_ACTION, ports[sel % ports.length]);
         }
     }
 
@@ -532,7 +535,7 @@ public class LossRadarProgram implements ProgramFactory {
             Field routed = b.metadata(Gress.INGRESS, p + "routed", 1);
             HashUnit ecmp = st.at(s0).hash("lr_ecmp_hash", SignatureHash.crc(0), ECMP_SELECT_BITS, f.tuple.fields());
             st.code(s0, code -> code.set(sel, hash(ecmp)));
-            MatchTable routes = st.at(s0 + 1).table(ROUTE_TABLE, MatchKind.EXACT, ROUTE_DESTINATIONS << ECMP_SELECT_BITS,
+            MatchTable routes = st.at(s0 + 1).table(ROUTE_TABLE, MatchKind.TERNARY, ROUTE_DESTINATIONS << ECMP_SELECT_BITS,
                     PORT_DATA_BITS, f.tuple.dst(), sel);
             // a miss leaves the packet to the switch's own forwarding, unmetered
             st.code(s0 + 1, code -> code.apply(routes).on(ROUTE_ACTION, hit -> hit

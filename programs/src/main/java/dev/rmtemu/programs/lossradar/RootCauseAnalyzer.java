@@ -60,15 +60,15 @@ public final class RootCauseAnalyzer {
     }
 
     /**
-     * The time of a decoded loss from its 14-bit µs timestamp: the instant after the
-     * batch start whose low 14 µs bits match (the timestamp wraps every 16.4 ms, longer
-     * than a batch).
+     * The time of a decoded loss from its 14-bit timestamp in 2^10 ns units
+     * ({@link Signature#timestamp}): the instant after the batch start whose low 14 unit
+     * bits match (the timestamp wraps every 16.8 ms, longer than a batch).
      */
     public static long unwrapNs(int tsWord, long batchStartNs) {
         long period = 1L << LossRadarConfig.TIMESTAMP_BITS;
-        long startUs = batchStartNs / 1000;
-        long delta = Math.floorMod(tsWord - startUs, period);
-        return (startUs + delta) * 1000;
+        long startUnits = batchStartNs >>> Signature.TIMESTAMP_UNIT_SHIFT;
+        long delta = Math.floorMod(tsWord - startUnits, period);
+        return (startUnits + delta) << Signature.TIMESTAMP_UNIT_SHIFT;
     }
 
     /** Classifies the losses of one port; the result is parallel to {@code losses}. */

@@ -31,7 +31,73 @@ class HashPipeExperimentTest {
         assertEquals(a, run(one, true));
         // experiment JSON goes out through the shared writer: one line, schema_version first
         assertTrue(a.startsWith("{\"schema_version\":"), a);
-        assertTrue(a.contains("\"algorithm\":\"hashpipe d=6\",\"d\":6,\"memory\":1200,\"k\":60"), a);
+        assertTrue(a.contains("\"algorithm\":\"hashpipe d=6\",\"engine\":\"pipeline\",\"d\":6,\"memory\":1200,\"k\":60"), a);
+    }
+
+    @Test
+    void everyRowSaysWhichEngineRanItAndHashPipeRowsRanOnTheSwitch() {
+        HashPipeExperiment.Outcome o = HashPipeExperiment.measure(HashPipeExperiment.parse(SMALL));
+        int pipeline = 0;
+        for (HashPipeExperiment.Result r : o.results()) {
+            String expected = r.algorithm().startsWith("hashpipe ") ? HashPipeExperiment.ENGINE_PIPELINE
+                    : HashPipeExperiment.ENGINE_REFERENCE;
+            assertEquals(expected, r.engine(), r.toString());
+            pipeline += r.engine().equals(HashPipeExperiment.ENGINE_PIPELINE) ? 1 : 0;
+        }
+        assertEquals(2 * 2 * 2, pipeline); // memory x d x k
+        String json = HashPipeExperiment.json(o);
+        assertEquals(o.results().size(), json.split("\"engine\": ").length - 1);
+        assertTrue(json.contains("\"paper\": ["), json);
+        assertTrue(json.contains("{\"figure\": \"abstract, Fig. 5\", \"setting\": \"d=6, 1200 counters (nearest to 4500), k=300\""),
+                json);
+    }
+
+    @Test
+    void memoryIsStatedPerPipeAndInTotalOnAFourPipeTarget() {
+        // 1536 counters / 6 stages = 256 slots per stage: a power of two, so the rows fit tofino1
+        Map<String, String> opts = Map.of("packets", "20000", "intervals", "1", "memory", "1536", "k", "30", "d", "6",
+                "target", "tofino1");
+        HashPipeExperiment.Outcome o = HashPipeExperiment.measure(HashPipeExperiment.parse(opts));
+        assertEquals(4, o.pipes());
+        String tables = HashPipeExperiment.tables(o);
+        // (key, count) = 8 B a slot, kept twice (table + mirror) in each of tofino1's 4 pipes
+        assertTrue(tables.contains("tofino1 has 4 pipes; register arrays exist in every pipe, so the tables cost 4x in total"),
+                tables);
+        assertTrue(tables.contains("  1536 counters, d=6: 24,576 B per pipe (table + mirror), 98,304 B in total"), tables);
+        String json = HashPipeExperiment.json(o);
+        assertTrue(json.contains("\"memoryBytesPerPipe\": 24576, \"memoryBytesTotal\": 98304}"), json);
+    }
+
+    @Test
+    void rowsThatDoNotFitTheTargetAreRefusedByTheCompiler() {
+        StringWriter err = new StringWriter();
+        int code = dev.rmtemu.emulator.cli.Main.run(new String[] {"experiment", "hashpipe", "--opt", "packets=2000", "--opt",
+            "target=tofino1", "--opt", "memory=300", "--opt", "d=6"}, new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+        assertEquals(3, code, err.toString());
+        assertTrue(err.toString().contains("not a power of two"), err.toString());
+    }
+
+    @Test
+    void ipv4KeysRefuseAnIpv6TraceAndByteCountsOfFiveTuplesAreRefused() {
+        UserError e = assertThrows(UserError.class, () -> HashPipeExperiment.measure(HashPipeExperiment.parse(Map.of(
+                "trace", "gen:isp?packets=2000&seed=1&ipv6=1", "key", "srcip", "intervals", "1"))));
+        assertEquals("experiment hashpipe: key=srcip holds IPv4 flows only, and packet 0 of gen:isp?packets=2000&seed=1&ipv6=1"
+                + " is IPv6; use key=fingerprint (a CRC-32 of the whole 5-tuple)", e.getMessage());
+        e = assertThrows(UserError.class, () -> HashPipeExperiment.parse(Map.of("key", "5tuple", "count", "bytes")));
+        assertTrue(e.getMessage().startsWith("hashpipe: key=5tuple with count=bytes: the 128-bit slot keeps 24 count bits"),
+                e.getMessage());
+    }
+
+    @Test
+    void paperScaleIsTheTenMillionPacketChunk() {
+        HashPipeExperiment.Settings s = HashPipeExperiment.parse(Map.of("scale", "paper"));
+        assertEquals("gen:isp?packets=10000000&seed=1", s.trace());
+        assertEquals(1, s.intervals());
+        assertEquals("[600, 1200, 2400, 4500, 5600]", java.util.Arrays.toString(s.memory()));
+        assertEquals("[60, 150, 300]", java.util.Arrays.toString(s.ks()));
+        UserError e = assertThrows(UserError.class, () -> HashPipeExperiment.parse(Map.of("scale", "huge")));
+        assertEquals("experiment hashpipe: scale=huge is not ci or paper", e.getMessage());
     }
 
     @Test

@@ -74,6 +74,26 @@ class HashPipeResourcesTest {
         StringWriter out2 = new StringWriter();
         assertEquals(0, Main.run(new String[] {"resources", "--program", "hashpipe"},
                 new PrintWriter(out2, true), new PrintWriter(new StringWriter(), true)));
+        // register arrays exist in every pipe: the report says what that costs on a 4-pipe target
+        assertTrue(out2.toString().contains("Per pipe: 24 RAMs and 0 TCAMs; tofino1 has 4 pipes, each with its own copy of every "
+                + "table and register array, so the switch holds 96 RAMs and 0 TCAMs in total (4x)."), out2::toString);
+        StringWriter json = new StringWriter();
+        assertEquals(0, Main.run(new String[] {"resources", "--program", "hashpipe", "--json"},
+                new PrintWriter(json, true), new PrintWriter(new StringWriter(), true)));
+        assertTrue(json.toString().contains("\"pipes\" : 4,"), json::toString);
+    }
+
+    @Test
+    void fiveTupleByteCountsWouldSaturateSoTheyAreRefused() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"resources", "--program", "hashpipe", "--target", "unconstrained", "--param",
+            "key=5tuple", "--param", "count=bytes"}, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(2, code);
+        assertEquals("rmtemu: hashpipe: key=5tuple with count=bytes: the 128-bit slot keeps 24 count bits beside the 104-bit "
+                + "key, which saturate at 16777215 bytes (one elephant of a 20-s backbone chunk sends more); count packets, "
+                + "or key by fingerprint", err.toString().strip());
+        assertEquals("", out.toString());
     }
 
     @Test

@@ -69,7 +69,7 @@ class LdsLineTest {
             f.latencySum += net.clock().cyclesToNs(cycle) - r.timestampNs();
         });
         long start = -1;
-        try (PacketSource src = TraceSpec.open("gen:isp?packets=8000&flows=150&ipv6=0&seed=4&load=0.2&sizes=fixed:500")) {
+        try (PacketSource src = TraceSpec.open("gen:isp?packets=8000&flows=150&ipv6=0&seed=4&load=0.2&sizes=fixed:500&dist=zipf&gbps=100")) {
             PacketRecord r = PacketRecord.allocate();
             while (src.next(r)) {
                 start = start < 0 ? r.timestampNs() : start;

@@ -44,7 +44,7 @@ class LdsSwitchTest {
             t.delaySum += pool.phv(slot).get(egressTs) - sent;
         });
         long start = -1;
-        try (PacketSource src = TraceSpec.open("gen:isp?packets=30000&flows=300&ipv6=0&seed=5&load=0.6")) {
+        try (PacketSource src = TraceSpec.open("gen:isp?packets=30000&flows=300&ipv6=0&seed=5&load=0.6&dist=zipf&gbps=100")) {
             PacketRecord r = PacketRecord.allocate();
             while (src.next(r)) {
                 start = start < 0 ? r.timestampNs() : start;
@@ -109,7 +109,7 @@ class LdsSwitchTest {
         LdsSwitch sw = new LdsSwitch(cfg, TargetProfiles.builtIn("tofino1"), 2, 0.3, 40, 20_000, 4, iv);
         Field egressTs = sw.pipeline().program.intrinsic(Intrinsic.EGRESS_GLOBAL_TSTAMP);
         List<PacketRecord> packets = new ArrayList<>();
-        try (PacketSource src = TraceSpec.open("gen:isp?packets=20000&flows=120&ipv6=0&seed=9&load=0.3")) {
+        try (PacketSource src = TraceSpec.open("gen:isp?packets=20000&flows=120&ipv6=0&seed=9&load=0.3&dist=zipf&gbps=100")) {
             PacketRecord r = PacketRecord.allocate();
             while (src.next(r)) {
                 PacketRecord c = PacketRecord.allocate();

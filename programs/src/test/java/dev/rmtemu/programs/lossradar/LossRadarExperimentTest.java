@@ -19,6 +19,13 @@ class LossRadarExperimentTest {
         o.put("a_losses", "60");
         o.put("a_ratios", "1.1,3.0");
         o.put("a_trials", "20");
+        o.put("a_trace", "gen:tcp?packets=3000&flows=6&seed=4&start=0");
+        o.put("m_gbps", "1");
+        o.put("m_packet_bytes", "1000");
+        o.put("m_batch_ms", "10");
+        o.put("m_trials", "20");
+        o.put("r_rules", "200");
+        o.put("r_trials", "5");
         o.put("c_ms", "40");
         o.put("c_bursts", "2");
         o.put("c_burst_packets", "400");
@@ -78,10 +85,67 @@ class LossRadarExperimentTest {
     void decodeSucceedsWithRoomAndFailsWithout() {
         Map<String, String> o = small();
         List<LossRadarExperiment.DecodeRow> rows = LossRadarExperiment.decode(new TreeMap<>(Map.of(
-                "a_losses", "60", "a_ratios", "1.1,3.0", "a_trials", "20")), 3, 1);
-        assertEquals(2, rows.size());
-        assertTrue(rows.get(0).complete() < rows.get(0).trials() / 2, "1.1x cells for 60 losses rarely decode: " + rows.get(0));
-        assertTrue(rows.get(1).complete() >= 18, "3x cells nearly always decode: " + rows.get(1));
+                "a_losses", "60", "a_ratios", "1.1,3.0", "a_trials", "20", "a_trace", PACKET_TRACE)), 3, 1);
+        assertEquals(4, rows.size());
+        for (int i = 0; i < 4; i++) {
+            LossRadarExperiment.DecodeRow r = rows.get(i);
+            assertEquals(i < 2 ? LossRadarExperiment.SIG_RANDOM : LossRadarExperiment.SIG_PACKETS, r.signatures());
+            if (i % 2 == 0) {
+                assertTrue(r.complete() < r.trials() / 2, "1.1x cells for 60 losses rarely decode: " + r);
+            } else {
+                assertTrue(r.complete() >= 18, "3x cells nearly always decode: " + r);
+            }
+        }
+    }
+
+    /**
+     * (m): 1 Gb/s of 1,000-byte packets is 1,250 packets per 10 ms batch; at 1 % that is 13
+     * losses (50 in a 40 ms batch, 50 at 4 %); each row's digest is k times a power of two
+     * cells, decodes in every trial, and a longer batch or a higher loss rate needs at least
+     * as much; the report rate is one digest per batch.
+     */
+    @Test
+    void memoryGrowsWithLossRateAndBatchLength() {
+        Map<String, String> o = new TreeMap<>(Map.of("m_gbps", "1", "m_packet_bytes", "1000", "m_loss", "0.01,0.04",
+                "m_batch_ms", "10,40", "m_trials", "20", "m_decode", "1", "a_trace", PACKET_TRACE));
+        List<LossRadarExperiment.LossRateRow> rows = LossRadarExperiment.lossRates(o, 3, 1);
+        assertEquals(4, rows.size());
+        int[] losses = {13, 50, 50, 200};
+        long[] packets = {1250, 5000, 1250, 5000};
+        for (int i = 0; i < 4; i++) {
+            LossRadarExperiment.LossRateRow r = rows.get(i);
+            assertEquals(losses[i], r.losses(), r.toString());
+            assertEquals(packets[i], r.packets(), r.toString());
+            assertEquals(20, r.complete(), r.toString());
+            assertEquals(1, Integer.bitCount(r.cells() / 3), "k x 2^i cells: " + r);
+            assertEquals(r.cells() * 5 * 4, r.digestBytes());
+            assertEquals(r.digestBytes() * 8 / (r.batchMs() / 1000) / 1e6, r.mbps(), 1e-9);
+            assertTrue(r.cells() >= r.losses(), "a digest holds at least one cell per loss: " + r);
+        }
+        assertTrue(rows.get(1).cells() > rows.get(0).cells(), "a 4x longer batch needs a larger digest");
+        assertTrue(rows.get(3).cells() > rows.get(2).cells());
+        assertTrue(rows.get(2).cells() > rows.get(0).cells(), "a 4x loss rate needs a larger digest");
+        assertEquals(rows.get(1).cells(), rows.get(2).cells(), "50 losses per batch need the same digest either way");
+    }
+
+    private static final String PACKET_TRACE = "gen:tcp?packets=3000&flows=6&seed=4&start=0";
+
+    /**
+     * The 'packets' rows of (a) are digests of n consecutive packets of the trace (one
+     * flow here: consecutive IP IDs, the case where CRC indexes of near-identical
+     * signatures could collide), next to the random rows; a trace shorter than the
+     * largest loss count is refused.
+     */
+    @Test
+    void packetSignaturesComeFromTheTrace() {
+        List<LossRadarExperiment.DecodeRow> rows = LossRadarExperiment.decode(new TreeMap<>(Map.of(
+                "a_losses", "40", "a_ratios", "4.0", "a_trials", "10", "a_trace", "gen:tcp?packets=200&flows=1&seed=4&start=0")), 3, 1);
+        assertEquals(LossRadarExperiment.SIG_RANDOM, rows.get(0).signatures());
+        assertEquals(10, rows.get(0).complete(), "4x cells: random signatures always decode");
+        assertEquals(LossRadarExperiment.SIG_PACKETS, rows.get(1).signatures());
+        assertEquals(10, rows.get(1).complete(), "one flow, consecutive IP IDs: distinct signatures decode as well");
+        assertThrows(dev.rmtemu.model.UserError.class, () -> LossRadarExperiment.decode(new TreeMap<>(Map.of(
+                "a_losses", "400", "a_ratios", "2.0", "a_trials", "1", "a_trace", "gen:tcp?packets=200&flows=1&seed=4&start=0")), 3, 1));
     }
 
     @Test

@@ -140,9 +140,12 @@ class RootCauseAnalyzerTest {
 
     @Test
     void timestampsUnwrapFromTheBatchStart() {
-        long start = 100 * MS; // 100000 µs; 100000 mod 16384 = 1696
-        assertEquals(start, RootCauseAnalyzer.unwrapNs(1696, start));
-        assertEquals(start + 5 * US, RootCauseAnalyzer.unwrapNs(1701, start));
-        assertEquals(start + (16384 - 1696 + 3) * US, RootCauseAnalyzer.unwrapNs(3, start), "wrapped once");
+        // timestamps count 1,024 ns units (a shift of the ingress time): 97,656 units, 97,656 mod 16,384 = 15,736
+        long unit = 1024;
+        long start = 97_656 * unit;
+        assertEquals(start, RootCauseAnalyzer.unwrapNs(15_736, start));
+        assertEquals(start + 5 * unit, RootCauseAnalyzer.unwrapNs(15_741, start));
+        assertEquals(start + (16_384 - 15_736 + 3) * unit, RootCauseAnalyzer.unwrapNs(3, start), "wrapped once");
+        assertEquals(Signature.timestamp(start + 7 * unit), 15_743, "the signature's timestamp word of an instant");
     }
 }

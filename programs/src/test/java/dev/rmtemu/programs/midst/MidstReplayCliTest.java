@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MidstReplayCliTest {
     /** A 10 Gb/s port fed by the ISP mix at its own spacing: one long congestion. */
-    static final String TRACE = "gen:isp?packets=50000&flows=500&seed=7";
+    static final String TRACE = "gen:isp?packets=50000&flows=500&seed=7&dist=zipf&gbps=100&load=0.5";
 
     record Run(int code, String out, String err) {
     }
@@ -138,7 +138,7 @@ class MidstReplayCliTest {
         Path topo = dir.resolve("line.yaml");
         Files.writeString(topo, LINE);
         Path run = dir.resolve("run");
-        String trace = "gen:isp?packets=20000&flows=300&seed=5";
+        String trace = "gen:isp?packets=20000&flows=300&seed=5&dist=zipf&gbps=100&load=0.5";
         Run r = cli("replay", "--topology", topo.toString(), "--program", "midst", "--trace", trace, "--rate", "10G",
                 "--out", run.toString(), "--no-progress");
         assertEquals(0, r.code(), r.err());

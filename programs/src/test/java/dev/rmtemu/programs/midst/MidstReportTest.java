@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code rmtemu replay --program midst}: the end-of-run S_loss query in the replay summary. */
 class MidstReportTest {
-    private static final String TRACE = "gen:isp?packets=20000&flows=300&seed=3";
+    /** The Zipf flow model at 100 Gb/s and load 0.5: its spacing overloads the 10 Gb/s port. */
+    private static final String TRACE = "gen:isp?packets=20000&flows=300&seed=3&dist=zipf&gbps=100&load=0.5";
 
     private static ReplayResult replay(Path control) {
         return replay(control, Map.of("top", "5"));

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** The synthetic trace presets; each sets the defaults of {@link GeneratorConfig}. */
 public enum GeneratorKind {
-    /** ISP backbone: Zipf flow sizes, 10 M packets over 400 K 5-tuples, IMIX sizes. */
+    /** ISP backbone: flows arriving and ending through the trace (dist=backbone), 10 M packets, ~400 K 5-tuples, IMIX. */
     ISP,
     /** Data centre: Pareto flow sizes (many mice, a few elephants), bimodal sizes. */
     DC,

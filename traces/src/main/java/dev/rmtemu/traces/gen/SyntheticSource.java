@@ -25,6 +25,10 @@ import dev.rmtemu.traces.SkipCounters;
  * rate ((bytes + 20) × 8 / Gb/s, counting preamble and inter-frame gap) plus an
  * exponential idle time whose mean makes the average utilisation equal to the load.
  *
+ * <p>{@code dist=backbone} (the ISP preset) instead lets flows arrive, run and end through the
+ * trace ({@link BackboneFlows}, {@link BackboneArrivals}); timestamps are the flows' packet
+ * times, and memory is proportional to the flows running at once.
+ *
  * <p>Incast: {@code senders} TCP flows to one receiver; in each of {@code bursts}
  * bursts, starting every {@code interval} ns (or when the previous burst ended), every
  * sender sends its share of the packets back to back at the link rate, all senders at
@@ -56,6 +60,7 @@ public final class SyntheticSource implements PacketSource {
     private static final int STREAM_WEIGHTS = 3;
     private static final int STREAM_PICK = 4;
     private static final int STREAM_PAYLOAD = 5;
+    private static final int STREAM_ARRIVALS = 6;
 
     private final GeneratorConfig cfg;
     private final SkipCounters skips = new SkipCounters();
@@ -81,6 +86,9 @@ public final class SyntheticSource implements PacketSource {
     /** Packets per flow as longs: a spec may ask for more than 2^31 packets of one flow. */
     private final long[] flowSize;
 
+    // backbone (flows arriving through the trace); null otherwise
+    private final BackboneArrivals arrivals;
+
     // incast
     private final long[] burstShare;
     private final double[] senderClock;
@@ -98,7 +106,11 @@ public final class SyntheticSource implements PacketSource {
         this.nsPerByte = 8.0 / cfg.linkGbps();
         this.idleFactor = (1.0 - cfg.load()) / cfg.load();
         boolean incast = cfg.kind() == GeneratorKind.INCAST;
-        this.flowCount = incast ? cfg.senders() : (int) Math.max(1, Math.min(cfg.flows(), Math.max(total, 1)));
+        boolean backbone = !incast && cfg.flowSizes() == GeneratorConfig.FlowSizes.BACKBONE;
+        this.arrivals = backbone ? new BackboneArrivals(cfg, SplitMix64.derive(cfg.seed(), STREAM_ARRIVALS), tupleSeed)
+                : null;
+        this.flowCount = incast ? cfg.senders() : backbone ? 0
+                : (int) Math.max(1, Math.min(cfg.effectiveFlows(), Math.max(total, 1)));
         this.nextSeq = new int[flowCount];
         this.nextIpId = new char[flowCount];
         this.started = new boolean[flowCount];
@@ -119,6 +131,13 @@ public final class SyntheticSource implements PacketSource {
             senderClock = new double[flowCount];
             burst = -1;
             burstEnd = 0;
+        } else if (backbone) {
+            burstShare = null;
+            senderClock = null;
+            flowSize = null;
+            remaining = null;
+            fenwick = null;
+            fenwickTop = 0;
         } else {
             burstShare = null;
             senderClock = null;
@@ -191,6 +210,12 @@ public final class SyntheticSource implements PacketSource {
         return flowSize[f];
     }
 
+    /** Flow slots the backbone model has allocated (the most flows running at once, rounded up); 0 otherwise. */
+    int backboneSlots() {
+        return arrivals == null ? 0 : arrivals.flowId.length;
+    }
+
+    /** Flows of the flow model (0 for dist=backbone, whose flows arrive while the trace runs). */
     public int flowCount() {
         return flowCount;
     }
@@ -202,6 +227,8 @@ public final class SyntheticSource implements PacketSource {
         }
         if (burstShare != null) {
             nextIncast(into);
+        } else if (arrivals != null) {
+            nextBackbonePacket(into);
         } else {
             nextFlowPacket(into);
         }
@@ -217,10 +244,20 @@ public final class SyntheticSource implements PacketSource {
             fenwick[i]--;
         }
         fillTuple(r, f);
-        int size = fillPacket(r, f, left == 0 && flowSize[f] >= 2);
+        int size = fillPacket(r, nextSeq, nextIpId, started, f, left == 0 && flowSize[f] >= 2);
         r.timestampNs(cfg.startNs() + (long) clockNs);
         double serialisation = (size + WIRE_OVERHEAD_BYTES) * nsPerByte;
         clockNs += serialisation + (idleFactor > 0 ? sizeRng.nextExponential(serialisation * idleFactor) : 0);
+    }
+
+    private void nextBackbonePacket(PacketRecord r) {
+        BackboneArrivals a = arrivals;
+        a.advance();
+        int k = a.slot;
+        fillTuple(r, a.flowId[k]);
+        fillPacket(r, a.seq, a.ipId, a.started, k, a.last && a.size[k] >= 2);
+        r.timestampNs(cfg.startNs() + (long) a.timeNs);
+        a.release();
     }
 
     /** Flow index holding the {@code target}-th remaining packet (Fenwick descent). */
@@ -261,7 +298,7 @@ public final class SyntheticSource implements PacketSource {
                 .srcIpv4(INCAST_SENDER_BASE + j).dstIpv4(INCAST_RECEIVER)
                 .srcPort(INCAST_SENDER_PORT_BASE + j).dstPort(INCAST_RECEIVER_PORT)
                 .ttl(INITIAL_TTLS[0]).ingressPort(j % cfg.ports());
-        int size = fillPacket(r, j, false);
+        int size = fillPacket(r, nextSeq, nextIpId, started, j, false);
         double t = burstStart + senderClock[j];
         r.timestampNs(cfg.startNs() + (long) t);
         senderClock[j] += (size + WIRE_OVERHEAD_BYTES) * nsPerByte;
@@ -278,7 +315,7 @@ public final class SyntheticSource implements PacketSource {
     }
 
     /** Writes the 5-tuple, version, TTL and ingress port of flow {@code f}. */
-    private void fillTuple(PacketRecord r, int f) {
+    private void fillTuple(PacketRecord r, long f) {
         long h1 = SplitMix64.at(tupleSeed, f);
         long h2 = SplitMix64.mix(h1 + 0x9E3779B97F4A7C15L);
         r.clear();
@@ -307,8 +344,8 @@ public final class SyntheticSource implements PacketSource {
         r.ingressPort((int) Long.remainderUnsigned(SplitMix64.mix(h1 ^ h2), cfg.ports()));
     }
 
-    /** Fills size, IP ID, TCP state and payload hash; returns the wire size. */
-    private int fillPacket(PacketRecord r, int f, boolean last) {
+    /** Fills size, IP ID, TCP state and payload hash from flow {@code f}'s entry in the arrays; returns the wire size. */
+    private int fillPacket(PacketRecord r, int[] nextSeq, char[] nextIpId, boolean[] started, int f, boolean last) {
         int headers = ETHERNET + (r.ipVersion() == 6 ? 40 : 20)
                 + (r.protocol() == PacketRecord.PROTO_TCP ? 20 : 8);
         int size = Math.max(cfg.sizes().draw(sizeRng.nextDouble()), headers + MIN_PAYLOAD);

@@ -58,7 +58,7 @@ class GeneratorTest {
 
     @Test
     void zipfGivesRequestedPacketsFlowsAndSkew() {
-        SyntheticSource src = gen(GeneratorKind.ISP, "packets", "200000", "flows", "5000", "seed", "5");
+        SyntheticSource src = gen(GeneratorKind.ISP, "packets", "200000", "flows", "5000", "seed", "5", "dist", "zipf");
         Map<Long, long[]> f = flows(src);
         long total = f.values().stream().mapToLong(v -> v[0]).sum();
         assertEquals(200_000, total);

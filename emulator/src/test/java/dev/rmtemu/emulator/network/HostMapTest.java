@@ -1,0 +1,73 @@
+package dev.rmtemu.emulator.network;
+
+import dev.rmtemu.emulator.topology.HostRole;
+import dev.rmtemu.emulator.topology.Ipv4Prefix;
+import dev.rmtemu.emulator.topology.KeyValues;
+import dev.rmtemu.emulator.topology.Topology;
+import dev.rmtemu.emulator.topology.TopologyBuilder;
+import dev.rmtemu.traces.PacketRecord;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Addresses inside a host's prefix stay as the trace has them; others move into a host's prefix. */
+class HostMapTest {
+    private static Topology line(String a, HostRole ra, String b, HostRole rb) {
+        TopologyBuilder t = new TopologyBuilder("test:hostmap");
+        t.regularSwitch("s", 2);
+        t.host("h1", Ipv4Prefix.parse(a), ra);
+        t.host("h2", Ipv4Prefix.parse(b), rb);
+        t.link("h1", 1, "s", 1, true, 1000, 100, KeyValues.EMPTY, KeyValues.EMPTY);
+        t.link("h2", 1, "s", 2, true, 1000, 100, KeyValues.EMPTY, KeyValues.EMPTY);
+        return t.build();
+    }
+
+    private static PacketRecord packet(String src, String dst) {
+        return PacketRecord.allocate().ipVersion(4).protocol(6).srcIpv4(Ipv4Prefix.parse(src + "/32").address())
+                .dstIpv4(Ipv4Prefix.parse(dst + "/32").address());
+    }
+
+    @Test
+    void hostsCoveringTheAddressSpaceKeepTheTracesAddresses() {
+        HostMap m = new HostMap(line("0.0.0.0/1", HostRole.BOTH, "128.0.0.0/1", HostRole.BOTH));
+        PacketRecord p = packet("10.1.2.3", "200.3.4.5");
+        assertEquals(1, m.assign(p), "from h1 (node 1), whose prefix holds the source");
+        assertEquals(Ipv4Prefix.parse("10.1.2.3/32").address(), p.srcIpv4());
+        assertEquals(Ipv4Prefix.parse("200.3.4.5/32").address(), p.dstIpv4());
+        PacketRecord back = packet("150.0.0.1", "20.0.0.1");
+        assertEquals(2, m.assign(back), "from h2");
+        assertEquals(Ipv4Prefix.parse("150.0.0.1/32").address(), back.srcIpv4());
+        assertEquals(Ipv4Prefix.parse("20.0.0.1/32").address(), back.dstIpv4());
+    }
+
+    @Test
+    void bothAddressesInOneHostsPrefixAreKeptAndTheOtherHostSends() {
+        HostMap m = new HostMap(line("0.0.0.0/1", HostRole.BOTH, "128.0.0.0/1", HostRole.BOTH));
+        PacketRecord p = packet("10.1.2.3", "20.3.4.5");
+        assertEquals(2, m.assign(p), "h1 receives it, so h2 sends it");
+        assertEquals(Ipv4Prefix.parse("10.1.2.3/32").address(), p.srcIpv4(), "an address of the topology stays");
+        assertEquals(Ipv4Prefix.parse("20.3.4.5/32").address(), p.dstIpv4());
+    }
+
+    @Test
+    void aSourceAddressOfASinkOnlyHostIsKept() {
+        HostMap m = new HostMap(line("10.0.0.0/8", HostRole.SOURCE, "20.0.0.0/8", HostRole.SINK));
+        PacketRecord p = packet("20.1.1.1", "20.2.2.2");
+        assertEquals(1, m.assign(p));
+        assertEquals(Ipv4Prefix.parse("20.1.1.1/32").address(), p.srcIpv4());
+        assertEquals(Ipv4Prefix.parse("20.2.2.2/32").address(), p.dstIpv4());
+        PacketRecord q = packet("30.1.1.1", "40.2.2.2");
+        m.assign(q);
+        assertEquals(Ipv4Prefix.parse("10.1.1.1/32").address(), q.srcIpv4(), "outside every prefix: into the sender's");
+        assertEquals(Ipv4Prefix.parse("20.2.2.2/32").address(), q.dstIpv4());
+    }
+
+    @Test
+    void addressesOutsideEveryPrefixAreRewritten() {
+        HostMap m = new HostMap(line("10.0.0.1/32", HostRole.SOURCE, "10.0.0.2/32", HostRole.SINK));
+        PacketRecord p = packet("172.16.0.9", "192.168.7.7");
+        assertEquals(1, m.assign(p));
+        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), p.srcIpv4());
+        assertEquals(Ipv4Prefix.parse("10.0.0.2/32").address(), p.dstIpv4());
+    }
+}

@@ -1,0 +1,122 @@
+package dev.rmtemu.programs.lossradar;
+
+import dev.rmtemu.traces.gen.SplitMix64;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The paper's §7.5 rule-corruption experiment on a ClassBench-like ACL: each trial flips
+ * one random bit (a value or mask bit of a rule's match field, or an accept rule's
+ * action) that blackholes some of the ACL's own traffic; the packets the corrupted ACL
+ * denies but the correct one permits are the losses (intended drops excluded, as the
+ * paper's analyzer does), the packets it permits the delivered ones. The analyzer is
+ * given the correct ACL and both sets; a trial counts whether the corrupted rule (and
+ * the exact flip) is among the candidates and how many candidate rules there are.
+ */
+public final class AclCorruptionEvaluation {
+    /** Random flips tried per trial before giving up on finding one that loses traffic. */
+    static final int MAX_DRAWS = 10_000;
+
+    /**
+     * @param trials          trials run (a flip that blackholes some traffic was found)
+     * @param ruleFound       trials whose corrupted rule is a candidate rule
+     * @param flipFound       trials whose exact flip is a candidate
+     * @param candidateRules  distinct candidate rules, summed over trials
+     * @param candidateFlips  candidate flips, summed over trials
+     * @param precisionSum    sum over trials of (corrupted rule found ? 1 / candidate rules : 0)
+     */
+    public record Result(int rules, int trials, int ruleFound, int flipFound, long candidateRules, long candidateFlips,
+                         double precisionSum) {
+        public double recall() {
+            return trials == 0 ? 0 : (double) ruleFound / trials;
+        }
+
+        public double precision() {
+            return trials == 0 ? 0 : precisionSum / trials;
+        }
+
+        public double meanCandidateRules() {
+            return trials == 0 ? 0 : (double) candidateRules / trials;
+        }
+    }
+
+    private AclCorruptionEvaluation() {
+    }
+
+    public static Result run(int rules, int trials, long seed) {
+        List<AclCorruptionAnalyzer.Rule> acl = ClassBenchAcl.generate(rules, seed);
+        long[] keys = ClassBenchAcl.keys(acl, SplitMix64.derive(seed, 1));
+        AclCorruptionAnalyzer.Matches matches = new AclCorruptionAnalyzer.Matches(acl, keys);
+        boolean[] denied = new boolean[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            denied[k] = AclCorruptionAnalyzer.denies(acl, keys[k]);
+        }
+        SplitMix64 rnd = new SplitMix64(SplitMix64.derive(seed, 2));
+        int done = 0;
+        int ruleFound = 0;
+        int flipFound = 0;
+        long candRules = 0;
+        long candFlips = 0;
+        double precision = 0;
+        for (int t = 0; t < trials; t++) {
+            for (int draw = 0; draw < MAX_DRAWS; draw++) {
+                int i = (int) (rnd.nextDouble() * rules);
+                AclCorruptionAnalyzer.Rule r = acl.get(i);
+                int field = (int) (rnd.nextDouble() * 3);
+                int bit = (int) (rnd.nextDouble() * AclCorruptionAnalyzer.KEY_BITS);
+                if (field == 2 && r.deny()) {
+                    continue; // a deny rule's action flipping to accept loses nothing
+                }
+                long flip = 1L << bit;
+                AclCorruptionAnalyzer.Rule f = switch (field) {
+                    case 0 -> new AclCorruptionAnalyzer.Rule(r.value() ^ flip, r.mask(), r.priority(), r.deny());
+                    case 1 -> new AclCorruptionAnalyzer.Rule(r.value(), r.mask() ^ flip, r.priority(), r.deny());
+                    default -> new AclCorruptionAnalyzer.Rule(r.value(), r.mask(), r.priority(), true);
+                };
+                List<Long> lost = new ArrayList<>();
+                List<Long> delivered = new ArrayList<>();
+                for (int k = 0; k < keys.length; k++) {
+                    boolean now = matches.denies(k, i, f);
+                    if (now && !denied[k]) {
+                        lost.add(keys[k]);
+                    } else if (!now) {
+                        delivered.add(keys[k]);
+                    }
+                }
+                if (lost.isEmpty()) {
+                    continue;
+                }
+                AclCorruptionAnalyzer.Candidate truth = switch (field) {
+                    case 0 -> AclCorruptionAnalyzer.Candidate.value(i, bit);
+                    case 1 -> AclCorruptionAnalyzer.Candidate.mask(i, bit);
+                    default -> AclCorruptionAnalyzer.Candidate.action(i);
+                };
+                List<AclCorruptionAnalyzer.Candidate> cands = AclCorruptionAnalyzer.explain(acl, toArray(lost), toArray(delivered));
+                TreeSet<Integer> candRuleSet = new TreeSet<>();
+                for (AclCorruptionAnalyzer.Candidate c : cands) {
+                    candRuleSet.add(c.rule());
+                }
+                done++;
+                candRules += candRuleSet.size();
+                candFlips += cands.size();
+                if (candRuleSet.contains(i)) {
+                    ruleFound++;
+                    precision += 1.0 / candRuleSet.size();
+                }
+                flipFound += cands.contains(truth) ? 1 : 0;
+                break;
+            }
+        }
+        return new Result(rules, done, ruleFound, flipFound, candRules, candFlips, precision);
+    }
+
+    private static long[] toArray(List<Long> l) {
+        long[] a = new long[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
+    }
+}
