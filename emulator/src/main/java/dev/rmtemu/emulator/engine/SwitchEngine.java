@@ -71,6 +71,8 @@ public final class SwitchEngine {
     }
 
     private final SwitchConfig config;
+    /** The program's bridged header: buffered with every packet it sends through the traffic manager. */
+    private final int bridgedBytes;
     private final TargetProfile profile;
     private final StageProgram program;
     private final ResourceReport resources;
@@ -149,6 +151,7 @@ public final class SwitchEngine {
 
     public SwitchEngine(SwitchConfig config) {
         this.config = config;
+        this.bridgedBytes = config.program().bridgedBytes();
         this.profile = config.profile();
         this.program = config.program();
         // every hardware rule is checked before the first packet; a refusal names each broken rule
@@ -636,7 +639,8 @@ public final class SwitchEngine {
     }
 
     private void admit(long c, int out, int qid, int slot) {
-        int code = tm.enqueue(c, out, qid, slot, pool.record(slot).wireLength());
+        // a program's bridged header rides through the buffer (not the wire): it costs cells
+        int code = tm.enqueue(c, out, qid, slot, pool.record(slot).wireLength(), bridgedBytes);
         if (code != DropCause.ADMITTED) {
             drop(slot, out >= frontPorts ? causeRecirc : causeTm[code]);
             return;

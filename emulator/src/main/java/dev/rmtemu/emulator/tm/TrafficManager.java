@@ -175,7 +175,22 @@ public final class TrafficManager {
     public int enqueue(long cycle, int port, int qid, int packetHandle, int bytes) {
         int gq = queueIndex(port, qid);
         checkBytes(bytes);
-        return admit(cycle, port, gq, packetHandle, bytes);
+        return admit(cycle, port, gq, packetHandle, bytes, bytes);
+    }
+
+    /**
+     * As {@link #enqueue(long, int, int, int, int)} for a packet that carries
+     * {@code extraBufferBytes} more through the buffer than it sends on the wire (a
+     * program's bridged header, removed in egress): its cells are counted from
+     * {@code bytes + extraBufferBytes}, its serialisation from {@code bytes}.
+     */
+    public int enqueue(long cycle, int port, int qid, int packetHandle, int bytes, int extraBufferBytes) {
+        int gq = queueIndex(port, qid);
+        checkBytes(bytes);
+        if (extraBufferBytes < 0) {
+            throw new IllegalArgumentException("extra buffer bytes " + extraBufferBytes + " < 0");
+        }
+        return admit(cycle, port, gq, packetHandle, bytes, bytes + extraBufferBytes);
     }
 
     /**
@@ -203,7 +218,7 @@ public final class TrafficManager {
         }
         int admitted = 0;
         for (int i = 0; i < nPorts; i++) {
-            int code = admit(cycle, ports[i], queueBase[ports[i]] + qid, packetHandle, bytes);
+            int code = admit(cycle, ports[i], queueBase[ports[i]] + qid, packetHandle, bytes, bytes);
             if (code == DropCause.ADMITTED) {
                 admitted++;
             }
@@ -214,12 +229,12 @@ public final class TrafficManager {
         return admitted;
     }
 
-    private int admit(long cycle, int port, int gq, int packetHandle, int bytes) {
+    private int admit(long cycle, int port, int gq, int packetHandle, int bytes, int bufferBytes) {
         if (cycle < lastEnqueueCycle[gq]) {
             throw new IllegalArgumentException("enqueue at cycle " + cycle + " to port " + port + " queue "
                     + (gq - queueBase[port]) + " after an enqueue at cycle " + lastEnqueueCycle[gq]);
         }
-        int cells = cellsFor(bytes);
+        int cells = cellsFor(bufferBytes);
         int cause;
         if (queueCells[gq] + cells > queueLimitCells[gq]) {
             cause = DropCause.QUEUE_LIMIT.ordinal();

@@ -35,6 +35,27 @@ class AdmissionTest {
     }
 
     @Test
+    void bridgedBytesTakeBufferCellsButNotWireTime() {
+        // 1500 B on the wire + 29 B of bridged header: ceil(1529 / 80) = 20 cells, not 19
+        TrafficManager tm = tm(1, 100, 100, 100);
+        assertEquals(0, tm.enqueue(0, 0, 0, 1, FRAME, 29));
+        assertEquals(FRAME_CELLS + 1, tm.queueDepthCells(0, 0));
+        // five such frames need 100 cells: the fifth still fits, a plain 1-byte frame then does not
+        for (int i = 2; i <= 5; i++) {
+            assertEquals(0, tm.enqueue(0, 0, 0, i, FRAME, 29));
+        }
+        assertEquals(100, tm.queueDepthCells(0, 0));
+        assertEquals(DropCause.QUEUE_LIMIT.code(), tm.enqueue(0, 0, 0, 6, 1));
+        // serialisation counts the wire bytes only: 1500 B at 10 Gb/s (+20 B overhead) = 1483.52 cycles
+        TrafficManager wire = new TrafficManager(TrafficManagerConfig.tofino1(1, 10));
+        wire.enqueue(0, 0, 0, 7, FRAME, 29);
+        DequeueInfo info = new DequeueInfo();
+        wire.dequeue(0, 0, info);
+        assertEquals(1484, info.serialisationEndCycle());
+        assertThrows(IllegalArgumentException.class, () -> tm.enqueue(0, 0, 1, 8, FRAME, -1));
+    }
+
+    @Test
     void queueOverflowDropsExactlyTheFramesBeyondTheLimit() {
         // Limit 100 cells: five frames = 95 cells fit, a sixth would need 114.
         TrafficManager tm = tm(1, 100, 1000, 1000);

@@ -41,6 +41,7 @@ public final class ProgramBuilder {
     private final List<RegisterArray> registers = new ArrayList<>();
     private final List<MatchTable> tables = new ArrayList<>();
     private final List<HashUnit> hashes = new ArrayList<>();
+    private final List<Field> bridged = new ArrayList<>();
     private final java.util.Set<String> resourceNames = new java.util.HashSet<>();
     private boolean built;
 
@@ -82,6 +83,18 @@ public final class ProgramBuilder {
             }
         }
         return addField(fieldName, width, FieldKind.HEADER, null, source);
+    }
+
+    /**
+     * A field of the program's bridged header: ingress adds it to the packet for egress
+     * (Tofino's bridged metadata), so it travels through the traffic manager and occupies
+     * buffer space there, and egress removes it before the packet leaves (the wire length
+     * does not change). Both gresses see it, like a {@link ParsedField#CARRIED} header.
+     */
+    public Field bridged(String fieldName, int width) {
+        Field f = header(fieldName, width, ParsedField.CARRIED);
+        bridged.add(f);
+        return f;
     }
 
     /** A metadata field of one gress. */
@@ -143,7 +156,7 @@ public final class ProgramBuilder {
             decls.put(e.getKey(), list);
         }
         built = true;
-        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics);
+        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged);
     }
 
     /** One stage of one gress. */

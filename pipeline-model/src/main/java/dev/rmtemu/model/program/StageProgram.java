@@ -20,6 +20,7 @@ import java.util.TreeMap;
  */
 public final class StageProgram {
     private final String name;
+    private final int bridgedBytes;
     private final String description;
     private final SortedMap<String, String> params;
     private final List<Field> fields;
@@ -31,7 +32,12 @@ public final class StageProgram {
 
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
-                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics) {
+                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged) {
+        int bits = 0;
+        for (Field f : bridged) {
+            bits += f.width();
+        }
+        this.bridgedBytes = (bits + Byte.SIZE - 1) / Byte.SIZE;
         this.name = name;
         this.description = description;
         this.params = new TreeMap<>(params);
@@ -61,6 +67,14 @@ public final class StageProgram {
     }
 
     /** All fields, indexed by slot. */
+    /**
+     * Bytes of the bridged header ({@link ProgramBuilder#bridged}) every packet carries from
+     * ingress to egress: the traffic manager buffers them with the packet (0: none).
+     */
+    public int bridgedBytes() {
+        return bridgedBytes;
+    }
+
     public List<Field> fields() {
         return fields;
     }

@@ -23,7 +23,8 @@ import java.util.List;
 public final class MidstCleaning {
     /**
      * Cost of one register write from the control plane. Calibrated, not measured: the
-     * paper's 95.32 ms for a 160 KB sketch pair (2 × 40,960 32-bit counters) gives
+     * paper's 95.32 ms for a 160 KB sketch pair (2 × 40,960 32-bit counters: S_in and S_out
+     * of 2 rows × 20,480) gives
      * 1.1636 µs per write; other sizes follow linearly.
      */
     public static final double CONTROL_PLANE_WRITE_NS = 95.32e6 / (2 * 40_960);
@@ -37,8 +38,23 @@ public final class MidstCleaning {
     private MidstCleaning() {
     }
 
-    /** Result of one data-plane cleaning run. */
-    public record Result(long cycles, double milliseconds, long probePasses, long dataPackets) {
+    /**
+     * Result of one data-plane cleaning run, all measured in the emulator: cycles from the
+     * start to the probe's done report, the probe's recirculations and the bytes they moved
+     * through the recirculation port, the data packets that helped, and the register cells
+     * (dirty words; without dirty words, counters) found set before and zero after.
+     */
+    public record Result(long cycles, double milliseconds, long probePasses, long dataPackets, long recirculatedBytes,
+                         long cellsCleaned) {
+    }
+
+    /**
+     * Cleaning through the control plane's runtime API. Measured in the emulator: the
+     * register writes that reached the switch and the cell bytes they carried (every
+     * counter of S_in and S_out). Not measured: {@code hostMs}, the host's time to issue
+     * them (driver, PCIe, RPC), modelled at {@link #CONTROL_PLANE_WRITE_NS} per write.
+     */
+    public record ControlPlane(long writes, long bytes, double hostMs) {
     }
 
     /**
@@ -46,6 +62,12 @@ public final class MidstCleaning {
      * {@link #CONTROL_PLANE_WRITE_NS}, and returns the milliseconds until the last one.
      */
     public static double controlPlaneMs(MidstConfig cfg, TargetProfile profile) {
+        return controlPlane(cfg, profile).hostMs();
+    }
+
+    /** The control-plane reset of both sketches, with the writes and bytes the switch received. */
+    public static ControlPlane controlPlane(MidstConfig cfg, TargetProfile profile) {
+        long[] applied = {0};
         MidstSwitch sw = new MidstSwitch(cfg, profile, profile.recirculationGbps(), QUEUE_LIMIT_CELLS);
         dirtyEverything(sw);
         double cyclesPerWrite = CONTROL_PLANE_WRITE_NS * profile.clockHz() / 1e9;
@@ -65,6 +87,7 @@ public final class MidstCleaning {
                         sw.engine().scheduleControl(at, (state, cycle) -> {
                             for (int k = first; k <= cell; k++) {
                                 state.writeRegister(sw.pipe(), a, k, 0, 0);
+                                applied[0]++;
                             }
                         });
                     }
@@ -80,7 +103,7 @@ public final class MidstCleaning {
             }
         }
         long end = START_CYCLE + (long) Math.ceil(writes * cyclesPerWrite);
-        return (end - START_CYCLE) * 1e3 / profile.clockHz();
+        return new ControlPlane(applied[0], applied[0] * (MidstConfig.COUNTER_BITS / 8), (end - START_CYCLE) * 1e3 / profile.clockHz());
     }
 
     /** Writes applied per scheduled control op (see {@link #controlPlaneMs}). */
@@ -122,10 +145,10 @@ public final class MidstCleaning {
         if (doneEvent == null) {
             throw new IllegalStateException("cleaning never finished");
         }
-        checkClean(sw);
+        long cleaned = checkClean(sw);
         long cycles = doneEvent.cycle() - START_CYCLE;
         long passes = sw.engine().counters().recirculations();
-        return new Result(cycles, cycles * 1e3 / profile.clockHz(), passes, dataPackets);
+        return new Result(cycles, cycles * 1e3 / profile.clockHz(), passes, dataPackets, passes * MidstSwitch.PROBE_BYTES, cleaned);
     }
 
     private static boolean done(MidstSwitch sw) {
@@ -157,9 +180,13 @@ public final class MidstCleaning {
         }
     }
 
-    /** Throws unless every dirty word (without dirty words: every counter) of both sketches is zero. */
-    static void checkClean(MidstSwitch sw) {
+    /**
+     * Throws unless every dirty word (without dirty words: every counter) of both sketches is
+     * zero; returns how many there are (all were set by {@link #dirtyEverything}).
+     */
+    static long checkClean(MidstSwitch sw) {
         MidstConfig cfg = sw.pipeline().config;
+        long cells = 0;
         for (int i = 0; i < cfg.rows(); i++) {
             List<String> arrays = cfg.dirtyWords() ? List.of(MidstPipeline.inDirty(i), MidstPipeline.outDirty(i))
                     : List.of(MidstPipeline.inCount(i), MidstPipeline.outCount(i));
@@ -170,7 +197,9 @@ public final class MidstCleaning {
                         throw new IllegalStateException(a + "[" + w + "] still dirty after cleaning");
                     }
                 }
+                cells += words.length;
             }
         }
+        return cells;
     }
 }

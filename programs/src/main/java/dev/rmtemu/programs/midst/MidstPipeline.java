@@ -177,21 +177,21 @@ public final class MidstPipeline {
                 .param("port", cfg.dataPort()).param("collector", cfg.collectorPort());
         tuple = FiveTuple.declare(b);
         int indexBits = bitsFor(columns);
-        brCounted = b.header("midst_br.counted", 1, ParsedField.CARRIED);
-        brMonitor = b.header("midst_br.monitor", 1, ParsedField.CARRIED);
-        brEpoch = b.header("midst_br.epoch", EPOCH_BITS, ParsedField.CARRIED);
-        brUmin = b.header("midst_br.umin", MidstConfig.COUNTER_BITS, ParsedField.CARRIED);
+        brCounted = b.bridged("midst_br.counted", 1);
+        brMonitor = b.bridged("midst_br.monitor", 1);
+        brEpoch = b.bridged("midst_br.epoch", EPOCH_BITS);
+        brUmin = b.bridged("midst_br.umin", MidstConfig.COUNTER_BITS);
         brIndex = new Field[rows];
         brU = new Field[rows];
         for (int i = 0; i < rows; i++) {
-            brIndex[i] = b.header("midst_br.idx" + i, indexBits, ParsedField.CARRIED);
-            brU[i] = b.header("midst_br.u" + i, MidstConfig.COUNTER_BITS, ParsedField.CARRIED);
+            brIndex[i] = b.bridged("midst_br.idx" + i, indexBits);
+            brU[i] = b.bridged("midst_br.u" + i, MidstConfig.COUNTER_BITS);
         }
         brWord = new Field[rows];
         brMask = new Field[rows];
         for (int i = 0; dirty && i < rows; i++) {
-            brWord[i] = b.header("midst_br.word" + i, bitsFor(cfg.dirtyWordCount()), ParsedField.CARRIED);
-            brMask[i] = b.header("midst_br.bit" + i, MidstConfig.COUNTERS_PER_DIRTY_WORD, ParsedField.CARRIED);
+            brWord[i] = b.bridged("midst_br.word" + i, bitsFor(cfg.dirtyWordCount()));
+            brMask[i] = b.bridged("midst_br.bit" + i, MidstConfig.COUNTERS_PER_DIRTY_WORD);
         }
         probeKind = b.header("midst_probe.kind", 8, ParsedField.CARRIED);
         probeDepth = b.header("midst_probe.qdepth", DEPTH_BITS, ParsedField.CARRIED);
@@ -224,10 +224,10 @@ public final class MidstPipeline {
         Field remaining = b.metadata(Gress.INGRESS, "midst_ig.clean_left", 32);
         Field acc = b.metadata(Gress.INGRESS, "midst_ig.min", MidstConfig.COUNTER_BITS);
         Field[] bit = new Field[rows];
-        Field[] stale = new Field[rows];
+        Field[] fresh = new Field[rows];
         for (int i = 0; i < rows; i++) {
             bit[i] = b.metadata(Gress.INGRESS, "midst_ig.bitpos" + i, BIT_POSITION_BITS);
-            stale[i] = b.metadata(Gress.INGRESS, "midst_ig.fresh" + i, MidstConfig.COUNTER_BITS);
+            fresh[i] = b.metadata(Gress.INGRESS, "midst_ig.fresh" + i, MidstConfig.COUNTER_BITS);
         }
         final int dataPort = config.dataPort();
         final int collector = config.collectorPort();
@@ -258,7 +258,7 @@ public final class MidstPipeline {
                                 .when(ge(read(probeDepth), constant(high)), on -> on.set(brMonitor, 1),
                                         notHigh -> notHigh.when(lt(read(probeDepth), constant(low)), off -> off.set(brMonitor, 0),
                                                 keep -> keep.set(brMonitor, output(setLevel)))),
-                        fresh -> fresh.execute(readMonitor, constant(0))
+                        newProbe -> newProbe.execute(readMonitor, constant(0))
                                 .set(monitorOld, output(readMonitor))
                                 .set(brMonitor, output(readMonitor))),
                 data -> {
@@ -331,7 +331,7 @@ public final class MidstPipeline {
         s4.body(code -> {
             if (dirty) {
                 code.when(eq(read(brCounted), constant(1)),
-                        counted -> markDirty(counted, mark, stale),
+                        counted -> markDirty(counted, mark, fresh),
                         other -> other.when(lt(read(cleanWord), constant(words)), c -> cleanDirty(c, zero, cleanWord)));
             }
         });
@@ -348,7 +348,7 @@ public final class MidstPipeline {
         s5.body(code -> code.when(eq(read(brCounted), constant(1)),
                 counted -> {
                     for (int i = 0; i < rows; i++) {
-                        counted.execute(count[i], rowIndex(i), dirty ? read(stale[i]) : constant(1))
+                        counted.execute(count[i], rowIndex(i), dirty ? read(fresh[i]) : constant(1))
                                 .set(brU[i], output(count[i]));
                         if (rows == 1) {
                             counted.set(brUmin, output(count[i]));
@@ -402,11 +402,11 @@ public final class MidstPipeline {
         return mod(read(brIndex[i]), constant(columns));
     }
 
-    /** Sets each row's dirty bit; the old word ANDed with the bit is 0 when the counter is stale. */
-    private void markDirty(Block code, RegisterAction[] mark, Field[] stale) {
+    /** Sets each row's dirty bit; {@code fresh} gets the old word ANDed with the bit: 0 when the counter is stale. */
+    private void markDirty(Block code, RegisterAction[] mark, Field[] fresh) {
         for (int i = 0; i < rows; i++) {
             code.execute(mark[i], mod(read(brWord[i]), constant(config.dirtyWordCount())), read(brMask[i]))
-                    .set(stale[i], and(output(mark[i]), read(brMask[i])));
+                    .set(fresh[i], and(output(mark[i]), read(brMask[i])));
         }
     }
 
@@ -455,12 +455,12 @@ public final class MidstPipeline {
         Field cleanWord = b.metadata(Gress.EGRESS, "midst_eg.clean_word", 32);
         Field remaining = b.metadata(Gress.EGRESS, "midst_eg.clean_left", 32);
         Field acc = b.metadata(Gress.EGRESS, "midst_eg.min", MidstConfig.COUNTER_BITS);
-        Field[] stale = new Field[rows];
+        Field[] fresh = new Field[rows];
         Field[] v = new Field[rows];
         Field[] t = new Field[rows];
         Field[] d = new Field[rows];
         for (int i = 0; i < rows; i++) {
-            stale[i] = b.metadata(Gress.EGRESS, "midst_eg.fresh" + i, MidstConfig.COUNTER_BITS);
+            fresh[i] = b.metadata(Gress.EGRESS, "midst_eg.fresh" + i, MidstConfig.COUNTER_BITS);
             v[i] = b.metadata(Gress.EGRESS, "midst_eg.v" + i, MidstConfig.COUNTER_BITS);
             t[i] = b.metadata(Gress.EGRESS, "midst_eg.max" + i, MidstConfig.COUNTER_BITS);
             d[i] = b.metadata(Gress.EGRESS, "midst_eg.d" + i, MidstConfig.COUNTER_BITS);
@@ -503,7 +503,7 @@ public final class MidstPipeline {
         s2.body(code -> {
             if (dirty) {
                 code.when(eq(read(brCounted), constant(1)),
-                        counted -> markDirty(counted, mark, stale),
+                        counted -> markDirty(counted, mark, fresh),
                         other -> other.when(le(read(probeKind), constant(KIND_TO_INGRESS)),
                                 pass -> pass.when(lt(read(cleanWord), constant(words)), c -> cleanDirty(c, zero, cleanWord))));
             }
@@ -521,7 +521,7 @@ public final class MidstPipeline {
         s3.body(code -> code.when(eq(read(brCounted), constant(1)),
                 counted -> {
                     for (int i = 0; i < rows; i++) {
-                        counted.execute(count[i], rowIndex(i), dirty ? read(stale[i]) : constant(1))
+                        counted.execute(count[i], rowIndex(i), dirty ? read(fresh[i]) : constant(1))
                                 .set(v[i], output(count[i]));
                     }
                 },

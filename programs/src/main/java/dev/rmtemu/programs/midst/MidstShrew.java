@@ -56,7 +56,7 @@ public final class MidstShrew {
     /** What happened and what MIDST reported. */
     public record Result(long packets, long drops, long tcpDrops, long attackDrops, long tcpTimeouts, double tcpGbps,
                          int victimsTrue, int victimsReported, int victimsHit, int attackers, int attackersReported,
-                         int attackersHit, long lossThreshold, int monitorIntervals) {
+                         int attackersHit, long lossThreshold, int monitorIntervals, Target target) {
         public double victimPrecision() {
             return victimsReported == 0 ? 1 : (double) victimsHit / victimsReported;
         }
@@ -74,7 +74,19 @@ public final class MidstShrew {
         }
     }
 
+    /**
+     * The paper's view of a shrew attack: the TCP flow whose RTT is nearest the (first)
+     * attack period is the one it targets. Its share of packets lost and its throughput,
+     * and the RTT of the TCP flow MIDST reports with the largest loss (0 when none).
+     */
+    public record Target(int flow, long rttNs, double lossRate, double gbps, long topLoserRttNs) {
+        public boolean topLoserIsTarget() {
+            return topLoserRttNs == rttNs;
+        }
+    }
+
     private final Spec spec;
+    private final long[] rtts;
     private final MidstSwitch sw;
     private final SwitchEngine engine;
     private final TcpLikeFlows tcp;
@@ -110,6 +122,7 @@ public final class MidstShrew {
         for (int f = 0; f < n; f++) {
             rtt[f] = n == 1 ? spec.rttMinNs() : spec.rttMinNs() + (spec.rttMaxNs() - spec.rttMinNs()) * f / (n - 1);
         }
+        this.rtts = rtt;
         this.rttMinNs = Math.max(1, spec.rttMinNs());
         long serialisation = (long) Math.ceil((spec.packetBytes() + WIRE_OVERHEAD_BYTES) * 8 / spec.portGbps());
         this.tcp = new TcpLikeFlows(rtt, spec.minRtoNs(), serialisation, receiveWindows(spec, rtt));
@@ -299,6 +312,25 @@ public final class MidstShrew {
         }
     }
 
+    private Target target(long[] repLoss) {
+        int n = spec.tcpFlows();
+        long period = spec.periodsNs().length == 0 ? 0 : spec.periodsNs()[0];
+        int target = 0;
+        int top = -1;
+        for (int f = 0; f < n; f++) {
+            if (Math.abs(rtts[f] - period) < Math.abs(rtts[target] - period)) {
+                target = f;
+            }
+            if (repLoss[f] > 0 && (top < 0 || repLoss[f] > repLoss[top])) {
+                top = f;
+            }
+        }
+        long sent = tcp.sent(target);
+        double lossRate = sent == 0 ? 0 : (double) (sent - tcpDeparted[target]) / sent;
+        double gbps = (double) tcpDeparted[target] * spec.packetBytes() * 8 / spec.durationNs();
+        return new Target(target, rtts[target], lossRate, gbps, top < 0 ? 0 : rtts[top]);
+    }
+
     /** Per flow: S_loss summed over the query intervals, and the largest per-interval S_in estimate. */
     private void queryEstimates(long[] loss, long[] burst, long[] attLoss, long[] attBurst) {
         for (int k = 0; k < snapshots.size(); k++) {
@@ -383,6 +415,6 @@ public final class MidstShrew {
             intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
         }
         return new Result(packets, drops, tcpDrops, attackDrops, timeouts, tcpDeliveredBits / (double) spec.durationNs(),
-                victimsTrue, victimsReported, victimsHit, a, attackersReported, attackersHit, threshold, intervals);
+                victimsTrue, victimsReported, victimsHit, a, attackersReported, attackersHit, threshold, intervals, target(repLoss));
     }
 }

@@ -6,6 +6,7 @@ import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.VConn;
 import dev.rmtemu.emulator.topology.VConns;
+import dev.rmtemu.traces.PacketRecord;
 
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,15 @@ public final class WbmonDeployment {
 
     /** Builds the network with {@code wbmon} on every programmable switch and installs the control plane. */
     public static WbmonDeployment build(Topology t, WbmonConfig c, long seed, boolean enforce) {
-        WbmonControlPlane control = WbmonControlPlane.of(t, c);
+        return build(t, c, seed, enforce, List.of());
+    }
+
+    /**
+     * As {@link #build(Topology, WbmonConfig, long, boolean)}, with flow-table entries for the flows of
+     * {@code flows} that leave an m-switch where regular switches split the traffic (ECMP).
+     */
+    public static WbmonDeployment build(Topology t, WbmonConfig c, long seed, boolean enforce, Iterable<PacketRecord> flows) {
+        WbmonControlPlane control = WbmonControlPlane.of(t, c).withFlows(flows);
         NetworkEngine net = NetworkEngine.build(t, new NetworkOptions(WbmonProgram.NAME, programParams(c), enforce, seed));
         control.install(net);
         return new WbmonDeployment(net, control.vconns(), new WbmonPipeline(c));

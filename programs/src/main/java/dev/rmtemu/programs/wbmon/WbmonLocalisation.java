@@ -18,9 +18,9 @@ import java.util.TreeSet;
  * and the blame is scored against the lossy links.
  *
  * <p>Each vconn (each path the routing can take between two m-switches) gets its own
- * traffic: the packet-level engine is not used here, because regular switches that
- * split a port's traffic over ECMP paths prevent per-port numbering
- * ({@link WbmonDeployment}); this is the thesis' vconn-per-path model.
+ * traffic through the window, the thesis' vconn-per-path model of drop reports, fast
+ * enough for Figure 7's thousands of runs (the packet-level engine numbers ECMP vconns
+ * too, from flow entries: {@link WbmonControlPlane#withFlows}).
  */
 public final class WbmonLocalisation {
     /** One scenario's setup. */

@@ -1,6 +1,9 @@
 package dev.rmtemu.programs.wbmon;
 
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.model.examples.FiveTuple;
+import dev.rmtemu.model.hash.HashAlgorithm;
+import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
@@ -28,6 +31,7 @@ import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.eq;
 import static dev.rmtemu.model.ir.Ir.ge;
+import static dev.rmtemu.model.ir.Ir.hash;
 import static dev.rmtemu.model.ir.Ir.lt;
 import static dev.rmtemu.model.ir.Ir.ne;
 import static dev.rmtemu.model.ir.Ir.output;
@@ -48,25 +52,27 @@ import static dev.rmtemu.model.ir.Ir.xor;
  * <pre>
  * ingress 0: header valid, vconn in range, port table (does a vconn end here?):
  *            packets[v] += 1; started[v] = 1 (its old value: is this the vconn's first packet?);
- *            slot base = sn &amp; ~(W−1); low bits = sn &amp; (N·W − 1)
- *         1: base ^ 2^31 and base + tws·W; own-bit table on the low bits: its action is the
- *            packet's register, its action data the packet's bit 1 &lt;&lt; (sn mod W)
- *         2: newest[v]: the packet's slot base if first or serially newer
- *         3: to_clean[v] (the base of the slot to clean + tws·W): first: own base + tws·W;
+ *            slot base = sn &amp; ~(W−1); sn ^ 2^31; low bits = sn &amp; (N·W − 1)
+ *         1: newest[v]: the packet's slot base if first or serially newer; base + tws·W;
+ *            own-bit table on the low bits: its action is the packet's register, its action
+ *            data the packet's bit 1 &lt;&lt; (sn mod W)
+ *         2: to_clean[v] (the base of the slot to clean + tws·W): first: own base + tws·W;
  *            else if to_clean ≤ newest (serially): + W; its old value, differences to the
  *            newest and to the packet's own slot go to metadata
- *         4: decisions on stage 3's values: the register to clean (or none), the bit to OR into
- *            each register (0 unless the packet registers: not late, not clean-instead-of-register)
- *         5..: bitmap_i[v], four per stage (tofino1 has 4 stateful ALUs): one action per
- *            register, cleaning (read and zero) when the clean key names it, else OR in its bit;
+ *         3: decisions on stage 2's values: the register to clean (or none), the bit to OR into
+ *            each register (0 when the packet is late)
+ *         4..: bitmap_i[v], four per stage (tofino1 has 4 stateful ALUs): one action per
+ *            register, cleaning (read and zero) when the clean key names it, else OR in its bit
+ *            (so a packet whose register is being cleaned cleans instead of registering);
  *            the cleaned word's bytes go to metadata
  *         P: zero bits of each byte of the cleaned word, one 256-entry popcount table per byte
  *         P+1: drops_b[v] += zero bits of byte b (one counter per byte lane; the collector adds them)
- * egress  0: port table (vconn leaving on this port?): next_seq[v]++ → header; else header removed
+ * egress  0: port table (one vconn leaving on this port, or several: ECMP), flow fingerprint (CRC-32 of the 5-tuple)
+ *        1: on an ECMP port, the flow table (port, fingerprint → vconn)
+ *        2: on a vconn: next_seq[v]++ → header; else header removed
  * </pre>
  * Fitting tofino1: a gateway may not branch on a stateful ALU's output in its own stage, so
- * stage 3's result is decided in stage 4; a VLIW instruction is one operation, so the slot
- * base's variants take stage 1; there is no divider or variable shift, so N is a power of two
+ * stage 2's result is decided in stage 3; there is no divider or variable shift, so N is a power of two
  * (the register is a mask of the slot number) and the bit 1 &lt;&lt; (sn mod W) comes from a
  * table of constants; four zero counts cannot be summed in one instruction, so drops are
  * counted per byte lane. Each register array is touched at most once per packet: the N
@@ -84,6 +90,7 @@ import static dev.rmtemu.model.ir.Ir.xor;
 public final class WbmonPipeline {
     public static final String PORTS_IN = "wbmon_vconn_ports_in";
     public static final String PORTS_OUT = "wbmon_vconn_ports_out";
+    public static final String FLOWS_OUT = "wbmon_vconn_flows_out";
     public static final String OWN_BIT = "wbmon_own_bit";
     public static final String PACKETS = "wbmon_packets";
     public static final String STARTED = "wbmon_started";
@@ -97,12 +104,18 @@ public final class WbmonPipeline {
     /** Entries of a popcount table: every byte value. */
     public static final int POPCOUNT_ENTRIES = 256;
     static final int ACTION_VALID = 1;
+    /** Port-table action of a port whose traffic regular switches split over several vconns (ECMP). */
+    static final int ACTION_ECMP = 2;
+    /** Flows on ECMP ports an m-switch can number: exact-match entries of the flow table. */
+    public static final int ECMP_FLOW_ENTRIES = 8192;
+    /** The flow fingerprint: a CRC-32 of the 5-tuple. */
+    static final String FINGERPRINT_HASH = "crc32";
+    static final int FINGERPRINT_BITS = 32;
     private static final int STAGE_COUNT = 0;
-    private static final int STAGE_SLOT = 1;
-    private static final int STAGE_NEWEST = 2;
-    private static final int STAGE_CLEAN = 3;
-    private static final int STAGE_DECIDE = 4;
-    private static final int STAGE_BITMAPS = 5;
+    private static final int STAGE_NEWEST = 1;
+    private static final int STAGE_CLEAN = 2;
+    private static final int STAGE_DECIDE = 3;
+    private static final int STAGE_BITMAPS = 4;
     /** Sequence numbers (and slot bases) live modulo 2^{@value WbmonConfig#SEQ_BITS}. */
     static final long SEQ_MASK = (1L << WbmonConfig.SEQ_BITS) - 1;
     /** Half the sequence space: serial order holds between numbers less than this apart. */
@@ -132,6 +145,7 @@ public final class WbmonPipeline {
     public final Field vconnId;
     public final Field seq;
     public final Field headerValid;
+    private HashUnit flowHash;
     private final int bytes;
     /** Cells of the per-vconn arrays: vconns rounded up to a power of two, so that the index is a mask of the id. */
     private final int cells;
@@ -226,7 +240,7 @@ public final class WbmonPipeline {
         }
         return new Md(b.metadata(Gress.INGRESS, "wbmon_md.valid", 1), b.metadata(Gress.INGRESS, "wbmon_md.started", 1),
                 b.metadata(Gress.INGRESS, "wbmon_md.slot_base", s), b.metadata(Gress.INGRESS, "wbmon_md.low_bits", KEY_BITS),
-                b.metadata(Gress.INGRESS, "wbmon_md.slot_base_flipped", s), b.metadata(Gress.INGRESS, "wbmon_md.own_plus_tws", s),
+                b.metadata(Gress.INGRESS, "wbmon_md.seq_flipped", s), b.metadata(Gress.INGRESS, "wbmon_md.own_plus_tws", s),
                 ownBit, b.metadata(Gress.INGRESS, "wbmon_md.newest", s), b.metadata(Gress.INGRESS, "wbmon_md.newest_flipped", s),
                 b.metadata(Gress.INGRESS, "wbmon_md.clean_base", s), b.metadata(Gress.INGRESS, "wbmon_md.to_newest", s),
                 b.metadata(Gress.INGRESS, "wbmon_md.to_own", s), b.metadata(Gress.INGRESS, "wbmon_md.cleaned", 1),
@@ -260,23 +274,15 @@ public final class WbmonPipeline {
                                 .set(md.started(), output(start))
                                 .set(md.valid(), 1)
                                 .set(md.base(), and(read(seq), constant(slotMask)))
+                                // sn ^ 2^31 compares with a multiple of W as base ^ 2^31 does (the low bits
+                                // only add less than W), so the stateful ALU can read it one stage earlier
+                                .set(md.baseFlipped(), xor(read(seq), constant(SEQ_HALF)))
                                 .set(md.low(), and(read(seq), constant((long) n * w - 1)))))));
 
-        // stage 1: the base's variants the stateful ALUs compare with; the packet's register and bit
-        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, STAGE_SLOT);
-        MatchTable ownBit = s1.table(OWN_BIT, MatchKind.EXACT, n * w, w, md.low());
-        s1.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> {
-            valid.set(md.baseFlipped(), xor(read(md.base()), constant(SEQ_HALF)))
-                    .set(md.ownPlusTws(), add(read(md.base()), constant(twsSpan)));
-            Block.TableApply t = valid.apply(ownBit);
-            for (int i = 0; i < n; i++) {
-                final int r = i;
-                t.on(registerAction(r), hit -> hit.set(md.ownBit()[r], actionData(ownBit)));
-            }
-        }));
-
-        // stage 2: newest slot base, advanced to the packet's when the packet is serially newer
+        // stage 1: newest slot base, advanced to the packet's when the packet is serially newer; the own-bit
+        // table gives the packet's register and bit
         ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, STAGE_NEWEST);
+        MatchTable ownBit = s2.table(OWN_BIT, MatchKind.EXACT, n * w, w, md.low());
         // lo/hi pairs (the hi word unused): a condition may read the second input word, IN_HI, only on a pair
         RegisterArray newest = s2.register(NEWEST, 32, true, cells);
         RegisterAction newestFirst = s2.action(RegisterAction.on(newest, "first")
@@ -287,14 +293,21 @@ public final class WbmonPipeline {
         RegisterAction advanceLow = s2.action(serialIf(newest, "advance_low", false)
                 .updateLo(Predicate.C0_OR_C1, AluOp.SET, Operand.IN_LO, Operand.constant(0))
                 .output(RegisterAction.OutputSource.NEW_LO));
-        s2.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> valid
-                .when(eq(read(md.started()), constant(0)),
-                        first -> first.execute(newestFirst, v, read(md.base())).set(md.newest(), output(newestFirst)),
-                        later -> later.when(ge(read(md.base()), constant(SEQ_HALF)),
-                                high -> advance(high, advanceHigh, v, md),
-                                low -> advance(low, advanceLow, v, md)))));
+        s2.body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> {
+            valid.set(md.ownPlusTws(), add(read(md.base()), constant(twsSpan)))
+                    .when(eq(read(md.started()), constant(0)),
+                            first -> first.execute(newestFirst, v, read(md.base())).set(md.newest(), output(newestFirst)),
+                            later -> later.when(ge(read(md.base()), constant(SEQ_HALF)),
+                                    high -> advance(high, advanceHigh, v, md),
+                                    low -> advance(low, advanceLow, v, md)));
+            Block.TableApply t = valid.apply(ownBit);
+            for (int i = 0; i < n; i++) {
+                final int r = i;
+                t.on(registerAction(r), hit -> hit.set(md.ownBit()[r], actionData(ownBit)));
+            }
+        }));
 
-        // stage 3: slot to clean, stored as its base + tws·W so that "a dirty slot exists" is stored <= newest
+        // stage 2: slot to clean, stored as its base + tws·W so that "a dirty slot exists" is stored <= newest
         ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, STAGE_CLEAN);
         RegisterArray toClean = s3.register(TO_CLEAN, 32, true, cells);
         // a stateful ALU reads two PHV words, newest and its flipped twin: the first packet's newest is its own base
@@ -314,19 +327,17 @@ public final class WbmonPipeline {
                                 high -> step(high, stepHigh, v, md, twsSpan),
                                 low -> step(low, stepLow, v, md, twsSpan)))));
 
-        // stage 4: decisions on stage 3's values (a gateway cannot branch on a stateful ALU's output in its stage)
-        Expr ownKey = and(read(md.base()), constant(registerMask));
+        // stage 3: decisions on stage 2's values (a gateway cannot branch on a stateful ALU's output in its stage)
         Expr cleanKey = and(read(md.cleanBase()), constant(registerMask));
         b.stage(Gress.INGRESS, STAGE_DECIDE).body(code -> code.when(eq(read(md.valid()), constant(1)), valid -> valid
                 .when(eq(read(md.started()), constant(0)),
                         first -> markOwn(first.set(md.cleanKey(), noRegister()), md),
                         later -> later.when(lt(read(md.toNewest()), constant(SEQ_HALF)),
-                                // a dirty slot: clean it, and register unless it shares the packet's register
-                                dirty -> dirty.set(md.cleanKey(), cleanKey).set(md.cleaned(), 1)
-                                        .when(eq(cleanKey, ownKey), same -> { }, other -> markUnlessLate(other, md)),
+                                // a dirty slot: clean it (its register's action cleans instead of registering)
+                                dirty -> markUnlessLate(dirty.set(md.cleanKey(), cleanKey).set(md.cleaned(), 1), md),
                                 clean -> markUnlessLate(clean.set(md.cleanKey(), noRegister()), md)))));
 
-        // stages 5..: the N bitmaps, one stateful ALU each; the cleaned word's bytes to metadata
+        // stages 4..: the N bitmaps, one stateful ALU each; the cleaned word's bytes to metadata
         RegisterAction[] update = new RegisterAction[n];
         for (int i = 0; i < n; i++) {
             ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, bitmapStage(i));
@@ -423,21 +434,60 @@ public final class WbmonPipeline {
         }, other -> wordBytes(other, update, i + 1, end, md));
     }
 
+    /**
+     * Egress: which vconn the packet enters. A port where one vconn starts says so in the port
+     * table; a port whose traffic regular switches split over several vconns (ECMP) is marked,
+     * and the vconn of each flow leaving on it comes from the flow table (egress port and a
+     * CRC-32 fingerprint of the 5-tuple), which the control plane fills from the forwarding
+     * rules it knows (WBMon dissertation Section 4.2: topology and forwarding rules are known).
+     * A packet on no vconn (towards a host, or of a flow the control plane did not list) leaves
+     * without a header.
+     */
     private void declareEgress(ProgramBuilder b) {
         Field outPort = b.intrinsic(Intrinsic.EGRESS_PORT);
+        FiveTuple t = FiveTuple.declare(b);
+        Field vconn = b.metadata(Gress.EGRESS, "wbmon_eg.vconn", WbmonConfig.VCONN_ID_BITS);
+        Field numbered = b.metadata(Gress.EGRESS, "wbmon_eg.numbered", 1);
+        Field ecmp = b.metadata(Gress.EGRESS, "wbmon_eg.ecmp", 1);
+        Field flow = b.metadata(Gress.EGRESS, "wbmon_eg.flow", FINGERPRINT_BITS);
+
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.EGRESS, 0);
         MatchTable ports = s0.table(PORTS_OUT, MatchKind.EXACT, PORT_TABLE_SIZE, WbmonConfig.VCONN_ID_BITS, outPort);
-        RegisterArray next = s0.register(NEXT_SEQ, WbmonConfig.SEQ_BITS, cells);
-        RegisterAction stamp = s0.action(RegisterAction.on(next, "stamp")
+        flowHash = s0.hash("wbmon_flow_fingerprint", HashAlgorithm.byName(FINGERPRINT_HASH), FINGERPRINT_BITS, t.fields());
+        // the fingerprint only where the flow table needs it (the hash is computed on that path only)
+        s0.body(code -> code
+                .apply(ports)
+                .on(ACTION_VALID, one -> one.set(vconn, actionData(ports)).set(numbered, 1))
+                .on(ACTION_ECMP, several -> several.set(ecmp, 1).set(flow, hash(flowHash))));
+
+        ProgramBuilder.StageBuilder s1 = b.stage(Gress.EGRESS, 1);
+        MatchTable flows = s1.table(FLOWS_OUT, MatchKind.EXACT, ECMP_FLOW_ENTRIES, WbmonConfig.VCONN_ID_BITS, outPort, flow);
+        s1.body(code -> code.when(eq(read(ecmp), constant(1)), split -> split
+                .apply(flows).on(ACTION_VALID, known -> known.set(vconn, actionData(flows)).set(numbered, 1))));
+
+        ProgramBuilder.StageBuilder s2 = b.stage(Gress.EGRESS, 2);
+        RegisterArray next = s2.register(NEXT_SEQ, WbmonConfig.SEQ_BITS, cells);
+        RegisterAction stamp = s2.action(RegisterAction.on(next, "stamp")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.OLD_LO));
-        s0.body(code -> code.apply(ports)
-                .on(ACTION_VALID, vconn -> vconn
-                        .execute(stamp, and(actionData(ports), constant(cells - 1)))
+        s2.body(code -> code.when(eq(read(numbered), constant(1)),
+                onVconn -> onVconn
+                        .execute(stamp, and(read(vconn), constant(cells - 1)))
                         .set(headerValid, 1)
-                        .set(vconnId, actionData(ports))
-                        .set(seq, output(stamp)))
-                // not a vconn port (a host): the incoming vconn's header goes no further
-                .miss(host -> host.set(headerValid, 0).set(vconnId, 0).set(seq, 0)));
+                        .set(vconnId, read(vconn))
+                        .set(seq, output(stamp)),
+                // not on a vconn (a host): the incoming vconn's header goes no further
+                off -> off.set(headerValid, 0).set(vconnId, 0).set(seq, 0)));
+    }
+
+    /** The fingerprint the flow table keys on, of a 5-tuple (what the control plane computes for each flow it lists). */
+    public long fingerprint(int srcIpv4, int dstIpv4, int protocol, int srcPort, int dstPort) {
+        long[] phv = new long[program.fields().stream().mapToInt(Field::slot).max().orElse(0) + 1];
+        List<Field> in = flowHash.inputs();
+        long[] values = {srcIpv4 & 0xFFFFFFFFL, dstIpv4 & 0xFFFFFFFFL, protocol & 0xFF, srcPort & 0xFFFF, dstPort & 0xFFFF};
+        for (int i = 0; i < values.length; i++) {
+            phv[in.get(i).slot()] = values[i];
+        }
+        return flowHash.compute(phv);
     }
 
     /** Control plane: the packets arriving on {@code port} carry the WBMon header. */
@@ -448,6 +498,16 @@ public final class WbmonPipeline {
     /** Control plane: packets leaving on {@code port} go on vconn {@code vconn}. */
     public static void addOutgoingPort(PipelineState s, int port, int vconn) {
         s.addExact(PORTS_OUT, new long[] {port}, ACTION_VALID, vconn);
+    }
+
+    /** Control plane: regular switches split the traffic leaving on {@code port} over several vconns. */
+    public static void addEcmpPort(PipelineState s, int port) {
+        s.addExact(PORTS_OUT, new long[] {port}, ACTION_ECMP, 0);
+    }
+
+    /** Control plane: the flow with this fingerprint, leaving on ECMP port {@code port}, goes on vconn {@code vconn}. */
+    public static void addOutgoingFlow(PipelineState s, int port, long fingerprint, int vconn) {
+        s.addExact(FLOWS_OUT, new long[] {port, fingerprint}, ACTION_VALID, vconn);
     }
 
     /**

@@ -33,7 +33,8 @@ public final class WbmonScenarios {
     public static Displaced reorder(WbmonConfig c, int d) {
         long[] order = new long[REORDER_PACKETS];
         int k = 0;
-        long anchor = REORDER_PACKET - 1L + d; // arrives right after this one
+        // arrives right after this one; +1 would be right after itself, which is in order (as 0)
+        long anchor = REORDER_PACKET - 1L + (d == 1 ? 0 : d);
         if (anchor < 0) {
             order[k++] = REORDER_PACKET;
         }
@@ -164,5 +165,41 @@ public final class WbmonScenarios {
         double mean = sum / count;
         return new Detection(count, mean, d[(int) ((count - 1) * 0.5)] * nsPerPacket, d[(int) ((count - 1) * 0.99)] * nsPerPacket,
                 d[count - 1] * nsPerPacket, mean * nsPerPacket);
+    }
+
+    /** (d) Figure 5: packets sent until the estimate first comes within ε of the loss rate, by both estimates. */
+    public record Convergence(long packetsSent, long packetsWindow) {
+    }
+
+    /**
+     * (d) The thesis' convergence time (Section 5.1.4): packets are sent through a vconn with
+     * loss rate y, each lost with probability y; the estimate ŷ after n packets sent is the
+     * fraction of them dropped, and the result is the first n with |ŷ − y| &lt; ε (the thesis'
+     * definition, {@code packetsSent}). {@code packetsWindow} uses what the m-switch reports
+     * instead: drops the window detected over the sequence numbers it has judged (the window
+     * judges a slot tws slots after it fills). −1 when the estimate never comes within ε in
+     * {@code maxPackets}.
+     */
+    public static Convergence convergence(WbmonConfig c, double lossRate, double epsilon, int maxPackets, long seed) {
+        WindowMonitor m = new WindowMonitor(c.withVconns(1));
+        SplitMix64 rnd = new SplitMix64(seed);
+        long dropped = 0;
+        long sent = -1;
+        long window = -1;
+        for (int i = 0; i < maxPackets && (sent < 0 || window < 0); i++) {
+            if (rnd.nextDouble() < lossRate) {
+                dropped++;
+            } else {
+                m.receive(0, i);
+            }
+            if (sent < 0 && Math.abs((double) dropped / (i + 1) - lossRate) < epsilon) {
+                sent = i + 1;
+            }
+            long judged = m.judgedBelow(0);
+            if (window < 0 && judged > 0 && Math.abs((double) m.drops(0) / judged - lossRate) < epsilon) {
+                window = i + 1;
+            }
+        }
+        return new Convergence(sent, window);
     }
 }

@@ -60,4 +60,33 @@ public record WindowScore(long judged, long lost, long declared, long falsePosit
         }
         return new WindowScore(judged, lost, dec, fp, fn);
     }
+
+    /**
+     * The thesis' #FP (Section 5.1): max(0, detected_drops − n_drops), a net count over the
+     * judged numbers (a false negative and a false positive cancel; a per-number count is
+     * {@link #falsePositives}).
+     */
+    public long thesisFalsePositives() {
+        return Math.max(0, declared - lost);
+    }
+
+    /** The thesis' #FN: max(0, n_drops − detected_drops). */
+    public long thesisFalseNegatives() {
+        return Math.max(0, lost - declared);
+    }
+
+    /** #packets: judged sequence numbers that arrived (what the switch processed in the judged range). */
+    public long packets() {
+        return judged - lost;
+    }
+
+    /** The thesis' FPR (Section 5.1.3): #FP / #packets. */
+    public double thesisFalsePositiveRate() {
+        return packets() == 0 ? 0 : (double) thesisFalsePositives() / packets();
+    }
+
+    /** The thesis' Detected Drop Rate (Section 5.1.3): #drops / (#drops + #packets), #drops the detected ones. */
+    public double detectedDropRate() {
+        return declared + packets() == 0 ? 0 : (double) declared / (declared + packets());
+    }
 }

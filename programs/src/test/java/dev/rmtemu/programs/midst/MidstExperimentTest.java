@@ -39,6 +39,9 @@ class MidstExperimentTest {
     void smallRunPrintsBothTablesAndIsDeterministic() {
         String a = run(SMALL, false);
         assertTrue(a.contains("MIDST (a)") && a.contains("MIDST (b)") && a.contains("MIDST (c)") && a.contains("MIDST (d)"), a);
+        // the paper's numbers are printed beside ours in every part
+        assertTrue(a.contains("paper: 95-98% at 320 KB") && a.contains("(paper, 160 KB)") && a.contains("paper (Figure 5, 6)")
+                && a.contains(MidstExperiment.PAPER_DROP_VOLUME), a);
         // sizes are rounded down to power-of-two rows (tofino1 has no divider): 10 KB runs as 8 KB, 160 KB as 128 KB
         assertTrue(a.contains("    8 KB") && a.contains("  128 KB"), a);
         // part (a) runs both burst sizes, each row scored against observable and against all drops
@@ -47,7 +50,7 @@ class MidstExperimentTest {
         String json = run(SMALL, true);
         assertTrue(json.startsWith("{\"schema_version\":" + dev.rmtemu.emulator.json.Json.SCHEMA_VERSION
                 + ",\"experiment\":\"midst\"") && json.contains("\"cleaning_ms\":[{\"size_kb\":16"), json);
-        assertTrue(json.contains("\"shrew\":[{\"memory_kb\":256,\"mode\":\"reports\"") && json.contains("\"drop_volume\":[{\"overload\":3.0"),
+        assertTrue(json.contains("\"shrew\":[{\"period_ms\":15,\"memory_kb\":1,\"mode\":\"reports\"") && json.contains("\"drop_volume\":[{\"overload\":3.0"),
                 json);
         assertEquals(1, json.strip().split("\n").length, "one JSON document");
     }

@@ -76,6 +76,21 @@ class MidstMonitoringTest {
         MidstCleaning.Result withTraffic = MidstCleaning.dataPlane(cfg, TargetProfiles.builtIn("tofino1"), 40, 256);
         assertTrue(withTraffic.cycles() < res.cycles() / 2, withTraffic + " vs " + res);
         assertEquals(res, MidstCleaning.dataPlane(cfg, TargetProfiles.builtIn("tofino1"), 0, 0));
+        // measured per cleaning: every recirculation moved one probe frame; the dirty words of both sketches
+        // (2 rows x W in S_in and in S_out) were set before and are zero after
+        assertEquals(res.probePasses() * MidstSwitch.PROBE_BYTES, res.recirculatedBytes());
+        assertEquals(2L * 2 * cfg.dirtyWordCount(), res.cellsCleaned());
+        assertEquals(2L * 2 * cfg.dirtyWordCount(), withTraffic.cellsCleaned());
+    }
+
+    @Test
+    void controlPlaneResetDeliversOneWritePerCounterOfBothSketches() {
+        MidstConfig cfg = MidstConfig.defaults().withRows(3, 2048);
+        MidstCleaning.ControlPlane api = MidstCleaning.controlPlane(cfg, TargetProfiles.builtIn("tofino1"));
+        assertEquals(2L * 3 * 2048, api.writes());
+        assertEquals(api.writes() * 4, api.bytes());
+        // the host's time is the model's: writes x the calibrated cost per write
+        assertEquals(api.writes() * MidstCleaning.CONTROL_PLANE_WRITE_NS / 1e6, api.hostMs(), 1e-3);
     }
 
     @Test

@@ -140,6 +140,15 @@ class MidstPipelineTest {
     }
 
     @Test
+    void theBridgedHeaderIsChargedToTheTrafficManager() {
+        // counted, monitor (1 + 1), epoch 16, u_min 32, and per row index 15, u 32, dirty word 10, bit 32:
+        // 50 + 2 x 89 = 228 bits = 29 bytes that every packet carries through the buffer
+        assertEquals(29, new MidstPipeline(MidstConfig.defaults()).program.bridgedBytes());
+        // without dirty words the word and bit are not bridged: 50 + 2 x 47 = 144 bits
+        assertEquals(18, new MidstPipeline(MidstConfig.defaults().withDirtyWords(false)).program.bridgedBytes());
+    }
+
+    @Test
     void factoryIsRegisteredAndValidatesParameters() {
         assertEquals(MidstProgram.NAME, new ProgramRegistry().build("midst", Map.of("rows", "3", "columns", "2048")).name());
         assertThrows(UserError.class, () -> new ProgramRegistry().build("midst", Map.of("columns", "1000")));

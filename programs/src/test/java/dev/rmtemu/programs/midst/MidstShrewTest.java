@@ -16,6 +16,29 @@ class MidstShrewTest {
         return new MidstShrew(spec, cfg, TargetProfiles.builtIn("tofino1"), queryNs).run(1_000, 300);
     }
 
+    /** The paper's set-up in small: one attacker, RTTs spread over 1..40 ms, a period of 20 ms. */
+    private static MidstShrew.Result single(long attackStartNs) {
+        MidstShrew.Spec spec = new MidstShrew.Spec(40, MS, 40 * MS, 5 * MS, 0.5, new long[] {20 * MS}, MS, 10,
+                attackStartNs, 120 * MS, 1000, 10, 1000, 2000);
+        MidstConfig cfg = MidstConfig.defaults().withRows(2, 4096).withWaterMarks(250, 25).withThresholds(1, 300);
+        return new MidstShrew(spec, cfg, TargetProfiles.builtIn("tofino1"), 0).run(1_000, 300);
+    }
+
+    @Test
+    void oneAttackerTargetsTheFlowWhoseRttIsNearItsPeriod() {
+        MidstShrew.Result attacked = single(5 * MS);
+        MidstShrew.Result calm = single(Long.MAX_VALUE / 2);
+        assertEquals(1, attacked.attackers());
+        assertEquals(19, attacked.target().flow()); // 1 + 39 x 19 / 39 = 20 ms
+        assertEquals(20 * MS, attacked.target().rttNs());
+        assertEquals(attacked.target().flow(), calm.target().flow());
+        assertEquals(1, attacked.attackersReported(), attacked.toString());
+        assertEquals(0, calm.attackDrops());
+        // the top loser MIDST reports is one of the TCP flows (its RTT is one of theirs), none without reports
+        assertTrue(attacked.target().topLoserRttNs() >= MS && attacked.target().topLoserRttNs() <= 40 * MS, attacked.toString());
+        assertTrue(attacked.target().lossRate() >= 0 && attacked.target().lossRate() <= 1);
+    }
+
     @Test
     void attackersAreBurstyVictimsAreHeavyLosersAndTcpBacksOff() {
         MidstShrew.Result reports = run(5 * MS, 0);

@@ -161,13 +161,91 @@ class WbmonReplayCliTest {
     }
 
     @Test
-    void controlNeedsATopologyAndRefusesOneWbmonCannotNumber(@TempDir Path tmp) {
+    void controlNeedsATopologyAndAnEcmpTopologyItsFlows(@TempDir Path tmp) {
         Run noTopo = cli("experiment", "wbmon", "--opt", "control=" + tmp.resolve("x.ctl"));
         assertEquals(2, noTopo.code());
         assertTrue(noTopo.err().contains("option control needs topology=SPEC"), noTopo.err());
         Run ecmp = cli("experiment", "wbmon", "--opt", "control=" + tmp.resolve("x.ctl"), "--opt",
                 "topology=builtin:fattree?k=4&programmable=edge");
         assertEquals(2, ecmp.code());
-        assertTrue(ecmp.err().contains("wbmon numbers one vconn per egress port"), ecmp.err());
+        assertTrue(ecmp.err().contains("(ECMP); give flows=TRACE"), ecmp.err());
+        Run withFlows = cli("experiment", "wbmon", "--opt", "control=" + tmp.resolve("y.ctl"), "--opt",
+                "topology=builtin:fattree?k=4&programmable=edge", "--opt", "flows=gen:isp?packets=2000&flows=100&seed=1");
+        assertEquals(0, withFlows.code(), withFlows.err());
+    }
+
+    /** h1 – m1 – r1 – {r2, r3} – r4 – m2 – h2, 4 % loss on r2→r4: r1 and r4 split each m-switch's traffic over two vconns. */
+    static final String DIAMOND = """
+            defaults: {latency_ns: 1000, rate_gbps: 100}
+            nodes:
+              - {name: m1, type: switch, target: tofino1, ports: 2}
+              - {name: m2, type: switch, target: tofino1, ports: 2}
+              - {name: r1, type: regular, ports: 3}
+              - {name: r2, type: regular, ports: 2}
+              - {name: r3, type: regular, ports: 2}
+              - {name: r4, type: regular, ports: 3}
+              - {name: h1, type: host, address: 10.0.1.0/24}
+              - {name: h2, type: host, address: 10.0.2.0/24}
+            links:
+              - {a: h1:1, b: m1:1}
+              - {a: m1:2, b: r1:1}
+              - {a: r1:2, b: r2:1}
+              - {a: r1:3, b: r3:1}
+              - {a: r2:2, b: r4:1, impair_ab: {loss: "bernoulli:0.04"}}
+              - {a: r3:2, b: r4:2}
+              - {a: r4:3, b: m2:1}
+              - {a: h2:1, b: m2:2}
+            """;
+
+    /**
+     * ECMP vconns from the CLI (issue 19): the control plane of a topology whose regular switches
+     * split a port's traffic needs the trace's flows (refused without them, one line); with them
+     * the replay numbers each path apart: drops only on the vconn through the lossy link.
+     */
+    @Test
+    void ecmpTopologyGetsFlowEntriesFromTheTraceAndTheReplayCountsDropsPerPath(@TempDir Path tmp) throws IOException {
+        Path topo = tmp.resolve("diamond.yaml");
+        Files.writeString(topo, DIAMOND);
+        Path control = tmp.resolve("wbmon.ctl");
+        String trace = "gen:isp?packets=20000&flows=300&seed=3";
+        Run refused = cli("experiment", "wbmon", "--opt", "control=" + control, "--opt", "topology=" + topo, "--opt", "vconns=4");
+        assertEquals(2, refused.code());
+        assertEquals("rmtemu: experiment wbmon: " + topo + ": regular switches split some ports' traffic over several vconns"
+                + " (ECMP); give flows=TRACE, the trace you will replay, so that each flow's vconn is listed\n", refused.err());
+        Run gen = cli("experiment", "wbmon", "--opt", "control=" + control, "--opt", "topology=" + topo, "--opt", "vconns=4",
+                "--opt", "flows=" + trace);
+        assertEquals(0, gen.code(), gen.err());
+        List<String> lines = Files.readAllLines(control);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m1 table " + WbmonPipeline.FLOWS_OUT + " exact 1 ")), gen.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m2 table " + WbmonPipeline.FLOWS_OUT + " exact 0 ")), gen.out());
+
+        Run replay = cli("replay", "--topology", topo.toString(), "--program", "wbmon", "--param", "vconns=4",
+                "--control", control.toString(), "--trace", trace, "--rate", "10G", "--out", tmp.resolve("run").toString(),
+                "--no-progress");
+        assertEquals(0, replay.code(), replay.err());
+        int rows = 0;
+        boolean in = false;
+        for (String line : replay.out().split("\n")) {
+            if (line.startsWith("WBMon per vconn")) {
+                in = true;
+                continue;
+            }
+            String[] w = line.trim().split("\\s+");
+            if (in && w.length >= 8 && w[2].equals("->")) {
+                int n = w.length;
+                long numbered = Long.parseLong(w[n - 5]);
+                long received = Long.parseLong(w[n - 4]);
+                long drops = Long.parseLong(w[n - 3]);
+                assertTrue(numbered > 1_000, line);
+                if (w[1].startsWith("m1") && line.contains("r2")) {
+                    assertTrue(drops > 50 && drops <= numbered - received, line);
+                } else {
+                    assertEquals(numbered, received, line);
+                    assertEquals(0, drops, line);
+                }
+                rows++;
+            }
+        }
+        assertEquals(4, rows, replay.out());
     }
 }
