@@ -46,6 +46,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "runs/demo", paramLabel = "DIR", description = "Run directory (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
+    boolean json;
+
     @Override
     public Integer call() throws Exception {
         // the Zipf flow model on a 100 Gb/s link at 50 % load (gen:isp's own default is a 10 Gb/s backbone at 15 %,
@@ -53,6 +56,6 @@ public final class DemoCommand implements Callable<Integer> {
         String trace = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed + DEMO_TRACE_MODEL;
         ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", trace, "original", seed, 0,
                 DEMO_PORT_GBPS, true, 0, dev.rmtemu.emulator.replay.OutputPaths.directory("--out", out), true);
-        return ReplayCommand.run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, false);
+        return ReplayCommand.run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
     }
 }

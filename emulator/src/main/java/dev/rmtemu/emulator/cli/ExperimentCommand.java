@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.experiment.CsvTables;
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.experiment.ExperimentPlots;
 import dev.rmtemu.emulator.replay.OutputPaths;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.model.UserError;
@@ -40,8 +41,13 @@ import java.util.concurrent.Callable;
             "for each top-level array of rows in that JSON (snake_case header, plain numbers).",
             "The tables are still printed.",
             "",
+            "--plots DIR draws the figures: per table DIR/NAME-TABLE.html (a page of ECharts charts,",
+            "bundled, works offline; each measured column against the table's parameter column, one",
+            "line per method) and DIR/NAME-TABLE.echarts.json (the charts' options, to re-draw).",
+            "DIR is a run directory like --out's, and may be the same one.",
+            "",
             "Example:",
-            "  rmtemu experiment wbmon --opt part=a --out results/wbmon"
+            "  rmtemu experiment wbmon --opt part=a --out results/wbmon --plots results/wbmon"
         })
 public final class ExperimentCommand implements Callable<Integer> {
     @Spec
@@ -62,6 +68,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR",
             description = "Also keep DIR/NAME.json and DIR/NAME-TABLE.csv per table (see above).")
     Path outDir;
+
+    @Option(names = "--plots", paramLabel = "DIR",
+            description = "Also draw the figures into DIR: NAME-TABLE.html and NAME-TABLE.echarts.json per table.")
+    Path plotsDir;
 
     @Option(names = "--force", description = "With --out: write into a non-empty directory that is not a run directory.")
     boolean force;
@@ -100,42 +110,77 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         Map<String, String> options = ProgramParams.parseAssignments(opts);
         PrintWriter err = spec.commandLine().getErr();
-        if (outDir == null) {
+        if (outDir == null && plotsDir == null) {
             if (force) {
-                throw new UserError("--force needs --out DIR");
+                throw new UserError("--force needs --out DIR or --plots DIR");
             }
             return e.run(options, json, out, err);
         }
         // the same checks and one-line refusals as replay's --out
-        return runInto(e, options, OutputPaths.directory("--out", outDir), out, err);
+        Path data = outDir == null ? null : OutputPaths.directory("--out", outDir);
+        Path plots = plotsDir == null ? null : OutputPaths.directory("--plots", plotsDir);
+        return runInto(e, options, data, plots, out, err);
     }
 
-    /** Runs {@code e} once, prints its tables (or JSON) and keeps its JSON and CSV tables in {@code dir}. */
-    private int runInto(Experiment e, Map<String, String> options, Path dir, PrintWriter out, PrintWriter err) {
+    /**
+     * Runs {@code e} once, prints its tables (or JSON), keeps its JSON and CSV tables in {@code dataDir}
+     * and draws its figures into {@code plotDir} (either may be null; both may be one directory).
+     */
+    private int runInto(Experiment e, Map<String, String> options, Path dataDir, Path plotDir, PrintWriter out,
+                        PrintWriter err) {
         ObjectNode inputs = JsonNodeFactory.instance.objectNode();
         inputs.put("experiment", e.name());
         ObjectNode given = inputs.putObject("options");
         new TreeMap<>(options).forEach(given::put);
+        boolean same = dataDir != null && plotDir != null
+                && dataDir.toAbsolutePath().normalize().equals(plotDir.toAbsolutePath().normalize());
         // opened (and refused) before the run: a bad DIR should not cost a long experiment
-        try (RunDirectory rd = RunDirectory.open(dir, force, inputs)) {
+        try (RunDirectory data = dataDir == null ? null : RunDirectory.open(dataDir, force, inputs);
+             RunDirectory plots = plotDir == null || same ? null : RunDirectory.open(plotDir, force, inputs)) {
             Experiment.Output o = e.produce(options, err);
-            String jsonFile = e.name() + ".json";
-            rd.writeString(jsonFile, o.json());
+            List<CsvTables.Table> tables = CsvTables.of(o.json());
             ObjectNode report = JsonNodeFactory.instance.objectNode();
             report.put("experiment", e.name());
             report.set("inputs", inputs);
-            report.put("json", jsonFile);
-            ArrayNode names = report.putArray("tables");
-            for (CsvTables.Table t : CsvTables.of(o.json())) {
-                String file = e.name() + "-" + t.name() + ".csv";
-                rd.writeString(file, t.csv());
-                names.add(file);
+            List<String> wrote = new ArrayList<>();
+            if (data != null) {
+                String jsonFile = e.name() + ".json";
+                data.writeString(jsonFile, o.json());
+                report.put("json", jsonFile);
+                ArrayNode names = report.putArray("tables");
+                for (CsvTables.Table t : tables) {
+                    String file = e.name() + "-" + t.name() + ".csv";
+                    data.writeString(file, t.csv());
+                    names.add(file);
+                }
+                wrote.add(dataDir.resolve(jsonFile) + " and " + names.size() + " CSV table" + (names.size() == 1 ? "" : "s")
+                        + " in " + dataDir);
             }
-            rd.finish(report, true, null);
+            RunDirectory figuresInto = data != null && same ? data : plots;
+            if (figuresInto != null) {
+                ObjectNode figureReport = same ? report : JsonNodeFactory.instance.objectNode();
+                if (!same) {
+                    figureReport.put("experiment", e.name());
+                    figureReport.set("inputs", inputs);
+                }
+                ArrayNode figures = figureReport.putArray("figures");
+                for (ExperimentPlots.Figure f : ExperimentPlots.of(e.name(), tables)) {
+                    String base = e.name() + "-" + f.table();
+                    figuresInto.writeString(base + ".html", f.html());
+                    figuresInto.writeString(base + ".echarts.json", f.optionsJson());
+                    figures.add(base + ".html");
+                }
+                wrote.add(figures.size() + " figure page" + (figures.size() == 1 ? "" : "s") + " in " + plotDir);
+                if (!same) {
+                    plots.finish(figureReport, true, null);
+                }
+            }
+            if (data != null) {
+                data.finish(report, true, null);
+            }
             out.print(json ? o.json() : o.tables());
             out.flush();
-            err.println("experiment " + e.name() + ": wrote " + dir.resolve(jsonFile) + " and " + names.size()
-                    + " CSV table" + (names.size() == 1 ? "" : "s") + " in " + dir);
+            err.println("experiment " + e.name() + ": wrote " + String.join("; ", wrote));
             err.flush();
             return 0;
         }

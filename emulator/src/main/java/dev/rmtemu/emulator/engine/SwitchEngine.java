@@ -85,6 +85,8 @@ public final class SwitchEngine {
     private final PacketPool pool;
     private final EventQueue events = new EventQueue();
     private final QueueDepthTimeline timeline = new QueueDepthTimeline();
+    /** Per egress port (front panel, then recirculation), made when the port first queues: the report's plot. */
+    private QueueDepthTimeline[] portTimelines = new QueueDepthTimeline[0];
     private final EnqueueLanes lanes;
     private final Counters counters = new Counters();
     private final LatencyMetrics metrics;
@@ -644,6 +646,7 @@ public final class SwitchEngine {
             return;
         }
         timeline.record(c, tm.bufferOccupancyCells());
+        portTimeline(out).record(c, tm.portDepthCells(out));
         if (!dequeues.pending(out)) {
             long at = Math.max(c, tm.nextDequeueCycle(out));
             if (at == c && !replicating && nothingElseBeforeDequeue(c, out)) {
@@ -760,6 +763,23 @@ public final class SwitchEngine {
     /** Shared-buffer occupancy over time (max per bucket). */
     public QueueDepthTimeline queueDepthTimeline() {
         return timeline;
+    }
+
+    /** One egress port's occupancy (cells, all its queues) over time, or null if nothing ever queued there. */
+    public QueueDepthTimeline portDepthTimeline(int port) {
+        return port < portTimelines.length ? portTimelines[port] : null;
+    }
+
+    private QueueDepthTimeline portTimeline(int port) {
+        if (port >= portTimelines.length) {
+            portTimelines = java.util.Arrays.copyOf(portTimelines, tm.portCount());
+        }
+        QueueDepthTimeline t = portTimelines[port];
+        if (t == null) {
+            t = new QueueDepthTimeline();
+            portTimelines[port] = t;
+        }
+        return t;
     }
 
     public TrafficManager trafficManager() {

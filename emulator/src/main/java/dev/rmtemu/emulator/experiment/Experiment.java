@@ -16,8 +16,12 @@ public interface Experiment {
      * What one run produced: the JSON document ({@code --json}) and the terminal tables, both
      * rendered from the same rows, so {@code --out} can keep the JSON (and the CSV tables
      * derived from it, see {@link CsvTables}) and still print the tables without a second run.
+     * The JSON is put in the shared form here ({@link ExperimentJson}: {@code schema_version} first).
      */
     record Output(String json, String tables) {
+        public Output {
+            json = ExperimentJson.document(json);
+        }
     }
 
     /** The name on the command line, e.g. {@code hashpipe}. */

@@ -1,15 +1,15 @@
 package dev.rmtemu.emulator.metrics;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.HdrHistogram.Histogram;
 
 import java.util.Collections;
-import java.util.Locale;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Percentiles of one histogram, in the histogram's unit (ns for every rmtemu histogram).
+ * Percentiles of one histogram (written to JSON with the keys of {@link #toMap()}, in that order), in the histogram's unit (ns for every rmtemu histogram).
  * Percentile values are HdrHistogram's: the highest value equivalent to the bucket holding
  * the percentile, exact below 2048 and within 0.1 % above (3 significant digits), but never
  * above the exact maximum (the top bucket's highest value may lie beyond it).
@@ -23,8 +23,9 @@ import java.util.TreeMap;
  * @param p9999   99.99th percentile
  * @param max     largest value recorded, exact
  */
-public record PercentileSummary(long count, double mean, long p50, long p90, long p99, long p999, long p9999,
-                                long max) {
+@JsonPropertyOrder(alphabetic = true)
+public record PercentileSummary(long count, double mean, long p50, long p90, long p99,
+                                @JsonProperty("p99_9") long p999, @JsonProperty("p99_99") long p9999, long max) {
 
     /** The summary of a histogram with no values. */
     public static final PercentileSummary EMPTY = new PercentileSummary(0, 0.0, 0, 0, 0, 0, 0, 0);
@@ -63,21 +64,5 @@ public record PercentileSummary(long count, double mean, long p50, long p90, lon
         m.put("p99_9", p999);
         m.put("p99_99", p9999);
         return Collections.unmodifiableSortedMap(m);
-    }
-
-    /** A JSON object with the keys of {@link #toMap()} in that order; the mean with 3 decimals. */
-    public String toJson() {
-        StringBuilder sb = new StringBuilder("{");
-        boolean first = true;
-        for (Map.Entry<String, Number> e : toMap().entrySet()) {
-            if (!first) {
-                sb.append(", ");
-            }
-            first = false;
-            sb.append('"').append(e.getKey()).append("\": ");
-            Number v = e.getValue();
-            sb.append(v instanceof Double ? String.format(Locale.ROOT, "%.3f", v.doubleValue()) : v.toString());
-        }
-        return sb.append('}').toString();
     }
 }

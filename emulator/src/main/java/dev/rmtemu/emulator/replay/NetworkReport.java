@@ -1,20 +1,21 @@
 package dev.rmtemu.emulator.replay;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.metrics.PercentileSummary;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.topology.Endpoint;
 import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.topology.Node;
+import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.traces.impair.ImpairmentChain;
 
 import dev.rmtemu.emulator.rundir.RunDirectory;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.TreeMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,7 +30,6 @@ import java.util.Map;
 public final class NetworkReport {
     public static final String LATENCY_FILE = "network-latency.hgrm";
     public static final String GROUND_TRUTH_DIR = "ground-truth";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private NetworkReport() {
     }
@@ -93,61 +93,43 @@ public final class NetworkReport {
 
     /** The report tree; {@code host} is the only key that depends on the machine. */
     public static ObjectNode report(NetworkReplay.Result r) {
+        return Json.tree(record(r));
+    }
+
+    /** The report as its record (see {@link RunReport.NetworkRun}). */
+    static RunReport.NetworkRun record(NetworkReplay.Result r) {
         NetworkEngine net = r.network();
-        ReplayOptions o = r.options();
-        ObjectNode root = JSON.createObjectNode();
-        root.set("inputs", RunInputs.of(o));
+        RunReport.Trace trace = new RunReport.Trace(r.packetsRead(), new TreeMap<>(r.skipped().asMap()));
 
-        ObjectNode trace = root.putObject("trace");
-        trace.put("packets", r.packetsRead());
-        ObjectNode skipped = trace.putObject("skipped");
-        new java.util.TreeMap<>(r.skipped().asMap()).forEach(skipped::put);
-        r.warnings().forEach(root.putArray(RunWarnings.KEY)::add);
-
-        ObjectNode network = root.putObject("network");
-        network.put("clock_hz", net.clock().hz());
-        ObjectNode totals = network.putObject("totals");
-        net.totals().toMap().forEach(totals::put);
-        java.util.TreeMap<String, Long> byCause = new java.util.TreeMap<>();
+        TreeMap<String, Long> byCause = new TreeMap<>();
         for (int s = 0; s < net.switchCount(); s++) {
-            net.switchEngine(s).counters().droppedByCause().forEach((k, v) -> byCause.merge(k, v, Long::sum));
+            net.switchEngine(s).counters().droppedByCause().forEach((k, v) -> {
+                if (v > 0) {
+                    byCause.merge(k, v, Long::sum);
+                }
+            });
         }
-        ObjectNode causes = totals.putObject("switch_dropped_by_cause");
-        byCause.forEach((k, v) -> {
-            if (v > 0) {
-                causes.put(k, v);
-            }
-        });
-        summary(network.putObject("latency_ns"), net.latency().summary());
-
-        ObjectNode switches = network.putObject("switches");
+        Map<String, RunReport.SwitchSection> switches = new LinkedHashMap<>();
         for (int s = 0; s < net.switchCount(); s++) {
             SwitchEngine e = net.switchEngine(s);
-            ObjectNode sn = switches.putObject(net.switchNode(s).name());
-            sn.put("kind", net.switchNode(s).kind().fileName());
-            sn.put("target", e.config().profile().name());
-            sn.put("program", net.switchProgram(s));
             // the arrays of its program, in program order; saved in registers/SWITCH/ unless too large
-            ArrayNode arrays = sn.putArray("register_arrays");
-            for (dev.rmtemu.model.register.RegisterArray a : e.state().program().registers()) {
+            List<String> arrays = new ArrayList<>();
+            for (RegisterArray a : e.state().program().registers()) {
                 arrays.add(a.name());
             }
-            sn.put("in", e.counters().packetsIn());
-            sn.put("out", e.counters().packetsOut());
-            sn.put("dropped", e.counters().droppedTotal());
-            ObjectNode drops = sn.putObject("dropped_by_cause");
+            Map<String, Long> drops = new LinkedHashMap<>();
             e.counters().droppedByCause().forEach((k, v) -> {
                 if (v > 0) {
                     drops.put(k, v);
                 }
             });
-            sn.put("recirculated", e.counters().recirculations());
-            sn.put("unlinked_port_drops", net.unlinkedDrops(s));
-            sn.put("hop_limit_drops", net.hopLimitDrops(s));
-            summary(sn.putObject("latency_ns"), e.metrics().latency().summary());
+            switches.put(net.switchNode(s).name(), new RunReport.SwitchSection(net.switchNode(s).kind().fileName(),
+                    e.config().profile().name(), net.switchProgram(s), arrays, e.counters().packetsIn(),
+                    e.counters().packetsOut(), e.counters().droppedTotal(), drops, e.counters().recirculations(),
+                    net.unlinkedDrops(s), net.hopLimitDrops(s), e.metrics().latency().summary()));
         }
 
-        ArrayNode links = network.putArray("links");
+        List<RunReport.LinkDirection> links = new ArrayList<>();
         for (Link l : net.topology().links()) {
             for (int d = 0; d < 2; d++) {
                 if (d == 1 && !l.bidirectional()) {
@@ -155,61 +137,35 @@ public final class NetworkReport {
                 }
                 Endpoint from = d == 0 ? l.a() : l.b();
                 Endpoint to = d == 0 ? l.b() : l.a();
-                ObjectNode ln = links.addObject();
-                ln.put("link", l.id());
-                ln.put("from", from.toString());
-                ln.put("to", to.toString());
-                ln.put("carried", net.carried(l.id(), d));
-                ln.put("lost", net.lost(l.id(), d));
-                ln.put("duplicated", net.duplicates(l.id(), d));
-                ln.put("delayed", net.delayed(l.id(), d));
-                ln.put("reordered", net.reordered(l.id(), d));
-                ln.put("reorders_refused", net.holdsRefused(l.id(), d));
                 ImpairmentChain chain = net.impairments(l.id(), d);
+                Map<String, Long> by = null;
                 if (chain != null) {
-                    ObjectNode by = ln.putObject("lost_by_impairment");
+                    by = new LinkedHashMap<>();
                     for (int i = 0; i < chain.size(); i++) {
                         by.put(i + ":" + chain.part(i).describe(), net.lostBy(l.id(), d, i));
                     }
                 }
+                links.add(new RunReport.LinkDirection(l.id(), from.toString(), to.toString(), net.carried(l.id(), d),
+                        net.lost(l.id(), d), net.duplicates(l.id(), d), net.delayed(l.id(), d),
+                        net.reordered(l.id(), d), net.holdsRefused(l.id(), d), by));
             }
         }
 
-        ObjectNode hosts = network.putObject("hosts");
+        Map<String, RunReport.HostSection> hosts = new LinkedHashMap<>();
         for (Node h : net.topology().hosts()) {
-            ObjectNode hn = hosts.putObject(h.name());
-            hn.put("address", h.address().toString());
-            hn.put("role", h.role().fileName());
-            hn.put("injected", net.injected(h.index()));
-            hn.put("delivered", net.delivered(h.index()));
-            hn.put("misdelivered", net.misdelivered(h.index()));
+            hosts.put(h.name(), new RunReport.HostSection(h.address().toString(), h.role().fileName(),
+                    net.injected(h.index()), net.delivered(h.index()), net.misdelivered(h.index())));
         }
+        RunReport.Network network = new RunReport.Network(net.clock().hz(),
+                RunReport.Totals.of(net.totals(), byCause), net.latency().summary(), switches, links, hosts);
 
-        ObjectNode time = root.putObject("emulated_time");
-        time.put("clock_hz", net.clock().hz());
-        time.put("first_arrival_cycle", Math.max(0, r.firstArrivalCycle()));
-        time.put("last_arrival_cycle", r.lastArrivalCycle());
-        time.put("last_event_cycle", net.now());
-        time.put("duration_ns", net.clock().cyclesToNs(net.now() - Math.max(0, r.firstArrivalCycle())));
-
-        root.set("results", r.results().json());
-
-        ObjectNode host = root.putObject("host");
-        host.put("wall_ms", r.hostNanos() / 1_000_000);
-        host.put("mpps", Math.round(r.hostMpps() * 1000) / 1000.0);
-        host.put("java", System.getProperty("java.version"));
-        host.put("cores", Runtime.getRuntime().availableProcessors());
-        return root;
-    }
-
-    private static void summary(ObjectNode into, PercentileSummary s) {
-        for (Map.Entry<String, Number> e : s.toMap().entrySet()) {
-            if (e.getValue() instanceof Double d) {
-                into.put(e.getKey(), d);
-            } else {
-                into.put(e.getKey(), e.getValue().longValue());
-            }
-        }
+        RunReport.EmulatedTime time = new RunReport.EmulatedTime(net.clock().hz(), Math.max(0, r.firstArrivalCycle()),
+                r.lastArrivalCycle(), net.now(), net.clock().cyclesToNs(net.now() - Math.max(0, r.firstArrivalCycle())),
+                null, null);
+        RunReport.Host host = new RunReport.Host(r.hostNanos() / 1_000_000, Math.round(r.hostMpps() * 1000) / 1000.0,
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), null, null);
+        return new RunReport.NetworkRun(RunInputs.of(r.options()), trace, r.warnings(), network, time,
+                r.results().json(), host);
     }
 
     /** The end-of-run summary table for people. */

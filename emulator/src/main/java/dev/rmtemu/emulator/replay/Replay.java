@@ -125,7 +125,7 @@ public final class Replay {
             return null;
         }
         try {
-            return RunDirectory.open(o.out(), o.force(), RunInputs.of(o));
+            return RunDirectory.open(o.out(), o.force(), RunInputs.tree(o));
         } catch (RuntimeException e) {
             source.close();
             throw e;

@@ -1,7 +1,9 @@
 package dev.rmtemu.emulator.replay;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.rmtemu.emulator.json.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.TreeMap;
 
 /**
  * The {@code inputs} section of report.json as the user gave them, shared by the
@@ -11,37 +13,16 @@ final class RunInputs {
     private RunInputs() {
     }
 
-    static ObjectNode of(ReplayOptions o) {
-        ObjectNode in = JsonNodeFactory.instance.objectNode();
-        if (o.program() == null) {
-            in.putNull("program");
-        } else {
-            in.put("program", o.program());
-        }
-        ObjectNode params = in.putObject("params");
-        o.params().forEach(params::put);
-        if (o.topology() != null) {
-            in.put("topology", o.topology());
-        } else {
-            in.put("target", o.target());
-        }
-        in.put("trace", o.trace());
-        in.put("timing", o.timing());
-        in.put("seed", o.seed());
-        if (o.topology() == null) {
-            in.put("ports", o.ports());
-            in.put("port_gbps", o.portGbps());
-        } else {
-            in.put("max_hops", o.maxHops());
-        }
-        in.put("enforce", o.enforce());
-        in.put("max_packets", o.maxPackets());
-        if (o.saveRegisters()) {
-            in.put("save_registers", true);
-        }
-        if (o.control() != null) {
-            in.put("control", o.control().toString());
-        }
-        return in;
+    static RunReport.Inputs of(ReplayOptions o) {
+        boolean network = o.topology() != null;
+        return new RunReport.Inputs(o.program(), new TreeMap<>(o.params()), o.topology(),
+                network ? null : o.target(), o.trace(), o.timing(), o.seed(), network ? null : o.ports(),
+                network ? null : o.portGbps(), network ? o.maxHops() : null, o.enforce(), o.maxPackets(),
+                o.saveRegisters() ? Boolean.TRUE : null, o.control() == null ? null : o.control().toString());
+    }
+
+    /** The inputs as a tree, for the report written at the run's start. */
+    static ObjectNode tree(ReplayOptions o) {
+        return Json.tree(of(o));
     }
 }

@@ -1,9 +1,8 @@
 package dev.rmtemu.emulator.replay;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.metrics.PercentileSummary;
 import dev.rmtemu.emulator.tm.DropCause;
 import dev.rmtemu.emulator.tm.TrafficManager;
@@ -17,6 +16,8 @@ import dev.rmtemu.emulator.rundir.RunDirectory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.TreeMap;
 import java.util.List;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,7 +35,6 @@ public final class RunOutputs {
     static final String HGRM = ".hgrm";
     public static final String RESOURCES = "resources.json";
     public static final String HTML = "report.html";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private RunOutputs() {
     }
@@ -75,55 +75,30 @@ public final class RunOutputs {
 
     /** The report tree; {@code host} is the only key that depends on the machine. */
     public static ObjectNode report(ReplayResult r) {
+        return Json.tree(record(r));
+    }
+
+    /** The report as its record (see {@link RunReport.SwitchRun}). */
+    static RunReport.SwitchRun record(ReplayResult r) {
         SwitchEngine e = r.engine();
         ReplayOptions o = r.options();
-        ObjectNode root = JSON.createObjectNode();
         // as given, with what the run resolved: the program's defaults, the profile's name, the port count
-        ObjectNode in = root.putObject("inputs");
-        in.setAll(RunInputs.of(o));
-        ObjectNode params = in.putObject("params");
-        e.resources().params().forEach(params::put);
-        in.put("target", e.config().profile().name());
-        in.put("ports", e.config().frontPanelPorts());
-
-        ObjectNode trace = root.putObject("trace");
-        trace.put("packets", r.packetsRead());
-        ObjectNode skipped = trace.putObject("skipped");
-        new java.util.TreeMap<>(r.skipped().asMap()).forEach(skipped::put);
-        r.warnings().forEach(root.putArray(RunWarnings.KEY)::add);
-
-        ObjectNode counters = root.putObject("counters");
-        counters.put("in", e.counters().packetsIn());
-        counters.put("out", e.counters().packetsOut());
-        counters.put("dropped", e.counters().droppedTotal());
-        counters.put("recirculated", e.counters().recirculations());
-        counters.put("in_flight", e.inFlight());
-        ObjectNode drops = counters.putObject("dropped_by_cause");
-        e.counters().droppedByCause().forEach(drops::put);
-
-        ObjectNode time = root.putObject("emulated_time");
+        RunReport.Inputs given = RunInputs.of(o);
+        RunReport.Inputs in = new RunReport.Inputs(given.program(), new TreeMap<>(e.resources().params()),
+                given.topology(), e.config().profile().name(), given.trace(), given.timing(), given.seed(),
+                e.config().frontPanelPorts(), given.portGbps(), given.maxHops(), given.enforce(), given.maxPackets(),
+                given.saveRegisters(), given.control());
+        RunReport.Trace trace = new RunReport.Trace(r.packetsRead(), new TreeMap<>(r.skipped().asMap()));
+        RunReport.Counters counters = new RunReport.Counters(e.counters().packetsIn(), e.counters().packetsOut(),
+                e.counters().droppedTotal(), e.counters().recirculations(), e.inFlight(),
+                new LinkedHashMap<>(e.counters().droppedByCause()));
         long clock = e.config().profile().clockHz();
-        time.put("clock_hz", clock);
-        time.put("first_arrival_cycle", Math.max(0, r.firstArrivalCycle()));
-        time.put("last_arrival_cycle", r.lastArrivalCycle());
-        time.put("last_event_cycle", e.now());
-        time.put("duration_ns", e.clock().cyclesToNs(e.now() - Math.max(0, r.firstArrivalCycle())));
-        time.put("ingress_to_tm_cycles", e.ingressToTmCycles());
-        time.put("egress_to_wire_cycles", e.egressToWireCycles());
+        RunReport.EmulatedTime time = new RunReport.EmulatedTime(clock, Math.max(0, r.firstArrivalCycle()),
+                r.lastArrivalCycle(), e.now(), e.clock().cyclesToNs(e.now() - Math.max(0, r.firstArrivalCycle())),
+                e.ingressToTmCycles(), e.egressToWireCycles());
+        Map<String, PercentileSummary> lat = new LinkedHashMap<>(e.metrics().emulatedSummaries());
 
-        ObjectNode lat = root.putObject("latency_ns");
-        for (Map.Entry<String, PercentileSummary> s : e.metrics().emulatedSummaries().entrySet()) {
-            ObjectNode h = lat.putObject(s.getKey());
-            s.getValue().toMap().forEach((k, v) -> {
-                if (v instanceof Double d) {
-                    h.put(k, d);
-                } else {
-                    h.put(k, v.longValue());
-                }
-            });
-        }
-
-        ObjectNode ports = root.putObject("ports");
+        Map<String, RunReport.PortCounters> ports = new LinkedHashMap<>();
         TrafficManager tm = e.trafficManager();
         int front = e.config().frontPanelPorts();
         for (int p = 0; p < tm.portCount(); p++) {
@@ -142,46 +117,32 @@ public final class RunOutputs {
             if (enq == 0 && dropped == 0) {
                 continue;
             }
-            ObjectNode pn = ports.putObject(p < front ? Integer.toString(p) : "recirc" + (p - front));
-            pn.put("enqueued", enq);
-            pn.put("dequeued", deq);
-            pn.put("bytes", bytes);
-            pn.put("tm_dropped", dropped);
+            ports.put(p < front ? Integer.toString(p) : "recirc" + (p - front),
+                    new RunReport.PortCounters(enq, deq, bytes, dropped));
         }
 
-        ObjectNode regs = root.putObject("registers");
+        Map<String, RunReport.RegisterArrayReport> regs = new LinkedHashMap<>();
         PipelineState st = e.state();
         boolean saved = savesRegisters(r);
         for (RegisterArray a : e.config().program().registers()) {
-            ObjectNode an = regs.putObject(a.name());
-            an.put("gress", a.gress().label());
-            an.put("stage", a.stage());
-            if (saved) {
-                an.put("file", SavedRegisters.fileName(a.name()));
-            }
+            List<RunReport.PipeCells> pipes = new ArrayList<>();
             for (int pipe = 0; pipe < st.pipes(); pipe++) {
-                an.put("pipe" + pipe + "_sha256", digest(st.snapshot(pipe, a.name()), st.snapshotHi(pipe, a.name())));
-                an.put("pipe" + pipe + "_nonzero", nonZero(st.snapshot(pipe, a.name())));
+                pipes.add(new RunReport.PipeCells(pipe, digest(st.snapshot(pipe, a.name()), st.snapshotHi(pipe, a.name())),
+                        nonZero(st.snapshot(pipe, a.name()))));
             }
+            regs.put(a.name(), new RunReport.RegisterArrayReport(a.gress().label(), a.stage(),
+                    saved ? SavedRegisters.fileName(a.name()) : null, pipes));
         }
 
-        root.set("results", r.results().json());
-
-        ObjectNode res = root.putObject("resources");
-        res.put("fits", e.resources().fits());
+        Map<String, Integer> cycles = new LinkedHashMap<>();
         for (Map.Entry<Gress, Integer> g : e.resources().pipelineLatencyCycles().entrySet()) {
-            res.put(g.getKey().label() + "_pipeline_cycles", g.getValue());
+            cycles.put(g.getKey().label(), g.getValue());
         }
-
-        ObjectNode host = root.putObject("host");
-        host.put("wall_ms", r.hostNanos() / 1_000_000);
-        host.put("mpps", Math.round(r.hostMpps() * 1000) / 1000.0);
-        host.put("java", System.getProperty("java.version"));
-        host.put("cores", Runtime.getRuntime().availableProcessors());
         PercentileSummary hp = e.metrics().hostProcessing().summary();
-        host.put("processing_ns_per_packet_p50", hp.p50());
-        host.put("processing_ns_per_packet_p99", hp.p99());
-        return root;
+        RunReport.Host host = new RunReport.Host(r.hostNanos() / 1_000_000, Math.round(r.hostMpps() * 1000) / 1000.0,
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), hp.p50(), hp.p99());
+        return new RunReport.SwitchRun(in, trace, r.warnings(), counters, time, lat, ports, regs,
+                r.results().json(), new RunReport.Resources(e.resources().fits(), cycles), host);
     }
 
     private static long nonZero(long[] v) {

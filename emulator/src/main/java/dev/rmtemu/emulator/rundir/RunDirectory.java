@@ -2,9 +2,9 @@ package dev.rmtemu.emulator.rundir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.model.UserError;
@@ -57,7 +57,7 @@ public final class RunDirectory implements AutoCloseable {
     /** Prefix of the temporary name a file is written under before its rename. */
     static final String TEMP_PREFIX = ".rmtemu-tmp.";
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = Json.mapper();
 
     /** Writes one output file at the given (temporary) path. */
     @FunctionalInterface
@@ -164,6 +164,7 @@ public final class RunDirectory implements AutoCloseable {
      */
     public void finish(ObjectNode report, boolean complete, String interruptedBy) {
         ObjectNode root = JSON.createObjectNode();
+        root.put(Json.SCHEMA_VERSION_KEY, Json.SCHEMA_VERSION);
         root.put(COMPLETE_KEY, complete);
         if (interruptedBy != null) {
             root.put(INTERRUPTED_KEY, interruptedBy);
@@ -218,6 +219,7 @@ public final class RunDirectory implements AutoCloseable {
 
     private ObjectNode startReport() {
         ObjectNode root = JSON.createObjectNode();
+        root.put(Json.SCHEMA_VERSION_KEY, Json.SCHEMA_VERSION);
         root.put(COMPLETE_KEY, false);
         root.set("inputs", inputs);
         putFiles(root);

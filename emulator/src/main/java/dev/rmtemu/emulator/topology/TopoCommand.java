@@ -1,6 +1,8 @@
 package dev.rmtemu.emulator.topology;
 
 import dev.rmtemu.model.UserError;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rmtemu.emulator.json.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -13,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -59,6 +63,10 @@ public final class TopoCommand implements Callable<Integer> {
             description = "Write the topology in the file schema to FILE (.json, .yaml or .yml) instead of printing it.")
     Path write;
 
+    @Option(names = "--json", description = "Print JSON instead of text: the counts, the topology in the file schema and"
+            + " what --routes, --path, --vconns and --neighborhoods asked for.")
+    boolean json;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -71,6 +79,11 @@ public final class TopoCommand implements Callable<Integer> {
                 throw new UserError(write + ": cannot write (" + e.getClass().getSimpleName() + ")", e);
             }
             out.println("wrote " + write + ": " + summary(t));
+            out.flush();
+            return 0;
+        }
+        if (json) {
+            out.print(Json.write(report(t)));
             out.flush();
             return 0;
         }
@@ -126,6 +139,54 @@ public final class TopoCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    private TopoReport report(Topology t) {
+        Routing r = Routing.of(t);
+        Map<String, List<String>> routeLines = null;
+        if (!routes.isEmpty()) {
+            routeLines = new LinkedHashMap<>();
+            for (String name : routes) {
+                for (Node n : name.equals("all") ? t.switches() : List.of(requireNode(t, name))) {
+                    routeLines.put(n.name(), r.describe(n.index()).lines().toList());
+                }
+            }
+        }
+        TopoReport.Path flow = null;
+        if (path != null) {
+            if (path.size() != 2) {
+                throw new UserError("--path needs SRC,DST (two host names)");
+            }
+            Node src = requireHost(t, path.get(0));
+            Node dst = requireHost(t, path.get(1));
+            FlowPath p = r.path(src.index(), dst.index(), parseHash(hash));
+            flow = new TopoReport.Path(src.name(), dst.name(), p != null, p == null ? null : p.hops(),
+                    p == null ? null : p.linkIds());
+        }
+        List<TopoReport.VConnEntry> vc = null;
+        if (vconns) {
+            vc = new ArrayList<>();
+            for (VConn v : VConns.vconns(r)) {
+                vc.add(new TopoReport.VConnEntry(names(t, v.nodes()), v.links()));
+            }
+        }
+        List<TopoReport.NeighborhoodEntry> nbs = null;
+        if (neighborhoods) {
+            nbs = new ArrayList<>();
+            for (Neighborhood nb : VConns.neighborhoods(t)) {
+                nbs.add(new TopoReport.NeighborhoodEntry(nb.id(), names(t, nb.switches()), names(t, nb.programmable()),
+                        names(t, nb.hosts()), nb.links()));
+            }
+        }
+        JsonNode file;
+        try {
+            file = Json.mapper().readTree(TopologyFile.write(t, TopologyFile.Format.JSON));
+        } catch (IOException e) {
+            throw new IllegalStateException("the topology writer wrote unreadable JSON", e);
+        }
+        return new TopoReport(t.source(), t.programmableSwitches().size(),
+                t.switches().size() - t.programmableSwitches().size(), t.hosts().size(), t.links().size(), file,
+                routeLines, flow, vc, nbs);
     }
 
     private static String summary(Topology t) {

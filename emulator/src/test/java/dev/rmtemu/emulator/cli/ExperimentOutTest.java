@@ -55,6 +55,42 @@ class ExperimentOutTest {
     }
 
     @Test
+    void plotsDrawOneFigurePagePerTableWorthDrawingIntoTheirOwnOrTheSameRunDirectory() throws Exception {
+        Path figs = tmp.resolve("figs");
+        CliRunner r = CliRunner.run("experiment", "fixture", "--plots", figs.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("experiment fixture: wrote 1 figure page in " + figs + "\n", r.err());
+        // "other" has one row: nothing varies, no figure
+        assertEquals(List.of("fixture-rows.echarts.json", "fixture-rows.html", "report.json"), listing(figs));
+        JsonNode options = new ObjectMapper().readTree(figs.resolve("fixture-rows.echarts.json").toFile());
+        assertEquals("[\"a, \\\"quoted\\\" one\",\"plain\"]", options.get(0).get("xAxis").get("data").toString());
+        assertEquals("[1.5,2]", options.get(0).get("series").get(0).get("data").toString());
+        assertEquals(List.of("figure-0"), HtmlReportBrowserTest.drawnCharts(figs.resolve("fixture-rows.html"), tmp));
+
+        Path both = tmp.resolve("both");
+        r = CliRunner.run("experiment", "fixture", "--out", both.toString(), "--plots", both.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of("fixture-other.csv", "fixture-rows.csv", "fixture-rows.echarts.json", "fixture-rows.html",
+                "fixture.json", "report.json"), listing(both));
+        assertEquals("[\"fixture-rows.html\"]",
+                new ObjectMapper().readTree(both.resolve("report.json").toFile()).get("figures").toString());
+    }
+
+    @Test
+    void experimentJsonHasTheSchemaVersionFirstAndValidates() throws IOException {
+        CliRunner r = CliRunner.run("experiment", "fixture", "--json");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode doc = new ObjectMapper().readTree(r.out());
+        assertEquals("schema_version", doc.fieldNames().next());
+        assertEquals(java.util.Set.of(), dev.rmtemu.emulator.json.OutputSchemas.problems(
+                OutputSchemaTest.schema("experiment.schema.json"), doc));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) doc).put("schema_version", "2");
+        java.util.Set<String> problems = dev.rmtemu.emulator.json.OutputSchemas.problems(
+                OutputSchemaTest.schema("experiment.schema.json"), doc);
+        assertTrue(!problems.isEmpty() && problems.stream().allMatch(m -> m.startsWith("$.schema_version")), problems.toString());
+    }
+
+    @Test
     void withJsonItPrintsTheJsonItKeeps() throws IOException {
         Path dir = tmp.resolve("out");
         CliRunner r = CliRunner.run("experiment", "fixture", "--json", "--out", dir.toString());
@@ -105,7 +141,7 @@ class ExperimentOutTest {
     void forceWithoutOutIsRefused() {
         CliRunner r = CliRunner.run("experiment", "fixture", "--force");
         assertEquals(2, r.exit());
-        assertEquals("rmtemu: --force needs --out DIR\n", r.err());
+        assertEquals("rmtemu: --force needs --out DIR or --plots DIR\n", r.err());
     }
 
     @Test

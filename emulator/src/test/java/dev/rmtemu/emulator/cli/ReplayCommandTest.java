@@ -22,7 +22,7 @@ class ReplayCommandTest {
         }
         assertTrue(Files.isDirectory(out.resolve("journal")));
         String html = Files.readString(out.resolve("report.html"));
-        assertTrue(html.contains("<polyline"), "plots drawn");
+        assertTrue(html.contains("<div class=\"chart\" id=\"latency\"") && html.contains("id=\"drops-option\""), "charts placed");
         CliRunner again = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=3000&flows=50",
                 "--out", out.toString(), "--no-progress");
         assertEquals(0, again.exit(), "a run directory is reused: " + again.err());

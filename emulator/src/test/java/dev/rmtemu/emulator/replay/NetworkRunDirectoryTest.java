@@ -96,7 +96,7 @@ class NetworkRunDirectoryTest {
         }
         String html = Files.readString(run.resolve(RunOutputs.HTML));
         assertTrue(html.contains("<h2>Switches</h2>") && html.contains("<td>s1</td>") && html.contains("<td>s2</td>"), html);
-        assertTrue(html.contains("<polyline"), "latency curve plotted");
+        assertTrue(html.contains("<div class=\"chart\" id=\"latency\""), "latency distribution placed");
         assertTrue(html.contains("<code>counter</code> (first on s1)"), "resource bars of the program");
         assertEquals(3000, r.network().totals().delivered());
         // rerunning into the same directory replaces the journal instead of refusing it

@@ -33,7 +33,7 @@ class RunDirectoryTest {
         try (RunDirectory rd = RunDirectory.open(dir, false, inputs())) {
             assertEquals(Long.toString(ProcessHandle.current().pid()), Files.readString(dir.resolve(RunDirectory.LOCK)).strip());
             JsonNode start = JSON.readTree(dir.resolve("report.json").toFile());
-            assertEquals("{\"complete\":false,\"inputs\":{\"program\":\"counter\",\"trace\":\"gen:isp?packets=10\"},"
+            assertEquals("{\"schema_version\":" + dev.rmtemu.emulator.json.Json.SCHEMA_VERSION + ",\"complete\":false,\"inputs\":{\"program\":\"counter\",\"trace\":\"gen:isp?packets=10\"},"
                     + "\"files\":[\"report.json\"]}", start.toString());
             rd.createJournal(new JournalKinds()).close();
             rd.plan(List.of("a.txt", "sub/b.txt"));
@@ -45,7 +45,8 @@ class RunDirectoryTest {
             end.put("counters", 7);
             rd.finish(end, false, "SIGTERM");
         }
-        assertEquals("{\"complete\":false,\"interrupted_by\":\"SIGTERM\",\"counters\":7,"
+        assertEquals("{\"schema_version\":" + dev.rmtemu.emulator.json.Json.SCHEMA_VERSION
+                        + ",\"complete\":false,\"interrupted_by\":\"SIGTERM\",\"counters\":7,"
                         + "\"files\":[\"a.txt\",\"journal/\",\"report.json\",\"sub/b.txt\"]}",
                 JSON.readTree(dir.resolve("report.json").toFile()).toString());
         assertFalse(Files.exists(dir.resolve(RunDirectory.LOCK)));

@@ -24,6 +24,13 @@ import java.util.Map;
  * sizes in {@code resources.mau.tables[]}, and {@code resources.phv_containers}.
  */
 public final class ReportRenderer {
+    /**
+     * Version of every documented rmtemu JSON schema (docs/schema/), written as {@code schema_version} at
+     * the top of resources.json, report.json and experiment JSON; raised when a key is renamed, removed or
+     * changes type. A budget the target does not have ({@code unlimited}) is written as {@code null}.
+     */
+    public static final int SCHEMA_VERSION = 2;
+    public static final String SCHEMA_VERSION_KEY = "schema_version";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** Marks a row a failure names. */
     private static final String FAIL_MARK = "!!";
@@ -309,6 +316,7 @@ public final class ReportRenderer {
     public static ObjectNode jsonTree(ResourceReport r) {
         TargetProfile t = r.target();
         ObjectNode root = JSON.createObjectNode();
+        root.put(SCHEMA_VERSION_KEY, SCHEMA_VERSION);
         ObjectNode res = root.putObject("resources");
         res.put("program", r.program());
         res.put("target", t.name());
@@ -318,7 +326,11 @@ public final class ReportRenderer {
         ArrayNode failures = res.putArray("failures");
         r.failures().forEach(failures::add);
         ObjectNode mau = res.putObject("mau");
-        mau.put("nStages", t.stagesPerGress() == TargetProfile.UNLIMITED ? -1 : t.stagesPerGress());
+        if (t.stagesPerGress() == TargetProfile.UNLIMITED) {
+            mau.putNull("n_stages");
+        } else {
+            mau.put("n_stages", t.stagesPerGress());
+        }
         ArrayNode stages = mau.putArray("mau_stages");
         List<Column> cols = columns(t);
         for (StageUsage u : r.stages()) {
@@ -380,7 +392,7 @@ public final class ReportRenderer {
         phvBits.put("fields", r.phvRequestedBits());
         phvBits.put("allocated", allocatedBits(r));
         if (t.phvBits() == TargetProfile.UNLIMITED) {
-            phvBits.put("available", "unlimited");
+            phvBits.putNull("available");
         } else {
             phvBits.put("available", t.phvBits());
         }
@@ -400,7 +412,7 @@ public final class ReportRenderer {
     private static void usage(ObjectNode o, long used, long available) {
         o.put("used", used);
         if (available == TargetProfile.UNLIMITED) {
-            o.put("available", "unlimited");
+            o.putNull("available");
         } else {
             o.put("available", available);
             o.put("percent", percent(used, available));

@@ -29,7 +29,9 @@ class HashPipeExperimentTest {
         one.put("threads", "1");
         assertEquals(a, run(SMALL, true));
         assertEquals(a, run(one, true));
-        assertTrue(a.contains("\"algorithm\": \"hashpipe d=6\", \"engine\": \"pipeline\", \"d\": 6, \"memory\": 1200, \"k\": 60"), a);
+        // experiment JSON goes out through the shared writer: one line, schema_version first
+        assertTrue(a.startsWith("{\"schema_version\":"), a);
+        assertTrue(a.contains("\"algorithm\":\"hashpipe d=6\",\"engine\":\"pipeline\",\"d\":6,\"memory\":1200,\"k\":60"), a);
     }
 
     @Test

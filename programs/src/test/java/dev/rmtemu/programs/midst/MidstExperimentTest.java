@@ -48,7 +48,8 @@ class MidstExperimentTest {
         assertTrue(a.contains("  128 KB   4000 ") && a.contains("  128 KB    400 ") && a.contains("F1*"), a);
         assertEquals(a, run(SMALL, false));
         String json = run(SMALL, true);
-        assertTrue(json.startsWith("{\"experiment\":\"midst\"") && json.contains("\"cleaning_ms\":[{\"size_kb\":16"), json);
+        assertTrue(json.startsWith("{\"schema_version\":" + dev.rmtemu.emulator.json.Json.SCHEMA_VERSION
+                + ",\"experiment\":\"midst\"") && json.contains("\"cleaning_ms\":[{\"size_kb\":16"), json);
         assertTrue(json.contains("\"shrew\":[{\"period_ms\":15,\"memory_kb\":1,\"mode\":\"reports\"") && json.contains("\"drop_volume\":[{\"overload\":3.0"),
                 json);
         assertEquals(1, json.strip().split("\n").length, "one JSON document");

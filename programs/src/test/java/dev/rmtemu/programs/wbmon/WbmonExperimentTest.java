@@ -36,7 +36,8 @@ class WbmonExperimentTest {
         }
         assertEquals(a, run(SMALL, false));
         String json = run(SMALL, true);
-        assertTrue(json.startsWith("{\"experiment\":\"wbmon\""));
+        assertTrue(json.startsWith("{\"schema_version\":" + dev.rmtemu.emulator.json.Json.SCHEMA_VERSION
+                + ",\"experiment\":\"wbmon\""), json);
         // every table says which engine produced it (issue 19)
         assertEquals(8, a.split("\n engine: ", -1).length - 1, a);
         assertTrue(a.contains(" engine: " + WbmonExperiment.ENGINE_NETWORK), a);

@@ -1,0 +1,84 @@
+package dev.rmtemu.emulator.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Loads report.html in headless Chromium (Debian package {@code chromium}; skipped when it is
+ * absent) and checks what a reader sees: no console message at all (no script error, no ECharts
+ * warning), and every chart drawn, i.e. its div holds an SVG with marks.
+ */
+class HtmlReportBrowserTest {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Pattern CHART = Pattern.compile(
+            "<div class=\"chart\" id=\"([a-z0-9-]+)\"[^>]*data-drawn=\"true\"[^>]*>(.*?)</div>", Pattern.DOTALL);
+
+    @Test
+    void singleSwitchReportDrawsEveryChartWithoutConsoleMessages(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        // a congested port (40 Gb/s under ~50 Gb/s of trace) so the queue and drop charts have data
+        CliRunner r = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=20000&flows=500",
+                "--port-gbps", "10", "--out", out.toString(), "--no-progress");
+        assertEquals(0, r.exit(), r.err());
+        List<String> drawn = drawnCharts(out.resolve("report.html"), tmp);
+        assertEquals(List.of("latency", "drops", "queues", "resources"), drawn);
+    }
+
+    @Test
+    void networkReportDrawsEveryChartWithoutConsoleMessages(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("net");
+        CliRunner r = CliRunner.run("replay", "--topology", "builtin:fattree?k=4", "--trace",
+                "gen:isp?packets=5000&flows=100", "--rate", "40G", "--out", out.toString(), "--no-progress");
+        assertEquals(0, r.exit(), r.err());
+        List<String> drawn = drawnCharts(out.resolve("report.html"), tmp);
+        assertEquals(List.of("latency", "drops", "queues"), drawn.subList(0, 3));
+    }
+
+    /** The ids of the charts that hold rendered SVG marks, in page order; fails on any console message. */
+    static List<String> drawnCharts(Path html, Path tmp) throws IOException, InterruptedException {
+        assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed (apt-get install chromium)");
+        Path log = tmp.resolve("chromium.log");
+        Path dom = tmp.resolve("dom.html");
+        Process p = new ProcessBuilder(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--user-data-dir=" + tmp.resolve("profile"), "--enable-logging=stderr", "--v=0",
+                "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString())
+                .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
+        String err = Files.readString(log, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), err);
+        List<String> console = err.lines().filter(l -> l.contains(":CONSOLE")).toList();
+        assertEquals(List.of(), console, "console messages");
+        String page = Files.readString(dom, StandardCharsets.UTF_8);
+        Matcher m = CHART.matcher(page);
+        List<String> drawn = new java.util.ArrayList<>();
+        while (m.find()) {
+            String body = m.group(2);
+            // ECharts' SVG renderer: an <svg> with path marks (lines, bars, axes and ticks)
+            if (body.contains("<svg") && countOf(body, "<path") >= 10) {
+                drawn.add(m.group(1));
+            }
+        }
+        return drawn;
+    }
+
+    private static int countOf(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
