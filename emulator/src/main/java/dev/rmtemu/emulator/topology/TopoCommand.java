@@ -109,11 +109,8 @@ public final class TopoCommand implements Callable<Integer> {
             }
         }
         if (path != null) {
-            if (path.size() != 2) {
-                throw new UserError("--path needs SRC,DST (two host names)");
-            }
-            Node src = requireHost(t, path.get(0));
-            Node dst = requireHost(t, path.get(1));
+            Node src = pathEnd(t, 0);
+            Node dst = pathEnd(t, 1);
             FlowPath p = r.path(src.index(), dst.index(), parseHash(hash));
             out.println(p == null ? "path " + src.name() + " -> " + dst.name() + ": no route"
                     : "path " + p + " links=" + p.linkIds());
@@ -154,11 +151,8 @@ public final class TopoCommand implements Callable<Integer> {
         }
         TopoReport.Path flow = null;
         if (path != null) {
-            if (path.size() != 2) {
-                throw new UserError("--path needs SRC,DST (two host names)");
-            }
-            Node src = requireHost(t, path.get(0));
-            Node dst = requireHost(t, path.get(1));
+            Node src = pathEnd(t, 0);
+            Node dst = pathEnd(t, 1);
             FlowPath p = r.path(src.index(), dst.index(), parseHash(hash));
             flow = new TopoReport.Path(src.name(), dst.name(), p != null, p == null ? null : p.hops(),
                     p == null ? null : p.linkIds());
@@ -209,6 +203,14 @@ public final class TopoCommand implements Callable<Integer> {
             throw new UserError(t.source() + ": no node named '" + name + "'");
         }
         return n;
+    }
+
+    /** End {@code i} (0 source, 1 destination) of {@code --path SRC,DST}. */
+    private Node pathEnd(Topology t, int i) {
+        if (path.size() != 2) {
+            throw new UserError("--path needs SRC,DST (two host names)");
+        }
+        return requireHost(t, path.get(i));
     }
 
     private static Node requireHost(Topology t, String name) {
