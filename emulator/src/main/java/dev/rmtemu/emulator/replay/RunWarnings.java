@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.replay;
 
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
+import dev.rmtemu.emulator.results.RunResults;
 import dev.rmtemu.traces.SkipCounters;
 
 import java.util.ArrayList;
@@ -42,6 +43,7 @@ public final class RunWarnings {
             }
             w.add(line);
         }
+        programs(w, r.results());
         return List.copyOf(w);
     }
 
@@ -68,7 +70,15 @@ public final class RunWarnings {
                     + " (program port = topology port - 1)");
         }
         w.addAll(net.warnings());
+        programs(w, r.results());
         return List.copyOf(w);
+    }
+
+    /** The programs' own warnings, in program-name order (null: the run has no results yet). */
+    private static void programs(List<String> w, RunResults results) {
+        if (results != null) {
+            results.byProgram().values().forEach(p -> w.addAll(p.warnings()));
+        }
     }
 
     private static void emptyTrace(List<String> w, String trace, long packets, SkipCounters skipped,

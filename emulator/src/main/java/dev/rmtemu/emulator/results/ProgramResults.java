@@ -12,4 +12,15 @@ package dev.rmtemu.emulator.results;
 public interface ProgramResults {
     /** The program's section of the end-of-run summary, from this record's values only (deterministic). */
     String render();
+
+    /**
+     * What the user should know about these results: the run did something they would
+     * probably not want (e.g. a key that cannot hold some of the trace's packets). {@link
+     * dev.rmtemu.emulator.replay.RunWarnings} adds them to the run's warnings (stderr,
+     * report.json {@code warnings}, exit 5 under {@code --strict}). Not a record component,
+     * so Jackson does not write it into {@code results}.
+     */
+    default java.util.List<String> warnings() {
+        return java.util.List.of();
+    }
 }

@@ -93,7 +93,8 @@ public final class HashPipeProgram implements ProgramFactory {
                         "total (key, count) slots, split equally over the stages; a power of two per stage on "
                                 + "targets without a divider (paper: 4500)"),
                 ParamSpec.choice("key", HashPipeConfig.DEFAULT_KEY, KeyKind.labels(),
-                        "flow key: 32-bit CRC-32 fingerprint of the 5-tuple, IPv4 source, or the 104-bit 5-tuple"),
+                        "flow key: 32-bit CRC-32 fingerprint of the 5-tuple (IPv4 and IPv6), IPv4 source, or the 104-bit"
+                                + " IPv4 5-tuple (the last two fold IPv6 addresses, and the replay warns)"),
                 ParamSpec.choice("hash", HashPipeConfig.FAMILY_CRC32, HashPipeConfig.HASH_FAMILIES,
                         "index hash family: CRC-32 with a different polynomial per stage, or seeded SplitMix"),
                 ParamSpec.choice("count", "packets", List.of("packets", "bytes"), "count packets or bytes (wire length)"),

@@ -42,6 +42,15 @@ public enum KeyKind {
         return bits;
     }
 
+    /**
+     * True when the key reads IPv4 addresses only: an IPv6 packet's addresses are folded into
+     * it (bits 32..63 of each address, where
+     * an IPv4 address sits in the record's address slot), so it is counted as a made-up IPv4 flow.
+     */
+    public boolean ipv4Only() {
+        return this != FINGERPRINT;
+    }
+
     /** True when the key needs a second word ({@code hi}). */
     public boolean wide() {
         return bits > 64;

@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.lossradar;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 
 /**
@@ -85,12 +86,14 @@ public final class AclCorruptionAnalyzer {
     /**
      * Every single-bit corruption that makes the ACL deny all of {@code lost} and none of
      * {@code delivered}, in rule order; within a rule value bits, mask bits, then the action.
-     * Each key's best and second-best matching rules of the correct ACL are found once, so
-     * a flipped rule is checked against a key in constant time (ClassBench-scale ACLs).
+     * Each key's best and second-best matching rules of the correct ACL are found once
+     * ({@link RuleIndex}), so a flipped rule is checked against a key in constant time
+     * (ClassBench-scale ACLs).
      */
     public static List<Candidate> explain(List<Rule> acl, long[] lost, long[] delivered) {
-        Matches lostM = new Matches(acl, lost);
-        Matches deliveredM = new Matches(acl, delivered);
+        RuleIndex index = new RuleIndex(acl);
+        Matches lostM = new Matches(index, lost);
+        Matches deliveredM = new Matches(index, delivered);
         List<Candidate> out = new ArrayList<>();
         for (int i = 0; i < acl.size(); i++) {
             Rule r = acl.get(i);
@@ -122,6 +125,63 @@ public final class AclCorruptionAnalyzer {
         return pa > pb || pa == pb && a < b;
     }
 
+    /**
+     * The ACL's rules grouped by mask (tuple-space search): per distinct mask, the best two
+     * rules of each masked value. A key's best and second-best matching rules are then one
+     * lookup per distinct mask instead of a scan of every rule, which makes the paper's
+     * ClassBench scale (50K-200K rules, a handful of prefix lengths and protocol masks)
+     * linear in keys rather than keys x rules. Exact for any masks: with one mask per rule
+     * it degrades to the scan. Groups are kept in first-seen order and only looked up, so
+     * no hash order reaches a result.
+     */
+    static final class RuleIndex {
+        private final List<Rule> acl;
+        private final List<Long> masks = new ArrayList<>();
+        private final List<HashMap<Long, int[]>> bestTwo = new ArrayList<>();
+
+        RuleIndex(List<Rule> acl) {
+            this.acl = acl;
+            HashMap<Long, Integer> group = new HashMap<>();
+            for (int i = 0; i < acl.size(); i++) {
+                Rule r = acl.get(i);
+                Integer g = group.get(r.mask());
+                if (g == null) {
+                    g = masks.size();
+                    group.put(r.mask(), g);
+                    masks.add(r.mask());
+                    bestTwo.add(new HashMap<>());
+                }
+                int[] top = bestTwo.get(g).computeIfAbsent(r.value() & r.mask(), v -> new int[] {-1, -1});
+                insert(top, i);
+            }
+        }
+
+        /** Puts rule {@code i} into {@code top} = {best, second} if it beats either. */
+        private void insert(int[] top, int i) {
+            if (top[0] < 0 || beats(acl, i, top[0])) {
+                top[1] = top[0];
+                top[0] = i;
+            } else if (top[1] < 0 || beats(acl, i, top[1])) {
+                top[1] = i;
+            }
+        }
+
+        /** The best and second-best rules matching {@code key} into {@code out} (-1: none). */
+        void match(long key, int[] out) {
+            out[0] = -1;
+            out[1] = -1;
+            for (int g = 0; g < masks.size(); g++) {
+                int[] top = bestTwo.get(g).get(key & masks.get(g));
+                if (top != null) {
+                    insert(out, top[0]);
+                    if (top[1] >= 0) {
+                        insert(out, top[1]);
+                    }
+                }
+            }
+        }
+    }
+
     /** For each key, the best and second-best matching rules of the correct ACL (-1: none). */
     static final class Matches {
         private final List<Rule> acl;
@@ -130,27 +190,25 @@ public final class AclCorruptionAnalyzer {
         private final int[] second;
 
         Matches(List<Rule> acl, long[] keys) {
-            this.acl = acl;
+            this(new RuleIndex(acl), keys);
+        }
+
+        Matches(RuleIndex index, long[] keys) {
+            this.acl = index.acl;
             this.keys = keys;
             this.best = new int[keys.length];
             this.second = new int[keys.length];
+            int[] top = new int[2];
             for (int k = 0; k < keys.length; k++) {
-                int b = -1;
-                int s = -1;
-                for (int i = 0; i < acl.size(); i++) {
-                    if (!acl.get(i).matches(keys[k])) {
-                        continue;
-                    }
-                    if (b < 0 || beats(acl, i, b)) {
-                        s = b;
-                        b = i;
-                    } else if (s < 0 || beats(acl, i, s)) {
-                        s = i;
-                    }
-                }
-                best[k] = b;
-                second[k] = s;
+                index.match(keys[k], top);
+                best[k] = top[0];
+                second[k] = top[1];
             }
+        }
+
+        /** Whether the correct ACL denies key {@code k}. */
+        boolean denied(int k) {
+            return best[k] >= 0 && acl.get(best[k]).deny();
         }
 
         /** True when, with rule {@code i} replaced by {@code f}, every key is denied ({@code denied}) or every key permitted. */

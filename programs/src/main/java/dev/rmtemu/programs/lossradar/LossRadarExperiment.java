@@ -125,7 +125,8 @@ public final class LossRadarExperiment implements Experiment {
                 "part=abcdflmr               parts: a decode, b digest size (one link), c root causes, d memory,"
                         + " f digest size on a k=4 fat tree, l stage programs on a line, m memory vs loss rate and batch length,"
                         + " r ACL corruption on a ClassBench-like ACL",
-                "r_rules=2000 r_trials=100   (r) ACL rules, trials (one random bit flip each)",
+                "r_rules=2000 r_trials=100   (r) ACL rules (up to 200000; the paper's scale: 50000..200000), trials"
+                        + " (one random bit flip each)",
                 "m_gbps=10 m_packet_bytes=175 m_loss=0.0001,0.001,0.01 m_batch_ms=1,10,20 m_trials=100 m_decode=0.99"
                         + "   (m) traffic, loss rates, batch lengths, trials, share of trials to decode fully (signatures from a_trace)",
                 "f_ms=20 f_gbps=20 f_loss=0.0003 f_bursts=2 f_burst_packets=1800 f_cells=12,24,96,384"
@@ -147,6 +148,8 @@ public final class LossRadarExperiment implements Experiment {
     /** Paper §7.1: 10 Gb/s of 175-byte packets, 10 ms batches: digests of 2.9 Mb/s at 0.1 % loss, 25.6 Mb/s at 1 %. */
     /** Paper §7.5: ClassBench ACLs of 50K-200K rules, 100 random bit flips. */
     static final String PAPER_R = "50K-200K rules: corrupted rule always a candidate, 2-2.5 candidate rules";
+    /** (r): the largest ACL the option takes, the paper's largest rule set (§7.5: 50K, 100K, 150K, 200K). */
+    static final int R_RULES_MAX = 200_000;
     static final String PAPER_M = "10G, 175 B packets, T = 10 ms: 2.9 Mbps at 0.1% loss, 25.6 Mbps at 1%";
 
     /**
@@ -298,6 +301,10 @@ public final class LossRadarExperiment implements Experiment {
         int trials = intOpt(o, "r_trials");
         if (rules < 1 || trials < 1) {
             throw new UserError("lossradar experiment: r_rules and r_trials must be at least 1");
+        }
+        if (rules > R_RULES_MAX) {
+            throw new UserError("lossradar experiment: r_rules=" + rules + " is more than " + R_RULES_MAX
+                    + ", the paper's largest ACL");
         }
         return AclCorruptionEvaluation.run(rules, trials, seed);
     }

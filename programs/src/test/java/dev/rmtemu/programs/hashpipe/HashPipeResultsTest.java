@@ -93,7 +93,7 @@ class HashPipeResultsTest {
         String[] keys = {"10.0.0.1", "10.0.0.2", "10.0.0.3"};
         for (int i = 0; i < 3; i++) {
             JsonNode f = top.get(i);
-            assertEquals(List.of("rank", "key", "five_tuple", "estimate", "true", "error"), fieldNames(f));
+            assertEquals(List.of("rank", "key", "five_tuple", "estimate", "true", "error", "ipv6_folded"), fieldNames(f));
             assertEquals(i + 1, f.path("rank").asInt());
             assertEquals(keys[i], f.path("key").asText());
             assertEquals(keys[i] + " > 11.0.0.1 proto 6 " + (1000 + i) + ">80", f.path("five_tuple").asText());
@@ -104,10 +104,10 @@ class HashPipeResultsTest {
         }
 
         String csv = Files.readString(run.resolve("results/hashpipe_top_k.csv"));
-        assertEquals("rank,key,five_tuple,estimate,true,error\n"
-                + "1,10.0.0.1,10.0.0.1 > 11.0.0.1 proto 6 1000>80,50,50,0\n"
-                + "2,10.0.0.2,10.0.0.2 > 11.0.0.1 proto 6 1001>80,30,30,0\n"
-                + "3,10.0.0.3,10.0.0.3 > 11.0.0.1 proto 6 1002>80,20,20,0\n", csv);
+        assertEquals("rank,key,five_tuple,estimate,true,error,ipv6_folded\n"
+                + "1,10.0.0.1,10.0.0.1 > 11.0.0.1 proto 6 1000>80,50,50,0,0\n"
+                + "2,10.0.0.2,10.0.0.2 > 11.0.0.1 proto 6 1001>80,30,30,0,0\n"
+                + "3,10.0.0.3,10.0.0.3 > 11.0.0.1 proto 6 1002>80,20,20,0,0\n", csv);
         assertTrue(containsText(report.path("files"), "results/hashpipe_top_k.csv"),
                 "the CSV is in the run's manifest: " + report.path("files"));
 

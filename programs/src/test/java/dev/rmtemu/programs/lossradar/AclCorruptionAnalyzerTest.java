@@ -160,4 +160,46 @@ class AclCorruptionAnalyzerTest {
         assertTrue(r.precision() > 0 && r.precision() <= 1, r.toString());
         assertEquals(r, AclCorruptionEvaluation.run(300, 20, 3));
     }
+
+    /**
+     * The rule index (rules grouped by mask) finds the same winning rule as a scan of every
+     * rule, for arbitrary ternary masks and tied priorities (where the earlier rule wins), and
+     * so does a flipped rule checked against it.
+     */
+    @Test
+    void ruleIndexAgreesWithAScanForArbitraryMasksAndTies() {
+        dev.rmtemu.traces.gen.SplitMix64 rnd = new dev.rmtemu.traces.gen.SplitMix64(11);
+        long all = (1L << AclCorruptionAnalyzer.KEY_BITS) - 1;
+        for (int round = 0; round < 4; round++) {
+            List<AclCorruptionAnalyzer.Rule> acl = new java.util.ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                // few distinct masks in some rounds (the index's case), one per rule in others (its worst case)
+                long mask = round % 2 == 0 ? (all << (int) (rnd.nextDouble() * 4) * 8) & all : rnd.nextLong() & all;
+                acl.add(new AclCorruptionAnalyzer.Rule(rnd.nextLong() & all & mask | 0x0A00000000L & mask, mask,
+                        (int) (rnd.nextDouble() * 10), rnd.nextDouble() < 0.5));
+            }
+            long[] keys = new long[200];
+            for (int k = 0; k < keys.length; k++) {
+                AclCorruptionAnalyzer.Rule r = acl.get(k % acl.size());
+                keys[k] = k % 3 == 0 ? rnd.nextLong() & all : (r.value() & r.mask()) | (rnd.nextLong() & ~r.mask() & all);
+            }
+            AclCorruptionAnalyzer.Matches m = new AclCorruptionAnalyzer.Matches(acl, keys);
+            for (int k = 0; k < keys.length; k++) {
+                assertEquals(AclCorruptionAnalyzer.denies(acl, keys[k]), m.denied(k), "round " + round + " key " + k);
+                int i = (int) (rnd.nextDouble() * acl.size());
+                AclCorruptionAnalyzer.Rule r = acl.get(i);
+                AclCorruptionAnalyzer.Rule f = new AclCorruptionAnalyzer.Rule(r.value() ^ (1L << (k % 40)), r.mask(),
+                        r.priority(), r.deny());
+                List<AclCorruptionAnalyzer.Rule> flipped = new java.util.ArrayList<>(acl);
+                flipped.set(i, f);
+                assertEquals(AclCorruptionAnalyzer.denies(flipped, keys[k]), m.denies(k, i, f), "round " + round + " key " + k);
+            }
+        }
+    }
+
+    /** The evaluation's numbers at a small scale, exactly (the draws skip flips that cannot lose traffic; the numbers do not move). */
+    @Test
+    void classBenchEvaluationNumbersAreExact() {
+        assertEquals(new AclCorruptionEvaluation.Result(300, 20, 20, 20, 20, 601, 20.0), AclCorruptionEvaluation.run(300, 20, 3));
+    }
 }

@@ -191,4 +191,12 @@ class LossRadarExperimentTest {
         assertThrows(UserError.class, () -> run(Map.of("part", "x"), false));
         assertThrows(UserError.class, () -> run(Map.of("a_trials", "many"), false));
     }
+
+    /** (r) takes the paper's scale (up to its largest ACL, 200K rules) and refuses more with one line. */
+    @Test
+    void aclRuleCountAboveThePapersLargestIsRefused() {
+        UserError e = assertThrows(UserError.class, () -> LossRadarExperiment.aclCorruption(
+                new TreeMap<>(Map.of("r_rules", "200001", "r_trials", "1")), 1));
+        assertEquals("lossradar experiment: r_rules=200001 is more than 200000, the paper's largest ACL", e.getMessage());
+    }
 }
