@@ -1,0 +1,70 @@
+package dev.rmtemu.programs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rmtemu.emulator.cli.Main;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One schema (issue 20): every experiment's {@code --json}, from a small run, has only snake_case keys
+ * (no lower-then-upper letter pair anywhere in the tree) and starts with {@code schema_version}.
+ */
+class ExperimentJsonKeysTest {
+    private static final Pattern CAMEL = Pattern.compile("[a-z][A-Z]");
+
+    static Stream<Arguments> experiments() {
+        return Stream.of(
+                Arguments.of("hashpipe", List.of("packets=20000", "intervals=1", "memory=1536", "k=30", "d=6")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("experiments")
+    void everyKeyIsSnakeCase(String name, List<String> opts) throws IOException {
+        List<String> args = new ArrayList<>(List.of("experiment", name, "--json"));
+        for (String o : opts) {
+            args.add("--opt");
+            args.add(o);
+        }
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(0, code, err.toString());
+        JsonNode root = new ObjectMapper().readTree(out.toString());
+        assertEquals("schema_version", root.fieldNames().next(), out.toString());
+        List<String> camel = new ArrayList<>();
+        collectCamel(root, "", camel);
+        assertTrue(camel.isEmpty(), name + ": camelCase keys " + camel);
+        assertTrue(root.size() > 2, out.toString());
+    }
+
+    private static void collectCamel(JsonNode n, String path, List<String> camel) {
+        if (n.isObject()) {
+            Iterator<String> names = n.fieldNames();
+            while (names.hasNext()) {
+                String k = names.next();
+                if (CAMEL.matcher(k).find()) {
+                    camel.add(path + "/" + k);
+                }
+                collectCamel(n.get(k), path + "/" + k, camel);
+            }
+        } else if (n.isArray()) {
+            for (int i = 0; i < n.size(); i++) {
+                collectCamel(n.get(i), path + "/" + i, camel);
+            }
+        }
+    }
+}
