@@ -28,7 +28,8 @@ class ExperimentJsonKeysTest {
 
     static Stream<Arguments> experiments() {
         return Stream.of(
-                Arguments.of("hashpipe", List.of("packets=20000", "intervals=1", "memory=1536", "k=30", "d=6")));
+                Arguments.of("hashpipe", List.of("packets=20000", "intervals=1", "memory=1536", "k=30", "d=6")),
+                Arguments.of("lds", List.of("part=a", "packets=20000", "flows=400", "seed=3")));
     }
 
     @ParameterizedTest(name = "{0}")
