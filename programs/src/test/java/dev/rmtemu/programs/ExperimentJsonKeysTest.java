@@ -32,7 +32,11 @@ class ExperimentJsonKeysTest {
                 Arguments.of("lds", List.of("part=a", "packets=20000", "flows=400", "seed=3")),
                 Arguments.of("midst", List.of("part=abcd", "memories=10", "overloads=1.5", "flows=5000", "bursts=2",
                         "burst_packets=4000", "burst_sizes=4000", "interval_us=5000", "clean_sizes=20", "shrew_flows=10",
-                        "shrew_ms=40", "shrew_periods_ms=15", "shrew_start_ms=5", "drop_overloads=3")));
+                        "shrew_ms=40", "shrew_periods_ms=15", "shrew_start_ms=5", "drop_overloads=3")),
+                Arguments.of("wbmon", List.of("part=abcdef", "a_step=32", "b_max=200", "b_step=50", "c_packets=20000", "c_runs=2",
+                        "d_packets=20000", "d_conv_packets=20000", "d_conv_runs=2", "d_net_packets=5000", "d_losses=0.1",
+                        "d_gbps=10", "d_conv_gbps=10", "d_net_gbps=10", "e_runs=2", "e_fractions=0.4", "e_packets=2000",
+                        "f_fractions=0.4", "f_faults=1", "f_placements=2", "f_subsets=2", "f_packets=2000")));
     }
 
     @ParameterizedTest(name = "{0}")
