@@ -36,7 +36,11 @@ class ExperimentJsonKeysTest {
                 Arguments.of("wbmon", List.of("part=abcdef", "a_step=32", "b_max=200", "b_step=50", "c_packets=20000", "c_runs=2",
                         "d_packets=20000", "d_conv_packets=20000", "d_conv_runs=2", "d_net_packets=5000", "d_losses=0.1",
                         "d_gbps=10", "d_conv_gbps=10", "d_net_gbps=10", "e_runs=2", "e_fractions=0.4", "e_packets=2000",
-                        "f_fractions=0.4", "f_faults=1", "f_placements=2", "f_subsets=2", "f_packets=2000")));
+                        "f_fractions=0.4", "f_faults=1", "f_placements=2", "f_subsets=2", "f_packets=2000")),
+                Arguments.of("lossradar", List.of("part=abcdflmr", "a_losses=100", "a_ratios=1.5,2.0", "a_trials=5",
+                        "a_trace=gen:isp?packets=5000&seed=1", "r_rules=100", "r_trials=5", "m_loss=0.01", "m_batch_ms=10",
+                        "m_trials=5", "m_gbps=1", "m_packet_bytes=1000", "b_ms=20", "b_cells=24,96", "f_ms=2", "f_cells=6,192",
+                        "f_burst_packets=200", "c_ms=30", "c_senders=4", "c_bursts=2", "c_burst_packets=200", "l_packets=2000")));
     }
 
     @ParameterizedTest(name = "{0}")
