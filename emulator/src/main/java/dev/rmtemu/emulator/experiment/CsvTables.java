@@ -91,7 +91,7 @@ public final class CsvTables {
         return '"' + cell.replace("\"", "\"\"") + '"';
     }
 
-    /** camelCase (HashPipe's JSON has some) to snake_case; snake_case stays as it is. */
+    /** camelCase to snake_case, snake_case as it is (every experiment writes snake_case; this keeps any other JSON safe). */
     static String snake(String key) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < key.length(); i++) {

@@ -10,7 +10,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.json.Json;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 
@@ -50,6 +52,14 @@ public final class ExperimentJson {
             }
         }
         return Json.line(out) + "\n";
+    }
+
+    /**
+     * {@code v} with exactly {@code places} decimals (the digits {@code String.format("%.Nf")} prints, trailing
+     * zeros kept), for a record component of an experiment's JSON; null (JSON null) when {@code v} is NaN or infinite.
+     */
+    public static BigDecimal decimal(double v, int places) {
+        return Double.isFinite(v) ? new BigDecimal(String.format(Locale.ROOT, "%." + places + "f", v)) : null;
     }
 
     private static JsonNode finite(JsonNode n) {

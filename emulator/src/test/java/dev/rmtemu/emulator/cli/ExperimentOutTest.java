@@ -88,6 +88,13 @@ class ExperimentOutTest {
         java.util.Set<String> problems = dev.rmtemu.emulator.json.OutputSchemas.problems(
                 OutputSchemaTest.schema("experiment.schema.json"), doc);
         assertTrue(!problems.isEmpty() && problems.stream().allMatch(m -> m.startsWith("$.schema_version")), problems.toString());
+        // one schema: a camelCase key is refused
+        JsonNode camel = new ObjectMapper().readTree(r.out());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) camel).put("falseNegativePct", 1);
+        java.util.Set<String> camelProblems = dev.rmtemu.emulator.json.OutputSchemas.problems(
+                OutputSchemaTest.schema("experiment.schema.json"), camel);
+        assertEquals(1, camelProblems.size(), camelProblems.toString());
+        assertTrue(camelProblems.iterator().next().contains("falseNegativePct"), camelProblems.toString());
     }
 
     @Test

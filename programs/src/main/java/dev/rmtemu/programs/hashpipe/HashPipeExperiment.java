@@ -1,6 +1,9 @@
 package dev.rmtemu.programs.hashpipe;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -10,6 +13,7 @@ import dev.rmtemu.traces.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -575,46 +579,34 @@ public final class HashPipeExperiment implements Experiment {
         b.append('\n');
     }
 
+    /** The experiment's JSON document (docs/schema/experiment.schema.json, {@code hashpipe}). */
+    record JsonDoc(String experiment, String trace, long packets, int intervals, BigDecimal meanFlowsPerInterval,
+                   String key, String count, String hash, String scale, String target, int pipes,
+                   List<JsonResult> results, List<PaperComparison.Row> paper) {
+    }
+
+    /** One result row; the memory in bytes only for HashPipe on the switch (the baselines have no pipe). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record JsonResult(String algorithm, String engine, int d, int memory, int k, BigDecimal falseNegativePct,
+                      BigDecimal falsePositivePct, BigDecimal meanRelativeErrorPct, BigDecimal duplicateSharePct,
+                      Long memoryBytesPerPipe, Long memoryBytesTotal) {
+    }
+
     public static String json(Outcome o) {
         Settings s = o.settings();
-        StringBuilder b = new StringBuilder();
-        b.append("{\n  \"experiment\": \"hashpipe\",\n");
-        b.append("  \"trace\": \"").append(s.trace().replace("\\", "\\\\").replace("\"", "\\\"")).append("\",\n");
-        b.append("  \"packets\": ").append(o.packets()).append(",\n");
-        b.append("  \"intervals\": ").append(o.intervals()).append(",\n");
-        b.append("  \"meanFlowsPerInterval\": ").append(fmt(o.meanFlowsPerInterval())).append(",\n");
-        b.append("  \"key\": \"").append(s.key().label()).append("\",\n");
-        b.append("  \"count\": \"").append(s.bytes() ? "bytes" : "packets").append("\",\n");
-        b.append("  \"hash\": \"").append(s.hash()).append("\",\n");
-        b.append("  \"scale\": \"").append(s.scale()).append("\",\n");
-        b.append("  \"target\": \"").append(s.target()).append("\",\n");
-        b.append("  \"pipes\": ").append(o.pipes()).append(",\n");
-        b.append("  \"results\": [\n");
-        for (int i = 0; i < o.results().size(); i++) {
-            Result r = o.results().get(i);
-            b.append("    {\"algorithm\": \"").append(r.algorithm()).append("\", \"engine\": \"").append(r.engine())
-                    .append("\", \"d\": ").append(r.d())
-                    .append(", \"memory\": ").append(r.memory()).append(", \"k\": ").append(r.k())
-                    .append(", \"falseNegativePct\": ").append(fmt(r.falseNegativePct()))
-                    .append(", \"falsePositivePct\": ").append(fmt(r.falsePositivePct()))
-                    .append(", \"meanRelativeErrorPct\": ").append(fmt(r.meanRelativeErrorPct()))
-                    .append(", \"duplicateSharePct\": ").append(fmt(r.duplicateSharePct()));
-            if (r.engine().equals(ENGINE_PIPELINE)) {
-                long perPipe = bytesPerPipe(r.memory(), r.d(), s.key());
-                b.append(", \"memoryBytesPerPipe\": ").append(perPipe)
-                        .append(", \"memoryBytesTotal\": ").append(perPipe * o.pipes());
-            }
-            b.append('}').append(i + 1 < o.results().size() ? ",\n" : "\n");
+        List<JsonResult> results = new ArrayList<>();
+        for (Result r : o.results()) {
+            Long perPipe = r.engine().equals(ENGINE_PIPELINE) ? bytesPerPipe(r.memory(), r.d(), s.key()) : null;
+            results.add(new JsonResult(r.algorithm(), r.engine(), r.d(), r.memory(), r.k(), dec(r.falseNegativePct()),
+                    dec(r.falsePositivePct()), dec(r.meanRelativeErrorPct()), dec(r.duplicateSharePct()), perPipe,
+                    perPipe == null ? null : perPipe * o.pipes()));
         }
-        b.append("  ],\n  \"paper\": [\n");
-        List<PaperComparison.Row> paper = PaperComparison.rows(o);
-        for (int i = 0; i < paper.size(); i++) {
-            PaperComparison.Row r = paper.get(i);
-            b.append("    {\"figure\": \"").append(r.figure()).append("\", \"setting\": \"").append(r.setting())
-                    .append("\", \"paper\": \"").append(r.paper()).append("\", \"ours\": \"").append(r.ours()).append("\"}")
-                    .append(i + 1 < paper.size() ? ",\n" : "\n");
-        }
-        b.append("  ]\n}\n");
-        return b.toString();
+        return Json.write(new JsonDoc("hashpipe", s.trace(), o.packets(), o.intervals(), dec(o.meanFlowsPerInterval()),
+                s.key().label(), s.bytes() ? "bytes" : "packets", s.hash(), s.scale(), s.target(), o.pipes(),
+                results, PaperComparison.rows(o)));
+    }
+
+    private static BigDecimal dec(double v) {
+        return ExperimentJson.decimal(v, 3);
     }
 }

@@ -1,5 +1,8 @@
 package dev.rmtemu.programs.lds;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.experiment.Experiment;
 import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
@@ -7,8 +10,10 @@ import dev.rmtemu.traces.gen.SplitMix64;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -608,34 +613,44 @@ public final class LdsExperiment implements Experiment {
         return fmt(s.medianPct()) + " / " + fmt(s.p95Pct()) + " [" + fmt(s.coverage()) + "%]";
     }
 
-    private static void printJson(PrintWriter out, LdsTrace t, List<Row> rows) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("{\"packets\":").append(t.packets).append(",\"flows\":").append(t.flows).append(",\"rows\":[");
-        for (int i = 0; i < rows.size(); i++) {
-            Row r = rows.get(i);
-            sb.append(i == 0 ? "" : ",").append("{\"part\":\"").append(r.part()).append("\",\"method\":\"").append(r.label())
-                    .append("\",\"engine\":\"").append(r.engine()).append("\",\"target\":")
-                    .append(r.target() == null ? "null" : "\"" + r.target() + "\"")
-                    .append(",\"loss\":").append(num(r.loss())).append(",\"groups\":[");
-            String[] names = r.part().equals("c") ? LdsWeights.CLASS_NAMES : r.part().equals("b") ? FIG11_GROUPS : BIN_NAMES;
-            for (int b = 0; b < r.bins().length; b++) {
-                BinStats s = r.bins()[b];
-                sb.append(b == 0 ? "" : ",").append("{\"group\":\"").append(names[b]).append("\",\"flows\":").append(s.flows())
-                        .append(",\"estimated\":").append(s.estimated()).append(",\"median_pct\":").append(num(s.medianPct()))
-                        .append(",\"p95_pct\":").append(num(s.p95Pct()));
-                for (int x = 0; x < CDF_AT_PCT.length; x++) {
-                    sb.append(",\"within_").append(fmt(CDF_AT_PCT[x])).append("pct\":").append(num(s.withinPct()[x]));
-                }
-                sb.append('}');
-            }
-            sb.append("]}");
-        }
-        sb.append("]}");
-        out.println(sb);
+    /** The experiment's JSON document (docs/schema/experiment.schema.json, {@code lds}). */
+    record JsonDoc(int packets, int flows, List<JsonRow> rows) {
     }
 
-    private static String num(double v) {
-        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.6g", v);
+    /** One method's row; {@code target} is null for the rows that do not run on a switch. */
+    record JsonRow(String part, String method, String engine, String target, BigDecimal loss, List<JsonGroup> groups) {
+    }
+
+    /** One flow group's statistics; the CDF points follow as {@code within_<X>pct}, one per {@link #CDF_AT_PCT}. */
+    record JsonGroup(String group, int flows, int estimated, BigDecimal medianPct, BigDecimal p95Pct,
+                     @JsonIgnore Map<String, BigDecimal> within) {
+        @JsonAnyGetter
+        Map<String, BigDecimal> withinPoints() {
+            return within;
+        }
+    }
+
+    private static void printJson(PrintWriter out, LdsTrace t, List<Row> rows) {
+        List<JsonRow> json = new ArrayList<>();
+        for (Row r : rows) {
+            String[] names = r.part().equals("c") ? LdsWeights.CLASS_NAMES : r.part().equals("b") ? FIG11_GROUPS : BIN_NAMES;
+            List<JsonGroup> groups = new ArrayList<>();
+            for (int b = 0; b < r.bins().length; b++) {
+                BinStats s = r.bins()[b];
+                Map<String, BigDecimal> within = new LinkedHashMap<>();
+                for (int x = 0; x < CDF_AT_PCT.length; x++) {
+                    within.put("within_" + fmt(CDF_AT_PCT[x]) + "pct", num(s.withinPct()[x]));
+                }
+                groups.add(new JsonGroup(names[b], s.flows(), s.estimated(), num(s.medianPct()), num(s.p95Pct()), within));
+            }
+            json.add(new JsonRow(r.part(), r.label(), r.engine(), r.target(), num(r.loss()), groups));
+        }
+        out.print(Json.write(new JsonDoc(t.packets, t.flows, json)));
+    }
+
+    /** Six significant digits, as the tables were always written; null for a statistic of no flows (NaN). */
+    private static BigDecimal num(double v) {
+        return Double.isNaN(v) ? null : new BigDecimal(String.format(Locale.ROOT, "%.6g", v));
     }
 
     static String fmt(double v) {

@@ -1,6 +1,8 @@
 package dev.rmtemu.programs.lossradar;
 
 import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
@@ -19,6 +21,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -754,86 +757,72 @@ public final class LossRadarExperiment implements Experiment {
         }
     }
 
+    /** The experiment's JSON document (docs/schema/experiment.schema.json, {@code lossradar}). */
+    record JsonDoc(String experiment, Map<String, String> options, List<JsonDecode> decode, List<SizeRow> digestSize,
+                   List<SizeRow> fatTreeDigestSize, List<JsonCause> rootCauses, JsonAclCorruption aclCorruption,
+                   List<MemoryRow> memory, List<JsonLine> line, List<JsonLossRate> lossRateMemory, JsonAcl aclClassbench,
+                   JsonPaper paper) {
+    }
+
+    record JsonDecode(String signatures, int losses, BigDecimal ratio, int cells, int trials, int complete,
+                      BigDecimal decodedFraction) {
+    }
+
+    record JsonCause(String setting, String cause, long truth, long reported, long correct) {
+    }
+
+    record JsonAclCorruption(String truth, List<String> candidates) {
+    }
+
+    record JsonLine(int ingressPipes, long packets, long lost, long counted, long decoded, int batches, int batchesComplete,
+                    boolean equalsReference, int sramBlocks, int stages) {
+    }
+
+    record JsonLossRate(BigDecimal lossRate, BigDecimal batchMs, long packets, int losses, int cells, int digestBytes, int trials,
+                        int complete, BigDecimal digestMbps) {
+    }
+
+    record JsonAcl(int rules, int trials, int ruleFound, int flipFound, long candidateRules, long candidateFlips,
+                   BigDecimal recall, BigDecimal precision) {
+    }
+
+    /** The paper's statements beside ours, one per part that has one. */
+    record JsonPaper(String decode, String rootCauses, String lossRateMemory, String aclClassbench) {
+    }
+
+    /** A double as Java prints it (ratios, loss rates and batch lengths are options, kept as given). */
+    private static BigDecimal plain(double v) {
+        return Double.isFinite(v) ? new BigDecimal(Double.toString(v)) : null;
+    }
+
     private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows,
                                   CauseResult cr, List<MemoryRow> d, List<LineRow> l, List<LossRateRow> m,
                                   AclCorruptionEvaluation.Result acl) {
-        List<CauseRow> c = cr.rows();
-        StringBuilder b = new StringBuilder("{\"experiment\":\"lossradar\",\"options\":{");
-        boolean first = true;
-        for (Map.Entry<String, String> e : o.entrySet()) {
-            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":\"").append(e.getValue()).append('"');
-            first = false;
+        List<JsonDecode> decode = new ArrayList<>();
+        for (DecodeRow r : a) {
+            decode.add(new JsonDecode(r.signatures(), r.losses(), plain(r.ratio()), r.cells(), r.trials(), r.complete(),
+                    ExperimentJson.decimal(r.decodedFraction(), 6)));
         }
-        b.append("},\"decode\":[");
-        for (int i = 0; i < a.size(); i++) {
-            DecodeRow r = a.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"signatures\":\"%s\",\"losses\":%d,\"ratio\":%s,\"cells\":%d,\"trials\":%d,\"complete\":%d,"
-                            + "\"decoded_fraction\":%.6f}",
-                    r.signatures(), r.losses(), r.ratio(), r.cells(), r.trials(), r.complete(), r.decodedFraction()));
+        List<JsonCause> causes = new ArrayList<>();
+        for (CauseRow r : cr.rows()) {
+            causes.add(new JsonCause(r.setting(), r.cause().name().toLowerCase(Locale.ROOT), r.truth(), r.reported(), r.correct()));
         }
-        b.append("],\"digest_size\":[");
-        for (int i = 0; i < bRows.size(); i++) {
-            SizeRow r = bRows.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"cells\":%d,\"digest_bytes\":%d,\"packets\":%d,\"lost\":%d,\"decoded\":%d,\"batches\":%d,\"batches_complete\":%d}",
-                    r.cells(), r.digestBytes(), r.packets(), r.lost(), r.decoded(), r.batches(), r.batchesComplete()));
+        List<JsonLine> line = new ArrayList<>();
+        for (LineRow r : l) {
+            line.add(new JsonLine(r.ingressPipes(), r.packets(), r.lost(), r.counted(), r.decoded(), r.batches(), r.batchesComplete(),
+                    r.equalsReference(), r.sramBlocks(), r.stages()));
         }
-        b.append("],\"fat_tree_digest_size\":[");
-        for (int i = 0; i < fRows.size(); i++) {
-            SizeRow r = fRows.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"cells\":%d,\"digest_bytes\":%d,\"packets\":%d,\"lost\":%d,\"decoded\":%d,\"batches\":%d,\"batches_complete\":%d}",
-                    r.cells(), r.digestBytes(), r.packets(), r.lost(), r.decoded(), r.batches(), r.batchesComplete()));
+        List<JsonLossRate> lossRate = new ArrayList<>();
+        for (LossRateRow r : m) {
+            lossRate.add(new JsonLossRate(plain(r.lossRate()), plain(r.batchMs()), r.packets(), r.losses(), r.cells(), r.digestBytes(),
+                    r.trials(), r.complete(), ExperimentJson.decimal(r.mbps(), 4)));
         }
-        b.append("],\"root_causes\":[");
-        for (int i = 0; i < c.size(); i++) {
-            CauseRow r = c.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"setting\":\"%s\",\"cause\":\"%s\",\"truth\":%d,\"reported\":%d,\"correct\":%d}",
-                    r.setting(), r.cause().name().toLowerCase(Locale.ROOT), r.truth(), r.reported(), r.correct()));
-        }
-        b.append("],\"acl_corruption\":{\"truth\":\"").append(cr.aclTruth()).append("\",\"candidates\":[");
-        for (int i = 0; i < cr.aclCandidates().size(); i++) {
-            b.append(i == 0 ? "" : ",").append('"').append(cr.aclCandidates().get(i)).append('"');
-        }
-        b.append("]},\"memory\":[");
-        for (int i = 0; i < d.size(); i++) {
-            MemoryRow r = d.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"cells\":%d,\"ports\":%d,\"upstream\":%d,\"digest_bytes\":%d,\"full_bytes\":%d,\"black_box_bytes\":%d}",
-                    r.cells(), r.ports(), r.upstream(), r.digestBytes(), r.fullBytes(), r.blackBoxBytes()));
-        }
-        b.append("],\"line\":[");
-        for (int i = 0; i < l.size(); i++) {
-            LineRow r = l.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"ingress_pipes\":%d,\"packets\":%d,\"lost\":%d,\"counted\":%d,\"decoded\":%d,\"batches\":%d,\"batches_complete\":%d,"
-                            + "\"equals_reference\":%s,\"sram_blocks\":%d,\"stages\":%d}",
-                    r.ingressPipes(), r.packets(), r.lost(), r.counted(), r.decoded(), r.batches(), r.batchesComplete(), r.equalsReference(),
-                    r.sramBlocks(), r.stages()));
-        }
-        b.append("],\"loss_rate_memory\":[");
-        for (int i = 0; i < m.size(); i++) {
-            LossRateRow r = m.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"loss_rate\":%s,\"batch_ms\":%s,\"packets\":%d,\"losses\":%d,\"cells\":%d,\"digest_bytes\":%d,\"trials\":%d,"
-                            + "\"complete\":%d,\"digest_mbps\":%.4f}",
-                    r.lossRate(), r.batchMs(), r.packets(), r.losses(), r.cells(), r.digestBytes(), r.trials(), r.complete(), r.mbps()));
-        }
-        b.append("],\"acl_classbench\":");
-        if (acl == null) {
-            b.append("null");
-        } else {
-            b.append(String.format(Locale.ROOT, "{\"rules\":%d,\"trials\":%d,\"rule_found\":%d,\"flip_found\":%d,\"candidate_rules\":%d,"
-                            + "\"candidate_flips\":%d,\"recall\":%.6f,\"precision\":%.6f}",
-                    acl.rules(), acl.trials(), acl.ruleFound(), acl.flipFound(), acl.candidateRules(), acl.candidateFlips(), acl.recall(),
-                    acl.precision()));
-        }
-        b.append(",\"paper\":{\"decode\":\"").append(PAPER_A).append("\",\"root_causes\":\"").append(PAPER_C)
-                .append("\",\"loss_rate_memory\":\"").append(PAPER_M)
-                .append("\",\"acl_classbench\":\"").append(PAPER_R).append("\"}}");
-        out.println(b);
+        JsonAcl classbench = acl == null ? null : new JsonAcl(acl.rules(), acl.trials(), acl.ruleFound(), acl.flipFound(),
+                acl.candidateRules(), acl.candidateFlips(), ExperimentJson.decimal(acl.recall(), 6),
+                ExperimentJson.decimal(acl.precision(), 6));
+        out.print(Json.write(new JsonDoc("lossradar", o, decode, bRows, fRows, causes,
+                new JsonAclCorruption(cr.aclTruth(), cr.aclCandidates()), d, line, lossRate, classbench,
+                new JsonPaper(PAPER_A, PAPER_C, PAPER_M, PAPER_R))));
     }
 
     // ------------------------------------------------------------------ helpers

@@ -1,5 +1,9 @@
 package dev.rmtemu.programs.midst;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.experiment.Experiment;
 import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
@@ -10,6 +14,7 @@ import dev.rmtemu.traces.PacketRecord;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -244,20 +249,6 @@ public final class MidstExperiment implements Experiment {
         return inputs;
     }
 
-    private static String volumeJson(List<MidstDropVolume.Result> volume) {
-        StringBuilder b = new StringBuilder("[");
-        for (int i = 0; i < volume.size(); i++) {
-            MidstDropVolume.Result v = volume.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"overload\":%s,\"packets\":%d,\"drops\":%d,\"true_losers\":%d,\"true_heavy\":%d,\"heavy_threshold\":%d,"
-                            + "\"mirror\":{\"delivered\":%d,\"lost\":%d,\"losers\":%d,\"heavy\":%d},"
-                            + "\"midst\":{\"loss\":%d,\"losers\":%d,\"losers_hit\":%d,\"heavy\":%d,\"heavy_hit\":%d}}",
-                    v.overload(), v.packets(), v.drops(), v.trueLosers(), v.trueHeavy(), v.heavyThreshold(), v.mirrorDelivered(),
-                    v.mirrorLost(), v.mirrorLosers(), v.mirrorHeavy(), v.midstLoss(), v.midstLosers(), v.midstLosersHit(),
-                    v.midstHeavy(), v.midstHeavyHit()));
-        }
-        return b.append(']').toString();
-    }
 
     private static void printVolume(PrintWriter out, Map<String, String> o, List<MidstDropVolume.Result> volume) {
         if (volume.isEmpty()) {
@@ -600,63 +591,110 @@ public final class MidstExperiment implements Experiment {
         }
     }
 
+    /** The experiment's JSON document (docs/schema/experiment.schema.json, {@code midst}). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record JsonDoc(String experiment, Map<String, String> options, List<JsonAccuracy> accuracy,
+                   List<JsonCleaning> cleaningMs, List<JsonShrew> shrew, List<JsonVolume> dropVolume,
+                   JsonShrewCalm shrewWithoutAttack, JsonPaper paper) {
+    }
+
+    record JsonQuery(long drops, int trueHeavy, int reportedHeavy, BigDecimal precision, BigDecimal recall, BigDecimal f1) {
+    }
+
+    record JsonAccuracy(int memoryKb, BigDecimal overload, int burstPackets, long packets, long drops, BigDecimal lossRate,
+                        int trueHeavy, int reportedHeavy, BigDecimal precision, BigDecimal recall, BigDecimal f1,
+                        int trueHeavyAll, BigDecimal precisionAll, BigDecimal recallAllDrops, BigDecimal f1All,
+                        long monitorIntervals, JsonQuery query) {
+    }
+
+    /** Cleaning times in ms; the link speeds are part of their keys, which the naming strategy would not split. */
+    record JsonCleaning(int sizeKb, BigDecimal controlPlane, BigDecimal recirculation,
+                        @JsonProperty("recirc_10g") BigDecimal recirc10g, @JsonProperty("recirc_40g") BigDecimal recirc40g,
+                        BigDecimal recircNoDirtyWords, String controlPlaneIs, long apiWrites, long apiBytes, long recircCycles,
+                        long recircPasses, long recircBytes, long cellsClean) {
+    }
+
+    record JsonShrewTarget(BigDecimal rttMs, BigDecimal lossRate, BigDecimal gbps, BigDecimal gbpsWithoutAttack,
+                           BigDecimal topLoserRttMs) {
+    }
+
+    record JsonShrew(long periodMs, int memoryKb, String mode, long packets, long drops, long tcpDrops, long attackDrops,
+                     long tcpTimeouts, BigDecimal tcpGbps, long lossThreshold, long victimsTrue, long victimsReported,
+                     BigDecimal victimPrecision, BigDecimal victimRecall, long attackers, long attackersReported,
+                     BigDecimal attackerPrecision, BigDecimal attackerRecall, long monitorIntervals, JsonShrewTarget target) {
+    }
+
+    record JsonShrewCalm(BigDecimal tcpGbps, long tcpDrops, long tcpTimeouts) {
+    }
+
+    record JsonMirror(long delivered, long lost, long losers, long heavy) {
+    }
+
+    record JsonMidstVolume(long loss, long losers, long losersHit, long heavy, long heavyHit) {
+    }
+
+    record JsonVolume(BigDecimal overload, long packets, long drops, long trueLosers, long trueHeavy, long heavyThreshold,
+                      JsonMirror mirror, JsonMidstVolume midst) {
+    }
+
+    /** The paper's numbers beside ours: Table 4's cleaning times (ms) and the accuracy claim. */
+    record JsonPaper(@JsonProperty("cleaning_160kb_ms") List<BigDecimal> cleaning160kbMs, String accuracy) {
+    }
+
+    /** The paper's Table 4 cleaning times for 160 KB (ms): control plane, recirculation, 10G, 40G. */
+    static final List<BigDecimal> PAPER_CLEANING_160KB_MS = List.of(new BigDecimal("95.32"), new BigDecimal("4.53"),
+            new BigDecimal("0.55"), new BigDecimal("0.13"));
+
+    private static BigDecimal d(double v, int places) {
+        return ExperimentJson.decimal(v, places);
+    }
+
+    /** A double as Java prints it (the overload factors are options, kept as given). */
+    private static BigDecimal plain(double v) {
+        return Double.isFinite(v) ? new BigDecimal(Double.toString(v)) : null;
+    }
+
+    private static List<JsonVolume> volumeJson(List<MidstDropVolume.Result> volume) {
+        List<JsonVolume> rows = new ArrayList<>();
+        for (MidstDropVolume.Result v : volume) {
+            rows.add(new JsonVolume(plain(v.overload()), v.packets(), v.drops(), v.trueLosers(), v.trueHeavy(),
+                    v.heavyThreshold(), new JsonMirror(v.mirrorDelivered(), v.mirrorLost(), v.mirrorLosers(), v.mirrorHeavy()),
+                    new JsonMidstVolume(v.midstLoss(), v.midstLosers(), v.midstLosersHit(), v.midstHeavy(), v.midstHeavyHit())));
+        }
+        return rows;
+    }
+
     private static void printJson(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
                                   List<ShrewRow> shrew, MidstShrew.Result shrewBaseline, List<MidstDropVolume.Result> volume) {
-        StringBuilder b = new StringBuilder("{\"experiment\":\"midst\",\"options\":{");
-        boolean first = true;
-        for (Map.Entry<String, String> e : o.entrySet()) {
-            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":\"").append(e.getValue()).append('"');
-            first = false;
+        List<JsonAccuracy> accuracy = new ArrayList<>();
+        for (AccuracyRow a : acc) {
+            accuracy.add(new JsonAccuracy(a.memoryKb(), plain(a.overload()), a.burstPackets(), a.packets(), a.drops(),
+                    d(a.lossRate(), 6), a.trueHeavy(), a.reportedHeavy(), d(a.precision(), 6), d(a.recall(), 6), d(a.f1(), 6),
+                    a.trueHeavyAll(), d(a.precisionAll(), 6), d(a.recallAllDrops(), 6), d(a.f1All(), 6), a.monitorIntervals(),
+                    new JsonQuery(a.queryDrops(), a.queryTrueHeavy(), a.queryReported(), d(a.queryPrecision(), 6),
+                            d(a.queryRecall(), 6), d(a.queryF1(), 6))));
         }
-        b.append("},\"accuracy\":[");
-        for (int i = 0; i < acc.size(); i++) {
-            AccuracyRow a = acc.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"memory_kb\":%d,\"overload\":%s,\"burst_packets\":%d,\"packets\":%d,\"drops\":%d,\"loss_rate\":%.6f,"
-                            + "\"true_heavy\":%d,\"reported_heavy\":%d,\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f,"
-                            + "\"true_heavy_all\":%d,\"precision_all\":%.6f,\"recall_all_drops\":%.6f,\"f1_all\":%.6f,"
-                            + "\"monitor_intervals\":%d,\"query\":{\"drops\":%d,\"true_heavy\":%d,\"reported_heavy\":%d,"
-                            + "\"precision\":%.6f,\"recall\":%.6f,\"f1\":%.6f}}",
-                    a.memoryKb(), a.overload(), a.burstPackets(), a.packets(), a.drops(), a.lossRate(), a.trueHeavy(),
-                    a.reportedHeavy(), a.precision(), a.recall(), a.f1(), a.trueHeavyAll(), a.precisionAll(), a.recallAllDrops(),
-                    a.f1All(), a.monitorIntervals(), a.queryDrops(),
-                    a.queryTrueHeavy(), a.queryReported(), a.queryPrecision(), a.queryRecall(), a.queryF1()));
-        }
-        b.append("],\"cleaning_ms\":[");
-        for (int i = 0; i < clean.size(); i++) {
-            CleaningRow c = clean.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"size_kb\":%d,\"control_plane\":%.4f,\"recirculation\":%.4f,\"recirc_10g\":%.4f,\"recirc_40g\":%.4f,"
-                            + "\"recirc_no_dirty_words\":%.4f,\"control_plane_is\":\"host model\",\"api_writes\":%d,\"api_bytes\":%d,"
-                            + "\"recirc_cycles\":%d,\"recirc_passes\":%d,\"recirc_bytes\":%d,\"cells_clean\":%d}",
-                    c.sizeKb(), c.controlPlane(), c.recirculation(), c.with10g(), c.with40g(), c.recirculationNoDirtyWords(),
-                    c.api().writes(), c.api().bytes(), c.recirculationRun().cycles(), c.recirculationRun().probePasses(),
+        List<JsonCleaning> cleaning = new ArrayList<>();
+        for (CleaningRow c : clean) {
+            cleaning.add(new JsonCleaning(c.sizeKb(), d(c.controlPlane(), 4), d(c.recirculation(), 4), d(c.with10g(), 4),
+                    d(c.with40g(), 4), d(c.recirculationNoDirtyWords(), 4), "host model", c.api().writes(), c.api().bytes(),
+                    c.recirculationRun().cycles(), c.recirculationRun().probePasses(),
                     c.recirculationRun().recirculatedBytes(), c.recirculationRun().cellsCleaned()));
         }
-        b.append("],\"shrew\":[");
-        for (int i = 0; i < shrew.size(); i++) {
-            MidstShrew.Result r = shrew.get(i).result();
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"period_ms\":%d,\"memory_kb\":%d,\"mode\":\"%s\",\"packets\":%d,\"drops\":%d,\"tcp_drops\":%d,\"attack_drops\":%d,\"tcp_timeouts\":%d,"
-                            + "\"tcp_gbps\":%.4f,\"loss_threshold\":%d,\"victims_true\":%d,\"victims_reported\":%d,"
-                            + "\"victim_precision\":%.6f,\"victim_recall\":%.6f,\"attackers\":%d,\"attackers_reported\":%d,"
-                            + "\"attacker_precision\":%.6f,\"attacker_recall\":%.6f,\"monitor_intervals\":%d,"
-                            + "\"target\":{\"rtt_ms\":%.3f,\"loss_rate\":%.6f,\"gbps\":%.4f,\"gbps_without_attack\":%.4f,"
-                            + "\"top_loser_rtt_ms\":%.3f}}",
-                    shrew.get(i).periodMs(), shrew.get(i).memoryKb(), shrew.get(i).mode(), r.packets(), r.drops(), r.tcpDrops(), r.attackDrops(), r.tcpTimeouts(), r.tcpGbps(),
-                    r.lossThreshold(), r.victimsTrue(), r.victimsReported(), r.victimPrecision(), r.victimRecall(), r.attackers(),
-                    r.attackersReported(), r.attackerPrecision(), r.attackerRecall(), r.monitorIntervals(),
-                    r.target().rttNs() / 1e6, r.target().lossRate(), r.target().gbps(), shrew.get(i).calm().target().gbps(),
-                    r.target().topLoserRttNs() / 1e6));
+        List<JsonShrew> shrews = new ArrayList<>();
+        for (ShrewRow row : shrew) {
+            MidstShrew.Result r = row.result();
+            shrews.add(new JsonShrew(row.periodMs(), row.memoryKb(), row.mode(), r.packets(), r.drops(), r.tcpDrops(),
+                    r.attackDrops(), r.tcpTimeouts(), d(r.tcpGbps(), 4), r.lossThreshold(), r.victimsTrue(), r.victimsReported(),
+                    d(r.victimPrecision(), 6), d(r.victimRecall(), 6), r.attackers(), r.attackersReported(),
+                    d(r.attackerPrecision(), 6), d(r.attackerRecall(), 6), r.monitorIntervals(),
+                    new JsonShrewTarget(d(r.target().rttNs() / 1e6, 3), d(r.target().lossRate(), 6), d(r.target().gbps(), 4),
+                            d(row.calm().target().gbps(), 4), d(r.target().topLoserRttNs() / 1e6, 3))));
         }
-        b.append("],\"drop_volume\":").append(volumeJson(volume));
-        if (shrewBaseline != null) {
-            b.append(String.format(Locale.ROOT, ",\"shrew_without_attack\":{\"tcp_gbps\":%.4f,\"tcp_drops\":%d,\"tcp_timeouts\":%d}",
-                    shrewBaseline.tcpGbps(), shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts()));
-        }
-        b.append(",\"paper\":");
-        b.append("{\"cleaning_160kb_ms\":[95.32,4.53,0.55,0.13],\"accuracy\":\"").append(PAPER_ACCURACY).append("\"}}");
-        out.println(b);
+        JsonShrewCalm calm = shrewBaseline == null ? null
+                : new JsonShrewCalm(d(shrewBaseline.tcpGbps(), 4), shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts());
+        out.print(Json.write(new JsonDoc("midst", o, accuracy, cleaning, shrews, volumeJson(volume), calm,
+                new JsonPaper(PAPER_CLEANING_160KB_MS, PAPER_ACCURACY))));
     }
 
     /** Shrew flows: each has its own TCP source port above {@link MidstTraffic#SRC_PORT_BASE}. */

@@ -1,5 +1,7 @@
 package dev.rmtemu.programs.wbmon;
 
+import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.experiment.Experiment;
 import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.emulator.topology.Topology;
@@ -12,6 +14,7 @@ import dev.rmtemu.traces.TraceSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -234,13 +237,11 @@ public final class WbmonExperiment implements Experiment {
         }
         String replay = "rmtemu replay --topology '" + spec + "' --program " + WbmonProgram.NAME + params + " --control " + file
                 + " --trace TRACE";
-        StringBuilder b = new StringBuilder("{\"control\":").append(quote(file.toString()))
-                .append(",\"entries\":").append(cp.entries().size()).append(",\"vconns\":[");
+        List<JsonVconn> vconns = new ArrayList<>();
         for (int id = 0; id < cp.vconns().size(); id++) {
-            b.append(id == 0 ? "" : ",").append("{\"vconn\":").append(id).append(",\"path\":")
-                    .append(quote(WbmonControlPlane.describe(t, cp.vconns().get(id)))).append('}');
+            vconns.add(new JsonVconn(id, WbmonControlPlane.describe(t, cp.vconns().get(id))));
         }
-        String json = b.append("],\"replay\":").append(quote(replay)).append("}\n").toString();
+        String json = Json.write(new JsonControl(file.toString(), cp.entries().size(), vconns, replay));
         StringWriter tables = new StringWriter();
         PrintWriter out = new PrintWriter(tables);
         out.printf(Locale.ROOT, "wrote %s: %d table entries for %d vconns (vconns=%d registers=%d bits=%d tolerance=%d)%n",
@@ -631,109 +632,98 @@ public final class WbmonExperiment implements Experiment {
         }
     }
 
-    /** A JSON string literal (file paths and topology specs may hold quotes or backslashes). */
-    private static String quote(String v) {
-        StringBuilder b = new StringBuilder("\"");
-        for (int i = 0; i < v.length(); i++) {
-            char ch = v.charAt(i);
-            if (ch == '"' || ch == '\\') {
-                b.append('\\');
-            }
-            if (ch < 0x20) {
-                b.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
-            } else {
-                b.append(ch);
-            }
-        }
-        return b.append('"').toString();
+    /** {@code control=FILE}'s JSON: the file written, its entry count, each vconn's path and the replay command. */
+    record JsonControl(String control, int entries, List<JsonVconn> vconns, String replay) {
+    }
+
+    record JsonVconn(int vconn, String path) {
+    }
+
+    /** The experiment's JSON document (docs/schema/experiment.schema.json, {@code wbmon}). */
+    record JsonDoc(String experiment, Map<String, String> options, Map<String, String> engines, List<ReorderRow> reorder,
+                   int reorderFreeFrom, int reorderFreeTo, int burstTolerance, List<BurstRow> burst, List<JsonTable1> table1,
+                   List<JsonConvergence> convergence, List<JsonDetection> detection,
+                   List<JsonNetworkDetection> networkDetection, List<JsonLocalisation> localisation,
+                   List<JsonFigure7> figure7, JsonThesis thesis) {
+    }
+
+    record JsonTable1(BigDecimal reorderRate, BigDecimal dropRate, BigDecimal trueDropRate, BigDecimal detectedDropRate,
+                      BigDecimal falsePositiveRate, BigDecimal falseNegativeRate, BigDecimal thesisFprAsPrinted,
+                      BigDecimal thesisDetectedDropRate) {
+    }
+
+    record JsonConvergence(BigDecimal lossRate, BigDecimal gbps, BigDecimal packetsThesisEstimate, BigDecimal msThesisEstimate,
+                           BigDecimal packetsWindow, BigDecimal msWindow) {
+    }
+
+    record JsonDetection(BigDecimal lossRate, BigDecimal gbps, BigDecimal meanPackets, BigDecimal meanUs, BigDecimal p99Us,
+                         BigDecimal maxUs) {
+    }
+
+    record JsonNetworkDetection(BigDecimal lossRate, BigDecimal gbps, long drops, BigDecimal meanUs, BigDecimal p99Us,
+                                BigDecimal maxUs) {
+    }
+
+    record JsonLocalisation(String scenario, int runs, BigDecimal vconns, int faulty, int found, int blamedSets, int trueSets,
+                            BigDecimal recall, BigDecimal precision, BigDecimal linksPerBlamedSet, int blamedLinks,
+                            BigDecimal thesisPrecision) {
+    }
+
+    record JsonFigure7(String placement, int switches, int faults, int runs, BigDecimal recall, BigDecimal precision,
+                       int blamedNothing, String thesis) {
+    }
+
+    record JsonThesis(BigDecimal detectionMsBelow, int reorderFreeFrom, int reorderFreeTo, int burstExactUpTo,
+                      BigDecimal convergenceIspMsBelow, BigDecimal convergenceFastMsBelow, String fattreeEdgeCore) {
+    }
+
+    private static BigDecimal d(double v, int places) {
+        return ExperimentJson.decimal(v, places);
+    }
+
+    /** A double as Java prints it (loss rates and speeds are options, kept as given). */
+    private static BigDecimal plain(double v) {
+        return Double.isFinite(v) ? new BigDecimal(Double.toString(v)) : null;
     }
 
     private static void printJson(PrintWriter out, Map<String, String> o, Results r) {
-        StringBuilder b = new StringBuilder("{\"experiment\":\"wbmon\",\"options\":{");
-        boolean first = true;
-        for (Map.Entry<String, String> e : o.entrySet()) {
-            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(quote(e.getValue()));
-            first = false;
+        List<JsonTable1> table1 = new ArrayList<>();
+        for (Table1Row x : r.table1()) {
+            table1.add(new JsonTable1(d(x.reorderRate(), 4), d(x.dropRate(), 4), d(x.trueDropRate(), 6),
+                    d(x.detectedDropRate(), 6), d(x.falsePositiveRate(), 6), d(x.falseNegativeRate(), 6), d(x.thesisFpr(), 2),
+                    d(x.thesisDetectedDropRate(), 4)));
         }
-        b.append("},\"engines\":{");
-        first = true;
-        for (Map.Entry<String, String> e : ENGINES.entrySet()) {
-            b.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(quote(e.getValue()));
-            first = false;
+        List<JsonConvergence> convergence = new ArrayList<>();
+        for (ConvergenceRow x : r.convergence()) {
+            convergence.add(new JsonConvergence(plain(x.lossRate()), plain(x.gbps()), d(x.packetsSent(), 1), d(x.msSent(), 4),
+                    d(x.packetsWindow(), 1), d(x.msWindow(), 4)));
         }
-        b.append("},\"reorder\":[");
-        for (int i = 0; i < r.reorder().size(); i++) {
-            ReorderRow x = r.reorder().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"displacement\":%d,\"actual\":%d,\"false_positives\":%d}",
-                    x.displacement(), x.actual(), x.falsePositives()));
+        List<JsonDetection> detection = new ArrayList<>();
+        for (DetectionRow x : r.detection()) {
+            detection.add(new JsonDetection(plain(x.lossRate()), plain(x.gbps()), d(x.meanPackets(), 2), d(x.meanUs(), 4),
+                    d(x.p99Us(), 4), d(x.maxUs(), 4)));
         }
-        b.append("],\"reorder_free_from\":").append(r.reorderFreeFrom()).append(",\"reorder_free_to\":").append(r.reorderFreeTo());
-        b.append(",\"burst_tolerance\":").append(r.burstTolerance()).append(",\"burst\":[");
-        for (int i = 0; i < r.burst().size(); i++) {
-            BurstRow x = r.burst().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT, "{\"burst\":%d,\"false_positives\":%d,\"false_negatives\":%d,"
-                    + "\"thesis_false_positives\":%d,\"thesis_false_negatives\":%d}",
-                    x.burst(), x.falsePositives(), x.falseNegatives(), x.thesisFalsePositives(), x.thesisFalseNegatives()));
+        List<JsonNetworkDetection> network = new ArrayList<>();
+        for (NetworkDetectionRow x : r.networkDetection()) {
+            network.add(new JsonNetworkDetection(plain(x.lossRate()), plain(x.gbps()), x.drops(), d(x.meanUs(), 4),
+                    d(x.p99Us(), 4), d(x.maxUs(), 4)));
         }
-        b.append("],\"table1\":[");
-        for (int i = 0; i < r.table1().size(); i++) {
-            Table1Row x = r.table1().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"reorder_rate\":%.4f,\"drop_rate\":%.4f,\"true_drop_rate\":%.6f,\"detected_drop_rate\":%.6f,"
-                            + "\"false_positive_rate\":%.6f,\"false_negative_rate\":%.6f,\"thesis_fpr_as_printed\":%.2f,"
-                            + "\"thesis_detected_drop_rate\":%.4f}",
-                    x.reorderRate(), x.dropRate(), x.trueDropRate(), x.detectedDropRate(), x.falsePositiveRate(), x.falseNegativeRate(),
-                    x.thesisFpr(), x.thesisDetectedDropRate()));
+        List<JsonLocalisation> localisation = new ArrayList<>();
+        for (LocalisationRow x : r.localisation()) {
+            localisation.add(new JsonLocalisation(x.scenario(), x.runs(), d(x.vconns(), 2), x.faulty(), x.found(), x.blamedSets(),
+                    x.trueSets(), d(x.recall(), 4), d(x.precision(), 4), d(x.linksPerBlamedSet(), 3), x.blamedLinks(),
+                    d(x.thesisPrecision(), 4)));
         }
-        b.append("],\"convergence\":[");
-        for (int i = 0; i < r.convergence().size(); i++) {
-            ConvergenceRow x = r.convergence().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"loss_rate\":%s,\"gbps\":%s,\"packets_thesis_estimate\":%.1f,\"ms_thesis_estimate\":%.4f,"
-                            + "\"packets_window\":%.1f,\"ms_window\":%.4f}",
-                    x.lossRate(), x.gbps(), x.packetsSent(), x.msSent(), x.packetsWindow(), x.msWindow()));
+        List<JsonFigure7> figure7 = new ArrayList<>();
+        for (Figure7Row x : r.figure7()) {
+            figure7.add(new JsonFigure7(x.placement(), x.switches(), x.faults(), x.runs(), d(x.recall(), 4), d(x.precision(), 4),
+                    x.blamedNothing(), x.thesis()));
         }
-        b.append("],\"detection\":[");
-        for (int i = 0; i < r.detection().size(); i++) {
-            DetectionRow x = r.detection().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"loss_rate\":%s,\"gbps\":%s,\"mean_packets\":%.2f,\"mean_us\":%.4f,\"p99_us\":%.4f,\"max_us\":%.4f}",
-                    x.lossRate(), x.gbps(), x.meanPackets(), x.meanUs(), x.p99Us(), x.maxUs()));
-        }
-        b.append("],\"network_detection\":[");
-        for (int i = 0; i < r.networkDetection().size(); i++) {
-            NetworkDetectionRow x = r.networkDetection().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"loss_rate\":%s,\"gbps\":%s,\"drops\":%d,\"mean_us\":%.4f,\"p99_us\":%.4f,\"max_us\":%.4f}",
-                    x.lossRate(), x.gbps(), x.drops(), x.meanUs(), x.p99Us(), x.maxUs()));
-        }
-        b.append("],\"localisation\":[");
-        for (int i = 0; i < r.localisation().size(); i++) {
-            LocalisationRow x = r.localisation().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"scenario\":\"%s\",\"runs\":%d,\"vconns\":%.2f,\"faulty\":%d,\"found\":%d,\"blamed_sets\":%d,\"true_sets\":%d,"
-                            + "\"recall\":%.4f,\"precision\":%.4f,\"links_per_blamed_set\":%.3f,\"blamed_links\":%d,"
-                            + "\"thesis_precision\":%.4f}",
-                    x.scenario(), x.runs(), x.vconns(), x.faulty(), x.found(), x.blamedSets(), x.trueSets(), x.recall(),
-                    x.precision(), x.linksPerBlamedSet(), x.blamedLinks(), x.thesisPrecision()));
-        }
-        b.append("],\"figure7\":[");
-        for (int i = 0; i < r.figure7().size(); i++) {
-            Figure7Row x = r.figure7().get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"placement\":\"%s\",\"switches\":%d,\"faults\":%d,\"runs\":%d,\"recall\":%.4f,\"precision\":%s,"
-                            + "\"blamed_nothing\":%d,\"thesis\":%s}",
-                    x.placement(), x.switches(), x.faults(), x.runs(), x.recall(),
-                    Double.isNaN(x.precision()) ? "null" : String.format(Locale.ROOT, "%.4f", x.precision()), x.blamedNothing(),
-                    quote(x.thesis())));
-        }
-        b.append("],\"thesis\":{\"detection_ms_below\":").append(THESIS_DETECTION_MS)
-                .append(",\"reorder_free_from\":").append(THESIS_REORDER_FREE_FROM).append(",\"reorder_free_to\":")
-                .append(THESIS_REORDER_FREE_TO).append(",\"burst_exact_up_to\":").append(THESIS_BURST_EXACT_UP_TO)
-                .append(",\"convergence_isp_ms_below\":").append(THESIS_CONVERGENCE_ISP_MS)
-                .append(",\"convergence_fast_ms_below\":").append(THESIS_CONVERGENCE_FAST_MS)
-                .append(",\"fattree_edge_core\":\"100% recall, no false blame\"}}");
-        out.println(b);
+        JsonThesis thesis = new JsonThesis(plain(THESIS_DETECTION_MS), THESIS_REORDER_FREE_FROM, THESIS_REORDER_FREE_TO,
+                THESIS_BURST_EXACT_UP_TO, plain(THESIS_CONVERGENCE_ISP_MS), plain(THESIS_CONVERGENCE_FAST_MS),
+                "100% recall, no false blame");
+        out.print(Json.write(new JsonDoc("wbmon", o, ENGINES, r.reorder(), r.reorderFreeFrom(), r.reorderFreeTo(),
+                r.burstTolerance(), r.burst(), table1, convergence, detection, network, localisation, figure7, thesis)));
     }
 
     private static int integer(Map<String, String> o, String k) {

@@ -1,5 +1,8 @@
 package dev.rmtemu.programs.hashpipe;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.model.UserError;
 import org.junit.jupiter.api.Test;
 
@@ -45,11 +48,19 @@ class HashPipeExperimentTest {
             pipeline += r.engine().equals(HashPipeExperiment.ENGINE_PIPELINE) ? 1 : 0;
         }
         assertEquals(2 * 2 * 2, pipeline); // memory x d x k
-        String json = HashPipeExperiment.json(o);
-        assertEquals(o.results().size(), json.split("\"engine\": ").length - 1);
-        assertTrue(json.contains("\"paper\": ["), json);
-        assertTrue(json.contains("{\"figure\": \"abstract, Fig. 5\", \"setting\": \"d=6, 1200 counters (nearest to 4500), k=300\""),
-                json);
+        JsonNode json = tree(HashPipeExperiment.json(o));
+        assertEquals(o.results().size(), json.get("results").size());
+        JsonNode fig5 = json.get("paper").get(0);
+        assertEquals("abstract, Fig. 5", fig5.get("figure").asText(), json.toString());
+        assertEquals("d=6, 1200 counters (nearest to 4500), k=300", fig5.get("setting").asText(), json.toString());
+    }
+
+    private static JsonNode tree(String json) {
+        try {
+            return Json.mapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(json, e);
+        }
     }
 
     @Test
@@ -64,8 +75,10 @@ class HashPipeExperimentTest {
         assertTrue(tables.contains("tofino1 has 4 pipes; register arrays exist in every pipe, so the tables cost 4x in total"),
                 tables);
         assertTrue(tables.contains("  1536 counters, d=6: 24,576 B per pipe (table + mirror), 98,304 B in total"), tables);
-        String json = HashPipeExperiment.json(o);
-        assertTrue(json.contains("\"memoryBytesPerPipe\": 24576, \"memoryBytesTotal\": 98304}"), json);
+        JsonNode row = tree(HashPipeExperiment.json(o)).get("results").get(0);
+        assertEquals(HashPipeExperiment.ENGINE_PIPELINE, row.get("engine").asText(), row.toString());
+        assertEquals(24576, row.get("memory_bytes_per_pipe").asLong(), row.toString());
+        assertEquals(98304, row.get("memory_bytes_total").asLong(), row.toString());
     }
 
     @Test
