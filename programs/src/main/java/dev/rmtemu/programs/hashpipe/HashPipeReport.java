@@ -143,9 +143,8 @@ public final class HashPipeReport implements ProgramReport {
 
         @Override
         public String render() {
-            if (ipv6PacketsFolded > 0) {
-                return renderFolded();
-            }
+            // a column of the IPv6 packets folded into each key (which true leaves out) only when there were any
+            boolean folded = ipv6PacketsFolded > 0;
             int keyWidth = 14;
             for (TopFlow f : topK) {
                 keyWidth = Math.max(keyWidth, f.key().length());
@@ -153,33 +152,17 @@ public final class HashPipeReport implements ProgramReport {
             StringBuilder b = new StringBuilder();
             b.append(String.format(Locale.ROOT, "HashPipe top %d (d=%d, %d slots per stage, key %s, %s; tables of %d pipe(s) merged)%n",
                     k, stages, slotsPerStage, keyKind, counts, pipes));
-            String row = "  %4s  %-" + keyWidth + "s %12s %12s %8s  %s%n";
-            b.append(String.format(Locale.ROOT, row, "rank", "key", "estimate", "true", "error %", "first 5-tuple with this key"));
-            for (TopFlow f : topK) {
-                b.append(String.format(Locale.ROOT, row, f.rank(), f.key(), f.estimate(), f.trueCount(),
-                        f.error() == null ? "-" : String.format(Locale.ROOT, "%.2f", 100 * f.error()), f.fiveTuple()));
+            if (folded) {
+                b.append(String.format(Locale.ROOT, "  key %s holds IPv4 flows only: %d of %d packets were IPv6 and are counted"
+                        + " under folded keys; true counts IPv4 packets only, v6 folded the rest%n", keyKind, ipv6PacketsFolded, packets));
             }
-            return b.toString();
-        }
-
-        /** The table with a column of the IPv6 packets folded into each key, which {@code true} leaves out. */
-        private String renderFolded() {
-            int keyWidth = 14;
-            for (TopFlow f : topK) {
-                keyWidth = Math.max(keyWidth, f.key().length());
-            }
-            StringBuilder b = new StringBuilder();
-            b.append(String.format(Locale.ROOT, "HashPipe top %d (d=%d, %d slots per stage, key %s, %s; tables of %d pipe(s) merged)%n",
-                    k, stages, slotsPerStage, keyKind, counts, pipes));
-            b.append(String.format(Locale.ROOT, "  key %s holds IPv4 flows only: %d of %d packets were IPv6 and are counted"
-                    + " under folded keys; true counts IPv4 packets only, v6 folded the rest%n", keyKind, ipv6PacketsFolded, packets));
-            String row = "  %4s  %-" + keyWidth + "s %12s %12s %8s %10s  %s%n";
-            b.append(String.format(Locale.ROOT, row, "rank", "key", "estimate", "true", "error %", "v6 folded",
+            String row = "  %4s  %-" + keyWidth + "s %12s %12s %8s" + (folded ? " %10s" : "%s") + "  %s%n";
+            b.append(String.format(Locale.ROOT, row, "rank", "key", "estimate", "true", "error %", folded ? "v6 folded" : "",
                     "first 5-tuple with this key"));
             for (TopFlow f : topK) {
                 b.append(String.format(Locale.ROOT, row, f.rank(), f.key(), f.estimate(), f.trueCount(),
-                        f.error() == null ? "-" : String.format(Locale.ROOT, "%.2f", 100 * f.error()), f.ipv6Folded(),
-                        f.fiveTuple()));
+                        f.error() == null ? "-" : String.format(Locale.ROOT, "%.2f", 100 * f.error()),
+                        folded ? Long.toString(f.ipv6Folded()) : "", f.fiveTuple()));
             }
             return b.toString();
         }
