@@ -10,7 +10,6 @@ import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.runtime.PipelineState;
-import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 
@@ -42,27 +41,43 @@ public final class LdsEmulatedPair {
     private long packet;
 
     public LdsEmulatedPair(LdsConfig cfg) {
+        this(cfg, new LdsIntervals(SHIFT), firstAccepting(cfg), Backend.COMPILED);
+    }
+
+    /**
+     * The pair with {@code intervals}, compiled for {@code target} (refused: an
+     * IllegalArgumentException with the compiler's lines) and run on {@code backend}.
+     */
+    LdsEmulatedPair(LdsConfig cfg, LdsIntervals intervals, String target, Backend backend) {
         this.cfg = cfg;
-        LdsPipeline pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 0, 1, 0, new LdsIntervals(SHIFT));
-        String chosen = null;
-        for (String name : TARGETS) {
-            TargetProfile profile = TargetProfiles.builtIn(name);
-            Compilation c = ProgramCompiler.compile(pipeline.program, profile);
-            if (c.accepted()) {
-                chosen = name;
-                break;
-            }
+        LdsPipeline pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 0, 1, 0, intervals);
+        Compilation c = ProgramCompiler.compile(pipeline.program, TargetProfiles.builtIn(target));
+        if (!c.accepted()) {
+            throw new IllegalArgumentException("lds refused by " + target + ": " + c.lines());
         }
-        if (chosen == null) {
-            throw new IllegalStateException("lds: no built-in target accepts " + cfg);
-        }
-        this.target = chosen;
+        this.target = target;
         this.state = new PipelineState(pipeline.program, 1);
-        this.exec = new PassExecutor(state, true, Backend.COMPILED);
+        this.exec = new PassExecutor(state, true, backend);
         this.parser = new HeaderParser(pipeline.program);
         this.phv = new Phv(pipeline.program.fields().size());
         this.txTs = pipeline.program.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
         this.rxTs = pipeline.program.intrinsic(Intrinsic.EGRESS_GLOBAL_TSTAMP);
+    }
+
+    /** The first of {@link #TARGETS} whose compiler accepts the program of {@code cfg}. */
+    private static String firstAccepting(LdsConfig cfg) {
+        LdsPipeline pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 0, 1, 0, new LdsIntervals(SHIFT));
+        for (String name : TARGETS) {
+            if (ProgramCompiler.compile(pipeline.program, TargetProfiles.builtIn(name)).accepted()) {
+                return name;
+            }
+        }
+        throw new IllegalStateException("lds: no built-in target accepts " + cfg);
+    }
+
+    /** The registers of the switch's one pipe. */
+    PipelineState state() {
+        return state;
     }
 
     /** The built-in target the program was compiled for. */
@@ -75,17 +90,26 @@ public final class LdsEmulatedPair {
      * two points) the receiver's egress pass at {@code receiveNs}.
      */
     public void packet(PacketRecord r, long sendNs, boolean lost, long receiveNs) {
+        long shim = send(r, sendNs);
+        if (!lost) {
+            receive(r, shim, receiveNs);
+        }
+    }
+
+    /** The sender's ingress pass at {@code ns}; returns the shim word the packet leaves with (the interval id). */
+    long send(PacketRecord r, long ns) {
         phv.clear();
         parser.parse(r, phv);
-        phv.load(txTs, sendNs);
+        phv.load(txTs, ns);
         exec.run(phv, 0, Gress.INGRESS, packet++);
-        if (lost) {
-            return;
-        }
-        long shim = parser.deparseShim(phv);
+        return parser.deparseShim(phv);
+    }
+
+    /** The receiver's egress pass at {@code ns} of a packet that arrived with {@code shim}. */
+    void receive(PacketRecord r, long shim, long ns) {
         phv.clear();
         parser.parse(r, shim, phv);
-        phv.load(rxTs, receiveNs);
+        phv.load(rxTs, ns);
         exec.run(phv, 0, Gress.EGRESS, packet++);
     }
 

@@ -1,18 +1,11 @@
 package dev.rmtemu.programs.lds;
 
-import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
-import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.compiler.Compilation;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.runtime.Backend;
-import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.runtime.PassExecutor;
-import dev.rmtemu.model.runtime.Phv;
-import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
@@ -27,54 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The stage program, pass by pass on one pipe (enforcement on), against the plain-Java sketch. */
 class LdsPipelineTest {
-    /** Sender ingress and receiver egress of one pipe, fed packet by packet with chosen timestamps. */
-    static final class Rig {
-        final LdsPipeline pipeline;
-        final PipelineState state;
-        private final PassExecutor exec;
-        private final HeaderParser parser;
-        private final Phv phv;
-        private final Field txTs;
-        private final Field rxTs;
-        private long packet;
-
-        Rig(LdsConfig cfg) {
-            this(cfg, LdsIntervals.DEFAULT);
-        }
-
-        Rig(LdsConfig cfg, LdsIntervals intervals) {
-            this(cfg, intervals, "tofino1", Backend.COMPILED);
-        }
-
-        Rig(LdsConfig cfg, LdsIntervals intervals, String target, Backend backend) {
-            pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 1, 1, 0, intervals);
-            Compilation c = ProgramCompiler.compile(pipeline.program, TargetProfiles.builtIn(target));
-            assertTrue(c.accepted(), () -> "accepted on " + target + ": " + c.lines());
-            state = new PipelineState(pipeline.program, 1);
-            exec = new PassExecutor(state, true, backend);
-            parser = new HeaderParser(pipeline.program);
-            phv = new Phv(pipeline.program.fields().size());
-            txTs = pipeline.program.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
-            rxTs = pipeline.program.intrinsic(Intrinsic.EGRESS_GLOBAL_TSTAMP);
-        }
-
-        /** Returns the shim word the packet leaves with (the interval id). */
-        long send(PacketRecord r, long ts) {
-            phv.clear();
-            parser.parse(r, phv);
-            phv.load(txTs, ts);
-            exec.run(phv, 0, Gress.INGRESS, packet++);
-            return parser.deparseShim(phv);
-        }
-
-        void receive(PacketRecord r, long shim, long ts) {
-            phv.clear();
-            parser.parse(r, shim, phv);
-            phv.load(rxTs, ts);
-            exec.run(phv, 0, Gress.EGRESS, packet++);
-        }
-    }
-
     /**
      * Every variant on tofino1 (C a power of two) with both back ends, and a C that is not a
      * power of two (a modulo: unconstrained only): register for register the plain-Java sketch.
@@ -95,7 +40,8 @@ class LdsPipelineTest {
         };
         // intervals of 2^20 ns: the trace below spans several, and delays up to 2 ms cross boundaries
         LdsIntervals iv = new LdsIntervals(20);
-        Rig rig = new Rig(cfg, iv, target, backend);
+        LdsEmulatedPair rig = new LdsEmulatedPair(cfg, iv, target, backend);
+        assertEquals(target, rig.target());
         LdsSketch[] tx = {new LdsSketch(cfg), new LdsSketch(cfg)};
         LdsSketch[] rx = {new LdsSketch(cfg), new LdsSketch(cfg)};
         LdsPacketKeys keys = new LdsPacketKeys(cfg);
@@ -119,8 +65,8 @@ class LdsPipelineTest {
         }
         assertTrue(crossed > 500, crossed + " packets received in a later interval");
         for (int bank = 0; bank < LdsIntervals.BANKS; bank++) {
-            LdsSketch swTx = LdsCollector.read(rig.state, 0, cfg, true, bank);
-            LdsSketch swRx = LdsCollector.read(rig.state, 0, cfg, false, bank);
+            LdsSketch swTx = LdsCollector.read(rig.state(), 0, cfg, true, bank);
+            LdsSketch swRx = LdsCollector.read(rig.state(), 0, cfg, false, bank);
             assertArrayEquals(new int[0], tx[bank].differingCells(swTx), "sender sketch, bank " + bank);
             assertArrayEquals(new int[0], rx[bank].differingCells(swRx), "receiver sketch, bank " + bank);
             assertTrue(tx[bank].sameContents(swTx) && rx[bank].sameContents(swRx));
@@ -141,11 +87,12 @@ class LdsPipelineTest {
     @Test
     void carryFromTheLowWordReachesTheHighWord() {
         LdsConfig cfg = LdsConfig.singleRate(1, 4, 1, 1.0);
-        Rig rig = new Rig(cfg, new LdsIntervals(LdsIntervals.MAX_SHIFT)); // both packets in interval 0, bank 0
+        // both packets in interval 0, bank 0
+        LdsEmulatedPair rig = new LdsEmulatedPair(cfg, new LdsIntervals(LdsIntervals.MAX_SHIFT), "tofino1", Backend.COMPILED);
         PacketRecord p = LdsReferenceTest.packet(1, 0);
         rig.send(p, 0xFFFF_FFF0L);
         rig.send(LdsReferenceTest.packet(1, 1), 0x20L);
-        LdsSketch s = LdsCollector.read(rig.state, 0, cfg, true, 0);
+        LdsSketch s = LdsCollector.read(rig.state(), 0, cfg, true, 0);
         int cell = new LdsPacketKeys(cfg).of(p).cell(0);
         assertEquals(0x1_0000_0010L, s.sum(0, cell));
         assertEquals(2, s.count(0, cell));
