@@ -7,8 +7,8 @@ import dev.rmtemu.model.arith.Divisor;
  * integer arithmetic (no floating point, no overflow for any realistic run):
  * ns → cycles rounds down, cycles → ns rounds down.
  *
- * <p>cycles → ns runs per packet (timestamps in intrinsic metadata), so it uses the
- * reduced fraction 10^9 / hz (tofino1: 50 / 61) and a {@link Divisor} instead of a
+ * <p>Both run per packet (arrival times, timestamps in intrinsic metadata), so they use
+ * the reduced fraction 10^9 / hz (tofino1: 50 / 61) and a {@link Divisor} instead of a
  * 64-bit divide.
  */
 public final class CycleClock {
@@ -20,6 +20,11 @@ public final class CycleClock {
     private final Divisor nsDen;
     /** Below this many cycles, cycles × nsNum fits a long. */
     private final long fastBound;
+    /** cycles per ns = nsDen / nsNum: the same reduced fraction the other way, for arrivals. */
+    private final long cyclesNum;
+    private final Divisor cyclesDen;
+    /** Below this many ns, ns × cyclesNum fits a long. */
+    private final long nsFastBound;
 
     public CycleClock(long hz) {
         if (hz <= 0) {
@@ -30,6 +35,9 @@ public final class CycleClock {
         this.nsNum = NS_PER_S / g;
         this.nsDen = new Divisor(hz / g);
         this.fastBound = Long.MAX_VALUE / nsNum;
+        this.cyclesNum = hz / g;
+        this.cyclesDen = new Divisor(nsNum);
+        this.nsFastBound = Long.MAX_VALUE / cyclesNum;
     }
 
 
@@ -38,6 +46,10 @@ public final class CycleClock {
     }
 
     public long nsToCycles(long ns) {
+        if (ns >= 0 && ns < nsFastBound) {
+            // floor(ns × hz / 10^9) with the fraction reduced (tofino1: × 61 / 50): no 64-bit divide per arrival
+            return cyclesDen.quotient(ns * cyclesNum);
+        }
         return (ns / NS_PER_S) * hz + (ns % NS_PER_S) * hz / NS_PER_S;
     }
 

@@ -6,7 +6,9 @@ import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
+import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +25,11 @@ import java.util.List;
 public final class HeaderDeparser {
     private final Field[] fields;
     private final ParsedField[] sources;
+    /** Per field, flat for the per-packet loop: PHV slot, record offset, record mask, declared mask. */
+    private final int[] slots;
+    private final int[] offsets;
+    private final long[] recordMasks;
+    private final long[] masks;
 
     public HeaderDeparser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
@@ -34,8 +41,16 @@ public final class HeaderDeparser {
         }
         fields = fs.toArray(new Field[0]);
         sources = new ParsedField[fields.length];
+        slots = new int[fields.length];
+        offsets = new int[fields.length];
+        recordMasks = new long[fields.length];
+        masks = new long[fields.length];
         for (int i = 0; i < fields.length; i++) {
             sources[i] = fields[i].source();
+            slots[i] = fields[i].slot();
+            offsets[i] = HeaderParser.recordOffset(sources[i]);
+            recordMasks[i] = HeaderParser.recordMask(sources[i]);
+            masks[i] = fields[i].mask();
         }
     }
 
@@ -45,11 +60,14 @@ public final class HeaderDeparser {
     }
 
     public void emit(Phv phv, PacketRecord r) {
-        for (int i = 0; i < fields.length; i++) {
-            Field f = fields[i];
-            long mask = f.mask();
-            long old = HeaderParser.value(r, sources[i]);
-            long v = (old & ~mask) | (phv.get(f) & mask);
+        long[] values = phv.values();
+        DirectBuffer b = r.buffer();
+        int o = r.offset();
+        for (int i = 0; i < slots.length; i++) {
+            // the field as the parser reads it (one load and a mask); written only when it changed
+            long old = b.getLong(o + offsets[i], ByteOrder.LITTLE_ENDIAN) & recordMasks[i];
+            long mask = masks[i];
+            long v = (old & ~mask) | (values[slots[i]] & mask);
             if (v != old) {
                 write(r, sources[i], v);
             }

@@ -10,6 +10,7 @@ import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -29,8 +30,6 @@ public final class HeaderParser {
     private final int[] slots;
     private final int[] offsets;
     private final long[] masks;
-    /** Slots the record does not fill (metadata, carried and shim headers): zeroed for a fresh packet. */
-    private final int[] unparsedSlots;
     private final Field[] shim;
 
     public HeaderParser(StageProgram program) {
@@ -48,21 +47,11 @@ public final class HeaderParser {
         slots = new int[fields.length];
         offsets = new int[fields.length];
         masks = new long[fields.length];
-        boolean[] parsed = new boolean[program.fields().size()];
         for (int i = 0; i < fields.length; i++) {
             slots[i] = fields[i].slot();
             offsets[i] = recordOffset(fields[i].source());
             masks[i] = recordMask(fields[i].source()) & fields[i].mask();
-            parsed[slots[i]] = true;
         }
-        int n = 0;
-        int[] rest = new int[parsed.length];
-        for (int s = 0; s < parsed.length; s++) {
-            if (!parsed[s]) {
-                rest[n++] = s;
-            }
-        }
-        unparsedSlots = java.util.Arrays.copyOf(rest, n);
     }
 
     public void parse(PacketRecord r, Phv phv) {
@@ -112,10 +101,9 @@ public final class HeaderParser {
     /** {@link #parseFresh(PacketRecord, Phv)} with the shim header word the packet arrived with. */
     public void parseFresh(PacketRecord r, long shimWord, Phv phv) {
         phv.discardPendingWrites();
-        long[] v = phv.values();
-        for (int s : unparsedSlots) {
-            v[s] = 0;
-        }
+        // one contiguous fill (vectorised) then the parsed fields: cheaper than zeroing the
+        // scattered unparsed slots one by one, with the same result
+        Arrays.fill(phv.values(), 0);
         parse(r, shimWord, phv);
     }
 

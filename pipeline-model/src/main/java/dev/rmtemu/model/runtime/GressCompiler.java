@@ -13,6 +13,7 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.CmpOp;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterKernel;
+import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableState;
 import org.objectweb.asm.ClassWriter;
@@ -320,13 +321,20 @@ public final class GressCompiler {
             m.visitInsn(Opcodes.AALOAD);
             m.visitVarInsn(Opcodes.ASTORE, state);
             m.visitVarInsn(Opcodes.ALOAD, state);
-            constant(t, MatchTable.class);
-            m.visitVarInsn(Opcodes.ALOAD, PHV);
-            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, mt, "keyHi", "([J)J", false);
-            constant(t, MatchTable.class);
-            m.visitVarInsn(Opcodes.ALOAD, PHV);
-            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, mt, "keyLo", "([J)J", false);
-            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "lookup", "(JJ)I", false);
+            if (t.keyBits() <= 2 * Long.SIZE) {
+                packKey(t, true);
+                packKey(t, false);
+            } else {
+                constant(t, MatchTable.class);
+                m.visitVarInsn(Opcodes.ALOAD, PHV);
+                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, mt, "keyHi", "([J)J", false);
+                constant(t, MatchTable.class);
+                m.visitVarInsn(Opcodes.ALOAD, PHV);
+                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, mt, "keyLo", "([J)J", false);
+            }
+            // an exact table answers with its hash slot, which also holds the action and its data
+            boolean exact = t.kind() == MatchKind.EXACT;
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "lookupExactSlot" : "lookup", "(JJ)I", false);
             m.visitVarInsn(Opcodes.ISTORE, entry);
             Label miss = new Label();
             Label end = new Label();
@@ -334,7 +342,7 @@ public final class GressCompiler {
             m.visitJumpInsn(Opcodes.IFLT, miss);
             m.visitVarInsn(Opcodes.ALOAD, state);
             m.visitVarInsn(Opcodes.ILOAD, entry);
-            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "actionData", "(I)J", false);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionData" : "actionData", "(I)J", false);
             m.visitVarInsn(Opcodes.LSTORE, actionData.get(t));
             int[] keys = new int[ap.actions().size()];
             Label[] labels = new Label[keys.length];
@@ -345,7 +353,7 @@ public final class GressCompiler {
             }
             m.visitVarInsn(Opcodes.ALOAD, state);
             m.visitVarInsn(Opcodes.ILOAD, entry);
-            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "actionId", "(I)I", false);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionId" : "actionId", "(I)I", false);
             m.visitLookupSwitchInsn(end, keys, labels);
             j = 0;
             for (List<Stmt> b : ap.actions().values()) {
@@ -356,6 +364,37 @@ public final class GressCompiler {
             m.visitLabel(miss);
             block(ap.miss());
             m.visitLabel(end);
+        }
+
+        /**
+         * Leaves one word of the table's packed key on the stack, as {@link MatchTable#keyHi} /
+         * {@link MatchTable#keyLo} compute it (fields concatenated, the first most significant),
+         * with every field's bit position known here: shifts and ORs, no loop over the key.
+         */
+        private void packKey(MatchTable t, boolean high) {
+            m.visitInsn(Opcodes.LCONST_0);
+            int position = t.keyBits();
+            for (Field f : t.key()) {
+                position -= f.width();
+                int p = position;
+                boolean inWord = high ? p + f.width() > Long.SIZE : p < Long.SIZE;
+                if (!inWord) {
+                    continue;
+                }
+                m.visitVarInsn(Opcodes.ALOAD, PHV);
+                ldcInt(f.slot());
+                m.visitInsn(Opcodes.LALOAD);
+                if (f.mask() != -1L) {
+                    m.visitLdcInsn(f.mask());
+                    m.visitInsn(Opcodes.LAND);
+                }
+                int shift = high ? (p >= Long.SIZE ? p - Long.SIZE : Long.SIZE - p) : p;
+                if (shift != 0) {
+                    ldcInt(shift);
+                    m.visitInsn(high && p < Long.SIZE ? Opcodes.LUSHR : Opcodes.LSHL);
+                }
+                m.visitInsn(Opcodes.LOR);
+            }
         }
 
         /** Leaves the value of {@code e} (a long) on the stack. */

@@ -19,9 +19,15 @@ public final class TableState {
     private final int[] actionId;
     private final long[] actionData;
     private int count;
-    // exact: slots hold entry index + 1, 0 = empty; capacity a power of two >= 2 * size
-    private final int[] slots;
+    /**
+     * Exact tables: open addressing, {@value #SLOT_WORDS} longs a slot holding the key (hi,
+     * lo), (entry index + 1) << 32 | action id (0 = empty) and the action data, so a probe
+     * that hits reads one slot and nothing else; capacity a power of two >= 2 * size.
+     */
+    private final long[] slots;
     private final int slotMask;
+    private static final int SLOT_WORDS = 4;
+    private static final int SLOT_SHIFT = 2;
 
     public TableState(MatchTable table) {
         this.table = table;
@@ -35,7 +41,7 @@ public final class TableState {
         actionData = new long[n];
         if (table.kind() == MatchKind.EXACT) {
             int cap = Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
-            slots = new int[cap];
+            slots = new long[cap * SLOT_WORDS];
             slotMask = cap - 1;
         } else {
             slots = null;
@@ -54,10 +60,12 @@ public final class TableState {
     /** Installs an exact entry; replaces the action of an existing key. Returns the entry index. */
     public int addExact(long keyHi, long keyLo, int action, long data) {
         require(MatchKind.EXACT);
-        int existing = findExact(keyHi, keyLo);
-        if (existing >= 0) {
+        int at = findSlot(keyHi, keyLo);
+        if (at >= 0) {
+            int existing = slotEntry(at);
             actionId[existing] = action;
             actionData[existing] = data;
+            fillSlot(at, keyHi, keyLo, existing, action, data);
             return existing;
         }
         full();
@@ -67,10 +75,10 @@ public final class TableState {
         actionId[e] = action;
         actionData[e] = data;
         int s = slot(keyHi, keyLo);
-        while (slots[s] != 0) {
+        while (slots[(s << SLOT_SHIFT) + 2] != 0) {
             s = (s + 1) & slotMask;
         }
-        slots[s] = e + 1;
+        fillSlot(s, keyHi, keyLo, e, action, data);
         return e;
     }
 
@@ -144,18 +152,56 @@ public final class TableState {
         return (int) (h ^ (h >>> 29)) & slotMask;
     }
 
-    private int findExact(long hi, long lo) {
+    private void fillSlot(int s, long hi, long lo, int entry, int action, long data) {
+        int at = s << SLOT_SHIFT;
+        slots[at] = hi;
+        slots[at + 1] = lo;
+        slots[at + 2] = ((long) (entry + 1) << Integer.SIZE) | (action & 0xFFFF_FFFFL);
+        slots[at + 3] = data;
+    }
+
+    private int slotEntry(int s) {
+        return (int) (slots[(s << SLOT_SHIFT) + 2] >>> Integer.SIZE) - 1;
+    }
+
+    /** The slot holding this exact key, or -1. */
+    private int findSlot(long hi, long lo) {
         int s = slot(hi, lo);
+        long[] w = slots;
         while (true) {
-            int e = slots[s] - 1;
-            if (e < 0) {
+            int at = s << SLOT_SHIFT;
+            if (w[at + 2] == 0) {
                 return -1;
             }
-            if (valueHi[e] == hi && valueLo[e] == lo) {
-                return e;
+            if (w[at] == hi && w[at + 1] == lo) {
+                return s;
             }
             s = (s + 1) & slotMask;
         }
+    }
+
+    private int findExact(long hi, long lo) {
+        int s = findSlot(hi, lo);
+        return s < 0 ? -1 : slotEntry(s);
+    }
+
+    /**
+     * An exact table's lookup for generated stage code: the slot of the key (-1 on a miss),
+     * whose action and data {@link #slotActionId} and {@link #slotActionData} read from the
+     * same cache line. The same hit or miss as {@link #lookup}.
+     */
+    public int lookupExactSlot(long keyHi, long keyLo) {
+        return findSlot(keyHi, keyLo);
+    }
+
+    /** The action id of an exact table's slot found by {@link #lookupExactSlot}. */
+    public int slotActionId(int slot) {
+        return (int) slots[(slot << SLOT_SHIFT) + 2];
+    }
+
+    /** The action data of an exact table's slot found by {@link #lookupExactSlot}. */
+    public long slotActionData(int slot) {
+        return slots[(slot << SLOT_SHIFT) + 3];
     }
 
     /** The matching entry for a packed key, or -1 on a miss. */
