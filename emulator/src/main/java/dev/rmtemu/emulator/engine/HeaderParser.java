@@ -10,7 +10,6 @@ import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -30,7 +29,12 @@ public final class HeaderParser {
     private final int[] slots;
     private final int[] offsets;
     private final long[] masks;
-    private final Field[] shim;
+    /** Shim header fields in declaration order (least significant bits of the word first): slot, mask, width. */
+    private final int[] shimSlots;
+    private final long[] shimMasks;
+    private final int[] shimWidths;
+    /** A PHV's worth of zeros, copied over a fresh packet's PHV. */
+    private final long[] zeros;
 
     public HeaderParser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
@@ -42,7 +46,15 @@ public final class HeaderParser {
                 fs.add(f);
             }
         }
-        shim = shimFields.toArray(new Field[0]);
+        shimSlots = new int[shimFields.size()];
+        shimMasks = new long[shimFields.size()];
+        shimWidths = new int[shimFields.size()];
+        for (int i = 0; i < shimSlots.length; i++) {
+            shimSlots[i] = shimFields.get(i).slot();
+            shimMasks[i] = shimFields.get(i).mask();
+            shimWidths[i] = shimFields.get(i).width();
+        }
+        zeros = new long[program.fields().size()];
         Field[] fields = fs.toArray(new Field[0]);
         slots = new int[fields.length];
         offsets = new int[fields.length];
@@ -67,26 +79,27 @@ public final class HeaderParser {
             v[slots[i]] = b.getLong(o + offsets[i], ByteOrder.LITTLE_ENDIAN) & masks[i];
         }
         long w = shimWord;
-        for (Field f : shim) {
-            phv.load(f, w & f.mask());
-            w = f.width() == Long.SIZE ? 0 : w >>> f.width();
+        for (int i = 0; i < shimSlots.length; i++) {
+            v[shimSlots[i]] = w & shimMasks[i];
+            w = shimWidths[i] == Long.SIZE ? 0 : w >>> shimWidths[i];
         }
     }
 
     /** The shim word the deparser emits: the shim fields of the PHV, packed as {@link #parse} reads them. */
     public long deparseShim(Phv phv) {
+        long[] v = phv.values();
         long w = 0;
         int shift = 0;
-        for (Field f : shim) {
-            w |= (phv.get(f) & f.mask()) << shift;
-            shift += f.width();
+        for (int i = 0; i < shimSlots.length; i++) {
+            w |= (v[shimSlots[i]] & shimMasks[i]) << shift;
+            shift += shimWidths[i];
         }
         return w;
     }
 
     /** True when the program declares shim header fields. */
     public boolean hasShim() {
-        return shim.length > 0;
+        return shimSlots.length > 0;
     }
 
     /**
@@ -101,9 +114,10 @@ public final class HeaderParser {
     /** {@link #parseFresh(PacketRecord, Phv)} with the shim header word the packet arrived with. */
     public void parseFresh(PacketRecord r, long shimWord, Phv phv) {
         phv.discardPendingWrites();
-        // one contiguous fill (vectorised) then the parsed fields: cheaper than zeroing the
-        // scattered unparsed slots one by one, with the same result
-        Arrays.fill(phv.values(), 0);
+        // one contiguous copy of zeros (the arraycopy stub moves vectors) then the parsed fields:
+        // cheaper than zeroing the scattered unparsed slots one by one, with the same result
+        long[] v = phv.values();
+        System.arraycopy(zeros, 0, v, 0, v.length);
         parse(r, shimWord, phv);
     }
 

@@ -17,12 +17,19 @@ public final class PacketPool {
     private final int phvSlots;
     private Phv[] phvs;
     private UnsafeBuffer records;
-    private long[] packetNumber;
-    private long[] arrivalCycle;
-    private int[] ingressPort;
-    private int[] resubmits;
-    private int[] hops;
-    private long[] shim;
+    /**
+     * A slot's small state in one stride of {@value #META} longs (packet number, arrival cycle,
+     * shim word, ingress port, resubmits, hops): a packet that waited in a deep queue costs one
+     * cache miss to account for at departure, not one per array.
+     */
+    private long[] meta;
+    private static final int META = 8;
+    private static final int PACKET_NUMBER = 0;
+    private static final int ARRIVAL = 1;
+    private static final int SHIM = 2;
+    private static final int INGRESS_PORT = 3;
+    private static final int RESUBMITS = 4;
+    private static final int HOPS = 5;
     private int[] free;
     private int freeCount;
     private int capacity;
@@ -34,12 +41,7 @@ public final class PacketPool {
         this.capacity = 0;
         this.phvs = new Phv[0];
         this.records = new UnsafeBuffer(ByteBuffer.allocateDirect(0));
-        this.packetNumber = new long[0];
-        this.arrivalCycle = new long[0];
-        this.ingressPort = new int[0];
-        this.resubmits = new int[0];
-        this.hops = new int[0];
-        this.shim = new long[0];
+        this.meta = new long[0];
         this.free = new int[0];
         grow(Math.max(16, initialCapacity));
     }
@@ -52,12 +54,7 @@ public final class PacketPool {
         UnsafeBuffer bigger = new UnsafeBuffer(ByteBuffer.allocateDirect(newCapacity * PacketRecord.LENGTH));
         bigger.putBytes(0, records, 0, capacity * PacketRecord.LENGTH);
         records = bigger;
-        packetNumber = Arrays.copyOf(packetNumber, newCapacity);
-        arrivalCycle = Arrays.copyOf(arrivalCycle, newCapacity);
-        ingressPort = Arrays.copyOf(ingressPort, newCapacity);
-        resubmits = Arrays.copyOf(resubmits, newCapacity);
-        hops = Arrays.copyOf(hops, newCapacity);
-        shim = Arrays.copyOf(shim, newCapacity);
+        meta = Arrays.copyOf(meta, newCapacity * META);
         int[] f = new int[newCapacity];
         System.arraycopy(free, 0, f, 0, freeCount);
         for (int i = newCapacity - 1; i >= capacity; i--) {
@@ -74,9 +71,10 @@ public final class PacketPool {
         }
         inUse++;
         int s = free[--freeCount];
-        resubmits[s] = 0;
-        hops[s] = 0;
-        shim[s] = 0;
+        int m = s * META;
+        meta[m + RESUBMITS] = 0;
+        meta[m + HOPS] = 0;
+        meta[m + SHIM] = 0;
         return s;
     }
 
@@ -111,60 +109,62 @@ public final class PacketPool {
     public void copy(int fromSlot, int toSlot) {
         records.putBytes(toSlot * PacketRecord.LENGTH, records, fromSlot * PacketRecord.LENGTH, PacketRecord.LENGTH);
         phvs[toSlot].copyFrom(phvs[fromSlot]);
-        packetNumber[toSlot] = packetNumber[fromSlot];
-        arrivalCycle[toSlot] = arrivalCycle[fromSlot];
-        ingressPort[toSlot] = ingressPort[fromSlot];
-        shim[toSlot] = shim[fromSlot];
-        hops[toSlot] = hops[fromSlot];
+        int from = fromSlot * META;
+        int to = toSlot * META;
+        meta[to + PACKET_NUMBER] = meta[from + PACKET_NUMBER];
+        meta[to + ARRIVAL] = meta[from + ARRIVAL];
+        meta[to + INGRESS_PORT] = meta[from + INGRESS_PORT];
+        meta[to + SHIM] = meta[from + SHIM];
+        meta[to + HOPS] = meta[from + HOPS];
     }
 
     /** Switches the packet passed through before this one (in a network; 0 for a trace packet). */
     public int hops(int slot) {
-        return hops[slot];
+        return (int) meta[slot * META + HOPS];
     }
 
     public void hops(int slot, int n) {
-        hops[slot] = n;
+        meta[slot * META + HOPS] = n;
     }
 
     /** The packet's shim header word (see {@code ParsedField.SHIM}): as it arrived, or as the deparser emitted it at departure. */
     public long shim(int slot) {
-        return shim[slot];
+        return meta[slot * META + SHIM];
     }
 
     public void shim(int slot, long word) {
-        shim[slot] = word;
+        meta[slot * META + SHIM] = word;
     }
 
     public long packetNumber(int slot) {
-        return packetNumber[slot];
+        return meta[slot * META + PACKET_NUMBER];
     }
 
     public void packetNumber(int slot, long n) {
-        packetNumber[slot] = n;
+        meta[slot * META + PACKET_NUMBER] = n;
     }
 
     public long arrivalCycle(int slot) {
-        return arrivalCycle[slot];
+        return meta[slot * META + ARRIVAL];
     }
 
     public void arrivalCycle(int slot, long c) {
-        arrivalCycle[slot] = c;
+        meta[slot * META + ARRIVAL] = c;
     }
 
     public int ingressPort(int slot) {
-        return ingressPort[slot];
+        return (int) meta[slot * META + INGRESS_PORT];
     }
 
     public void ingressPort(int slot, int port) {
-        ingressPort[slot] = port;
+        meta[slot * META + INGRESS_PORT] = port;
     }
 
     public int resubmits(int slot) {
-        return resubmits[slot];
+        return (int) meta[slot * META + RESUBMITS];
     }
 
     public void resubmitted(int slot) {
-        resubmits[slot]++;
+        meta[slot * META + RESUBMITS]++;
     }
 }

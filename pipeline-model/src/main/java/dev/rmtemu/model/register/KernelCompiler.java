@@ -88,9 +88,14 @@ final class KernelCompiler {
             m.visitVarInsn(Opcodes.ISTORE, P);
             for (int i = 0; i < c.conditions; i++) {
                 Label skip = new Label();
+                // unsigned order as a signed LCMP with both sign bits flipped (Long.compareUnsigned
+                // is a call the JIT declines to inline here); equality needs no flip
+                boolean ordered = c.condOp[i] != CompiledAction.EQ && c.condOp[i] != CompiledAction.NE;
                 pushOperand(c.condA[i], c.condAConst[i]);
+                flipSign(ordered);
                 pushOperand(c.condB[i], c.condBConst[i]);
-                m.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
+                flipSign(ordered);
+                m.visitInsn(Opcodes.LCMP);
                 m.visitJumpInsn(falseJump(c.condOp[i]), skip);
                 m.visitVarInsn(Opcodes.ILOAD, P);
                 pushInt(1 << i);
@@ -216,7 +221,14 @@ final class KernelCompiler {
             }
         }
 
-        /** Jump taken when comparison {@code op} of compareUnsigned's result is false. */
+        private void flipSign(boolean ordered) {
+            if (ordered) {
+                m.visitLdcInsn(Long.MIN_VALUE);
+                m.visitInsn(Opcodes.LADD);
+            }
+        }
+
+        /** Jump taken when comparison {@code op} of the LCMP result is false. */
         private static int falseJump(int op) {
             return switch (op) {
                 case CompiledAction.EQ -> Opcodes.IFNE;

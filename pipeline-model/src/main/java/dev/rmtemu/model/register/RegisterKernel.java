@@ -16,11 +16,13 @@ public abstract class RegisterKernel {
 
     /** Unsigned minimum (the ALU's MIN); called by generated code. */
     static long minUnsigned(long a, long b) {
-        return Long.compareUnsigned(a, b) <= 0 ? a : b;
+        // unsigned order as signed order with the sign bit flipped: Long.compareUnsigned is a
+        // call the JIT declines to inline into large generated methods
+        return a + Long.MIN_VALUE <= b + Long.MIN_VALUE ? a : b;
     }
 
     /** Unsigned maximum (the ALU's MAX); called by generated code. */
     static long maxUnsigned(long a, long b) {
-        return Long.compareUnsigned(a, b) >= 0 ? a : b;
+        return a + Long.MIN_VALUE >= b + Long.MIN_VALUE ? a : b;
     }
 }

@@ -25,12 +25,14 @@ public abstract class GressCode {
 
     // ---- helpers the generated code calls (small, so the JIT inlines them) ----
 
+    /** Unsigned minimum, as {@link VliwOp#MIN}: the sign bit flipped makes it a signed compare (no call to inline). */
     public static long min(long a, long b) {
-        return VliwOp.MIN.apply(a, b);
+        return a + Long.MIN_VALUE <= b + Long.MIN_VALUE ? a : b;
     }
 
+    /** Unsigned maximum, as {@link VliwOp#MAX}. */
     public static long max(long a, long b) {
-        return VliwOp.MAX.apply(a, b);
+        return a + Long.MIN_VALUE >= b + Long.MIN_VALUE ? a : b;
     }
 
     public static long shl(long a, long b) {
