@@ -113,6 +113,7 @@ public final class PipelineState {
     /** Installs an exact entry; {@code keyFields} in the table's key order. */
     public int addExact(String tableName, long[] keyFields, int action, long data) {
         MatchTable t = program.table(tableName);
+        requireMutable(t);
         long[] packed = pack(t, keyFields);
         return table(t).addExact(packed[0], packed[1], action, data);
     }
@@ -120,6 +121,7 @@ public final class PipelineState {
     /** Installs an LPM entry on a one-field table. */
     public int addLpm(String tableName, long value, int prefixLen, int action, long data) {
         MatchTable t = program.table(tableName);
+        requireMutable(t);
         long[] packed = pack(t, new long[] {value});
         return table(t).addLpm(packed[0], packed[1], prefixLen, action, data);
     }
@@ -127,12 +129,25 @@ public final class PipelineState {
     /** Installs a ternary entry; values and masks in the table's key order. */
     public int addTernary(String tableName, long[] values, long[] masks, int priority, int action, long data) {
         MatchTable t = program.table(tableName);
+        requireMutable(t);
         long[] v = pack(t, values);
         long[] m = pack(t, masks);
         return table(t).addTernary(v[0], v[1], m[0], m[1], priority, action, data);
     }
 
-    private static long[] pack(MatchTable t, long[] keyFields) {
+    /**
+     * A table with {@code const entries} is fixed when the program is compiled (P4_16: the
+     * control plane can neither add nor remove its entries), and the generated stage code
+     * may hold its entries as constants.
+     */
+    private static void requireMutable(MatchTable t) {
+        if (!t.constEntries().isEmpty()) {
+            throw new UserError("table " + t.name() + " has const entries: the control plane cannot change it");
+        }
+    }
+
+    /** The packed key (hi, lo) of an entry's field values, as a lookup packs the PHV (generated code uses it for const entries). */
+    static long[] pack(MatchTable t, long[] keyFields) {
         if (keyFields.length != t.key().size()) {
             throw new UserError("table " + t.name() + " has " + t.key().size() + " key fields, got " + keyFields.length);
         }

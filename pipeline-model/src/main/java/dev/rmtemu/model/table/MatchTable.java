@@ -30,6 +30,9 @@ public final class MatchTable {
     /** A constant exact entry: one value per key field (in key order), the action it selects and its action data. */
     public record ConstEntry(long[] key, int action, long data) {
         public ConstEntry {
+            if (action < 0) {
+                throw new IllegalArgumentException("a constant entry's action id is an index, not " + action);
+            }
             key = key.clone();
         }
 

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.runtime;
 
+import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.compiler.Compilation;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.hash.HashAlgorithm;
@@ -32,6 +33,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -124,6 +126,52 @@ class IrBackendsTest {
                 long expected = (v & 0xFF) < 200 ? (v & 0xFF) % 5 : 255;
                 assertEquals(expected, phv.values()[rest.slot()], backend + " port " + v);
             }
+        }
+    }
+
+    /**
+     * Const tables narrow enough for the generated code's direct array (8-bit key) and too
+     * wide for it (16-bit key, hashed): a key listed twice takes its later entry, as the
+     * installed table does; both back ends agree on every key; the control plane cannot
+     * add to either (P4_16: const entries are fixed at compile time).
+     */
+    @Test
+    void narrowAndWideConstTablesLookUpTheSameOnBothBackEndsAndRefuseTheControlPlane() {
+        ProgramBuilder b = ProgramBuilder.create("const_tables", "const tables, direct and hashed");
+        Field port = b.header("l4.src_port", 16, ParsedField.SRC_PORT);
+        Field low = b.metadata(Gress.INGRESS, "meta.low", 8);
+        Field a = b.metadata(Gress.INGRESS, "meta.a", 16);
+        Field w = b.metadata(Gress.INGRESS, "meta.w", 16);
+        b.stage(Gress.INGRESS, 0).body(code -> code.set(low, Ir.read(port)));
+        List<MatchTable.ConstEntry> narrow = List.of(new MatchTable.ConstEntry(new long[] {3}, 1, 30),
+                new MatchTable.ConstEntry(new long[] {9}, 2, 90), new MatchTable.ConstEntry(new long[] {3}, 2, 31));
+        List<MatchTable.ConstEntry> wide = List.of(new MatchTable.ConstEntry(new long[] {0x1234}, 1, 7),
+                new MatchTable.ConstEntry(new long[] {0xFF03}, 2, 8));
+        ProgramBuilder.StageBuilder s1 = b.stage(Gress.INGRESS, 1);
+        MatchTable byLow = s1.constTable("by_low", 16, narrow, low);
+        MatchTable byPort = s1.constTable("by_port", 16, wide, port);
+        s1.body(code -> {
+            code.apply(byLow).on(1, x -> x.set(a, Ir.actionData(byLow)))
+                    .on(2, x -> x.set(a, Ir.add(Ir.actionData(byLow), Ir.constant(1000)))).miss(x -> x.set(a, 0xFFFF));
+            code.apply(byPort).on(1, x -> x.set(w, Ir.actionData(byPort)))
+                    .on(2, x -> x.set(w, Ir.add(Ir.actionData(byPort), Ir.constant(100)))).miss(x -> x.set(w, 0xFFFF));
+        });
+        StageProgram p = b.build();
+        long[][] expected = {{0x0003, 1031, 0xFFFF}, {0x0009, 1090, 0xFFFF}, {0x1234, 0xFFFF, 7}, {0xFF03, 1031, 108}, {0x0004, 0xFFFF, 0xFFFF}};
+        for (Backend backend : Backend.values()) {
+            PipelineState state = new PipelineState(p, 1);
+            PassExecutor exec = new PassExecutor(state, true, backend);
+            Phv phv = new Phv(p.fields().size());
+            for (long[] e : expected) {
+                phv.clear();
+                phv.load(port, e[0]);
+                exec.run(phv, 0, Gress.INGRESS, e[0]);
+                assertEquals(e[1], phv.values()[a.slot()], backend + " by_low, port " + e[0]);
+                assertEquals(e[2], phv.values()[w.slot()], backend + " by_port, port " + e[0]);
+            }
+            UserError refused = assertThrows(UserError.class, () -> state.addExact("by_low", new long[] {4}, 1, 1));
+            assertEquals("table by_low has const entries: the control plane cannot change it", refused.getMessage());
+            assertThrows(UserError.class, () -> state.addExact("by_port", new long[] {4}, 1, 1));
         }
     }
 
