@@ -81,7 +81,6 @@ public class WbmonBenchmark extends EngineBenchmark {
         engine.forwarding((in, rec) -> 1);
         engine.onDeparture((c, port, s, pool) -> { });
         WbmonPipeline.addIncomingPort(engine.state(), 0);
-        p.installConstantTables(engine.state());
         arrays = p.program.registers().stream().map(RegisterArray::name).toArray(String[]::new);
     }
 

@@ -244,7 +244,6 @@ class BackendEquivalenceTest {
         for (int port = ports / 2; port < ports - 1; port++) {
             WbmonPipeline.addOutgoingPort(e.state(), port, port % pipeline.config.vconns());
         }
-        pipeline.installConstantTables(e.state());
         e.forwarding((in, rec) -> rec.dstPort());
         List<Long> departures = new ArrayList<>();
         e.onDeparture((cycle, port, slot, pool) -> {

@@ -7,7 +7,6 @@ import dev.rmtemu.emulator.topology.Routing;
 import dev.rmtemu.traces.FlowKey;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.emulator.topology.Neighborhood;
-import dev.rmtemu.emulator.topology.Node;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.VConn;
 import dev.rmtemu.emulator.topology.VConns;
@@ -81,14 +80,8 @@ public final class WbmonControlPlane {
         for (VConn v : vc) {
             startedAt.merge(((long) v.from() << 32) | v.fromPort(), 1, Integer::sum);
         }
+        // the own-bit and popcount tables are const entries of the program: nothing to install
         List<Entry> out = new ArrayList<>();
-        for (Node n : t.nodes()) {
-            if (n.isProgrammable()) {
-                for (WbmonPipeline.ConstantEntry e : WbmonPipeline.constantEntries(c)) {
-                    out.add(new Entry(n.name(), e.table(), e.key(), e.action(), e.data()));
-                }
-            }
-        }
         TreeMap<Long, Boolean> inPorts = new TreeMap<>();
         TreeMap<Long, Integer> ecmp = new TreeMap<>();
         for (int id = 0; id < vc.size(); id++) {

@@ -136,10 +136,6 @@ public final class WbmonPipeline {
         return "wbmon_drops_b" + b;
     }
 
-    /** One entry of a table of constants the control plane installs on every m-switch. */
-    public record ConstantEntry(String table, long key, int action, long data) {
-    }
-
     public final WbmonConfig config;
     public final StageProgram program;
     public final Field vconnId;
@@ -282,7 +278,7 @@ public final class WbmonPipeline {
         // stage 1: newest slot base, advanced to the packet's when the packet is serially newer; the own-bit
         // table gives the packet's register and bit
         ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, STAGE_NEWEST);
-        MatchTable ownBit = s2.table(OWN_BIT, MatchKind.EXACT, n * w, w, md.low());
+        MatchTable ownBit = s2.constTable(OWN_BIT, w, ownBitEntries(config), md.low());
         // lo/hi pairs (the hi word unused): a condition may read the second input word, IN_HI, only on a pair
         RegisterArray newest = s2.register(NEWEST, 32, true, cells);
         RegisterAction newestFirst = s2.action(RegisterAction.on(newest, "first")
@@ -360,11 +356,11 @@ public final class WbmonPipeline {
             }));
         }
 
-        // popcount stage: zero bits per byte from tables the control plane fills (constantEntries)
+        // popcount stage: zero bits per byte from tables of constants (P4 const entries)
         ProgramBuilder.StageBuilder sp = b.stage(Gress.INGRESS, popcountStage());
         MatchTable[] zeroBits = new MatchTable[bytes];
         for (int k = 0; k < bytes; k++) {
-            zeroBits[k] = sp.table(popcountTable(k), MatchKind.EXACT, POPCOUNT_ENTRIES, 4, md.wordByte()[k]);
+            zeroBits[k] = sp.constTable(popcountTable(k), 4, popcountEntries(), md.wordByte()[k]);
         }
         sp.body(code -> code.when(eq(read(md.cleaned()), constant(1)), cleaned -> {
             for (int k = 0; k < bytes; k++) {
@@ -511,31 +507,28 @@ public final class WbmonPipeline {
     }
 
     /**
-     * The tables of constants every m-switch holds: the own-bit table (low log2(N·W) bits of
-     * the sequence number → register as the action, 1 &lt;&lt; (sn mod W) as the data) and the
-     * popcount tables (zero bits of every byte value).
+     * The own-bit table's constant entries: the low log2(N·W) bits of the sequence number
+     * select the register (the action) and the bit 1 &lt;&lt; (sn mod W) (the data). Const
+     * entries, as in P4: compiled into the program, never touched by the control plane.
      */
-    public static List<ConstantEntry> constantEntries(WbmonConfig c) {
-        List<ConstantEntry> out = new ArrayList<>();
+    static List<MatchTable.ConstEntry> ownBitEntries(WbmonConfig c) {
+        List<MatchTable.ConstEntry> out = new ArrayList<>();
         int w = c.bitsPerRegister();
         int shift = Integer.numberOfTrailingZeros(w);
         for (int low = 0; low < c.registers() * w; low++) {
-            out.add(new ConstantEntry(OWN_BIT, low, registerAction(low >>> shift), 1L << (low & (w - 1))));
-        }
-        for (int k = 0; k < w / WbmonConfig.BITS_PER_COUNT_TABLE; k++) {
-            for (int value = 0; value < POPCOUNT_ENTRIES; value++) {
-                out.add(new ConstantEntry(popcountTable(k), value, ACTION_VALID,
-                        WbmonConfig.BITS_PER_COUNT_TABLE - Integer.bitCount(value)));
-            }
+            out.add(new MatchTable.ConstEntry(new long[] {low}, registerAction(low >>> shift), 1L << (low & (w - 1))));
         }
         return out;
     }
 
-    /** Control plane: installs {@link #constantEntries}. */
-    public void installConstantTables(PipelineState s) {
-        for (ConstantEntry e : constantEntries(config)) {
-            s.addExact(e.table(), new long[] {e.key()}, e.action(), e.data());
+    /** A popcount table's constant entries: the zero bits of every byte value. */
+    static List<MatchTable.ConstEntry> popcountEntries() {
+        List<MatchTable.ConstEntry> out = new ArrayList<>();
+        for (int value = 0; value < POPCOUNT_ENTRIES; value++) {
+            out.add(new MatchTable.ConstEntry(new long[] {value}, ACTION_VALID,
+                    WbmonConfig.BITS_PER_COUNT_TABLE - Integer.bitCount(value)));
         }
+        return out;
     }
 
     /** Drops detected on vconn {@code id}, every pipe: the byte lanes added. */

@@ -256,7 +256,6 @@ class WbmonPipelineTest {
                 PortConfig.strictPriority(100), true));
         WbmonPipeline.addIncomingPort(e.state(), 0);
         WbmonPipeline.addOutgoingPort(e.state(), 1, 5);
-        p.installConstantTables(e.state());
         e.forwarding((in, rec) -> rec.dstPort());
         List<long[]> out = new ArrayList<>(); // port, shim, ip id, tcp seq
         e.onDeparture((cycle, port, slot, pool) -> out.add(new long[] {port, pool.shim(slot), pool.record(slot).ipId(),
@@ -305,7 +304,6 @@ class WbmonPipelineTest {
         WbmonPipeline.addOutgoingPort(up.state(), 1, 3);
         up.state().writeRegister(0, WbmonPipeline.NEXT_SEQ, 3, first, 0);
         WbmonPipeline.addIncomingPort(down.state(), 0);
-        p.installConstantTables(down.state());
         up.forwarding((in, rec) -> 1);
         down.forwarding((in, rec) -> 2);
         List<Long> stamped = new ArrayList<>();
