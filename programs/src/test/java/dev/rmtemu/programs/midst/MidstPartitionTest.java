@@ -132,6 +132,10 @@ class MidstPartitionTest {
             kinds.add(e.kind());
         }
         assertEquals(List.of(MidstPipeline.KIND_MONITOR_ON, MidstPipeline.KIND_MONITOR_OFF, MidstPipeline.KIND_CLEAN_DONE), kinds);
+        for (MidstCollector.Event e : sw.collector().events()) {
+            assertEquals(0, e.queue(), "events are about queue 0: " + e);
+            assertEquals(0, e.pipe());
+        }
         var state = sw.engine().state();
         assertEquals(1, state.readRegister(0, MidstPipeline.EPOCH, 0), "queue 0 had one monitoring interval");
         assertEquals(0, state.readRegister(0, MidstPipeline.EPOCH, 1), "queue 1 was never monitored");
@@ -177,8 +181,9 @@ class MidstPartitionTest {
         sw.engine().drain();
         assertEquals(0, sw.ingressCleanPointer(0, 1, 1));
         assertEquals(0, sw.egressCleanPointer(1, 0, 1));
-        long done = sw.collector().events().stream().filter(e -> e.kind() == MidstPipeline.KIND_CLEAN_DONE).count();
-        assertEquals(1, done);
+        List<MidstCollector.Event> done = sw.collector().events().stream().filter(e -> e.kind() == MidstPipeline.KIND_CLEAN_DONE).toList();
+        assertEquals(1, done.size());
+        assertEquals(List.of(0, 3), List.of(done.get(0).pipe(), done.get(0).queue()), "ingress pipe 0 cleaned partition (1, 1)");
         for (int pipe = 0; pipe < 2; pipe++) {
             for (int r = 0; r < cfg.rows(); r++) {
                 long[] in = state.snapshot(pipe, MidstPipeline.inDirty(r));
@@ -207,6 +212,10 @@ class MidstPartitionTest {
         assertEquals(i.engine().counters().droppedTotal(), c.engine().counters().droppedTotal());
         assertTrue(c.engine().counters().droppedTotal() > 0);
         assertTrue(c.collector().events().size() >= 4, "monitoring events " + c.collector().events());
+        assertEquals(i.collector().events(), c.collector().events());
+        // both generators' probes reported: events of ingress pipes 0 and 1
+        assertEquals(java.util.Set.of(0, 1), c.collector().events().stream().map(MidstCollector.Event::pipe)
+                .collect(java.util.stream.Collectors.toSet()));
         for (RegisterArray r : c.pipeline().program.registers()) {
             for (int pipe = 0; pipe < TOFINO1.pipes(); pipe++) {
                 assertArrayEquals(i.engine().state().snapshot(pipe, r.name()), c.engine().state().snapshot(pipe, r.name()),
