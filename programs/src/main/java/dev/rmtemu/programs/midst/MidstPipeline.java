@@ -343,24 +343,40 @@ public final class MidstPipeline {
                                 }
                             }),
                     data -> {
-                        data.execute(readMonitor, part)
-                                .set(monitorOld, output(readMonitor))
-                                .set(brMonitor, output(readMonitor))
-                                .set(brCounted, output(readMonitor))
-                                .set(egressPort, dataPort);
-                        for (int i = 0; i < rows; i++) {
-                            // columns is a power of two on tofino1: the index is a mask of the hash bits;
-                            // a multiple of 32, so the bit position is the hash's low 5 bits either way
-                            data.set(parts > 1 ? pt.hashIndex[i] : brIndex[i], mod(hash(h[i]), constant(parts > 1 ? config.partitionColumns() : columns)))
-                                    .set(bit[i], and(hash(h[i]), constant(MidstConfig.COUNTERS_PER_DIRTY_WORD - 1)));
+                        Consumer<Block> counted = in -> {
+                            in.execute(readMonitor, part)
+                                    .set(monitorOld, output(readMonitor))
+                                    .set(brMonitor, output(readMonitor))
+                                    .set(brCounted, output(readMonitor));
+                            if (pipes == 1) {
+                                in.set(egressPort, dataPort);
+                            }
+                            for (int i = 0; i < rows; i++) {
+                                // columns is a power of two on tofino1: the index is a mask of the hash bits;
+                                // a multiple of 32, so the bit position is the hash's low 5 bits either way
+                                in.set(parts > 1 ? pt.hashIndex[i] : brIndex[i],
+                                                mod(hash(h[i]), constant(parts > 1 ? config.partitionColumns() : columns)))
+                                        .set(bit[i], and(hash(h[i]), constant(MidstConfig.COUNTERS_PER_DIRTY_WORD - 1)));
+                            }
+                            if (pipes > 1) {
+                                // ingress pipe i: the port number shifted
+                                in.set(pt.inPipe, shr(read(ingressPort), constant(portBits)));
+                            }
+                        };
+                        if (pipes > 1) {
+                            data.set(egressPort, dataPort);
                         }
                         if (queues > 1) {
                             data.set(pt.qid, and(read(tuple.dst()), constant(queues - 1)));
                         }
                         if (pipes > 1) {
-                            // ingress pipe i: the port number shifted (ports of pipes 0..P-1 only); egress pipe j's bits
-                            data.set(pt.inPipe, shr(read(ingressPort), constant(portBits)))
-                                    .set(pt.outPipe, and(read(tuple.dst()), constant((pipes - 1) << queueBits)));
+                            // egress pipe j's bits; a packet from a pipe beyond P has no partition: it is forwarded
+                            // like a probe in transit, neither counted nor cleaning, and touches no state
+                            data.set(pt.outPipe, and(read(tuple.dst()), constant((pipes - 1) << queueBits)))
+                                    .when(lt(read(ingressPort), constant(pipes * config.portsPerPipe())), counted,
+                                            outside -> outside.set(pt.transit, 1).set(brMonitor, 1));
+                        } else {
+                            counted.accept(data);
                         }
                     });
             if (parts > 1) {

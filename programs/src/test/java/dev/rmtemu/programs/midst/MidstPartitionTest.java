@@ -53,10 +53,13 @@ class MidstPartitionTest {
         int toA = MidstSwitch.destination(cfg, 0x0A000000, 1, 0); // pipe 1's port, low-priority queue 0
         int toB = MidstSwitch.destination(cfg, 0x0A000000, 1, 1); // pipe 1's port, queue 1 (served first)
         int toC = MidstSwitch.destination(cfg, 0x0A000000, 0, 0); // pipe 0's port, uncongested
-        int[] departed = new int[3];
+        int[] departed = new int[4];
         sw.onDeparture((cycle, port, slot, pool) -> {
             int src = pool.record(slot).srcIpv4();
-            if (src >= a && src <= c) {
+            if (src == 0x0A800004) {
+                departed[3]++;
+                assertEquals(cfg.dataPort(1), port);
+            } else if (src >= a && src <= c) {
                 departed[src - a]++;
                 assertEquals(src == c ? cfg.dataPort(0) : cfg.dataPort(1), port, "egress port of flow " + (src - a));
             }
@@ -69,6 +72,14 @@ class MidstPartitionTest {
             if (k % 5 == 0) {
                 send(sw, k * 400L + 200, PIPE1_INPUT, c, toC, k / 5 + 1);
             }
+        }
+        // D enters in pipe 2, beyond the P = 2 monitored pipes, towards A's queue: forwarded, never counted
+        int d = 0x0A800004;
+        int outsidePort = 2 * PORTS_PER_PIPE + 3;
+        // even with pipe 2's monitor flag held on (a control script writing every pipe)
+        sw.engine().state().writeRegister(2, MidstPipeline.MONITOR, cfg.partitionOf(toA), 1, 0);
+        for (int k = 0; k < 4; k++) {
+            send(sw, n * 400L + 30_000 + k * 1_000L, outsidePort, d, toA, k + 1);
         }
         int tail = 5;
         for (int k = 0; k < tail; k++) {
@@ -108,6 +119,18 @@ class MidstPartitionTest {
             }
         }
         assertEquals(lostA, reportedA);
+        // D left (4 of 4) but is in no sketch: S_out partition (0, 0) of egress pipe 1 (its pipe 2 would alias onto 0)
+        // holds A's departures and nothing else, and pipe 2 has no S_in counts
+        assertEquals(4, departed[3]);
+        for (int r = 0; r < cfg.rows(); r++) {
+            long[] out = sw.engine().state().snapshot(1, MidstPipeline.outCount(r));
+            long sum = 0;
+            for (int col = 0; col < cfg.partitionColumns(); col++) {
+                sum += out[col];
+            }
+            assertEquals(departed[0], sum, "S_out row " + r + " partition (0, 0)");
+            assertEquals(0, java.util.Arrays.stream(sw.engine().state().snapshot(2, MidstPipeline.inCount(r))).sum());
+        }
         assertTrue(lostA > lostB && lostB > 0, "queue 1 has priority: A lost " + lostA + ", B " + lostB);
     }
 
