@@ -65,7 +65,7 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("clean_bytes", "512");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("target", "tofino1");
-        DEFAULTS.put("part", "abcd");
+        DEFAULTS.put("part", "abcde");
         DEFAULTS.put("shrew_memories", "1,256");
         DEFAULTS.put("shrew_flows", "100");
         DEFAULTS.put("shrew_rtt_us", "1000,100000");
@@ -130,7 +130,7 @@ public final class MidstExperiment implements Experiment {
                 "pq_pipes=2 pq_queues=2 pq_memory=256 pq_overload=1.5 pq_burst_packets=20000,2000",
                 "                           part (e): P pipes x Q queues, KB per sketch per pipe, offered load per monitored port,",
                 "                           burst sizes; next to the same arrivals on 1 pipe x 1 queue with the P pipes' memory",
-                "seed=1 target=tofino1 part=abcd  seed; target profile; which parts to run (any of a, b, c, d, e)");
+                "seed=1 target=tofino1 part=abcde seed; target profile; which parts to run (any of a, b, c, d, e)");
     }
 
     /** One accuracy run's result. */
