@@ -130,7 +130,7 @@ public final class MidstSwitch {
         for (int i = 0; i < cfg.pipes(); i++) {
             int parts = cfg.partitions();
             int[] next = {0};
-            engine.packetGenerator(i, startCycle, periodCycles, count, r -> {
+            engine.packetGenerator(cfg.pipes() == 1 ? pipe : i, startCycle, periodCycles, count, r -> {
                 probeTemplate(r);
                 r.dstIpv4(PROBE_TARGET_BASE | next[0]);
                 next[0] = (next[0] + 1) % parts;
