@@ -75,7 +75,11 @@ import static dev.rmtemu.model.ir.Ir.xor;
  * words inside one partition. Pipe i's generator probes (j, q) in turn (the probe's destination
  * names it): ingress i → egress j (recirculation port j: depth, S_out cleaning) → ingress j
  * (transit, no state) → egress i (transit) → ingress i (monitor flag, S_in cleaning, fate); the
- * cleaner token then sits in ingress i per (j, q). With P = Q = 1 the program is the one above.
+ * cleaner token then sits in ingress i per (j, q), in stage 9. The partition offsets take a few
+ * more VLIW operations (ingress 1-5: shifts and ORs of the partition onto the hash bits, the S_out
+ * index and word bridged from stages 4 and 5; egress 1: the cleaned word's partition offset), and
+ * a packet from a pipe beyond P is forwarded without touching state. With P = Q = 1 the program
+ * is the one above, statement for statement.
  *
  * A decision on a register action's output is taken one stage after the action (the output
  * reaches the PHV when the stage ends): the clean pointer's remaining count is kept in
