@@ -30,7 +30,7 @@ class ExperimentJsonKeysTest {
         return Stream.of(
                 Arguments.of("hashpipe", List.of("packets=20000", "intervals=1", "memory=1536", "k=30", "d=6")),
                 Arguments.of("lds", List.of("part=a", "packets=20000", "flows=400", "seed=3")),
-                Arguments.of("midst", List.of("part=abcd", "memories=10", "overloads=1.5", "flows=5000", "bursts=2",
+                Arguments.of("midst", List.of("part=abcde", "pq_burst_packets=4000", "memories=10", "overloads=1.5", "flows=5000", "bursts=2",
                         "burst_packets=4000", "burst_sizes=4000", "interval_us=5000", "clean_sizes=20", "shrew_flows=10",
                         "shrew_ms=40", "shrew_periods_ms=15", "shrew_start_ms=5", "drop_overloads=3")),
                 Arguments.of("wbmon", List.of("part=abcdef", "a_step=32", "b_max=200", "b_step=50", "c_packets=20000", "c_runs=2",

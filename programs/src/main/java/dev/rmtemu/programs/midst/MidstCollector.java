@@ -29,8 +29,15 @@ public final class MidstCollector implements DepartureListener {
     /** Event payload: probe kind (1), epoch (2), queue depth in cells (4). */
     public static final int EVENT_PAYLOAD_BYTES = 7;
 
-    /** One monitoring or cleaning event. */
-    public record Event(long cycle, int kind, int epoch, long queueDepthCells) {
+    /**
+     * One monitoring or cleaning event of ingress pipe {@code pipe} about queue {@code queue}
+     * (the partition j · Q + q: queue q of egress pipe j; both 0 with one pipe and one queue).
+     */
+    public record Event(long cycle, int kind, int epoch, long queueDepthCells, int pipe, int queue) {
+        /** An event of the one-pipe, one-queue layout (what the journal carries). */
+        public Event(long cycle, int kind, int epoch, long queueDepthCells) {
+            this(cycle, kind, epoch, queueDepthCells, 0, 0);
+        }
     }
 
     /** A flow's reports summed over monitoring epochs. */
@@ -52,7 +59,9 @@ public final class MidstCollector implements DepartureListener {
         if (port == p.config.collectorPort()) {
             int kind = (int) phv.get(p.probeKind);
             if (kind >= MidstPipeline.KIND_MONITOR_ON) {
-                events.add(new Event(cycle, kind, (int) phv.get(p.probeEpoch), phv.get(p.probeDepth)));
+                int parts = p.config.partitions();
+                events.add(new Event(cycle, kind, (int) phv.get(p.probeEpoch), phv.get(p.probeDepth),
+                        p.probeHome == null ? 0 : (int) phv.get(p.probeHome), (int) (phv.get(p.tuple.dst()) & (parts - 1))));
             }
             return;
         }

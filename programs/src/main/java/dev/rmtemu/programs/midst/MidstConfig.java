@@ -15,9 +15,18 @@ import dev.rmtemu.model.UserError;
  * @param collectorPort   front-panel port towards the collector (monitoring and cleaning reports)
  * @param dirtyWords      clean with one dirty word per 32 counters (the paper's mechanism); false:
  *                        each passing packet zeroes one counter per row (the baseline it improves on)
+ * @param pipes           P: pipes carrying monitored traffic (input ports in pipes 0..P-1, a monitored
+ *                        port in each of them: {@code dataPort + j · portsPerPipe} for egress pipe j)
+ * @param queues          Q: monitored queues of each monitored port; a data packet's egress pipe and
+ *                        queue are the low bits of its destination address (queue: bits 0..log2 Q − 1,
+ *                        egress pipe: the next log2 P bits), a stand-in for a forwarding table and a
+ *                        class-to-queue map
+ * @param portsPerPipe    front-panel ports of a pipe on the target (port p is in pipe p / portsPerPipe):
+ *                        the data plane finds a packet's ingress pipe by shifting its port number
  */
 public record MidstConfig(int rows, int columns, long lossThreshold, long burstThreshold,
-                          long highWater, long lowWater, int dataPort, int collectorPort, boolean dirtyWords) {
+                          long highWater, long lowWater, int dataPort, int collectorPort, boolean dirtyWords,
+                          int pipes, int queues, int portsPerPipe) {
     /**
      * Most rows: tofino1 has 4 stateful ALUs per stage and each row's counters (and dirty
      * words) are one register array in the same stage, so 4 rows fill a stage.
@@ -48,6 +57,22 @@ public record MidstConfig(int rows, int columns, long lossThreshold, long burstT
     public static final long DEFAULT_LOW_WATER = 125;
     public static final int DEFAULT_DATA_PORT = 1;
     public static final int DEFAULT_COLLECTOR_PORT = 2;
+    /** One pipe and one queue: the paper's single FIFO queue (section 2, "In-flow FIFO"). */
+    public static final int DEFAULT_PIPES = 1;
+    public static final int DEFAULT_QUEUES = 1;
+    /** tofino1's front-panel ports per pipe (its profile's {@code portsPerPipe}). */
+    public static final int DEFAULT_PORTS_PER_PIPE = 16;
+    /** Most pipes: tofino1 and tofino2 have 4. */
+    public static final int MAX_PIPES = 4;
+    /** Most queues a port gives MIDST: Tofino's 32 queues per port. */
+    public static final int MAX_QUEUES = 32;
+
+    /** One pipe, one queue (the single-FIFO deployment). */
+    public MidstConfig(int rows, int columns, long lossThreshold, long burstThreshold, long highWater, long lowWater,
+                       int dataPort, int collectorPort, boolean dirtyWords) {
+        this(rows, columns, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, dirtyWords,
+                DEFAULT_PIPES, DEFAULT_QUEUES, DEFAULT_PORTS_PER_PIPE);
+    }
 
     public MidstConfig {
         if (rows < 1 || rows > MAX_ROWS) {
@@ -65,11 +90,62 @@ public record MidstConfig(int rows, int columns, long lossThreshold, long burstT
         if (dataPort == collectorPort || dataPort < 0 || collectorPort < 0) {
             throw new UserError("midst: data port and collector port must be distinct front-panel ports");
         }
+        if (pipes < 1 || pipes > MAX_PIPES || Integer.bitCount(pipes) != 1) {
+            throw new UserError("midst: pipes must be a power of two from 1 to " + MAX_PIPES
+                    + " (the pipe is a bit field of a sketch index), got " + pipes);
+        }
+        if (queues < 1 || queues > MAX_QUEUES || Integer.bitCount(queues) != 1) {
+            throw new UserError("midst: queues must be a power of two from 1 to " + MAX_QUEUES
+                    + " (the queue is a bit field of a sketch index), got " + queues);
+        }
+        if (portsPerPipe < 1 || Integer.bitCount(portsPerPipe) != 1) {
+            throw new UserError("midst: ports_per_pipe must be a power of two (the pipe is the port number shifted), got "
+                    + portsPerPipe);
+        }
+        int parts = pipes * queues;
+        if (parts > 1 && (Integer.bitCount(columns) != 1 || columns / parts < COUNTERS_PER_DIRTY_WORD)) {
+            throw new UserError("midst: with " + pipes + " pipes x " + queues + " queues, columns must be a power of two"
+                    + " of at least " + parts * COUNTERS_PER_DIRTY_WORD + " (each of the " + parts
+                    + " partitions of a row holds whole dirty words), got " + columns);
+        }
+        if (pipes > 1 && dataPort >= portsPerPipe) {
+            throw new UserError("midst: with " + pipes + " pipes the data port names the port of pipe 0 (below "
+                    + portsPerPipe + "); pipe j monitors port + j x " + portsPerPipe + ", got port " + dataPort);
+        }
+        if (pipes > 1 && collectorPort % portsPerPipe == dataPort && collectorPort / portsPerPipe < pipes) {
+            throw new UserError("midst: collector port " + collectorPort + " is the monitored port of pipe "
+                    + collectorPort / portsPerPipe);
+        }
     }
 
     public static MidstConfig defaults() {
         return new MidstConfig(DEFAULT_ROWS, DEFAULT_COLUMNS, DEFAULT_LOSS_THRESHOLD, DEFAULT_BURST_THRESHOLD,
                 DEFAULT_HIGH_WATER, DEFAULT_LOW_WATER, DEFAULT_DATA_PORT, DEFAULT_COLLECTOR_PORT, true);
+    }
+
+    /** Partitions of every sketch row and of the per-queue state: P · Q. */
+    public int partitions() {
+        return pipes * queues;
+    }
+
+    /** Counters of a row in one partition (a power of two when there is more than one partition). */
+    public int partitionColumns() {
+        return columns / partitions();
+    }
+
+    /** Cleaning steps per row in one partition. */
+    public int partitionSteps() {
+        return cleaningSteps() / partitions();
+    }
+
+    /** Monitored port of egress pipe {@code j}. */
+    public int dataPort(int j) {
+        return dataPort + j * portsPerPipe;
+    }
+
+    /** Partition (j, q) of a data packet's S_in cells, from its destination address. */
+    public int partitionOf(int dstIpv4) {
+        return dstIpv4 & (partitions() - 1);
     }
 
     /**
@@ -104,18 +180,24 @@ public record MidstConfig(int rows, int columns, long lossThreshold, long burstT
     }
 
     public MidstConfig withRows(int r, int c) {
-        return new MidstConfig(r, c, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, dirtyWords);
+        return new MidstConfig(r, c, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, dirtyWords, pipes, queues, portsPerPipe);
     }
 
     public MidstConfig withWaterMarks(long h, long l) {
-        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, h, l, dataPort, collectorPort, dirtyWords);
+        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, h, l, dataPort, collectorPort, dirtyWords, pipes, queues, portsPerPipe);
     }
 
     public MidstConfig withThresholds(long loss, long burst) {
-        return new MidstConfig(rows, columns, loss, burst, highWater, lowWater, dataPort, collectorPort, dirtyWords);
+        return new MidstConfig(rows, columns, loss, burst, highWater, lowWater, dataPort, collectorPort, dirtyWords, pipes, queues, portsPerPipe);
     }
 
     public MidstConfig withDirtyWords(boolean on) {
-        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, on);
+        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort, on, pipes, queues, portsPerPipe);
+    }
+
+    /** The same sketches partitioned over {@code p} pipes and {@code q} queues of each monitored port. */
+    public MidstConfig withPipesAndQueues(int p, int q, int ports) {
+        return new MidstConfig(rows, columns, lossThreshold, burstThreshold, highWater, lowWater, dataPort, collectorPort,
+                dirtyWords, p, q, ports);
     }
 }

@@ -113,6 +113,11 @@ public final class MidstControlPlane implements ProgramControlPlane {
             throw new UserError("midst: " + where + "port=" + cfg.dataPort() + " and collector=" + cfg.collectorPort()
                     + " must be front-panel ports below " + ports);
         }
+        if (cfg.partitions() > 1) {
+            // the replay report queries one pipe's unpartitioned sketches; the partitioned layout runs in the experiment
+            throw new UserError("midst: " + where + "replay runs pipes=1 queues=1; pipes=" + cfg.pipes() + " queues="
+                    + cfg.queues() + " run in `rmtemu experiment midst --opt part=e`");
+        }
         int pipe = engine.config().pipeOf(cfg.dataPort());
         if (engine.config().pipeOf(cfg.collectorPort()) != pipe) {
             throw new UserError("midst: " + where + "collector port " + cfg.collectorPort() + " is not in the pipe of port "

@@ -65,7 +65,7 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("clean_bytes", "512");
         DEFAULTS.put("seed", "1");
         DEFAULTS.put("target", "tofino1");
-        DEFAULTS.put("part", "abcd");
+        DEFAULTS.put("part", "abcde");
         DEFAULTS.put("shrew_memories", "1,256");
         DEFAULTS.put("shrew_flows", "100");
         DEFAULTS.put("shrew_rtt_us", "1000,100000");
@@ -84,6 +84,11 @@ public final class MidstExperiment implements Experiment {
         DEFAULTS.put("mirror_gbps", "1");
         DEFAULTS.put("mirror_cells", "250");
         DEFAULTS.put("mirror_bytes", "64");
+        DEFAULTS.put("pq_pipes", "2");
+        DEFAULTS.put("pq_queues", "2");
+        DEFAULTS.put("pq_memory", "256");
+        DEFAULTS.put("pq_overload", "1.5");
+        DEFAULTS.put("pq_burst_packets", "20000,2000");
     }
 
     @Override
@@ -94,7 +99,7 @@ public final class MidstExperiment implements Experiment {
     @Override
     public String description() {
         return "MIDST Δ-sketches: (a) heavy-loser accuracy vs memory and loss rate; (b) cleaning time vs sketch size (Table 1);"
-                + " (c) shrew attack; (d) drop volume vs negative mirroring";
+                + " (c) shrew attack; (d) drop volume vs negative mirroring; (e) several pipes and queues";
     }
 
     @Override
@@ -122,7 +127,10 @@ public final class MidstExperiment implements Experiment {
                 "shrew_query_ms=10          S_loss query interval of the control-plane variant",
                 "drop_overloads=1.5,2,4,8 drop_memory=256  part (d): overloads (drop volumes) of the (a) traffic; KB per sketch",
                 "mirror_gbps=1 mirror_cells=250 mirror_bytes=64  negative mirroring: mirror port rate, queue limit, copy size",
-                "seed=1 target=tofino1 part=abcd  seed; target profile; which parts to run (any of a, b, c, d)");
+                "pq_pipes=2 pq_queues=2 pq_memory=256 pq_overload=1.5 pq_burst_packets=20000,2000",
+                "                           part (e): P pipes x Q queues, KB per sketch per pipe, offered load per monitored port,",
+                "                           burst sizes; next to the same arrivals on 1 pipe x 1 queue with the P pipes' memory",
+                "seed=1 target=tofino1 part=abcde seed; target profile; which parts to run (any of a, b, c, d, e)");
     }
 
     /** One accuracy run's result. */
@@ -163,6 +171,12 @@ public final class MidstExperiment implements Experiment {
         List<ShrewRow> shrew = new ArrayList<>();
         MidstShrew.Result shrewBaseline = null;
         List<MidstDropVolume.Result> volume = new ArrayList<>();
+        List<PqRow> pq = new ArrayList<>();
+        if (part.contains("e")) {
+            for (int burst : ints(o, "pq_burst_packets")) {
+                pq.addAll(pipesAndQueues(o, profile, burst));
+            }
+        }
         if (part.contains("a")) {
             for (int burst : ints(o, "burst_sizes")) {
                 for (double overload : doubles(o, "overloads")) {
@@ -220,11 +234,85 @@ public final class MidstExperiment implements Experiment {
         }
         StringWriter json = new StringWriter();
         StringWriter tables = new StringWriter();
-        printJson(new PrintWriter(json), o, acc, clean, shrew, shrewBaseline, volume);
+        printJson(new PrintWriter(json), o, acc, clean, shrew, shrewBaseline, volume, pq);
         PrintWriter t = new PrintWriter(tables);
         printTables(t, o, acc, clean, shrew, shrewBaseline);
         printVolume(t, o, volume);
+        printPipesAndQueues(t, o, pq);
         return new Output(json.toString(), tables.toString());
+    }
+
+    /** A part (e) row: one layout's run for one burst size. */
+    public record PqRow(int burstPackets, MidstPipesQueues.Result result) {
+    }
+
+    /**
+     * Part (e) for one burst size: P pipes × Q queues, then the same arrivals on 1 × 1 with the
+     * P pipes' sketch memory in its one pipe.
+     */
+    public static List<PqRow> pipesAndQueues(Map<String, String> o, TargetProfile chosen, int burstPackets) {
+        int pipes = integer(o, "pq_pipes");
+        int queues = integer(o, "pq_queues");
+        int kb = integer(o, "pq_memory");
+        positive(o, "pq_memory", "pq_overload");
+        if (burstPackets < 1) {
+            throw new UserError("experiment midst: pq_burst_packets must be positive, got " + burstPackets);
+        }
+        if (pipes < 2 || pipes > Math.min(MidstConfig.MAX_PIPES, chosen.pipes()) || Integer.bitCount(pipes) != 1) {
+            throw new UserError("experiment midst: pq_pipes must be 2 or 4 and at most the " + chosen.pipes() + " pipe(s) of "
+                    + chosen.name() + ", got " + pipes);
+        }
+        int rows = integer(o, "rows");
+        double gbps = Double.parseDouble(o.get("gbps"));
+        MidstConfig base = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
+                .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")));
+        MidstConfig multi = base.withPipesAndQueues(pipes, queues, chosen.portsPerPipe());
+        MidstConfig single = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb * pipes, rows))
+                .withWaterMarks(base.highWater(), base.lowWater());
+        List<PqRow> out = new ArrayList<>();
+        for (MidstConfig cfg : List.of(multi, single)) {
+            // the spec's rate is the P ports' together, so each monitored port is offered pq_overload x its rate
+            MidstTraffic.Spec spec = new MidstTraffic.Spec(integer(o, "flows"), Double.parseDouble(o.get("zipf")),
+                    integer(o, "bytes"), gbps * pipes, Double.parseDouble(o.get("pq_overload")), burstPackets, integer(o, "bursts"),
+                    Long.parseLong(o.get("interval_us")) * 1_000, MidstPipesQueues.inputPorts(cfg.pipes(), chosen.portsPerPipe()),
+                    Long.parseLong(o.get("seed")));
+            out.add(new PqRow(burstPackets, MidstPipesQueues.run(new MidstPipesQueues.Setup(cfg, fitting(cfg, chosen), pipes,
+                    queues, gbps, integer(o, "queue_cells"), spec, Long.parseLong(o.get("probe_ns")),
+                    Double.parseDouble(o.get("hl_fraction"))))));
+        }
+        return out;
+    }
+
+    private static void printPipesAndQueues(PrintWriter out, Map<String, String> o, List<PqRow> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.printf(Locale.ROOT, "MIDST (e): %s pipes x %s queues vs 1 x 1; heavy losers (loss >= %s of all drops) against the full"
+                        + " ground truth; %s flows zipf %s, %s bursts, %s B, %s x the rate of each %s Gb/s monitored port,"
+                        + " queue %s cells, h=%s l=%s, every queue probed every %s ns%n",
+                o.get("pq_pipes"), o.get("pq_queues"), o.get("hl_fraction"), o.get("flows"), o.get("zipf"), o.get("bursts"),
+                o.get("bytes"), o.get("pq_overload"), o.get("gbps"), o.get("queue_cells"), o.get("high"), o.get("low"),
+                o.get("probe_ns"));
+        out.printf(Locale.ROOT, "%6s %7s %9s %8s %8s %-17s %6s %6s %9s %7s %7s %6s %7s %9s  %s%n", "burst", "layout", "mem/pipe",
+                "total", "drops", "drops by queue", "true", "rep", "precision", "recall", "F1", "true'", "F1'", "intervals", "engine");
+        for (PqRow row : rows) {
+            MidstPipesQueues.Result r = row.result();
+            StringBuilder q = new StringBuilder();
+            for (long d : r.dropsByQueue()) {
+                q.append(q.length() == 0 ? "" : "/").append(d);
+            }
+            out.printf(Locale.ROOT, "%6d %7s %6d KB %5d KB %8d %-17s %6d %6d %8.2f%% %6.2f%% %6.2f%% %6d %6.2f%% %9d  %s%n",
+                    row.burstPackets(), r.pipes() + " x " + r.queues(), r.memoryKbPerPipe(), r.memoryKbTotal(), r.drops(), q,
+                    r.trueHeavy(), r.reportedHeavy(), 100 * r.precision(), 100 * r.recall(), 100 * r.f1(), r.trueObservable(),
+                    100 * r.f1Observable(), r.monitorIntervals(), r.engine());
+        }
+        out.println("P x Q: flows enter in P pipes and leave on a port of the next pipe, queue by flow rank (the heaviest in"
+                + " queue 0, the lowest strict priority); 1 x 1: the same arrivals from pipe 0 to one port at P x the rate,"
+                + " one queue of P x Q x the cells; drops by queue: the traffic's queues (1 x 1 counts them by the same flows);"
+                + " ' = against the observable truth (drops followed by a later departure of the flow); intervals: monitoring"
+                + " starts, per ingress pipe and queue");
+        out.println("paper: no multi-pipe or multi-queue measurement (section 2 assumes per-flow FIFO per ingress pipe and queue)");
     }
 
     /** Part (d) for one overload. */
@@ -595,7 +683,13 @@ public final class MidstExperiment implements Experiment {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record JsonDoc(String experiment, Map<String, String> options, List<JsonAccuracy> accuracy,
                    List<JsonCleaning> cleaningMs, List<JsonShrew> shrew, List<JsonVolume> dropVolume,
-                   JsonShrewCalm shrewWithoutAttack, JsonPaper paper) {
+                   JsonShrewCalm shrewWithoutAttack, List<JsonPipesQueues> pipesAndQueues, JsonPaper paper) {
+    }
+
+    /** Part (e): one layout's heavy losers against the full ground truth. */
+    record JsonPipesQueues(int burstPackets, int pipes, int queues, int memoryKbPerPipe, int memoryKbTotal, long packets, long drops,
+                           List<Long> dropsByQueue, int trueHeavy, int reportedHeavy, BigDecimal precision, BigDecimal recall,
+                           BigDecimal f1, int trueHeavyObservable, BigDecimal f1Observable, int monitorIntervals, String engine) {
     }
 
     record JsonQuery(long drops, int trueHeavy, int reportedHeavy, BigDecimal precision, BigDecimal recall, BigDecimal f1) {
@@ -665,7 +759,8 @@ public final class MidstExperiment implements Experiment {
     }
 
     private static void printJson(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
-                                  List<ShrewRow> shrew, MidstShrew.Result shrewBaseline, List<MidstDropVolume.Result> volume) {
+                                  List<ShrewRow> shrew, MidstShrew.Result shrewBaseline, List<MidstDropVolume.Result> volume,
+                                  List<PqRow> pq) {
         List<JsonAccuracy> accuracy = new ArrayList<>();
         for (AccuracyRow a : acc) {
             accuracy.add(new JsonAccuracy(a.memoryKb(), plain(a.overload()), a.burstPackets(), a.packets(), a.drops(),
@@ -693,8 +788,19 @@ public final class MidstExperiment implements Experiment {
         }
         JsonShrewCalm calm = shrewBaseline == null ? null
                 : new JsonShrewCalm(d(shrewBaseline.tcpGbps(), 4), shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts());
+        List<JsonPipesQueues> pipesQueues = new ArrayList<>();
+        for (PqRow row : pq) {
+            MidstPipesQueues.Result r = row.result();
+            List<Long> byQueue = new ArrayList<>();
+            for (long d : r.dropsByQueue()) {
+                byQueue.add(d);
+            }
+            pipesQueues.add(new JsonPipesQueues(row.burstPackets(), r.pipes(), r.queues(), r.memoryKbPerPipe(), r.memoryKbTotal(),
+                    r.packets(), r.drops(), byQueue, r.trueHeavy(), r.reportedHeavy(), d(r.precision(), 6), d(r.recall(), 6),
+                    d(r.f1(), 6), r.trueObservable(), d(r.f1Observable(), 6), r.monitorIntervals(), r.engine()));
+        }
         out.print(Json.write(new JsonDoc("midst", o, accuracy, cleaning, shrews, volumeJson(volume), calm,
-                new JsonPaper(PAPER_CLEANING_160KB_MS, PAPER_ACCURACY))));
+                pq.isEmpty() ? null : pipesQueues, new JsonPaper(PAPER_CLEANING_160KB_MS, PAPER_ACCURACY))));
     }
 
     /** Shrew flows: each has its own TCP source port above {@link MidstTraffic#SRC_PORT_BASE}. */

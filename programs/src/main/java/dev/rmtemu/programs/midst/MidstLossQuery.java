@@ -91,6 +91,39 @@ public final class MidstLossQuery {
         return new MidstLossQuery(cfg.rows(), cfg.columns(), in, out);
     }
 
+    /**
+     * With P · Q partitions ({@link MidstConfig#partitions()} &gt; 1): S_loss of flow {@code f} that
+     * entered in ingress pipe {@code inPipe}, min_i(S_in − S_out) over the rows, where S_in is read in
+     * pipe {@code inPipe} at cell (j, q, h_i) and S_out in egress pipe j at cell (inPipe, q, h_i); j and q
+     * are the flow's destination bits. The two cells hold exactly the same packet stream of the flow's
+     * partition, so with no colliding flow the answer is the flow's loss.
+     */
+    public static long partitionedLoss(SwitchEngine engine, MidstConfig cfg, FlowKey f, int inPipe) {
+        int[] cells = partitionedCells(cfg, f, inPipe);
+        int j = cfg.partitionOf(f.dst()) / cfg.queues();
+        long min = Long.MAX_VALUE;
+        for (int r = 0; r < cfg.rows(); r++) {
+            long in = live(engine, cfg, inPipe, MidstPipeline.inCount(r), MidstPipeline.inDirty(r))[cells[2 * r]];
+            long out = live(engine, cfg, j, MidstPipeline.outCount(r), MidstPipeline.outDirty(r))[cells[2 * r + 1]];
+            min = Math.min(min, Math.max(0, in - out));
+        }
+        return min;
+    }
+
+    /** Per row, the S_in cell and the S_out cell of flow {@code f} from ingress pipe {@code inPipe}: [in_0, out_0, in_1, ...]. */
+    public static int[] partitionedCells(MidstConfig cfg, FlowKey f, int inPipe) {
+        int width = cfg.partitionColumns();
+        int part = cfg.partitionOf(f.dst());
+        int q = part % cfg.queues();
+        int[] cells = new int[2 * cfg.rows()];
+        for (int r = 0; r < cfg.rows(); r++) {
+            int h = MidstHashes.index(MidstHashes.row(r), width, f.src(), f.dst(), f.proto(), f.srcPort(), f.dstPort());
+            cells[2 * r] = part * width + h;
+            cells[2 * r + 1] = (inPipe * cfg.queues() + q) * width + h;
+        }
+        return cells;
+    }
+
     private static long[] live(SwitchEngine engine, MidstConfig cfg, int pipe, String counters, String dirty) {
         long[] c = engine.state().snapshot(pipe, counters);
         if (cfg.dirtyWords()) {

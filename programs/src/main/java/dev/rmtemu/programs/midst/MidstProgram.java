@@ -41,6 +41,12 @@ public final class MidstProgram implements ProgramFactory {
                 ParamSpec.integer("port", d.dataPort(), 0, 447, "monitored egress port every data packet goes to"),
                 ParamSpec.integer("collector", d.collectorPort(), 0, 447, "port towards the collector (monitor / cleaning reports)"),
                 ParamSpec.integer("dirty_words", 1, 0, 1, "1: clean with a dirty word per 32 counters; 0: one counter per packet"),
+                ParamSpec.integer("pipes", MidstConfig.DEFAULT_PIPES, 1, MidstConfig.MAX_PIPES,
+                        "P: pipes with monitored traffic (a power of two); port + j x ports_per_pipe is pipe j's monitored port"),
+                ParamSpec.integer("queues", MidstConfig.DEFAULT_QUEUES, 1, MidstConfig.MAX_QUEUES,
+                        "Q: monitored queues per port (a power of two); queue = destination address & (Q-1)"),
+                ParamSpec.integer("ports_per_pipe", MidstConfig.DEFAULT_PORTS_PER_PIPE, 1, 448,
+                        "front-panel ports per pipe of the target (tofino1: 16): ingress pipe = port >> log2 of this"),
                 ParamSpec.integer("probe_ns", DEFAULT_PROBE_NS, 0, 1_000_000_000L,
                         "replay: a queue-depth probe every this many ns (reactive monitoring); 0 = no probes"),
                 ParamSpec.integer("top", DEFAULT_REPORT_TOP, 1, 100_000,
@@ -60,6 +66,7 @@ public final class MidstProgram implements ProgramFactory {
     public static MidstConfig config(ProgramParams p) {
         return new MidstConfig(p.intValue("rows"), p.intValue("columns"), p.longValue("loss_threshold"),
                 p.longValue("burst_threshold"), p.longValue("high"), p.longValue("low"), p.intValue("port"),
-                p.intValue("collector"), p.intValue("dirty_words") == 1);
+                p.intValue("collector"), p.intValue("dirty_words") == 1, p.intValue("pipes"), p.intValue("queues"),
+                p.intValue("ports_per_pipe"));
     }
 }

@@ -74,6 +74,43 @@ class MidstExperimentTest {
     }
 
     @Test
+    void partEComparesTwoPipesAndTwoQueuesWithOnePipeOnTheSameArrivals() {
+        Map<String, String> o = new java.util.TreeMap<>(Map.of("rows", "2", "flows", "5000", "zipf", "1.0", "bursts", "2",
+                "burst_packets", "6000", "interval_us", "6000", "bytes", "1000", "gbps", "10", "queue_cells", "400"));
+        o.putAll(Map.of("high", "100", "low", "10", "probe_ns", "1000", "hl_fraction", "0.002", "seed", "3"));
+        o.putAll(Map.of("pq_pipes", "2", "pq_queues", "2", "pq_memory", "128", "pq_overload", "1.5"));
+        List<MidstExperiment.PqRow> rows = MidstExperiment.pipesAndQueues(o, TargetProfiles.builtIn("tofino1"), 6000);
+        assertEquals(2, rows.size());
+        MidstPipesQueues.Result multi = rows.get(0).result();
+        MidstPipesQueues.Result single = rows.get(1).result();
+        assertEquals(List.of(2, 2, 1, 1), List.of(multi.pipes(), multi.queues(), single.pipes(), single.queues()));
+        // the same arrivals and the same sketch memory in all
+        assertEquals(12_000, multi.packets());
+        assertEquals(multi.packets(), single.packets());
+        assertEquals(multi.memoryKbTotal(), single.memoryKbTotal());
+        assertEquals(256, single.memoryKbPerPipe());
+        // strict priority: queue 1 (the higher) never drops on the 2 x 2 switch, queue 0 takes every drop
+        assertTrue(multi.dropsByQueue()[0] > 1_000, multi.toString());
+        assertEquals(0, multi.dropsByQueue()[1], multi.toString());
+        assertEquals(multi.drops(), multi.dropsByQueue()[0] + multi.dropsByQueue()[1]);
+        // each ingress pipe monitors both ports' queue 0 once per burst (probes ask every pipe's queues)
+        assertEquals(2 * 2 * 2, multi.monitorIntervals(), multi.toString());
+        assertEquals(2, single.monitorIntervals(), single.toString());
+        assertEquals(1.0, multi.precision(), 1e-9, multi.toString());
+        assertTrue(multi.recall() >= 0.75, multi.toString());
+        assertTrue((double) multi.bothObservable() / multi.trueObservable() >= 0.9, multi.toString());
+        assertTrue(multi.engine().startsWith("switch tofino1"), multi.engine());
+        List<MidstExperiment.PqRow> again = MidstExperiment.pipesAndQueues(o, TargetProfiles.builtIn("tofino1"), 6000);
+        for (int k = 0; k < 2; k++) {
+            MidstPipesQueues.Result a = rows.get(k).result();
+            MidstPipesQueues.Result b = again.get(k).result();
+            assertEquals(List.of(a.drops(), a.trueHeavy(), a.reportedHeavy(), a.bothHeavy(), a.monitorIntervals()),
+                    List.of(b.drops(), b.trueHeavy(), b.reportedHeavy(), b.bothHeavy(), b.monitorIntervals()));
+            assertEquals(java.util.Arrays.toString(a.dropsByQueue()), java.util.Arrays.toString(b.dropsByQueue()));
+        }
+    }
+
+    @Test
     void perPacketReportsAreAlsoScoredAgainstEveryDrop() {
         Map<String, String> o = new java.util.TreeMap<>(Map.of("rows", "2", "flows", "5000", "zipf", "1.0", "bursts", "2",
                 "burst_packets", "6000", "interval_us", "6000", "bytes", "1000", "gbps", "10", "queue_cells", "400"));

@@ -220,4 +220,13 @@ class MidstReplayCliTest {
         assertTrue(r.out().contains("nothing was counted"), r.out());
         assertTrue(r.out().contains("MIDST monitoring (no probes (probe_ns=0))"), r.out());
     }
+
+    @Test
+    void severalPipesOrQueuesAreRefusedByReplayWithTheExperimentToRun(@TempDir Path dir) {
+        Run r = cli("replay", "--program", "midst", "--trace", TRACE, "--port-gbps", "10", "--out", dir.resolve("run").toString(),
+                "--no-progress", "--param", "queues=2");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("midst: replay runs pipes=1 queues=1; pipes=1 queues=2 run in"
+                + " `rmtemu experiment midst --opt part=e`"), r.err());
+    }
 }
