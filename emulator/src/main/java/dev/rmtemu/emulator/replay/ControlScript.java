@@ -198,6 +198,7 @@ public final class ControlScript {
     private static void table(List<String> op, PipelineState s, boolean install) {
         String name = op.get(1);
         String kind = op.get(2);
+        s.checkInstallable(name);
         int action = 0;
         long data = 0;
         int priority = 0;

@@ -135,6 +135,11 @@ public final class PipelineState {
         return table(t).addTernary(v[0], v[1], m[0], m[1], priority, action, data);
     }
 
+    /** Refuses, as installing would, an entry for a table the control plane cannot change (a control script's check before the run). */
+    public void checkInstallable(String tableName) {
+        requireMutable(program.table(tableName));
+    }
+
     /**
      * A table with {@code const entries} is fixed when the program is compiled (P4_16: the
      * control plane can neither add nor remove its entries), and the generated stage code

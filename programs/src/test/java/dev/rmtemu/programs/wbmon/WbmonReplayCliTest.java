@@ -86,6 +86,20 @@ class WbmonReplayCliTest {
         return new long[] {all, judged};
     }
 
+    /** The own-bit table is const entries of the program: a control script that writes it is refused before the run. */
+    @Test
+    void controlScriptWritingAConstTableIsRefusedBeforeTheRun(@TempDir Path tmp) throws IOException {
+        Path control = tmp.resolve("own.ctl");
+        Files.writeString(control, "table wbmon_own_bit exact 3 action=1 data=8\n");
+        Path out = tmp.resolve("run");
+        Run r = cli("replay", "--program", "wbmon", "--control", control.toString(), "--trace", "gen:isp?packets=100&seed=1",
+                "--out", out.toString(), "--no-progress");
+        assertEquals(2, r.code(), r.err());
+        assertEquals("rmtemu: " + control + ":1: table wbmon_own_bit has const entries: the control plane cannot change it",
+                r.err().strip());
+        assertTrue(Files.notExists(out), "no run directory for a refused control script");
+    }
+
     @Test
     void generatedControlScriptMakesANetworkReplayReportTheLinksDrops(@TempDir Path tmp) throws IOException {
         Path topo = tmp.resolve("chain.yaml");
