@@ -10,6 +10,7 @@ import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -33,8 +34,8 @@ public final class HeaderParser {
     private final int[] shimSlots;
     private final long[] shimMasks;
     private final int[] shimWidths;
-    /** A PHV's worth of zeros, copied over a fresh packet's PHV. */
-    private final long[] zeros;
+    /** Slots the record does not fill (metadata, carried and shim headers): zeroed for a fresh packet. */
+    private final int[] unparsedSlots;
 
     public HeaderParser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
@@ -46,7 +47,6 @@ public final class HeaderParser {
                 fs.add(f);
             }
         }
-        zeros = new long[program.fields().size()];
         shimSlots = new int[shimFields.size()];
         shimMasks = new long[shimFields.size()];
         shimWidths = new int[shimFields.size()];
@@ -59,11 +59,21 @@ public final class HeaderParser {
         slots = new int[fields.length];
         offsets = new int[fields.length];
         masks = new long[fields.length];
+        boolean[] parsed = new boolean[program.fields().size()];
         for (int i = 0; i < fields.length; i++) {
             slots[i] = fields[i].slot();
             offsets[i] = recordOffset(fields[i].source());
             masks[i] = recordMask(fields[i].source()) & fields[i].mask();
+            parsed[slots[i]] = true;
         }
+        int n = 0;
+        int[] rest = new int[parsed.length];
+        for (int s = 0; s < parsed.length; s++) {
+            if (!parsed[s]) {
+                rest[n++] = s;
+            }
+        }
+        unparsedSlots = Arrays.copyOf(rest, n);
     }
 
     public void parse(PacketRecord r, Phv phv) {
@@ -114,10 +124,10 @@ public final class HeaderParser {
     /** {@link #parseFresh(PacketRecord, Phv)} with the shim header word the packet arrived with. */
     public void parseFresh(PacketRecord r, long shimWord, Phv phv) {
         phv.discardPendingWrites();
-        // one copy of a PHV's worth of zeros (the arraycopy stub moves vectors; a long[] fill is a
-        // store loop) then the parsed fields: the same result as zeroing the unparsed slots
         long[] v = phv.values();
-        System.arraycopy(zeros, 0, v, 0, v.length);
+        for (int s : unparsedSlots) {
+            v[s] = 0;
+        }
         parse(r, shimWord, phv);
     }
 
