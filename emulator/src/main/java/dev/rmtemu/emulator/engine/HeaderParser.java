@@ -36,6 +36,15 @@ public final class HeaderParser {
     private final int[] shimWidths;
     /** Slots the record does not fill (metadata, carried and shim headers): zeroed for a fresh packet. */
     private final int[] unparsedSlots;
+    /**
+     * From this many unparsed slots on, a fresh PHV is zeroed by one copy of a zero template
+     * instead of slot by slot. Measured (JMH, tofino1): WBMon (37 unparsed slots) 6.6 → 7.0 M
+     * packets/s with the copy; counter (5) gains nothing end to end and its ingress pass alone
+     * lost up to half its rate.
+     */
+    static final int ZERO_COPY_MIN_SLOTS = 24;
+    /** A PHV's worth of zeros when it has at least {@link #ZERO_COPY_MIN_SLOTS} unparsed slots, else null. */
+    private final long[] zeros;
 
     public HeaderParser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
@@ -74,6 +83,7 @@ public final class HeaderParser {
             }
         }
         unparsedSlots = Arrays.copyOf(rest, n);
+        zeros = n >= ZERO_COPY_MIN_SLOTS ? new long[parsed.length] : null;
     }
 
     public void parse(PacketRecord r, Phv phv) {
@@ -125,8 +135,13 @@ public final class HeaderParser {
     public void parseFresh(PacketRecord r, long shimWord, Phv phv) {
         phv.discardPendingWrites();
         long[] v = phv.values();
-        for (int s : unparsedSlots) {
-            v[s] = 0;
+        if (zeros != null) {
+            // a large PHV: one vector copy of zeros, then the parsed fields on top
+            System.arraycopy(zeros, 0, v, 0, v.length);
+        } else {
+            for (int s : unparsedSlots) {
+                v[s] = 0;
+            }
         }
         parse(r, shimWord, phv);
     }
