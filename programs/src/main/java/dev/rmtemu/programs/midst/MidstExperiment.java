@@ -456,41 +456,17 @@ public final class MidstExperiment implements Experiment {
             drops += loss[f];
         }
         long threshold = Math.max(1, (long) Math.ceil(Double.parseDouble(o.get("hl_fraction")) * drops));
-        long[] est = new long[flows];
-        for (MidstCollector.FlowReport f : sw.collector().flows()) {
-            int id = f.src() - MidstTraffic.FLOW_BASE;
-            if (id >= 0 && id < flows) {
-                est[id] = f.loss();
-            }
-        }
-        int truth = 0;
-        int reported = 0;
-        int both = 0;
-        int truthAll = 0;
-        int bothAll = 0;
-        for (int f = 0; f < flows; f++) {
-            boolean isHeavy = observable[f] >= threshold;
-            boolean says = est[f] >= threshold;
-            truth += isHeavy ? 1 : 0;
-            reported += says ? 1 : 0;
-            both += isHeavy && says ? 1 : 0;
-            truthAll += loss[f] >= threshold ? 1 : 0;
-            bothAll += loss[f] >= threshold && says ? 1 : 0;
-        }
-        double precision = reported == 0 ? 1 : (double) both / reported;
-        double recall = truth == 0 ? 1 : (double) both / truth;
-        double f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall);
-        // against the full ground truth (every drop, tail drops that no later packet can report included)
-        double precisionAll = reported == 0 ? 1 : (double) bothAll / reported;
-        double recallAll = truthAll == 0 ? 1 : (double) bothAll / truthAll;
-        double f1All = precisionAll + recallAll == 0 ? 0 : 2 * precisionAll * recallAll / (precisionAll + recallAll);
+        HeavyLoserScore score = HeavyLoserScore.of(loss, observable, HeavyLoserScore.estimates(sw.collector(), flows), threshold);
         int intervals = 0;
         for (MidstCollector.Event e : sw.collector().events()) {
             intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
         }
         QueryOutcome q = queryRun(o, profile, cfg, spec, gbps);
+        // the row's first scores are against the observable drops, the "all" ones against every drop (tail drops
+        // that no later packet can report included)
         return new AccuracyRow(cfg.sketchKb(), overload, burstPackets, packets, drops, packets == 0 ? 0 : (double) drops / packets,
-                truth, reported, precision, recall, f1, truthAll, bothAll, recallAll, precisionAll, f1All, intervals,
+                score.truthObservable(), score.reported(), score.precisionObservable(), score.recallObservable(),
+                score.f1Observable(), score.truth(), score.both(), score.recall(), score.precision(), score.f1(), intervals,
                 q.drops, q.truth, q.reported, q.precision(), q.recall(), q.f1(), profile.name());
     }
 

@@ -33,25 +33,25 @@ public final class MidstPipesQueues {
     public record Result(int pipes, int queues, int memoryKbPerPipe, long packets, long drops, long[] dropsByQueue,
                          int trueHeavy, int reportedHeavy, int bothHeavy, int trueObservable, int bothObservable,
                          int monitorIntervals, String engine) {
+        private HeavyLoserScore score() {
+            return new HeavyLoserScore(trueHeavy, trueObservable, reportedHeavy, bothHeavy, bothObservable);
+        }
+
         /** F1 against the observable truth: drops followed by a later departure of the flow (what egress can report). */
         public double f1Observable() {
-            double p = reportedHeavy == 0 ? 1 : (double) bothObservable / reportedHeavy;
-            double r = trueObservable == 0 ? 1 : (double) bothObservable / trueObservable;
-            return p + r == 0 ? 0 : 2 * p * r / (p + r);
+            return score().f1Observable();
         }
 
         public double precision() {
-            return reportedHeavy == 0 ? 1 : (double) bothHeavy / reportedHeavy;
+            return score().precision();
         }
 
         public double recall() {
-            return trueHeavy == 0 ? 1 : (double) bothHeavy / trueHeavy;
+            return score().recall();
         }
 
         public double f1() {
-            double p = precision();
-            double r = recall();
-            return p + r == 0 ? 0 : 2 * p * r / (p + r);
+            return score().f1();
         }
 
         public int memoryKbTotal() {
@@ -125,35 +125,18 @@ public final class MidstPipesQueues {
             byQueue[queueOf(f, s.trafficQueues())] += loss[f];
         }
         long threshold = Math.max(1, (long) Math.ceil(s.heavyFraction() * drops));
-        long[] est = new long[flows];
-        for (MidstCollector.FlowReport f : sw.collector().flows()) {
-            int id = f.src() - MidstTraffic.FLOW_BASE;
-            if (id >= 0 && id < flows) {
-                est[id] += f.loss();
-            }
-        }
-        int truth = 0;
-        int reported = 0;
-        int both = 0;
-        int observable = 0;
-        int bothObservable = 0;
+        long[] observable = new long[flows];
         for (int f = 0; f < flows; f++) {
-            boolean heavy = loss[f] >= threshold;
-            boolean says = est[f] >= threshold;
-            boolean seen = lastSeq[f] - departed[f] >= threshold;
-            truth += heavy ? 1 : 0;
-            reported += says ? 1 : 0;
-            both += heavy && says ? 1 : 0;
-            observable += seen ? 1 : 0;
-            bothObservable += seen && says ? 1 : 0;
+            observable[f] = lastSeq[f] - departed[f];
         }
+        HeavyLoserScore score = HeavyLoserScore.of(loss, observable, HeavyLoserScore.estimates(sw.collector(), flows), threshold);
         int intervals = 0;
         for (MidstCollector.Event e : sw.collector().events()) {
             intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
         }
         String engine = "switch " + s.profile().name() + " (" + sw.engine().config().backend().name().toLowerCase(java.util.Locale.ROOT)
                 + " IR)";
-        return new Result(p, cfg.queues(), cfg.sketchKb(), packets, drops, byQueue, truth, reported, both, observable, bothObservable,
-                intervals, engine);
+        return new Result(p, cfg.queues(), cfg.sketchKb(), packets, drops, byQueue, score.truth(), score.reported(), score.both(),
+                score.truthObservable(), score.bothObservable(), intervals, engine);
     }
 }
