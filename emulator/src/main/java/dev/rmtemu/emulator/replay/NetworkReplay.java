@@ -86,6 +86,9 @@ public final class NetworkReplay {
             programs.add(net.switchProgram(s));
         }
         List<ProgramControlPlane> planes = given != null ? given : ProgramControlPlane.forPrograms(programs);
+        for (ProgramControlPlane c : planes) {
+            c.checkNetwork(net, o);
+        }
         PacketSource source = TraceSpec.open(o.trace());
         if (progress != null) {
             progress.total(Replay.expectedPackets(source, o.maxPackets()));

@@ -29,6 +29,17 @@ public interface ProgramControlPlane {
     }
 
     /**
+     * Checks a single-switch replay's inputs as this control plane will use them, before the
+     * run directory is touched (a {@code UserError}: exit 2, nothing written).
+     */
+    default void check(SwitchEngine engine, ReplayOptions options) {
+    }
+
+    /** {@link #check} for a network replay, on the switches that run {@link #program()}. */
+    default void checkNetwork(NetworkEngine network, ReplayOptions options) {
+    }
+
+    /**
      * A single-switch replay: {@code journal} is the run's export journal (null without a
      * run directory).
      */

@@ -87,6 +87,9 @@ public final class Replay {
             ControlScript.apply(o.control(), engine);
         }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
+        for (ProgramControlPlane c : planes) {
+            c.check(engine, o);
+        }
         PacketSource source = TraceSpec.open(o.trace());
         if (progress != null) {
             progress.total(expectedPackets(source, o.maxPackets()));

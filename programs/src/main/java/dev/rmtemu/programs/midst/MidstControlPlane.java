@@ -85,9 +85,8 @@ public final class MidstControlPlane implements ProgramControlPlane {
             if (!MidstProgram.NAME.equals(net.switchProgram(s))) {
                 continue;
             }
-            Map<String, String> given = options.program() != null ? options.params() : net.switchNode(s).params().asMap();
-            sessions.add(setUp(net.switchEngine(s), new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), given),
-                    journal, s, "switch " + net.switchNode(s).name() + ": "));
+            sessions.add(setUp(net.switchEngine(s), networkParams(net, s, options), journal, s,
+                    "switch " + net.switchNode(s).name() + ": "));
         }
         return new Session() {
             @Override
@@ -106,7 +105,27 @@ public final class MidstControlPlane implements ProgramControlPlane {
         };
     }
 
-    private static Session setUp(SwitchEngine engine, ProgramParams p, ExportJournal journal, int switchId, String where) {
+    @Override
+    public void check(SwitchEngine engine, ReplayOptions options) {
+        checkSwitch(engine, params(options), "");
+    }
+
+    @Override
+    public void checkNetwork(NetworkEngine net, ReplayOptions options) {
+        for (int s = 0; s < net.switchCount(); s++) {
+            if (MidstProgram.NAME.equals(net.switchProgram(s))) {
+                checkSwitch(net.switchEngine(s), networkParams(net, s, options), "switch " + net.switchNode(s).name() + ": ");
+            }
+        }
+    }
+
+    private static ProgramParams networkParams(NetworkEngine net, int s, ReplayOptions options) {
+        Map<String, String> given = options.program() != null ? options.params() : net.switchNode(s).params().asMap();
+        return new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), given);
+    }
+
+    /** What the replay's MIDST set-up needs of a switch; returns the pipe holding both sketches. */
+    private static int checkSwitch(SwitchEngine engine, ProgramParams p, String where) {
         MidstConfig cfg = MidstProgram.config(p);
         int ports = engine.config().frontPanelPorts();
         if (cfg.dataPort() >= ports || cfg.collectorPort() >= ports) {
@@ -123,6 +142,11 @@ public final class MidstControlPlane implements ProgramControlPlane {
             throw new UserError("midst: " + where + "collector port " + cfg.collectorPort() + " is not in the pipe of port "
                     + cfg.dataPort());
         }
+        return pipe;
+    }
+
+    private static Session setUp(SwitchEngine engine, ProgramParams p, ExportJournal journal, int switchId, String where) {
+        int pipe = checkSwitch(engine, p, where);
         // same parameters, same declaration order: the handles address the engine's PHV slots
         MidstPipeline pipeline = MidstProgram.pipeline(p);
         MidstCollector collector = new MidstCollector(pipeline);

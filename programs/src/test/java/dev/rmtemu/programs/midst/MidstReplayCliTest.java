@@ -228,5 +228,16 @@ class MidstReplayCliTest {
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("midst: replay runs pipes=1 queues=1; pipes=1 queues=2 run in"
                 + " `rmtemu experiment midst --opt part=e`"), r.err());
+        // refused before the run directory is touched
+        assertTrue(Files.notExists(dir.resolve("run")), "no run directory for a refused replay");
+    }
+
+    @Test
+    void aCollectorOutsideTheDataPortsPipeIsRefusedBeforeTheRunDirectory(@TempDir Path dir) {
+        Run r = cli("replay", "--program", "midst", "--trace", TRACE, "--port-gbps", "10", "--out", dir.resolve("run").toString(),
+                "--no-progress", "--param", "collector=40");
+        assertEquals(2, r.code(), r.err());
+        assertEquals("rmtemu: midst: collector port 40 is not in the pipe of port 1", r.err().strip());
+        assertTrue(Files.notExists(dir.resolve("run")), "no run directory for a refused replay");
     }
 }
