@@ -48,6 +48,50 @@ class TableStateTest {
         assertEquals(-1, st.table(tern).lookup(tern.keyHi(v), tern.keyLo(v)));
     }
 
+    /**
+     * Exact tables narrow enough to be indexed by their key (9 bits) and too wide for it
+     * (16 bits, hashed) find what a map of the installed entries says: the last action and
+     * data of a key installed twice, a miss for a key never installed, nothing after clear.
+     */
+    @Test
+    void narrowAndWideExactTablesMatchAMapOfTheirEntries() {
+        for (int width : new int[] {9, 16}) {
+            ProgramBuilder b = ProgramBuilder.create("exact" + width, "");
+            Field key = b.metadata(Gress.INGRESS, "meta.key", width);
+            MatchTable t = b.stage(Gress.INGRESS, 0).table("t", MatchKind.EXACT, 200, 32, key);
+            StageProgram p = b.build();
+            PipelineState st = new PipelineState(p, 1);
+            java.util.SplittableRandom rnd = new java.util.SplittableRandom(width);
+            java.util.Map<Long, long[]> installed = new java.util.TreeMap<>();
+            while (installed.size() < 150) {
+                long k = rnd.nextLong(1L << width);
+                long[] ad = {rnd.nextInt(1, 5), rnd.nextLong(1L << 32)};
+                st.addExact("t", new long[] {k}, (int) ad[0], ad[1]);
+                installed.put(k, ad);
+            }
+            long[] v = new long[p.fields().size()];
+            for (long k = 0; k < (1L << width); k += width == 9 ? 1 : 7) {
+                v[key.slot()] = k;
+                int e = st.table(t).lookup(t.keyHi(v), t.keyLo(v));
+                long[] ad = installed.get(k);
+                if (ad == null) {
+                    assertEquals(-1, e, width + "-bit key " + k);
+                } else {
+                    assertEquals(ad[0], st.table(t).actionId(e), width + "-bit key " + k);
+                    assertEquals(ad[1], st.table(t).actionData(e), width + "-bit key " + k);
+                    int slot = st.table(t).lookupExactSlot(t.keyHi(v), t.keyLo(v));
+                    assertEquals(ad[0], st.table(t).slotActionId(slot), width + "-bit key " + k);
+                    assertEquals(ad[1], st.table(t).slotActionData(slot), width + "-bit key " + k);
+                }
+            }
+            st.table(t).clear();
+            for (long k : installed.keySet()) {
+                v[key.slot()] = k;
+                assertEquals(-1, st.table(t).lookup(t.keyHi(v), t.keyLo(v)), "cleared, key " + k);
+            }
+        }
+    }
+
     @Test
     void fullTableIsAUserError() {
         ProgramBuilder b = ProgramBuilder.create("full", "");

@@ -28,6 +28,13 @@ public final class TableState {
     private final int slotMask;
     private static final int SLOT_WORDS = 4;
     private static final int SLOT_SHIFT = 2;
+    /**
+     * An exact table keyed by at most this many bits also indexes its slots by the key itself
+     * (a port table, a vconn table): a lookup is one array load instead of a hash and a probe.
+     */
+    static final int DIRECT_KEY_BITS = 12;
+    /** Per key value: its slot + 1 (0 = no entry), for narrow exact tables; null otherwise. */
+    private final int[] direct;
 
     public TableState(MatchTable table) {
         this.table = table;
@@ -43,9 +50,11 @@ public final class TableState {
             int cap = Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
             slots = new long[cap * SLOT_WORDS];
             slotMask = cap - 1;
+            direct = table.keyBits() <= DIRECT_KEY_BITS ? new int[1 << table.keyBits()] : null;
         } else {
             slots = null;
             slotMask = 0;
+            direct = null;
         }
     }
 
@@ -153,6 +162,9 @@ public final class TableState {
     }
 
     private void fillSlot(int s, long hi, long lo, int entry, int action, long data) {
+        if (direct != null && hi == 0 && lo >= 0 && lo < direct.length) {
+            direct[(int) lo] = s + 1;
+        }
         int at = s << SLOT_SHIFT;
         slots[at] = hi;
         slots[at + 1] = lo;
@@ -166,6 +178,9 @@ public final class TableState {
 
     /** The slot holding this exact key, or -1. */
     private int findSlot(long hi, long lo) {
+        if (direct != null && hi == 0 && lo >= 0 && lo < direct.length) {
+            return direct[(int) lo] - 1;
+        }
         int s = slot(hi, lo);
         long[] w = slots;
         while (true) {
@@ -230,6 +245,9 @@ public final class TableState {
         count = 0;
         if (slots != null) {
             Arrays.fill(slots, 0);
+        }
+        if (direct != null) {
+            Arrays.fill(direct, 0);
         }
     }
 }
