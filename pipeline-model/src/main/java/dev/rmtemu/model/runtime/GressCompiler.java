@@ -51,10 +51,6 @@ public final class GressCompiler {
     private static final int TABLES = 5;
     private static final int PACKET = 6;
     private static final int FIRST_LOCAL = 8;
-    /** Const tables keyed by at most this many bits become a direct array (2^12 entries at most). */
-    static final int DIRECT_CONST_KEY_BITS = 12;
-    /** A direct const table's "no entry" action (a constant entry's action id is never negative). */
-    private static final int DIRECT_MISS = Integer.MIN_VALUE;
 
     private static final Map<StageProgram, GressCode[]> CACHE = new WeakHashMap<>();
 
@@ -316,10 +312,6 @@ public final class GressCompiler {
 
         private void apply(Stmt.Apply ap) {
             MatchTable t = ap.table();
-            if (isDirectConst(t)) {
-                applyDirectConst(ap);
-                return;
-            }
             String ts = Type.getInternalName(TableState.class);
             String mt = Type.getInternalName(MatchTable.class);
             int state = local();
@@ -355,52 +347,6 @@ public final class GressCompiler {
             m.visitVarInsn(Opcodes.ALOAD, state);
             m.visitVarInsn(Opcodes.ILOAD, entry);
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionId" : "actionId", "(I)I", false);
-            actionSwitch(ap, end);
-            m.visitLabel(miss);
-            block(ap.miss());
-            m.visitLabel(end);
-        }
-
-        /**
-         * A table whose entries are all {@code const entries} and whose key is narrow is a
-         * constant array indexed by the key (the control plane cannot change it, see
-         * {@link PipelineState#addExact}): one load instead of a hash probe.
-         */
-        private static boolean isDirectConst(MatchTable t) {
-            return !t.constEntries().isEmpty() && t.kind() == MatchKind.EXACT && t.keyBits() <= DIRECT_CONST_KEY_BITS;
-        }
-
-        private void applyDirectConst(Stmt.Apply ap) {
-            MatchTable t = ap.table();
-            int n = 1 << t.keyBits();
-            int[] action = new int[n];
-            long[] data = new long[n];
-            java.util.Arrays.fill(action, DIRECT_MISS);
-            // installed in declaration order, a later entry for the same key replacing the earlier (as TableState does)
-            for (MatchTable.ConstEntry c : t.constEntries()) {
-                int k = (int) PipelineState.pack(t, c.key())[1];
-                action[k] = c.action();
-                data[k] = c.data();
-            }
-            int index = local();
-            int entry = local();
-            packKey(t, false);
-            m.visitInsn(Opcodes.L2I);
-            m.visitVarInsn(Opcodes.ISTORE, index);
-            constant(action, int[].class);
-            m.visitVarInsn(Opcodes.ILOAD, index);
-            m.visitInsn(Opcodes.IALOAD);
-            m.visitVarInsn(Opcodes.ISTORE, entry);
-            Label miss = new Label();
-            Label end = new Label();
-            m.visitVarInsn(Opcodes.ILOAD, entry);
-            ldcInt(DIRECT_MISS);
-            m.visitJumpInsn(Opcodes.IF_ICMPEQ, miss);
-            constant(data, long[].class);
-            m.visitVarInsn(Opcodes.ILOAD, index);
-            m.visitInsn(Opcodes.LALOAD);
-            m.visitVarInsn(Opcodes.LSTORE, actionData.get(t));
-            m.visitVarInsn(Opcodes.ILOAD, entry);
             actionSwitch(ap, end);
             m.visitLabel(miss);
             block(ap.miss());

@@ -142,8 +142,7 @@ public final class PipelineState {
 
     /**
      * A table with {@code const entries} is fixed when the program is compiled (P4_16: the
-     * control plane can neither add nor remove its entries), and the generated stage code
-     * may hold its entries as constants.
+     * control plane can neither add nor remove its entries).
      */
     private static void requireMutable(MatchTable t) {
         if (!t.constEntries().isEmpty()) {
@@ -151,8 +150,7 @@ public final class PipelineState {
         }
     }
 
-    /** The packed key (hi, lo) of an entry's field values, as a lookup packs the PHV (generated code uses it for const entries). */
-    static long[] pack(MatchTable t, long[] keyFields) {
+    private static long[] pack(MatchTable t, long[] keyFields) {
         if (keyFields.length != t.key().size()) {
             throw new UserError("table " + t.name() + " has " + t.key().size() + " key fields, got " + keyFields.length);
         }

@@ -130,7 +130,7 @@ class IrBackendsTest {
     }
 
     /**
-     * Const tables narrow enough for the generated code's direct array (8-bit key) and too
+     * Const tables narrow enough to be indexed by their key (8 bits) and too
      * wide for it (16-bit key, hashed): a key listed twice takes its later entry, as the
      * installed table does; both back ends agree on every key; the control plane cannot
      * add to either (P4_16: const entries are fixed at compile time).
