@@ -1,6 +1,6 @@
 package dev.rmtemu.emulator.cli;
 
-import dev.rmtemu.model.ir.P4Printer;
+import dev.rmtemu.model.program.P4Printer;
 import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.program.ProgramRegistry;
 import picocli.CommandLine.Command;

@@ -3,7 +3,7 @@ package dev.rmtemu.emulator.cli;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.TraceSummary;
 import dev.rmtemu.traces.gen.GeneratorConfig;
 import dev.rmtemu.traces.gen.GeneratorKind;

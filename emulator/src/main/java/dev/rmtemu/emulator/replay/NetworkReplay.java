@@ -11,7 +11,7 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipCounters;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 
 import dev.rmtemu.emulator.results.RunResults;
 import dev.rmtemu.emulator.rundir.RunDirectory;

@@ -12,7 +12,7 @@ import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 
 import dev.rmtemu.emulator.results.RunResults;
 import dev.rmtemu.emulator.rundir.RunDirectory;

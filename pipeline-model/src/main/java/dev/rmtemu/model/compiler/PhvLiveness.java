@@ -7,7 +7,7 @@ import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.PhvAllocation;
+import dev.rmtemu.model.check.PhvAllocation;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
 

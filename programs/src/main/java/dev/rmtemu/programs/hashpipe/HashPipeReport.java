@@ -10,7 +10,7 @@ import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 
 import java.util.List;
 import java.util.Locale;

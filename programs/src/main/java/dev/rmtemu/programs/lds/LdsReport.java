@@ -10,7 +10,7 @@ import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.rmtemu.programs.lds;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.Arrays;

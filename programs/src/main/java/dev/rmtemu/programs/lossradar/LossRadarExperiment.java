@@ -11,7 +11,7 @@ import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.gen.SplitMix64;
 import dev.rmtemu.traces.impair.BernoulliLoss;
 import dev.rmtemu.traces.impair.Blackhole;

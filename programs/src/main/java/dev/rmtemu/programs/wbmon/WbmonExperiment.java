@@ -9,7 +9,7 @@ import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;

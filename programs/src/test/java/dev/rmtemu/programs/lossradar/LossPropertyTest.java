@@ -1,7 +1,7 @@
 package dev.rmtemu.programs.lossradar;
 
 import dev.rmtemu.traces.PacketRecord;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.impair.BernoulliLoss;
 import dev.rmtemu.traces.impair.GroundTruthLog;
 import dev.rmtemu.traces.impair.ImpairmentDecision;

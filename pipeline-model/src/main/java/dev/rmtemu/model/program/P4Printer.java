@@ -1,10 +1,9 @@
-package dev.rmtemu.model.ir;
+package dev.rmtemu.model.program;
 
+import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.program.StageDecl;
-import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchTable;

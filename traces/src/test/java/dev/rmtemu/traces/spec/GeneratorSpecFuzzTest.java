@@ -1,5 +1,7 @@
-package dev.rmtemu.traces;
+package dev.rmtemu.traces.spec;
 
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PacketSource;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.rmtemu.model.UserError;
 

@@ -1,5 +1,6 @@
-package dev.rmtemu.traces;
+package dev.rmtemu.traces.spec;
 
+import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.text.ClosestName;
 import dev.rmtemu.traces.gen.GeneratorConfig;

@@ -1,5 +1,6 @@
-package dev.rmtemu.model.phv;
+package dev.rmtemu.model.check;
 
+import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.target.PhvContainerGroup;
 import dev.rmtemu.model.target.TargetProfile;
 
