@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.spi.Analysis;
 import dev.rmtemu.model.UserError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

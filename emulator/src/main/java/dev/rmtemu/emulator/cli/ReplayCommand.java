@@ -1,12 +1,12 @@
 package dev.rmtemu.emulator.cli;
 
-import dev.rmtemu.emulator.replay.NetworkReplay;
-import dev.rmtemu.emulator.replay.NetworkReport;
-import dev.rmtemu.emulator.replay.Replay;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
-import dev.rmtemu.emulator.replay.RunOutputs;
-import dev.rmtemu.emulator.replay.SavedRegisters;
+import dev.rmtemu.emulator.run.NetworkReplay;
+import dev.rmtemu.emulator.output.NetworkReport;
+import dev.rmtemu.emulator.run.Replay;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
+import dev.rmtemu.emulator.output.RunOutputs;
+import dev.rmtemu.emulator.output.SavedRegisters;
 import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.rundir.StopRequest;
 import dev.rmtemu.emulator.rundir.StopSignals;
@@ -170,7 +170,7 @@ public final class ReplayCommand implements Callable<Integer> {
         if (maxPackets < 0) {
             throw new UserError("--max-packets must be 0 (the whole trace) or positive, got " + maxPackets);
         }
-        Path outDir = dev.rmtemu.emulator.replay.OutputPaths.directory("--out", out);
+        Path outDir = dev.rmtemu.emulator.rundir.OutputPaths.directory("--out", out);
         if (program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");
         }

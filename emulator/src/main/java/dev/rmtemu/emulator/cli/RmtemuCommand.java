@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
             ReplayCommand.class,
             DemoCommand.class,
             TraceCommand.class,
-            dev.rmtemu.emulator.topology.TopoCommand.class,
+            dev.rmtemu.emulator.cli.TopoCommand.class,
             ExperimentCommand.class,
             AnalyseCommand.class,
             CollectCommand.class,

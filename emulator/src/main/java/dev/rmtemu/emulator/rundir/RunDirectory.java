@@ -92,7 +92,7 @@ public final class RunDirectory implements AutoCloseable {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new UserError("cannot create run directory " + dir + ": " + dev.rmtemu.emulator.replay.OutputPaths.cause(e), e);
+            throw new UserError("cannot create run directory " + dir + ": " + dev.rmtemu.emulator.rundir.OutputPaths.cause(e), e);
         }
         Optional<List<String>> previous = previousManifest(dir);
         if (previous.isEmpty() && !force && !isEmptyApartFromLock(dir)) {

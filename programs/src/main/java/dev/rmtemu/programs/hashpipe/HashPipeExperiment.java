@@ -1,8 +1,8 @@
 package dev.rmtemu.programs.hashpipe;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.target.TargetProfile;

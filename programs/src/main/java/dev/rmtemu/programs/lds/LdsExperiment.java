@@ -3,8 +3,8 @@ package dev.rmtemu.programs.lds;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.rmtemu.emulator.json.Json;
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.OptionValues;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.gen.SplitMix64;
 

@@ -2,10 +2,10 @@ package dev.rmtemu.programs.lds;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.results.NoteResults;
-import dev.rmtemu.emulator.results.ProgramResults;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.NoteResults;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.traces.PacketRecord;
@@ -298,7 +298,7 @@ public final class LdsReport implements ProgramReport {
      * truth of the segment's delay, so no true mean is given.
      */
     @Override
-    public NetworkResults networkResults(dev.rmtemu.emulator.replay.NetworkReplay.Result result) {
+    public NetworkResults networkResults(dev.rmtemu.emulator.run.NetworkReplay.Result result) {
         var net = result.network();
         List<PairResult> pairs = new ArrayList<>();
         List<PairFlowEstimate> estimates = new ArrayList<>();

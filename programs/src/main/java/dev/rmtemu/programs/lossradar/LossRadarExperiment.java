@@ -1,9 +1,9 @@
 package dev.rmtemu.programs.lossradar;
 
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
-import dev.rmtemu.emulator.experiment.OptionValues;
+import dev.rmtemu.emulator.spi.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;

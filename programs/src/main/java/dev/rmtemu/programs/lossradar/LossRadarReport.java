@@ -3,11 +3,11 @@ package dev.rmtemu.programs.lossradar;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.results.NoteResults;
-import dev.rmtemu.emulator.results.ProgramResults;
-import dev.rmtemu.emulator.replay.NetworkReplay;
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.NoteResults;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.run.NetworkReplay;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.tm.DropCause;
 
 import java.nio.file.Files;

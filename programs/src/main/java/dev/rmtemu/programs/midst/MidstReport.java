@@ -2,10 +2,10 @@ package dev.rmtemu.programs.midst;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.results.ProgramResults;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.tm.DropCause;
 import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.traces.PacketRecord;
@@ -15,7 +15,7 @@ import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.replay.NetworkReplay;
+import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.model.target.TargetProfile;
 
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package dev.rmtemu.programs.wbmon;
 
-import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.OptionValues;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.OptionValues;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;

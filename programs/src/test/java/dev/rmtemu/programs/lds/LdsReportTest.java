@@ -1,8 +1,8 @@
 package dev.rmtemu.programs.lds;
 
-import dev.rmtemu.emulator.replay.Replay;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.run.Replay;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.traces.PacketRecord;
 import org.junit.jupiter.api.Test;
 
