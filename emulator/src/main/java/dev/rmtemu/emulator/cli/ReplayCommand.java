@@ -252,7 +252,7 @@ public final class ReplayCommand implements Callable<Integer> {
     private static Outcome replay(ReplayOptions o, Replay.Progress p, StopRequest stop, StringBuilder table,
                                   PrintWriter err) {
         if (o.topology() != null) {
-            NetworkReplay.Result r = NetworkReplay.run(o, p, stop);
+            ReplayResult r = NetworkReplay.run(o, p, stop);
             for (int s = 0; s < r.network().switchCount(); s++) {
                 warnNotApplied(err, r.network().switchEngine(s), r.network().now());
             }

@@ -1,6 +1,5 @@
 package dev.rmtemu.emulator.output;
 
-import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.engine.QueueDepthTimeline;
@@ -77,7 +76,7 @@ final class HtmlReport {
 
 
     /** The network run's report: totals, end-to-end latency, switches, links, busiest buffers, resources. */
-    static String renderNetwork(NetworkReplay.Result r) {
+    static String renderNetwork(ReplayResult r) {
         NetworkEngine net = r.network();
         ReplayOptions o = r.options();
         StringBuilder sb = new StringBuilder();

@@ -1,6 +1,6 @@
 package dev.rmtemu.emulator.output;
 
-import dev.rmtemu.emulator.run.NetworkReplay;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.run.RunInputs;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -40,7 +40,7 @@ public final class NetworkReport {
      * Writes the outputs into the run directory (each planned in its manifest first), then
      * the final report.json, marked complete unless the run was interrupted.
      */
-    public static void write(NetworkReplay.Result r, RunDirectory rd) {
+    public static void write(ReplayResult r, RunDirectory rd) {
         NetworkEngine net = r.network();
         List<String> names = new ArrayList<>(List.of(LATENCY_FILE, RunOutputs.HTML));
         for (Link l : net.topology().links()) {
@@ -85,7 +85,7 @@ public final class NetworkReport {
         return bytes;
     }
 
-    static boolean savesRegisters(NetworkReplay.Result r) {
+    static boolean savesRegisters(ReplayResult r) {
         return SavedRegisters.saves(registerBytes(r.network()), r.options().saveRegisters(), SavedRegisters.ALWAYS_SAVE_BYTES);
     }
 
@@ -94,12 +94,12 @@ public final class NetworkReport {
     }
 
     /** The report tree; {@code host} is the only key that depends on the machine. */
-    public static ObjectNode report(NetworkReplay.Result r) {
+    public static ObjectNode report(ReplayResult r) {
         return Json.tree(record(r));
     }
 
     /** The report as its record (see {@link RunReport.NetworkRun}). */
-    static RunReport.NetworkRun record(NetworkReplay.Result r) {
+    static RunReport.NetworkRun record(ReplayResult r) {
         NetworkEngine net = r.network();
         RunReport.Trace trace = new RunReport.Trace(r.packetsRead(), new TreeMap<>(r.skipped().asMap()));
 
@@ -171,7 +171,7 @@ public final class NetworkReport {
     }
 
     /** The end-of-run summary table for people. */
-    public static String summary(NetworkReplay.Result r) {
+    public static String summary(ReplayResult r) {
         NetworkEngine net = r.network();
         NetworkEngine.NetworkTotals t = net.totals();
         StringBuilder sb = new StringBuilder();

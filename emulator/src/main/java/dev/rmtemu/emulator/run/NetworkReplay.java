@@ -4,7 +4,7 @@ import dev.rmtemu.emulator.output.NetworkReport;
 import dev.rmtemu.emulator.spi.ProgramControlPlane;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayOptions;
-import dev.rmtemu.emulator.spi.RunWarnings;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.engine.ArrivalTiming;
 import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.journal.ExportJournal;
@@ -15,7 +15,6 @@ import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.SkipCounters;
 import dev.rmtemu.traces.spec.TraceSpec;
 
 import dev.rmtemu.emulator.spi.RunResults;
@@ -39,42 +38,21 @@ public final class NetworkReplay {
     private NetworkReplay() {
     }
 
-    /** What a network replay produced. */
-    public record Result(ReplayOptions options, NetworkEngine network, long packetsRead, SkipCounters skipped,
-                         long hostNanos, long firstArrivalCycle, long lastArrivalCycle, String interruptedBy,
-                         RunResults results) {
-        /** This result with the programs' results ({@link ProgramReport}). */
-        public Result withResults(RunResults r) {
-            return new Result(options, network, packetsRead, skipped, hostNanos, firstArrivalCycle, lastArrivalCycle,
-                    interruptedBy, r);
-        }
-
-        /** Host throughput in millions of trace packets per second of wall time. */
-        public double hostMpps() {
-            return hostNanos == 0 ? 0 : packetsRead * 1e3 / hostNanos;
-        }
-
-        /** What the user should know about this run, the forwarding-loop warning included (see {@link RunWarnings}). */
-        public List<String> warnings() {
-            return RunWarnings.of(this);
-        }
-    }
-
-    public static Result run(ReplayOptions o, Replay.Progress progress) {
+    public static ReplayResult run(ReplayOptions o, Replay.Progress progress) {
         return run(o, progress, null, null);
     }
 
     /** As {@link #run(ReplayOptions, Replay.Progress)}, stopping early (report marked incomplete) when {@code stop} asks. */
-    public static Result run(ReplayOptions o, Replay.Progress progress, StopRequest stop) {
+    public static ReplayResult run(ReplayOptions o, Replay.Progress progress, StopRequest stop) {
         return run(o, progress, null, stop);
     }
 
     /** As {@link #run(ReplayOptions, Replay.Progress)} with the given control planes (null: the registered ones). */
-    static Result run(ReplayOptions o, Replay.Progress progress, List<ProgramControlPlane> given) {
+    static ReplayResult run(ReplayOptions o, Replay.Progress progress, List<ProgramControlPlane> given) {
         return run(o, progress, given, null);
     }
 
-    static Result run(ReplayOptions o, Replay.Progress progress, List<ProgramControlPlane> given, StopRequest stop) {
+    static ReplayResult run(ReplayOptions o, Replay.Progress progress, List<ProgramControlPlane> given, StopRequest stop) {
         if (o.topology() == null) {
             throw new IllegalArgumentException("network replay without a topology");
         }
@@ -112,10 +90,10 @@ public final class NetworkReplay {
             if (progress != null) {
                 progress.done(injector.packets);
             }
-            Result run = new Result(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
+            ReplayResult run = ReplayResult.ofNetwork(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
                     injector.lastArrival, stoppedBy, RunResults.NONE);
             // read from the switches (and the closed journal) once, for report.json, results/*.csv and the summary
-            Result r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
+            ReplayResult r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
             if (rd != null) {
                 NetworkReport.write(r, rd);
             }

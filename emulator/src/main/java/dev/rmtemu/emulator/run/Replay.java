@@ -113,7 +113,7 @@ public final class Replay {
             if (progress != null) {
                 progress.done(feeder.packets);
             }
-            ReplayResult run = new ReplayResult(o, engine, feeder.packets, source.skipped(), hostNs,
+            ReplayResult run = ReplayResult.ofSwitch(o, engine, feeder.packets, source.skipped(), hostNs,
                     feeder.firstArrival, feeder.lastArrival, stoppedBy, RunResults.NONE);
             // read from the switch (and the closed journal) once, for report.json, results/*.csv and the summary
             ReplayResult result = stoppedBy != null ? run : run.withResults(ProgramReport.collect(run));

@@ -1,7 +1,6 @@
 package dev.rmtemu.emulator.spi;
 
 
-import dev.rmtemu.emulator.run.NetworkReplay;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -30,7 +29,7 @@ public interface ProgramReport {
      * The program's results after a network replay ({@code --topology}), read from the
      * switches that run {@link #program()}; null for programs without any.
      */
-    default ProgramResults networkResults(NetworkReplay.Result result) {
+    default ProgramResults networkResults(ReplayResult result) {
         return null;
     }
 
@@ -56,7 +55,7 @@ public interface ProgramReport {
     }
 
     /** The results of every program the network's switches run, in program order. */
-    static RunResults collectNetwork(NetworkReplay.Result run) {
+    static RunResults collectNetwork(ReplayResult run) {
         Collection<String> programs = new TreeSet<>();
         for (int s = 0; s < run.network().switchCount(); s++) {
             programs.add(run.network().switchProgram(s));

@@ -1,6 +1,5 @@
 package dev.rmtemu.emulator.spi;
 
-import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.traces.SkipCounters;
@@ -26,8 +25,13 @@ public final class RunWarnings {
     private RunWarnings() {
     }
 
-    /** The warnings of a single-switch replay. */
+    /** The warnings of a replay, through one switch or a network. */
     public static List<String> of(ReplayResult r) {
+        return r.isNetwork() ? ofNetwork(r) : ofSwitch(r);
+    }
+
+    /** The warnings of a single-switch replay. */
+    private static List<String> ofSwitch(ReplayResult r) {
         List<String> w = new ArrayList<>();
         emptyTrace(w, r.options().trace(), r.packetsRead(), r.skipped(), r.interruptedBy());
         SwitchEngine e = r.engine();
@@ -48,7 +52,7 @@ public final class RunWarnings {
     }
 
     /** The warnings of a network replay ({@code --topology}). */
-    public static List<String> of(NetworkReplay.Result r) {
+    private static List<String> ofNetwork(ReplayResult r) {
         List<String> w = new ArrayList<>();
         emptyTrace(w, r.options().trace(), r.packetsRead(), r.skipped(), r.interruptedBy());
         NetworkEngine net = r.network();

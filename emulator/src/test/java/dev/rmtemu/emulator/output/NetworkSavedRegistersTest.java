@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.output;
 
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,7 +37,7 @@ class NetworkSavedRegistersTest {
     @Test
     void eachSwitchsCellsEqualItsEngineState(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("run");
-        NetworkReplay.Result r = NetworkReplay.run(options(tmp, out), null);
+        ReplayResult r = NetworkReplay.run(options(tmp, out), null);
         for (String sw : new String[] {"s1", "s2"}) {
             PipelineState st = r.network().switchEngine(sw).state();
             Path file = out.resolve(SavedRegisters.fileName(sw, "flow_count"));

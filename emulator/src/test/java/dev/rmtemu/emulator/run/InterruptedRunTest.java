@@ -74,7 +74,7 @@ class InterruptedRunTest {
         Path out = tmp.resolve("run");
         ReplayOptions o = new ReplayOptions(null, Map.of(), "tofino1", TRACE, "topspeed", 1, 0, 100, true, 0,
                 out, false, null, "builtin:fattree?k=4");
-        NetworkReplay.Result r = NetworkReplay.run(o, stopAfterFirstChunk(stop), stop);
+        ReplayResult r = NetworkReplay.run(o, stopAfterFirstChunk(stop), stop);
         assertEquals("SIGTERM", r.interruptedBy());
         assertStoppedAtTheChunk(r.packetsRead());
         JsonNode report = JSON.readTree(out.resolve("report.json").toFile());

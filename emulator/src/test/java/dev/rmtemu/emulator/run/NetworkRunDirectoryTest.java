@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.run;
 
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.output.RunOutputs;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.journal.JournalReader;
@@ -30,13 +31,13 @@ class NetworkRunDirectoryTest {
         return topo;
     }
 
-    private static NetworkReplay.Result run(Path dir, Path control) throws Exception {
+    private static ReplayResult run(Path dir, Path control) throws Exception {
         ReplayOptions o = new ReplayOptions("counter", Map.of("cells", String.valueOf(CELLS), "port", "511"), "tofino1",
                 TRACE, "rate:10G", 1, 0, 100, true, 0, dir.resolve("run"), false, control, topology(dir).toString());
         return NetworkReplay.run(o, null);
     }
 
-    private static long[] cells(NetworkReplay.Result r) {
+    private static long[] cells(ReplayResult r) {
         PipelineState s = r.network().switchEngine("s1").state();
         long[] v = new long[CELLS];
         for (int i = 0; i < CELLS; i++) {
@@ -63,7 +64,7 @@ class NetworkRunDirectoryTest {
         Path later = tmp.resolve("later.txt");
         // far after the last packet: not applied, and the run is not stretched to reach it
         Files.writeString(later, "at 1000000000 on s1 register flow_count reset\n");
-        NetworkReplay.Result lateRun = run(tmp.resolve("later"), later);
+        ReplayResult lateRun = run(tmp.resolve("later"), later);
         assertArrayEquals(plain, cells(lateRun));
         assertEquals(List.of(later + ":1"),
                 lateRun.network().switchEngine("s1").controlOpsNotApplied().stream().map(Object::toString).toList());
@@ -91,7 +92,7 @@ class NetworkRunDirectoryTest {
 
     @Test
     void runDirectoryHoldsJournalAndHtmlReport(@TempDir Path tmp) throws Exception {
-        NetworkReplay.Result r = run(tmp, null);
+        ReplayResult r = run(tmp, null);
         Path run = tmp.resolve("run");
         try (JournalReader reader = JournalReader.open(run.resolve("journal"))) {
             assertTrue(reader.directory().toString().endsWith("journal"));

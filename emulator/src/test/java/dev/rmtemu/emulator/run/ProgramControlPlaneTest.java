@@ -122,7 +122,7 @@ class ProgramControlPlaneTest {
         Recording plane = new Recording();
         ReplayOptions o = new ReplayOptions("counter", Map.of("port", "511"), "tofino1", TRACE, "rate:10G", 1, 0, 100, true, 0,
                 tmp.resolve("run"), false, null, "builtin:line");
-        NetworkReplay.Result r = NetworkReplay.run(o, null, List.of(plane));
+        ReplayResult r = NetworkReplay.run(o, null, List.of(plane));
         assertEquals(List.of("kinds", "startNetwork", "inputDone", "finish"), plane.calls);
         assertEquals(0, plane.injectedAtStart, "no packet before the hook");
         assertEquals(r.lastArrivalCycle(), plane.inputDoneAt);

@@ -298,7 +298,7 @@ public final class LdsReport implements ProgramReport {
      * truth of the segment's delay, so no true mean is given.
      */
     @Override
-    public NetworkResults networkResults(dev.rmtemu.emulator.run.NetworkReplay.Result result) {
+    public NetworkResults networkResults(ReplayResult result) {
         var net = result.network();
         List<PairResult> pairs = new ArrayList<>();
         List<PairFlowEstimate> estimates = new ArrayList<>();

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.spi.NoteResults;
 import dev.rmtemu.emulator.spi.ProgramResults;
-import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.tm.DropCause;
@@ -157,7 +156,7 @@ public final class LossRadarReport implements ProgramReport {
     }
 
     @Override
-    public Results networkResults(NetworkReplay.Result result) {
+    public Results networkResults(ReplayResult result) {
         NetworkEngine net = result.network();
         List<String> notes = new ArrayList<>();
         if (LossRadarControlPlane.monitoredLinks(net).isEmpty()) {

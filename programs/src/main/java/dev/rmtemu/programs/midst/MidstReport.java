@@ -15,7 +15,6 @@ import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.model.target.TargetProfile;
 
 import java.nio.file.Files;
@@ -267,7 +266,7 @@ public final class MidstReport implements ProgramReport {
     }
 
     @Override
-    public NetworkResults networkResults(NetworkReplay.Result result) {
+    public NetworkResults networkResults(ReplayResult result) {
         NetworkEngine net = result.network();
         Path out = result.options().out();
         Path journal = out == null ? null : out.resolve("journal");

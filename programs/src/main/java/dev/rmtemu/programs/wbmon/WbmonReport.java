@@ -7,7 +7,6 @@ import dev.rmtemu.emulator.spi.NoteResults;
 import dev.rmtemu.emulator.spi.ProgramResults;
 import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.topology.Topology;
@@ -143,7 +142,7 @@ public final class WbmonReport implements ProgramReport {
     }
 
     @Override
-    public Results networkResults(NetworkReplay.Result result) {
+    public Results networkResults(ReplayResult result) {
         return results(result.network(), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW);
     }
 
