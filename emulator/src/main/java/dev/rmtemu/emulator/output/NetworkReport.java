@@ -1,7 +1,6 @@
 package dev.rmtemu.emulator.output;
 
 import dev.rmtemu.emulator.spi.ReplayResult;
-import dev.rmtemu.emulator.run.RunInputs;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.json.Json;

@@ -1,6 +1,5 @@
 package dev.rmtemu.emulator.output;
 
-import dev.rmtemu.emulator.run.RunInputs;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.spi.ReplayResult;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.run;
 
+import dev.rmtemu.emulator.output.RunInputs;
 import dev.rmtemu.emulator.output.RunOutputs;
 import dev.rmtemu.emulator.spi.ProgramControlPlane;
 import dev.rmtemu.emulator.spi.ProgramReport;

@@ -1,6 +1,5 @@
-package dev.rmtemu.emulator.run;
+package dev.rmtemu.emulator.output;
 
-import dev.rmtemu.emulator.output.RunReport;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.json.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
