@@ -1,6 +1,5 @@
 package dev.rmtemu.emulator.run;
 
-import dev.rmtemu.emulator.output.NetworkReport;
 import dev.rmtemu.emulator.spi.ProgramControlPlane;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayOptions;
@@ -29,7 +28,7 @@ import java.util.List;
  * records through the packet ring as in {@link Replay}; the engine thread injects
  * each at its arrival cycle (the replay timing applied to the whole trace) into
  * a {@link NetworkEngine}, drains it at the end and checks network conservation.
- * The run directory gets what {@link NetworkReport} writes, the export journal and
+ * The run directory gets what the {@link RunRecorder} writes for a network, the export journal and
  * report.html; {@code --control} lines name their switch ({@code on SWITCH}). The
  * control planes of the switches' programs ({@link ProgramControlPlane}) start after
  * the control script and before the first packet, and finish before the journal closes.
@@ -95,7 +94,7 @@ public final class NetworkReplay {
             // read from the switches (and the closed journal) once, for report.json, results/*.csv and the summary
             ReplayResult r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
             if (rd != null) {
-                NetworkReport.write(r, rd);
+                RunRecorder.installed().write(r, rd);
             }
             return r;
         }

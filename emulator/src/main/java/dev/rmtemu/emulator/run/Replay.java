@@ -1,7 +1,5 @@
 package dev.rmtemu.emulator.run;
 
-import dev.rmtemu.emulator.output.RunInputs;
-import dev.rmtemu.emulator.output.RunOutputs;
 import dev.rmtemu.emulator.spi.ProgramControlPlane;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayOptions;
@@ -119,7 +117,7 @@ public final class Replay {
             // read from the switch (and the closed journal) once, for report.json, results/*.csv and the summary
             ReplayResult result = stoppedBy != null ? run : run.withResults(ProgramReport.collect(run));
             if (rd != null) {
-                RunOutputs.write(result, rd);
+                RunRecorder.installed().write(result, rd);
             }
             return result;
         }
@@ -134,7 +132,7 @@ public final class Replay {
             return null;
         }
         try {
-            return RunDirectory.open(o.out(), o.force(), RunInputs.tree(o));
+            return RunDirectory.open(o.out(), o.force(), RunRecorder.installed().inputs(o));
         } catch (RuntimeException e) {
             source.close();
             throw e;
