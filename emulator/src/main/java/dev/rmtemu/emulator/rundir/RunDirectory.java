@@ -84,6 +84,10 @@ public final class RunDirectory implements AutoCloseable {
      * {@code force}, and a {@code journal} entry the previous run did not write.
      */
     public static RunDirectory open(Path dir, boolean force, ObjectNode inputs) {
+        if (dir.toString().isEmpty()) {
+            // the empty path is the working directory: a run once landed in a module's source tree that way
+            throw new UserError("run directory must not be empty (it would be the working directory)");
+        }
         RunDirectory rd = new RunDirectory(dir);
         rd.inputs = inputs.deepCopy();
         if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
