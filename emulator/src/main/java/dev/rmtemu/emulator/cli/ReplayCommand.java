@@ -1,5 +1,8 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.rundir.OutputPaths;
+import java.nio.file.Files;
 import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.emulator.output.NetworkReport;
 import dev.rmtemu.emulator.run.Replay;
@@ -170,7 +173,7 @@ public final class ReplayCommand implements Callable<Integer> {
         if (maxPackets < 0) {
             throw new UserError("--max-packets must be 0 (the whole trace) or positive, got " + maxPackets);
         }
-        Path outDir = dev.rmtemu.emulator.rundir.OutputPaths.directory("--out", out);
+        Path outDir = OutputPaths.directory("--out", out);
         if (program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");
         }
@@ -230,7 +233,7 @@ public final class ReplayCommand implements Callable<Integer> {
             return stop.exitCode();
         }
         if (json) {
-            out.print(java.nio.file.Files.readString(o.out().resolve(RunOutputs.REPORT)));
+            out.print(Files.readString(o.out().resolve(RunOutputs.REPORT)));
         } else {
             out.print(table);
             out.println("run directory: " + o.out());
@@ -280,7 +283,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /** One warning per control operation scheduled after the run's last event (it was not applied). */
-    private static void warnNotApplied(PrintWriter err, dev.rmtemu.emulator.engine.SwitchEngine engine, long lastCycle) {
+    private static void warnNotApplied(PrintWriter err, SwitchEngine engine, long lastCycle) {
         for (Object op : engine.controlOpsNotApplied()) {
             err.println("rmtemu: warning: " + op + ": not applied: its cycle comes after the run's last event (cycle "
                     + lastCycle + ")");

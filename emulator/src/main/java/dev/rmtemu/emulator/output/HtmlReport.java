@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.output;
 
+import java.util.Set;
+import java.util.TreeSet;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.engine.QueueDepthTimeline;
@@ -149,7 +151,7 @@ final class HtmlReport {
         }
 
         sb.append("<h2>Stage resources of each program</h2>\n");
-        java.util.Set<String> shown = new java.util.TreeSet<>();
+        Set<String> shown = new TreeSet<>();
         for (int s = 0; s < net.switchCount(); s++) {
             SwitchEngine e = net.switchEngine(s);
             String program = net.switchProgram(s);

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.output;
 
+import java.net.URLDecoder;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.register.RegisterArray;
@@ -97,7 +98,7 @@ public final class SavedRegisters {
 
     /** The name a {@link #pathPart} stands for. */
     public static String nameOf(String pathPart) {
-        return java.net.URLDecoder.decode(pathPart, StandardCharsets.UTF_8);
+        return URLDecoder.decode(pathPart, StandardCharsets.UTF_8);
     }
 
     /** Bytes of every array's words in every pipe, uncompressed (8 per word). */

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.run;
 
+import java.math.BigInteger;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.model.UserError;
@@ -294,7 +295,7 @@ public final class ControlScript {
 
     /** A value for one word of {@code a}'s cells: unsigned and at most the word's width. */
     static long cellValue(String w, RegisterArray a) {
-        java.math.BigInteger v = ControlText.unsigned(w);
+        BigInteger v = ControlText.unsigned(w);
         if (v == null || v.bitLength() > a.wordBits()) {
             throw new UserError("value " + w + " does not fit " + a.name() + "'s " + a.wordBits() + "-bit "
                     + (a.pair() ? "words" : "cells"));

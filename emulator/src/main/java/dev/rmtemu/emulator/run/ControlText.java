@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.run;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.text.ClosestName;
 
@@ -86,9 +88,9 @@ final class ControlText {
 
     /** {@code message} with every run of characters other than blanks and quotes longer than {@link #MAX_TOKEN_ECHO} cut short. */
     static String cutTokens(String message) {
-        return LONG_RUN.matcher(message).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(
+        return LONG_RUN.matcher(message).replaceAll(m -> Matcher.quoteReplacement(
                 ClosestName.cut(m.group(), MAX_TOKEN_ECHO)));
     }
 
-    private static final java.util.regex.Pattern LONG_RUN = java.util.regex.Pattern.compile("[^\\s']{" + (MAX_TOKEN_ECHO + 1) + ",}");
+    private static final Pattern LONG_RUN = Pattern.compile("[^\\s']{" + (MAX_TOKEN_ECHO + 1) + ",}");
 }

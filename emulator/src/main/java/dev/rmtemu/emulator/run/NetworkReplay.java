@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.run;
 
+import java.util.TreeSet;
 import dev.rmtemu.emulator.spi.ProgramControlPlane;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayOptions;
@@ -63,7 +64,7 @@ public final class NetworkReplay {
             ControlScript.apply(o.control(), net);
         }
         ArrivalTiming timing = ArrivalTiming.parse(o.timing(), net.clock());
-        java.util.TreeSet<String> programs = new java.util.TreeSet<>();
+        TreeSet<String> programs = new TreeSet<>();
         for (int s = 0; s < net.switchCount(); s++) {
             programs.add(net.switchProgram(s));
         }

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.rundir;
 
+import java.nio.file.StandardOpenOption;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -96,7 +97,7 @@ public final class RunDirectory implements AutoCloseable {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new UserError("cannot create run directory " + dir + ": " + dev.rmtemu.emulator.rundir.OutputPaths.cause(e), e);
+            throw new UserError("cannot create run directory " + dir + ": " + OutputPaths.cause(e), e);
         }
         Optional<List<String>> previous = previousManifest(dir);
         if (previous.isEmpty() && !force && !isEmptyApartFromLock(dir)) {
@@ -285,8 +286,8 @@ public final class RunDirectory implements AutoCloseable {
         try {
             Files.createLink(lock, temp);
         } catch (UnsupportedOperationException e) {
-            Files.writeString(lock, pid + "\n", StandardCharsets.US_ASCII, java.nio.file.StandardOpenOption.CREATE_NEW,
-                    java.nio.file.StandardOpenOption.WRITE);
+            Files.writeString(lock, pid + "\n", StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
         } finally {
             Files.deleteIfExists(temp);
         }

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.spi;
 
+import java.math.BigDecimal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -196,7 +197,7 @@ public final class CsvTables {
             return "";
         }
         if (v.isBigDecimal()) {
-            java.math.BigDecimal d = v.decimalValue();
+            BigDecimal d = v.decimalValue();
             return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
         }
         if (v.isNumber()) {

@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.spi;
 
+import java.util.List;
+
 /**
  * A program's results after a run, as data: a Java record whose components Jackson writes
  * into report.json under {@code results.PROGRAM} (snake_case names; the record says so with
@@ -20,7 +22,7 @@ public interface ProgramResults {
      * report.json {@code warnings}, exit 5 under {@code --strict}). Not a record component,
      * so Jackson does not write it into {@code results}.
      */
-    default java.util.List<String> warnings() {
-        return java.util.List.of();
+    default List<String> warnings() {
+        return List.of();
     }
 }

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.spi;
 
+import dev.rmtemu.emulator.network.NetworkOptions;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -48,7 +49,7 @@ public record ReplayOptions(String program, Map<String, String> params, String t
                          long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                          boolean progress, Path control, String topology) {
         this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
-                topology, false, dev.rmtemu.emulator.network.NetworkOptions.DEFAULT_MAX_HOPS);
+                topology, false, NetworkOptions.DEFAULT_MAX_HOPS);
     }
 
     /** A single-switch replay without a control script. */

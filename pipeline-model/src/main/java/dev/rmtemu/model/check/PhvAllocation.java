@@ -1,5 +1,6 @@
 package dev.rmtemu.model.check;
 
+import java.util.Arrays;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.target.PhvContainerGroup;
 import dev.rmtemu.model.target.TargetProfile;
@@ -66,7 +67,7 @@ public final class PhvAllocation {
         for (int i = 0; i < byWidth.length; i++) {
             byWidth[i] = i;
         }
-        java.util.Arrays.sort(byWidth, Comparator.comparingInt(i -> groups.get(i).widthBits()));
+        Arrays.sort(byWidth, Comparator.comparingInt(i -> groups.get(i).widthBits()));
         List<Partial> partials = new ArrayList<>();
         for (Demand d : order) {
             int remaining = d.width();

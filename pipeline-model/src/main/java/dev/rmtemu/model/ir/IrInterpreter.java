@@ -1,5 +1,6 @@
 package dev.rmtemu.model.ir;
 
+import java.util.IdentityHashMap;
 import dev.rmtemu.model.arith.Divisor;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
@@ -59,8 +60,8 @@ public final class IrInterpreter {
 
     /** Assigns scratch slots and turns statements into nodes. */
     private static final class Slots {
-        private final Map<RegisterAction, Integer> actions = new java.util.IdentityHashMap<>();
-        private final Map<MatchTable, Integer> tables = new java.util.IdentityHashMap<>();
+        private final Map<RegisterAction, Integer> actions = new IdentityHashMap<>();
+        private final Map<MatchTable, Integer> tables = new IdentityHashMap<>();
         private final String where;
         private int count;
 

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.program;
 
+import java.util.Locale;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
@@ -43,7 +44,7 @@ public final class P4Printer {
         line(0, "struct phv_t {");
         for (Field f : p.fields()) {
             String where = switch (f.kind()) {
-                case HEADER -> "header, from " + f.source().name().toLowerCase(java.util.Locale.ROOT);
+                case HEADER -> "header, from " + f.source().name().toLowerCase(Locale.ROOT);
                 case METADATA -> "metadata, " + f.gress().label();
                 default -> "intrinsic" + (f.gress() == null ? "" : ", " + f.gress().label());
             };
@@ -82,7 +83,7 @@ public final class P4Printer {
         }
         for (MatchTable t : d.tables()) {
             line(2, "table " + t.name() + " { key = { " + String.join(", ", t.key().stream()
-                    .map(f -> f.name() + ": " + t.kind().name().toLowerCase(java.util.Locale.ROOT)).toList())
+                    .map(f -> f.name() + ": " + t.kind().name().toLowerCase(Locale.ROOT)).toList())
                     + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b"
                     + (t.constEntries().isEmpty() ? "" : "; const entries = " + t.constEntries().size()) + " }");
         }
