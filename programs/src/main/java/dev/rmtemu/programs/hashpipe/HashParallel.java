@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -70,8 +71,8 @@ public final class HashParallel implements HeavyHitters {
 
     @Override
     public void reset() {
-        java.util.Arrays.fill(lo, 0);
-        java.util.Arrays.fill(hi, 0);
-        java.util.Arrays.fill(count, 0);
+        Arrays.fill(lo, 0);
+        Arrays.fill(hi, 0);
+        Arrays.fill(count, 0);
     }
 }

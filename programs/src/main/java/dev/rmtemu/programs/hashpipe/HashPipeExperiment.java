@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe;
 
+import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rmtemu.emulator.spi.Experiment;
 import dev.rmtemu.emulator.spi.ExperimentJson;
@@ -273,10 +274,10 @@ public final class HashPipeExperiment implements Experiment {
             if ((long) n * 2 * PacketRecord.LENGTH > Integer.MAX_VALUE) {
                 throw new UserError("experiment hashpipe: the trace has more than " + n + " packets, more than it holds in memory");
             }
-            lo = java.util.Arrays.copyOf(lo, n * 2);
-            inc = java.util.Arrays.copyOf(inc, n * 2);
+            lo = Arrays.copyOf(lo, n * 2);
+            inc = Arrays.copyOf(inc, n * 2);
             if (hi != null) {
-                hi = java.util.Arrays.copyOf(hi, n * 2);
+                hi = Arrays.copyOf(hi, n * 2);
             }
             UnsafeBuffer r = new UnsafeBuffer(new byte[n * 2 * PacketRecord.LENGTH]);
             r.putBytes(0, records, 0, n * PacketRecord.LENGTH);

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -90,9 +91,9 @@ public final class HashPipeReference implements HeavyHitters {
     @Override
     public void reset() {
         for (int i = 0; i < hashes.length; i++) {
-            java.util.Arrays.fill(keyLo[i], 0);
-            java.util.Arrays.fill(keyHi[i], 0);
-            java.util.Arrays.fill(count[i], 0);
+            Arrays.fill(keyLo[i], 0);
+            Arrays.fill(keyHi[i], 0);
+            Arrays.fill(count[i], 0);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe;
 
+import java.util.Arrays;
 import dev.rmtemu.traces.FlowKey;
 
 /**
@@ -122,9 +123,9 @@ public final class KeyCountMap {
     }
 
     public void clear() {
-        java.util.Arrays.fill(lo, 0);
-        java.util.Arrays.fill(hi, 0);
-        java.util.Arrays.fill(value, 0);
+        Arrays.fill(lo, 0);
+        Arrays.fill(hi, 0);
+        Arrays.fill(value, 0);
         size = 0;
     }
 

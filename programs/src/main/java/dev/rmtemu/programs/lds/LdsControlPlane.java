@@ -1,5 +1,7 @@
 package dev.rmtemu.programs.lds;
 
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
@@ -83,7 +85,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
     }
 
     /** The pipeline switch {@code s} of a network runs (its program's parameters). */
-    static LdsPipeline pipeline(dev.rmtemu.model.program.StageProgram p) {
+    static LdsPipeline pipeline(StageProgram p) {
         LdsProgram factory = new LdsProgram();
         Map<String, String> given = new TreeMap<>();
         for (var spec : factory.params()) {
@@ -181,7 +183,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
             }
         }
 
-        boolean holdsPackets(dev.rmtemu.model.runtime.PipelineState state, int bank) {
+        boolean holdsPackets(PipelineState state, int bank) {
             for (int pipe = 0; pipe < state.pipes(); pipe++) {
                 for (int end = 0; end < 2; end++) {
                     boolean senderEnd = end == 0;
@@ -215,7 +217,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
             });
         }
 
-        void close(dev.rmtemu.model.runtime.PipelineState state, long interval, long cycle) {
+        void close(PipelineState state, long interval, long cycle) {
             int bank = LdsIntervals.bank(interval);
             int id = Math.toIntExact(interval);
             if (sender) {
@@ -228,7 +230,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
         }
 
         /** One end's bank of every pipe, merged (the sketch is linear), then zeroed. */
-        LdsSketch bank(dev.rmtemu.model.runtime.PipelineState state, boolean senderEnd, int bank) {
+        LdsSketch bank(PipelineState state, boolean senderEnd, int bank) {
             LdsSketch s = new LdsSketch(pipeline.config);
             for (int pipe = 0; pipe < state.pipes(); pipe++) {
                 s.mergeFrom(LdsCollector.read(state, pipe, pipeline.config, senderEnd, bank));

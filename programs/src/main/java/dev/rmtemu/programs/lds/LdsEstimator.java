@@ -1,5 +1,7 @@
 package dev.rmtemu.programs.lds;
 
+import java.util.Arrays;
+
 /**
  * The receiver side of LDS: given the sender's sketch (exported at the end of the
  * interval) and its own, estimates a flow's mean delay by the paper's Fig. 6:
@@ -77,7 +79,7 @@ public final class LdsEstimator {
         long w = cfg.weights().weightOf(classHash);
         int m = 0;
         double nMin = Double.POSITIVE_INFINITY;
-        java.util.Arrays.fill(rowMin, Double.POSITIVE_INFINITY);
+        Arrays.fill(rowMin, Double.POSITIVE_INFINITY);
         double minSent = Double.POSITIVE_INFINITY;
         double minLost = Double.POSITIVE_INFINITY;
         for (int r = 0; r < rows; r++) {

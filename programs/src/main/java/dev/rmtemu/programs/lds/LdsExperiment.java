@@ -1,5 +1,7 @@
 package dev.rmtemu.programs.lds;
 
+import dev.rmtemu.traces.PacketRecord;
+import java.util.function.IntUnaryOperator;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.rmtemu.emulator.json.Json;
@@ -308,7 +310,7 @@ public final class LdsExperiment implements Experiment {
     static Sketches sketches(LdsTrace t, LdsConfig cfg, double q, long seed, String engine) {
         if (engine.equals(PIPELINE)) {
             LdsEmulatedPair pair = new LdsEmulatedPair(cfg);
-            dev.rmtemu.traces.PacketRecord r = dev.rmtemu.traces.PacketRecord.allocate();
+            PacketRecord r = PacketRecord.allocate();
             for (int i = 0; i < t.packets; i++) {
                 long ts = t.sendNs[i];
                 pair.packet(t.packet(i, r), ts, lost(seed, i, q), ts + t.delayNs[i]);
@@ -460,7 +462,7 @@ public final class LdsExperiment implements Experiment {
     }
 
     /** Statistics per group; a flow whose group is negative is left out. */
-    private static BinStats[] grouped(LdsTrace t, double[] truth, double[] est, int groups, java.util.function.IntUnaryOperator group) {
+    private static BinStats[] grouped(LdsTrace t, double[] truth, double[] est, int groups, IntUnaryOperator group) {
         double[][] err = new double[groups][t.flows];
         int[] count = new int[groups];
         int[] flows = new int[groups];

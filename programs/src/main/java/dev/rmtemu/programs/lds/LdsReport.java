@@ -1,5 +1,9 @@
 package dev.rmtemu.programs.lds;
 
+import dev.rmtemu.model.UserError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.TreeMap;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.spi.ProgramReport;
@@ -172,7 +176,7 @@ public final class LdsReport implements ProgramReport {
         if (pipeline.role != LdsRole.BOTH) {
             return new NoteResults("LDS: role " + pipeline.role.label + " holds one end only; the estimate needs the other switch's sketch");
         }
-        java.nio.file.Path run = result.options().out();
+        Path run = result.options().out();
         if (run == null) {
             return merged(result, p, pipeline.config);
         }
@@ -184,10 +188,10 @@ public final class LdsReport implements ProgramReport {
      * the receiver's, the flows of the interval (ground truth) with an estimate, and the
      * {@code top} largest with their estimated and true mean delay.
      */
-    static Results perInterval(java.nio.file.Path run, LdsPipeline pipeline, int top) {
+    static Results perInterval(Path run, LdsPipeline pipeline, int top) {
         LdsConfig cfg = pipeline.config;
-        java.util.TreeMap<Integer, LdsSketch> tx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_SENDER_SKETCH, LdsSwitch.SWITCH_ID);
-        java.util.TreeMap<Integer, LdsSketch> rx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_RECEIVER_SKETCH, LdsSwitch.SWITCH_ID);
+        TreeMap<Integer, LdsSketch> tx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_SENDER_SKETCH, LdsSwitch.SWITCH_ID);
+        TreeMap<Integer, LdsSketch> rx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_RECEIVER_SKETCH, LdsSwitch.SWITCH_ID);
         List<LdsDelayTruth.Flow> truth = LdsDelayTruth.read(LdsControlPlane.truthFile(run));
         List<IntervalResult> intervals = new ArrayList<>();
         List<FlowDelay> flows = new ArrayList<>();
@@ -197,7 +201,7 @@ public final class LdsReport implements ProgramReport {
             int interval = entry.getKey();
             LdsSketch receiver = rx.get(interval);
             if (receiver == null) {
-                throw new dev.rmtemu.model.UserError("lds: the journal holds the sender sketch of interval " + interval
+                throw new UserError("lds: the journal holds the sender sketch of interval " + interval
                         + " but not the receiver's");
             }
             LdsEstimator est = new LdsEstimator(entry.getValue(), receiver);
@@ -302,8 +306,8 @@ public final class LdsReport implements ProgramReport {
         var net = result.network();
         List<PairResult> pairs = new ArrayList<>();
         List<PairFlowEstimate> estimates = new ArrayList<>();
-        java.nio.file.Path run = result.options().out();
-        if (run == null || !java.nio.file.Files.isDirectory(run.resolve("journal"))) {
+        Path run = result.options().out();
+        if (run == null || !Files.isDirectory(run.resolve("journal"))) {
             return new NetworkResults(pairs, estimates, List.of("no export journal (run with --out DIR): no interval closed"));
         }
         List<Integer> switches = LdsControlPlane.ldsSwitches(net);

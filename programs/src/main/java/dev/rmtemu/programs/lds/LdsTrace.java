@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lds;
 
+import dev.rmtemu.traces.gen.SplitMix64;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
@@ -140,7 +141,7 @@ public final class LdsTrace {
     static long tupleKey(PacketRecord r) {
         long a = ((long) r.srcIpv4() << 32) | (r.dstIpv4() & 0xFFFFFFFFL);
         long b = ((long) r.protocol() << 32) | ((long) r.srcPort() << 16) | r.dstPort();
-        return dev.rmtemu.traces.gen.SplitMix64.mix(a ^ dev.rmtemu.traces.gen.SplitMix64.mix(b));
+        return SplitMix64.mix(a ^ SplitMix64.mix(b));
     }
 
     public long sendNs(int i) {

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar;
 
+import java.util.Arrays;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
@@ -80,7 +81,7 @@ public final class LossRadarControlPlane implements ProgramControlPlane {
     static List<Monitored> monitoredLinks(NetworkEngine net) {
         Topology t = net.topology();
         int[] ordinal = new int[t.nodes().size()];
-        java.util.Arrays.fill(ordinal, -1);
+        Arrays.fill(ordinal, -1);
         for (int s : meteredSwitches(net)) {
             ordinal[net.switchNode(s).index()] = s;
         }

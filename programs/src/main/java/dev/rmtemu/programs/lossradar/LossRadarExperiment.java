@@ -1,5 +1,8 @@
 package dev.rmtemu.programs.lossradar;
 
+import dev.rmtemu.traces.Addresses;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import dev.rmtemu.emulator.spi.Experiment;
 import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
@@ -451,7 +454,7 @@ public final class LossRadarExperiment implements Experiment {
                 + "&seed=" + (seed + 1);
         RecordBuffer trace = merge(bg, incast);
         int victim = trace.get(0).dstIpv4();
-        String victimCidr = dev.rmtemu.traces.Addresses.ipv4(victim) + "/32";
+        String victimCidr = Addresses.ipv4(victim) + "/32";
         ImpairmentChain link = new ImpairmentChain(
                 Blackhole.of(victimCidr, Blackhole.ANY, Blackhole.ANY, Long.MIN_VALUE, Long.MAX_VALUE),
                 new BernoulliLoss(doubleOpt(o, "c_random"), SplitMix64.derive(seed, 7)));
@@ -526,13 +529,13 @@ public final class LossRadarExperiment implements Experiment {
         List<AclCorruptionAnalyzer.Rule> acl = List.of(AclCorruptionAnalyzer.Rule.of(intended, 32, 0, 10, true),
                 AclCorruptionAnalyzer.Rule.of(0, 0, 0, 1, false));
         RootCause[] byDefault = new RootCauseAnalyzer(def).classify(losses);
-        java.util.TreeSet<Long> lostKeys = new java.util.TreeSet<>();
+        TreeSet<Long> lostKeys = new TreeSet<>();
         for (int i = 0; i < byDefault.length; i++) {
             if (byDefault[i] == RootCause.BLACKHOLE) {
                 lostKeys.add(AclCorruptionAnalyzer.key(packets.get(i).dst(), packets.get(i).proto()));
             }
         }
-        java.util.TreeSet<Long> deliveredKeys = new java.util.TreeSet<>();
+        TreeSet<Long> deliveredKeys = new TreeSet<>();
         for (int i = 0; i < trace.size(); i++) {
             PacketRecord p = trace.get(i);
             if (p.dstIpv4() != victim && p.dstIpv4() != intended) {
@@ -544,11 +547,11 @@ public final class LossRadarExperiment implements Experiment {
             candidates.add(cand.describe());
         }
         String truthFlip = AclCorruptionAnalyzer.Candidate.value(0, ACL_FLIPPED_DST_BIT + Byte.SIZE).describe();
-        return new CauseResult(rows, truthFlip + " (deny " + dev.rmtemu.traces.Addresses.ipv4(intended) + " became deny "
+        return new CauseResult(rows, truthFlip + " (deny " + Addresses.ipv4(intended) + " became deny "
                 + victimCidr + ")", candidates);
     }
 
-    private static long[] toArray(java.util.SortedSet<Long> set) {
+    private static long[] toArray(SortedSet<Long> set) {
         long[] a = new long[set.size()];
         int i = 0;
         for (long v : set) {

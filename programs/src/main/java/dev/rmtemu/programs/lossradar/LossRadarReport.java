@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar;
 
+import java.util.TreeMap;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.network.NetworkEngine;
@@ -58,7 +59,7 @@ public final class LossRadarReport implements ProgramReport {
             long counted = 0;
             long extra = 0;
             // each decoded loss with its batch, in (batch, signature) order
-            java.util.TreeMap<Long, List<LostPacket>> byBatch = new java.util.TreeMap<>();
+            TreeMap<Long, List<LostPacket>> byBatch = new TreeMap<>();
             for (LossRadarCollector.BatchReport r : reports) {
                 if (!r.link().equals(m.meters())) {
                     continue;

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst;
 
+import java.util.Arrays;
 import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.traces.PacketRecord;
 
@@ -100,8 +101,8 @@ public final class MidstReference {
 
     public void reset() {
         for (int i = 0; i < rows; i++) {
-            java.util.Arrays.fill(in[i], 0);
-            java.util.Arrays.fill(out[i], 0);
+            Arrays.fill(in[i], 0);
+            Arrays.fill(out[i], 0);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.rmtemu.programs.wbmon;
 
+import java.util.Arrays;
+import java.util.TreeSet;
 import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.spi.Experiment;
@@ -257,7 +259,7 @@ public final class WbmonExperiment implements Experiment {
     /** One record per distinct 5-tuple of a trace (the control plane's flow list). */
     private static List<PacketRecord> distinctFlows(String spec) {
         List<PacketRecord> out = new ArrayList<>();
-        java.util.TreeSet<String> seen = new java.util.TreeSet<>();
+        TreeSet<String> seen = new TreeSet<>();
         PacketRecord r = PacketRecord.allocate();
         try (PacketSource src = TraceSpec.open(spec)) {
             while (src.next(r)) {
@@ -498,7 +500,7 @@ public final class WbmonExperiment implements Experiment {
     /** The median (the mean of the two middle values for an even count); a Long.MAX_VALUE entry is infinite. */
     static double median(long[] v) {
         long[] x = v.clone();
-        java.util.Arrays.sort(x);
+        Arrays.sort(x);
         long lo = x[(x.length - 1) / 2];
         long hi = x[x.length / 2];
         if (hi == Long.MAX_VALUE) {

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.wbmon;
 
+import java.util.function.Consumer;
 import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.topology.Node;
 import dev.rmtemu.emulator.topology.Topology;
@@ -100,7 +101,7 @@ public final class WbmonPlacement {
         return bestSpec[0];
     }
 
-    private static void choose(List<String> pops, int k, int from, List<String> chosen, java.util.function.Consumer<String> f) {
+    private static void choose(List<String> pops, int k, int from, List<String> chosen, Consumer<String> f) {
         if (chosen.size() == k) {
             f.accept(abilene(chosen));
             return;

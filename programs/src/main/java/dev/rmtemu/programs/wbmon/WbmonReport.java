@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.wbmon;
 
+import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -133,7 +134,7 @@ public final class WbmonReport implements ProgramReport {
                         "blamed", "true carried", "true lost"));
                 for (LinkSetResult l : linkSets) {
                     b.append(String.format(Locale.ROOT, "  %-40s %-8s %11.6f %7s %14d %10d%n", String.join(" ", l.links()),
-                            l.vconns().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")),
+                            l.vconns().stream().map(String::valueOf).collect(Collectors.joining(" ")),
                             l.minSuccess(), l.blamed() ? "yes" : "no", l.trueCarried(), l.trueLost()));
                 }
             }
