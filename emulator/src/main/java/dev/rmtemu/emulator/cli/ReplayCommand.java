@@ -17,18 +17,19 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramParams;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code rmtemu replay}: a trace through one switch running a stage program. */
 @Command(name = "replay",
+        resourceBundle = "dev.rmtemu.emulator.cli.help.replay",
         mixinStandardHelpOptions = true,
         description = {
             "Replay a trace through an emulated switch (or a network, with --topology).",
@@ -58,23 +59,20 @@ import java.util.concurrent.Callable;
             "  rmtemu replay --program counter --trace capture.pcap --rate 40G --out runs/cap",
             "  rmtemu replay --topology 'builtin:fattree?k=4' --trace 'gen:isp?packets=100000' --out runs/ft"})
 public final class ReplayCommand implements Callable<Integer> {
+    @Mixin
+    ProgramOptions programOptions;
+
+    @Mixin
+    TargetOption targetOption;
+
     @Spec
     CommandSpec spec;
-
-    @Option(names = {"-p", "--program"}, paramLabel = "NAME",
-            description = "Stage program (see 'rmtemu programs'). Required without --topology; with it, the program of"
-                    + " every programmable switch (default: each switch's program from the topology).")
-    String program;
 
     @Option(names = "--topology", paramLabel = "SPEC",
             description = "Replay through a network instead of one switch: a topology file (.json/.yaml) or"
                     + " builtin:NAME?key=value&... (see 'rmtemu topo --help'). Trace packets are put on the source"
                     + " hosts by their addresses; report.json then has a 'network' section.")
     String topology;
-
-    @Option(names = {"-t", "--target"}, defaultValue = "tofino1", paramLabel = "PROFILE",
-            description = "Target profile or JSON profile file (default: ${DEFAULT-VALUE}).")
-    String target;
 
     @Option(names = "--trace", required = true, paramLabel = "SPEC", description = "Trace to replay.")
     String trace;
@@ -111,9 +109,6 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed for anything random in the run (default: ${DEFAULT-VALUE}).")
     long seed;
-
-    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
-    List<String> params = new ArrayList<>();
 
     @Option(names = "--ports", description = "Front-panel ports, at least 1 (default: every port of the target).")
     Integer ports;
@@ -174,13 +169,13 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new UserError("--max-packets must be 0 (the whole trace) or positive, got " + maxPackets);
         }
         Path outDir = OutputPaths.directory("--out", out);
-        if (program == null && topology == null) {
+        if (programOptions.program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");
         }
         if (maxHops < 1) {
             throw new UserError("--max-hops must be at least 1, got " + maxHops);
         }
-        ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
+        ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
                 topology, force, maxHops, saveRegisters);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
