@@ -8,7 +8,8 @@ import dev.rmtemu.model.program.StageDecl;
  * Operators the target's container ALUs have. On a Tofino-like profile
  * ({@code fullArithmetic: false}) there is no multiplier or divider: {@code *},
  * {@code /} and {@code %} are legal only by a power-of-two constant (a shift
- * or a mask), and a shift only by a constant amount.
+ * or a mask; {@code *} is commutative, so the constant may stand on either side),
+ * and a shift only by a constant amount.
  */
 final class TargetOperatorsPass implements CompilerPass {
     @Override
@@ -19,6 +20,17 @@ final class TargetOperatorsPass implements CompilerPass {
     @Override
     public String rule() {
         return "*, / and % only by a power-of-two constant and shifts only by a constant, unless the profile has fullArithmetic";
+    }
+
+    /**
+     * The constant operand the container ALU would shift or mask by: the right one, or for
+     * the commutative '*' either one ({@code 4 * x} is {@code x << 2} as much as {@code x * 4}).
+     */
+    private static Long constantOperand(Expr.Binary b) {
+        if (b.right() instanceof Expr.Const k) {
+            return k.value();
+        }
+        return b.op() == VliwOp.MUL && b.left() instanceof Expr.Const k ? k.value() : null;
     }
 
     @Override
@@ -35,7 +47,7 @@ final class TargetOperatorsPass implements CompilerPass {
                             return;
                         }
                         VliwOp op = b.op();
-                        Long c = b.right() instanceof Expr.Const k ? k.value() : null;
+                        Long c = constantOperand(b);
                         if (op == VliwOp.MUL || op == VliwOp.DIV || op == VliwOp.MOD) {
                             if (c == null) {
                                 out.add(d.gress(), d.number(), "expression " + b, "'" + op.symbol() + "' by a run-time value; "
