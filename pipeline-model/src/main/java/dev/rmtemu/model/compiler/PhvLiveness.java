@@ -116,7 +116,7 @@ public final class PhvLiveness {
         for (StageDecl d : p.stages(g)) {
             List<ControlPaths.Placed> writes = new ArrayList<>();
             for (ControlPaths.Placed s : ControlPaths.of(d.body())) {
-                if (s.stmt() instanceof Stmt.Assign) {
+                if (IrWalk.assignment(s.stmt()) != null) {
                     writes.add(s);
                 }
             }
@@ -124,8 +124,8 @@ public final class PhvLiveness {
                 for (int j = i + 1; j < writes.size(); j++) {
                     ControlPaths.Placed a = writes.get(i);
                     ControlPaths.Placed b = writes.get(j);
-                    Field fa = ((Stmt.Assign) a.stmt()).dest();
-                    Field fb = ((Stmt.Assign) b.stmt()).dest();
+                    Field fa = IrWalk.assignment(a.stmt()).dest();
+                    Field fb = IrWalk.assignment(b.stmt()).dest();
                     if (fa == fb || a.exclusiveWith(b)) {
                         continue;
                     }
@@ -142,7 +142,7 @@ public final class PhvLiveness {
 
     /** A write that copies a value as it is (no ALU operation). */
     private static boolean move(ControlPaths.Placed w) {
-        return VliwInstructionsPass.operations(((Stmt.Assign) w.stmt()).value()) == 0;
+        return VliwInstructionsPass.operations(IrWalk.assignment(w.stmt()).value()) == 0;
     }
 
     /** The fields the stages of a gress read or write: operands, destinations, hash inputs, table keys. */
@@ -158,12 +158,14 @@ public final class PhvLiveness {
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
                     IrWalk.forEachExpr(e, x -> {
-                        if (x instanceof Expr.Read r) {
-                            used.add(r.field());
+                        Field r = IrWalk.fieldRead(x);
+                        if (r != null) {
+                            used.add(r);
                         }
                     });
                 }
-                if (s instanceof Stmt.Assign a) {
+                Stmt.Assign a = IrWalk.assignment(s);
+                if (a != null) {
                     used.add(a.dest());
                 }
             });
@@ -240,12 +242,14 @@ public final class PhvLiveness {
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
                     IrWalk.forEachExpr(e, x -> {
-                        if (x instanceof Expr.Read r) {
-                            use(range, r.field(), n);
+                        Field r = IrWalk.fieldRead(x);
+                        if (r != null) {
+                            use(range, r, n);
                         }
                     });
                 }
-                if (s instanceof Stmt.Assign a && range.containsKey(a.dest())) {
+                Stmt.Assign a = IrWalk.assignment(s);
+                if (a != null && range.containsKey(a.dest())) {
                     int[] r = range.get(a.dest());
                     r[0] = Math.min(r[0], n);
                     r[1] = Math.max(r[1], n);
@@ -286,7 +290,7 @@ public final class PhvLiveness {
             }
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
-                    IrWalk.forEachExpr(e, x -> read[0] |= x instanceof Expr.Read r && r.field() == f);
+                    IrWalk.forEachExpr(e, x -> read[0] |= IrWalk.fieldRead(x) == f);
                 }
             });
         }

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.compiler;
 
+import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.program.StageDecl;
@@ -43,13 +44,15 @@ final class StageDependencyPass implements CompilerPass {
         for (Stmt s : block) {
             for (Expr e : IrWalk.reads(s)) {
                 IrWalk.forEachExpr(e, x -> {
-                    if (x instanceof Expr.RegOut r && !ran.contains(r.action())) {
-                        out.add(d.gress(), d.number(), "register action " + r.action().name(),
+                    RegisterAction used = IrWalk.registerOutput(x);
+                    if (used != null && !ran.contains(used)) {
+                        out.add(d.gress(), d.number(), "register action " + used.name(),
                                 "its output is used on a control path where the action does not run before");
                     }
                 });
             }
-            if (s instanceof Stmt.Execute e) {
+            Stmt.Execute e = IrWalk.execution(s);
+            if (e != null) {
                 ran.add(e.action());
             }
             Set<RegisterAction> common = null;
@@ -72,19 +75,22 @@ final class StageDependencyPass implements CompilerPass {
     public void run(PassInput in, Refusals out) {
         for (StageDecl d : IrStages.of(in.program())) {
             IrWalk.forEachStmt(d.body(), s -> {
-                if (s instanceof Stmt.If i) {
+                Stmt.If i = IrWalk.gateway(s);
+                if (i != null) {
                     for (Expr side : List.of(i.condition().left(), i.condition().right())) {
                         IrWalk.forEachExpr(side, x -> {
-                            if (x instanceof Expr.HashOut h) {
+                            HashUnit h = IrWalk.hashOutput(x);
+                            RegisterAction r = IrWalk.registerOutput(x);
+                            if (h != null) {
                                 out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
-                                        "branches on hash unit " + h.unit().name() + " of the same stage; a hash output reaches "
+                                        "branches on hash unit " + h.name() + " of the same stage; a hash output reaches "
                                                 + "the PHV at the end of the stage, so the branch can be taken from stage "
                                                 + (d.number() + 1) + " on");
                             }
-                            if (x instanceof Expr.RegOut r) {
+                            if (r != null) {
                                 out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
-                                        "branches on the output of register action " + r.action().name() + " of array "
-                                                + r.action().array().name() + " run in the same stage; the output reaches the PHV "
+                                        "branches on the output of register action " + r.name() + " of array "
+                                                + r.array().name() + " run in the same stage; the output reaches the PHV "
                                                 + "at the end of the stage, so the branch can be taken from stage " + (d.number() + 1) + " on");
                             }
                         });
@@ -107,7 +113,8 @@ final class StageDependencyPass implements CompilerPass {
      */
     private static void aluFedByAlu(StageDecl d, Refusals out) {
         IrWalk.forEachStmt(d.body(), s -> {
-            if (!(s instanceof Stmt.Execute e)) {
+            Stmt.Execute e = IrWalk.execution(s);
+            if (e == null) {
                 return;
             }
             String[] roles = {"as its index", "as its stateful-ALU input", "as its stateful-ALU input"};
@@ -115,11 +122,12 @@ final class StageDependencyPass implements CompilerPass {
             for (int i = 0; i < operands.size(); i++) {
                 String role = roles[i];
                 IrWalk.forEachExpr(operands.get(i), x -> {
-                    if (x instanceof Expr.RegOut r) {
+                    RegisterAction r = IrWalk.registerOutput(x);
+                    if (r != null) {
                         out.add(d.gress(), d.number(), "register action " + e.action().name() + " of array "
                                         + e.action().array().name(),
-                                "reads the output of register action " + r.action().name() + " of array "
-                                        + r.action().array().name() + " " + role + "; a stateful ALU is addressed by hash or "
+                                "reads the output of register action " + r.name() + " of array "
+                                        + r.array().name() + " " + role + "; a stateful ALU is addressed by hash or "
                                         + "match overhead and fed PHV words or hash bits, and another stateful ALU's output "
                                         + "reaches the PHV at the end of the stage, so it can be used from stage "
                                         + (d.number() + 1) + " on");
@@ -138,11 +146,13 @@ final class StageDependencyPass implements CompilerPass {
     private static void keysWrittenInStage(StageDecl d, Refusals out) {
         List<ControlPaths.Placed> placed = ControlPaths.of(d.body());
         for (ControlPaths.Placed p : placed) {
-            if (!(p.stmt() instanceof Stmt.Apply a)) {
+            Stmt.Apply a = IrWalk.application(p.stmt());
+            if (a == null) {
                 continue;
             }
             for (ControlPaths.Placed w : placed) {
-                if (!(w.stmt() instanceof Stmt.Assign write) || !a.table().key().contains(write.dest())
+                Stmt.Assign write = IrWalk.assignment(w.stmt());
+                if (write == null || !a.table().key().contains(write.dest())
                         || w.exclusiveWith(p) || inside(w, a)) {
                     continue;
                 }
@@ -165,16 +175,17 @@ final class StageDependencyPass implements CompilerPass {
 
     /** The element a write belongs to: the innermost table action or gateway branch, or the stage's own code. */
     private static String writer(ControlPaths.Placed w) {
-        Stmt.Assign a = (Stmt.Assign) w.stmt();
+        Stmt.Assign a = IrWalk.assignment(w.stmt());
         String instruction = "'" + a.dest().name() + " = " + a.value() + "'";
         if (w.path().isEmpty()) {
             return "the stage's instruction " + instruction;
         }
         ControlPaths.Choice c = w.path().get(w.path().size() - 1);
-        if (c.at() instanceof Stmt.If i) {
+        Stmt.If i = IrWalk.gateway(c.at());
+        if (i != null) {
             return "gateway '" + i.condition() + "' (" + (c.branch() == 0 ? "then" : "else") + " branch) instruction " + instruction;
         }
-        Stmt.Apply t = (Stmt.Apply) c.at();
+        Stmt.Apply t = IrWalk.application(c.at());
         List<Integer> ids = new java.util.ArrayList<>(t.actions().keySet());
         String action = c.branch() < ids.size() ? "action " + ids.get(c.branch()) : "miss";
         return "table " + t.table().name() + " (" + action + ") instruction " + instruction;

@@ -27,10 +27,8 @@ final class TargetOperatorsPass implements CompilerPass {
      * the commutative '*' either one ({@code 4 * x} is {@code x << 2} as much as {@code x * 4}).
      */
     private static Long constantOperand(Expr.Binary b) {
-        if (b.right() instanceof Expr.Const k) {
-            return k.value();
-        }
-        return b.op() == VliwOp.MUL && b.left() instanceof Expr.Const k ? k.value() : null;
+        Long right = b.right().constantValue();
+        return right != null || b.op() != VliwOp.MUL ? right : b.left().constantValue();
     }
 
     @Override
@@ -42,28 +40,59 @@ final class TargetOperatorsPass implements CompilerPass {
         for (StageDecl d : IrStages.of(in.program())) {
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
-                    IrWalk.forEachExpr(e, x -> {
-                        if (!(x instanceof Expr.Binary b)) {
-                            return;
+                    IrWalk.visitAll(e, new Expr.Visitor<Void>() {
+                        @Override
+                        public Void read(Expr.Read x) {
+                            return null;
                         }
-                        VliwOp op = b.op();
-                        Long c = constantOperand(b);
-                        if (op == VliwOp.MUL || op == VliwOp.DIV || op == VliwOp.MOD) {
-                            if (c == null) {
-                                out.add(d.gress(), d.number(), "expression " + b, "'" + op.symbol() + "' by a run-time value; "
-                                        + target + " has no multiplier or divider");
-                            } else if (c <= 0 || Long.bitCount(c) != 1) {
-                                out.add(d.gress(), d.number(), "expression " + b, "'" + op.symbol() + "' by "
-                                        + Long.toUnsignedString(c) + ", not a power of two; " + target
-                                        + " can only shift or mask (no multiplier or divider)");
-                            }
-                        } else if ((op == VliwOp.SHL || op == VliwOp.SHR) && c == null) {
-                            out.add(d.gress(), d.number(), "expression " + b, "shift by a run-time amount; "
-                                    + target + "'s container ALUs shift by a constant");
+
+                        @Override
+                        public Void constant(Expr.Const x) {
+                            return null;
+                        }
+
+                        @Override
+                        public Void hashOut(Expr.HashOut x) {
+                            return null;
+                        }
+
+                        @Override
+                        public Void regOut(Expr.RegOut x) {
+                            return null;
+                        }
+
+                        @Override
+                        public Void actionData(Expr.ActionData x) {
+                            return null;
+                        }
+
+                        @Override
+                        public Void binary(Expr.Binary b) {
+                            check(d, b, target, out);
+                            return null;
                         }
                     });
                 }
             });
+        }
+    }
+
+    /** A multiply, divide, modulo or shift the container ALU cannot do. */
+    private static void check(StageDecl d, Expr.Binary b, String target, Refusals out) {
+        VliwOp op = b.op();
+        Long c = constantOperand(b);
+        if (op == VliwOp.MUL || op == VliwOp.DIV || op == VliwOp.MOD) {
+            if (c == null) {
+                out.add(d.gress(), d.number(), "expression " + b, "'" + op.symbol() + "' by a run-time value; "
+                        + target + " has no multiplier or divider");
+            } else if (c <= 0 || Long.bitCount(c) != 1) {
+                out.add(d.gress(), d.number(), "expression " + b, "'" + op.symbol() + "' by "
+                        + Long.toUnsignedString(c) + ", not a power of two; " + target
+                        + " can only shift or mask (no multiplier or divider)");
+            }
+        } else if ((op == VliwOp.SHL || op == VliwOp.SHR) && c == null) {
+            out.add(d.gress(), d.number(), "expression " + b, "shift by a run-time amount; "
+                    + target + "'s container ALUs shift by a constant");
         }
     }
 }
