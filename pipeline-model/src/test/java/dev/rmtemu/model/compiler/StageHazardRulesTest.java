@@ -187,9 +187,10 @@ class StageHazardRulesTest {
     }
 
     /**
-     * Rule 5: a stateful ALU evaluates two conditions (p4c mau/stateful_alu.cpp: the condition
-     * outputs cmp_lo/cmp_hi, 2 on Tofino). Three are refused by the compiler, naming the stage and
-     * pass, not thrown while the program is built.
+     * Rule 5: a Tofino stateful ALU instruction has two comparators (p4c mau/stateful_alu.h, the
+     * stateful ALU overview and CreateSaluInstruction::setupCmp: "four sub-ALUs, two comparators,
+     * output sub-ALU"). Three conditions are refused by the compiler, naming the stage and pass
+     * (the resource checker's rule, [stage-resources]), not thrown while the program is built.
      */
     @Test
     void aStatefulAluWithThreeConditionsIsRefusedByThePass() {
