@@ -95,10 +95,11 @@ class RegisterActionTest {
 
     @Test
     void structuralLimitsAreRejected() {
-        RegisterAction.Builder b = RegisterAction.on(single, "x")
+        // a third condition is the compiler's refusal (stage-resources), not the builder's: see StageHazardRulesTest
+        assertEquals(3, RegisterAction.on(single, "x")
                 .condition(Operand.REG_LO, CmpOp.EQ, Operand.IN_LO)
-                .condition(Operand.REG_LO, CmpOp.EQ, Operand.IN_LO);
-        assertThrows(IllegalArgumentException.class, () -> b.condition(Operand.REG_LO, CmpOp.EQ, Operand.IN_LO));
+                .condition(Operand.REG_LO, CmpOp.EQ, Operand.IN_LO)
+                .condition(Operand.REG_LO, CmpOp.EQ, Operand.IN_LO).build().conditionCount());
         assertThrows(IllegalArgumentException.class,
                 () -> RegisterAction.on(single, "y").updateHi(AluOp.ADD, Operand.REG_HI, Operand.IN_HI));
     }

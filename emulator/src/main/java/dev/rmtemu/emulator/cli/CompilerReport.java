@@ -37,6 +37,12 @@ final class CompilerReport {
                 b.append(String.format("  %-8s %3d b  %s%n", o.gress().label(), o.width(), String.join(", ", o.fields())));
             }
         }
+        if (!c.warnings().isEmpty()) {
+            b.append("\nWarnings (accepted, but probably not meant):\n");
+            for (String w : c.warningLines()) {
+                b.append("  ").append(w).append('\n');
+            }
+        }
         b.append(c.accepted() ? "\nAccepted: every rule holds.\n" : "\nRefused: " + c.refusals().size() + " broken rule(s).\n");
         return b.toString();
     }
@@ -60,6 +66,8 @@ final class CompilerReport {
                 ArrayNode fields = overlays.addObject().put("gress", o.gress().label()).put("width", o.width()).putArray("fields");
                 o.fields().forEach(fields::add);
             }
+            ArrayNode warned = comp.putArray("warnings");
+            c.warningLines().forEach(warned::add);
             comp.put("accepted", c.accepted());
             ArrayNode refused = comp.putArray("refusals");
             for (Refusal r : c.refusals()) {

@@ -73,6 +73,10 @@ public final class ResourcesCommand implements Callable<Integer> {
             out.print(CompilerReport.table(c));
         }
         out.flush();
+        for (String line : c.warningLines()) {
+            err.println("rmtemu: warning: " + line);
+        }
+        err.flush();
         if (!c.accepted()) {
             for (String line : c.lines()) {
                 err.println("rmtemu: " + line);

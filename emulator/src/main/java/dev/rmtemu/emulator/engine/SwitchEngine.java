@@ -10,6 +10,7 @@ import dev.rmtemu.emulator.tm.DequeueInfo;
 import dev.rmtemu.emulator.tm.DropCause;
 import dev.rmtemu.emulator.tm.TrafficManager;
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.compiler.Compilation;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.phv.Field;
@@ -80,6 +81,8 @@ public final class SwitchEngine {
     private final TargetProfile profile;
     private final StageProgram program;
     private final ResourceReport resources;
+    /** What the compiler accepted but the author probably did not mean (RunWarnings prints them). */
+    private final List<String> compilerWarnings;
     private final PipelineState state;
     private final PassExecutor executor;
     private final HeaderParser parser;
@@ -159,7 +162,9 @@ public final class SwitchEngine {
         this.profile = config.profile();
         this.program = config.program();
         // every hardware rule is checked before the first packet; a refusal names each broken rule
-        this.resources = ProgramCompiler.compile(program, profile).requireAccepted().resources();
+        Compilation compiled = ProgramCompiler.compile(program, profile).requireAccepted();
+        this.resources = compiled.resources();
+        this.compilerWarnings = compiled.warningLines();
         this.state = new PipelineState(program, profile.pipes());
         this.executor = new PassExecutor(state, config.enforce(), config.backend());
         this.parser = new HeaderParser(program);
@@ -792,6 +797,11 @@ public final class SwitchEngine {
 
     public ResourceReport resources() {
         return resources;
+    }
+
+    /** The compiler's warnings about the program, one line each (the compiler's order). */
+    public List<String> compilerWarnings() {
+        return compilerWarnings;
     }
 
     public SwitchConfig config() {

@@ -5,13 +5,16 @@ import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.traces.SkipCounters;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
  * What a user should know about a run that finished but probably did not do what they meant:
+ * the compiler's warnings about the program (a table keyed by a field its own stage writes),
  * the trace gave no packets, every packet was dropped (one switch) or none was delivered (a
  * network), a switch sent packets out of topology ports that have no link, a forwarding loop.
  * One list for both kinds of replay: printed as {@code warning:} lines on stderr, written under
@@ -32,7 +35,7 @@ public final class RunWarnings {
 
     /** The warnings of a single-switch replay. */
     private static List<String> ofSwitch(ReplayResult r) {
-        List<String> w = new ArrayList<>();
+        List<String> w = new ArrayList<>(r.engine().compilerWarnings());
         emptyTrace(w, r.options().trace(), r.packetsRead(), r.skipped(), r.interruptedBy());
         SwitchEngine e = r.engine();
         long in = e.counters().packetsIn();
@@ -53,9 +56,14 @@ public final class RunWarnings {
 
     /** The warnings of a network replay ({@code --topology}). */
     private static List<String> ofNetwork(ReplayResult r) {
-        List<String> w = new ArrayList<>();
-        emptyTrace(w, r.options().trace(), r.packetsRead(), r.skipped(), r.interruptedBy());
         NetworkEngine net = r.network();
+        // switches running one program share its compiler warnings: each line once
+        Set<String> compiler = new LinkedHashSet<>();
+        for (int s = 0; s < net.switchCount(); s++) {
+            compiler.addAll(net.switchEngine(s).compilerWarnings());
+        }
+        List<String> w = new ArrayList<>(compiler);
+        emptyTrace(w, r.options().trace(), r.packetsRead(), r.skipped(), r.interruptedBy());
         NetworkEngine.NetworkTotals t = net.totals();
         if (t.injected() > 0 && t.delivered() == 0 && r.interruptedBy() == null) {
             w.add("no packet was delivered: " + t.injected() + " injected; switch drops " + t.switchDropped()

@@ -8,6 +8,7 @@ import dev.rmtemu.model.target.TargetProfile;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Packs PHV fields into the target's 8/16/32-bit containers, the way the Tofino
@@ -16,17 +17,33 @@ import java.util.List;
  * the same gress already in use (best fit), then into the smallest free
  * container that holds it, then is split over smaller ones. Containers belong to
  * one gress. Fields are placed widest first (ties by name) so the result does not
- * depend on declaration order.
+ * depend on declaration order. A demand's {@code noPack} fields never share a
+ * container with it: fields one stage writes by different instructions (p4c's
+ * PackConflicts and ActionPhvConstraints: one instruction per container per stage).
  */
 public final class PhvAllocation {
     /**
      * One field instance to place: a header appears once per gress that uses it.
      * {@code mauUse} false: no stage reads or writes it, so it may ride in a tagalong container.
      */
-    public record Demand(String field, int width, Gress gress, boolean mauUse) {
+    public record Demand(String field, int width, Gress gress, boolean mauUse, Set<String> noPack) {
+        public Demand {
+            noPack = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(noPack));
+        }
+
+        /** A field free to share a container with any other of its gress. */
+        public Demand(String field, int width, Gress gress, boolean mauUse) {
+            this(field, width, gress, mauUse, Set.of());
+        }
+
         /** A field the stages may use (the safe assumption when the stage code cannot be seen). */
         public Demand(String field, int width, Gress gress) {
             this(field, width, gress, true);
+        }
+
+        /** The fields this demand places: one, or the overlaid fields of a {@code a|b} demand. */
+        public List<String> members() {
+            return List.of(field.split("\\|"));
         }
     }
 
@@ -50,7 +67,16 @@ public final class PhvAllocation {
         return new PhvAllocation(target.phvContainers(), demands);
     }
 
-    private record Partial(Gress gress, int group, int freeBits) {
+    /** A container with spare bits, and the fields already in it. */
+    private record Partial(Gress gress, int group, int freeBits, List<String> fields) {
+        boolean packs(Demand d) {
+            for (String f : fields) {
+                if (d.noPack().contains(f)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** Whether demand {@code d} may use group {@code g}: tagalong containers only for fields no stage touches. */
@@ -77,14 +103,16 @@ public final class PhvAllocation {
                     int best = -1;
                     for (int i = 0; i < partials.size(); i++) {
                         Partial p = partials.get(i);
-                        if (p.gress() == d.gress() && p.freeBits() >= remaining && allowed(p.group(), d)
+                        if (p.gress() == d.gress() && p.freeBits() >= remaining && allowed(p.group(), d) && p.packs(d)
                                 && (best < 0 || p.freeBits() < partials.get(best).freeBits())) {
                             best = i;
                         }
                     }
                     if (best >= 0) {
                         Partial p = partials.get(best);
-                        partials.set(best, new Partial(p.gress(), p.group(), p.freeBits() - remaining));
+                        List<String> fields = new ArrayList<>(p.fields());
+                        fields.addAll(d.members());
+                        partials.set(best, new Partial(p.gress(), p.group(), p.freeBits() - remaining, List.copyOf(fields)));
                         remaining = 0;
                         break;
                     }
@@ -112,7 +140,7 @@ public final class PhvAllocation {
                 usedPerGress[d.gress().ordinal()][chosen]++;
                 int w = groups.get(chosen).widthBits();
                 if (w > remaining) {
-                    partials.add(new Partial(d.gress(), chosen, w - remaining));
+                    partials.add(new Partial(d.gress(), chosen, w - remaining, d.members()));
                 }
                 remaining -= Math.min(w, remaining);
             }

@@ -7,6 +7,7 @@ import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AtomTemplate;
+import dev.rmtemu.model.register.Predicate;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchKind;
@@ -278,9 +279,12 @@ public final class ResourceChecker {
                         + a.template() + " template, which " + target.name() + "'s stateful ALUs do not implement");
                 failingRows.add(rowKey);
             }
-            if (a.conditionCount() > target.saluMaxConditions()) {
+            // even where a profile allows more, predicates (4-bit truth tables) name only c0 and c1
+            int maxConditions = Math.min(target.saluMaxConditions(), Predicate.CONDITIONS);
+            if (a.conditionCount() > maxConditions) {
                 failures.add(where + ": register action '" + a.array().name() + "." + a.name() + "' has "
-                        + a.conditionCount() + " conditions > " + target.saluMaxConditions());
+                        + a.conditionCount() + " conditions > " + maxConditions
+                        + (maxConditions < target.saluMaxConditions() ? " (predicates name c0 and c1 only)" : ""));
                 failingRows.add(rowKey);
             }
             if (a.maxBranchesPerWord() > target.saluMaxBranchesPerWord()) {

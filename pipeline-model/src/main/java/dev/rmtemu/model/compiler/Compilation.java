@@ -9,12 +9,13 @@ import java.util.List;
 
 /**
  * The outcome of compiling a program for a target: the passes that ran, in
- * order, every rule the program breaks, the resource placement, where each
- * table went and which metadata fields share PHV containers.
+ * order, every rule the program breaks, what it does that its author probably
+ * did not mean (warnings; they do not refuse it), the resource placement, where
+ * each table went and which metadata fields share PHV containers.
  */
 public record Compilation(StageProgram program, TargetProfile target, List<CompilerPass> passes,
-                          List<Refusal> refusals, ResourceReport resources, List<TablePlacement> placements,
-                          List<PhvLiveness.Overlay> overlays) {
+                          List<Refusal> refusals, List<Refusal> warnings, ResourceReport resources,
+                          List<TablePlacement> placements, List<PhvLiveness.Overlay> overlays) {
 
     /** Exit code of a program the target refuses. */
     public static final int EXIT_REFUSED = 3;
@@ -22,6 +23,7 @@ public record Compilation(StageProgram program, TargetProfile target, List<Compi
     public Compilation {
         passes = List.copyOf(passes);
         refusals = List.copyOf(refusals);
+        warnings = List.copyOf(warnings);
         placements = List.copyOf(placements);
         overlays = List.copyOf(overlays);
     }
@@ -33,6 +35,11 @@ public record Compilation(StageProgram program, TargetProfile target, List<Compi
     /** One line per broken rule. */
     public List<String> lines() {
         return refusals.stream().map(Refusal::line).toList();
+    }
+
+    /** One line per warning, in pass order (the same shape as a refusal line). */
+    public List<String> warningLines() {
+        return warnings.stream().map(Refusal::line).toList();
     }
 
     /** Throws the refusal (exit 3, one line per broken rule) unless the program was accepted. */

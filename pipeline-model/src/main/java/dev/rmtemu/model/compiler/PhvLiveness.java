@@ -63,24 +63,87 @@ public final class PhvLiveness {
      */
     public static List<PhvAllocation.Demand> demands(StageProgram p) {
         List<PhvAllocation.Demand> out = new ArrayList<>();
+        Map<Gress, Map<Field, Set<Field>>> conflicts = new java.util.EnumMap<>(Gress.class);
+        for (Gress g : Gress.values()) {
+            conflicts.put(g, p.uses(g) ? packConflicts(p, g) : Map.of());
+        }
         for (PhvAllocation.Demand d : ResourceChecker.phvDemands(p)) {
             Field f = p.field(d.field());
             if (f.kind() == FieldKind.METADATA) {
                 continue;
             }
             boolean untouched = f.kind() == FieldKind.HEADER && !referenced(p, d.gress()).contains(f);
-            out.add(new PhvAllocation.Demand(d.field(), d.width(), d.gress(), !untouched));
+            out.add(new PhvAllocation.Demand(d.field(), d.width(), d.gress(), !untouched,
+                    noPack(List.of(f), conflicts.get(d.gress()))));
         }
         for (Gress g : Gress.values()) {
             if (p.uses(g)) {
                 Set<Field> used = referenced(p, g);
                 for (Overlay o : groups(p, g)) {
                     boolean mau = o.fields().stream().anyMatch(name -> used.contains(p.field(name)));
-                    out.add(new PhvAllocation.Demand(String.join("|", o.fields()), o.width(), g, mau));
+                    List<Field> members = o.fields().stream().map(p::field).toList();
+                    out.add(new PhvAllocation.Demand(String.join("|", o.fields()), o.width(), g, mau,
+                            noPack(members, conflicts.get(g))));
                 }
             }
         }
         return out;
+    }
+
+    /** The names of the fields that may not share a container with any of {@code members}. */
+    private static Set<String> noPack(List<Field> members, Map<Field, Set<Field>> conflicts) {
+        Set<String> names = new java.util.TreeSet<>();
+        for (Field m : members) {
+            for (Field other : conflicts.getOrDefault(m, Set.of())) {
+                names.add(other.name());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Pairs of fields of a gress that one stage writes by different instructions on one
+     * control path; they may not share a container, whose ALU takes one instruction per stage.
+     * p4c keeps such fields apart when it allocates PHV: fields written by two tables
+     * (actions) that can run in the same stage get a no-pack constraint
+     * (phv/analysis/pack_conflicts.cpp, PackConflicts::generateNoPackConstraints, unless the
+     * tables or actions are mutually exclusive), and within one action fields share a
+     * container only when their writes form one instruction (phv/action_phv_constraints.cpp,
+     * ActionPhvConstraints::can_pack): here, plain moves (a field, constant, hash or action
+     * data, or a register output, set as it is) in one block; any other operation stands alone.
+     */
+    static Map<Field, Set<Field>> packConflicts(StageProgram p, Gress g) {
+        Map<Field, Set<Field>> out = new IdentityHashMap<>();
+        for (StageDecl d : p.stages(g)) {
+            List<ControlPaths.Placed> writes = new ArrayList<>();
+            for (ControlPaths.Placed s : ControlPaths.of(d.body())) {
+                if (IrWalk.assignment(s.stmt()) != null) {
+                    writes.add(s);
+                }
+            }
+            for (int i = 0; i < writes.size(); i++) {
+                for (int j = i + 1; j < writes.size(); j++) {
+                    ControlPaths.Placed a = writes.get(i);
+                    ControlPaths.Placed b = writes.get(j);
+                    Field fa = IrWalk.assignment(a.stmt()).dest();
+                    Field fb = IrWalk.assignment(b.stmt()).dest();
+                    if (fa == fb || a.exclusiveWith(b)) {
+                        continue;
+                    }
+                    boolean oneInstruction = a.block() == b.block() && move(a) && move(b);
+                    if (!oneInstruction) {
+                        out.computeIfAbsent(fa, k -> java.util.Collections.newSetFromMap(new IdentityHashMap<>())).add(fb);
+                        out.computeIfAbsent(fb, k -> java.util.Collections.newSetFromMap(new IdentityHashMap<>())).add(fa);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A write that copies a value as it is (no ALU operation). */
+    private static boolean move(ControlPaths.Placed w) {
+        return VliwInstructionsPass.operations(IrWalk.assignment(w.stmt()).value()) == 0;
     }
 
     /** The fields the stages of a gress read or write: operands, destinations, hash inputs, table keys. */
@@ -96,12 +159,14 @@ public final class PhvLiveness {
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
                     IrWalk.forEachExpr(e, x -> {
-                        if (x instanceof Expr.Read r) {
-                            used.add(r.field());
+                        Field r = IrWalk.fieldRead(x);
+                        if (r != null) {
+                            used.add(r);
                         }
                     });
                 }
-                if (s instanceof Stmt.Assign a) {
+                Stmt.Assign a = IrWalk.assignment(s);
+                if (a != null) {
                     used.add(a.dest());
                 }
             });
@@ -111,6 +176,7 @@ public final class PhvLiveness {
 
     /** Greedy interval packing: each field, by first definition, joins the group whose last life ended earliest. */
     private static List<Overlay> groups(StageProgram p, Gress g) {
+        Map<Field, Set<Field>> conflicts = packConflicts(p, g);
         List<Life> lives = lives(p, g);
         lives.sort(Comparator.comparingInt(Life::def).thenComparing(l -> l.field().name()));
         List<List<Life>> groups = new ArrayList<>();
@@ -118,7 +184,7 @@ public final class PhvLiveness {
             List<Life> best = null;
             for (List<Life> grp : groups) {
                 Life last = grp.get(grp.size() - 1);
-                boolean free = l.def() >= 0 && last.lastUse() <= l.def();
+                boolean free = l.def() >= 0 && last.lastUse() <= l.def() && packs(l, grp, conflicts);
                 if (free && (best == null || width(grp) < width(best))) {
                     best = grp;
                 }
@@ -134,6 +200,17 @@ public final class PhvLiveness {
             out.add(new Overlay(g, grp.stream().map(l -> l.field().name()).toList(), width(grp)));
         }
         return out;
+    }
+
+    /** True when no field of the group is written in a stage together with {@code l}'s field. */
+    private static boolean packs(Life l, List<Life> grp, Map<Field, Set<Field>> conflicts) {
+        Set<Field> no = conflicts.getOrDefault(l.field(), Set.of());
+        for (Life other : grp) {
+            if (no.contains(other.field())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int width(List<Life> grp) {
@@ -166,12 +243,14 @@ public final class PhvLiveness {
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
                     IrWalk.forEachExpr(e, x -> {
-                        if (x instanceof Expr.Read r) {
-                            use(range, r.field(), n);
+                        Field r = IrWalk.fieldRead(x);
+                        if (r != null) {
+                            use(range, r, n);
                         }
                     });
                 }
-                if (s instanceof Stmt.Assign a && range.containsKey(a.dest())) {
+                Stmt.Assign a = IrWalk.assignment(s);
+                if (a != null && range.containsKey(a.dest())) {
                     int[] r = range.get(a.dest());
                     r[0] = Math.min(r[0], n);
                     r[1] = Math.max(r[1], n);
@@ -212,7 +291,7 @@ public final class PhvLiveness {
             }
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
-                    IrWalk.forEachExpr(e, x -> read[0] |= x instanceof Expr.Read r && r.field() == f);
+                    IrWalk.forEachExpr(e, x -> read[0] |= IrWalk.fieldRead(x) == f);
                 }
             });
         }

@@ -32,7 +32,7 @@ public final class ProgramCompiler {
                 resources = r;
             }
         }
-        return new Compilation(program, target, passes, out.list(), resources.report(), TablePlacement.of(program),
+        return new Compilation(program, target, passes, out.list(), out.warnings(), resources.report(), TablePlacement.of(program),
                 PhvLiveness.overlays(program));
     }
 }

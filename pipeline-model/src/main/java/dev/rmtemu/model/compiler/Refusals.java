@@ -5,10 +5,14 @@ import dev.rmtemu.model.phv.Gress;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Collects the refusals of the running pass. */
+/**
+ * Collects the refusals of the running pass, and its warnings: what the target does
+ * as written but the author probably did not mean (same line shape, not a refusal).
+ */
 public final class Refusals {
     private final String program;
     private final List<Refusal> all = new ArrayList<>();
+    private final List<Refusal> warnings = new ArrayList<>();
     private String pass = "";
 
     Refusals(String program) {
@@ -26,6 +30,14 @@ public final class Refusals {
         }
     }
 
+    /** A warning: the program is accepted, but does something the author probably did not mean. */
+    public void warn(Gress gress, int stage, String element, String rule) {
+        Refusal w = new Refusal(program, gress, stage, element, rule, pass);
+        if (!warnings.contains(w)) {
+            warnings.add(w);
+        }
+    }
+
     /** A refusal about the whole program, not one stage. */
     public void program(String rule) {
         add(null, -1, null, rule);
@@ -33,5 +45,9 @@ public final class Refusals {
 
     List<Refusal> list() {
         return List.copyOf(all);
+    }
+
+    List<Refusal> warnings() {
+        return List.copyOf(warnings);
     }
 }

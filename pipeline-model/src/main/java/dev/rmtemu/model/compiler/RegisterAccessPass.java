@@ -13,6 +13,52 @@ import java.util.Map;
  * check sees only the paths packets happen to take).
  */
 final class RegisterAccessPass implements CompilerPass {
+    /** The register array a statement accesses itself (null: none). */
+    private static final Stmt.Visitor<RegisterArray> ARRAY = new Stmt.Visitor<>() {
+        @Override
+        public RegisterArray assign(Stmt.Assign s) {
+            return null;
+        }
+
+        @Override
+        public RegisterArray execute(Stmt.Execute s) {
+            return s.action().array();
+        }
+
+        @Override
+        public RegisterArray gateway(Stmt.If s) {
+            return null;
+        }
+
+        @Override
+        public RegisterArray apply(Stmt.Apply s) {
+            return null;
+        }
+    };
+
+    /** The table a statement looks up itself (null: none). */
+    private static final Stmt.Visitor<MatchTable> TABLE = new Stmt.Visitor<>() {
+        @Override
+        public MatchTable assign(Stmt.Assign s) {
+            return null;
+        }
+
+        @Override
+        public MatchTable execute(Stmt.Execute s) {
+            return null;
+        }
+
+        @Override
+        public MatchTable gateway(Stmt.If s) {
+            return null;
+        }
+
+        @Override
+        public MatchTable apply(Stmt.Apply s) {
+            return s.table();
+        }
+    };
+
     @Override
     public String name() {
         return "register-access";
@@ -26,8 +72,8 @@ final class RegisterAccessPass implements CompilerPass {
     @Override
     public void run(PassInput in, Refusals out) {
         for (StageDecl d : IrStages.of(in.program())) {
-            Map<RegisterArray, Integer> uses = PathCounts.max(d.body(), s -> s instanceof Stmt.Execute e ? e.action().array() : null);
-            Map<MatchTable, Integer> applies = PathCounts.max(d.body(), s -> s instanceof Stmt.Apply a ? a.table() : null);
+            Map<RegisterArray, Integer> uses = PathCounts.max(d.body(), s -> s.accept(ARRAY));
+            Map<MatchTable, Integer> applies = PathCounts.max(d.body(), s -> s.accept(TABLE));
             uses.forEach((array, n) -> {
                 if (n > 1) {
                     out.add(d.gress(), d.number(), "register array " + array.name(), "accessed " + n

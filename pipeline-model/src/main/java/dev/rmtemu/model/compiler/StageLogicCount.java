@@ -7,6 +7,7 @@ import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 
 import java.util.ArrayList;
@@ -39,32 +40,52 @@ final class StageLogicCount {
             Map<RegisterArray, Set<Object>> hashes = new LinkedHashMap<>();
             countBlock(d.body(), instructions);
             IrWalk.forEachStmt(d.body(), s -> {
-                if (s instanceof Stmt.If) {
-                    gateways[0]++;
-                }
                 s.branches().forEach(b -> countBlock(b, instructions));
-                if (s instanceof Stmt.Assign a) {
-                    IrWalk.forEachExpr(a.value(), x -> {
-                        if (x instanceof Expr.RegOut r && busSources.add(r.action())) {
-                            busBytes[0] += bytes(r.action().array().wordBits());
-                        } else if (x instanceof Expr.HashOut h && busSources.add(h.unit())) {
-                            busBytes[0] += bytes(h.unit().outputBits());
-                        }
-                    });
-                } else if (s instanceof Stmt.Execute e) {
-                    RegisterArray r = e.action().array();
-                    Set<Object> fields = phv.computeIfAbsent(r, k -> Collections.newSetFromMap(new IdentityHashMap<>()));
-                    Set<Object> units = hashes.computeIfAbsent(r, k -> Collections.newSetFromMap(new IdentityHashMap<>()));
-                    for (Expr in : List.of(e.inLo(), e.inHi())) {
-                        IrWalk.forEachExpr(in, x -> {
-                            if (x instanceof Expr.Read f) {
-                                fields.add(f.field());
-                            } else if (x instanceof Expr.HashOut h) {
-                                units.add(h.unit());
+                s.accept(new Stmt.Visitor<Void>() {
+                    @Override
+                    public Void assign(Stmt.Assign a) {
+                        IrWalk.forEachExpr(a.value(), x -> {
+                            RegisterAction r = IrWalk.registerOutput(x);
+                            HashUnit h = IrWalk.hashOutput(x);
+                            if (r != null && busSources.add(r)) {
+                                busBytes[0] += bytes(r.array().wordBits());
+                            } else if (h != null && busSources.add(h)) {
+                                busBytes[0] += bytes(h.outputBits());
                             }
                         });
+                        return null;
                     }
-                }
+
+                    @Override
+                    public Void execute(Stmt.Execute e) {
+                        RegisterArray r = e.action().array();
+                        Set<Object> fields = phv.computeIfAbsent(r, k -> Collections.newSetFromMap(new IdentityHashMap<>()));
+                        Set<Object> units = hashes.computeIfAbsent(r, k -> Collections.newSetFromMap(new IdentityHashMap<>()));
+                        for (Expr in : List.of(e.inLo(), e.inHi())) {
+                            IrWalk.forEachExpr(in, x -> {
+                                Field f = IrWalk.fieldRead(x);
+                                HashUnit h = IrWalk.hashOutput(x);
+                                if (f != null) {
+                                    fields.add(f);
+                                } else if (h != null) {
+                                    units.add(h);
+                                }
+                            });
+                        }
+                        return null;
+                    }
+
+                    @Override
+                    public Void gateway(Stmt.If i) {
+                        gateways[0]++;
+                        return null;
+                    }
+
+                    @Override
+                    public Void apply(Stmt.Apply a) {
+                        return null;
+                    }
+                });
             });
             List<StageLogic.AluInputs> alu = new ArrayList<>();
             phv.forEach((r, fields) -> {
@@ -82,7 +103,7 @@ final class StageLogicCount {
     /** A block that runs instructions is one instruction word of the stage. */
     private static void countBlock(List<Stmt> block, int[] instructions) {
         for (Stmt s : block) {
-            if (s instanceof Stmt.Assign) {
+            if (IrWalk.assignment(s) != null) {
                 instructions[0]++;
                 return;
             }

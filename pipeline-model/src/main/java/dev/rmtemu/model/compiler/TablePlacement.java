@@ -23,8 +23,24 @@ public record TablePlacement(Gress gress, String table, int stage, int earliestS
         for (Gress g : Gress.values()) {
             Map<Field, Integer> lastWrite = new HashMap<>();
             for (StageDecl d : p.stages(g)) {
-                IrWalk.forEachStmt(d.body(), s -> {
-                    if (s instanceof Stmt.Apply a) {
+                IrWalk.forEachStmt(d.body(), s -> s.accept(new Stmt.Visitor<Void>() {
+                    @Override
+                    public Void assign(Stmt.Assign a) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void execute(Stmt.Execute e) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void gateway(Stmt.If i) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void apply(Stmt.Apply a) {
                         int earliest = 0;
                         for (Field f : a.table().key()) {
                             Integer w = lastWrite.get(f);
@@ -33,13 +49,31 @@ public record TablePlacement(Gress gress, String table, int stage, int earliestS
                             }
                         }
                         out.add(new TablePlacement(g, a.table().name(), d.number(), earliest));
+                        return null;
                     }
-                });
-                IrWalk.forEachStmt(d.body(), s -> {
-                    if (s instanceof Stmt.Assign a) {
+                }));
+                IrWalk.forEachStmt(d.body(), s -> s.accept(new Stmt.Visitor<Void>() {
+                    @Override
+                    public Void assign(Stmt.Assign a) {
                         lastWrite.put(a.dest(), d.number());
+                        return null;
                     }
-                });
+
+                    @Override
+                    public Void execute(Stmt.Execute e) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void gateway(Stmt.If i) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void apply(Stmt.Apply a) {
+                        return null;
+                    }
+                }));
             }
         }
         return out;

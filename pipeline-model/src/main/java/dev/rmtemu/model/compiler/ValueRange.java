@@ -12,34 +12,50 @@ final class ValueRange {
     }
 
     static long max(Expr e) {
-        if (e instanceof Expr.Read r) {
-            return r.field().mask();
-        }
-        if (e instanceof Expr.Const c) {
-            return c.value();
-        }
-        if (e instanceof Expr.HashOut h) {
-            return bits(h.unit().outputBits());
-        }
-        if (e instanceof Expr.RegOut r) {
-            return r.action().array().wordMask();
-        }
-        if (e instanceof Expr.ActionData d) {
-            return bits(d.table().actionDataBits());
-        }
-        Expr.Binary b = (Expr.Binary) e;
-        long l = max(b.left());
-        long r = max(b.right());
-        Long constRight = b.right() instanceof Expr.Const c ? c.value() : null;
-        return switch (b.op()) {
-            case AND, MIN -> umin(l, r);
-            case MOD -> constRight != null && constRight > 0 ? umin(l, constRight - 1) : l;
-            case DIV -> constRight != null && constRight > 0 ? Long.divideUnsigned(l, constRight) : l;
-            case SHR -> constRight != null ? (Long.compareUnsigned(constRight, 64) >= 0 ? 0 : l >>> constRight) : l;
-            case OR, XOR, MAX -> fill(l | r);
-            default -> -1L;
-        };
+        return e.accept(MAX);
     }
+
+    private static final Expr.Visitor<Long> MAX = new Expr.Visitor<>() {
+        @Override
+        public Long read(Expr.Read e) {
+            return e.field().mask();
+        }
+
+        @Override
+        public Long constant(Expr.Const e) {
+            return e.value();
+        }
+
+        @Override
+        public Long hashOut(Expr.HashOut e) {
+            return bits(e.unit().outputBits());
+        }
+
+        @Override
+        public Long regOut(Expr.RegOut e) {
+            return e.action().array().wordMask();
+        }
+
+        @Override
+        public Long actionData(Expr.ActionData e) {
+            return bits(e.table().actionDataBits());
+        }
+
+        @Override
+        public Long binary(Expr.Binary b) {
+            long l = max(b.left());
+            long r = max(b.right());
+            Long constRight = b.right().constantValue();
+            return switch (b.op()) {
+                case AND, MIN -> umin(l, r);
+                case MOD -> constRight != null && constRight > 0 ? umin(l, constRight - 1) : l;
+                case DIV -> constRight != null && constRight > 0 ? Long.divideUnsigned(l, constRight) : l;
+                case SHR -> constRight != null ? (Long.compareUnsigned(constRight, 64) >= 0 ? 0 : l >>> constRight) : l;
+                case OR, XOR, MAX -> fill(l | r);
+                default -> -1L;
+            };
+        }
+    };
 
     private static long bits(int n) {
         return n >= 64 ? -1L : (1L << n) - 1;

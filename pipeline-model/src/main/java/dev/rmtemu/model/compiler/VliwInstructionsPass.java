@@ -37,7 +37,10 @@ final class VliwInstructionsPass implements CompilerPass {
             if (!anyShape) {
                 IrWalk.forEachStmt(d.body(), s -> shape(d, s, out));
             }
-            Map<Field, Integer> writes = PathCounts.max(d.body(), s -> s instanceof Stmt.Assign a ? a.dest() : null);
+            Map<Field, Integer> writes = PathCounts.max(d.body(), s -> {
+                Stmt.Assign a = IrWalk.assignment(s);
+                return a == null ? null : a.dest();
+            });
             writes.forEach((f, n) -> {
                 if (n > 1) {
                     out.add(d.gress(), d.number(), "field " + f.name(), "written " + n
@@ -48,29 +51,55 @@ final class VliwInstructionsPass implements CompilerPass {
     }
 
     private void shape(StageDecl d, Stmt s, Refusals out) {
-        if (s instanceof Stmt.Assign a) {
-            int ops = operations(a.value());
-            if (ops > 1) {
-                out.add(d.gress(), d.number(), "field " + a.dest().name(), "'" + a.dest().name() + " = " + a.value()
-                        + "' needs " + ops + " ALU operations; a container's ALU does one per stage");
-            }
-        } else if (s instanceof Stmt.Execute e) {
-            String what = "register action " + e.action().name();
-            if (operations(e.inLo()) > 0 || operations(e.inHi()) > 0) {
-                out.add(d.gress(), d.number(), what, "a stateful ALU input is computed (" + e.inLo() + ", " + e.inHi()
-                        + "); its inputs come straight from PHV fields, hash outputs or constants");
-            }
-            if (!selectsBits(e.index())) {
-                out.add(d.gress(), d.number(), what, "index " + e.index() + " is computed; a stateful ALU is addressed by "
-                        + "a hash output or a field, optionally masked to a power-of-two size");
-            }
-        } else if (s instanceof Stmt.If i) {
-            for (Expr side : List.of(i.condition().left(), i.condition().right())) {
-                if (!(operations(side) == 0 || side instanceof Expr.Binary b && b.op() == VliwOp.AND
-                        && b.right() instanceof Expr.Const && operations(b.left()) == 0)) {
-                    out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
-                            "compares a computed value; a gateway compares fields, optionally masked by a constant");
+        s.accept(new Stmt.Visitor<Void>() {
+            @Override
+            public Void assign(Stmt.Assign a) {
+                int ops = operations(a.value());
+                if (ops > 1) {
+                    out.add(d.gress(), d.number(), "field " + a.dest().name(), "'" + a.dest().name() + " = " + a.value()
+                            + "' needs " + ops + " ALU operations; a container's ALU does one per stage");
                 }
+                return null;
+            }
+
+            @Override
+            public Void execute(Stmt.Execute e) {
+                executeShape(d, e, out);
+                return null;
+            }
+
+            @Override
+            public Void gateway(Stmt.If i) {
+                gatewayShape(d, i, out);
+                return null;
+            }
+
+            @Override
+            public Void apply(Stmt.Apply a) {
+                return null;
+            }
+        });
+    }
+
+    private static void executeShape(StageDecl d, Stmt.Execute e, Refusals out) {
+        String what = "register action " + e.action().name();
+        if (operations(e.inLo()) > 0 || operations(e.inHi()) > 0) {
+            out.add(d.gress(), d.number(), what, "a stateful ALU input is computed (" + e.inLo() + ", " + e.inHi()
+                    + "); its inputs come straight from PHV fields, hash outputs or constants");
+        }
+        if (!selectsBits(e.index())) {
+            out.add(d.gress(), d.number(), what, "index " + e.index() + " is computed; a stateful ALU is addressed by "
+                    + "a hash output or a field, optionally masked to a power-of-two size");
+        }
+    }
+
+    private static void gatewayShape(StageDecl d, Stmt.If i, Refusals out) {
+        for (Expr side : List.of(i.condition().left(), i.condition().right())) {
+            Expr.Binary b = IrWalk.binary(side);
+            if (!(operations(side) == 0 || b != null && b.op() == VliwOp.AND
+                    && b.right().constantValue() != null && operations(b.left()) == 0)) {
+                out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
+                        "compares a computed value; a gateway compares fields, optionally masked by a constant");
             }
         }
     }
@@ -80,11 +109,13 @@ final class VliwInstructionsPass implements CompilerPass {
         if (operations(e) == 0) {
             return true;
         }
-        return e instanceof Expr.Binary b && operations(b.left()) == 0 && b.right() instanceof Expr.Const
+        Expr.Binary b = IrWalk.binary(e);
+        return b != null && operations(b.left()) == 0 && b.right().constantValue() != null
                 && (b.op() == VliwOp.AND || b.op() == VliwOp.MOD || b.op() == VliwOp.SHR);
     }
 
     static int operations(Expr e) {
-        return e instanceof Expr.Binary b ? 1 + operations(b.left()) + operations(b.right()) : 0;
+        Expr.Binary b = IrWalk.binary(e);
+        return b != null ? 1 + operations(b.left()) + operations(b.right()) : 0;
     }
 }

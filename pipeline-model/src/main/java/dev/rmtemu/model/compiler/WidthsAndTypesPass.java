@@ -1,8 +1,8 @@
 package dev.rmtemu.model.compiler;
 
-import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageDecl;
@@ -43,57 +43,118 @@ final class WidthsAndTypesPass implements CompilerPass {
         int n = d.number();
         for (Stmt s : block) {
             for (Expr e : IrWalk.reads(s)) {
-                IrWalk.forEachExpr(e, x -> value(d, x, tables, out));
+                IrWalk.visitAll(e, new Values(d, tables, out));
             }
-            if (s instanceof Stmt.Assign a) {
-                Field f = a.dest();
-                if (!f.visibleIn(g)) {
-                    out.add(g, n, "field " + f.name(), "written in " + g.label() + " but belongs to " + f.gress().label());
-                }
-                if (a.value() instanceof Expr.Const c && Long.compareUnsigned(c.value(), f.mask()) > 0) {
-                    out.add(g, n, "field " + f.name(), "constant " + Long.toUnsignedString(c.value())
-                            + " does not fit its " + f.width() + " bits");
-                }
-            } else if (s instanceof Stmt.Execute e) {
-                RegisterArray r = e.action().array();
-                long max = ValueRange.max(e.index());
-                if (Long.compareUnsigned(max, r.size() - 1L) > 0) {
-                    out.add(g, n, "register array " + r.name(), "index " + e.index() + " can reach "
-                            + Long.toUnsignedString(max) + " but the array has " + r.size()
-                            + " cells (use a power-of-two size, or fold the index onto the size)");
-                }
-            } else if (s instanceof Stmt.If i) {
-                walk(d, i.then(), tables, out);
-                walk(d, i.otherwise(), tables, out);
-            } else if (s instanceof Stmt.Apply a) {
-                for (Field f : a.table().key()) {
+            s.accept(new Stmt.Visitor<Void>() {
+                @Override
+                public Void assign(Stmt.Assign a) {
+                    Field f = a.dest();
                     if (!f.visibleIn(g)) {
-                        out.add(g, n, "table " + a.table().name(), "key field " + f.name() + " belongs to " + f.gress().label());
+                        out.add(g, n, "field " + f.name(), "written in " + g.label() + " but belongs to " + f.gress().label());
                     }
+                    Long c = a.value().constantValue();
+                    if (c != null && Long.compareUnsigned(c, f.mask()) > 0) {
+                        out.add(g, n, "field " + f.name(), "constant " + Long.toUnsignedString(c)
+                                + " does not fit its " + f.width() + " bits");
+                    }
+                    return null;
                 }
-                tables.push(a.table());
-                for (List<Stmt> b : a.actions().values()) {
-                    walk(d, b, tables, out);
+
+                @Override
+                public Void execute(Stmt.Execute e) {
+                    RegisterArray r = e.action().array();
+                    long max = ValueRange.max(e.index());
+                    if (Long.compareUnsigned(max, r.size() - 1L) > 0) {
+                        out.add(g, n, "register array " + r.name(), "index " + e.index() + " can reach "
+                                + Long.toUnsignedString(max) + " but the array has " + r.size()
+                                + " cells (use a power-of-two size, or fold the index onto the size)");
+                    }
+                    return null;
                 }
-                tables.pop();
-                walk(d, a.miss(), tables, out);
-            }
+
+                @Override
+                public Void gateway(Stmt.If i) {
+                    walk(d, i.then(), tables, out);
+                    walk(d, i.otherwise(), tables, out);
+                    return null;
+                }
+
+                @Override
+                public Void apply(Stmt.Apply a) {
+                    for (Field f : a.table().key()) {
+                        if (!f.visibleIn(g)) {
+                            out.add(g, n, "table " + a.table().name(), "key field " + f.name() + " belongs to " + f.gress().label());
+                        }
+                    }
+                    tables.push(a.table());
+                    for (List<Stmt> b : a.actions().values()) {
+                        walk(d, b, tables, out);
+                    }
+                    tables.pop();
+                    walk(d, a.miss(), tables, out);
+                    return null;
+                }
+            });
         }
     }
 
-    private void value(StageDecl d, Expr x, Deque<MatchTable> tables, Refusals out) {
-        Gress g = d.gress();
-        int n = d.number();
-        if (x instanceof Expr.Read r && !r.field().visibleIn(g)) {
-            out.add(g, n, "field " + r.field().name(), "read in " + g.label() + " but belongs to " + r.field().gress().label());
-        } else if (x instanceof Expr.HashOut h && (h.unit().stage() != n || h.unit().gress() != g)) {
-            out.add(g, n, "hash unit " + h.unit().name(), "read here but placed in " + h.unit().gress().label()
-                    + " stage " + h.unit().stage() + " (a hash output is used in its own stage)");
-        } else if (x instanceof Expr.ActionData a && !tables.contains(a.table())) {
-            out.add(g, n, "table " + a.table().name(), "action data read outside the table's actions");
-        } else if (x instanceof Expr.Binary b && (b.op() == VliwOp.SHL || b.op() == VliwOp.SHR)
-                && b.right() instanceof Expr.Const c && Long.compareUnsigned(c.value(), 63) > 0) {
-            out.add(g, n, "expression " + b, "shift by " + Long.toUnsignedString(c.value()) + " is not below the 64-bit word");
+    /** The rules on each value a statement reads. */
+    private static final class Values implements Expr.Visitor<Void> {
+        private final StageDecl d;
+        private final Deque<MatchTable> tables;
+        private final Refusals out;
+
+        Values(StageDecl d, Deque<MatchTable> tables, Refusals out) {
+            this.d = d;
+            this.tables = tables;
+            this.out = out;
+        }
+
+        @Override
+        public Void read(Expr.Read r) {
+            Gress g = d.gress();
+            if (!r.field().visibleIn(g)) {
+                out.add(g, d.number(), "field " + r.field().name(), "read in " + g.label() + " but belongs to "
+                        + r.field().gress().label());
+            }
+            return null;
+        }
+
+        @Override
+        public Void constant(Expr.Const c) {
+            return null;
+        }
+
+        @Override
+        public Void hashOut(Expr.HashOut h) {
+            if (h.unit().stage() != d.number() || h.unit().gress() != d.gress()) {
+                out.add(d.gress(), d.number(), "hash unit " + h.unit().name(), "read here but placed in "
+                        + h.unit().gress().label() + " stage " + h.unit().stage() + " (a hash output is used in its own stage)");
+            }
+            return null;
+        }
+
+        @Override
+        public Void regOut(Expr.RegOut r) {
+            return null;
+        }
+
+        @Override
+        public Void actionData(Expr.ActionData a) {
+            if (!tables.contains(a.table())) {
+                out.add(d.gress(), d.number(), "table " + a.table().name(), "action data read outside the table's actions");
+            }
+            return null;
+        }
+
+        @Override
+        public Void binary(Expr.Binary b) {
+            Long c = b.right().constantValue();
+            if ((b.op() == VliwOp.SHL || b.op() == VliwOp.SHR) && c != null && Long.compareUnsigned(c, 63) > 0) {
+                out.add(d.gress(), d.number(), "expression " + b, "shift by " + Long.toUnsignedString(c)
+                        + " is not below the 64-bit word");
+            }
+            return null;
         }
     }
 }

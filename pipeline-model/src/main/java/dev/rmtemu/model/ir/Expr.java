@@ -10,11 +10,43 @@ import dev.rmtemu.model.table.MatchTable;
  * a constant, the output of one of the stage's hash units, the output of a
  * register action the stage runs, the action data of the table entry that hit,
  * or one VLIW operation over two values. Values are unsigned 64-bit words.
+ * Passes and back ends dispatch on the kind with a {@link Visitor}: a new kind
+ * of value does not compile until every one of them handles it.
  */
 public sealed interface Expr {
 
+    /** One method per kind of value: what a pass or back end does with it. */
+    interface Visitor<R> {
+        R read(Read e);
+
+        R constant(Const e);
+
+        R hashOut(HashOut e);
+
+        R regOut(RegOut e);
+
+        R actionData(ActionData e);
+
+        R binary(Binary e);
+    }
+
+    <R> R accept(Visitor<R> v);
+
+    /** The value of a constant; null for any value known only at run time. */
+    Long constantValue();
+
     /** A PHV field as it entered the stage (VLIW semantics). */
     record Read(Field field) implements Expr {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.read(this);
+        }
+
+        @Override
+        public Long constantValue() {
+            return null;
+        }
+
         @Override
         public String toString() {
             return field.name();
@@ -22,6 +54,16 @@ public sealed interface Expr {
     }
 
     record Const(long value) implements Expr {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.constant(this);
+        }
+
+        @Override
+        public Long constantValue() {
+            return value;
+        }
+
         @Override
         public String toString() {
             return Long.toUnsignedString(value);
@@ -31,6 +73,16 @@ public sealed interface Expr {
     /** A hash unit's output over the PHV as it entered the stage. */
     record HashOut(HashUnit unit) implements Expr {
         @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.hashOut(this);
+        }
+
+        @Override
+        public Long constantValue() {
+            return null;
+        }
+
+        @Override
         public String toString() {
             return unit.name() + ".get()";
         }
@@ -38,6 +90,16 @@ public sealed interface Expr {
 
     /** The output word of a register action run earlier in the same stage on the same control path. */
     record RegOut(RegisterAction action) implements Expr {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.regOut(this);
+        }
+
+        @Override
+        public Long constantValue() {
+            return null;
+        }
+
         @Override
         public String toString() {
             return action.array().name() + "." + action.name() + ".output";
@@ -47,12 +109,32 @@ public sealed interface Expr {
     /** The action data of the entry that hit, inside one of a table's action blocks. */
     record ActionData(MatchTable table) implements Expr {
         @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.actionData(this);
+        }
+
+        @Override
+        public Long constantValue() {
+            return null;
+        }
+
+        @Override
         public String toString() {
             return table.name() + ".action_data";
         }
     }
 
     record Binary(VliwOp op, Expr left, Expr right) implements Expr {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.binary(this);
+        }
+
+        @Override
+        public Long constantValue() {
+            return null;
+        }
+
         @Override
         public String toString() {
             return op.functional() ? op.symbol() + "(" + left + ", " + right + ")" : "(" + left + " " + op.symbol() + " " + right + ")";

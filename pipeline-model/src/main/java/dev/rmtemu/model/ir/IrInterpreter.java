@@ -102,12 +102,20 @@ public final class IrInterpreter {
         }
 
         private Node node(Stmt s) {
-            if (s instanceof Stmt.Assign a) {
+            return s.accept(nodes);
+        }
+
+        /** The closure of each kind of statement. */
+        private final Stmt.Visitor<Node> nodes = new Stmt.Visitor<>() {
+            @Override
+            public Node assign(Stmt.Assign a) {
                 Field f = a.dest();
                 Value v = value(a.value());
                 return (ctx, out) -> ctx.set(f, v.eval(ctx, out));
             }
-            if (s instanceof Stmt.Execute e) {
+
+            @Override
+            public Node execute(Stmt.Execute e) {
                 RegisterAction ra = e.action();
                 int k = actionSlot(ra);
                 Value index = value(e.index());
@@ -115,7 +123,9 @@ public final class IrInterpreter {
                 Value hi = value(e.inHi());
                 return (ctx, out) -> out[k] = ctx.execute(ra, index.eval(ctx, out), lo.eval(ctx, out), hi.eval(ctx, out));
             }
-            if (s instanceof Stmt.If i) {
+
+            @Override
+            public Node gateway(Stmt.If i) {
                 Value l = value(i.condition().left());
                 Value r = value(i.condition().right());
                 Condition c = i.condition();
@@ -123,76 +133,97 @@ public final class IrInterpreter {
                 Node[] otherwise = block(i.otherwise());
                 return (ctx, out) -> run(c.holds(l.eval(ctx, out), r.eval(ctx, out)) ? then : otherwise, ctx, out);
             }
-            Stmt.Apply ap = (Stmt.Apply) s;
-            MatchTable t = ap.table();
-            int k = tableSlot(t);
-            int[] ids = new int[ap.actions().size()];
-            Node[][] blocks = new Node[ids.length][];
-            int j = 0;
-            for (Map.Entry<Integer, List<Stmt>> e : ap.actions().entrySet()) {
-                ids[j] = e.getKey();
-                blocks[j++] = block(e.getValue());
-            }
-            Node[] miss = block(ap.miss());
-            return (ctx, out) -> {
-                int entry = ctx.lookup(t);
-                if (entry < 0) {
-                    run(miss, ctx, out);
-                    return;
+
+            @Override
+            public Node apply(Stmt.Apply ap) {
+                MatchTable t = ap.table();
+                int k = tableSlot(t);
+                int[] ids = new int[ap.actions().size()];
+                Node[][] blocks = new Node[ids.length][];
+                int j = 0;
+                for (Map.Entry<Integer, List<Stmt>> e : ap.actions().entrySet()) {
+                    ids[j] = e.getKey();
+                    blocks[j++] = block(e.getValue());
                 }
-                out[k] = ctx.actionData(t, entry);
-                int id = ctx.actionId(t, entry);
-                for (int x = 0; x < ids.length; x++) {
-                    if (ids[x] == id) {
-                        run(blocks[x], ctx, out);
+                Node[] miss = block(ap.miss());
+                return (ctx, out) -> {
+                    int entry = ctx.lookup(t);
+                    if (entry < 0) {
+                        run(miss, ctx, out);
                         return;
                     }
-                }
-            };
-        }
+                    out[k] = ctx.actionData(t, entry);
+                    int id = ctx.actionId(t, entry);
+                    for (int x = 0; x < ids.length; x++) {
+                        if (ids[x] == id) {
+                            run(blocks[x], ctx, out);
+                            return;
+                        }
+                    }
+                };
+            }
+        };
 
         private Value value(Expr e) {
-            if (e instanceof Expr.Read r) {
+            return e.accept(values);
+        }
+
+        /** The closure of each kind of value. */
+        private final Expr.Visitor<Value> values = new Expr.Visitor<>() {
+            @Override
+            public Value read(Expr.Read r) {
                 Field f = r.field();
                 return (ctx, out) -> ctx.get(f);
             }
-            if (e instanceof Expr.Const c) {
+
+            @Override
+            public Value constant(Expr.Const c) {
                 long v = c.value();
                 return (ctx, out) -> v;
             }
-            if (e instanceof Expr.HashOut h) {
+
+            @Override
+            public Value hashOut(Expr.HashOut h) {
                 var unit = h.unit();
                 return (ctx, out) -> ctx.hash(unit);
             }
-            if (e instanceof Expr.RegOut r) {
+
+            @Override
+            public Value regOut(Expr.RegOut r) {
                 int k = actionSlot(r.action());
                 return (ctx, out) -> out[k];
             }
-            if (e instanceof Expr.ActionData d) {
+
+            @Override
+            public Value actionData(Expr.ActionData d) {
                 int k = tableSlot(d.table());
                 return (ctx, out) -> out[k];
             }
-            Expr.Binary b = (Expr.Binary) e;
-            Value l = value(b.left());
-            if (b.right() instanceof Expr.Const c && c.value() > 0 && (b.op() == VliwOp.MOD || b.op() == VliwOp.DIV)) {
-                long d = c.value();
-                if (Long.bitCount(d) == 1) {
-                    long mask = d - 1;
-                    int shift = Long.numberOfTrailingZeros(d);
-                    return b.op() == VliwOp.MOD ? (ctx, out) -> l.eval(ctx, out) & mask : (ctx, out) -> l.eval(ctx, out) >>> shift;
+
+            @Override
+            public Value binary(Expr.Binary b) {
+                Value l = value(b.left());
+                Long c = b.right().constantValue();
+                if (c != null && c > 0 && (b.op() == VliwOp.MOD || b.op() == VliwOp.DIV)) {
+                    long d = c;
+                    if (Long.bitCount(d) == 1) {
+                        long mask = d - 1;
+                        int shift = Long.numberOfTrailingZeros(d);
+                        return b.op() == VliwOp.MOD ? (ctx, out) -> l.eval(ctx, out) & mask : (ctx, out) -> l.eval(ctx, out) >>> shift;
+                    }
+                    if (b.op() == VliwOp.MOD) {
+                        // a hash folded onto a table whose size is not a power of two (targets that allow it)
+                        Divisor div = new Divisor(d);
+                        return (ctx, out) -> {
+                            long v = l.eval(ctx, out);
+                            return v >= 0 ? div.remainder(v) : Long.remainderUnsigned(v, d);
+                        };
+                    }
                 }
-                if (b.op() == VliwOp.MOD) {
-                    // a hash folded onto a table whose size is not a power of two (targets that allow it)
-                    Divisor div = new Divisor(d);
-                    return (ctx, out) -> {
-                        long v = l.eval(ctx, out);
-                        return v >= 0 ? div.remainder(v) : Long.remainderUnsigned(v, d);
-                    };
-                }
+                Value r = value(b.right());
+                VliwOp op = b.op();
+                return (ctx, out) -> op.apply(l.eval(ctx, out), r.eval(ctx, out));
             }
-            Value r = value(b.right());
-            VliwOp op = b.op();
-            return (ctx, out) -> op.apply(l.eval(ctx, out), r.eval(ctx, out));
-        }
+        };
     }
 }

@@ -15,9 +15,24 @@ import java.util.TreeMap;
  * One statement of a stage's control flow: a VLIW instruction into a PHV
  * field, a register action run on one cell, a gateway choosing between two
  * blocks, or a match table choosing a block by the action of the entry that
- * hit. Writes become visible at the next stage (VLIW semantics).
+ * hit. Writes become visible at the next stage (VLIW semantics). Passes and
+ * back ends dispatch on the kind with a {@link Visitor}: a new kind of statement
+ * does not compile until every one of them handles it.
  */
 public sealed interface Stmt {
+
+    /** One method per kind of statement: what a pass or back end does with it. */
+    interface Visitor<R> {
+        R assign(Assign s);
+
+        R execute(Execute s);
+
+        R gateway(If s);
+
+        R apply(Apply s);
+    }
+
+    <R> R accept(Visitor<R> v);
 
     /** The blocks control can take from here: a gateway's two, a table's actions then its miss; none otherwise. */
     default List<List<Stmt>> branches() {
@@ -36,6 +51,11 @@ public sealed interface Stmt {
 
     /** {@code dest = value}: one instruction of the container holding {@code dest}. */
     record Assign(Field dest, Expr value) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.assign(this);
+        }
+
     }
 
     /**
@@ -43,10 +63,20 @@ public sealed interface Stmt {
      * {@code inLo}, {@code inHi}; its output is {@link Expr.RegOut} in this stage.
      */
     record Execute(RegisterAction action, Expr index, Expr inLo, Expr inHi) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.execute(this);
+        }
+
     }
 
     /** A gateway: {@code then} when the condition holds, else {@code otherwise}. */
     record If(Condition condition, List<Stmt> then, List<Stmt> otherwise) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.gateway(this);
+        }
+
         public If {
             then = List.copyOf(then);
             otherwise = List.copyOf(otherwise);
@@ -63,6 +93,11 @@ public sealed interface Stmt {
      * action id without a block does nothing, like NoAction); on a miss, {@code miss}.
      */
     record Apply(MatchTable table, SortedMap<Integer, List<Stmt>> actions, List<Stmt> miss) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.apply(this);
+        }
+
         public Apply {
             TreeMap<Integer, List<Stmt>> copy = new TreeMap<>();
             actions.forEach((k, v) -> copy.put(k, List.copyOf(v)));

@@ -95,32 +95,51 @@ public final class P4Printer {
 
     private void block(List<Stmt> stmts, int depth) {
         for (Stmt s : stmts) {
-            if (s instanceof Stmt.Assign a) {
-                line(depth, a.dest().name() + " = " + a.value() + ";");
-            } else if (s instanceof Stmt.Execute e) {
-                line(depth, e.action().array().name() + "." + e.action().name() + ".execute(" + e.index() + ", in_lo = " + e.inLo() + ", in_hi = " + e.inHi() + ");");
-            } else if (s instanceof Stmt.If i) {
-                line(depth, "if (" + i.condition() + ") {");
-                block(i.then(), depth + 1);
-                if (!i.otherwise().isEmpty()) {
-                    line(depth, "} else {");
-                    block(i.otherwise(), depth + 1);
+            s.accept(new Stmt.Visitor<Void>() {
+                @Override
+                public Void assign(Stmt.Assign a) {
+                    line(depth, a.dest().name() + " = " + a.value() + ";");
+                    return null;
                 }
-                line(depth, "}");
-            } else {
-                Stmt.Apply ap = (Stmt.Apply) s;
-                line(depth, "switch (" + ap.table().name() + ".apply().action) {");
-                for (Map.Entry<Integer, List<Stmt>> e : ap.actions().entrySet()) {
-                    line(depth + 1, "action " + e.getKey() + ": {");
-                    block(e.getValue(), depth + 2);
-                    line(depth + 1, "}");
+
+                @Override
+                public Void execute(Stmt.Execute e) {
+                    line(depth, e.action().array().name() + "." + e.action().name() + ".execute(" + e.index() + ", in_lo = " + e.inLo() + ", in_hi = " + e.inHi() + ");");
+                    return null;
                 }
-                line(depth + 1, "miss: {");
-                block(ap.miss(), depth + 2);
-                line(depth + 1, "}");
-                line(depth, "}");
-            }
+
+                @Override
+                public Void gateway(Stmt.If i) {
+                    line(depth, "if (" + i.condition() + ") {");
+                    block(i.then(), depth + 1);
+                    if (!i.otherwise().isEmpty()) {
+                        line(depth, "} else {");
+                        block(i.otherwise(), depth + 1);
+                    }
+                    line(depth, "}");
+                    return null;
+                }
+
+                @Override
+                public Void apply(Stmt.Apply ap) {
+                    table(ap, depth);
+                    return null;
+                }
+            });
         }
+    }
+
+    private void table(Stmt.Apply ap, int depth) {
+        line(depth, "switch (" + ap.table().name() + ".apply().action) {");
+        for (Map.Entry<Integer, List<Stmt>> e : ap.actions().entrySet()) {
+            line(depth + 1, "action " + e.getKey() + ": {");
+            block(e.getValue(), depth + 2);
+            line(depth + 1, "}");
+        }
+        line(depth + 1, "miss: {");
+        block(ap.miss(), depth + 2);
+        line(depth + 1, "}");
+        line(depth, "}");
     }
 
     private void line(int depth, String text) {

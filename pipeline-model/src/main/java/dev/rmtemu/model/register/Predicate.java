@@ -6,6 +6,9 @@ package dev.rmtemu.model.register;
  * stateful ALU selects update branches and output.
  */
 public record Predicate(int truthTable) {
+    /** Conditions a predicate can name (c0 and c1): the most any register action may evaluate. */
+    public static final int CONDITIONS = 2;
+
     public static final Predicate ALWAYS = new Predicate(0b1111);
     public static final Predicate C0 = new Predicate(0b1010);
     public static final Predicate NOT_C0 = new Predicate(0b0101);

@@ -363,10 +363,12 @@ public final class RegisterAction {
             this.name = name;
         }
 
+        /**
+         * Adds condition c0, c1, ... in order. How many a stateful ALU evaluates is the
+         * target's rule, refused by the compiler with the stage and pass; predicates name
+         * at most {@link Predicate#CONDITIONS} of them.
+         */
         public Builder condition(Operand a, CmpOp op, Operand b) {
-            if (conditions.size() == 2) {
-                throw new IllegalArgumentException(array.name() + "." + name + ": a stateful ALU evaluates at most 2 conditions");
-            }
             conditions.add(new Condition(a, op, b));
             return this;
         }

@@ -157,11 +157,28 @@ public final class GressCompiler {
             actionData.clear();
             // fields the stage writes, in slot order: loaded at entry, stored back at the end
             TreeMap<Integer, Field> bySlot = new TreeMap<>();
-            Stmt.walk(d.body(), s -> {
-                if (s instanceof Stmt.Assign a) {
+            Stmt.walk(d.body(), s -> s.accept(new Stmt.Visitor<Void>() {
+                @Override
+                public Void assign(Stmt.Assign a) {
                     bySlot.put(a.dest().slot(), a.dest());
+                    return null;
                 }
-            });
+
+                @Override
+                public Void execute(Stmt.Execute x) {
+                    return null;
+                }
+
+                @Override
+                public Void gateway(Stmt.If i) {
+                    return null;
+                }
+
+                @Override
+                public Void apply(Stmt.Apply a) {
+                    return null;
+                }
+            }));
             for (Field f : bySlot.values()) {
                 int l = longLocal();
                 written.put(f, l);
@@ -205,17 +222,36 @@ public final class GressCompiler {
             }
         }
 
+        /** Emits each kind of statement. */
+        private final Stmt.Visitor<Void> statements = new Stmt.Visitor<>() {
+            @Override
+            public Void assign(Stmt.Assign a) {
+                Emitter.this.assign(a);
+                return null;
+            }
+
+            @Override
+            public Void execute(Stmt.Execute x) {
+                Emitter.this.execute(x);
+                return null;
+            }
+
+            @Override
+            public Void gateway(Stmt.If i) {
+                Emitter.this.gateway(i);
+                return null;
+            }
+
+            @Override
+            public Void apply(Stmt.Apply a) {
+                Emitter.this.apply(a);
+                return null;
+            }
+        };
+
         private void block(List<Stmt> stmts) {
             for (Stmt s : stmts) {
-                if (s instanceof Stmt.Assign a) {
-                    assign(a);
-                } else if (s instanceof Stmt.Execute x) {
-                    execute(x);
-                } else if (s instanceof Stmt.If i) {
-                    gateway(i);
-                } else {
-                    apply((Stmt.Apply) s);
-                }
+                s.accept(statements);
             }
         }
 
@@ -406,35 +442,62 @@ public final class GressCompiler {
 
         /** Leaves the value of {@code e} (a long) on the stack. */
         private void value(Expr e) {
-            if (e instanceof Expr.Read r) {
+            e.accept(values);
+        }
+
+        /** Leaves each kind of value on the stack. */
+        private final Expr.Visitor<Void> values = new Expr.Visitor<>() {
+            @Override
+            public Void read(Expr.Read r) {
                 m.visitVarInsn(Opcodes.ALOAD, PHV);
                 ldcInt(r.field().slot());
                 m.visitInsn(Opcodes.LALOAD);
-            } else if (e instanceof Expr.Const c) {
+                return null;
+            }
+
+            @Override
+            public Void constant(Expr.Const c) {
                 m.visitLdcInsn(c.value());
-            } else if (e instanceof Expr.HashOut h) {
+                return null;
+            }
+
+            @Override
+            public Void hashOut(Expr.HashOut h) {
                 HashUnit u = h.unit();
                 if (u.kernel() != null) {
-                    constant(u.kernel(), CrcKernel.class);
+                    Emitter.this.constant(u.kernel(), CrcKernel.class);
                     m.visitVarInsn(Opcodes.ALOAD, PHV);
                     m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(CrcKernel.class), "hash", "([J)J", false);
                 } else {
-                    constant(u, HashUnit.class);
+                    Emitter.this.constant(u, HashUnit.class);
                     m.visitVarInsn(Opcodes.ALOAD, PHV);
                     m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(HashUnit.class), "compute", "([J)J", false);
                 }
-            } else if (e instanceof Expr.RegOut r) {
-                m.visitVarInsn(Opcodes.LLOAD, outputs.get(r.action()));
-            } else if (e instanceof Expr.ActionData d) {
-                m.visitVarInsn(Opcodes.LLOAD, actionData.get(d.table()));
-            } else {
-                binary((Expr.Binary) e);
+                return null;
             }
-        }
+
+            @Override
+            public Void regOut(Expr.RegOut r) {
+                m.visitVarInsn(Opcodes.LLOAD, outputs.get(r.action()));
+                return null;
+            }
+
+            @Override
+            public Void actionData(Expr.ActionData d) {
+                m.visitVarInsn(Opcodes.LLOAD, actionData.get(d.table()));
+                return null;
+            }
+
+            @Override
+            public Void binary(Expr.Binary b) {
+                Emitter.this.binary(b);
+                return null;
+            }
+        };
 
         private void binary(Expr.Binary b) {
             VliwOp op = b.op();
-            Long c = b.right() instanceof Expr.Const k ? k.value() : null;
+            Long c = b.right().constantValue();
             value(b.left());
             boolean pow2 = c != null && c > 0 && Long.bitCount(c) == 1;
             if (op == VliwOp.MOD && pow2) {
