@@ -152,6 +152,11 @@ final class DocExamples {
         int exit;
         switch (program) {
             case "./rmtemu" -> {
+                if (!args.isEmpty() && (args.get(0).equals("replay") || args.get(0).equals("demo"))
+                        && !args.contains("--out") && !args.contains("--help")) {
+                    // without --out a run writes runs/NAME below the test's working directory
+                    throw new IllegalArgumentException("an example replay needs --out DIR: " + commandLine);
+                }
                 PrintWriter both = new PrintWriter(text, true);
                 exit = Main.run(resolve(args, dir).toArray(String[]::new), both, both);
                 both.flush();
