@@ -125,7 +125,9 @@ final class DocExamples {
                 raw = new ArrayList<>(List.of(line));
                 StringBuilder full = new StringBuilder(line.substring(2));
                 while (full.toString().endsWith("\\") && i + 1 < text.size()) {
-                    full.setLength(full.length() - 1);
+                    String head = full.substring(0, full.length() - 1).stripTrailing();
+                    full.setLength(0);
+                    full.append(head);
                     raw.add(text.get(++i));
                     full.append(' ').append(text.get(i).trim());
                 }
