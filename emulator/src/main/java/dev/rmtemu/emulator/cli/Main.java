@@ -36,9 +36,7 @@ public final class Main {
             }
         }
         final boolean showStack = debug;
-        CommandLine cli = new CommandLine(new RmtemuCommand());
-        AnalyseCommand.addAnalyses(cli.getSubcommands().get("analyse"));
-        cli.setUsageHelpWidth(USAGE_WIDTH);
+        CommandLine cli = commandLine();
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -77,6 +75,17 @@ public final class Main {
             err.flush();
             return INTERNAL_ERROR;
         }
+    }
+
+    /**
+     * The whole command tree as {@link #run} executes it (every subcommand and analysis, the
+     * usage width set); docs/reference/commands is generated from this model.
+     */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new RmtemuCommand());
+        AnalyseCommand.addAnalyses(cli.getSubcommands().get("analyse"));
+        cli.setUsageHelpWidth(USAGE_WIDTH);
+        return cli;
     }
 
     /** Exit code of a failure that is not the user's: an internal error, or the JVM ran out of memory. */

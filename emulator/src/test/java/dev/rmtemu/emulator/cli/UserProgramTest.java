@@ -61,6 +61,21 @@ class UserProgramTest {
     }
 
     @Test
+    void aCompileErrorShowsJavacsWholeDiagnostic(@TempDir Path tmp) throws IOException {
+        // issue 29: only javac's first line was kept ("cannot find symbol", without the symbol)
+        Path bad = tmp.resolve("DstBytes.java");
+        Files.writeString(bad, "public final class DstBytes {\n    int bytes() {\n        return dstBytes + 1;\n    }\n}\n");
+        CliRunner r = CliRunner.run("resources", "--program", bad.toString());
+        assertEquals(2, r.exit());
+        assertEquals("rmtemu: program source " + bad + " does not compile:\n"
+                + "  " + bad + ":3: error: cannot find symbol\n"
+                + "          return dstBytes + 1;\n"
+                + "                 ^\n"
+                + "    symbol:   variable dstBytes\n"
+                + "    location: class DstBytes\n", r.err());
+    }
+
+    @Test
     void aClassThatIsNotAProgramIsRefused(@TempDir Path tmp) throws IOException {
         Path notProgram = tmp.resolve("Plain.java");
         Files.writeString(notProgram, "public final class Plain {\n}\n");

@@ -106,7 +106,7 @@ public final class UserPrograms {
                     "-Xlint:none", "--release", "17");
             boolean ok = javac.getTask(new StringWriter(), fm, diagnostics, options, null, List.of(unit)).call();
             if (!ok) {
-                throw new UserError(errors(file, diagnostics));
+                throw new UserError(errors(file, source, diagnostics));
             }
         } catch (IOException e) {
             throw new UserError("program source " + file + ": " + e.getMessage(), e);
@@ -124,19 +124,48 @@ public final class UserPrograms {
         return instantiate(loader, className, file.toString());
     }
 
-    /** One line per compile error, {@code FILE:LINE: message}. */
-    private static String errors(Path file, DiagnosticCollector<JavaFileObject> diagnostics) {
-        List<String> lines = new ArrayList<>();
+    /**
+     * Every compile error as javac prints it: {@code FILE:LINE: error: message}, the source
+     * line with a caret under the column, then the message's further lines (the symbol and
+     * location of "cannot find symbol", the required and found types ...).
+     */
+    static String errors(Path file, String source, DiagnosticCollector<JavaFileObject> diagnostics) {
+        List<String> sourceLines = source.lines().toList();
+        List<String> shown = new ArrayList<>();
+        int errors = 0;
         for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
-            if (d.getKind() == Diagnostic.Kind.ERROR) {
-                String msg = d.getMessage(Locale.ROOT).lines().findFirst().orElse("");
-                lines.add(file + ":" + d.getLineNumber() + ": " + msg);
+            if (d.getKind() != Diagnostic.Kind.ERROR) {
+                continue;
             }
+            errors++;
+            if (errors > MAX_ERRORS_SHOWN) {
+                continue;
+            }
+            List<String> message = d.getMessage(Locale.ROOT).lines().toList();
+            shown.add(file + ":" + d.getLineNumber() + ": error: " + (message.isEmpty() ? "" : message.get(0)));
+            long line = d.getLineNumber();
+            if (line >= 1 && line <= sourceLines.size()) {
+                String text = sourceLines.get((int) line - 1);
+                shown.add(text);
+                long column = d.getColumnNumber();
+                if (column >= 1 && column <= text.length() + 1) {
+                    shown.add(caretLine(text, (int) column));
+                }
+            }
+            shown.addAll(message.subList(Math.min(1, message.size()), message.size()));
         }
-        int more = lines.size() - MAX_ERRORS_SHOWN;
-        List<String> shown = lines.subList(0, Math.min(lines.size(), MAX_ERRORS_SHOWN));
+        int more = errors - MAX_ERRORS_SHOWN;
         return "program source " + file + " does not compile:\n  " + String.join("\n  ", shown)
                 + (more > 0 ? "\n  and " + more + " more" : "");
+    }
+
+    /** Spaces (a tab where the source has one, so the caret lines up) and a caret under the 1-based column. */
+    private static String caretLine(String text, int column) {
+        StringBuilder caret = new StringBuilder();
+        for (int i = 0; i < column - 1; i++) {
+            caret.append(text.charAt(i) == '\t' ? '\t' : ' ');
+        }
+        return caret.append('^').toString();
     }
 
     private static String packageOf(String source) {
