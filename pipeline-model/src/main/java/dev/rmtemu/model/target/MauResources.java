@@ -32,6 +32,8 @@ import dev.rmtemu.model.UserError;
  * @param exactXbarBytes            exact-match input crossbar bytes: exact keys and hash inputs (128)
  * @param ternaryXbarBytes          ternary input crossbar bytes (66)
  * @param gatewaysPerStage          gateway conditions per stage (16)
+ * @param gatewayPhvBytes           PHV bytes one gateway matches from the exact-match crossbar (specs/device.cpp GatewaySpec PhvBytes: 4)
+ * @param gatewayHashBits           hash bits one gateway matches, for range compares and spilled bytes (GatewaySpec HashBits: 12)
  * @param actionDataBusBytes        action data bus bytes per stage (128)
  * @param instructionRows           VLIW instruction memory rows per gress (32)
  * @param instructionColours        colours per instruction row (2)
@@ -60,6 +62,8 @@ public record MauResources(
         int exactXbarBytes,
         int ternaryXbarBytes,
         int gatewaysPerStage,
+        int gatewayPhvBytes,
+        int gatewayHashBits,
         int actionDataBusBytes,
         int instructionRows,
         int instructionColours,
@@ -69,7 +73,7 @@ public record MauResources(
 
     /** No Tofino layout rules at all (also what a profile without a "mau" object gets). */
     public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, U, U, 0, 0, U, 1, U, U,
-            0, U, 1, U, U, U, U, U, U, 0);
+            0, U, 1, U, U, U, U, U, U, U, U, 0);
 
     /** RAMs on the left side of the array (ternary indirection lives only here), or UNLIMITED. */
     public int leftSideRams() {
@@ -120,6 +124,7 @@ public record MauResources(
                 count(mau, "ternaryVersionBits", source), count(mau, "ternaryTablesPerStage", source),
                 count(mau, "tindMinEntryBits", source), count(mau, "exactXbarBytes", source),
                 count(mau, "ternaryXbarBytes", source), count(mau, "gatewaysPerStage", source),
+                count(mau, "gatewayPhvBytes", source), count(mau, "gatewayHashBits", source),
                 count(mau, "actionDataBusBytes", source), count(mau, "instructionRows", source),
                 count(mau, "instructionColours", source), count(mau, "instructionReserved", source));
         if (m.exactMinWays == 0 || m.exactMaxEntriesPerWord == 0 || m.tindMinEntryBits == 0) {
