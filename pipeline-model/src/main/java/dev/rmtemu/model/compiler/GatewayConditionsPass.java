@@ -3,6 +3,7 @@ package dev.rmtemu.model.compiler;
 import dev.rmtemu.model.ir.Condition;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.register.CmpOp;
@@ -20,7 +21,8 @@ import java.util.List;
  * whose condition is a one-bit action parameter itself (mau/instruction_selection.cpp
  * DoInstructionSelection, "Conditions in an action must be simple comparisons of an action
  * data parameter"). Conditions on a hash or register output of the same stage are the
- * stage-dependencies pass's refusal, not repeated here.
+ * stage-dependencies pass's refusal, and arithmetic in a condition vliw-instructions':
+ * neither is repeated here.
  */
 final class GatewayConditionsPass implements CompilerPass {
     @Override
@@ -62,6 +64,9 @@ final class GatewayConditionsPass implements CompilerPass {
         if (reads(c, Expr.HashOut.class) || reads(c, Expr.RegOut.class)) {
             return; // refused by stage-dependencies
         }
+        if (!fieldShaped(c.left()) || !fieldShaped(c.right())) {
+            return; // arithmetic in a condition: refused by vliw-instructions
+        }
         if (reads(c, Expr.ActionData.class)) {
             String why = actionCondition(i);
             if (why != null) {
@@ -98,6 +103,14 @@ final class GatewayConditionsPass implements CompilerPass {
         }
         return "conditions in an action must be a one-bit action data parameter (a conditionally-set of one branch of "
                 + "assignments), not a comparison of action data; move the test into the control or make it part of the table key";
+    }
+
+    /** A value, or a value masked by a constant: anything else is vliw-instructions' refusal. */
+    private static boolean fieldShaped(Expr e) {
+        if (!(e instanceof Expr.Binary b)) {
+            return true;
+        }
+        return b.op() == VliwOp.AND && b.right() instanceof Expr.Const && !(b.left() instanceof Expr.Binary);
     }
 
     private static boolean reads(Condition c, Class<? extends Expr> kind) {
