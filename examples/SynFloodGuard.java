@@ -71,11 +71,11 @@ public final class SynFloodGuard implements ProgramFactory {
         HashUnit byDst = count.hash("dst_hash", HashAlgorithm.byName("crc16"), 16, dst);
         RegisterArray perDst = count.register("syn_count", 32, 65536);
         long limit = p.longValue("limit");
-        // the new count old + 1 is over the limit when old >= limit (and old + 1 does not wrap to 0);
-        // the output is the predicate: 1 when both conditions hold, else 0
+        // the new count old + 1 is over the limit when old >= limit, unless old + 1 wraps to 0 (old is
+        // all ones); the output is the predicate, 1 (the first condition alone) or else 0
         RegisterAction inc = count.action(RegisterAction.on(perDst, "inc")
                 .condition(Operand.REG_LO, CmpOp.GE, Operand.constant(limit))
-                .condition(Operand.REG_LO, CmpOp.NE, Operand.constant(0xFFFFFFFFL))
+                .condition(Operand.REG_LO, CmpOp.EQ, Operand.constant(0xFFFFFFFFL))
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))
                 .output(Predicate.C0_AND_NOT_C1, RegisterAction.OutputSource.PREDICATE));
         count.body(code -> code
