@@ -17,7 +17,7 @@ import dev.rmtemu.model.register.RegisterArray;
 import java.util.List;
 
 import static dev.rmtemu.model.ir.Ir.constant;
-import static dev.rmtemu.model.ir.Ir.ge;
+import static dev.rmtemu.model.ir.Ir.eq;
 import static dev.rmtemu.model.ir.Ir.hash;
 import static dev.rmtemu.model.ir.Ir.min;
 import static dev.rmtemu.model.ir.Ir.output;
@@ -27,7 +27,10 @@ import static dev.rmtemu.model.ir.Ir.read;
  * Example: a two-row count-min sketch of packets per flow, with heavy flows
  * sent to their own port. Stage 0 increments one counter per row (two stateful
  * ALUs, each addressed by its own hash of the 5-tuple); stage 1 takes the
- * smaller count (the estimate); stage 2 compares it with a threshold.
+ * smaller count (the estimate); stage 2 takes min(estimate, threshold) and
+ * stage 3 tests it for equality with the threshold, which holds exactly when
+ * estimate >= threshold: a Tofino gateway range-matches at most 12 bits
+ * (p4c's gateway.cpp), an equality on a 32-bit field fits its 4 bytes.
  *
  * Run it: ./rmtemu resources --program examples/CountMinSketch.java
  *         ./rmtemu replay --program examples/CountMinSketch.java --trace 'gen:isp?packets=100000'
@@ -62,6 +65,8 @@ public final class CountMinSketch implements ProgramFactory {
         Field row0 = b.metadata(Gress.INGRESS, "meta.row0", 32);
         Field row1 = b.metadata(Gress.INGRESS, "meta.row1", 32);
         Field estimate = b.metadata(Gress.INGRESS, "meta.estimate", 32);
+        Field capped = b.metadata(Gress.INGRESS, "meta.capped", 32);
+        long threshold = p.longValue("threshold");
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
 
         ProgramBuilder.StageBuilder update = b.stage(Gress.INGRESS, 0);
@@ -81,7 +86,9 @@ public final class CountMinSketch implements ProgramFactory {
 
         b.stage(Gress.INGRESS, 1).body(code -> code.set(estimate, min(read(row0), read(row1))));
 
-        b.stage(Gress.INGRESS, 2).body(code -> code.when(ge(read(estimate), constant(p.longValue("threshold"))),
+        b.stage(Gress.INGRESS, 2).body(code -> code.set(capped, min(read(estimate), constant(threshold))));
+
+        b.stage(Gress.INGRESS, 3).body(code -> code.when(eq(read(capped), constant(threshold)),
                 heavy -> heavy.set(egressPort, p.longValue("heavy_port")),
                 ordinary -> ordinary.set(egressPort, p.longValue("port"))));
         return b.build();

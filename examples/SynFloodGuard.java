@@ -10,7 +10,9 @@ import dev.rmtemu.model.program.ProgramFactory;
 import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AluOp;
+import dev.rmtemu.model.register.CmpOp;
 import dev.rmtemu.model.register.Operand;
+import dev.rmtemu.model.register.Predicate;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 
@@ -19,7 +21,6 @@ import java.util.List;
 import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.eq;
-import static dev.rmtemu.model.ir.Ir.gt;
 import static dev.rmtemu.model.ir.Ir.hash;
 import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.read;
@@ -27,8 +28,10 @@ import static dev.rmtemu.model.ir.Ir.read;
 /**
  * Example: drop TCP SYNs to a destination once it has received more than a
  * limit of them. Stage 0: a gateway tests the SYN bit; a SYN increments its
- * destination's counter. Stage 1: a gateway drops the SYN when the count it
- * read is over the limit. Other packets go to one port.
+ * destination's counter, and the stateful ALU itself compares the count with
+ * the limit (a Tofino gateway cannot range-match a 32-bit count: p4c's
+ * gateway.cpp takes at most 12 bits). Stage 1: a gateway drops the SYN when
+ * the ALU said "over". Other packets go to one port.
  *
  * Run it: ./rmtemu replay --program examples/SynFloodGuard.java --param limit=5 --trace 'gen:isp?packets=100000'
  */
@@ -60,24 +63,30 @@ public final class SynFloodGuard implements ProgramFactory {
         Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
         Field flags = b.header("tcp.flags", 8, ParsedField.TCP_FLAGS);
         Field protocol = b.header("ipv4.protocol", 8, ParsedField.PROTOCOL);
-        Field syns = b.metadata(Gress.INGRESS, "meta.syns", 32);
+        Field over = b.metadata(Gress.INGRESS, "meta.over_limit", 1);
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
 
         ProgramBuilder.StageBuilder count = b.stage(Gress.INGRESS, 0);
         HashUnit byDst = count.hash("dst_hash", HashAlgorithm.byName("crc16"), 16, dst);
         RegisterArray perDst = count.register("syn_count", 32, 65536);
+        long limit = p.longValue("limit");
+        // the new count old + 1 is over the limit when old >= limit, unless old + 1 wraps to 0 (old is
+        // all ones); the output is the predicate, 1 (the first condition alone) or else 0
         RegisterAction inc = count.action(RegisterAction.on(perDst, "inc")
-                .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.NEW_LO));
+                .condition(Operand.REG_LO, CmpOp.GE, Operand.constant(limit))
+                .condition(Operand.REG_LO, CmpOp.EQ, Operand.constant(0xFFFFFFFFL))
+                .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))
+                .output(Predicate.C0_AND_NOT_C1, RegisterAction.OutputSource.PREDICATE));
         count.body(code -> code
                 .set(egressPort, p.longValue("port"))
                 .when(eq(read(protocol), constant(6)), tcp -> tcp
                         .when(eq(and(read(flags), constant(SYN)), constant(SYN)), syn -> syn
                                 .execute(inc, hash(byDst))
-                                .set(syns, output(inc)))));
+                                .set(over, output(inc)))));
 
         b.stage(Gress.INGRESS, 1).body(code -> code
-                .when(gt(read(syns), constant(p.longValue("limit"))), over -> over.set(drop, 1)));
+                .when(eq(read(over), constant(1)), syn -> syn.set(drop, 1)));
         return b.build();
     }
 }

@@ -91,11 +91,11 @@ class UserProgramTest {
         String example = Files.readString(EXAMPLES.resolve("SynFloodGuard.java"));
         // declare the metadata field twice: the builder refuses it when the program is built
         Files.writeString(source, example.replace("SynFloodGuard", "Twice")
-                .replace("Field syns = b.metadata(Gress.INGRESS, \"meta.syns\", 32);",
-                        "Field syns = b.metadata(Gress.INGRESS, \"meta.syns\", 32);\n        b.metadata(Gress.INGRESS, \"meta.syns\", 8);"));
+                .replace("Field over = b.metadata(Gress.INGRESS, \"meta.over_limit\", 1);",
+                        "Field over = b.metadata(Gress.INGRESS, \"meta.over_limit\", 1);\n        b.metadata(Gress.INGRESS, \"meta.over_limit\", 8);"));
         CliRunner r = CliRunner.run("resources", "--program", source.toString());
         assertEquals(2, r.exit(), r.err());
-        assertEquals("rmtemu: program " + source + ": building it failed: field meta.syns declared twice\n", r.err());
+        assertEquals("rmtemu: program " + source + ": building it failed: field meta.over_limit declared twice\n", r.err());
     }
 
     @Test

@@ -40,46 +40,141 @@ final class MemoryLayout {
     }
 
     /**
-     * Exact match: entry = key - ghost bits + version + overhead + immediate action data;
-     * entries packed per 128-bit word (at most the profile's maximum), RAMs deep rounded
-     * up to the minimum number of hash ways, unless the whole key is the row address.
+     * Exact match, laid out at the fewest RAMs among the formats p4c's Tofino back end
+     * tries (mau/table_layout.cpp LayoutChoices::setup_exact_match, then
+     * mau/resource_estimate.cpp StageUseEstimate::select_best_option):
+     * <ul>
+     * <li>action data either immediate in the entry (when it fits the profile's immediate
+     *     bits) or in action RAMs of power-of-two-byte slots (ActionDataPerWord);</li>
+     * <li>for each, P entries a row, P = 1 .. exactMaxPackEntries, the row W RAMs wide with
+     *     W the largest of: bits (P x entry over the RAM width), match bytes (P x key bytes
+     *     over the RAM's bytes), overhead (P x (immediate + pointer bits) over
+     *     exactOverheadBitsPerRam) and entries (P over exactMaxEntriesPerWord a RAM); W at most
+     *     the array's rows; a P and W that only repeat a narrower packing are skipped;</li>
+     * <li>entry = key - ghost bits + version + overhead + immediate data; RAMs deep =
+     *     ceil(entries / (P x RAM depth)), rounded up to the minimum hash ways unless the whole
+     *     key is the row address; RAMs = deep x W, plus the action RAMs;</li>
+     * <li>the layout with the fewest RAMs wins; ties go to the narrower row, then (at equal
+     *     capacity) the fewer entries a row, then immediate data, then the larger capacity.</li>
+     * </ul>
+     * A 104-bit key with 32-bit data and 8,192 entries: immediate, 130 b entries need 2 RAMs a
+     * row (16 RAMs) or 3 for 2 entries (12); in action RAMs the 98 b entry fits one RAM (8) and
+     * the data 4 a word (2): 10.
      */
     private static TableUsage exact(MatchTable m, TargetProfile t) {
         MauResources mau = t.mau();
-        MemoryGeometry sram = t.sram();
-        boolean immediate = fitsImmediate(m.actionDataBits(), mau);
+        int data = m.actionDataBits();
+        ExactLayout best = null;
+        boolean[] formats = data == 0 ? new boolean[] {true}
+                : fitsImmediate(data, mau) ? new boolean[] {true, false} : new boolean[] {false};
+        for (boolean immediate : formats) {
+            int entry = entryBits(m, t, immediate);
+            int overhead = t.exactEntryOverheadBits() + (immediate ? data : 0);
+            int maxPack = mau.exactMaxPackEntries() == UNLIMITED
+                    ? Math.max(1, t.sram().widthBits() / entry) : mau.exactMaxPackEntries();
+            for (int pack = 1; pack <= maxPack; pack++) {
+                int width = rowWidth(m, t, entry, overhead, pack);
+                if (mau.sramRows() != UNLIMITED && width > mau.sramRows()) {
+                    break;
+                }
+                int narrower = width > pack ? width % pack : pack % width;
+                if (narrower == 0 && Math.min(width, pack) != 1) {
+                    continue; // P x k entries in W x k RAMs: the same packing as P in W, only less flexible
+                }
+                ExactLayout l = ExactLayout.of(m, t, immediate, entry, pack, width);
+                if (best == null || l.betterThan(best)) {
+                    best = l;
+                }
+            }
+        }
+        return best.usage(m, t);
+    }
+
+    /** Bits one exact-match entry stores: key less the ghost bits, version, overhead and immediate data. */
+    private static int entryBits(MatchTable m, TargetProfile t, boolean immediate) {
+        MauResources mau = t.mau();
         int ghost = Math.min(m.keyBits(), mau.exactGhostBits());
-        int entry = m.keyBits() - ghost + mau.exactVersionBits() + t.exactEntryOverheadBits()
-                + (immediate ? m.actionDataBits() : 0);
-        entry = Math.max(1, entry);
-        int wide = (int) ResourceChecker.ceilDiv(entry, sram.widthBits());
-        int perWord = entry <= sram.widthBits() ? Math.min(sram.widthBits() / entry, mau.exactMaxEntriesPerWord()) : 1;
-        long depth = ResourceChecker.ceilDiv(m.size(), (long) sram.depth() * perWord);
-        int ways;
-        String rule;
-        if (m.keyBits() <= mau.exactGhostBits() && depth == 1) {
-            ways = 1;
-            rule = "direct: key of " + m.keyBits() + " b addresses the " + sram.depth() + " rows";
-        } else if (depth < mau.exactMinWays()) {
-            rule = String.format(Locale.ROOT, "minimum %d ways (%d entries need %d RAM%s deep at %d per word)",
-                    mau.exactMinWays(), m.size(), depth, depth == 1 ? "" : "s", perWord);
-            depth = mau.exactMinWays();
-            ways = mau.exactMinWays();
-        } else {
-            ways = ways(depth, mau.exactMinWays());
-            rule = String.format(Locale.ROOT, "entries: ceil(%d / (%d x %d per word)) = %d RAMs deep in %d ways",
-                    m.size(), sram.depth(), perWord, depth, ways);
+        return Math.max(1, m.keyBits() - ghost + mau.exactVersionBits() + t.exactEntryOverheadBits()
+                + (immediate ? m.actionDataBits() : 0));
+    }
+
+    /** RAMs one row of {@code pack} entries spans: the largest of the bit, byte, overhead and entries-per-RAM limits. */
+    private static int rowWidth(MatchTable m, TargetProfile t, int entry, int overhead, int pack) {
+        MauResources mau = t.mau();
+        MemoryGeometry sram = t.sram();
+        long width = ResourceChecker.ceilDiv((long) pack * entry, sram.widthBits());
+        width = Math.max(width, ResourceChecker.ceilDiv((long) pack * keyBytes(m), Math.max(1, sram.widthBits() / BITS_PER_BYTE)));
+        if (mau.exactOverheadBitsPerRam() != UNLIMITED) {
+            width = Math.max(width, ResourceChecker.ceilDiv((long) pack * overhead, mau.exactOverheadBitsPerRam()));
         }
-        long action = immediate ? 0 : actionRams(m, sram);
-        if (wide > 1) {
-            rule += ", " + wide + " RAMs wide";
+        if (mau.exactMaxEntriesPerWord() != UNLIMITED) {
+            width = Math.max(width, ResourceChecker.ceilDiv(pack, mau.exactMaxEntriesPerWord()));
         }
-        if (action > 0) {
-            rule += String.format(Locale.ROOT, ", action data %d b > %d b immediate: %d action RAMs",
-                    m.actionDataBits(), mau.immediateMaxBits(), action);
+        return (int) Math.max(1, width);
+    }
+
+    /** One exact-match layout option: format, entries a row, RAMs wide and what it costs. */
+    private record ExactLayout(boolean immediate, int entryBits, int pack, int width, long depth, int ways, long actionRams,
+                               long capacity, String rule) {
+        static ExactLayout of(MatchTable m, TargetProfile t, boolean immediate, int entry, int pack, int width) {
+            MauResources mau = t.mau();
+            MemoryGeometry sram = t.sram();
+            long depth = ResourceChecker.ceilDiv(m.size(), (long) sram.depth() * pack);
+            String per = width == 1 ? pack + " per word" : pack + " per " + width + "-RAM row";
+            int ways;
+            String rule;
+            if (m.keyBits() <= mau.exactGhostBits() && depth == 1) {
+                ways = 1;
+                rule = "direct: key of " + m.keyBits() + " b addresses the " + sram.depth() + " rows";
+            } else if (depth < mau.exactMinWays()) {
+                rule = String.format(Locale.ROOT, "minimum %d ways (%d entries need %d RAM%s deep at %s)",
+                        mau.exactMinWays(), m.size(), depth, depth == 1 ? "" : "s", per);
+                depth = mau.exactMinWays();
+                ways = mau.exactMinWays();
+            } else {
+                ways = MemoryLayout.ways(depth, mau.exactMinWays());
+                rule = String.format(Locale.ROOT, "entries: ceil(%d / (%d x %s)) = %d RAMs deep in %d ways",
+                        m.size(), sram.depth(), per, depth, ways);
+            }
+            if (width > 1) {
+                rule += ", " + width + " RAMs wide";
+            }
+            long action = immediate ? 0 : MemoryLayout.actionRams(m, sram);
+            if (action > 0) {
+                rule += fitsImmediate(m.actionDataBits(), mau)
+                        ? String.format(Locale.ROOT, ", action data %d b in %d action RAMs (fewer RAMs than in the entry)",
+                                m.actionDataBits(), action)
+                        : String.format(Locale.ROOT, ", action data %d b > %d b immediate: %d action RAMs",
+                                m.actionDataBits(), mau.immediateMaxBits(), action);
+            }
+            return new ExactLayout(immediate, entry, pack, width, depth, ways, action, depth * sram.depth() * pack, rule);
         }
-        return new TableUsage(m.stage(), m.gress(), m.name(), "exact", depth * wide, 0, action, 0, 0, ways, entry,
-                entry <= sram.widthBits() ? perWord : 0, rule);
+
+        long rams() {
+            return depth * width + actionRams;
+        }
+
+        /** select_best_option's order: RAMs, width, entries a row (at equal capacity), immediate data, capacity. */
+        boolean betterThan(ExactLayout o) {
+            if (rams() != o.rams()) {
+                return rams() < o.rams();
+            }
+            if (width != o.width) {
+                return width < o.width;
+            }
+            if (capacity == o.capacity && pack != o.pack) {
+                return pack < o.pack;
+            }
+            if (immediate != o.immediate) {
+                return immediate;
+            }
+            return capacity > o.capacity;
+        }
+
+        TableUsage usage(MatchTable m, TargetProfile t) {
+            return new TableUsage(m.stage(), m.gress(), m.name(), "exact", depth * width, 0, actionRams, 0, 0, ways, entryBits,
+                    width == 1 ? pack : 0, rule);
+        }
     }
 
     /**

@@ -319,6 +319,11 @@ public final class ResourceChecker {
             }
         }
         int hashBits = 0;
+        if (logic != null) {
+            // gateway.cpp: a gateway's bytes come from the exact-match crossbar, its range bits from a hash group
+            exactXbar += newFieldBytes(logic.gatewayFields(), exactFields);
+            hashBits += logic.gatewayHashBits();
+        }
         for (HashUnit h : d.hashes()) {
             hashBits += h.outputBits();
             exactXbar += newFieldBytes(h.inputs(), exactFields);

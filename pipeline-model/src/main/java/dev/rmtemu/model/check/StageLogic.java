@@ -1,5 +1,6 @@
 package dev.rmtemu.model.check;
 
+import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 
 import java.util.List;
@@ -17,9 +18,13 @@ import java.util.List;
  * @param instructions       distinct VLIW instructions (action bodies) the stage runs, without the no-op
  * @param actionDataBusBytes action data bus bytes used besides the tables' own action data
  * @param aluInputs          per register array of this stage, what its stateful ALU reads (may be empty)
+ * @param gatewayFields      fields the stage's gateways match, which sit on the exact-match input crossbar
+ *                           (bf-p4c mau/tofino/input_xbar.cpp IXBar::allocGateway); a field already there is shared
+ * @param gatewayHashBits    hash bits the stage's gateways take for range compares (and equality bytes past the
+ *                           gateway's PHV bytes), bf-p4c mau/gateway.cpp CollectGatewayFields::compute_offsets
  */
 public record StageLogic(Gress gress, int stage, int gateways, int instructions, int actionDataBusBytes,
-                         List<AluInputs> aluInputs) {
+                         List<AluInputs> aluInputs, List<Field> gatewayFields, int gatewayHashBits) {
 
     /**
      * The inputs of one register array's stateful ALU: PHV words (the input crossbar's
@@ -37,15 +42,22 @@ public record StageLogic(Gress gress, int stage, int gateways, int instructions,
         if (gress == null) {
             throw new IllegalArgumentException("stage logic needs a gress");
         }
-        if (stage < 0 || gateways < 0 || instructions < 0 || actionDataBusBytes < 0) {
+        if (stage < 0 || gateways < 0 || instructions < 0 || actionDataBusBytes < 0 || gatewayHashBits < 0) {
             throw new IllegalArgumentException("stage logic of " + gress.label() + " stage " + stage
                     + ": stage, gateways, instructions and action data bus bytes must be >= 0");
         }
         aluInputs = List.copyOf(aluInputs);
+        gatewayFields = List.copyOf(gatewayFields);
+    }
+
+    /** Stage logic whose gateways' inputs are not known (counted as gateways only). */
+    public StageLogic(Gress gress, int stage, int gateways, int instructions, int actionDataBusBytes,
+                      List<AluInputs> aluInputs) {
+        this(gress, stage, gateways, instructions, actionDataBusBytes, aluInputs, List.of(), 0);
     }
 
     /** Stage logic without stateful-ALU inputs. */
     public StageLogic(Gress gress, int stage, int gateways, int instructions, int actionDataBusBytes) {
-        this(gress, stage, gateways, instructions, actionDataBusBytes, List.of());
+        this(gress, stage, gateways, instructions, actionDataBusBytes, List.of(), List.of(), 0);
     }
 }

@@ -39,8 +39,15 @@ public record StageUsage(
 
     /** An empty row. */
     static StageUsage empty(int stage, Gress gress, StageLogic logic) {
-        return new StageUsage(stage, gress, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        int gatewayXbar = 0;
+        java.util.Set<String> fields = new java.util.TreeSet<>();
+        if (logic != null) {
+            for (dev.rmtemu.model.phv.Field f : logic.gatewayFields()) {
+                gatewayXbar += fields.add(f.name()) ? MemoryLayout.fieldBytes(f) : 0;
+            }
+        }
+        return new StageUsage(stage, gress, 0, 0, 0, logic == null ? 0 : logic.gatewayHashBits(), 0, 0, 0, 0, 0, 0,
                 logic == null ? 0 : logic.gateways(), logic == null ? 0 : logic.actionDataBusBytes(),
-                logic == null ? 0 : logic.instructions(), 0, 0);
+                logic == null ? 0 : logic.instructions(), gatewayXbar, 0);
     }
 }

@@ -16,7 +16,7 @@ public final class ProgramCompiler {
 
     /** The passes in the order they run (fresh instances: the resource pass keeps its report). */
     public static List<CompilerPass> passes() {
-        return List.of(new WidthsAndTypesPass(), new StageDependencyPass(), new RegisterAccessPass(),
+        return List.of(new WidthsAndTypesPass(), new StageDependencyPass(), new GatewayConditionsPass(), new RegisterAccessPass(),
                 new TargetOperatorsPass(), new VliwInstructionsPass(), new StageResourcesPass());
     }
 

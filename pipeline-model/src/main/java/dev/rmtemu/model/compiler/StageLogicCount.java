@@ -9,6 +9,7 @@ import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.target.TargetProfile;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,14 +23,15 @@ import java.util.Set;
  * What an IR stage needs of the resources the declarations alone do not show:
  * gateways (one per condition), VLIW instructions (one per block of
  * instructions a gateway branch or a table action selects), action data bus
- * bytes (stateful-ALU and hash outputs that instructions copy into the PHV) and
- * each stateful ALU's inputs (PHV words and hash bits).
+ * bytes (stateful-ALU and hash outputs that instructions copy into the PHV),
+ * each stateful ALU's inputs (PHV words and hash bits) and the gateways' crossbar
+ * fields and hash bits ({@link GatewayLayout}).
  */
 final class StageLogicCount {
     private StageLogicCount() {
     }
 
-    static List<StageLogic> of(StageProgram p) {
+    static List<StageLogic> of(StageProgram p, TargetProfile target) {
         List<StageLogic> out = new ArrayList<>();
         for (StageDecl d : IrStages.of(p)) {
             int[] gateways = {0};
@@ -95,7 +97,8 @@ final class StageLogicCount {
                 }
                 alu.add(new StageLogic.AluInputs(r.name(), phvWords(fields), hashBits));
             });
-            out.add(new StageLogic(d.gress(), d.number(), gateways[0], instructions[0], busBytes[0], alu));
+            GatewayConditionsPass.GatewayInputs gw = GatewayConditionsPass.inputs(d, target);
+            out.add(new StageLogic(d.gress(), d.number(), gateways[0], instructions[0], busBytes[0], alu, gw.fields(), gw.hashBits()));
         }
         return out;
     }

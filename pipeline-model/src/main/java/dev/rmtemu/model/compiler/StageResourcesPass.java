@@ -25,7 +25,7 @@ final class StageResourcesPass implements CompilerPass {
 
     @Override
     public void run(PassInput in, Refusals out) {
-        report = ResourceChecker.check(in.program(), in.target(), StageLogicCount.of(in.program()),
+        report = ResourceChecker.check(in.program(), in.target(), StageLogicCount.of(in.program(), in.target()),
                 PhvLiveness.demands(in.program()));
         for (String f : report.failures()) {
             out.program(f);

@@ -25,6 +25,8 @@ import dev.rmtemu.model.UserError;
  * @param immediateMaxBits          action data an entry may hold inline; wider goes to action RAMs (32)
  * @param exactMinWays              hash ways an exact-match table has at least (4)
  * @param exactMaxEntriesPerWord    entries packed into one 128-bit RAM word at most (5)
+ * @param exactMaxPackEntries       entries one exact-match row may hold across its RAMs wide (Device::sramMaxPackEntries: 9)
+ * @param exactOverheadBitsPerRam   overhead (immediate data, pointers) one RAM of a row may carry (TableFormat::OVERHEAD_BITS: 64)
  * @param tcamMaxWide               TCAMs one ternary entry may span (12)
  * @param ternaryVersionBits        version bits of a ternary entry, a nibble (4)
  * @param ternaryTablesPerStage     ternary tables (and their indirection tables) per stage (8)
@@ -32,6 +34,8 @@ import dev.rmtemu.model.UserError;
  * @param exactXbarBytes            exact-match input crossbar bytes: exact keys and hash inputs (128)
  * @param ternaryXbarBytes          ternary input crossbar bytes (66)
  * @param gatewaysPerStage          gateway conditions per stage (16)
+ * @param gatewayPhvBytes           PHV bytes one gateway matches from the exact-match crossbar (specs/device.cpp GatewaySpec PhvBytes: 4)
+ * @param gatewayHashBits           hash bits one gateway matches, for range compares and spilled bytes (GatewaySpec HashBits: 12)
  * @param actionDataBusBytes        action data bus bytes per stage (128)
  * @param instructionRows           VLIW instruction memory rows per gress (32)
  * @param instructionColours        colours per instruction row (2)
@@ -53,6 +57,8 @@ public record MauResources(
         int immediateMaxBits,
         int exactMinWays,
         int exactMaxEntriesPerWord,
+        int exactMaxPackEntries,
+        int exactOverheadBitsPerRam,
         int tcamMaxWide,
         int ternaryVersionBits,
         int ternaryTablesPerStage,
@@ -60,6 +66,8 @@ public record MauResources(
         int exactXbarBytes,
         int ternaryXbarBytes,
         int gatewaysPerStage,
+        int gatewayPhvBytes,
+        int gatewayHashBits,
         int actionDataBusBytes,
         int instructionRows,
         int instructionColours,
@@ -68,8 +76,8 @@ public record MauResources(
     private static final int U = TargetProfile.UNLIMITED;
 
     /** No Tofino layout rules at all (also what a profile without a "mau" object gets). */
-    public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, U, U, 0, 0, U, 1, U, U,
-            0, U, 1, U, U, U, U, U, U, 0);
+    public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, U, U, 0, 0, U, 1, U, U, U, U,
+            0, U, 1, U, U, U, U, U, U, U, U, 0);
 
     /** RAMs on the left side of the array (ternary indirection lives only here), or UNLIMITED. */
     public int leftSideRams() {
@@ -116,14 +124,18 @@ public record MauResources(
                 count(mau, "saluPhvSources", source), count(mau, "saluHashBits", source),
                 count(mau, "exactVersionBits", source), count(mau, "exactGhostBits", source),
                 count(mau, "immediateMaxBits", source), count(mau, "exactMinWays", source),
-                count(mau, "exactMaxEntriesPerWord", source), count(mau, "tcamMaxWide", source),
+                count(mau, "exactMaxEntriesPerWord", source), count(mau, "exactMaxPackEntries", source),
+                count(mau, "exactOverheadBitsPerRam", source), count(mau, "tcamMaxWide", source),
                 count(mau, "ternaryVersionBits", source), count(mau, "ternaryTablesPerStage", source),
                 count(mau, "tindMinEntryBits", source), count(mau, "exactXbarBytes", source),
                 count(mau, "ternaryXbarBytes", source), count(mau, "gatewaysPerStage", source),
+                count(mau, "gatewayPhvBytes", source), count(mau, "gatewayHashBits", source),
                 count(mau, "actionDataBusBytes", source), count(mau, "instructionRows", source),
                 count(mau, "instructionColours", source), count(mau, "instructionReserved", source));
-        if (m.exactMinWays == 0 || m.exactMaxEntriesPerWord == 0 || m.tindMinEntryBits == 0) {
-            throw new UserError(source + ": mau: exactMinWays, exactMaxEntriesPerWord and tindMinEntryBits must be positive");
+        if (m.exactMinWays == 0 || m.exactMaxEntriesPerWord == 0 || m.exactMaxPackEntries == 0 || m.exactOverheadBitsPerRam == 0
+                || m.tindMinEntryBits == 0) {
+            throw new UserError(source + ": mau: exactMinWays, exactMaxEntriesPerWord, exactMaxPackEntries, exactOverheadBitsPerRam "
+                    + "and tindMinEntryBits must be positive");
         }
         if (m.instructionReserved > 0 && m.instructionSlots() < 0) {
             throw new UserError(source + ": mau: instructionReserved exceeds instructionRows x instructionColours");

@@ -11,6 +11,8 @@ import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AluOp;
+import dev.rmtemu.model.register.CmpOp;
+import dev.rmtemu.model.register.Predicate;
 import dev.rmtemu.model.register.Operand;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
@@ -22,10 +24,12 @@ import java.util.function.Consumer;
 
 import static dev.rmtemu.model.ir.Ir.actionData;
 import static dev.rmtemu.model.ir.Ir.add;
-import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.hash;
-import static dev.rmtemu.model.ir.Ir.lt;
+import static dev.rmtemu.model.ir.Ir.eq;
+import static dev.rmtemu.model.ir.Ir.min;
+import static dev.rmtemu.model.ir.Ir.ne;
+import static dev.rmtemu.model.ir.Ir.sub;
 import static dev.rmtemu.model.ir.Ir.mod;
 import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.read;
@@ -36,8 +40,11 @@ import static dev.rmtemu.model.ir.Ir.shr;
  * LDS as a stage program in the IR. A 64-bit timestamp sum does not fit a tofino1 stateful
  * ALU (32-bit words, no carry between words), so each row's cells are three register arrays:
  * {@code s_lo} (low 32 bits of s), {@code s_hi} (high 32 bits) and a pair array {@code nd}
- * (lo = n, hi = d). The carry out of s_lo is recovered from its new value (new &lt; addend)
- * and added to s_hi two stages later.
+ * (lo = n, hi = d). The carry out of s_lo is the stateful ALU's own comparison: fed the
+ * negated addend -add, it subtracts it (lo + add) and carries when add != 0 and the old lo
+ * is at least -add (so lo + add &gt;= 2^32); it outputs that predicate, and s_hi gets the carry
+ * two stages later. A Tofino gateway cannot compare
+ * two 32-bit fields with &lt; (bf-p4c mau/gateway.cpp: one operand must be a constant).
  *
  * <pre>
  * end stage (sender: ingress 0..5, receiver: egress 6..11)
@@ -47,9 +54,9 @@ import static dev.rmtemu.model.ir.Ir.shr;
  *  +1  offset_r: a table of constants on (slice_r, bank) → 2·(slice_r mod k) + bank;
  *      the class gateways pick the weight and the shifted timestamp words;
  *      sender: egress port and queue
- *  +2  cell_r = base_r + offset_r, wrapped by the field's width (log2 2C bits)
- *  +3  if sample &lt; p_r·2^32: s_lo_r += lo → new (RAW)
- *  +4  if sampled: (n, d)_r += (w, ⊕ digest) (PAIR); carry: new &lt; lo → hi_in_r = hi + 1
+ *  +2  cell_r = base_r + offset_r, wrapped by the field's width (log2 2C bits); -lo
+ *  +3  if sample &lt; p_r·2^32: s_lo_r -= -lo, carry_r = (-lo != 0 and s_lo_r &gt;= -lo) (predicated RAW)
+ *  +4  if sampled: (n, d)_r += (w, ⊕ digest) (PAIR); carry_r → hi_in_r = hi + 1
  *  +5  if sampled: s_hi_r += hi_in_r
  * </pre>
  * A register's two banks are interleaved: cell c of bank b is index 2c + b
@@ -70,7 +77,10 @@ import static dev.rmtemu.model.ir.Ir.shr;
  * funnel-shifted into two 32-bit containers; a non-power-of-two weight is a
  * {@link dev.rmtemu.model.UserError}); the flow's class is gateways comparing the class hash
  * with constant bounds; sampling compares the sampling hash with a constant threshold
- * p_r·2^32 in a gateway (no gateway for p_r = 1); h'_r(x) = byte_r(packet hash) mod k comes
+ * p_r·2^32 in a gateway (no gateway for p_r = 1). A Tofino gateway range-matches at most 12
+ * bits (bf-p4c mau/gateway.cpp), so each comparison h &lt; T of a 32-bit hash is made exact in
+ * two steps: stage +0 writes min(h, T) (one container-ALU min on the hash output), and the
+ * gateway tests min(h, T) != T, an equality on 4 bytes; h'_r(x) = byte_r(packet hash) mod k comes
  * from a 512-entry table of constants, as a P4 programmer precomputes what an ALU cannot
  * divide. Every value a gateway or table key reads was written a stage earlier.
  *
@@ -89,6 +99,9 @@ public final class LdsPipeline {
     public static final int BEST_EFFORT_QID = 0;
     static final int WORD_BITS = 32;
     static final long WORD_MASK = 0xFFFFFFFFL;
+    /** The s_lo stateful ALU's output when it carries: the predicate with both its conditions true. */
+    static final long CARRY = 0b11;
+    static final int CARRY_BITS = 2;
     /** Weights up to {@link LdsWeights#MAX_WEIGHT} fit 17 bits. */
     static final int WEIGHT_BITS = 17;
     /** Shim header field carrying the sender's interval id to the receiver. */
@@ -188,13 +201,27 @@ public final class LdsPipeline {
             code.set(path, mod(hash(h0), constant(paths)));
         }
 
-        /** Stage +1: port and queue, from fields written in stage +0. */
-        void portAndQueue(Block code, Field path, Field cls, Field egressPort, Field qid) {
+        /** Stage +0: the class hash's low {@value #PRIORITY_BITS} bits (the field's width cuts it). */
+        void priorityKey(Block code, Field key, HashUnit classHash) {
+            if (priorityThreshold > 0) {
+                code.set(key, hash(classHash));
+            }
+        }
+
+        /** Stage +1: the port, and min(key, threshold) for the queue's gateway. */
+        void portAndCap(Block code, Field path, Field key, Field cap, Field egressPort) {
             code.set(egressPort, add(read(path), constant(port)));
+            if (priorityThreshold > 0) {
+                code.set(cap, min(read(key), constant(priorityThreshold)));
+            }
+        }
+
+        /** Stage +2: the queue; key &lt; threshold ⟺ min(key, threshold) != threshold (a 16-bit range is past a gateway). */
+        void queue(Block code, Field cap, Field qid) {
             if (priorityThreshold == 0) {
                 code.set(qid, BEST_EFFORT_QID);
             } else {
-                code.when(lt(and(read(cls), constant(PRIORITY_MASK)), constant(priorityThreshold)),
+                code.when(ne(read(cap), constant(priorityThreshold)),
                         prio -> prio.set(qid, PRIORITY_QID), best -> best.set(qid, BEST_EFFORT_QID));
             }
         }
@@ -208,15 +235,17 @@ public final class LdsPipeline {
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field qid = b.intrinsic(Intrinsic.QID);
         Field path = b.metadata(Gress.INGRESS, "lds_fwd.path", bitsFor(fwd.paths()));
-        Field cls = b.metadata(Gress.INGRESS, "lds_fwd.class", WORD_BITS);
+        Field key = b.metadata(Gress.INGRESS, "lds_fwd.priority_key", PRIORITY_BITS);
+        Field cap = b.metadata(Gress.INGRESS, "lds_fwd.priority_cap", PRIORITY_BITS);
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, SENDER_FIRST_STAGE);
         HashUnit h0 = s0.hash("lds_fwd_hash", LdsHashes.row(0), WORD_BITS, tuple.fields());
         HashUnit classHash = s0.hash("lds_fwd_class", LdsHashes.flowClass(), WORD_BITS, tuple.fields());
         s0.body(code -> {
             fwd.path(code, path, h0);
-            code.set(cls, hash(classHash));
+            fwd.priorityKey(code, key, classHash);
         });
-        b.stage(Gress.INGRESS, SENDER_FIRST_STAGE + 1).body(code -> fwd.portAndQueue(code, path, cls, egressPort, qid));
+        b.stage(Gress.INGRESS, SENDER_FIRST_STAGE + 1).body(code -> fwd.portAndCap(code, path, key, cap, egressPort));
+        b.stage(Gress.INGRESS, SENDER_FIRST_STAGE + 2).body(code -> fwd.queue(code, cap, qid));
     }
 
     /** The PHV fields of one end (names prefixed lds_tx. or lds_rx.). */
@@ -225,40 +254,55 @@ public final class LdsPipeline {
         final Field[] slice;
         final Field[] offset;
         final Field[] cell;
-        final Field[] newLo;
+        final Field[] carry;
         final Field[] hiIn;
+        /** min(sample hash, p_r·2^32) per row; null for a row that samples every packet. */
+        final Field[] sampleCap;
+        /** min(class hash, bound_i) per class bound. */
+        final Field[] classCap;
+        final Field addLoNeg;
         final Field bank;
         final Field weight;
         final Field addLo;
         final Field addHi;
         final Field digest;
-        final Field sample;
-        final Field cls;
+        final Field priorityKey;
+        final Field priorityCap;
 
-        EndFields(ProgramBuilder b, Gress g, String pre, LdsConfig cfg) {
+        EndFields(ProgramBuilder b, Gress g, String pre, LdsConfig cfg, boolean priorityQueue) {
             int rows = cfg.rows();
             int indexBits = bitsFor((long) LdsIntervals.BANKS * cfg.cells());
             base = new Field[rows];
             slice = new Field[rows];
             offset = new Field[rows];
             cell = new Field[rows];
-            newLo = new Field[rows];
+            carry = new Field[rows];
             hiIn = new Field[rows];
+            sampleCap = new Field[rows];
             for (int r = 0; r < rows; r++) {
                 base[r] = b.metadata(g, pre + "base" + r, indexBits);
                 slice[r] = b.metadata(g, pre + "slice" + r, LdsHashes.OFFSET_SLICE_BITS);
                 offset[r] = b.metadata(g, pre + "offset" + r, offsetBits(cfg));
                 cell[r] = b.metadata(g, pre + "cell" + r, indexBits);
-                newLo[r] = b.metadata(g, pre + "s_lo_new" + r, WORD_BITS);
+                carry[r] = b.metadata(g, pre + "s_lo_carry" + r, CARRY_BITS);
+                if (cfg.sampleThreshold(r) < LdsConfig.SAMPLE_SPACE) {
+                    sampleCap[r] = b.metadata(g, pre + "sample_cap" + r, WORD_BITS);
+                }
                 hiIn[r] = b.metadata(g, pre + "s_hi_in" + r, WORD_BITS);
             }
             bank = b.metadata(g, pre + "bank", 1);
             weight = b.metadata(g, pre + "weight", WEIGHT_BITS);
             addLo = b.metadata(g, pre + "add_lo", WORD_BITS);
             addHi = b.metadata(g, pre + "add_hi", WORD_BITS);
+            addLoNeg = b.metadata(g, pre + "add_lo_neg", WORD_BITS);
             digest = b.metadata(g, pre + "digest", WORD_BITS);
-            sample = b.metadata(g, pre + "sample", WORD_BITS);
-            cls = b.metadata(g, pre + "class", WORD_BITS);
+            long[] bounds = cfg.weights().classBounds();
+            classCap = new Field[bounds.length];
+            for (int i = 0; i < bounds.length; i++) {
+                classCap[i] = b.metadata(g, pre + "class_cap" + i, WORD_BITS);
+            }
+            priorityKey = priorityQueue ? b.metadata(g, pre + "priority_key", PRIORITY_BITS) : null;
+            priorityCap = priorityQueue ? b.metadata(g, pre + "priority_cap", PRIORITY_BITS) : null;
         }
     }
 
@@ -288,7 +332,7 @@ public final class LdsPipeline {
         final int intervalShift = intervals.shift();
         String pre = sender ? "lds_tx." : "lds_rx.";
         String unit = sender ? "lds_tx_" : "lds_rx_";
-        EndFields f = new EndFields(b, g, pre, config);
+        EndFields f = new EndFields(b, g, pre, config, fwd.active() && fwd.priorityThreshold() > 0);
         Field egressPort = fwd.active() ? b.intrinsic(Intrinsic.UCAST_EGRESS_PORT) : null;
         Field qid = fwd.active() ? b.intrinsic(Intrinsic.QID) : null;
         Field path = fwd.active() ? b.metadata(g, pre + "path", bitsFor(fwd.paths())) : null;
@@ -318,10 +362,18 @@ public final class LdsPipeline {
                 code.set(f.bank, read(interval));
             }
             code.set(f.digest, hash(digestHash));
-            code.set(f.sample, hash(sampleHash));
-            code.set(f.cls, hash(classHash));
+            for (int r = 0; r < rows; r++) {
+                if (f.sampleCap[r] != null) {
+                    code.set(f.sampleCap[r], min(hash(sampleHash), constant(config.sampleThreshold(r))));
+                }
+            }
+            long[] bounds = config.weights().classBounds();
+            for (int i = 0; i < bounds.length; i++) {
+                code.set(f.classCap[i], min(hash(classHash), constant(bounds[i])));
+            }
             if (fwd.active()) {
                 fwd.path(code, path, flowHash[0]);
+                fwd.priorityKey(code, f.priorityKey, classHash);
             }
         });
 
@@ -341,7 +393,7 @@ public final class LdsPipeline {
             }
             weightByClass(code, f, tstamp, shifts, classBounds, 0);
             if (fwd.active()) {
-                fwd.portAndQueue(code, path, f.cls, egressPort, qid);
+                fwd.portAndCap(code, path, f.priorityKey, f.priorityCap, egressPort);
             }
         });
 
@@ -352,6 +404,11 @@ public final class LdsPipeline {
                 // a power-of-two C wraps by the field's log2(2C) bits; otherwise a modulo (unconstrained only)
                 code.set(f.cell[r], pow2 ? sum : mod(sum, constant(indexSpace)));
             }
+            // the negated addend: the stateful ALU adds it by subtracting and tests the carry against it
+            code.set(f.addLoNeg, sub(constant(0), read(f.addLo)));
+            if (fwd.active()) {
+                fwd.queue(code, f.priorityCap, qid);
+            }
         });
 
         // +3: s_lo += low word of w·t in every row that samples the packet; the new value tells the carry
@@ -359,16 +416,20 @@ public final class LdsPipeline {
         RegisterAction[] addSLo = new RegisterAction[rows];
         for (int r = 0; r < rows; r++) {
             RegisterArray a = s3.register(sLo(sender, r), WORD_BITS, (int) indexSpace);
+            // in = -add: lo - in = lo + add; carry out when add != 0 and lo >= -add; the output is
+            // the predicate of both conditions (CARRY when both hold, else 0)
             addSLo[r] = s3.action(RegisterAction.on(a, "add_lo")
-                    .updateLo(AluOp.ADD, Operand.REG_LO, Operand.IN_LO)
-                    .output(RegisterAction.OutputSource.NEW_LO));
+                    .condition(Operand.REG_LO, CmpOp.GE, Operand.IN_LO)
+                    .condition(Operand.IN_LO, CmpOp.NE, Operand.constant(0))
+                    .updateLo(AluOp.SUB, Operand.REG_LO, Operand.IN_LO)
+                    .output(Predicate.C0_AND_C1, RegisterAction.OutputSource.PREDICATE));
         }
         s3.body(code -> {
             for (int r = 0; r < rows; r++) {
                 int row = r;
                 whenSampled(code, f, row, in -> in
-                        .execute(addSLo[row], index(f.cell[row], pow2, indexSpace), read(f.addLo))
-                        .set(f.newLo[row], output(addSLo[row])));
+                        .execute(addSLo[row], index(f.cell[row], pow2, indexSpace), read(f.addLoNeg))
+                        .set(f.carry[row], output(addSLo[row])));
             }
         });
 
@@ -386,7 +447,7 @@ public final class LdsPipeline {
                 int row = r;
                 whenSampled(code, f, row, in -> in
                         .execute(countXor[row], index(f.cell[row], pow2, indexSpace), read(f.weight), read(f.digest))
-                        .when(lt(read(f.newLo[row]), read(f.addLo)),
+                        .when(eq(read(f.carry[row]), constant(CARRY)),
                                 carry -> carry.set(f.hiIn[row], add(read(f.addHi), constant(1))),
                                 none -> none.set(f.hiIn[row], read(f.addHi))));
             }
@@ -419,7 +480,8 @@ public final class LdsPipeline {
         if (threshold >= LdsConfig.SAMPLE_SPACE) {
             work.accept(code);
         } else {
-            code.when(lt(read(f.sample), constant(threshold)), work);
+            // sample < T ⟺ min(sample, T) != T (the min written in stage +0)
+            code.when(ne(read(f.sampleCap[row]), constant(threshold)), work);
         }
     }
 
@@ -429,7 +491,8 @@ public final class LdsPipeline {
             weighted(code, f, tstamp, shifts[cls]);
             return;
         }
-        code.when(lt(read(f.cls), constant(bounds[cls])),
+        // class < bound ⟺ min(class, bound) != bound (the min written in stage +0)
+        code.when(ne(read(f.classCap[cls]), constant(bounds[cls])),
                 in -> weighted(in, f, tstamp, shifts[cls]),
                 above -> weightByClass(above, f, tstamp, shifts, bounds, cls + 1));
     }

@@ -89,6 +89,13 @@ import static dev.rmtemu.model.ir.Ir.xor;
  */
 public final class MidstPipeline {
     public static final String MONITOR = "midst_monitor";
+    /** A scratch cell whose stateful ALU compares a probe's depth with the water marks. */
+    public static final String DEPTH_CMP = "midst_depth_cmp";
+    /** The comparator's predicate: c0 (depth &gt;= h) alone, c1 (depth &lt; l) alone. */
+    static final int LEVEL_HIGH = 0b01;
+    static final int LEVEL_LOW = 0b10;
+    /** Stage 0 marks a data packet's verdict field with this (a comparator's predicate is at most 0b10). */
+    static final int LEVEL_DATA = 0b11;
     public static final String EPOCH = "midst_epoch";
     public static final String IN_CLEAN = "midst_in_clean_ptr";
     public static final String OUT_CLEAN = "midst_out_clean_ptr";
@@ -278,6 +285,7 @@ public final class MidstPipeline {
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
         Field isProbe = b.metadata(Gress.INGRESS, "midst_ig.is_probe", 1);
         Field monitorOld = b.metadata(Gress.INGRESS, "midst_ig.monitor_old", 1);
+        Field levelCmp = b.metadata(Gress.INGRESS, "midst_ig.level_cmp", 2);
         Field cleanWord = b.metadata(Gress.INGRESS, "midst_ig.clean_word", 32);
         Field remaining = b.metadata(Gress.INGRESS, "midst_ig.clean_left", 32);
         Field acc = b.metadata(Gress.INGRESS, "midst_ig.min", MidstConfig.COUNTER_BITS);
@@ -312,6 +320,15 @@ public final class MidstPipeline {
                 .output(RegisterAction.OutputSource.OLD_LO));
         RegisterAction readMonitor = s0.action(RegisterAction.on(monitorReg, "read")
                 .output(RegisterAction.OutputSource.OLD_LO));
+        // the water marks' verdict on the probe's depth for the gateways of stage 1: a 19-bit depth
+        // against h or l is past a Tofino gateway's 12 range bits (bf-p4c mau/gateway.cpp), and the
+        // monitor's stateful ALU has one output (its old level), so a second ALU on a scratch cell
+        // repeats the two comparisons and outputs their predicate (LEVEL_HIGH, LEVEL_LOW or 0)
+        RegisterArray depthCmpReg = s0.register(DEPTH_CMP, 32, 1);
+        RegisterAction depthCmp = s0.action(RegisterAction.on(depthCmpReg, "water_marks")
+                .condition(Operand.IN_LO, CmpOp.GE, Operand.constant(high))
+                .condition(Operand.IN_LO, CmpOp.LT, Operand.constant(low))
+                .output(RegisterAction.OutputSource.PREDICATE));
         Consumer<Block> newProbe = fp -> {
             fp.execute(readMonitor, part)
                     .set(monitorOld, output(readMonitor))
@@ -330,10 +347,10 @@ public final class MidstPipeline {
                             back -> {
                                 back.execute(setLevel, part, read(probeDepth))
                                         .set(monitorOld, output(setLevel))
-                                        // the new level from the probe's depth, as the stateful ALU decides it
-                                        .when(ge(read(probeDepth), constant(high)), on -> on.set(brMonitor, 1),
-                                                notHigh -> notHigh.when(lt(read(probeDepth), constant(low)), off -> off.set(brMonitor, 0),
-                                                        keep -> keep.set(brMonitor, output(setLevel))));
+                                        // the level kept unless stage 1 sees the water marks crossed
+                                        .set(brMonitor, output(setLevel))
+                                        .execute(depthCmp, constant(0), read(probeDepth))
+                                        .set(levelCmp, output(depthCmp));
                                 if (pipes > 1) {
                                     back.set(pt.inPipe, read(probeHome));
                                 }
@@ -352,7 +369,8 @@ public final class MidstPipeline {
                             in.execute(readMonitor, part)
                                     .set(monitorOld, output(readMonitor))
                                     .set(brMonitor, output(readMonitor))
-                                    .set(brCounted, output(readMonitor));
+                                    .set(brCounted, output(readMonitor))
+                                    .set(levelCmp, LEVEL_DATA);
                             if (pipes == 1) {
                                 in.set(egressPort, dataPort);
                             }
@@ -402,18 +420,23 @@ public final class MidstPipeline {
                 .output(RegisterAction.OutputSource.OLD_LO));
         RegisterArray cleanReg = s1.register(IN_CLEAN, 32, parts);
         RegisterAction[] clean = cleanPointerActions(s1, cleanReg);
-        Consumer<Block> pointers = code -> code.when(eq(read(brMonitor), constant(1)),
-                on -> on.when(eq(read(monitorOld), constant(0)),
-                                started -> started.execute(nextEpoch, part).set(brEpoch, output(nextEpoch)),
-                                going -> going.execute(readEpoch, part).set(brEpoch, output(readEpoch)))
-                        .set(cleanWord, steps) // nothing to clean while monitoring
-                        // a counted packet: all words of the partition need cleaning in the next off period
-                        .when(eq(read(isProbe), constant(0)), counted -> counted.execute(clean[0], part)),
-                off -> off.execute(readEpoch, part).set(brEpoch, output(readEpoch))
+        // nothing to clean while monitoring
+        Consumer<Block> started = c -> c.execute(nextEpoch, part).set(brEpoch, output(nextEpoch)).set(cleanWord, steps);
+        Consumer<Block> going = c -> c.execute(readEpoch, part).set(brEpoch, output(readEpoch)).set(cleanWord, steps);
+        // a counted packet: all words of the partition need cleaning in the next off period
+        Consumer<Block> goingCounted = c -> going.accept(c.execute(clean[0], part));
+        Consumer<Block> off = c -> c.execute(readEpoch, part).set(brEpoch, output(readEpoch))
                         .execute(clean[1], part)
                         .set(remaining, output(clean[1]))
                         // the word to clean is remaining − 1; none left wraps to 2^32 − 1, past every word
-                        .set(cleanWord, sub(output(clean[1]), constant(1))));
+                        .set(cleanWord, sub(output(clean[1]), constant(1)));
+        // the level a packet entered with (stage 0's monitor output), and a returning probe's verdict on
+        // its depth (stage 0's comparator): a probe over h starts monitoring, one under l stops it; a
+        // data packet (verdict LEVEL_DATA) while monitoring marks its words dirty
+        Consumer<Block> pointers = code -> code.when(eq(read(monitorOld), constant(1)),
+                wasOn -> wasOn.when(eq(read(levelCmp), constant(LEVEL_LOW)), down -> off.accept(down.set(brMonitor, 0)),
+                        stay -> stay.when(eq(read(levelCmp), constant(LEVEL_DATA)), goingCounted, going)),
+                wasOff -> wasOff.when(eq(read(levelCmp), constant(LEVEL_HIGH)), up -> started.accept(up.set(brMonitor, 1)), off));
         s1.body(code -> {
             if (pipes > 1) {
                 code.when(eq(read(pt.transit), constant(0)), pointers, transit -> transit.set(cleanWord, steps));
@@ -856,14 +879,23 @@ public final class MidstPipeline {
                         }));
                 }));
 
-        // last stage: the report header the collector reads
+        // the thresholds: a Tofino gateway range-matches at most 12 bits (bf-p4c mau/gateway.cpp), so
+        // x >= T on a 32-bit counter is min(x, T) == T, the min one stage before the report's gateways
         final Field estimate = rows == 1 ? d[0] : acc;
-        b.stage(Gress.EGRESS, EG_MIN + Math.max(1, rows - 1)).body(code -> code.when(eq(read(brCounted), constant(1)),
+        Field lossCap = b.metadata(Gress.EGRESS, "midst_eg.loss_cap", MidstConfig.COUNTER_BITS);
+        Field burstCap = b.metadata(Gress.EGRESS, "midst_eg.burst_cap", MidstConfig.COUNTER_BITS);
+        // after the min chain and at least one stage after the cleaner token's; the report follows
+        final int thresholds = EG_MIN + Math.max(1, rows - 1);
+        b.stage(Gress.EGRESS, thresholds).body(code -> code.when(eq(read(brCounted), constant(1)),
+                counted -> counted.set(lossCap, min(read(estimate), constant(lossT))).set(burstCap, min(read(brUmin), constant(burstT)))));
+
+        // last stage: the report header the collector reads
+        b.stage(Gress.EGRESS, thresholds + 1).body(code -> code.when(eq(read(brCounted), constant(1)),
                 counted -> counted.set(repLoss, read(estimate)).set(repEpoch, read(brEpoch)).set(repBurst, read(brUmin))
-                        .when(ge(read(estimate), constant(lossT)),
-                                loser -> loser.when(ge(read(brUmin), constant(burstT)),
+                        .when(eq(read(lossCap), constant(lossT)),
+                                loser -> loser.when(eq(read(burstCap), constant(burstT)),
                                         x -> x.set(repFlags, FLAG_HEAVY_LOSER | FLAG_BURSTY), x -> x.set(repFlags, FLAG_HEAVY_LOSER)),
-                                notLoser -> notLoser.when(ge(read(brUmin), constant(burstT)),
+                                notLoser -> notLoser.when(eq(read(burstCap), constant(burstT)),
                                         x -> x.set(repFlags, FLAG_BURSTY), x -> x.set(repFlags, 0))),
                 other -> {
                     if (pipes > 1) {
