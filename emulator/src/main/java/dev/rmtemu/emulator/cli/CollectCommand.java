@@ -21,7 +21,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code rmtemu collect}: prints a run's export journal, as a collector would receive it. */
@@ -135,10 +134,9 @@ public final class CollectCommand implements Callable<Integer> {
         return journalDir.getFileName().toString().equals(RunDirectory.JOURNAL) && parent != null ? parent : journalDir;
     }
 
-    /** The pid of the run writing into {@code runDir} if its lock names a live process, else null. */
+    /** The pid of the run writing into {@code runDir} if its lock names the live process that took it, else null. */
     private static Long writerPid(Path runDir) {
-        Optional<Long> pid = RunDirectory.lockPid(runDir);
-        return pid.isPresent() && RunDirectory.isAlive(pid.get()) ? pid.get() : null;
+        return RunDirectory.liveLockHolder(runDir).orElse(null);
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -125,6 +125,21 @@ class CollectCommandTest {
         assertEquals(List.of("rmtemu: run did not finish: 3 messages"), r.err().lines().toList());
     }
 
+    /**
+     * Issue 30.14: a lock naming a live process that is not the writer (pid 1 here, as after pid
+     * reuse following kill -9: its start time differs from the lock's) is a writer that is gone.
+     */
+    @Test
+    void followEndsOnALockWhosePidWasReusedByAnotherProcess(@TempDir Path runDir) throws Exception {
+        Files.writeString(runDir.resolve(RunDirectory.LOCK), "1 not-the-start-of-pid-1/0\n");
+        ExportJournal open = writeRun(runDir, false);
+        Result r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                () -> run("collect", "--journal", runDir.toString(), "--follow", "--json"));
+        open.close();
+        assertEquals(6, r.exit(), r.err());
+        assertEquals(List.of("rmtemu: run did not finish: 3 messages"), r.err().lines().toList());
+    }
+
     @Test
     void anAbortedRunDidNotFinish(@TempDir Path runDir) {
         writeRun(runDir, false).closeAborted();
