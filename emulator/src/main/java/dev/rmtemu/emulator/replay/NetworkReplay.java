@@ -93,6 +93,7 @@ public final class NetworkReplay {
         if (progress != null) {
             progress.total(Replay.expectedPackets(source, o.maxPackets()));
         }
+        net.stopWhen(stop == null ? null : stop::requested);
         try (RunDirectory rd = Replay.openRunDirectory(o, source)) {
             ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
             Injector injector = new Injector(net, timing, progress);

@@ -94,6 +94,7 @@ public final class Replay {
         if (progress != null) {
             progress.total(expectedPackets(source, o.maxPackets()));
         }
+        engine.stopWhen(stop == null ? null : stop::requested);
         try (RunDirectory rd = openRunDirectory(o, source)) {
             ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
             Feeder feeder = new Feeder(engine, timing, ports, progress);
