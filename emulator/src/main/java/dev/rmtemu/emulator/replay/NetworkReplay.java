@@ -89,6 +89,11 @@ public final class NetworkReplay {
         for (ProgramControlPlane c : planes) {
             c.checkNetwork(net, o);
         }
+        if (o.out() != null) {
+            // the whole trace, before the run directory is touched: damage found only at its end
+            // (a cut-off capture, a store record that fails its checksum) must not cost the previous run
+            TraceSpec.verify(o.trace());
+        }
         PacketSource source = TraceSpec.open(o.trace());
         if (progress != null) {
             progress.total(Replay.expectedPackets(source, o.maxPackets()));
