@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.replay;
 
 import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.host.DiskFull;
 import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.network.NetworkEngine;
@@ -100,27 +101,35 @@ public final class NetworkReplay {
         }
         net.stopWhen(stop == null ? null : stop::requested);
         try (RunDirectory rd = Replay.openRunDirectory(o, source)) {
-            ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
-            Injector injector = new Injector(net, timing, progress);
-            long hostStart = HostClock.nanos();
-            List<ProgramControlPlane.Session> sessions = new ArrayList<>();
-            for (ProgramControlPlane c : planes) {
-                sessions.add(c.startNetwork(net, o, journal));
+            try {
+                ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+                Injector injector = new Injector(net, timing, progress);
+                long hostStart = HostClock.nanos();
+                List<ProgramControlPlane.Session> sessions = new ArrayList<>();
+                for (ProgramControlPlane c : planes) {
+                    sessions.add(c.startNetwork(net, o, journal));
+                }
+                String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
+                long hostNs = HostClock.nanos() - hostStart;
+                net.checkConservation(stoppedBy == null);
+                if (progress != null) {
+                    progress.done(injector.packets);
+                }
+                Result run = new Result(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
+                        injector.lastArrival, stoppedBy, RunResults.NONE);
+                // read from the switches (and the closed journal) once, for report.json, results/*.csv and the summary
+                Result r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
+                if (rd != null) {
+                    NetworkReport.write(r, rd);
+                }
+                return r;
+            } catch (DiskFull e) {
+                // a full file system ends the run as a stop does: report.json says complete: false and why
+                if (rd != null) {
+                    rd.failed(e);
+                }
+                throw e;
             }
-            String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
-            long hostNs = HostClock.nanos() - hostStart;
-            net.checkConservation(stoppedBy == null);
-            if (progress != null) {
-                progress.done(injector.packets);
-            }
-            Result run = new Result(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
-                    injector.lastArrival, stoppedBy, RunResults.NONE);
-            // read from the switches (and the closed journal) once, for report.json, results/*.csv and the summary
-            Result r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
-            if (rd != null) {
-                NetworkReport.write(r, rd);
-            }
-            return r;
         }
     }
 

@@ -57,6 +57,12 @@ final class RunLoop {
                 }
                 finished = true;
             }
+        } catch (InternalError e) {
+            // a fault in a memory-mapped write that surfaced outside the journal's own call: a full disk?
+            if (journal == null) {
+                throw e;
+            }
+            throw journal.mappedWriteFailure(e);
         } finally {
             // after the drain: control operations during it may still export
             if (journal != null) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rmtemu.emulator.host.DiskFull;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
@@ -113,6 +114,7 @@ public final class RunDirectory implements AutoCloseable {
             }
             rd.files.add(REPORT);
             rd.writeReport(rd.startReport());
+            rd.takeReserve();
         } catch (RuntimeException e) {
             rd.close();
             throw e;
@@ -127,7 +129,53 @@ public final class RunDirectory implements AutoCloseable {
     /** Creates the run's export journal in {@value #JOURNAL}/ (listed in the manifest first). */
     public ExportJournal createJournal(JournalKinds kinds) {
         plan(List.of(JOURNAL + "/"));
-        return ExportJournal.create(dir, kinds);
+        ExportJournal journal = ExportJournal.create(dir, kinds);
+        journal.onDiskFull(this::releaseReserve);
+        return journal;
+    }
+
+    /**
+     * Ends a run its file system stopped: frees the reserve, removes the temporary files of
+     * the outputs, and rewrites report.json with {@code complete: false} and the failure as
+     * {@value #INTERRUPTED_KEY}. Best effort: when even that finds no space, the report.json
+     * written at the start (also {@code complete: false}) stays.
+     */
+    public void failed(DiskFull e) {
+        releaseReserve();
+        for (String name : files) {
+            deleteQuietly(tempFor(dir.resolve(name.endsWith("/") ? name.substring(0, name.length() - 1) : name)));
+        }
+        ObjectNode report = startReport();
+        report.put(INTERRUPTED_KEY, e.getMessage());
+        try {
+            writeReport(report);
+        } catch (RuntimeException again) {
+            // nothing more can be written; the first report.json says complete: false
+        }
+    }
+
+    /**
+     * Bytes the run keeps in {@value #RESERVE} while it runs, freed when the file system fills
+     * up so that the journal's end (marked aborted) and report.json ({@code complete: false})
+     * can still be written.
+     */
+    static final int RESERVE_BYTES = 256 * 1024;
+    /** The reserve's name: a temporary name, removed when the run ends and by the next run after kill -9. */
+    static final String RESERVE = TEMP_PREFIX + "space-reserve";
+
+    private void takeReserve() {
+        Path reserve = dir.resolve(RESERVE);
+        try {
+            Files.deleteIfExists(reserve);
+            Files.write(reserve, new byte[RESERVE_BYTES]); // written, not sparse: the blocks are really taken
+        } catch (IOException e) {
+            deleteQuietly(reserve);
+            throw writeFailure(reserve, e);
+        }
+    }
+
+    private void releaseReserve() {
+        deleteQuietly(dir.resolve(RESERVE));
     }
 
     /**
@@ -245,6 +293,7 @@ public final class RunDirectory implements AutoCloseable {
             return;
         }
         closed = true;
+        releaseReserve();
         try {
             Files.deleteIfExists(lock);
         } catch (IOException e) {
@@ -434,7 +483,7 @@ public final class RunDirectory implements AutoCloseable {
             // a simultaneous start's lock being created is not content
             return s.allMatch(p -> {
                 String n = p.getFileName().toString();
-                return n.equals(LOCK) || n.startsWith(TEMP_PREFIX) && n.endsWith("." + LOCK);
+                return n.equals(LOCK) || n.equals(RESERVE) || n.startsWith(TEMP_PREFIX) && n.endsWith("." + LOCK);
             });
         } catch (IOException e) {
             throw new UserError("run directory " + dir + ": cannot list it: " + e.getMessage(), e);

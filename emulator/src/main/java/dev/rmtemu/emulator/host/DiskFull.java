@@ -1,4 +1,4 @@
-package dev.rmtemu.emulator.rundir;
+package dev.rmtemu.emulator.host;
 
 import dev.rmtemu.model.UserError;
 
