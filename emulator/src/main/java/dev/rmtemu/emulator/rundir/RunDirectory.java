@@ -343,10 +343,35 @@ public final class RunDirectory implements AutoCloseable {
             return false;
         }
         if (h.start() == null) {
-            return true; // a lock without a start time: the pid is all there is to go by
+            // a lock without a start time (an older rmtemu's): rmtemu runs in a JVM, so a pid now
+            // held by anything else is not its writer
+            return isJvm(h.pid()).orElse(true);
         }
         // when the start of the live pid cannot be read, it is taken to be the writer (never take a live run's lock)
         return processStart(h.pid()).map(h.start()::equals).orElse(true);
+    }
+
+    /** Whether process {@code pid} runs a JVM (its program is named java), when that can be read. */
+    public static Optional<Boolean> isJvm(long pid) {
+        Optional<String> command = ProcessHandle.of(pid).flatMap(p -> p.info().command());
+        if (command.isEmpty()) {
+            try {
+                byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+                int end = 0;
+                while (end < cmdline.length && cmdline[end] != 0) {
+                    end++;
+                }
+                if (end > 0) {
+                    command = Optional.of(new String(cmdline, 0, end, StandardCharsets.UTF_8));
+                }
+            } catch (IOException | RuntimeException e) {
+                // unreadable: unknown
+            }
+        }
+        return command.map(c -> {
+            Path name = Path.of(c).getFileName();
+            return name != null && name.toString().startsWith("java");
+        });
     }
 
     /** Field of /proc/PID/stat holding the process's start time in clock ticks after boot (proc(5): starttime). */
