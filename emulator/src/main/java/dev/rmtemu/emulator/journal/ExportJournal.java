@@ -37,6 +37,7 @@ public final class ExportJournal implements AutoCloseable {
     private boolean closed;
     private Runnable onDiskFull;
     private long bytesSinceSpaceCheck;
+    private java.nio.file.FileStore store;
 
     private ExportJournal(Path directory, JournalKinds kinds) {
         this.directory = directory;
@@ -139,9 +140,9 @@ public final class ExportJournal implements AutoCloseable {
 
     /**
      * Bytes appended between two looks at the file system's free space: a {@code statfs} per
-     * quarter MiB of messages, nothing per message.
+     * MiB of messages, nothing per message.
      */
-    static final long SPACE_CHECK_BYTES = 256L * 1024;
+    static final long SPACE_CHECK_BYTES = 1L << 20;
     /**
      * Free space below which the journal stops taking messages ({@link DiskFull}): well above
      * what is appended between two checks, so a mapped write never meets a full file system
@@ -153,7 +154,10 @@ public final class ExportJournal implements AutoCloseable {
     private void checkSpace() {
         long free;
         try {
-            free = Files.getFileStore(directory).getUsableSpace();
+            if (store == null) {
+                store = Files.getFileStore(directory);
+            }
+            free = store.getUsableSpace();
         } catch (IOException e) {
             return; // no answer: the mapped-write fault stays the last line of defence
         }
