@@ -22,7 +22,6 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code rmtemu collect}: prints a run's export journal, as a collector would receive it. */
@@ -126,8 +125,34 @@ public final class CollectCommand implements Callable<Integer> {
                         : "run has not finished yet (pid " + writer + " is writing): " + reader.messagesRead()
                                 + " messages so far; use --follow to wait for its end", RUN_DID_NOT_FINISH, null);
             }
+            String failure = runFailure(runDir, reader.directory());
+            if (failure != null) {
+                throw new UserError("run did not finish: " + reader.messagesRead() + " messages (the journal is whole, but "
+                        + RunDirectory.REPORT + " says: " + failure + ")", RUN_DID_NOT_FINISH, null);
+            }
         }
         return 0;
+    }
+
+    /**
+     * What ended the run of {@code runDir} after its journal was closed (a full disk while it
+     * wrote its outputs), as its report.json says ({@code complete: false} with
+     * {@code interrupted_by}); null when it says nothing of the kind or there is no run directory.
+     */
+    private static String runFailure(Path runDir, Path journalDir) {
+        if (runDir.equals(journalDir)) {
+            return null;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode report = JSON.readTree(runDir.resolve(RunDirectory.REPORT).toFile());
+            if (report == null || report.path(RunDirectory.COMPLETE_KEY).asBoolean(true)
+                    || !report.path(RunDirectory.INTERRUPTED_KEY).isTextual()) {
+                return null;
+            }
+            return report.get(RunDirectory.INTERRUPTED_KEY).asText();
+        } catch (java.io.IOException e) {
+            return null; // no report.json (a journal written outside a run directory), or not ours
+        }
     }
 
     /** The run directory of a journal directory: its parent when it is a run's journal/ subdirectory. */
@@ -136,10 +161,9 @@ public final class CollectCommand implements Callable<Integer> {
         return journalDir.getFileName().toString().equals(RunDirectory.JOURNAL) && parent != null ? parent : journalDir;
     }
 
-    /** The pid of the run writing into {@code runDir} if its lock names a live process, else null. */
+    /** The pid of the run writing into {@code runDir} if its lock names the live process that took it, else null. */
     private static Long writerPid(Path runDir) {
-        Optional<Long> pid = RunDirectory.lockPid(runDir);
-        return pid.isPresent() && RunDirectory.isAlive(pid.get()) ? pid.get() : null;
+        return RunDirectory.liveLockHolder(runDir).orElse(null);
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -369,6 +369,22 @@ public final class SwitchEngine {
         return Collections.unmodifiableList(controlOpsNotApplied);
     }
 
+    /**
+     * Events between two looks at the stop condition: one counter per event, and a stop is seen
+     * within a few microseconds of emulated work (and after every control operation).
+     */
+    static final int STOP_CHECK_EVENTS = 1 << 10;
+    private java.util.function.BooleanSupplier stopWhen = () -> false;
+    private int eventsSinceStopCheck;
+
+    /**
+     * The event loop throws {@link RunStopped}, between two events, once {@code stop} says so
+     * (a SIGINT/SIGTERM during a long stretch of events inside one arrival or the drain).
+     */
+    public void stopWhen(java.util.function.BooleanSupplier stop) {
+        this.stopWhen = stop == null ? () -> false : stop;
+    }
+
     /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
     public long nextEventCycle() {
         return Math.min(events.peekCycle(), Math.min(lanes.headCycle(), dequeues.headCycle()));
@@ -381,6 +397,12 @@ public final class SwitchEngine {
      */
     public void runUntil(long cycle, int phase) {
         while (true) {
+            if (++eventsSinceStopCheck >= STOP_CHECK_EVENTS) {
+                eventsSinceStopCheck = 0;
+                if (stopWhen.getAsBoolean()) {
+                    throw new RunStopped();
+                }
+            }
             long lc = lanes.headCycle();
             long dc = dequeues.headCycle();
             // at equal cycles an enqueue (ENQUEUE phase) goes before a dequeue (DEQUEUE phase)
@@ -509,7 +531,11 @@ public final class SwitchEngine {
                 resetMetadata(pool.phv(slot));
                 ingress(slot, c, pool.ingressPort(slot));
             }
-            case EV_CONTROL -> controlOps.get(payload).apply(state, c);
+            case EV_CONTROL -> {
+                controlOps.get(payload).apply(state, c);
+                // a control operation may be long (a program exporting a whole sketch): look at the stop next
+                eventsSinceStopCheck = STOP_CHECK_EVENTS;
+            }
             case EV_GENERATOR -> generate(c, payload);
             default -> throw new IllegalStateException("unknown event " + events.type());
         }

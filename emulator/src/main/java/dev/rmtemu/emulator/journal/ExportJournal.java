@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.journal;
 
+import dev.rmtemu.emulator.host.DiskFull;
 import dev.rmtemu.model.UserError;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
@@ -34,6 +35,9 @@ public final class ExportJournal implements AutoCloseable {
     private long messages;
     private long lastCycle;
     private boolean closed;
+    private Runnable onDiskFull;
+    private long bytesSinceSpaceCheck;
+    private java.nio.file.FileStore store;
 
     private ExportJournal(Path directory, JournalKinds kinds) {
         this.directory = directory;
@@ -87,9 +91,84 @@ public final class ExportJournal implements AutoCloseable {
             throw new IndexOutOfBoundsException("export journal: payload [" + offset + ", +" + length
                     + ") outside a buffer of " + payload.capacity() + " bytes");
         }
-        write(kind, cycle, switchId, pipe, payload, offset, length);
+        bytesSinceSpaceCheck += JournalFormat.HEADER_BYTES + length;
+        if (bytesSinceSpaceCheck >= SPACE_CHECK_BYTES) {
+            bytesSinceSpaceCheck = 0;
+            checkSpace();
+        }
+        long before = appender.lastIndexAppended();
+        try {
+            write(kind, cycle, switchId, pipe, payload, offset, length);
+        } catch (InternalError e) {
+            // the fault surfaces at the JVM's next check, possibly after the message was committed:
+            // readers will see it then, so the end message must count it
+            if (appender.lastIndexAppended() != before) {
+                messages++;
+                lastCycle = cycle;
+            }
+            throw mappedWriteFailure(e);
+        }
         messages++;
         lastCycle = cycle;
+    }
+
+    /**
+     * Runs {@code freeSpace} when a write finds the file system full, before the failure is
+     * thrown: the run directory frees its reserve there, so the end message (marked aborted)
+     * and the final report still fit.
+     */
+    public void onDiskFull(Runnable freeSpace) {
+        this.onDiskFull = freeSpace;
+    }
+
+    /**
+     * What a fault in a memory-mapped write of this journal ({@link InternalError}, raised where
+     * the kernel could not back a page) is: {@link DiskFull} when the file system has no space
+     * left (after running the {@link #onDiskFull} hook), else the fault itself.
+     */
+    public RuntimeException mappedWriteFailure(InternalError e) {
+        if (!DiskFull.isMappedWriteOnFullDisk(directory, e)) {
+            throw e;
+        }
+        Runnable free = onDiskFull;
+        onDiskFull = null;
+        if (free != null) {
+            free.run();
+        }
+        return new DiskFull(directory, e);
+    }
+
+    /**
+     * Bytes appended between two looks at the file system's free space: a {@code statfs} per
+     * MiB of messages, nothing per message.
+     */
+    static final long SPACE_CHECK_BYTES = 1L << 20;
+    /**
+     * Free space below which the journal stops taking messages ({@link DiskFull}): well above
+     * what is appended between two checks, so a mapped write never meets a full file system
+     * (where the kernel raises SIGBUS and the message in flight is lost), and the end message
+     * still fits.
+     */
+    static final long SPACE_HEADROOM_BYTES = 4 * SPACE_CHECK_BYTES;
+
+    private void checkSpace() {
+        long free;
+        try {
+            if (store == null) {
+                store = Files.getFileStore(directory);
+            }
+            free = store.getUsableSpace();
+        } catch (IOException e) {
+            return; // no answer: the mapped-write fault stays the last line of defence
+        }
+        if (free < SPACE_HEADROOM_BYTES) {
+            Runnable hook = onDiskFull;
+            onDiskFull = null;
+            if (hook != null) {
+                hook.run();
+            }
+            throw new DiskFull(directory, null);
+        }
     }
 
     /** Messages appended so far (header and end not counted). */
@@ -129,13 +208,24 @@ public final class ExportJournal implements AutoCloseable {
         }
         closed = true;
         try (DocumentContext dc = appender.writingDocument()) {
-            Bytes<?> b = dc.wire().bytes();
-            int length = aborted ? 2 * Long.BYTES : Long.BYTES;
-            writeMessageHeader(b, JournalKinds.END, lastCycle, JournalFormat.NO_SWITCH, JournalFormat.NO_PIPE, length);
-            b.writeLong(messages);
-            if (aborted) {
-                b.writeLong(JournalFormat.END_ABORTED);
+            try {
+                Bytes<?> b = dc.wire().bytes();
+                int length = aborted ? 2 * Long.BYTES : Long.BYTES;
+                writeMessageHeader(b, JournalKinds.END, lastCycle, JournalFormat.NO_SWITCH, JournalFormat.NO_PIPE, length);
+                b.writeLong(messages);
+                if (aborted) {
+                    b.writeLong(JournalFormat.END_ABORTED);
+                }
+            } catch (RuntimeException | InternalError e) {
+                dc.rollbackOnClose();
+                throw e;
             }
+        } catch (RuntimeException | InternalError e) {
+            if (!aborted) {
+                throw e instanceof InternalError ie ? mappedWriteFailure(ie) : (RuntimeException) e;
+            }
+            // ending a failed run: the failure that aborted it is the one to report; without an
+            // end message a reader says the run did not finish, which is true
         } finally {
             appender.close();
             queue.close();
@@ -164,16 +254,22 @@ public final class ExportJournal implements AutoCloseable {
 
     private void write(int kind, long cycle, int switchId, int pipe, DirectBuffer payload, int offset, int length) {
         try (DocumentContext dc = appender.writingDocument()) {
-            Bytes<?> b = dc.wire().bytes();
-            writeMessageHeader(b, kind, cycle, switchId, pipe, length);
-            // Eight bytes at a time: no temporary array, works for heap and off-heap buffers.
-            final int longs = length & ~(Long.BYTES - 1);
-            int i = 0;
-            for (; i < longs; i += Long.BYTES) {
-                b.writeLong(payload.getLong(offset + i));
-            }
-            for (; i < length; i++) {
-                b.writeByte(payload.getByte(offset + i));
+            try {
+                Bytes<?> b = dc.wire().bytes();
+                writeMessageHeader(b, kind, cycle, switchId, pipe, length);
+                // Eight bytes at a time: no temporary array, works for heap and off-heap buffers.
+                final int longs = length & ~(Long.BYTES - 1);
+                int i = 0;
+                for (; i < longs; i += Long.BYTES) {
+                    b.writeLong(payload.getLong(offset + i));
+                }
+                for (; i < length; i++) {
+                    b.writeByte(payload.getByte(offset + i));
+                }
+            } catch (RuntimeException | InternalError e) {
+                // a message cut short (a full disk faults a mapped write) is not left for readers
+                dc.rollbackOnClose();
+                throw e;
             }
         }
     }

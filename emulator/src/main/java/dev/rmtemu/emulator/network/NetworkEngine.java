@@ -382,6 +382,13 @@ public final class NetworkEngine {
         transmit(hostChannel[src], cycle, scratch, 0, 0);
     }
 
+    /** Every switch's event loop throws {@link dev.rmtemu.emulator.engine.RunStopped} once {@code stop} says so. */
+    public void stopWhen(java.util.function.BooleanSupplier stop) {
+        for (SwitchEngine s : switches) {
+            s.stopWhen(stop);
+        }
+    }
+
     /**
      * Runs until no event is left anywhere. Packets links still hold for reordering
      * (fewer later packets came than they waited for) are then released, in link and

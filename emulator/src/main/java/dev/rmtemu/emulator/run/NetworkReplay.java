@@ -6,6 +6,7 @@ import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.host.DiskFull;
 import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.network.NetworkEngine;
@@ -72,32 +73,46 @@ public final class NetworkReplay {
         for (ProgramControlPlane c : planes) {
             c.checkNetwork(net, o);
         }
+        if (o.out() != null) {
+            // the whole trace, before the run directory is touched: damage found only at its end
+            // (a cut-off capture, a store record that fails its checksum) must not cost the previous run
+            TraceSpec.verify(o.trace());
+        }
         PacketSource source = TraceSpec.open(o.trace());
         if (progress != null) {
             progress.total(Replay.expectedPackets(source, o.maxPackets()));
         }
+        net.stopWhen(stop == null ? null : stop::requested);
         try (RunDirectory rd = Replay.openRunDirectory(o, source)) {
-            ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
-            Injector injector = new Injector(net, timing, progress);
-            long hostStart = HostClock.nanos();
-            List<ProgramControlPlane.Session> sessions = new ArrayList<>();
-            for (ProgramControlPlane c : planes) {
-                sessions.add(c.startNetwork(net, o, journal));
+            try {
+                ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+                Injector injector = new Injector(net, timing, progress);
+                long hostStart = HostClock.nanos();
+                List<ProgramControlPlane.Session> sessions = new ArrayList<>();
+                for (ProgramControlPlane c : planes) {
+                    sessions.add(c.startNetwork(net, o, journal));
+                }
+                String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
+                long hostNs = HostClock.nanos() - hostStart;
+                net.checkConservation(stoppedBy == null);
+                if (progress != null) {
+                    progress.done(injector.packets);
+                }
+                ReplayResult run = ReplayResult.ofNetwork(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
+                        injector.lastArrival, stoppedBy, RunResults.NONE);
+                // read from the switches (and the closed journal) once, for report.json, results/*.csv and the summary
+                ReplayResult r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
+                if (rd != null) {
+                    RunRecorder.installed().write(r, rd);
+                }
+                return r;
+            } catch (DiskFull e) {
+                // a full file system ends the run as a stop does: report.json says complete: false and why
+                if (rd != null) {
+                    rd.failed(e);
+                }
+                throw e;
             }
-            String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
-            long hostNs = HostClock.nanos() - hostStart;
-            net.checkConservation(stoppedBy == null);
-            if (progress != null) {
-                progress.done(injector.packets);
-            }
-            ReplayResult run = ReplayResult.ofNetwork(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
-                    injector.lastArrival, stoppedBy, RunResults.NONE);
-            // read from the switches (and the closed journal) once, for report.json, results/*.csv and the summary
-            ReplayResult r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
-            if (rd != null) {
-                RunRecorder.installed().write(r, rd);
-            }
-            return r;
         }
     }
 

@@ -5,6 +5,7 @@ import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.host.DiskFull;
 import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -94,32 +95,46 @@ public final class Replay {
         for (ProgramControlPlane c : planes) {
             c.check(engine, o);
         }
+        if (o.out() != null) {
+            // the whole trace, before the run directory is touched: damage found only at its end
+            // (a cut-off capture, a store record that fails its checksum) must not cost the previous run
+            TraceSpec.verify(o.trace());
+        }
         PacketSource source = TraceSpec.open(o.trace());
         if (progress != null) {
             progress.total(expectedPackets(source, o.maxPackets()));
         }
+        engine.stopWhen(stop == null ? null : stop::requested);
         try (RunDirectory rd = openRunDirectory(o, source)) {
-            ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
-            Feeder feeder = new Feeder(engine, timing, ports, progress);
-            long hostStart = HostClock.nanos();
-            List<ProgramControlPlane.Session> sessions = new ArrayList<>();
-            for (ProgramControlPlane c : planes) {
-                sessions.add(c.start(engine, o, journal));
+            try {
+                ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+                Feeder feeder = new Feeder(engine, timing, ports, progress);
+                long hostStart = HostClock.nanos();
+                List<ProgramControlPlane.Session> sessions = new ArrayList<>();
+                for (ProgramControlPlane c : planes) {
+                    sessions.add(c.start(engine, o, journal));
+                }
+                String stoppedBy = RunLoop.run(source, o.maxPackets(), feeder, sessions, engine::drain, engine::now, journal, stop);
+                long hostNs = HostClock.nanos() - hostStart;
+                engine.checkConservation();
+                if (progress != null) {
+                    progress.done(feeder.packets);
+                }
+                ReplayResult run = ReplayResult.ofSwitch(o, engine, feeder.packets, source.skipped(), hostNs,
+                        feeder.firstArrival, feeder.lastArrival, stoppedBy, RunResults.NONE);
+                // read from the switch (and the closed journal) once, for report.json, results/*.csv and the summary
+                ReplayResult result = stoppedBy != null ? run : run.withResults(ProgramReport.collect(run));
+                if (rd != null) {
+                    RunRecorder.installed().write(result, rd);
+                }
+                return result;
+            } catch (DiskFull e) {
+                // a full file system ends the run as a stop does: report.json says complete: false and why
+                if (rd != null) {
+                    rd.failed(e);
+                }
+                throw e;
             }
-            String stoppedBy = RunLoop.run(source, o.maxPackets(), feeder, sessions, engine::drain, engine::now, journal, stop);
-            long hostNs = HostClock.nanos() - hostStart;
-            engine.checkConservation();
-            if (progress != null) {
-                progress.done(feeder.packets);
-            }
-            ReplayResult run = ReplayResult.ofSwitch(o, engine, feeder.packets, source.skipped(), hostNs,
-                    feeder.firstArrival, feeder.lastArrival, stoppedBy, RunResults.NONE);
-            // read from the switch (and the closed journal) once, for report.json, results/*.csv and the summary
-            ReplayResult result = stoppedBy != null ? run : run.withResults(ProgramReport.collect(run));
-            if (rd != null) {
-                RunRecorder.installed().write(result, rd);
-            }
-            return result;
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.run;
 
 import dev.rmtemu.emulator.spi.ProgramControlPlane;
+import dev.rmtemu.emulator.engine.RunStopped;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.ring.PacketRing;
 import dev.rmtemu.emulator.ring.RingConfig;
@@ -13,8 +14,9 @@ import java.util.function.LongSupplier;
 /**
  * The part of a run that a single-switch and a network replay share: the trace through
  * the packet ring into the engine, the control planes told the input is done, the engine
- * drained, the control planes finished, the journal closed. A stop request ends the input
- * at the next drain batch and skips the drain (nothing more is processed); the journal's end
+ * drained, the control planes finished, the journal closed. A stop request ends the run at
+ * the next drain batch, or inside one (and inside the drain) at the engine's next look at it
+ * between two events ({@link RunStopped}); nothing more is processed, and the journal's end
  * message is then marked aborted, as it is when the run fails.
  */
 final class RunLoop {
@@ -36,17 +38,32 @@ final class RunLoop {
                 if (!ring.isEnded()) {
                     stoppedBy = stop.reason();
                 }
+            } catch (RunStopped e) {
+                // the engine saw the stop between two events, inside a batch
+                stoppedBy = stop.reason();
             }
             if (stoppedBy == null) {
                 for (ProgramControlPlane.Session s : sessions) {
                     s.inputDone(feed.lastArrival);
                 }
-                drain.run();
+                try {
+                    drain.run();
+                } catch (RunStopped e) {
+                    stoppedBy = stop.reason();
+                }
+            }
+            if (stoppedBy == null) {
                 for (ProgramControlPlane.Session s : sessions) {
                     s.finish(now.getAsLong());
                 }
                 finished = true;
             }
+        } catch (InternalError e) {
+            // a fault in a memory-mapped write that surfaced outside the journal's own call: a full disk?
+            if (journal == null) {
+                throw e;
+            }
+            throw journal.mappedWriteFailure(e);
         } finally {
             // after the drain: control operations during it may still export
             if (journal != null) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rmtemu.emulator.host.DiskFull;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
@@ -99,13 +100,18 @@ public final class RunDirectory implements AutoCloseable {
         } catch (IOException e) {
             throw new UserError("cannot create run directory " + dir + ": " + OutputPaths.cause(e), e);
         }
-        Optional<List<String>> previous = previousManifest(dir);
-        if (previous.isEmpty() && !force && !isEmptyApartFromLock(dir)) {
-            throw new UserError("run directory " + dir + ": not empty and not a run directory (no "
-                    + REPORT + " with a '" + FILES_KEY + "' manifest); choose another --out or add --force");
-        }
+        // the lock first: a simultaneous start sees the winner's lock (and its pid), never its
+        // half-written report.json as "a directory that is not a run directory"
         rd.lock();
         try {
+            Optional<List<String>> previous = previousManifest(dir);
+            if (previous.isEmpty() && !force && !isEmptyApartFromLock(dir)) {
+                throw new UserError("run directory " + dir + ": not empty and not a run directory (no "
+                        + REPORT + " with a '" + FILES_KEY + "' manifest); choose another --out or add --force");
+            }
+            for (String name : previous.orElse(List.of())) {
+                rd.refuseLinkedParent(name);
+            }
             rd.removePrevious(previous.orElse(List.of()));
             if (Files.exists(dir.resolve(JOURNAL), LinkOption.NOFOLLOW_LINKS)) {
                 throw new UserError("run directory " + dir + ": '" + JOURNAL
@@ -113,6 +119,7 @@ public final class RunDirectory implements AutoCloseable {
             }
             rd.files.add(REPORT);
             rd.writeReport(rd.startReport());
+            rd.takeReserve();
         } catch (RuntimeException e) {
             rd.close();
             throw e;
@@ -127,7 +134,53 @@ public final class RunDirectory implements AutoCloseable {
     /** Creates the run's export journal in {@value #JOURNAL}/ (listed in the manifest first). */
     public ExportJournal createJournal(JournalKinds kinds) {
         plan(List.of(JOURNAL + "/"));
-        return ExportJournal.create(dir, kinds);
+        ExportJournal journal = ExportJournal.create(dir, kinds);
+        journal.onDiskFull(this::releaseReserve);
+        return journal;
+    }
+
+    /**
+     * Ends a run its file system stopped: frees the reserve, removes the temporary files of
+     * the outputs, and rewrites report.json with {@code complete: false} and the failure as
+     * {@value #INTERRUPTED_KEY}. Best effort: when even that finds no space, the report.json
+     * written at the start (also {@code complete: false}) stays.
+     */
+    public void failed(DiskFull e) {
+        releaseReserve();
+        for (String name : files) {
+            deleteQuietly(tempFor(dir.resolve(name.endsWith("/") ? name.substring(0, name.length() - 1) : name)));
+        }
+        ObjectNode report = startReport();
+        report.put(INTERRUPTED_KEY, e.getMessage());
+        try {
+            writeReport(report);
+        } catch (RuntimeException again) {
+            // nothing more can be written; the first report.json says complete: false
+        }
+    }
+
+    /**
+     * Bytes the run keeps in {@value #RESERVE} while it runs, freed when the file system fills
+     * up so that the journal's end (marked aborted) and report.json ({@code complete: false})
+     * can still be written.
+     */
+    static final int RESERVE_BYTES = 256 * 1024;
+    /** The reserve's name: a temporary name, removed when the run ends and by the next run after kill -9. */
+    static final String RESERVE = TEMP_PREFIX + "space-reserve";
+
+    private void takeReserve() {
+        Path reserve = dir.resolve(RESERVE);
+        try {
+            Files.deleteIfExists(reserve);
+            Files.write(reserve, new byte[RESERVE_BYTES]); // written, not sparse: the blocks are really taken
+        } catch (IOException e) {
+            deleteQuietly(reserve);
+            throw writeFailure(reserve, e);
+        }
+    }
+
+    private void releaseReserve() {
+        deleteQuietly(dir.resolve(RESERVE));
     }
 
     /**
@@ -136,7 +189,10 @@ public final class RunDirectory implements AutoCloseable {
      */
     public void plan(List<String> names) {
         for (String n : names) {
-            files.add(checkedName(n));
+            refuseLinkedParent(checkedName(n));
+        }
+        for (String n : names) {
+            files.add(n);
         }
         writeReport(startReport());
     }
@@ -147,15 +203,63 @@ public final class RunDirectory implements AutoCloseable {
         if (!files.contains(n)) {
             plan(List.of(n));
         }
+        refuseLinkedParent(n);
         Path target = dir.resolve(n);
         Path temp = tempFor(target);
         try {
-            Files.createDirectories(target.getParent());
+            createParents(n);
             Files.deleteIfExists(temp);
             writer.write(temp);
             move(temp, target);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+            deleteQuietly(temp);
+            throw writeFailure(target, e);
+        }
+    }
+
+    /**
+     * Refuses (exit 2) a manifest or output name one of whose parent directories inside the run
+     * directory is a symbolic link: writing or deleting through it would reach outside {@code --out}.
+     * The last component may be a link (it is replaced or removed, never followed).
+     */
+    private void refuseLinkedParent(String name) {
+        String body = name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
+        String[] parts = body.split("/");
+        Path p = dir;
+        for (int i = 0; i < parts.length - 1; i++) {
+            p = p.resolve(parts[i]);
+            if (Files.isSymbolicLink(p)) {
+                throw new UserError("run directory " + dir + ": " + dir.relativize(p) + " is a symbolic link and "
+                        + name + " lies below it; rmtemu follows no link inside a run directory: move the link away");
+            }
+        }
+    }
+
+    /** Creates the parent directories of {@code name} one by one, none through a link (checked just before). */
+    private void createParents(String name) throws IOException {
+        String[] parts = name.split("/");
+        Path p = dir;
+        for (int i = 0; i < parts.length - 1; i++) {
+            p = p.resolve(parts[i]);
+            if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectory(p);
+            }
+        }
+    }
+
+    /** A failed write: "no space left on device" is {@link DiskFull}, anything else an I/O error naming the file. */
+    private static RuntimeException writeFailure(Path target, IOException e) {
+        if (DiskFull.isNoSpace(e)) {
+            return new DiskFull(target, e);
+        }
+        return new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // best effort on a failed write; the next run removes it with its file
         }
     }
 
@@ -194,6 +298,7 @@ public final class RunDirectory implements AutoCloseable {
             return;
         }
         closed = true;
+        releaseReserve();
         try {
             Files.deleteIfExists(lock);
         } catch (IOException e) {
@@ -202,24 +307,100 @@ public final class RunDirectory implements AutoCloseable {
     }
 
     /**
-     * The pid in {@code runDir}'s lock, if there is a lock with a readable pid. The writer is
-     * alive when {@link #isAlive(long)} says so.
+     * The pid in {@code runDir}'s lock, if there is a lock with a readable pid. Whether that pid
+     * is still the run that took the lock: {@link #liveLockHolder}.
      */
     public static Optional<Long> lockPid(Path runDir) {
-        Path lock = runDir.resolve(LOCK);
-        try {
-            String text = Files.readString(lock, StandardCharsets.US_ASCII).trim();
-            return Optional.of(Long.parseLong(text));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException | NumberFormatException e) {
-            // a lock being written this instant, or damaged: no pid to go by
-            return Optional.empty();
-        }
+        return readLock(runDir).map(LockHolder::pid);
+    }
+
+    /**
+     * The pid of the run holding {@code runDir}'s lock while that run is alive: the pid is alive
+     * and, when the lock recorded it, the process with that pid started when the lock's writer
+     * did. A pid reused by another process after kill -9 is not the writer (empty).
+     */
+    public static Optional<Long> liveLockHolder(Path runDir) {
+        return readLock(runDir).filter(RunDirectory::holderAlive).map(LockHolder::pid);
     }
 
     public static boolean isAlive(long pid) {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** What a lock holds: the writer's pid and its start time (null in a lock that has none). */
+    record LockHolder(long pid, String start) {
+    }
+
+    private static Optional<LockHolder> readLock(Path runDir) {
+        Path lock = runDir.resolve(LOCK);
+        try {
+            String[] parts = Files.readString(lock, StandardCharsets.US_ASCII).trim().split(" ");
+            long pid = Long.parseLong(parts[0]);
+            return Optional.of(new LockHolder(pid, parts.length > 1 ? parts[1] : null));
+        } catch (IOException | NumberFormatException e) {
+            // no lock, a lock being written this instant, or damaged: no pid to go by
+            return Optional.empty();
+        }
+    }
+
+    private static boolean holderAlive(LockHolder h) {
+        if (!isAlive(h.pid())) {
+            return false;
+        }
+        if (h.start() == null) {
+            // a lock without a start time (an older rmtemu's): rmtemu runs in a JVM, so a pid now
+            // held by anything else is not its writer
+            return isJvm(h.pid()).orElse(true);
+        }
+        // when the start of the live pid cannot be read, it is taken to be the writer (never take a live run's lock)
+        return processStart(h.pid()).map(h.start()::equals).orElse(true);
+    }
+
+    /** Whether process {@code pid} runs a JVM (its program is named java), when that can be read. */
+    public static Optional<Boolean> isJvm(long pid) {
+        Optional<String> command = ProcessHandle.of(pid).flatMap(p -> p.info().command());
+        if (command.isEmpty()) {
+            try {
+                byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+                int end = 0;
+                while (end < cmdline.length && cmdline[end] != 0) {
+                    end++;
+                }
+                if (end > 0) {
+                    command = Optional.of(new String(cmdline, 0, end, StandardCharsets.UTF_8));
+                }
+            } catch (IOException | RuntimeException e) {
+                // unreadable: unknown
+            }
+        }
+        return command.map(c -> {
+            Path name = Path.of(c).getFileName();
+            return name != null && name.toString().startsWith("java");
+        });
+    }
+
+    /** Field of /proc/PID/stat holding the process's start time in clock ticks after boot (proc(5): starttime). */
+    static final int PROC_STAT_STARTTIME = 22;
+    /** The kernel's id of this boot: with the start time in ticks it names one process for good. */
+    static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
+
+    /**
+     * When process {@code pid} started, as a token that differs between two processes that had
+     * the same pid: the boot id and /proc/PID/stat's starttime, or where there is no /proc the
+     * start instant Java reports.
+     */
+    static Optional<String> processStart(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+            // "pid (comm) state ...": comm may hold spaces and parentheses, so count fields after the last ')'
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            String ticks = fields[PROC_STAT_STARTTIME - 3];
+            Long.parseLong(ticks);
+            String boot = Files.readString(BOOT_ID, StandardCharsets.US_ASCII).trim();
+            return Optional.of(boot + "/" + ticks);
+        } catch (IOException | RuntimeException e) {
+            return ProcessHandle.of(pid).flatMap(p -> p.info().startInstant()).map(i -> "ms/" + i.toEpochMilli());
+        }
     }
 
     private ObjectNode startReport() {
@@ -242,23 +423,29 @@ public final class RunDirectory implements AutoCloseable {
             Path target = dir.resolve(REPORT);
             Path temp = tempFor(target);
             Files.deleteIfExists(temp);
-            Files.writeString(temp, text, StandardCharsets.UTF_8);
-            move(temp, target);
+            try {
+                Files.writeString(temp, text, StandardCharsets.UTF_8);
+                move(temp, target);
+            } catch (IOException e) {
+                deleteQuietly(temp);
+                throw e;
+            }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + dir.resolve(REPORT) + ": " + e.getMessage(), e);
+            throw writeFailure(dir.resolve(REPORT), e);
         }
     }
 
     private void lock() {
-        String self = Long.toString(ProcessHandle.current().pid());
+        long selfPid = ProcessHandle.current().pid();
+        String self = selfPid + processStart(selfPid).map(t -> " " + t).orElse("");
         // Two attempts: the second after removing a lock whose writer is dead.
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
                 createLock(self);
                 return;
             } catch (FileAlreadyExistsException e) {
-                Optional<Long> pid = lockPid(dir);
-                if (pid.isPresent() && isAlive(pid.get())) {
+                Optional<Long> pid = liveLockHolder(dir);
+                if (pid.isPresent()) {
                     throw new UserError("run directory " + dir + ": in use by a running rmtemu process (pid " + pid.get()
                             + ", " + lock + ")");
                 }
@@ -281,7 +468,9 @@ public final class RunDirectory implements AutoCloseable {
      * file created exclusively.
      */
     private void createLock(String pid) throws IOException {
-        Path temp = dir.resolve(TEMP_PREFIX + pid + "." + LOCK);
+        // one name per process and thread: two starts never share (or delete) each other's
+        Path temp = dir.resolve(TEMP_PREFIX + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId() + "."
+                + LOCK);
         Files.writeString(temp, pid + "\n", StandardCharsets.US_ASCII);
         try {
             Files.createLink(lock, temp);
@@ -321,7 +510,11 @@ public final class RunDirectory implements AutoCloseable {
 
     private static boolean isEmptyApartFromLock(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.allMatch(p -> p.getFileName().toString().equals(LOCK));
+            // a simultaneous start's lock being created is not content
+            return s.allMatch(p -> {
+                String n = p.getFileName().toString();
+                return n.equals(LOCK) || n.equals(RESERVE) || n.startsWith(TEMP_PREFIX) && n.endsWith("." + LOCK);
+            });
         } catch (IOException e) {
             throw new UserError("run directory " + dir + ": cannot list it: " + e.getMessage(), e);
         }

@@ -125,6 +125,23 @@ class CollectCommandTest {
         assertEquals(List.of("rmtemu: run did not finish: 3 messages"), r.err().lines().toList());
     }
 
+    /**
+     * Issue 30.14: a lock naming a live process that is not the writer (pid 1 here, as after pid
+     * reuse following kill -9: its start time differs from the lock's) is a writer that is gone.
+     */
+    @Test
+    void followEndsOnALockWhosePidWasReusedByAnotherProcess(@TempDir Path runDir) throws Exception {
+        // as a lock from before start times were recorded, or one whose start was lost: pid 1 is alive, not a JVM
+        org.junit.jupiter.api.Assumptions.assumeFalse(RunDirectory.isJvm(1).orElse(true), "pid 1 may be a JVM here");
+        Files.writeString(runDir.resolve(RunDirectory.LOCK), "1\n");
+        ExportJournal open = writeRun(runDir, false);
+        Result r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                () -> run("collect", "--journal", runDir.toString(), "--follow", "--json"));
+        open.close();
+        assertEquals(6, r.exit(), r.err());
+        assertEquals(List.of("rmtemu: run did not finish: 3 messages"), r.err().lines().toList());
+    }
+
     @Test
     void anAbortedRunDidNotFinish(@TempDir Path runDir) {
         writeRun(runDir, false).closeAborted();

@@ -182,6 +182,54 @@ class RunDirectoryContractTest {
         assertTrue(JSON.readTree(out.resolve("report.json").toFile()).get("complete").asBoolean());
     }
 
+    /**
+     * Issue 30.14: a lock naming a live process that is not the rmtemu that took it (pid 1, as
+     * after kill -9 and pid reuse: its start time is not the lock's) is taken over.
+     */
+    @Test
+    void aLockWhosePidNowBelongsToAnotherProcessIsTakenOver(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        assertEquals(0, replay(out).exit());
+        // a lock as older rmtemu wrote it (the pid alone): pid 1 is alive but not a JVM
+        org.junit.jupiter.api.Assumptions.assumeFalse(RunDirectory.isJvm(1).orElse(true), "pid 1 may be a JVM here");
+        Files.writeString(out.resolve(RunDirectory.LOCK), "1\n");
+        CliRunner taken = replay(out);
+        assertEquals(0, taken.exit(), taken.err());
+        // a lock with a start time that is not pid 1's
+        Files.writeString(out.resolve(RunDirectory.LOCK), "1 " + RunDirectory.class.getSimpleName() + "/0\n");
+        taken = replay(out);
+        assertEquals(0, taken.exit(), taken.err());
+        assertFalse(Files.exists(out.resolve(RunDirectory.LOCK)));
+        assertTrue(JSON.readTree(out.resolve("report.json").toFile()).get("complete").asBoolean());
+    }
+
+    /**
+     * Issue 30.14: a start that meets a simultaneous start half-way (its lock taken, its first
+     * report.json still under its temporary name) is told the pid, not that the directory is foreign.
+     */
+    @Test
+    void aSimultaneousStartIsToldThePidOfTheWinner(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        Files.createDirectories(out);
+        long self = ProcessHandle.current().pid();
+        Files.writeString(out.resolve(RunDirectory.LOCK), self + "\n");
+        Files.writeString(out.resolve(".rmtemu-tmp.report.json"), "{\"complete\":");
+        CliRunner loser = replay(out);
+        assertEquals(2, loser.exit());
+        assertEquals("rmtemu: run directory " + out + ": in use by a running rmtemu process (pid " + self + ", "
+                + out.resolve(RunDirectory.LOCK) + ")", loser.err().strip());
+    }
+
+    /** A simultaneous start's lock under its temporary name is not content: the run goes ahead. */
+    @Test
+    void anotherStartsTemporaryLockDoesNotMakeTheDirectoryForeign(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve(".rmtemu-tmp.999999.run.lock"), "999999\n");
+        CliRunner r = replay(out);
+        assertEquals(0, r.exit(), r.err());
+    }
+
     @Test
     void outputsAreRenamedIntoPlaceSoASymlinkIsReplacedNotFollowed(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("run");

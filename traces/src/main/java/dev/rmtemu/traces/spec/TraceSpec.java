@@ -1,5 +1,6 @@
 package dev.rmtemu.traces.spec;
 
+import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.text.ClosestName;
@@ -57,6 +58,28 @@ public final class TraceSpec {
                     + "directory, or gen:KIND?key=value&...; kinds: " + GeneratorKind.labels() + ")");
         }
         return CaptureFiles.open(p, lenient);
+    }
+
+    /**
+     * Reads the whole trace {@code spec} names once, strictly, and returns its record count: a
+     * capture to its end (a record cut off mid-file is refused), a trace store's every record
+     * against the count and CRC32C of its manifest. A run calls it before its run directory is
+     * touched, so damage that would otherwise show only at the end (or never, with a packet
+     * limit) costs nothing of the previous run. A generator is not read (it cannot be damaged):
+     * returns {@link PacketSource#UNKNOWN_COUNT}.
+     */
+    public static long verify(String spec) {
+        if (spec.startsWith(GENERATOR_PREFIX)) {
+            return PacketSource.UNKNOWN_COUNT;
+        }
+        try (PacketSource s = open(spec, false)) {
+            PacketRecord r = PacketRecord.allocate();
+            long n = 0;
+            while (s.next(r)) {
+                n++;
+            }
+            return n;
+        }
     }
 
     /**
