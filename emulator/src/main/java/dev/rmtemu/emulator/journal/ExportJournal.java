@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * appenders are bound to one thread). {@link #append} allocates nothing.
  * The journal starts with a header message carrying the kind registry and ends, on
  * {@link #close()}, with an end message carrying the number of messages appended
- * ({@link #closeAborted()}: also marked aborted).
+ * ({@link #closeAborted()}: also marked aborted), and is then sealed by its manifest
+ * ({@link JournalManifest}: message count, end state, every queue file's size and CRC32C).
  */
 public final class ExportJournal implements AutoCloseable {
 
@@ -140,6 +141,8 @@ public final class ExportJournal implements AutoCloseable {
             appender.close();
             queue.close();
         }
+        // sealed only once everything is on disk: a journal without its manifest did not finish
+        JournalManifest.write(directory, messages, aborted);
     }
 
     private void writeHeader() {

@@ -57,7 +57,9 @@ public final class TraceStoreSource implements PacketSource {
             q = TraceStore.open(dir, true);
             this.queue = q;
             this.tailer = q.createTailer().toStart();
-        } catch (RuntimeException e) {
+        } catch (Exception | InternalError e) {
+            // Chronicle throws checked exceptions it does not declare (StreamCorruptedException on a
+            // forged header) and faults on a mapping as InternalError: all are a damaged store
             if (q != null) {
                 q.close();
             }
@@ -77,7 +79,7 @@ public final class TraceStoreSource implements PacketSource {
             return readNext(into);
         } catch (UserError e) {
             throw e;
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
             // the files were checked before opening; this is a store changed under us, or a checker gap
             throw chronicleFailure("reading record " + read, e);
         }
@@ -115,7 +117,9 @@ public final class TraceStoreSource implements PacketSource {
     }
 
     private UserError chronicleFailure(String doing, Throwable e) {
-        return StoreManifest.corrupt(dir, "Chronicle Queue failed " + doing + " (" + e.getClass().getSimpleName() + ")");
+        return StoreManifest.corrupt(dir, "Chronicle Queue failed " + doing + " (" + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + dev.rmtemu.model.text.ClosestName.cut(e.getMessage().replace('\n', ' '), 80))
+                + ")");
     }
 
     /** Records in the store according to its manifest. */
