@@ -40,9 +40,10 @@ public final class TraceStoreSource implements PacketSource {
         Map<String, String> m = manifest.entries();
         this.expected = manifest.records();
         this.expectedCrc = manifest.recordsCrc();
-        this.source = m.getOrDefault("source", "?");
+        // the manifest is a file anyone can edit: its text is printed escaped and cut
+        this.source = dev.rmtemu.model.text.Printable.escape(m.getOrDefault("source", "?"), StoreManifest.MAX_SOURCE_CHARS);
         for (SkipReason r : SkipReason.values()) {
-            String v = m.get("skipped." + r.label());
+            String v = m.get(StoreManifest.SKIPPED_KEY + r.label());
             if (v != null) {
                 try {
                     skips.add(r, Long.parseLong(v));
