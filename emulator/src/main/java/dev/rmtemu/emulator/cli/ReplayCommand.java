@@ -48,7 +48,8 @@ import java.util.concurrent.Callable;
             "journal/ and report.html (per-switch and per-link tables, busiest buffers, resources).",
             "DIR is locked for the run (DIR/run.lock); report.json says \"complete\": false until the run ends",
             "and lists the run's files, which are all a rerun removes. SIGINT/SIGTERM stop the run with a final",
-            "report marked incomplete (exit 130/143). Network packets have a hop budget (--max-hops): loops end."
+            "report marked incomplete (exit 130/143). Network packets have a hop budget (--max-hops): loops end.",
+            HelpText.SIGINT_INHERITED_IGNORED
         },
         footer = {"", "Examples:",
             "  rmtemu replay --program counter --target tofino1 --trace 'gen:isp?packets=1000000' --out runs/isp",
@@ -59,8 +60,9 @@ public final class ReplayCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = {"-p", "--program"}, paramLabel = "NAME",
-            description = "Stage program (see 'rmtemu programs'). Required without --topology; with it, the program of"
-                    + " every programmable switch (default: each switch's program from the topology).")
+            description = {"Stage program (see 'rmtemu programs'), a FILE.java or a JAR!CLASS. Required without --topology;"
+                    + " with it, the program of every programmable switch (default: each switch's program from the topology).",
+                HelpText.PROGRAM_IS_CODE})
     String program;
 
     @Option(names = "--topology", paramLabel = "SPEC",

@@ -48,7 +48,9 @@ public final class ResourcesCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-p", "--program"}, required = true, paramLabel = "NAME", description = "Stage program to check (see 'rmtemu programs').")
+    @Option(names = {"-p", "--program"}, required = true, paramLabel = "NAME",
+            description = {"Stage program to check (see 'rmtemu programs'), a FILE.java or a JAR!CLASS.",
+                HelpText.PROGRAM_IS_CODE})
     String program;
 
     @Option(names = {"-t", "--target"}, defaultValue = "tofino1", paramLabel = "PROFILE",

@@ -32,7 +32,7 @@ public final class ShowCommand implements Runnable {
     CommandSpec spec;
 
     @Option(names = {"-p", "--program"}, required = true, paramLabel = "NAME",
-            description = "A program (see 'rmtemu programs'), a FILE.java or a JAR!CLASS.")
+            description = {"A program (see 'rmtemu programs'), a FILE.java or a JAR!CLASS.", HelpText.PROGRAM_IS_CODE})
     String program;
 
     @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
