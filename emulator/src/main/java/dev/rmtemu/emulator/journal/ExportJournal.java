@@ -142,7 +142,14 @@ public final class ExportJournal implements AutoCloseable {
             queue.close();
         }
         // sealed only once everything is on disk: a journal without its manifest did not finish
-        JournalManifest.write(directory, messages, aborted);
+        try {
+            JournalManifest.write(directory, messages, aborted);
+        } catch (UserError e) {
+            if (!aborted) {
+                throw e;
+            }
+            // a stopped or failing run: its own reason is the one to report; unsealed, collect says it did not finish
+        }
     }
 
     private void writeHeader() {

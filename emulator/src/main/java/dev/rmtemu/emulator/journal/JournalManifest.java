@@ -73,6 +73,11 @@ record JournalManifest(long messages, boolean aborted, Map<String, QueueFile> fi
             Files.writeString(temp, sb.toString(), StandardCharsets.UTF_8);
             Files.move(temp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // reporting why it could not be written
+            }
             throw new UserError("export journal " + dir + ": cannot write " + FILE + ": " + e.getMessage(), e);
         }
     }

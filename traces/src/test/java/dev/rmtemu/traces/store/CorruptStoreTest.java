@@ -173,7 +173,7 @@ class CorruptStoreTest {
         Files.writeString(manifest, good.replace("format=rmtemu-trace-store 2", "format=rmtemu-trace-store 1"));
         assertTrue(refusal().startsWith(store + ": unsupported trace store format 'rmtemu-trace-store 1'"));
         Files.writeString(manifest, good + "file.a\u0000b.cq4=1 crc32c=0\n");
-        assertEquals(store + ": corrupt trace store: manifest lists 'a\u0000b.cq4', not a queue file name", refusal());
+        assertEquals(store + ": corrupt trace store: manifest lists 'a\\u0000b.cq4', not a queue file name", refusal());
         Files.write(manifest, new byte[] {'f', (byte) 0xFF, '\n'});
         assertEquals(store + ": corrupt trace store: " + TraceStore.MANIFEST + " is not UTF-8 text", refusal());
     }
@@ -205,7 +205,7 @@ class CorruptStoreTest {
         byte[] good = Files.readAllBytes(cycleFile);
         String goodManifest = Files.readString(store.resolve(TraceStore.MANIFEST));
         int refused = 0;
-        for (int at = 0; at < 512; at += 3) {
+        for (int at = 0; at < 512; at += 16) {
             byte[] bad = good.clone();
             bad[at] ^= (byte) (1 << (at % 8));
             Files.write(cycleFile, bad);
