@@ -119,7 +119,7 @@ public final class TraceStoreSource implements PacketSource {
 
     private UserError chronicleFailure(String doing, Throwable e) {
         return StoreManifest.corrupt(dir, "Chronicle Queue failed " + doing + " (" + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : ": " + dev.rmtemu.model.text.ClosestName.cut(e.getMessage().replace('\n', ' '), 80))
+                + (e.getMessage() == null ? "" : ": " + dev.rmtemu.model.text.Printable.escape(e.getMessage(), 80))
                 + ")");
     }
 

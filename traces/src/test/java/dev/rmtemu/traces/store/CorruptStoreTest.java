@@ -197,7 +197,7 @@ class CorruptStoreTest {
     /**
      * Issue 30 point 11: one bit flipped in the cycle file's header with the manifest's file
      * checksum recomputed reached the user as "internal error: java.io.StreamCorruptedException"
-     * (exit 1). Every flip in the first 512 bytes must read as before or be one UserError
+     * (exit 1). A flip in every 16th of the first 512 bytes must read as before or be one UserError
      * naming the store.
      */
     @Test
