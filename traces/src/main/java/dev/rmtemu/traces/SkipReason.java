@@ -25,6 +25,13 @@ public enum SkipReason {
     BAD_IP_HEADER("bad-ip-header"),
     /** Raw-IP or loopback frame whose first nibble/family is not IPv4 or IPv6. */
     NOT_IP("not-ip"),
+    /** Lenient reading skipped a frame whose captured length exceeds its original (wire) length. */
+    CAPTURED_OVER_ORIGINAL("captured-over-original"),
+    /**
+     * Lenient reading skipped a frame whose timestamp is out of range: a fraction field of a
+     * second or more, or a time (with its interface's if_tsoffset) that no 64-bit ns count holds.
+     */
+    BAD_TIMESTAMP("bad-timestamp"),
     /** Lenient reading stopped at a corrupt or truncated tail of the file (counted once). */
     CORRUPT_TAIL("corrupt-tail");
 

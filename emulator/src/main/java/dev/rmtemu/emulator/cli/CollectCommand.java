@@ -36,7 +36,9 @@ import java.util.concurrent.Callable;
             "Works on a finished run or, with --follow, on a run that is still writing. --json decodes",
             "each message kind of the programs (not hex); see README for the objects.",
             "Exits 0 only for a journal with its end message; 6 when the run did not finish (killed,",
-            "interrupted: end message marked aborted) or has not finished yet; 2 for a damaged journal.",
+            "interrupted: end message marked aborted) or has not finished yet; 2 for a damaged journal",
+            "(a closed journal's files are checked against the sizes and CRC32C in its rmtemu-journal.txt",
+            "before they are read; a damaged journal of a run that did not finish also exits 6).",
             "--follow also ends, within a second, once the run's writer is gone (its lock's pid is dead)."
         })
 public final class CollectCommand implements Callable<Integer> {
@@ -45,7 +47,7 @@ public final class CollectCommand implements Callable<Integer> {
     static final int DEFAULT_HEX_BYTES = 16;
 
     /** Exit code of a journal without a (normal) end message: the run did not finish, or not yet. */
-    public static final int RUN_DID_NOT_FINISH = 6;
+    public static final int RUN_DID_NOT_FINISH = JournalReader.DID_NOT_FINISH_EXIT;
 
     /**
      * How often {@code --follow} looks whether the writer is still alive while the journal is
@@ -109,8 +111,21 @@ public final class CollectCommand implements Callable<Integer> {
                 }
             }
             if (reader.kinds() == null) {
-                throw new UserError("journal " + reader.directory() + ": holds no header message yet "
-                        + "(the run has only just created it; try --follow)");
+                if (reader.isSealed()) {
+                    throw new UserError("journal " + reader.directory() + ": damaged export journal: no header message, "
+                            + "but its manifest says the run ended");
+                }
+                Long live = writerPid(runDir);
+                throw new UserError(live != null
+                        ? "journal " + reader.directory() + ": holds no header message yet (the run, pid " + live
+                                + ", has only just created it; try --follow)"
+                        : "journal " + reader.directory() + ": run did not finish and its journal holds no readable "
+                                + "message (no " + JournalReader.MANIFEST + "; empty or damaged queue files)",
+                        RUN_DID_NOT_FINISH, null);
+            }
+            if (reader.isSealed() && !reader.isEnded()) {
+                throw new UserError("journal " + reader.directory() + ": damaged export journal: no end message, but "
+                        + "its manifest says the run ended");
             }
             Long writer = reader.isEnded() ? null : writerPid(runDir);
             printer.summary(writer);
@@ -118,6 +133,11 @@ public final class CollectCommand implements Callable<Integer> {
             if (reader.isAborted()) {
                 throw new UserError("run did not finish: " + reader.messagesRead()
                         + " messages (stopped early: the end message is marked aborted)", RUN_DID_NOT_FINISH, null);
+            }
+            if (reader.isEnded() && !reader.isSealed() && !reader.isSealedNow() && writerPid(runDir) == null) {
+                throw new UserError("run did not finish: " + reader.messagesRead() + " messages (the journal has its end "
+                        + "message but no " + JournalReader.MANIFEST + ": its run was killed while closing it, or the "
+                        + "manifest was removed)", RUN_DID_NOT_FINISH, null);
             }
             if (!reader.isEnded()) {
                 throw new UserError(writer == null

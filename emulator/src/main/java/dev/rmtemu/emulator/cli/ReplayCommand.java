@@ -52,7 +52,8 @@ import java.util.concurrent.Callable;
             "journal/ and report.html (per-switch and per-link tables, busiest buffers, resources).",
             "DIR is locked for the run (DIR/run.lock); report.json says \"complete\": false until the run ends",
             "and lists the run's files, which are all a rerun removes. SIGINT/SIGTERM stop the run with a final",
-            "report marked incomplete (exit 130/143). Network packets have a hop budget (--max-hops): loops end."
+            "report marked incomplete (exit 130/143). Network packets have a hop budget (--max-hops): loops end.",
+            HelpText.SIGINT_INHERITED_IGNORED
         },
         footer = {"", "Examples:",
             "  rmtemu replay --program counter --target tofino1 --trace 'gen:isp?packets=1000000' --out runs/isp",

@@ -182,7 +182,8 @@ public final class TraceCommand implements Runnable {
                 description = "How many of the largest flows (by packets) to list (default: ${DEFAULT-VALUE}).")
         int top;
 
-        @Option(names = "--lenient", description = "Stop at a corrupt or truncated tail instead of failing.")
+        @Option(names = "--lenient", description = "Stop at a corrupt or truncated tail instead of failing, and skip "
+                + "(count and warn about) frames whose captured length exceeds the original or whose timestamp is out of range.")
         boolean lenient;
 
         @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
@@ -201,6 +202,7 @@ public final class TraceCommand implements Runnable {
                 if (src instanceof CaptureReader cr) {
                     stop = cr.stopReason();
                 }
+                warnLenientSkips(spec.commandLine().getErr(), src.skipped());
             }
             PrintWriter o = spec.commandLine().getOut();
             o.print(json ? SummaryFormat.json(s, stop) : SummaryFormat.table(s, stop));
@@ -227,7 +229,8 @@ public final class TraceCommand implements Runnable {
         String format;
 
         @Option(names = "--lenient", description = "Stop at a corrupt or truncated tail of IN instead of failing; "
-                + "reports how many packets were read.")
+                + "reports how many packets were read. Frames whose captured length exceeds the original or whose "
+                + "timestamp is out of range are skipped, counted and warned about.")
         boolean lenient;
 
         @Option(names = "--impair", paramLabel = "KEY=SPEC",
@@ -287,6 +290,7 @@ public final class TraceCommand implements Runnable {
                 if (in0 instanceof CaptureReader cr) {
                     stop = cr.stopReason();
                 }
+                warnLenientSkips(spec.commandLine().getErr(), in0.skipped());
             }
             o.println("wrote " + n + " packets to " + out + " (" + f.name().toLowerCase(Locale.ROOT) + ")"
                     + (skipped.isEmpty() ? "" : "; skipped " + skipped));
@@ -302,6 +306,23 @@ public final class TraceCommand implements Runnable {
                 spec.commandLine().getErr().println("rmtemu: warning: stopped early after " + n + " packets: " + stop);
             }
             return 0;
+        }
+    }
+
+    /**
+     * One warning line per kind of frame --lenient skipped for an out-of-range field (without
+     * --lenient the reader refuses the file at the first one, naming record and byte offset).
+     */
+    static void warnLenientSkips(PrintWriter err, dev.rmtemu.traces.SkipCounters skipped) {
+        long lengths = skipped.count(dev.rmtemu.traces.SkipReason.CAPTURED_OVER_ORIGINAL);
+        if (lengths > 0) {
+            err.println("rmtemu: warning: --lenient skipped " + lengths + " frame(s) whose captured length exceeds the"
+                    + " original length (counted as " + dev.rmtemu.traces.SkipReason.CAPTURED_OVER_ORIGINAL.label() + ")");
+        }
+        long times = skipped.count(dev.rmtemu.traces.SkipReason.BAD_TIMESTAMP);
+        if (times > 0) {
+            err.println("rmtemu: warning: --lenient skipped " + times + " frame(s) with an out-of-range timestamp"
+                    + " (counted as " + dev.rmtemu.traces.SkipReason.BAD_TIMESTAMP.label() + ")");
         }
     }
 }

@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * appenders are bound to one thread). {@link #append} allocates nothing.
  * The journal starts with a header message carrying the kind registry and ends, on
  * {@link #close()}, with an end message carrying the number of messages appended
- * ({@link #closeAborted()}: also marked aborted).
+ * ({@link #closeAborted()}: also marked aborted), and is then sealed by its manifest
+ * ({@link JournalManifest}: message count, end state, every queue file's size and CRC32C).
  */
 public final class ExportJournal implements AutoCloseable {
 
@@ -229,6 +230,15 @@ public final class ExportJournal implements AutoCloseable {
         } finally {
             appender.close();
             queue.close();
+        }
+        // sealed only once everything is on disk: a journal without its manifest did not finish
+        try {
+            JournalManifest.write(directory, messages, aborted);
+        } catch (UserError e) {
+            if (!aborted) {
+                throw e;
+            }
+            // a stopped or failing run: its own reason is the one to report; unsealed, collect says it did not finish
         }
     }
 

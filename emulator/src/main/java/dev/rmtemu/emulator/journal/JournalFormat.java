@@ -71,13 +71,24 @@ final class JournalFormat {
      */
     static final long BLOCK_SIZE_BYTES = 1L << 20;
 
+    /**
+     * How long a reader waits for a queue file's header to be complete. A live writer
+     * completes it within microseconds of creating the file; a file whose header never
+     * completes (random bytes, a forged header) is damaged, and Chronicle's default wait
+     * (~23 s in all) would only delay saying so.
+     */
+    static final long READER_HEADER_TIMEOUT_MS = 1_000L;
+
     static SingleChronicleQueue open(Path dir, boolean readOnly) {
         System.setProperty("chronicle.analytics.disable", "true");
-        return SingleChronicleQueueBuilder.binary(dir)
+        SingleChronicleQueueBuilder b = SingleChronicleQueueBuilder.binary(dir)
                 .rollCycle(ROLL_CYCLE)
                 .timeProvider(PINNED_CLOCK)
                 .blockSize(BLOCK_SIZE_BYTES)
-                .readOnly(readOnly)
-                .build();
+                .readOnly(readOnly);
+        if (readOnly) {
+            b.timeoutMS(READER_HEADER_TIMEOUT_MS);
+        }
+        return b.build();
     }
 }

@@ -35,7 +35,18 @@ public final class JournalReader implements AutoCloseable {
      */
     static final long TAIL_MAX_PARK_NS = 1_000_000L;
 
+    /**
+     * Exit code of a journal without a (normal) end message or without its manifest: the run
+     * did not finish, or not yet.
+     */
+    public static final int DID_NOT_FINISH_EXIT = 6;
+
+    /** File name of a closed journal's manifest (its seal), beside the queue files. */
+    public static final String MANIFEST = JournalManifest.FILE;
+
     private final Path directory;
+    /** The verified seal of a closed journal; null while the run writes, or when it did not finish. */
+    private final JournalManifest manifest;
     private final SingleChronicleQueue queue;
     private final ExcerptTailer tailer;
     private final UnsafeBuffer payloadView = new UnsafeBuffer(0, 0);
@@ -53,29 +64,63 @@ public final class JournalReader implements AutoCloseable {
 
     private JournalReader(Path directory) {
         this.directory = directory;
-        SingleChronicleQueue q;
+        JournalManifest seal = null;
+        try {
+            if (JournalManifest.present(directory)) {
+                seal = JournalManifest.read(directory);
+                seal.verify(directory);
+            } else {
+                JournalManifest.checkUnsealed(directory);
+            }
+        } catch (JournalManifest.JournalDamage d) {
+            throw damaged(d.getMessage(), null);
+        }
+        this.manifest = seal;
+        SingleChronicleQueue q = null;
+        ExcerptTailer t;
         try {
             q = JournalFormat.open(directory, true);
-        } catch (RuntimeException e) {
-            throw new UserError("journal " + directory + ": not a readable export journal (" + e.getMessage() + ")", e);
-        } catch (InternalError e) {
-            throw damaged(directory, e);
+            t = q.createTailer().toStart();
+        } catch (Exception | InternalError e) {
+            if (q != null) {
+                closeQuietly(q);
+            }
+            throw chronicleFailure(e);
         }
         this.queue = q;
-        try {
-            this.tailer = queue.createTailer().toStart();
-        } catch (InternalError e) {
-            queue.close();
-            throw damaged(directory, e);
-        }
+        this.tailer = t;
     }
 
     /**
-     * A queue file shorter than its mapping (truncated, or cut off by a full disk) faults on
-     * access, which the JVM reports as an {@link InternalError}; it is a damaged input, not a bug.
+     * A journal that Chronicle Queue cannot read: it throws undeclared checked exceptions
+     * (StreamCorruptedException), IORuntimeException and friends on forged headers, and a
+     * queue file shorter than its mapping faults on access as an {@link InternalError}.
+     * All of them are a damaged input, not a bug.
      */
-    private static UserError damaged(Path directory, InternalError e) {
-        return new UserError("journal " + directory + ": a queue file is truncated or damaged (" + e.getMessage() + ")", e);
+    private UserError chronicleFailure(Throwable e) {
+        String detail = e.getMessage() == null ? "" : ": " + dev.rmtemu.model.text.Printable.escape(e.getMessage(), 100);
+        return damaged("Chronicle Queue cannot read it (" + e.getClass().getSimpleName() + detail + ")", e);
+    }
+
+    /**
+     * One line naming the journal and what is wrong; exit 2 for a sealed journal (the run
+     * finished, so its files were checked), {@value #DID_NOT_FINISH_EXIT} for one without its
+     * manifest (the run did not finish, or is still writing).
+     */
+    private UserError damaged(String what, Throwable cause) {
+        if (JournalManifest.present(directory)) {
+            return new UserError("journal " + directory + ": damaged export journal: " + what, UserError.BAD_INPUT, cause);
+        }
+        return new UserError("journal " + directory + ": damaged export journal of a run that did not finish (no "
+                + JournalManifest.FILE + "): " + what, DID_NOT_FINISH_EXIT, cause);
+    }
+
+    private static void closeQuietly(SingleChronicleQueue q) {
+        try {
+            q.close();
+        } catch (Exception | InternalError ignored) {
+            // already reporting why the queue is unreadable
+        }
     }
 
     /**
@@ -110,8 +155,22 @@ public final class JournalReader implements AutoCloseable {
     public int poll(JournalHandler handler, int limit) {
         try {
             return pollChecked(handler, limit);
-        } catch (InternalError e) {
-            throw damaged(directory, e);
+        } catch (HandlerFailure e) {
+            throw e.failure;
+        } catch (UserError e) {
+            throw e;
+        } catch (Exception | InternalError e) {
+            throw chronicleFailure(e);
+        }
+    }
+
+    /** Carries a handler's own exception past the mapping of Chronicle's failures in {@link #poll}. */
+    private static final class HandlerFailure extends RuntimeException {
+        final RuntimeException failure;
+
+        HandlerFailure(RuntimeException failure) {
+            super(null, null, false, false);
+            this.failure = failure;
         }
     }
 
@@ -137,7 +196,11 @@ public final class JournalReader implements AutoCloseable {
                 payloadView.wrap(b.addressForRead(b.readPosition()), length);
                 messagesRead++;
                 delivered++;
-                handler.onMessage(kind, cycle, switchId, pipe, payloadView, 0, length);
+                try {
+                    handler.onMessage(kind, cycle, switchId, pipe, payloadView, 0, length);
+                } catch (RuntimeException e) {
+                    throw new HandlerFailure(e);
+                }
             }
         }
         return delivered;
@@ -193,8 +256,10 @@ public final class JournalReader implements AutoCloseable {
         }
         try {
             return readHeaderChecked();
-        } catch (InternalError e) {
-            throw damaged(directory, e);
+        } catch (UserError e) {
+            throw e;
+        } catch (Exception | InternalError e) {
+            throw chronicleFailure(e);
         }
     }
 
@@ -234,10 +299,24 @@ public final class JournalReader implements AutoCloseable {
         return directory;
     }
 
+    /** Whether the journal's manifest is there now (a run still writing when this reader opened may have sealed it since). */
+    public boolean isSealedNow() {
+        return JournalManifest.present(directory);
+    }
+
+    /** Whether the journal was sealed by its manifest when opened (its run finished and closed it). */
+    public boolean isSealed() {
+        return manifest != null;
+    }
+
     @Override
     public void close() {
-        tailer.close();
-        queue.close();
+        try {
+            tailer.close();
+            queue.close();
+        } catch (Exception | InternalError e) {
+            throw chronicleFailure(e);
+        }
     }
 
     /** Reads the fixed message header into the current-message fields. */
@@ -318,11 +397,16 @@ public final class JournalReader implements AutoCloseable {
         if (written != messagesRead) {
             throw notAJournal("end message counts " + written + " messages but " + messagesRead + " were read");
         }
+        if (manifest != null && (manifest.messages() != written || manifest.aborted() != aborted)) {
+            throw notAJournal("end message (" + written + " messages" + (aborted ? ", aborted" : "") + ") disagrees with "
+                    + JournalManifest.FILE + " (" + manifest.messages() + " messages" + (manifest.aborted() ? ", aborted" : "")
+                    + ")");
+        }
         endCycle = cycle;
         ended = true;
     }
 
     private UserError notAJournal(String what) {
-        return new UserError("journal " + directory + ": " + what);
+        return damaged(what, null);
     }
 }

@@ -289,7 +289,7 @@ public final class NetworkEngine {
                     continue;
                 }
                 int ch = 2 * l.id() + dir;
-                chLatency[ch] = Math.max(1, clock.nsToCyclesCeil(l.latencyNs()));
+                chLatency[ch] = Math.max(1, clock.nsToCyclesCeil(checkLatency(t, l)));
                 chRateBps[ch] = PortConfig.gbps(l.rateGbps());
                 if (switchOf[to.node()] >= 0) {
                     chToSwitch[ch] = switchOf[to.node()];
@@ -334,6 +334,25 @@ public final class NetworkEngine {
             switches[i].onDeparture((cycle, port, slot, pool) ->
                     departed(ordinal, cycle, port, pool.record(slot), pool.shim(slot), pool.hops(slot) + 1));
         }
+    }
+
+    /**
+     * Emulated time a packet's whole path may take, in cycles: a quarter of the cycle
+     * counter's range, shared by the {@link NetworkOptions#maxHops()} links it may cross (the
+     * rest is left to the trace's own time span, queueing and impairment delays), so no sum
+     * of cycles a run computes can overflow.
+     */
+    static final long MAX_PATH_CYCLES = Long.MAX_VALUE / 4;
+
+    /** A link's latency, refused (one line naming the topology and the field) when its hops would overflow emulated time. */
+    private long checkLatency(Topology t, Link l) {
+        long maxNs = clock.cyclesToNs(MAX_PATH_CYCLES / maxHops);
+        if (l.latencyNs() > maxNs) {
+            throw new dev.rmtemu.model.UserError(t.source() + ": links[" + l.id() + "]: latency_ns " + l.latencyNs()
+                    + " would overflow emulated time (at most " + maxNs + " ns, so that " + maxHops
+                    + " hops fit 2^61 cycles at " + clock.hz() + " Hz)");
+        }
+        return l.latencyNs();
     }
 
     /** Builds the network of {@code t}; every switch program is checked against its target. */

@@ -76,8 +76,10 @@ public record NetworkMemoryEstimate(long bytes, long switchBytes, long routingBy
         }
         long needGb = Math.max(1, (long) Math.ceil(bytes / USABLE_HEAP_SHARE / GIB));
         throw new UserError(String.format(Locale.ROOT, "topology %s needs about %d MB before its first packet "
-                        + "(switches %d MB, routing %d MB, registers %d MB) but this JVM may use %d MB; "
+                        + "(switches %d MB, routing %d MB, registers %d MB), more than the %d MB it may take: half of "
+                        + "this JVM's %d MB heap (the other half is for packets in flight, the ring and the report); "
                         + "run with RMTEMU_JAVA_OPTS=-Xmx%dg", topology, bytes / MIB, switchBytes / MIB,
-                routingBytes / MIB, registerBytes / MIB, maxHeapBytes / MIB, needGb));
+                routingBytes / MIB, registerBytes / MIB, (long) (maxHeapBytes * USABLE_HEAP_SHARE) / MIB,
+                maxHeapBytes / MIB, needGb));
     }
 }

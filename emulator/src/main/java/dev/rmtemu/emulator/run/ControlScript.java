@@ -66,67 +66,73 @@ public final class ControlScript {
     }
 
     private static int apply(Path file, Function<String, SwitchEngine> switchNamed) {
-        List<String> lines = ControlText.lines(file);
-        int ops = 0;
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            int hash = line.indexOf('#');
-            if (hash >= 0) {
-                line = line.substring(0, hash);
+        int[] ops = {0};
+        ControlText.forEachLine(file, (number, text) -> {
+            if (applyLine(file, number, text, switchNamed)) {
+                ops[0]++;
             }
-            List<String> words = new ArrayList<>(List.of(line.trim().split("\\s+")));
-            if (words.get(0).isEmpty()) {
-                continue;
-            }
-            String where = file + ":" + (i + 1);
-            try {
-                long at = -1;
-                if (words.get(0).equals("at")) {
-                    if (words.size() < 3) {
-                        throw new UserError("'at CYCLE' needs an operation after it");
-                    }
-                    at = number(words.get(1));
-                    if (at < 0) {
-                        throw new UserError("cycle " + at + " is negative");
-                    }
-                    words = words.subList(2, words.size());
-                }
-                String switchName = null;
-                if (words.get(0).equals("on")) {
-                    if (words.size() < 3) {
-                        throw new UserError("'on SWITCH' needs an operation after it");
-                    }
-                    switchName = words.get(1);
-                    words = words.subList(2, words.size());
-                }
-                SwitchEngine engine = switchNamed.apply(switchName);
-                List<String> op = List.copyOf(words);
-                if (op.get(0).equals("multicast")) {
-                    if (at >= 0) {
-                        throw new UserError("multicast groups are configured before the run");
-                    }
-                    if (op.size() < 2) {
-                        throw new UserError("multicast needs a GROUP and its PORTs");
-                    }
-                    int[] ports = new int[op.size() - 2];
-                    for (int k = 2; k < op.size(); k++) {
-                        ports[k - 2] = intNumber(op.get(k), "a port");
-                    }
-                    engine.multicastGroup(intNumber(op.get(1), "a multicast group"), ports);
-                } else if (at < 0) {
-                    validate(op, engine.state());
-                    run(op, engine.state());
-                } else {
-                    validate(op, engine.state());
-                    engine.scheduleControlWithinRun(at, new ScriptOp(where, op));
-                }
-                ops++;
-            } catch (UserError | IndexOutOfBoundsException e) {
-                String msg = e instanceof UserError ? e.getMessage() : "missing arguments";
-                throw new UserError(where + ": " + ControlText.cutTokens(msg), e);
-            }
+        });
+        return ops[0];
+    }
+
+    /** Applies or schedules one line; false for a blank or comment line. */
+    private static boolean applyLine(Path file, int number, String text, Function<String, SwitchEngine> switchNamed) {
+        String line = text;
+        int hash = line.indexOf('#');
+        if (hash >= 0) {
+            line = line.substring(0, hash);
         }
-        return ops;
+        List<String> words = new ArrayList<>(List.of(line.trim().split("\\s+")));
+        if (words.get(0).isEmpty()) {
+            return false;
+        }
+        String where = file + ":" + number;
+        try {
+            long at = -1;
+            if (words.get(0).equals("at")) {
+                if (words.size() < 3) {
+                    throw new UserError("'at CYCLE' needs an operation after it");
+                }
+                at = number(words.get(1));
+                if (at < 0) {
+                    throw new UserError("cycle " + at + " is negative");
+                }
+                words = words.subList(2, words.size());
+            }
+            String switchName = null;
+            if (words.get(0).equals("on")) {
+                if (words.size() < 3) {
+                    throw new UserError("'on SWITCH' needs an operation after it");
+                }
+                switchName = words.get(1);
+                words = words.subList(2, words.size());
+            }
+            SwitchEngine engine = switchNamed.apply(switchName);
+            List<String> op = List.copyOf(words);
+            if (op.get(0).equals("multicast")) {
+                if (at >= 0) {
+                    throw new UserError("multicast groups are configured before the run");
+                }
+                if (op.size() < 2) {
+                    throw new UserError("multicast needs a GROUP and its PORTs");
+                }
+                int[] ports = new int[op.size() - 2];
+                for (int k = 2; k < op.size(); k++) {
+                    ports[k - 2] = intNumber(op.get(k), "a port");
+                }
+                engine.multicastGroup(intNumber(op.get(1), "a multicast group"), ports);
+            } else if (at < 0) {
+                validate(op, engine.state());
+                run(op, engine.state());
+            } else {
+                validate(op, engine.state());
+                engine.scheduleControlWithinRun(at, new ScriptOp(where, op));
+            }
+            return true;
+        } catch (UserError | IndexOutOfBoundsException e) {
+            String msg = e instanceof UserError ? e.getMessage() : "missing arguments";
+            throw new UserError(where + ": " + ControlText.cutTokens(msg), e);
+        }
     }
 
     /**

@@ -64,7 +64,8 @@ class OutOfMemoryTest {
             assertEquals(2, p.exitValue(), said);
             assertEquals(1, said.lines().count(), said);
             assertTrue(said.matches("rmtemu: topology builtin:fattree\\?k=24 needs about \\d+ MB before its first packet"
-                    + " \\(.*\\) but this JVM may use \\d+ MB; run with RMTEMU_JAVA_OPTS=-Xmx1g\\s*"), said);
+                    + " \\(.*\\), more than the \\d+ MB it may take: half of this JVM's \\d+ MB heap \\(the other half"
+                    + " is for packets in flight, the ring and the report\\); run with RMTEMU_JAVA_OPTS=-Xmx1g\\s*"), said);
         } finally {
             p.destroyForcibly();
         }

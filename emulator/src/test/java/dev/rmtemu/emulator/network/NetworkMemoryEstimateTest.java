@@ -55,8 +55,25 @@ class NetworkMemoryEstimateTest {
         assertEquals(4176L * 3456 * NetworkMemoryEstimate.ROUTING_BYTES_PER_NODE_AND_HOST, e.routingBytes());
         UserError u = assertThrows(UserError.class, () -> e.check("builtin:fattree?k=24", 256L << 20));
         assertEquals("topology builtin:fattree?k=24 needs about 260 MB before its first packet (switches 90 MB,"
-                + " routing 165 MB, registers 0 MB) but this JVM may use 256 MB; run with RMTEMU_JAVA_OPTS=-Xmx1g",
+                + " routing 165 MB, registers 0 MB), more than the 128 MB it may take: half of this JVM's 256 MB heap"
+                + " (the other half is for packets in flight, the ring and the report); run with RMTEMU_JAVA_OPTS=-Xmx1g",
                 u.getMessage());
         e.check("builtin:fattree?k=24", 1L << 30); // fits half of 1 GiB
+    }
+
+    /**
+     * Issue 30 point 15: -Xmx3g refused an estimate of 1,700 MB without saying that a network
+     * may take only half the heap; the line now names the share and its size.
+     */
+    @Test
+    void theRefusalSaysOnlyHalfTheHeapIsAllowed() {
+        long mib = 1L << 20;
+        NetworkMemoryEstimate e = new NetworkMemoryEstimate(1700 * mib, 500 * mib, 1000 * mib, 200 * mib);
+        UserError u = assertThrows(UserError.class, () -> e.check("big.yaml", 3L << 30));
+        assertEquals("topology big.yaml needs about 1700 MB before its first packet (switches 500 MB, routing 1000 MB,"
+                + " registers 200 MB), more than the 1536 MB it may take: half of this JVM's 3072 MB heap (the other"
+                + " half is for packets in flight, the ring and the report); run with RMTEMU_JAVA_OPTS=-Xmx4g",
+                u.getMessage());
+        e.check("big.yaml", 4L << 30); // its legal twin: half of 4 GiB holds it
     }
 }

@@ -74,12 +74,20 @@ public final class TargetProfiles {
     /** Parses a profile; {@code source} names the file in error messages. */
     public static TargetProfile parse(String json, String source) {
         JsonNode root;
-        try {
-            root = JSON.readTree(json);
+        try (com.fasterxml.jackson.core.JsonParser parser = JSON.createParser(json)) {
+            root = JSON.readTree(parser);
+            if (root != null && parser.nextToken() != null) {
+                // a second document (or any other text) after the profile: which one did the user mean?
+                com.fasterxml.jackson.core.JsonLocation at = parser.currentTokenLocation();
+                throw new UserError(source + ": text after the profile's JSON object at line " + at.getLineNr()
+                        + ", column " + at.getColumnNr() + " (a profile file holds one JSON object)");
+            }
         } catch (JsonProcessingException e) {
             // a limit (nesting depth, number length) may come without a location
             throw new UserError(source + ": not valid JSON" + (e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()), e);
+        } catch (IOException e) {
+            throw new UserError(source + ": cannot read: " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) {
             throw new UserError(source + ": a target profile must be a JSON object");

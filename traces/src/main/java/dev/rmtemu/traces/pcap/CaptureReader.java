@@ -26,7 +26,8 @@ public abstract class CaptureReader implements PacketSource {
     protected final String name;
     protected final ByteWindow in;
     protected final SkipCounters skips = new SkipCounters();
-    private final boolean lenient;
+    /** Lenient: a frame with out-of-range fields is skipped and counted, a corrupt tail ends reading. */
+    protected final boolean lenient;
     private long records;
     private long frames;
     private String stopReason;
@@ -88,6 +89,20 @@ public abstract class CaptureReader implements PacketSource {
     @Override
     public SkipCounters skipped() {
         return skips;
+    }
+
+    /**
+     * A frame whose header is well formed but whose fields are out of range (captured length
+     * over original length, a timestamp no ns count holds): refused naming the record (1-based,
+     * as Wireshark numbers frames) and its byte offset; lenient, skipped and counted under
+     * {@code reason}. The caller has consumed the frame's bytes.
+     */
+    protected int badFrame(long offset, SkipReason reason, String what) {
+        if (!lenient) {
+            throw corrupt(offset, "record " + (frames + 1) + ": " + what);
+        }
+        skips.increment(reason);
+        return FRAME_SKIPPED;
     }
 
     protected TraceFormatException corrupt(long offset, String what) {

@@ -1,6 +1,7 @@
 package dev.rmtemu.traces.pcap;
 
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.SkipReason;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -90,6 +91,16 @@ public final class PcapReader extends CaptureReader {
                     + " bytes)");
         }
         p = in.pos(); // ensure may have moved the window
+        if (Integer.compareUnsigned(capLen, origLen) > 0) {
+            in.advance(RECORD_HEADER + capLen);
+            return badFrame(at, SkipReason.CAPTURED_OVER_ORIGINAL, "captured length " + capLen
+                    + " exceeds the original length " + origLen);
+        }
+        if (frac >= NANOS_PER_SECOND / fracToNanos) {
+            in.advance(RECORD_HEADER + capLen);
+            return badFrame(at, SkipReason.BAD_TIMESTAMP, (fracToNanos == 1 ? "nanosecond" : "microsecond")
+                    + " field " + frac + " is not below " + NANOS_PER_SECOND / fracToNanos);
+        }
         into.timestampNs(seconds * NANOS_PER_SECOND + frac * fracToNanos)
                 .wireLength(origLen).ingressPort(0);
         boolean ok = PacketDecoder.decode(b, p + RECORD_HEADER, capLen, linkType, into, skips);

@@ -1,6 +1,7 @@
 package dev.rmtemu.traces.pcap;
 
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.SkipReason;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -43,6 +44,11 @@ public final class PcapngReader extends CaptureReader {
     private int interfaces;
     private int[] linkTypes = new int[4];
     private int[] snapLens = new int[4];
+    /** Largest |if_tsoffset| in seconds whose ns value fits a long. */
+    static final long MAX_TSOFFSET_SECONDS = Long.MAX_VALUE / NANOS_PER_SECOND;
+    /** tsOffsetNs of an interface whose if_tsoffset was out of range (lenient): its packets are skipped. */
+    private static final long BAD_TSOFFSET = Long.MIN_VALUE;
+
     /** if_tsresol byte per interface: bit 7 set = negative power of 2, else of 10. */
     private int[] tsResol = new int[4];
     private long[] tsOffsetNs = new long[4];
@@ -189,7 +195,17 @@ public final class PcapngReader extends CaptureReader {
                 }
                 tsResol[i] = r;
             } else if (code == OPT_IF_TSOFFSET && olen >= 8) {
-                tsOffsetNs[i] = b.getLong(o + 4, order) * NANOS_PER_SECOND;
+                long seconds = b.getLong(o + 4, order);
+                if (seconds > MAX_TSOFFSET_SECONDS || seconds < -MAX_TSOFFSET_SECONDS) {
+                    String what = "interface " + i + ": if_tsoffset " + seconds + " s is out of range (a nanosecond time "
+                            + "holds at most +-" + MAX_TSOFFSET_SECONDS + " s)";
+                    if (!lenient) {
+                        throw corrupt(at + (o - p), what);
+                    }
+                    tsOffsetNs[i] = BAD_TSOFFSET; // its packets are skipped as bad-timestamp
+                } else {
+                    tsOffsetNs[i] = seconds * NANOS_PER_SECOND;
+                }
             }
             o += 4 + padded;
         }
@@ -240,13 +256,49 @@ public final class PcapngReader extends CaptureReader {
         if (origLen < 0) {
             throw corrupt(at, "original length " + Integer.toUnsignedString(origLen) + " is not a frame length");
         }
+        if (type == BLOCK_EPB || type == BLOCK_OPB) {
+            if (Integer.compareUnsigned(capLen, origLen) > 0) {
+                in.advance(len);
+                return badFrame(at, SkipReason.CAPTURED_OVER_ORIGINAL, "captured length " + capLen
+                        + " exceeds the original length " + origLen);
+            }
+        }
         if (hasTimestamp) {
-            lastTimestampNs = toNanos(ts, tsResol[iface]) + tsOffsetNs[iface];
+            if (tsOffsetNs[iface] == BAD_TSOFFSET) {
+                in.advance(len);
+                return badFrame(at, SkipReason.BAD_TIMESTAMP, "interface " + iface + "'s if_tsoffset is out of range");
+            }
+            long ns = toNanosChecked(ts, tsResol[iface]);
+            long offset = tsOffsetNs[iface];
+            if (ns < 0 || (offset > 0 && ns > Long.MAX_VALUE - offset)) {
+                in.advance(len);
+                return badFrame(at, SkipReason.BAD_TIMESTAMP, "timestamp " + Long.toUnsignedString(ts) + " (interface "
+                        + iface + ", if_tsoffset " + offset / NANOS_PER_SECOND + " s) does not fit a 64-bit ns count");
+            }
+            lastTimestampNs = ns + offset;
         }
         into.timestampNs(lastTimestampNs).wireLength(origLen).ingressPort(iface);
         boolean ok = PacketDecoder.decode(b, p + data, capLen, linkTypes[iface], into, skips);
         in.advance(len);
         return ok ? FRAME_RECORD : FRAME_SKIPPED;
+    }
+
+    /** As {@link #toNanos}, or -1 when the time does not fit a signed 64-bit ns count. */
+    static long toNanosChecked(long ts, int resol) {
+        int exponent = resol & 0x7F;
+        if ((resol & 0x80) == 0) {
+            if (exponent <= 9) {
+                long m = POW10[9 - exponent];
+                return ts < 0 || ts > Long.MAX_VALUE / m ? -1 : ts * m;
+            }
+            return Long.divideUnsigned(ts, POW10[exponent - 9]);
+        }
+        long hi = Math.multiplyHigh(ts, NANOS_PER_SECOND) + ((ts >> 63) & NANOS_PER_SECOND);
+        if (exponent == 0 ? hi != 0 : (hi >>> exponent) != 0) {
+            return -1;
+        }
+        long r = toNanos(ts, resol);
+        return r < 0 ? -1 : r;
     }
 
     /** Converts an unsigned timestamp in the interface's units to ns (wrapping on absurd values). */

@@ -1,6 +1,6 @@
 package dev.rmtemu.traces.store;
 
-import dev.rmtemu.model.text.ClosestName;
+import dev.rmtemu.model.text.Printable;
 import java.util.regex.Pattern;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
@@ -41,6 +41,16 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
     static final int MAX_MANIFEST_BYTES = 1 << 20;
     /** Names Chronicle Queue gives its files (cycle and table stores): no separators, no control characters. */
     private static final Pattern QUEUE_FILE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,255}");
+    /** Prefix of the manifest keys carrying the source's skip counters. */
+    static final String SKIPPED_KEY = "skipped.";
+    /**
+     * Most frames a store's source can have skipped: 2^48 frames need at least 4.5 PB of
+     * capture record headers alone, so a larger count is a damaged or forged manifest (and
+     * counts near 2^63 would overflow the totals a report adds up).
+     */
+    static final long MAX_SOURCE_FRAMES = 1L << 48;
+    /** Longest part of the manifest's source description printed: a path and a spec, not a flood. */
+    static final int MAX_SOURCE_CHARS = 300;
     /** Chunk of a queue file checksummed per read. */
     private static final int CHECK_CHUNK = 1 << 20;
 
@@ -122,6 +132,15 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
         }
         if (files.isEmpty()) {
             throw corrupt(dir, "manifest lists no queue files");
+        }
+        for (Map.Entry<String, String> e : m.entrySet()) {
+            if (e.getKey().startsWith(SKIPPED_KEY)) {
+                long n = parse(dir, e.getKey(), e.getValue(), 10);
+                if (n > MAX_SOURCE_FRAMES) {
+                    throw corrupt(dir, "manifest value of '" + cut(e.getKey()) + "' is '" + n
+                            + "', more frames than a capture holds (at most " + MAX_SOURCE_FRAMES + ")");
+                }
+            }
         }
         return new StoreManifest(records, recordsCrc, files, m);
     }
@@ -212,6 +231,6 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
     }
 
     private static String cut(String s) {
-        return s == null ? "" : ClosestName.cut(s, 60);
+        return s == null ? "" : Printable.escape(s, 60);
     }
 }

@@ -27,6 +27,8 @@ public final class TraceStore {
     public static final long FIXED_TIME_MILLIS = 0L;
     /** Roll cycle with room for far more messages than any trace (2^32+ per cycle). */
     static final LargeRollCycles ROLL_CYCLE = LargeRollCycles.HUGE_DAILY;
+    /** How long a reader waits for a queue file's header to be complete (a written store's always is). */
+    static final long READER_HEADER_TIMEOUT_MS = 1_000L;
     /** 2: the manifest carries the checksums and file sizes the reader checks. */
     static final String FORMAT_VERSION = "2";
 
@@ -48,7 +50,9 @@ public final class TraceStore {
                 .rollCycle(ROLL_CYCLE)
                 .timeProvider(() -> FIXED_TIME_MILLIS);
         if (readOnly) {
-            b.readOnly(true);
+            // the files were checked against the manifest: a header that never completes is a forged
+            // store, and Chronicle's default wait for it (~23 s) would only delay saying so
+            b.readOnly(true).timeoutMS(READER_HEADER_TIMEOUT_MS);
         }
         return b.build();
     }

@@ -40,9 +40,10 @@ public final class TraceStoreSource implements PacketSource {
         Map<String, String> m = manifest.entries();
         this.expected = manifest.records();
         this.expectedCrc = manifest.recordsCrc();
-        this.source = m.getOrDefault("source", "?");
+        // the manifest is a file anyone can edit: its text is printed escaped and cut
+        this.source = dev.rmtemu.model.text.Printable.escape(m.getOrDefault("source", "?"), StoreManifest.MAX_SOURCE_CHARS);
         for (SkipReason r : SkipReason.values()) {
-            String v = m.get("skipped." + r.label());
+            String v = m.get(StoreManifest.SKIPPED_KEY + r.label());
             if (v != null) {
                 try {
                     skips.add(r, Long.parseLong(v));
@@ -57,7 +58,9 @@ public final class TraceStoreSource implements PacketSource {
             q = TraceStore.open(dir, true);
             this.queue = q;
             this.tailer = q.createTailer().toStart();
-        } catch (RuntimeException e) {
+        } catch (Exception | InternalError e) {
+            // Chronicle throws checked exceptions it does not declare (StreamCorruptedException on a
+            // forged header) and faults on a mapping as InternalError: all are a damaged store
             if (q != null) {
                 q.close();
             }
@@ -77,7 +80,7 @@ public final class TraceStoreSource implements PacketSource {
             return readNext(into);
         } catch (UserError e) {
             throw e;
-        } catch (RuntimeException | InternalError e) {
+        } catch (Exception | InternalError e) {
             // the files were checked before opening; this is a store changed under us, or a checker gap
             throw chronicleFailure("reading record " + read, e);
         }
@@ -115,7 +118,9 @@ public final class TraceStoreSource implements PacketSource {
     }
 
     private UserError chronicleFailure(String doing, Throwable e) {
-        return StoreManifest.corrupt(dir, "Chronicle Queue failed " + doing + " (" + e.getClass().getSimpleName() + ")");
+        return StoreManifest.corrupt(dir, "Chronicle Queue failed " + doing + " (" + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + dev.rmtemu.model.text.Printable.escape(e.getMessage(), 80))
+                + ")");
     }
 
     /** Records in the store according to its manifest. */

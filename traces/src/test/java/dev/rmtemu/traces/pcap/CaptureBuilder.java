@@ -62,6 +62,15 @@ final class CaptureBuilder {
         return u32(len);
     }
 
+    /** IDB with an if_tsoffset option of {@code seconds}. */
+    CaptureBuilder idbWithOffset(int linkType, long seconds) {
+        int len = 20 + 12 + 4;
+        u32(PcapngReader.BLOCK_IDB).u32(len).u16(linkType).u16(0).u32(0);
+        u16(PcapngReader.OPT_IF_TSOFFSET).u16(8);
+        raw(ByteBuffer.allocate(8).order(order).putLong(seconds).array());
+        return u16(0).u16(0).u32(len);
+    }
+
     CaptureBuilder epb(int iface, long ts, byte[] frame, int origLen) {
         int padded = (frame.length + 3) & ~3;
         int len = 32 + padded;

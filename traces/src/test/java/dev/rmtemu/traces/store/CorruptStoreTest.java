@@ -173,8 +173,52 @@ class CorruptStoreTest {
         Files.writeString(manifest, good.replace("format=rmtemu-trace-store 2", "format=rmtemu-trace-store 1"));
         assertTrue(refusal().startsWith(store + ": unsupported trace store format 'rmtemu-trace-store 1'"));
         Files.writeString(manifest, good + "file.a\u0000b.cq4=1 crc32c=0\n");
-        assertEquals(store + ": corrupt trace store: manifest lists 'a\u0000b.cq4', not a queue file name", refusal());
+        assertEquals(store + ": corrupt trace store: manifest lists 'a\\u0000b.cq4', not a queue file name", refusal());
         Files.write(manifest, new byte[] {'f', (byte) 0xFF, '\n'});
         assertEquals(store + ": corrupt trace store: " + TraceStore.MANIFEST + " is not UTF-8 text", refusal());
+    }
+
+    /** Writes the manifest again with the queue files' sizes and checksums as they are now (a forged store). */
+    private void recomputeFileChecksums() throws IOException {
+        Path manifest = store.resolve(TraceStore.MANIFEST);
+        var now = StoreManifest.describeFiles(store);
+        StringBuilder sb = new StringBuilder();
+        for (String line : Files.readAllLines(manifest, StandardCharsets.UTF_8)) {
+            int eq = line.indexOf('=');
+            String key = eq > 0 ? line.substring(0, eq) : "";
+            if (key.startsWith(StoreManifest.FILE_KEY) && now.containsKey(key.substring(StoreManifest.FILE_KEY.length()))) {
+                line = key + "=" + now.get(key.substring(StoreManifest.FILE_KEY.length())).manifestValue();
+            }
+            sb.append(line).append('\n');
+        }
+        Files.writeString(manifest, sb.toString(), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Issue 30 point 11: one bit flipped in the cycle file's header with the manifest's file
+     * checksum recomputed reached the user as "internal error: java.io.StreamCorruptedException"
+     * (exit 1). A flip in every 16th of the first 512 bytes must read as before or be one UserError
+     * naming the store.
+     */
+    @Test
+    void forgedHeaderBitFlipsAreUserErrors() throws IOException {
+        byte[] good = Files.readAllBytes(cycleFile);
+        String goodManifest = Files.readString(store.resolve(TraceStore.MANIFEST));
+        int refused = 0;
+        for (int at = 0; at < 512; at += 16) {
+            byte[] bad = good.clone();
+            bad[at] ^= (byte) (1 << (at % 8));
+            Files.write(cycleFile, bad);
+            recomputeFileChecksums();
+            try (PacketSource src = TraceSpec.open(store.toString())) {
+                drain(src);
+            } catch (UserError e) {
+                assertTrue(e.getMessage().startsWith(store + ": corrupt trace store: "), "byte " + at + ": " + e.getMessage());
+                assertEquals(UserError.BAD_INPUT, e.exitCode());
+                refused++;
+            }
+            Files.writeString(store.resolve(TraceStore.MANIFEST), goodManifest);
+        }
+        assertTrue(refused > 0, "no header flip was refused");
     }
 }
