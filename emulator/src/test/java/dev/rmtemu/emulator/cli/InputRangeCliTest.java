@@ -1,7 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.model.target.TargetProfiles;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.store.TraceStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
