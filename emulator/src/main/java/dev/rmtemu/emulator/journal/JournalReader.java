@@ -58,6 +58,8 @@ public final class JournalReader implements AutoCloseable {
     private int pipe;
     private int length;
     private long messagesRead;
+    /** Size of the queue file last looked up: every message read must end within it. */
+    private long queueFileBytes;
     private long endCycle = -1;
     private boolean ended;
     private boolean aborted;
@@ -185,6 +187,7 @@ public final class JournalReader implements AutoCloseable {
                     break;
                 }
                 Bytes<?> b = dc.wire().bytes();
+                checkWithinFile(b);
                 readMessageHeader(b);
                 if (kind == JournalKinds.END) {
                     readEnd(b);
@@ -269,6 +272,7 @@ public final class JournalReader implements AutoCloseable {
                 return false;
             }
             Bytes<?> b = dc.wire().bytes();
+            checkWithinFile(b);
             readMessageHeader(b);
             readHeader(b);
         }
@@ -317,6 +321,40 @@ public final class JournalReader implements AutoCloseable {
         } catch (Exception | InternalError e) {
             throw chronicleFailure(e);
         }
+    }
+
+    /**
+     * Refuses a message whose end lies past the end of the queue file. The document's bytes
+     * are a window on the memory-mapped file (positions are file offsets); a forged length
+     * would let a read run past the file's end, which faults (SIGBUS) instead of failing.
+     * The size is looked up again only when a message ends past the last size seen (a live
+     * journal grows).
+     */
+    private void checkWithinFile(Bytes<?> b) {
+        long end = b.readLimit();
+        if (end <= queueFileBytes) {
+            return;
+        }
+        queueFileBytes = largestCycleFile(directory);
+        if (end > queueFileBytes) {
+            throw notAJournal("message " + (messagesRead + 1) + " ends at byte " + end + ", past the end of its queue file ("
+                    + queueFileBytes + " bytes)");
+        }
+    }
+
+    /** Bytes of the largest cycle file (the journal's pinned clock gives it one). */
+    private static long largestCycleFile(Path dir) {
+        long max = 0;
+        try (var s = Files.list(dir)) {
+            for (Path p : s.toList()) {
+                if (p.getFileName().toString().endsWith(JournalFormat.QUEUE_FILE_SUFFIX)) {
+                    max = Math.max(max, Files.size(p));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new UserError("journal " + dir + ": cannot list it: " + e.getMessage(), e);
+        }
+        return max;
     }
 
     /** Reads the fixed message header into the current-message fields. */
