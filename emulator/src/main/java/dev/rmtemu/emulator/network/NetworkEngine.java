@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.network;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.engine.CycleClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -188,7 +189,7 @@ public final class NetworkEngine {
                 break;
             }
         }
-        ProgramRegistry registry = new ProgramRegistry();
+        ProgramRegistry registry = ProgramPlugins.registry();
         // every program first (cheap), so the memory estimate can refuse before any switch is allocated
         StageProgram[] programs = new StageProgram[sw.size()];
         for (int i = 0; i < sw.size(); i++) {

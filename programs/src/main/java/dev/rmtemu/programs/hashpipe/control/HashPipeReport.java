@@ -2,6 +2,7 @@ package dev.rmtemu.programs.hashpipe.control;
 
 import dev.rmtemu.programs.hashpipe.program.FlowKeys;
 import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
+import dev.rmtemu.programs.hashpipe.program.HashPipeParams;
 import dev.rmtemu.programs.hashpipe.program.HashPipeProgram;
 import dev.rmtemu.programs.hashpipe.program.KeyKind;
 
@@ -12,7 +13,6 @@ import dev.rmtemu.emulator.replay.ProgramReport;
 import dev.rmtemu.emulator.results.ProgramResults;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.emulator.replay.ReplayResult;
-import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
@@ -189,7 +189,7 @@ public final class HashPipeReport implements ProgramReport {
     @Override
     public Results results(ReplayResult result) {
         ReplayOptions o = result.options();
-        ProgramParams p = new ProgramParams(HashPipeProgram.NAME, new HashPipeProgram().params(), o.params());
-        return results(result.engine().state(), HashPipeConfig.from(p), p.intValue("top"), o.trace(), result.packetsRead());
+        HashPipeParams x = HashPipeParams.of(result.engine().state().program());
+        return results(result.engine().state(), x.config(), x.top(), o.trace(), result.packetsRead());
     }
 }

@@ -3,6 +3,7 @@ package dev.rmtemu.programs.hashpipe.program;
 import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.PositionalCrc;
+import dev.rmtemu.programs.common.FiveTupleHash;
 import dev.rmtemu.traces.PacketRecord;
 
 /**
@@ -49,14 +50,14 @@ public final class FlowKeys {
                     return;
                 }
                 long s = fingerprint.init();
-                s = feed(fingerprint, s, r.ipVersion(), 1);
-                s = feed(fingerprint, s, r.srcIpv6Hi(), 8);
-                s = feed(fingerprint, s, r.srcIpv6Lo(), 8);
-                s = feed(fingerprint, s, r.dstIpv6Hi(), 8);
-                s = feed(fingerprint, s, r.dstIpv6Lo(), 8);
-                s = feed(fingerprint, s, r.protocol(), 1);
-                s = feed(fingerprint, s, r.srcPort(), 2);
-                s = feed(fingerprint, s, r.dstPort(), 2);
+                s = FiveTupleHash.feed(fingerprint, s, r.ipVersion(), 1);
+                s = FiveTupleHash.feed(fingerprint, s, r.srcIpv6Hi(), 8);
+                s = FiveTupleHash.feed(fingerprint, s, r.srcIpv6Lo(), 8);
+                s = FiveTupleHash.feed(fingerprint, s, r.dstIpv6Hi(), 8);
+                s = FiveTupleHash.feed(fingerprint, s, r.dstIpv6Lo(), 8);
+                s = FiveTupleHash.feed(fingerprint, s, r.protocol(), 1);
+                s = FiveTupleHash.feed(fingerprint, s, r.srcPort(), 2);
+                s = FiveTupleHash.feed(fingerprint, s, r.dstPort(), 2);
                 lo = nonZero(fingerprint.finish(s) & 0xFFFFFFFFL);
                 hi = 0;
             }
@@ -79,13 +80,6 @@ public final class FlowKeys {
 
     static long nonZero(long key) {
         return key == 0 ? KeyKind.ZERO_KEY_ALIAS : key;
-    }
-
-    public static long feed(HashAlgorithm h, long s, long v, int bytes) {
-        for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
-            s = h.update(s, (int) (v >>> shift) & 0xff);
-        }
-        return s;
     }
 
     public long lo() {

@@ -116,8 +116,8 @@ public final class HashPipeProgram implements ProgramFactory {
 
     @Override
     public StageProgram build(ProgramParams p) {
-        HashPipeConfig cfg = HashPipeConfig.from(p);
-        return build(cfg, p.longValue("port"), p);
+        HashPipeParams x = HashPipeParams.from(p);
+        return build(x.config(), x.port(), p).withConfig(x);
     }
 
     /** The PHV fields the stages pass on: the entry offered to a stage, and the stage's stateful-ALU outputs. */

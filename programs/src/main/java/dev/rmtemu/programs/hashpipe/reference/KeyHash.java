@@ -1,6 +1,6 @@
 package dev.rmtemu.programs.hashpipe.reference;
 
-import dev.rmtemu.programs.hashpipe.program.FlowKeys;
+import dev.rmtemu.programs.common.FiveTupleHash;
 import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
 import dev.rmtemu.programs.hashpipe.program.KeyKind;
 
@@ -38,10 +38,10 @@ public final class KeyHash {
         HashAlgorithm a = algorithm;
         long s = a.init();
         if (wide) {
-            s = FlowKeys.feed(a, s, lo, 8);
-            s = FlowKeys.feed(a, s, hi, KeyKind.FIVETUPLE_HI_BITS / 8);
+            s = FiveTupleHash.feed(a, s, lo, 8);
+            s = FiveTupleHash.feed(a, s, hi, KeyKind.FIVETUPLE_HI_BITS / 8);
         } else {
-            s = FlowKeys.feed(a, s, lo, 4);
+            s = FiveTupleHash.feed(a, s, lo, 4);
         }
         return a.finish(s) & HashPipeConfig.INDEX_HASH_MASK;
     }

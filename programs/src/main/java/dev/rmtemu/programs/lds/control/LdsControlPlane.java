@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.lds.control;
 
 import dev.rmtemu.programs.lds.program.LdsIntervals;
+import dev.rmtemu.programs.lds.program.LdsParams;
 import dev.rmtemu.programs.lds.program.LdsPipeline;
 import dev.rmtemu.programs.lds.program.LdsProgram;
 import dev.rmtemu.programs.lds.program.LdsRole;
@@ -14,13 +15,10 @@ import dev.rmtemu.emulator.replay.ProgramControlPlane;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.program.ProgramParams;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * LDS's control plane in {@code rmtemu replay --program lds} (one switch, role both: sender
@@ -63,7 +61,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
 
     @Override
     public Session start(SwitchEngine engine, ReplayOptions options, ExportJournal journal) {
-        LdsPipeline pipeline = LdsProgram.pipeline(new ProgramParams(LdsProgram.NAME, new LdsProgram().params(), options.params()));
+        LdsPipeline pipeline = LdsParams.of(engine.state().program()).pipeline();
         if (pipeline.role != LdsRole.BOTH || journal == null) {
             return Session.NONE;
         }
@@ -89,15 +87,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
 
     /** The pipeline switch {@code s} of a network runs (its program's parameters). */
     static LdsPipeline pipeline(dev.rmtemu.model.program.StageProgram p) {
-        LdsProgram factory = new LdsProgram();
-        Map<String, String> given = new TreeMap<>();
-        for (var spec : factory.params()) {
-            String v = p.params().get(spec.name());
-            if (v != null) {
-                given.put(spec.name(), v);
-            }
-        }
-        return LdsProgram.pipeline(new ProgramParams(LdsProgram.NAME, factory.params(), given));
+        return LdsParams.of(p).pipeline();
     }
 
     /** Ordinals of the switches running {@code lds}, in ordinal order. */

@@ -1,7 +1,5 @@
 package dev.rmtemu.programs.lds.control;
 
-import dev.rmtemu.programs.lds.experiment.LdsTrace;
-
 import dev.rmtemu.traces.PacketRecord;
 import org.agrona.collections.Long2LongHashMap;
 
@@ -31,7 +29,7 @@ public final class LdsDeliveredFlows {
     public void add(PacketRecord r) {
         long a = ((long) r.srcIpv4() << 32) | (r.dstIpv4() & 0xFFFFFFFFL);
         long b = ((long) r.protocol() << 32) | ((long) r.srcPort() << 16) | r.dstPort();
-        long key = LdsTrace.tupleKey(r);
+        long key = LdsPacketKeys.tupleKey(r);
         int i = (int) index.get(key);
         if (i < 0) {
             i = size++;

@@ -67,4 +67,11 @@ public final class LdsPacketKeys {
     public long weight() {
         return weight;
     }
+
+    /** The 5-tuple folded into 64 bits (the generator's flows differ in their hashed addresses and ports). */
+    public static long tupleKey(PacketRecord r) {
+        long a = ((long) r.srcIpv4() << 32) | (r.dstIpv4() & 0xFFFFFFFFL);
+        long b = ((long) r.protocol() << 32) | ((long) r.srcPort() << 16) | r.dstPort();
+        return dev.rmtemu.traces.gen.SplitMix64.mix(a ^ dev.rmtemu.traces.gen.SplitMix64.mix(b));
+    }
 }

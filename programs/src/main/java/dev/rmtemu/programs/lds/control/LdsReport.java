@@ -1,7 +1,7 @@
 package dev.rmtemu.programs.lds.control;
 
-import dev.rmtemu.programs.lds.experiment.LdsTrace;
 import dev.rmtemu.programs.lds.program.LdsConfig;
+import dev.rmtemu.programs.lds.program.LdsParams;
 import dev.rmtemu.programs.lds.program.LdsPipeline;
 import dev.rmtemu.programs.lds.program.LdsProgram;
 import dev.rmtemu.programs.lds.program.LdsRole;
@@ -12,7 +12,6 @@ import dev.rmtemu.emulator.replay.ProgramReport;
 import dev.rmtemu.emulator.results.NoteResults;
 import dev.rmtemu.emulator.results.ProgramResults;
 import dev.rmtemu.emulator.replay.ReplayResult;
-import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
@@ -80,7 +79,7 @@ public final class LdsReport implements ProgramReport {
         try (PacketSource src = TraceSpec.open(trace)) {
             while (n < packets && src.next(r)) {
                 n++;
-                long key = LdsTrace.tupleKey(r);
+                long key = LdsPacketKeys.tupleKey(r);
                 int i = (int) index.get(key);
                 if (i < 0) {
                     i = order.size();
@@ -173,8 +172,8 @@ public final class LdsReport implements ProgramReport {
 
     @Override
     public ProgramResults results(ReplayResult result) {
-        ProgramParams p = new ProgramParams(LdsProgram.NAME, new LdsProgram().params(), result.options().params());
-        LdsPipeline pipeline = LdsProgram.pipeline(p);
+        LdsParams p = LdsParams.of(result.engine().state().program());
+        LdsPipeline pipeline = p.pipeline();
         if (pipeline.role != LdsRole.BOTH) {
             return new NoteResults("LDS: role " + pipeline.role.label + " holds one end only; the estimate needs the other switch's sketch");
         }
@@ -182,7 +181,7 @@ public final class LdsReport implements ProgramReport {
         if (run == null) {
             return merged(result, p, pipeline.config);
         }
-        return perInterval(run, pipeline, p.intValue("top"));
+        return perInterval(run, pipeline, p.top());
     }
 
     /**
@@ -236,9 +235,9 @@ public final class LdsReport implements ProgramReport {
     }
 
     /** Without a run directory no interval is closed: both banks merged, everything since the start. */
-    static MergedResults merged(ReplayResult result, ProgramParams p, LdsConfig cfg) {
+    static MergedResults merged(ReplayResult result, LdsParams p, LdsConfig cfg) {
         List<Row> rows = top(estimator(result.engine().state(), cfg), result.options().trace(), result.packetsRead(),
-                p.intValue("top"));
+                p.top());
         List<FlowResult> flows = new ArrayList<>();
         for (Row r : rows) {
             flows.add(new FlowResult(tuple(r.src(), r.srcPort(), r.dst(), r.dstPort(), r.proto()), r.packets(),
@@ -332,8 +331,8 @@ public final class LdsReport implements ProgramReport {
                     continue;
                 }
                 if (flows == null) {
-                    flows = LdsDeliveredFlows.read(LdsControlPlane.deliveredFile(run), Integer.parseInt(result.options().params()
-                            .getOrDefault("top", String.valueOf(LdsProgram.DEFAULT_REPORT_TOP))));
+                    flows = LdsDeliveredFlows.read(LdsControlPlane.deliveredFile(run),
+                            LdsParams.of(net.switchEngine(s).state().program()).top());
                 }
                 var sent = LdsCollector.importAll(run, tx.config, LdsCollector.KIND_SENDER_SKETCH, s);
                 var received = LdsCollector.importAll(run, rx.config, LdsCollector.KIND_RECEIVER_SKETCH, r);

@@ -85,7 +85,7 @@ public final class LdsTrace {
         try (PacketSource src = TraceSpec.open(spec)) {
             PacketRecord r = PacketRecord.allocate();
             while (src.next(r)) {
-                long key = tupleKey(r);
+                long key = LdsPacketKeys.tupleKey(r);
                 int id = (int) ids.get(key);
                 if (id < 0) {
                     id = nFlows++;
@@ -139,13 +139,6 @@ public final class LdsTrace {
         return into.clear().ipVersion(4).srcIpv4(tuple[0][f]).dstIpv4(tuple[1][f]).protocol(tuple[2][f])
                 .srcPort(tuple[3][f] >>> 16).dstPort(tuple[3][f] & 0xFFFF).ipId(ipId[i] & 0xFFFF).payloadHash(payloadHash[i])
                 .timestampNs(sendNs[i]);
-    }
-
-    /** The 5-tuple folded into 64 bits (the generator's flows differ in their hashed addresses and ports). */
-    public static long tupleKey(PacketRecord r) {
-        long a = ((long) r.srcIpv4() << 32) | (r.dstIpv4() & 0xFFFFFFFFL);
-        long b = ((long) r.protocol() << 32) | ((long) r.srcPort() << 16) | r.dstPort();
-        return dev.rmtemu.traces.gen.SplitMix64.mix(a ^ dev.rmtemu.traces.gen.SplitMix64.mix(b));
     }
 
     public long sendNs(int i) {

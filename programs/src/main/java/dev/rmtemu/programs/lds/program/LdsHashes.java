@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.lds.program;
 
 import dev.rmtemu.model.hash.Crc;
+import dev.rmtemu.programs.common.FiveTupleHash;
 import dev.rmtemu.traces.PacketRecord;
 
 /**
@@ -82,13 +83,7 @@ public final class LdsHashes {
 
     /** h_r over an IPv4 5-tuple. */
     public static long flow(Crc h, int src, int dst, int proto, int srcPort, int dstPort) {
-        long s = h.init();
-        s = word(h, s, src, 4);
-        s = word(h, s, dst, 4);
-        s = word(h, s, proto, 1);
-        s = word(h, s, srcPort, 2);
-        s = word(h, s, dstPort, 2);
-        return h.finish(s);
+        return FiveTupleHash.ipv4(h, src, dst, proto, srcPort, dstPort);
     }
 
     public static long flow(Crc h, PacketRecord r) {
@@ -98,20 +93,13 @@ public final class LdsHashes {
     /** A hash over the packet's identity: 5-tuple, IP ID, payload hash. */
     public static long packet(Crc h, PacketRecord r) {
         long s = h.init();
-        s = word(h, s, r.srcIpv4(), 4);
-        s = word(h, s, r.dstIpv4(), 4);
-        s = word(h, s, r.protocol(), 1);
-        s = word(h, s, r.srcPort(), 2);
-        s = word(h, s, r.dstPort(), 2);
-        s = word(h, s, r.ipId(), 2);
-        s = word(h, s, r.payloadHash(), 4);
+        s = FiveTupleHash.feed(h, s, r.srcIpv4(), 4);
+        s = FiveTupleHash.feed(h, s, r.dstIpv4(), 4);
+        s = FiveTupleHash.feed(h, s, r.protocol(), 1);
+        s = FiveTupleHash.feed(h, s, r.srcPort(), 2);
+        s = FiveTupleHash.feed(h, s, r.dstPort(), 2);
+        s = FiveTupleHash.feed(h, s, r.ipId(), 2);
+        s = FiveTupleHash.feed(h, s, r.payloadHash(), 4);
         return h.finish(s);
-    }
-
-    private static long word(Crc h, long s, long v, int bytes) {
-        for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
-            s = h.update(s, (int) (v >>> shift) & 0xff);
-        }
-        return s;
     }
 }

@@ -57,16 +57,12 @@ public final class LdsProgram implements ProgramFactory {
 
     @Override
     public StageProgram build(ProgramParams p) {
-        return pipeline(p).program;
+        LdsParams x = LdsParams.from(p);
+        return x.pipeline().program.withConfig(x);
     }
 
     public static LdsPipeline pipeline(ProgramParams p) {
-        int rows = p.intValue("rows");
-        LdsConfig cfg = new LdsConfig(rows, p.intValue("cells"), p.intValue("k"), parseSampling(p.string("sampling"), rows),
-                LdsConfig.DEFAULT_ALPHA, parseWeights(p.string("weights")));
-        double prio = parseShare(p.string("priority"));
-        return new LdsPipeline(cfg, LdsRole.byLabel(p.string("role")), p.intValue("port"), p.intValue("paths"), prio,
-                new LdsIntervals(p.intValue("interval_shift")));
+        return LdsParams.from(p).pipeline();
     }
 
     static double parseShare(String s) {

@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.lossradar.control;
 
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
+import dev.rmtemu.programs.lossradar.program.LossRadarParams;
 import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
 
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -14,13 +15,10 @@ import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.topology.Node;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.model.UserError;
-import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.program.StageProgram;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * LossRadar's control plane in {@code rmtemu replay --topology ... --program lossradar}:
@@ -46,19 +44,11 @@ public final class LossRadarControlPlane implements ProgramControlPlane {
 
     /** The configuration switch {@code s}'s {@code lossradar} program was built with. */
     static LossRadarConfig config(StageProgram p) {
-        LossRadarProgram factory = new LossRadarProgram();
-        Map<String, String> given = new TreeMap<>();
-        for (var spec : factory.params()) {
-            String v = p.params().get(spec.name());
-            if (v != null) {
-                given.put(spec.name(), v);
-            }
-        }
-        return LossRadarConfig.from(new ProgramParams(PROGRAM, factory.params(), given));
+        return LossRadarParams.of(p).config();
     }
 
     static boolean routes(StageProgram p) {
-        return "1".equals(p.params().get("route"));
+        return LossRadarParams.of(p).route();
     }
 
     /** Ordinals of the switches running {@code lossradar}, in ordinal order. */

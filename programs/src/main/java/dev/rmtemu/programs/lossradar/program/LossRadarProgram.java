@@ -181,7 +181,8 @@ public class LossRadarProgram implements ProgramFactory {
 
     @Override
     public StageProgram build(ProgramParams p) {
-        return build(LossRadarConfig.from(p), p.intValue("acl"), p.intValue("route") != 0, p.values());
+        LossRadarParams x = LossRadarParams.from(p);
+        return build(x.config(), x.aclEntries(), x.route(), p.values()).withConfig(x);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.midst.control;
 
 import dev.rmtemu.programs.midst.program.MidstConfig;
+import dev.rmtemu.programs.midst.program.MidstParams;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
 import dev.rmtemu.programs.midst.program.MidstProgram;
 
@@ -12,12 +13,10 @@ import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.replay.ProgramControlPlane;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.model.UserError;
-import dev.rmtemu.model.program.ProgramParams;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * MIDST's control plane in {@code rmtemu replay --program midst} (and on every switch running
@@ -57,11 +56,6 @@ public final class MidstControlPlane implements ProgramControlPlane {
         kinds.register(KIND_PROBES);
     }
 
-    /** The replay's MIDST parameters. */
-    static ProgramParams params(ReplayOptions o) {
-        return new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), o.params());
-    }
-
     /** True when some pipe's monitor flag is already on before any packet (a control script holds it). */
     static boolean held(SwitchEngine engine) {
         for (int pipe = 0; pipe < engine.config().profile().pipes(); pipe++) {
@@ -74,7 +68,7 @@ public final class MidstControlPlane implements ProgramControlPlane {
 
     @Override
     public Session start(SwitchEngine engine, ReplayOptions options, ExportJournal journal) {
-        return setUp(engine, params(options), journal, 0, "");
+        return setUp(engine, MidstParams.of(engine.state().program()), journal, 0, "");
     }
 
     /**
@@ -89,7 +83,7 @@ public final class MidstControlPlane implements ProgramControlPlane {
             if (!MidstProgram.NAME.equals(net.switchProgram(s))) {
                 continue;
             }
-            sessions.add(setUp(net.switchEngine(s), networkParams(net, s, options), journal, s,
+            sessions.add(setUp(net.switchEngine(s), MidstParams.of(net.switchEngine(s).state().program()), journal, s,
                     "switch " + net.switchNode(s).name() + ": "));
         }
         return new Session() {
@@ -111,26 +105,22 @@ public final class MidstControlPlane implements ProgramControlPlane {
 
     @Override
     public void check(SwitchEngine engine, ReplayOptions options) {
-        checkSwitch(engine, params(options), "");
+        checkSwitch(engine, MidstParams.of(engine.state().program()), "");
     }
 
     @Override
     public void checkNetwork(NetworkEngine net, ReplayOptions options) {
         for (int s = 0; s < net.switchCount(); s++) {
             if (MidstProgram.NAME.equals(net.switchProgram(s))) {
-                checkSwitch(net.switchEngine(s), networkParams(net, s, options), "switch " + net.switchNode(s).name() + ": ");
+                checkSwitch(net.switchEngine(s), MidstParams.of(net.switchEngine(s).state().program()),
+                        "switch " + net.switchNode(s).name() + ": ");
             }
         }
     }
 
-    private static ProgramParams networkParams(NetworkEngine net, int s, ReplayOptions options) {
-        Map<String, String> given = options.program() != null ? options.params() : net.switchNode(s).params().asMap();
-        return new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), given);
-    }
-
     /** What the replay's MIDST set-up needs of a switch; returns the pipe holding both sketches. */
-    private static int checkSwitch(SwitchEngine engine, ProgramParams p, String where) {
-        MidstConfig cfg = MidstProgram.config(p);
+    private static int checkSwitch(SwitchEngine engine, MidstParams p, String where) {
+        MidstConfig cfg = p.config();
         int ports = engine.config().frontPanelPorts();
         if (cfg.dataPort() >= ports || cfg.collectorPort() >= ports) {
             throw new UserError("midst: " + where + "port=" + cfg.dataPort() + " and collector=" + cfg.collectorPort()
@@ -149,10 +139,10 @@ public final class MidstControlPlane implements ProgramControlPlane {
         return pipe;
     }
 
-    private static Session setUp(SwitchEngine engine, ProgramParams p, ExportJournal journal, int switchId, String where) {
+    private static Session setUp(SwitchEngine engine, MidstParams p, ExportJournal journal, int switchId, String where) {
         int pipe = checkSwitch(engine, p, where);
         // same parameters, same declaration order: the handles address the engine's PHV slots
-        MidstPipeline pipeline = MidstProgram.pipeline(p);
+        MidstPipeline pipeline = new MidstPipeline(p.config());
         MidstCollector collector = new MidstCollector(pipeline);
         DepartureTally tally = new DepartureTally(pipeline);
         DepartureListener next = engine.departureListener();
@@ -161,7 +151,7 @@ public final class MidstControlPlane implements ProgramControlPlane {
             tally.departed(port, slot, pool);
             next.departed(c, port, slot, pool);
         });
-        long probeNs = p.longValue("probe_ns");
+        long probeNs = p.probeNs();
         boolean held = held(engine);
         int generator = -1;
         if (probeNs > 0 && !held) {

@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.midst.control;
 
 import dev.rmtemu.programs.midst.program.MidstConfig;
+import dev.rmtemu.programs.midst.program.MidstParams;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
 import dev.rmtemu.programs.midst.program.MidstProgram;
 
@@ -11,7 +12,6 @@ import dev.rmtemu.emulator.results.ProgramResults;
 import dev.rmtemu.emulator.replay.ReplayOptions;
 import dev.rmtemu.emulator.replay.ReplayResult;
 import dev.rmtemu.emulator.tm.DropCause;
-import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.TraceSpec;
@@ -184,9 +184,9 @@ public final class MidstReport implements ProgramReport {
     @Override
     public Results results(ReplayResult result) {
         ReplayOptions o = result.options();
-        ProgramParams p = new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), o.params());
-        MidstConfig cfg = MidstProgram.config(p);
-        int top = p.intValue("top");
+        MidstParams p = MidstParams.of(result.engine().state().program());
+        MidstConfig cfg = p.config();
+        int top = p.top();
         MidstLossQuery q = MidstLossQuery.readAllPipes(result.engine(), cfg);
         SwitchConfig sc = result.engine().config();
         int pipe = sc.pipeOf(cfg.dataPort());
@@ -281,9 +281,7 @@ public final class MidstReport implements ProgramReport {
                 continue;
             }
             SwitchEngine sw = net.switchEngine(s);
-            Map<String, String> given = result.options().program() != null ? result.options().params()
-                    : net.switchNode(s).params().asMap();
-            MidstConfig cfg = MidstProgram.config(new ProgramParams(MidstProgram.NAME, new MidstProgram().params(), given));
+            MidstConfig cfg = MidstParams.of(sw.state().program()).config();
             long drops = 0;
             for (DropCause c : DropCause.values()) {
                 drops += sw.trafficManager().droppedPackets(cfg.dataPort(), c);

@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.midst.program;
 
 import dev.rmtemu.model.hash.Crc;
+import dev.rmtemu.programs.common.FiveTupleHash;
 
 /**
  * One hash function per sketch row. Tofino hash units compute CRCs with a chosen
@@ -27,19 +28,7 @@ public final class MidstHashes {
      * over the fields in declaration order, big-endian, as the hash unit sees them.
      */
     public static int index(Crc h, int columns, int src, int dst, int proto, int srcPort, int dstPort) {
-        long s = h.init();
-        s = word(h, s, src & 0xFFFFFFFFL, 4);
-        s = word(h, s, dst & 0xFFFFFFFFL, 4);
-        s = word(h, s, proto & 0xFF, 1);
-        s = word(h, s, srcPort & 0xFFFF, 2);
-        s = word(h, s, dstPort & 0xFFFF, 2);
-        return (int) (h.finish(s) % columns); // a mask of the hash bits when columns is a power of two
-    }
-
-    private static long word(Crc h, long s, long v, int bytes) {
-        for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
-            s = h.update(s, (int) (v >>> shift) & 0xff);
-        }
-        return s;
+        // a mask of the hash bits when columns is a power of two
+        return (int) (FiveTupleHash.ipv4(h, src, dst, proto & 0xFF, srcPort & 0xFFFF, dstPort & 0xFFFF) % columns);
     }
 }

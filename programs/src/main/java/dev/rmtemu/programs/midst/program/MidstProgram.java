@@ -55,7 +55,8 @@ public final class MidstProgram implements ProgramFactory {
 
     @Override
     public StageProgram build(ProgramParams p) {
-        return pipeline(p).program;
+        MidstParams x = MidstParams.from(p);
+        return new MidstPipeline(x.config()).program.withConfig(x);
     }
 
     /** The pipeline with its field handles (for collectors and tests). */

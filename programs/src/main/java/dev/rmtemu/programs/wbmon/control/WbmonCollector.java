@@ -72,8 +72,8 @@ public final class WbmonCollector {
         for (int id = 0; id < d.vconns().size(); id++) {
             VConn v = d.vconns().get(id);
             SwitchEngine down = d.downstream(id);
-            VconnCounters c = new VconnCounters(id, WbmonDeployment.readAllPipes(d.upstream(id), WbmonPipeline.NEXT_SEQ, id),
-                    WbmonDeployment.readAllPipes(down, WbmonPipeline.PACKETS, id),
+            VconnCounters c = new VconnCounters(id, WbmonPipeline.readAllPipes(d.upstream(id), WbmonPipeline.NEXT_SEQ, id),
+                    WbmonPipeline.readAllPipes(down, WbmonPipeline.PACKETS, id),
                     WbmonPipeline.readDrops(down, d.pipeline().config, id));
             buf.putInt(0, id);
             buf.putLong(4, c.sent());

@@ -80,13 +80,4 @@ public final class WbmonDeployment {
     public SwitchEngine upstream(int id) {
         return network.switchEngine(network.topology().node(vconns.get(id).from()).name());
     }
-
-    /** A register cell of vconn {@code id} summed over the switch's pipes (each pipe keeps its own copy). */
-    public static long readAllPipes(SwitchEngine e, String array, int id) {
-        long sum = 0;
-        for (int p = 0; p < e.state().pipes(); p++) {
-            sum += e.state().readRegister(p, array, id);
-        }
-        return sum;
-    }
 }

@@ -50,8 +50,7 @@ public final class WbmonReport implements ProgramReport {
 
     /** The window configuration a switch's {@code wbmon} program was built with. */
     static WbmonConfig config(StageProgram p) {
-        return new WbmonConfig(Integer.parseInt(p.params().get("vconns")), Integer.parseInt(p.params().get("registers")),
-                Integer.parseInt(p.params().get("bits")), Integer.parseInt(p.params().get("tolerance")));
+        return WbmonConfig.of(p);
     }
 
     /** Every vconn of the network whose two ends run {@code wbmon} and whose id the program tracks. */
@@ -79,8 +78,8 @@ public final class WbmonReport implements ProgramReport {
                             - (long) c.tolerance() * c.bitsPerRegister()) & WbmonPipeline.SEQ_MASK;
                 }
             }
-            out.add(new Row(id, WbmonControlPlane.describe(t, v), WbmonDeployment.readAllPipes(upEngine, WbmonPipeline.NEXT_SEQ, id),
-                    WbmonDeployment.readAllPipes(downEngine, WbmonPipeline.PACKETS, id),
+            out.add(new Row(id, WbmonControlPlane.describe(t, v), WbmonPipeline.readAllPipes(upEngine, WbmonPipeline.NEXT_SEQ, id),
+                    WbmonPipeline.readAllPipes(downEngine, WbmonPipeline.PACKETS, id),
                     WbmonPipeline.readDrops(downEngine, c, id), judged));
         }
         return out;

@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.wbmon.program;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.program.StageProgram;
 
 /**
  * WBMon's window parameters: per vconn, N registers of W bits (one bit per
@@ -60,5 +61,13 @@ public record WbmonConfig(int vconns, int registers, int bitsPerRegister, int to
 
     public WbmonConfig withWindow(int n, int w, int tws) {
         return new WbmonConfig(vconns, n, w, tws);
+    }
+
+    /** The configuration {@code p} (built by {@link WbmonProgram}) was built with. */
+    public static WbmonConfig of(StageProgram p) {
+        if (p.config() instanceof WbmonConfig x) {
+            return x;
+        }
+        throw new IllegalStateException("program " + p.name() + " was not built by the wbmon factory");
     }
 }

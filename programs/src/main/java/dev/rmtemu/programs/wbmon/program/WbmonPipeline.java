@@ -1,6 +1,5 @@
 package dev.rmtemu.programs.wbmon.program;
 
-import dev.rmtemu.programs.wbmon.control.WbmonDeployment;
 
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.examples.FiveTuple;
@@ -537,7 +536,16 @@ public final class WbmonPipeline {
     public static long readDrops(SwitchEngine e, WbmonConfig c, int id) {
         long sum = 0;
         for (int k = 0; k < c.bitsPerRegister() / WbmonConfig.BITS_PER_COUNT_TABLE; k++) {
-            sum += WbmonDeployment.readAllPipes(e, drops(k), id);
+            sum += readAllPipes(e, drops(k), id);
+        }
+        return sum;
+    }
+
+    /** A register cell of vconn {@code id} summed over the switch's pipes (each pipe keeps its own copy). */
+    public static long readAllPipes(SwitchEngine e, String array, int id) {
+        long sum = 0;
+        for (int p = 0; p < e.state().pipes(); p++) {
+            sum += e.state().readRegister(p, array, id);
         }
         return sum;
     }

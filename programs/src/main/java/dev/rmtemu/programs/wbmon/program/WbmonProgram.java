@@ -36,11 +36,16 @@ public final class WbmonProgram implements ProgramFactory {
 
     @Override
     public StageProgram build(ProgramParams p) {
-        return pipeline(p).program;
+        WbmonConfig c = config(p);
+        return new WbmonPipeline(c).program.withConfig(c);
     }
 
     public static WbmonPipeline pipeline(ProgramParams p) {
-        return new WbmonPipeline(new WbmonConfig(p.intValue("vconns"), p.intValue("registers"), p.intValue("bits"),
-                p.intValue("tolerance")));
+        return new WbmonPipeline(config(p));
+    }
+
+    /** The parameters typed: built once when the program is built and carried by it ({@link WbmonConfig#of}). */
+    public static WbmonConfig config(ProgramParams p) {
+        return new WbmonConfig(p.intValue("vconns"), p.intValue("registers"), p.intValue("bits"), p.intValue("tolerance"));
     }
 }

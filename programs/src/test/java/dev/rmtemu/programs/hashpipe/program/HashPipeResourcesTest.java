@@ -1,11 +1,11 @@
 package dev.rmtemu.programs.hashpipe.program;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.cli.Main;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.compiler.Compilation;
 import dev.rmtemu.model.compiler.ProgramCompiler;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.register.AtomTemplate;
 import dev.rmtemu.model.target.TargetProfiles;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** HashPipe on the target profiles: which keys and depths fit tofino1. */
 class HashPipeResourcesTest {
     private static ResourceReport check(String target, Map<String, String> params) {
-        return ResourceChecker.check(new ProgramRegistry().build("hashpipe", params), TargetProfiles.builtIn(target));
+        return ResourceChecker.check(ProgramPlugins.registry().build("hashpipe", params), TargetProfiles.builtIn(target));
     }
 
     @Test
@@ -50,7 +50,7 @@ class HashPipeResourcesTest {
     }
 
     private static Compilation compile(Map<String, String> params) {
-        return ProgramCompiler.compile(new ProgramRegistry().build("hashpipe", params), TargetProfiles.builtIn("tofino1"));
+        return ProgramCompiler.compile(ProgramPlugins.registry().build("hashpipe", params), TargetProfiles.builtIn("tofino1"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe.program;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.programs.hashpipe.control.FlowCount;
 import dev.rmtemu.programs.hashpipe.control.HashPipeCollector;
 import dev.rmtemu.programs.hashpipe.control.HashPipeReport;
@@ -8,7 +9,6 @@ import dev.rmtemu.programs.hashpipe.reference.HashPipeReference;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -30,7 +30,7 @@ class HashPipeSwitchTest {
     @Test
     void collectorOverTheSwitchEqualsTheReference() {
         Map<String, String> params = Map.of("stages", "4", "counters", "512", "count", "bytes");
-        StageProgram prog = new ProgramRegistry().build("hashpipe", params);
+        StageProgram prog = ProgramPlugins.registry().build("hashpipe", params);
         TargetProfile tofino1 = TargetProfiles.builtIn("tofino1");
         SwitchEngine engine = new SwitchEngine(new SwitchConfig(tofino1, prog, SwitchConfig.defaultPorts(tofino1),
                 PortConfig.strictPriority(100), true));

@@ -1,6 +1,5 @@
 package dev.rmtemu.programs.lds.control;
 
-import dev.rmtemu.programs.lds.experiment.LdsTrace;
 import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsHashes;
 import dev.rmtemu.programs.lds.program.LdsIntervals;
@@ -199,6 +198,6 @@ class LdsSwitchTest {
     }
 
     static long key(PacketRecord r) {
-        return LdsTrace.tupleKey(r);
+        return LdsPacketKeys.tupleKey(r);
     }
 }

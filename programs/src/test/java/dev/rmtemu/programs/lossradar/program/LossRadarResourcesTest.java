@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar.program;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
@@ -9,7 +10,6 @@ import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -52,7 +52,7 @@ class LossRadarResourcesTest {
         "lossradar-um;hashes=4,cells=256",
     })
     void tofinoOneAcceptsEveryVariant(String program, String list) {
-        StageProgram p = new ProgramRegistry().build(program, params(list));
+        StageProgram p = ProgramPlugins.registry().build(program, params(list));
         Compilation c = ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino1"));
         assertEquals(List.of(), c.lines(), program + " " + list);
     }
@@ -60,7 +60,7 @@ class LossRadarResourcesTest {
     /** A sub-table of m cells that is not a power of two needs a modulo: tofino1 refuses it, unconstrained runs it. */
     @Test
     void aNonPowerOfTwoSubTableTakesADivider() {
-        StageProgram p = new ProgramRegistry().build("lossradar-um", Map.of("cells", "30"));
+        StageProgram p = ProgramPlugins.registry().build("lossradar-um", Map.of("cells", "30"));
         List<String> lines = ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino1")).lines();
         assertEquals(3, lines.stream().filter(l -> l.contains("'%' by 10, not a power of two")).count(), String.join("\n", lines));
         assertTrue(ProgramCompiler.compile(p, TargetProfiles.builtIn("unconstrained")).accepted());
@@ -69,7 +69,7 @@ class LossRadarResourcesTest {
     /** Both meters with k = 4 need 41 stateful ALUs from stage 3: more than tofino1's 12 stages hold. */
     @Test
     void fourHashesForBothMetersDoNotFitTofinoOne() {
-        StageProgram p = new ProgramRegistry().build("lossradar", Map.of("hashes", "4", "cells", "256"));
+        StageProgram p = ProgramPlugins.registry().build("lossradar", Map.of("hashes", "4", "cells", "256"));
         assertEquals(List.of("lossradar: ingress: program uses 13 stages > 12 [stage-resources]"),
                 ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino1")).lines());
     }
@@ -116,14 +116,14 @@ class LossRadarResourcesTest {
 
     @Test
     void tooManyCellsDoNotFit() {
-        StageProgram p = new ProgramRegistry().build("lossradar-um", Map.of("cells", "600000", "ports", "64"));
+        StageProgram p = ProgramPlugins.registry().build("lossradar-um", Map.of("cells", "600000", "ports", "64"));
         assertFalse(check(p).fits());
     }
 
     @Test
     void badParametersAreUserErrors() {
-        assertThrows(UserError.class, () -> new ProgramRegistry().build("lossradar", Map.of("cells", "100")));
-        assertThrows(UserError.class, () -> new ProgramRegistry().build("lossradar", Map.of("port", "9", "ports", "4")));
+        assertThrows(UserError.class, () -> ProgramPlugins.registry().build("lossradar", Map.of("cells", "100")));
+        assertThrows(UserError.class, () -> ProgramPlugins.registry().build("lossradar", Map.of("port", "9", "ports", "4")));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.program;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.experiment.MidstTestTraffic;
 import dev.rmtemu.programs.midst.reference.MidstReference;
@@ -8,7 +9,6 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -154,8 +154,8 @@ class MidstPipelineTest {
 
     @Test
     void factoryIsRegisteredAndValidatesParameters() {
-        assertEquals(MidstProgram.NAME, new ProgramRegistry().build("midst", Map.of("rows", "3", "columns", "2048")).name());
-        assertThrows(UserError.class, () -> new ProgramRegistry().build("midst", Map.of("columns", "1000")));
-        assertThrows(UserError.class, () -> new ProgramRegistry().build("midst", Map.of("high", "10", "low", "10")));
+        assertEquals(MidstProgram.NAME, ProgramPlugins.registry().build("midst", Map.of("rows", "3", "columns", "2048")).name());
+        assertThrows(UserError.class, () -> ProgramPlugins.registry().build("midst", Map.of("columns", "1000")));
+        assertThrows(UserError.class, () -> ProgramPlugins.registry().build("midst", Map.of("high", "10", "low", "10")));
     }
 }

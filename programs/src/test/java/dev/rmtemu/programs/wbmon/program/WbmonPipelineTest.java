@@ -446,8 +446,8 @@ class WbmonPipelineTest {
         long[] received = new long[2];
         long[] drops = new long[2];
         for (int id = 0; id < 2; id++) {
-            sent[id] = WbmonDeployment.readAllPipes(d.upstream(id), WbmonPipeline.NEXT_SEQ, id);
-            received[id] = WbmonDeployment.readAllPipes(d.downstream(id), WbmonPipeline.PACKETS, id);
+            sent[id] = WbmonPipeline.readAllPipes(d.upstream(id), WbmonPipeline.NEXT_SEQ, id);
+            received[id] = WbmonPipeline.readAllPipes(d.downstream(id), WbmonPipeline.PACKETS, id);
             drops[id] = WbmonPipeline.readDrops(d.downstream(id), cfg, id);
             assertTrue(sent[id] > 2_500, "vconn " + id + " numbered " + sent[id]);
         }
@@ -466,7 +466,7 @@ class WbmonPipelineTest {
             unlisted.network().inject(150L * i, trace.get(i));
         }
         unlisted.network().drain();
-        assertEquals(0, WbmonDeployment.readAllPipes(unlisted.upstream(0), WbmonPipeline.NEXT_SEQ, 0)
-                + WbmonDeployment.readAllPipes(unlisted.upstream(1), WbmonPipeline.NEXT_SEQ, 1), "flows not listed are not numbered");
+        assertEquals(0, WbmonPipeline.readAllPipes(unlisted.upstream(0), WbmonPipeline.NEXT_SEQ, 0)
+                + WbmonPipeline.readAllPipes(unlisted.upstream(1), WbmonPipeline.NEXT_SEQ, 1), "flows not listed are not numbered");
     }
 }
