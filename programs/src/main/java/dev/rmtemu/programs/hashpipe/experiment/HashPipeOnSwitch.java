@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe.experiment;
 
+import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.hashpipe.control.FlowCount;
 import dev.rmtemu.programs.hashpipe.control.HashPipeCollector;
 import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
@@ -27,13 +28,14 @@ final class HashPipeOnSwitch {
 
     private final HashPipeConfig cfg;
     private final SwitchEngine engine;
+    private final SwitchFeed feed;
     private final PacketRecord view = new PacketRecord();
-    private long lastCycle;
 
     HashPipeOnSwitch(HashPipeConfig cfg, TargetProfile profile, double portGbps) {
         this.cfg = cfg;
         StageProgram program = new HashPipeProgram().build(cfg, HashPipeProgram.DEFAULT_EGRESS_PORT, null);
         this.engine = new SwitchEngine(SwitchConfig.of(profile, program, portGbps));
+        this.feed = new SwitchFeed(engine);
     }
 
     String name() {
@@ -47,9 +49,7 @@ final class HashPipeOnSwitch {
     void feed(UnsafeBuffer records, int from, int to, long originNs) {
         for (int i = from; i < to; i++) {
             view.wrap(records, i * PacketRecord.LENGTH);
-            long cycle = Math.max(lastCycle, engine.clock().nsToCycles(view.timestampNs() - originNs));
-            engine.arrive(cycle, INGRESS_PORT, view);
-            lastCycle = cycle;
+            feed.arrive(view.timestampNs() - originNs, INGRESS_PORT, view);
         }
         engine.drain();
     }

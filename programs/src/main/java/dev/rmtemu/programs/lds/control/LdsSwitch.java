@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lds.control;
 
+import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsIntervals;
 import dev.rmtemu.programs.lds.program.LdsPipeline;
@@ -38,6 +39,7 @@ public final class LdsSwitch {
 
     private final LdsPipeline pipeline;
     private final SwitchEngine engine;
+    private final SwitchFeed feed;
     private final int firstInput;
     private final int inputs;
     private DepartureListener extra;
@@ -59,6 +61,7 @@ public final class LdsSwitch {
         this.pipeline = new LdsPipeline(cfg, LdsRole.BOTH, 1, paths, priorityShare, intervals);
         PortConfig port = PortConfig.strictPriority(outGbps).withLimits(queueLimitCells, 2 * queueLimitCells);
         this.engine = new SwitchEngine(new SwitchConfig(profile, pipeline.program, SwitchConfig.defaultPorts(profile), port, true));
+        this.feed = new SwitchFeed(engine);
         this.firstInput = 1 + paths;
         this.inputs = inputs;
         if (engine.config().pipeOf(firstInput + inputs - 1) != PIPE) {
@@ -86,8 +89,9 @@ public final class LdsSwitch {
 
     /** The packet arrives at its timestamp on input port firstInput + (its ingress port mod inputs). */
     public void arrive(PacketRecord r, long startNs) {
-        long cycle = engine.clock().nsToCycles(r.timestampNs() - startNs);
-        engine.arrive(Math.max(cycle, engine.now()), firstInput + Math.floorMod(r.ingressPort(), inputs), r);
+        // never before the engine's present cycle (a drain between calls moves it past the last arrival)
+        long cycle = Math.max(feed.cycleAt(r.timestampNs() - startNs), engine.now());
+        feed.arriveAtCycle(cycle, firstInput + Math.floorMod(r.ingressPort(), inputs), r);
     }
 
     public void drain() {

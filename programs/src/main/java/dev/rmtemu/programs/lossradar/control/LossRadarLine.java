@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar.control;
 
+import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
 import dev.rmtemu.programs.lossradar.program.MeterDigest;
@@ -156,11 +157,12 @@ public final class LossRadarLine {
             LossRadarExport exB = new LossRadarExport(b, config, LossRadarProgram.Role.DM, journal, SWITCH_B);
             a.onDeparture((cycle, port, slot, pool) -> departures.add(pool.record(slot), cycle, pool.shim(slot)));
             exA.scheduleTicks(tickNs, untilNs);
+            SwitchFeed feedA = new SwitchFeed(a);
             for (int i = 0; i < trace.size(); i++) {
                 PacketRecord r = trace.get(i);
-                long cycle = clock.nsToCycles(r.timestampNs());
+                long cycle = feedA.cycleAt(r.timestampNs());
                 refUm.upstream(r, out, clock.cyclesToNs(cycle));
-                a.arrive(cycle, hostPort(r), r);
+                feedA.arriveAtCycle(cycle, hostPort(r), r);
             }
             a.drain();
             int[] sig = new int[config.words()];

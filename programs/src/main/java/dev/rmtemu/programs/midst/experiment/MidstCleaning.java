@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.experiment;
 
+import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.midst.control.MidstCollector;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.program.MidstConfig;
@@ -127,6 +128,7 @@ public final class MidstCleaning {
         long dataPackets = 0;
         if (trafficGbps > 0) {
             PacketRecord r = PacketRecord.allocate();
+            SwitchFeed feed = new SwitchFeed(sw.engine());
             double gapNs = (packetBytes + 20) * 8 / trafficGbps;
             long ns = sw.engine().clock().cyclesToNs(START_CYCLE);
             int f = 0;
@@ -134,7 +136,7 @@ public final class MidstCleaning {
                 r.clear();
                 r.timestampNs(ns).wireLength(packetBytes).ipVersion(4).protocol(PacketRecord.PROTO_UDP)
                         .srcIpv4(MidstTraffic.FLOW_BASE + (f++ & 0xFFF)).dstIpv4(MidstTraffic.DST).srcPort(1).dstPort(2);
-                sw.engine().arrive(sw.engine().clock().nsToCycles(ns), TRAFFIC_INPUT_PORT, r);
+                feed.arrive(ns, TRAFFIC_INPUT_PORT, r);
                 dataPackets++;
                 ns += (long) Math.ceil(gapNs);
             }

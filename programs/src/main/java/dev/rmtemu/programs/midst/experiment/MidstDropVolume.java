@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.experiment;
 
+import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.midst.control.MidstLossQuery;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.program.MidstConfig;
@@ -75,23 +76,14 @@ public final class MidstDropVolume {
                 departed[pool.record(s).payloadHash()] = true;
             }
         });
-        MidstLossQuery[] ends = new MidstLossQuery[spec.bursts()];
-        for (int k = 0; k < spec.bursts(); k++) {
-            final int kk = k;
-            long at = sw.engine().clock().nsToCycles((k + 1) * spec.burstIntervalNs() - QUERY_GUARD_NS);
-            sw.engine().scheduleControl(at, (state, cycle) -> ends[kk] = MidstLossQuery.read(sw));
-        }
-        MidstTraffic t = new MidstTraffic(spec);
-        PacketRecord r = PacketRecord.allocate();
-        while (t.next(r)) {
+        MidstBurstQueries queries = MidstBurstQueries.schedule(sw, spec);
+        SwitchFeed feed = new SwitchFeed(sw.engine());
+        feed.feed(new MidstTraffic(spec)::next, PacketRecord::ingressPort, (cycle, r) -> {
             int g = r.payloadHash();
-            long cycle = sw.engine().clock().nsToCycles(r.timestampNs());
             arrivalCycle[g] = cycle;
             flowOf[g] = MidstTraffic.flowOf(r);
-            sw.engine().arrive(cycle, r.ingressPort(), r);
-        }
-        sw.engine().drain();
-        sw.engine().checkConservation();
+        });
+        feed.drainAndCheck();
 
         int flows = spec.flows();
         long[] loss = new long[flows];
@@ -114,7 +106,7 @@ public final class MidstDropVolume {
         }
         long[] est = new long[flows];
         for (int k = 0; k < spec.bursts(); k++) {
-            MidstLossQuery interval = k == 0 ? ends[0] : ends[k].minus(ends[k - 1]);
+            MidstLossQuery interval = queries.interval(k);
             for (int f = 0; f < flows; f++) {
                 est[f] += interval.loss(MidstExperiment.trafficFlow(f));
             }

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.experiment;
 
+import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.midst.control.MidstCollector;
 import dev.rmtemu.programs.midst.control.MidstLossQuery;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
@@ -443,14 +444,9 @@ public final class MidstExperiment implements Experiment {
         long probeCycles = Math.max(1, sw.engine().clock().nsToCycles(Long.parseLong(o.get("probe_ns"))));
         sw.startProbes(0, probeCycles, durationCycles / probeCycles);
         MidstTraffic t = new MidstTraffic(spec);
-        PacketRecord r = PacketRecord.allocate();
-        long packets = 0;
-        while (t.next(r)) {
-            sw.engine().arrive(sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
-            packets++;
-        }
-        sw.engine().drain();
-        sw.engine().checkConservation();
+        SwitchFeed feed = new SwitchFeed(sw.engine());
+        long packets = feed.feed(t::next, PacketRecord::ingressPort, null);
+        feed.drainAndCheck();
         // ground truth from the traffic manager: all drops of a flow, and the observable ones (followed by a
         // later departure of the same flow, which is when egress can compute an estimate)
         long drops = 0;
@@ -511,21 +507,13 @@ public final class MidstExperiment implements Experiment {
                 departed[MidstTraffic.flowOf(pool.record(s))]++;
             }
         });
-        MidstLossQuery[] ends = new MidstLossQuery[spec.bursts()];
-        for (int k = 0; k < spec.bursts(); k++) {
-            final int kk = k;
-            long at = sw.engine().clock().nsToCycles((k + 1) * spec.burstIntervalNs() - QUERY_GUARD_NS);
-            sw.engine().scheduleControl(at, (state, cycle) -> ends[kk] = MidstLossQuery.read(sw));
-        }
+        MidstBurstQueries queries = MidstBurstQueries.schedule(sw, spec);
         MidstTraffic t = new MidstTraffic(spec);
-        PacketRecord r = PacketRecord.allocate();
-        while (t.next(r)) {
-            sw.engine().arrive(sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
-        }
+        new SwitchFeed(sw.engine()).feed(t::next, PacketRecord::ingressPort, null);
         sw.engine().drain();
         long[] est = new long[flows];
         for (int k = 0; k < spec.bursts(); k++) {
-            MidstLossQuery interval = k == 0 ? ends[0] : ends[k].minus(ends[k - 1]);
+            MidstLossQuery interval = queries.interval(k);
             for (int f = 0; f < flows; f++) {
                 est[f] += interval.loss(trafficFlow(f));
             }

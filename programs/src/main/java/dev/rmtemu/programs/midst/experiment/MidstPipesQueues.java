@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.experiment;
 
+import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.midst.control.MidstCollector;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.program.MidstConfig;
@@ -104,23 +105,19 @@ public final class MidstPipesQueues {
         long period = Math.max(1, sw.engine().clock().nsToCycles(s.probeNs()) / cfg.partitions());
         sw.startProbes(0, period, durationCycles / period);
         MidstTraffic t = new MidstTraffic(s.spec());
-        PacketRecord r = PacketRecord.allocate();
-        long packets = 0;
         int[] pipeOfInput = new int[INPUTS];
         for (int k = 0; k < INPUTS; k++) {
             pipeOfInput[k] = k % s.trafficPipes();
         }
-        while (t.next(r)) {
-            int f = MidstTraffic.flowOf(r);
+        SwitchFeed feed = new SwitchFeed(sw.engine());
+        long packets = feed.feed(t::next, PacketRecord::ingressPort, (cycle, r) -> {
             if (p > 1) {
+                int f = MidstTraffic.flowOf(r);
                 int i = pipeOfInput[f % INPUTS];
                 r.dstIpv4(MidstSwitch.destination(cfg, MidstTraffic.DST, (i + 1) % p, queueOf(f, cfg.queues())));
             }
-            sw.engine().arrive(sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
-            packets++;
-        }
-        sw.engine().drain();
-        sw.engine().checkConservation();
+        });
+        feed.drainAndCheck();
         long drops = 0;
         long[] loss = new long[flows];
         long[] byQueue = new long[s.trafficQueues()];

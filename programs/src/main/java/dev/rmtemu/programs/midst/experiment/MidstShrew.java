@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.experiment;
 
+import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.midst.control.MidstCollector;
 import dev.rmtemu.programs.midst.control.MidstLossQuery;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
@@ -95,6 +96,7 @@ public final class MidstShrew {
     private final long[] rtts;
     private final MidstSwitch sw;
     private final SwitchEngine engine;
+    private final SwitchFeed feed;
     private final TcpLikeFlows tcp;
     private final EventHeap events = new EventHeap();
     private final boolean[] sendPending;
@@ -123,6 +125,7 @@ public final class MidstShrew {
         this.queryNs = queryNs;
         this.sw = new MidstSwitch(cfg, profile, spec.portGbps(), spec.queueCells());
         this.engine = sw.engine();
+        this.feed = new SwitchFeed(engine);
         int n = spec.tcpFlows();
         long[] rtt = new long[n];
         for (int f = 0; f < n; f++) {
@@ -296,7 +299,7 @@ public final class MidstShrew {
         rec.timestampNs(t).wireLength(spec.packetBytes()).ipVersion(4).protocol(PacketRecord.PROTO_TCP)
                 .srcIpv4(MidstTraffic.FLOW_BASE + f).dstIpv4(MidstTraffic.DST).srcPort(MidstTraffic.SRC_PORT_BASE + f)
                 .dstPort(MidstTraffic.DST_PORT).ttl(64).tcpSeq(seq);
-        engine.arrive(engine.clock().nsToCycles(t), tcpPorts[f], rec);
+        feed.arrive(t, tcpPorts[f], rec);
         packets++;
     }
 
@@ -309,7 +312,7 @@ public final class MidstShrew {
             rec.timestampNs(t).wireLength(spec.packetBytes()).ipVersion(4).protocol(PacketRecord.PROTO_UDP)
                     .srcIpv4(ATTACK_BASE + a).dstIpv4(MidstTraffic.DST).srcPort(ATTACK_SRC_PORT + a)
                     .dstPort(MidstTraffic.DST_PORT).ttl(64).tcpSeq(++attackSent[a]);
-            engine.arrive(engine.clock().nsToCycles(t), attackPorts[a], rec);
+            feed.arrive(t, attackPorts[a], rec);
             packets++;
             long next = t + attackGapNs;
             events.push(next < burstStart + spec.burstNs() ? next : burstStart + period, (ATTACK << TYPE_SHIFT) | a);
