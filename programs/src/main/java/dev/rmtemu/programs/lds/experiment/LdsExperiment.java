@@ -12,8 +12,6 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.OptionValues;
-import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.gen.SplitMix64;
 
 import java.io.PrintWriter;
@@ -25,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code rmtemu experiment lds}: per-flow mean-delay accuracy of LDS on a generated trace
@@ -77,23 +74,6 @@ public final class LdsExperiment implements Experiment {
     /** The engines a row can come from. */
     static final String PIPELINE = "pipeline";
     static final String REFERENCE = "reference";
-
-    private static final Map<String, String> DEFAULTS = new TreeMap<>();
-
-    static {
-        DEFAULTS.put("packets", String.valueOf(DEFAULT_PACKETS));
-        DEFAULTS.put("flows", String.valueOf(DEFAULT_FLOWS));
-        DEFAULTS.put("scale", "default");
-        DEFAULTS.put("seed", "1");
-        DEFAULTS.put("rows", String.valueOf(LdsConfig.DEFAULT_ROWS));
-        DEFAULTS.put("k", String.valueOf(SINGLE_RATE_LDA_CELLS));
-        DEFAULTS.put("k_multi", String.valueOf(LdsConfig.DEFAULT_LDA_CELLS));
-        DEFAULTS.put("sizes", "0.1,1,10");
-        DEFAULTS.put("losses", "0.001,0.005,0.01");
-        DEFAULTS.put("rli_gap", "100");
-        DEFAULTS.put("part", "abcd");
-        DEFAULTS.put("engine", PIPELINE);
-    }
 
     @Override
     public String name() {
@@ -153,36 +133,22 @@ public final class LdsExperiment implements Experiment {
 
     @Override
     public Output produce(Map<String, String> given, PrintWriter err) {
-        Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
-        long packets = longOpt(o, "packets");
-        int flows = (int) longOpt(o, "flows");
-        if (o.get("scale").equals("full")) {
-            packets = FULL_PACKETS;
-            flows = FULL_FLOWS;
-        } else if (!o.get("scale").equals("default")) {
-            throw new UserError("experiment lds: scale must be default or full, got '" + o.get("scale") + "'");
-        }
-        long seed = longOpt(o, "seed");
-        int rows = (int) longOpt(o, "rows");
-        int k = (int) longOpt(o, "k");
-        int kMulti = (int) longOpt(o, "k_multi");
-        int gap = (int) longOpt(o, "rli_gap");
-        if (gap < 1) {
-            throw new UserError("experiment lds: rli_gap must be at least 1");
-        }
-        String part = o.get("part");
-        String engine = o.get("engine");
-        if (!engine.equals(PIPELINE) && !engine.equals(REFERENCE)) {
-            throw new UserError("experiment lds: engine must be " + PIPELINE + " or " + REFERENCE + ", got '" + engine + "'");
-        }
-        LdsTrace t = LdsTrace.generate(packets, flows, seed, DelayModel.DEFAULT);
+        LdsOptions o = LdsOptions.parse(given);
+        long seed = o.seed();
+        int rows = o.rows();
+        int k = o.k();
+        int kMulti = o.kMulti();
+        int gap = o.rliGap();
+        String part = o.part();
+        String engine = o.engine();
+        LdsTrace t = LdsTrace.generate(o.packets(), o.flows(), seed, DelayModel.DEFAULT);
         int half = Math.max(1, t.flows / 2);
         List<Row> result = new ArrayList<>();
         double[] noLossTruth = truth(t, 0, seed);
         if (part.contains("a")) {
             result.add(Row.reference("a", "global mean", 0, bins(t, noLossTruth, globalMean(t, noLossTruth, 0, seed))));
             result.add(Row.reference("a", "RLI 1/" + gap, 0, bins(t, noLossTruth, rli(t, gap, 0, seed))));
-            for (double m : doubles(o, "sizes")) {
+            for (double m : o.sizes()) {
                 int cells = cellsPerRow(m, half, rows);
                 result.add(Row.reference("a", "SDS " + fmt(m) + "x (" + (long) cells * rows + ")", 0,
                         bins(t, noLossTruth, simpleDelaySketch(t, rows, cells))));
@@ -196,7 +162,7 @@ public final class LdsExperiment implements Experiment {
             // Figure 11: R = 4 rows of k x (flows/2)/R cells (the paper makes each row k times longer), k = 5, alpha = 0.1
             int cells = fig11Cells(kMulti, t);
             result.add(Row.reference("b", "RLI 1/" + gap + ", no loss", 0, fig11(t, noLossTruth, rli(t, gap, 0, seed))));
-            for (double q : doubles(o, "losses")) {
+            for (double q : o.losses()) {
                 double[] truth = truth(t, q, seed);
                 for (double p : SINGLE_RATES) {
                     LdsConfig cfg = LdsConfig.singleRate(FIG11_ROWS, cells, Math.min(kMulti, cells), p);
@@ -229,7 +195,7 @@ public final class LdsExperiment implements Experiment {
         }
         if (part.contains("d")) {
             // flow size and loss: count-min over rows, 1x counters, p = 1, k = 1, at the largest loss rate
-            double[] losses = doubles(o, "losses");
+            double[] losses = o.losses();
             double q = losses.length == 0 ? 0 : losses[losses.length - 1];
             int cells = cellsPerRow(1, half, rows);
             Sketches mined = sketches(t, LdsConfig.singleRate(rows, cells, Math.min(k, cells), 1.0), q, seed, engine);
@@ -513,9 +479,9 @@ public final class LdsExperiment implements Experiment {
 
     // ------------------------------------------------------------------ output
 
-    private static void printTables(PrintWriter out, LdsTrace t, Map<String, String> o, List<Row> rows) {
-        out.printf(Locale.ROOT, "LDS experiment: %,d packets, %,d flows (ISP generator, Zipf 1.1), seed %s; R=%s, k=%s (multi-bank k=%s)%n",
-                t.packets, t.flows, o.get("seed"), o.get("rows"), o.get("k"), o.get("k_multi"));
+    private static void printTables(PrintWriter out, LdsTrace t, LdsOptions o, List<Row> rows) {
+        out.printf(Locale.ROOT, "LDS experiment: %,d packets, %,d flows (ISP generator, Zipf 1.1), seed %d; R=%d, k=%d (multi-bank k=%d)%n",
+                t.packets, t.flows, o.seed(), o.rows(), o.k(), o.kMulti());
         out.println("delays: " + DelayModel.DEFAULT.describe());
         int[] perBin = new int[BIN_LOW.length];
         for (int f = 0; f < t.flows; f++) {
@@ -535,8 +501,8 @@ public final class LdsExperiment implements Experiment {
             }
             out.println();
         }
-        printPart(out, rows, "b", "(b) Figure 11, uniform loss: R = 4, k = " + o.get("k_multi") + ", rows k times longer than 1x ("
-                + String.format(Locale.ROOT, "%,d", fig11Cells(Integer.parseInt(o.get("k_multi")), t)) + " cells each), alpha = 0.1; single-rate p = 0.05 and p = 1 vs multi-bank (0.01,0.1,0.5,1);"
+        printPart(out, rows, "b", "(b) Figure 11, uniform loss: R = 4, k = " + o.kMulti() + ", rows k times longer than 1x ("
+                + String.format(Locale.ROOT, "%,d", fig11Cells(o.kMulti(), t)) + " cells each), alpha = 0.1; single-rate p = 0.05 and p = 1 vs multi-bank (0.01,0.1,0.5,1);"
                 + " then the CDF: % of the group's flows within 1 / 5 / 10 % (no estimate: not within)", FIG11_GROUPS);
         if (rows.stream().anyMatch(r -> r.part().equals("b"))) {
             printCdf(out, rows);
@@ -670,20 +636,5 @@ public final class LdsExperiment implements Experiment {
         }
         return v >= 10 ? String.format(Locale.ROOT, "%.1f", v)
                 : v >= 0.1 ? String.format(Locale.ROOT, "%.2f", v) : String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    private static long longOpt(Map<String, String> o, String key) {
-        return OptionValues.longValue(NAME, o, key);
-    }
-
-    /** Comma-separated numbers, each at least zero (a loss rate may be 0). */
-    private static double[] doubles(Map<String, String> o, String key) {
-        double[] v = OptionValues.numbers(NAME, o, key, false);
-        for (double x : v) {
-            if (!(x >= 0)) {
-                throw new UserError("experiment lds: option " + key + " values must be non-negative, got '" + o.get(key) + "'");
-            }
-        }
-        return v;
     }
 }

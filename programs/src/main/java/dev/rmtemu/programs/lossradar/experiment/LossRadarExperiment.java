@@ -18,7 +18,6 @@ import dev.rmtemu.programs.lossradar.program.Signature;
 import dev.rmtemu.emulator.experiment.Experiment;
 import dev.rmtemu.emulator.experiment.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
-import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
@@ -57,7 +56,6 @@ import java.util.TreeMap;
 public final class LossRadarExperiment implements Experiment {
     static final String NAME = "lossradar";
 
-    static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
     /** Paper: k = 3 and 1.3× cells decode ≥ 99 % when n_loss > 1000 (after Eppstein et al.). */
     static final String PAPER_A = "k=3, 1.3x cells: >= 99% decoded when n_loss > 1000";
     /** Background packets are this size, so a rate and a length in ms give the packet count. */
@@ -81,51 +79,6 @@ public final class LossRadarExperiment implements Experiment {
     static final long L_TIMEOUT_NS = 10_000;
     static final double L_LOAD = 0.5;
     static final String PAPER_C = "precision ~100% blackholes, >= 97.6% random drops";
-
-    static {
-        DEFAULTS.put("part", "abcdflmr");
-        DEFAULTS.put("seed", "1");
-        DEFAULTS.put("hashes", "3");
-        DEFAULTS.put("a_losses", "100,1000,10000");
-        DEFAULTS.put("a_ratios", "1.1,1.2,1.25,1.3,1.4,1.5,2.0");
-        DEFAULTS.put("a_trials", "100");
-        DEFAULTS.put("a_trace", "gen:isp?packets=100000&seed=1");
-        DEFAULTS.put("r_rules", "2000");
-        DEFAULTS.put("r_trials", "100");
-        DEFAULTS.put("m_gbps", "10");
-        DEFAULTS.put("m_packet_bytes", "175");
-        DEFAULTS.put("m_loss", "0.0001,0.001,0.01");
-        DEFAULTS.put("m_batch_ms", "1,10,20");
-        DEFAULTS.put("m_trials", "100");
-        DEFAULTS.put("m_decode", "0.99");
-        DEFAULTS.put("b_ms", "200");
-        DEFAULTS.put("b_gbps", "5");
-        DEFAULTS.put("b_loss", "0.0005");
-        DEFAULTS.put("b_bursts", "4");
-        DEFAULTS.put("b_burst_packets", "250");
-        DEFAULTS.put("b_queue_cells", "2400");
-        DEFAULTS.put("b_cells", "24,48,96,192,384,768");
-        DEFAULTS.put("f_ms", "20");
-        DEFAULTS.put("f_gbps", "20");
-        DEFAULTS.put("f_loss", "0.0003");
-        DEFAULTS.put("f_bursts", "2");
-        DEFAULTS.put("f_burst_packets", "1800");
-        DEFAULTS.put("f_cells", "12,24,96,384");
-        DEFAULTS.put("c_ms", "300");
-        DEFAULTS.put("c_background_gbps", "0.5");
-        DEFAULTS.put("c_senders", "32");
-        DEFAULTS.put("c_bursts", "6");
-        DEFAULTS.put("c_burst_packets", "1200");
-        DEFAULTS.put("c_random", "0.01");
-        DEFAULTS.put("c_queue_cells", "200");
-        DEFAULTS.put("c_cells", "3072");
-        DEFAULTS.put("d_cells", "96,768,3072");
-        DEFAULTS.put("d_ports", "4,32");
-        DEFAULTS.put("d_upstream", "16");
-        DEFAULTS.put("l_packets", "20000");
-        DEFAULTS.put("l_loss", "0.005");
-        DEFAULTS.put("target", "tofino1");
-    }
 
     @Override
     public String name() {
@@ -219,18 +172,10 @@ public final class LossRadarExperiment implements Experiment {
 
     @Override
     public Output produce(Map<String, String> given, PrintWriter err) {
-        Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
-        String part = o.get("part");
-        for (char ch : part.toCharArray()) {
-            if ("abcdflmr".indexOf(ch) < 0) {
-                throw new UserError("experiment lossradar: part '" + part + "' may hold only a, b, c, d, f, l, m and r");
-            }
-        }
-        long seed = longOpt(o, "seed");
-        int k = intOpt(o, "hashes");
-        if (k < 1 || k > LossRadarConfig.MAX_HASHES) {
-            throw new UserError("experiment lossradar: hashes must be 1.." + LossRadarConfig.MAX_HASHES);
-        }
+        LossRadarOptions o = LossRadarOptions.parse(given);
+        String part = o.part();
+        long seed = o.seed();
+        int k = o.hashes();
         List<DecodeRow> a = part.contains("a") ? decode(o, k, seed) : List.of();
         List<SizeRow> bRows = part.contains("b") ? sizes(o, k, seed) : List.of();
         List<SizeRow> fRows = part.contains("f") ? fatTree(o, k, seed) : List.of();
@@ -256,15 +201,15 @@ public final class LossRadarExperiment implements Experiment {
      * ({@link Signature#of}): same flows, consecutive IP IDs, and any repeats the trace has.
      * The digest is {@link IbfDigest}, whose cells equal the stage program's registers.
      */
-    static List<DecodeRow> decode(Map<String, String> o, int k, long seed) {
+    static List<DecodeRow> decode(LossRadarOptions o, int k, long seed) {
         List<DecodeRow> rows = new ArrayList<>();
-        int trials = intOpt(o, "a_trials");
-        int[] losses = ints(o, "a_losses");
+        int trials = o.aTrials();
+        int[] losses = o.aLosses();
         int most = 0;
         for (int n : losses) {
             most = Math.max(most, n);
         }
-        String spec = o.get("a_trace");
+        String spec = o.aTrace();
         RecordBuffer trace;
         try (PacketSource s = TraceSpec.open(spec)) {
             trace = RecordBuffer.load(s, Long.MAX_VALUE);
@@ -275,7 +220,7 @@ public final class LossRadarExperiment implements Experiment {
         LossRadarConfig sigConfig = LossRadarConfig.defaults();
         for (String kind : List.of(SIG_RANDOM, SIG_PACKETS)) {
             for (int n : losses) {
-                for (double ratio : doubles(o, "a_ratios")) {
+                for (double ratio : o.aRatios()) {
                     rows.add(decodeRow(kind, n, ratio, k, trials, seed, trace, sigConfig, Math.max(k, (int) Math.round(ratio * n / k) * k)));
                 }
             }
@@ -314,9 +259,9 @@ public final class LossRadarExperiment implements Experiment {
 
     // ------------------------------------------------------------------ (r)
 
-    static AclCorruptionEvaluation.Result aclCorruption(Map<String, String> o, long seed) {
-        int rules = intOpt(o, "r_rules");
-        int trials = intOpt(o, "r_trials");
+    static AclCorruptionEvaluation.Result aclCorruption(LossRadarOptions o, long seed) {
+        int rules = o.rRules();
+        int trials = o.rTrials();
         if (rules < 1 || trials < 1) {
             throw new UserError("lossradar experiment: r_rules and r_trials must be at least 1");
         }
@@ -335,23 +280,23 @@ public final class LossRadarExperiment implements Experiment {
      * consecutive packets of a_trace, as in (a)); the digest doubles from k cells until
      * m_decode of the trials decode fully. The report rate is one digest per batch.
      */
-    static List<LossRateRow> lossRates(Map<String, String> o, int k, long seed) {
-        double gbps = doubleOpt(o, "m_gbps");
-        int packetBytes = intOpt(o, "m_packet_bytes");
-        int trials = intOpt(o, "m_trials");
-        double target = doubleOpt(o, "m_decode");
+    static List<LossRateRow> lossRates(LossRadarOptions o, int k, long seed) {
+        double gbps = o.mGbps();
+        int packetBytes = o.mPacketBytes();
+        int trials = o.mTrials();
+        double target = o.mDecode();
         if (gbps <= 0 || packetBytes <= 0 || trials <= 0 || !(target > 0 && target <= 1)) {
             throw new UserError("lossradar experiment: m_gbps, m_packet_bytes, m_trials must be positive and m_decode in (0, 1]");
         }
-        String spec = o.get("a_trace");
+        String spec = o.aTrace();
         RecordBuffer trace;
         try (PacketSource s = TraceSpec.open(spec)) {
             trace = RecordBuffer.load(s, Long.MAX_VALUE);
         }
         LossRadarConfig sigConfig = LossRadarConfig.defaults();
         List<LossRateRow> rows = new ArrayList<>();
-        for (double rate : doubles(o, "m_loss")) {
-            for (double ms : doubles(o, "m_batch_ms")) {
+        for (double rate : o.mLoss()) {
+            for (double ms : o.mBatchMs()) {
                 long packets = Math.round(gbps * 1e9 / 8 / packetBytes * ms / 1000);
                 int n = (int) Math.round(rate * packets);
                 if (n < 1) {
@@ -382,24 +327,24 @@ public final class LossRadarExperiment implements Experiment {
      * random loss on it, the stage programs run once per digest size: the fraction of
      * lost packets decoded and of (link, batch) digests fully decoded.
      */
-    static List<SizeRow> sizes(Map<String, String> o, int k, long seed) {
-        double gbps = doubleOpt(o, "b_gbps");
-        long durationNs = longOpt(o, "b_ms") * 1_000_000L;
+    static List<SizeRow> sizes(LossRadarOptions o, int k, long seed) {
+        double gbps = o.bGbps();
+        long durationNs = o.bMs() * 1_000_000L;
         double linkGbps = LINK_GBPS;
         long bgPackets = (long) (gbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
-        int bursts = intOpt(o, "b_bursts");
+        int bursts = o.bBursts();
         String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=" + B_FLOWS + "&gbps=" + linkGbps + "&load=" + gbps / linkGbps + "&start=0&seed=" + seed;
-        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "b_burst_packets")) + "&senders=" + B_SENDERS + "&bursts=" + bursts
+        String incast = "gen:incast?packets=" + ((long) bursts * o.bBurstPackets()) + "&senders=" + B_SENDERS + "&bursts=" + bursts
                 + "&interval=" + (durationNs / bursts) + "&gbps=" + linkGbps + "&start=" + (durationNs / bursts / 2) + "&seed=" + (seed + 1);
         RecordBuffer trace = merge(bg, incast);
         List<SizeRow> rows = new ArrayList<>();
-        for (int cells : ints(o, "b_cells")) {
+        for (int cells : o.bCells()) {
             LossRadarConfig cfg = LossRadarConfig.defaults().withHashes(k, LossRadarConfig.powerOfTwoCells(k, cells));
             Path dir = tempDir();
             LossRadarLine.Result r;
             try {
-                r = new LossRadarLine(cfg, o.get("target"), true).egress(linkGbps, intOpt(o, "b_queue_cells"))
-                        .run(trace, new BernoulliLoss(doubleOpt(o, "b_loss"), SplitMix64.derive(seed, 11)), dir);
+                r = new LossRadarLine(cfg, o.target(), true).egress(linkGbps, o.bQueueCells())
+                        .run(trace, new BernoulliLoss(o.bLoss(), SplitMix64.derive(seed, 11)), dir);
             } finally {
                 deleteTree(dir);
             }
@@ -419,21 +364,21 @@ public final class LossRadarExperiment implements Experiment {
      * traffic between all hosts plus incast bursts to one host, which congest the
      * fabric queues towards it.
      */
-    static List<SizeRow> fatTree(Map<String, String> o, int k, long seed) {
-        double gbps = doubleOpt(o, "f_gbps");
-        long durationNs = longOpt(o, "f_ms") * 1_000_000L;
+    static List<SizeRow> fatTree(LossRadarOptions o, int k, long seed) {
+        double gbps = o.fGbps();
+        long durationNs = o.fMs() * 1_000_000L;
         double hostGbps = FAT_TREE_HOST_GBPS;
         long bgPackets = (long) (gbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
-        int bursts = intOpt(o, "f_bursts");
+        int bursts = o.fBursts();
         String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=" + F_FLOWS + "&gbps=" + hostGbps
                 + "&load=" + gbps / hostGbps + "&start=0&seed=" + seed;
-        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "f_burst_packets")) + "&senders=" + F_SENDERS + "&bursts=" + bursts
+        String incast = "gen:incast?packets=" + ((long) bursts * o.fBurstPackets()) + "&senders=" + F_SENDERS + "&bursts=" + bursts
                 + "&interval=" + (durationNs / bursts) + "&gbps=" + FAT_TREE_FABRIC_GBPS + "&start=" + (durationNs / bursts / 2)
                 + "&seed=" + (seed + 1);
         RecordBuffer trace = merge(bg, incast);
         List<SizeRow> rows = new ArrayList<>();
-        LossRadarFatTree tree = new LossRadarFatTree(FAT_TREE_K, FAT_TREE_FABRIC_GBPS, hostGbps, doubleOpt(o, "f_loss"));
-        for (int cells : ints(o, "f_cells")) {
+        LossRadarFatTree tree = new LossRadarFatTree(FAT_TREE_K, FAT_TREE_FABRIC_GBPS, hostGbps, o.fLoss());
+        for (int cells : o.fCells()) {
             LossRadarConfig cfg = LossRadarConfig.defaults().withHashes(k, LossRadarConfig.powerOfTwoCells(k, cells));
             Path dir = tempDir();
             LossRadarFatTree.Result r;
@@ -450,18 +395,18 @@ public final class LossRadarExperiment implements Experiment {
     // ------------------------------------------------------------------ (c)
 
     /** The incast, random-drop and blackhole scenario of (c); returns the decoded losses with their true causes. */
-    static CauseResult causes(Map<String, String> o, int k, long seed) {
-        int cells = intOpt(o, "c_cells");
+    static CauseResult causes(LossRadarOptions o, int k, long seed) {
+        int cells = o.cCells();
         LossRadarConfig cfg = new LossRadarConfig(k, LossRadarConfig.powerOfTwoCells(k, cells), LossRadarConfig.DEFAULT_PORTS,
                 LossRadarConfig.DEFAULT_BATCH_SHIFT, LossRadarConfig.DEFAULT_TIMEOUT_NS, false, true, true, 0, LossRadarConfig.DEFAULT_PORT);
-        double bgGbps = doubleOpt(o, "c_background_gbps");
-        long durationNs = longOpt(o, "c_ms") * 1_000_000L;
+        double bgGbps = o.cBackgroundGbps();
+        long durationNs = o.cMs() * 1_000_000L;
         double linkGbps = LINK_GBPS;
         double load = bgGbps / linkGbps;
         long bgPackets = (long) (bgGbps * 1e9 / 8 / BG_PACKET_BYTES * durationNs / 1e9);
-        int bursts = intOpt(o, "c_bursts");
+        int bursts = o.cBursts();
         String bg = "gen:tcp?packets=" + bgPackets + "&sizes=fixed:" + BG_PACKET_BYTES + "&flows=" + C_FLOWS + "&gbps=" + linkGbps + "&load=" + load + "&start=0&seed=" + seed;
-        String incast = "gen:incast?packets=" + ((long) bursts * intOpt(o, "c_burst_packets")) + "&senders=" + intOpt(o, "c_senders")
+        String incast = "gen:incast?packets=" + ((long) bursts * o.cBurstPackets()) + "&senders=" + o.cSenders()
                 + "&bursts=" + bursts + "&interval=" + (durationNs / bursts) + "&gbps=" + linkGbps + "&start=" + (durationNs / bursts / 3)
                 + "&seed=" + (seed + 1);
         RecordBuffer trace = merge(bg, incast);
@@ -469,11 +414,11 @@ public final class LossRadarExperiment implements Experiment {
         String victimCidr = dev.rmtemu.traces.Addresses.ipv4(victim) + "/32";
         ImpairmentChain link = new ImpairmentChain(
                 Blackhole.of(victimCidr, Blackhole.ANY, Blackhole.ANY, Long.MIN_VALUE, Long.MAX_VALUE),
-                new BernoulliLoss(doubleOpt(o, "c_random"), SplitMix64.derive(seed, 7)));
+                new BernoulliLoss(o.cRandom(), SplitMix64.derive(seed, 7)));
         Path dir = tempDir();
         LossRadarLine.Result r;
         try {
-            r = new LossRadarLine(cfg, o.get("target"), true).egress(linkGbps, intOpt(o, "c_queue_cells")).run(trace, link, dir);
+            r = new LossRadarLine(cfg, o.target(), true).egress(linkGbps, o.cQueueCells()).run(trace, link, dir);
         } finally {
             deleteTree(dir);
         }
@@ -594,14 +539,14 @@ public final class LossRadarExperiment implements Experiment {
 
     // ------------------------------------------------------------------ (d)
 
-    static List<MemoryRow> memory(Map<String, String> o, int k) {
+    static List<MemoryRow> memory(LossRadarOptions o, int k) {
         List<MemoryRow> rows = new ArrayList<>();
-        int upstream = intOpt(o, "d_upstream");
-        for (int cells : ints(o, "d_cells")) {
+        int upstream = o.dUpstream();
+        for (int cells : o.dCells()) {
             int n = LossRadarConfig.powerOfTwoCells(k, cells);
             LossRadarConfig c = LossRadarConfig.defaults().withHashes(k, n);
             long digest = c.digestBytes();
-            for (int ports : ints(o, "d_ports")) {
+            for (int ports : o.dPorts()) {
                 // full deployment: a UM per egress port and a DM per ingress port, two batches each
                 long full = digest * LossRadarConfig.BATCH_SLOTS * 2L * ports;
                 // black box: each DM port keeps one digest per upstream meter; UMs as before
@@ -618,10 +563,10 @@ public final class LossRadarExperiment implements Experiment {
      * The line with the hosts on port 0 (one ingress pipe), and with one host port in every pipe
      * of the target: the upstream meter's digest is then spread over every ingress pipe.
      */
-    static List<LineRow> lines(Map<String, String> o, int k, long seed) {
+    static List<LineRow> lines(LossRadarOptions o, int k, long seed) {
         List<LineRow> rows = new ArrayList<>();
         rows.add(line(o, k, seed, new int[] {LossRadarLine.HOST_PORT}));
-        TargetProfile t = TargetProfiles.builtIn(o.get("target"));
+        TargetProfile t = TargetProfiles.builtIn(o.target());
         if (t.pipes() > 1 && t.portsPerPipe() != TargetProfile.UNLIMITED) {
             int[] ports = new int[t.pipes()];
             for (int p = 0; p < ports.length; p++) {
@@ -632,11 +577,11 @@ public final class LossRadarExperiment implements Experiment {
         return rows;
     }
 
-    static LineRow line(Map<String, String> o, int k, long seed, int[] hostPorts) {
+    static LineRow line(LossRadarOptions o, int k, long seed, int[] hostPorts) {
         LossRadarConfig c = new LossRadarConfig(k, L_CELLS / k * k, LossRadarConfig.DEFAULT_PORTS, L_BATCH_SHIFT, L_TIMEOUT_NS,
                 false, false, false, 0,
                 LossRadarConfig.DEFAULT_PORT);
-        int packets = intOpt(o, "l_packets");
+        int packets = o.lPackets();
         RecordBuffer trace;
         try (PacketSource s = TraceSpec.open("gen:tcp?packets=" + packets + "&flows=" + L_FLOWS + "&load=" + L_LOAD + "&start=0&seed=" + seed)) {
             trace = RecordBuffer.load(s, packets);
@@ -644,8 +589,8 @@ public final class LossRadarExperiment implements Experiment {
         Path dir = tempDir();
         LossRadarLine.Result r;
         try {
-            r = new LossRadarLine(c, o.get("target"), true).hostPorts(hostPorts)
-                    .run(trace, new BernoulliLoss(doubleOpt(o, "l_loss"), seed), dir);
+            r = new LossRadarLine(c, o.target(), true).hostPorts(hostPorts)
+                    .run(trace, new BernoulliLoss(o.lLoss(), seed), dir);
         } finally {
             deleteTree(dir);
         }
@@ -662,7 +607,7 @@ public final class LossRadarExperiment implements Experiment {
             complete += b.result().complete() ? 1 : 0;
         }
         ResourceReport rr = ResourceChecker.check(new LossRadarProgram().build(c, LossRadarProgram.DEFAULT_ACL_ENTRIES, null),
-                TargetProfiles.builtIn(o.get("target")));
+                TargetProfiles.builtIn(o.target()));
         int sram = 0;
         int stages = 0;
         for (var su : rr.stages()) {
@@ -810,7 +755,7 @@ public final class LossRadarExperiment implements Experiment {
         return Double.isFinite(v) ? new BigDecimal(Double.toString(v)) : null;
     }
 
-    private static void printJson(PrintWriter out, Map<String, String> o, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows,
+    private static void printJson(PrintWriter out, LossRadarOptions o, List<DecodeRow> a, List<SizeRow> bRows, List<SizeRow> fRows,
                                   CauseResult cr, List<MemoryRow> d, List<LineRow> l, List<LossRateRow> m,
                                   AclCorruptionEvaluation.Result acl) {
         List<JsonDecode> decode = new ArrayList<>();
@@ -835,7 +780,7 @@ public final class LossRadarExperiment implements Experiment {
         JsonAcl classbench = acl == null ? null : new JsonAcl(acl.rules(), acl.trials(), acl.ruleFound(), acl.flipFound(),
                 acl.candidateRules(), acl.candidateFlips(), ExperimentJson.decimal(acl.recall(), 6),
                 ExperimentJson.decimal(acl.precision(), 6));
-        out.print(Json.write(new JsonDoc("lossradar", o, decode, bRows, fRows, causes,
+        out.print(Json.write(new JsonDoc("lossradar", o.text(), decode, bRows, fRows, causes,
                 new JsonAclCorruption(cr.aclTruth(), cr.aclCandidates()), d, line, lossRate, classbench,
                 new JsonPaper(PAPER_A, PAPER_C, PAPER_M, PAPER_R))));
     }
@@ -861,23 +806,4 @@ public final class LossRadarExperiment implements Experiment {
     }
 
     // option readers with the shared one-line errors
-    private static int intOpt(Map<String, String> o, String k) {
-        return OptionValues.integer(NAME, o, k);
-    }
-
-    private static long longOpt(Map<String, String> o, String k) {
-        return OptionValues.longValue(NAME, o, k);
-    }
-
-    private static double doubleOpt(Map<String, String> o, String k) {
-        return OptionValues.number(NAME, o, k);
-    }
-
-    private static int[] ints(Map<String, String> o, String k) {
-        return OptionValues.ints(NAME, o, k, true);
-    }
-
-    private static double[] doubles(Map<String, String> o, String k) {
-        return OptionValues.numbers(NAME, o, k, true);
-    }
 }

@@ -11,7 +11,6 @@ import dev.rmtemu.programs.wbmon.reference.WindowMonitor;
 import dev.rmtemu.emulator.experiment.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.OptionValues;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;
@@ -66,46 +65,6 @@ public final class WbmonExperiment implements Experiment {
     static final double THESIS_DETECTION_MS = 2.0;
     /** Bytes on the wire per packet beyond the frame (preamble, SFD, inter-frame gap). */
     static final int WIRE_OVERHEAD_BYTES = 20;
-
-    private static final Map<String, String> DEFAULTS = new TreeMap<>();
-
-    static {
-        DEFAULTS.put("part", "abcdef");
-        DEFAULTS.put("registers", String.valueOf(WbmonConfig.DEFAULT_REGISTERS));
-        DEFAULTS.put("bits", String.valueOf(WbmonConfig.DEFAULT_BITS));
-        DEFAULTS.put("tolerance", String.valueOf(WbmonConfig.DEFAULT_TOLERANCE));
-        DEFAULTS.put("a_step", "8");
-        DEFAULTS.put("b_max", "383");
-        DEFAULTS.put("b_step", "16");
-        DEFAULTS.put("c_packets", "100000");
-        DEFAULTS.put("c_runs", "10");
-        DEFAULTS.put("c_sigma", "0.75");
-        DEFAULTS.put("d_packets", "200000");
-        DEFAULTS.put("d_losses", "0.001,0.01,0.1,0.5");
-        DEFAULTS.put("d_gbps", "1,10,100");
-        DEFAULTS.put("d_bytes", "1000");
-        DEFAULTS.put("d_net_packets", "20000");
-        DEFAULTS.put("d_conv_gbps", "0.1,1,10,100");
-        DEFAULTS.put("d_conv_runs", "10");
-        DEFAULTS.put("d_conv_packets", "1000000");
-        DEFAULTS.put("d_net_gbps", "10,40");
-        DEFAULTS.put("e_runs", "10");
-        DEFAULTS.put("e_fractions", "0.4,0.5,0.6,0.7,0.8");
-        DEFAULTS.put("e_faults", "1");
-        DEFAULTS.put("e_loss", "0.01");
-        DEFAULTS.put("e_packets", "20000");
-        DEFAULTS.put("f_fractions", "0.4,0.5,0.6,0.7,0.8");
-        DEFAULTS.put("f_faults", "1,2,3");
-        DEFAULTS.put("f_placements", "10");
-        DEFAULTS.put("f_subsets", "10");
-        DEFAULTS.put("f_loss", "0.01");
-        DEFAULTS.put("f_packets", "5000");
-        DEFAULTS.put("seed", "1");
-        DEFAULTS.put("control", "");
-        DEFAULTS.put("topology", "");
-        DEFAULTS.put("flows", "");
-        DEFAULTS.put("vconns", String.valueOf(WbmonConfig.DEFAULT_VCONNS));
-    }
 
     @Override
     public String name() {
@@ -198,15 +157,10 @@ public final class WbmonExperiment implements Experiment {
                           List<Figure7Row> figure7) {
     }
 
-    /** The options with the defaults filled in (unknown keys refused). */
-    static Map<String, String> withDefaults(Map<String, String> given) {
-        return OptionValues.withDefaults(NAME, DEFAULTS, given);
-    }
-
     @Override
     public Output produce(Map<String, String> given, PrintWriter err) {
-        Map<String, String> o = withDefaults(given);
-        if (!o.get("control").isEmpty()) {
+        WbmonOptions o = WbmonOptions.parse(given);
+        if (!o.control().isEmpty()) {
             return writeControl(o);
         }
         Results r = compute(o);
@@ -218,22 +172,22 @@ public final class WbmonExperiment implements Experiment {
     }
 
     /** The control-plane mode: writes the script for the topology and prints its vconns and the replay command. */
-    private static Output writeControl(Map<String, String> o) {
-        String spec = o.get("topology");
+    private static Output writeControl(WbmonOptions o) {
+        String spec = o.topology();
         if (spec.isEmpty()) {
             throw new UserError("experiment wbmon: option control needs topology=SPEC (the network to replay)");
         }
-        WbmonConfig c = new WbmonConfig(integer(o, "vconns"), integer(o, "registers"), integer(o, "bits"), integer(o, "tolerance"));
+        WbmonConfig c = new WbmonConfig(o.vconns(), o.registers(), o.bits(), o.tolerance());
         Topology t = TopologySpec.parse(spec);
         WbmonControlPlane cp = WbmonControlPlane.of(t, c);
         if (cp.hasEcmpPorts()) {
-            if (o.get("flows").isEmpty()) {
+            if (o.flows().isEmpty()) {
                 throw new UserError("experiment wbmon: " + spec + ": regular switches split some ports' traffic over several vconns"
                         + " (ECMP); give flows=TRACE, the trace you will replay, so that each flow's vconn is listed");
             }
-            cp = cp.withFlows(distinctFlows(o.get("flows")));
+            cp = cp.withFlows(distinctFlows(o.flows()));
         }
-        Path file = Path.of(o.get("control"));
+        Path file = Path.of(o.control());
         try {
             Files.writeString(file, cp.script(t, c));
         } catch (IOException e) {
@@ -283,15 +237,10 @@ public final class WbmonExperiment implements Experiment {
         return out;
     }
 
-    public static Results compute(Map<String, String> o) {
-        WbmonConfig c = new WbmonConfig(1, integer(o, "registers"), integer(o, "bits"), integer(o, "tolerance"));
-        String part = o.get("part");
-        long seed;
-        try {
-            seed = Long.parseLong(o.get("seed").trim());
-        } catch (NumberFormatException e) {
-            throw new UserError("experiment wbmon: option seed must be an integer, got '" + o.get("seed") + "'");
-        }
+    public static Results compute(WbmonOptions o) {
+        WbmonConfig c = new WbmonConfig(1, o.registers(), o.bits(), o.tolerance());
+        String part = o.part();
+        long seed = o.seed();
         List<ReorderRow> reorder = new ArrayList<>();
         int freeFrom = 0;
         int freeTo = 0;
@@ -303,7 +252,7 @@ public final class WbmonExperiment implements Experiment {
         List<NetworkDetectionRow> netDetection = new ArrayList<>();
         List<LocalisationRow> loc = new ArrayList<>();
         if (part.contains("a")) {
-            int step = positive(o, "a_step");
+            int step = o.aStep();
             int nw = c.registers() * c.bitsPerRegister();
             for (int d = -nw; d <= nw; d += step) {
                 WbmonScenarios.Displaced x = WbmonScenarios.reorder(c, d);
@@ -320,8 +269,8 @@ public final class WbmonExperiment implements Experiment {
             }
         }
         if (part.contains("b")) {
-            int max = integer(o, "b_max");
-            int step = positive(o, "b_step");
+            int max = o.bMax();
+            int step = o.bStep();
             boolean clean = true;
             for (int b = 0; b <= max; b++) {
                 WindowScore s = WbmonScenarios.burst(c, b, max);
@@ -338,9 +287,9 @@ public final class WbmonExperiment implements Experiment {
             }
         }
         if (part.contains("c")) {
-            int packets = positive(o, "c_packets");
-            int runs = positive(o, "c_runs");
-            double sigma = doubles(o, "c_sigma")[0];
+            int packets = o.cPackets();
+            int runs = o.cRuns();
+            double sigma = o.cSigma();
             for (int row = 0; row < TABLE1.length; row++) {
                 double[] sc = TABLE1[row];
                 long judged = 0;
@@ -361,18 +310,18 @@ public final class WbmonExperiment implements Experiment {
             }
         }
         if (part.contains("d")) {
-            int packets = positive(o, "d_packets");
-            int bytes = positive(o, "d_bytes");
-            for (double loss : probabilities(o, "d_losses")) {
-                for (double gbps : doubles(o, "d_gbps")) {
+            int packets = o.dPackets();
+            int bytes = o.dBytes();
+            for (double loss : o.dLosses()) {
+                for (double gbps : o.dGbps()) {
                     double pps = gbps * 1e9 / ((bytes + WIRE_OVERHEAD_BYTES) * 8.0);
                     WbmonScenarios.Detection d = WbmonScenarios.detection(c, packets, loss, pps, seed);
                     detection.add(new DetectionRow(loss, gbps, d.meanPackets(), d.meanNs() / 1e3, d.p99Ns() / 1e3, d.maxNs() / 1e3));
                 }
             }
-            int convRuns = positive(o, "d_conv_runs");
-            int convMax = positive(o, "d_conv_packets");
-            for (double loss : probabilities(o, "d_losses")) {
+            int convRuns = o.dConvRuns();
+            int convMax = o.dConvPackets();
+            for (double loss : o.dLosses()) {
                 // first-passage times are heavy-tailed (a random walk's return): the median of the runs, a run
                 // that never comes within eps in d_conv_packets counting as longer than all
                 long[] sentRuns = new long[convRuns];
@@ -388,26 +337,26 @@ public final class WbmonExperiment implements Experiment {
                     throw new UserError("experiment wbmon: the estimate of loss rate " + loss + " did not come within "
                             + THESIS_EPSILON + " in d_conv_packets=" + convMax + " packets in most runs (raise it)");
                 }
-                for (double gbps : doubles(o, "d_conv_gbps")) {
+                for (double gbps : o.dConvGbps()) {
                     double msPerPacket = bytes * 8.0 / (gbps * 1e9) * 1e3; // the thesis: packets / throughput, 1 KB packets
                     convergence.add(new ConvergenceRow(loss, gbps, sent, sent * msPerPacket, window, window * msPerPacket));
                 }
             }
-            int netPackets = positive(o, "d_net_packets");
-            for (double loss : probabilities(o, "d_losses")) {
-                for (double gbps : doubles(o, "d_net_gbps")) {
+            int netPackets = o.dNetPackets();
+            for (double loss : o.dLosses()) {
+                for (double gbps : o.dNetGbps()) {
                     NetworkDetection.Result d = NetworkDetection.run(c, netPackets, loss, gbps, bytes, seed);
                     netDetection.add(new NetworkDetectionRow(loss, gbps, d.drops(), d.meanUs(), d.p99Us(), d.maxUs()));
                 }
             }
         }
         if (part.contains("e")) {
-            int runs = positive(o, "e_runs");
-            int faults = positive(o, "e_faults");
-            double lossRate = probabilities(o, "e_loss")[0];
-            int packets = positive(o, "e_packets");
+            int runs = o.eRuns();
+            int faults = o.eFaults();
+            double lossRate = o.eLoss();
+            int packets = o.ePackets();
             WbmonConfig ce = c.withVconns(1);
-            for (double f : probabilities(o, "e_fractions")) {
+            for (double f : o.eFractions()) {
                 List<WbmonLocalisation.Outcome> outs = new ArrayList<>();
                 for (int run = 0; run < runs; run++) {
                     long s = seed * 7_919 + run;
@@ -442,16 +391,16 @@ public final class WbmonExperiment implements Experiment {
         };
     }
 
-    private static List<Figure7Row> figure7(Map<String, String> o, WbmonConfig c, long seed) {
-        int placements = positive(o, "f_placements");
-        int subsets = positive(o, "f_subsets");
-        double lossRate = probabilities(o, "f_loss")[0];
-        int packets = positive(o, "f_packets");
-        double[] faultCounts = doubles(o, "f_faults");
+    private static List<Figure7Row> figure7(WbmonOptions o, WbmonConfig c, long seed) {
+        int placements = o.fPlacements();
+        int subsets = o.fSubsets();
+        double lossRate = o.fLoss();
+        int packets = o.fPackets();
+        int[] faultCounts = o.fFaults();
         WbmonConfig ce = c.withVconns(1);
         List<String> labels = new ArrayList<>();
         List<List<String>> specs = new ArrayList<>();
-        for (double f : probabilities(o, "f_fractions")) {
+        for (double f : o.fFractions()) {
             labels.add(String.format(Locale.ROOT, "R(%d)", Math.round(f * 100)));
             List<String> random = new ArrayList<>();
             for (int k = 0; k < placements; k++) {
@@ -470,11 +419,7 @@ public final class WbmonExperiment implements Experiment {
         }
         List<Figure7Row> out = new ArrayList<>();
         for (int row = 0; row < labels.size(); row++) {
-            for (double fc : faultCounts) {
-                int faults = (int) fc;
-                if (faults < 1 || faults != fc) {
-                    throw new UserError("experiment wbmon: option f_faults takes whole numbers of at least 1, got '" + o.get("f_faults") + "'");
-                }
+            for (int faults : faultCounts) {
                 double recall = 0;
                 double precision = 0;
                 int scored = 0;
@@ -534,9 +479,9 @@ public final class WbmonExperiment implements Experiment {
                 blamed == 0 ? 0 : (double) links / blamed, links);
     }
 
-    private static void printTables(PrintWriter out, Map<String, String> o, Results r) {
-        out.printf(Locale.ROOT, "WBMon: N=%s registers of W=%s bits, tws=%s (cws=%d)%n", o.get("registers"), o.get("bits"),
-                o.get("tolerance"), Integer.parseInt(o.get("registers")) - Integer.parseInt(o.get("tolerance")));
+    private static void printTables(PrintWriter out, WbmonOptions o, Results r) {
+        out.printf(Locale.ROOT, "WBMon: N=%s registers of W=%s bits, tws=%s (cws=%d)%n", o.text("registers"), o.text("bits"),
+                o.text("tolerance"), o.registers() - o.tolerance());
         if (!r.reorder().isEmpty()) {
             out.println();
             out.println("WBMon (a) reorder tolerance: 266 packets from 0, packet 165 displaced (no drops)");
@@ -564,7 +509,7 @@ public final class WbmonExperiment implements Experiment {
         if (!r.table1().isEmpty()) {
             out.println();
             out.printf(Locale.ROOT, "WBMon (c) Table 1 scenarios: %s sequence numbers x %s runs, displacement ~ N(0, %s^2)%n",
-                    o.get("c_packets"), o.get("c_runs"), o.get("c_sigma"));
+                    o.text("c_packets"), o.text("c_runs"), o.text("c_sigma"));
             out.println(" engine: " + ENGINES.get("table1"));
             out.println(" thesis metrics, mean of the runs: FPR = #FP / #packets, detected drop rate = #drops / (#drops + #packets)");
             out.println(" reorder %  drop %  true drop rate  detected drop rate  thesis  FPR (%)  thesis (as printed)  FN per number");
@@ -577,7 +522,7 @@ public final class WbmonExperiment implements Experiment {
         if (!r.detection().isEmpty()) {
             out.println();
             out.printf(Locale.ROOT, "WBMon (d) detection time, in-order traffic of %s-byte packets (thesis: every drop < %.0f ms)%n",
-                    o.get("d_bytes"), THESIS_DETECTION_MS);
+                    o.text("d_bytes"), THESIS_DETECTION_MS);
             out.println(" engine: " + ENGINES.get("detection"));
             out.println(" loss rate  Gb/s  mean (packets)   mean (us)    p99 (us)    max (us)");
             for (DetectionRow x : r.detection()) {
@@ -588,7 +533,7 @@ public final class WbmonExperiment implements Experiment {
         if (!r.convergence().isEmpty()) {
             out.println();
             out.printf(Locale.ROOT, "WBMon (d) Figure 5 convergence: packets until |y^ - y| < %.2f%% first holds (median of %s runs), time ="
-                    + " packets x %s bytes / throughput%n", THESIS_EPSILON * 100, o.get("d_conv_runs"), o.get("d_bytes"));
+                    + " packets x %s bytes / throughput%n", THESIS_EPSILON * 100, o.text("d_conv_runs"), o.text("d_bytes"));
             out.println(" engine: " + ENGINES.get("convergence"));
             out.println(" y^ = dropped / sent (the thesis' estimate); window: y^ = detected drops / judged numbers");
             out.println(" loss rate  Gb/s  packets (thesis y^)     ms  packets (window)     ms");
@@ -602,7 +547,7 @@ public final class WbmonExperiment implements Experiment {
         if (!r.networkDetection().isEmpty()) {
             out.println();
             out.printf(Locale.ROOT, "WBMon (d) on the emulated network: h1-m1-r1-r2-m2-h2, stage program on tofino1, %.0f Gb/s links"
-                    + " of %d ns, loss on r1->r2, %s packets%n", NetworkDetection.LINK_GBPS, NetworkDetection.LINK_NS, o.get("d_net_packets"));
+                    + " of %d ns, loss on r1->r2, %s packets%n", NetworkDetection.LINK_GBPS, NetworkDetection.LINK_NS, o.text("d_net_packets"));
             out.println(" engine: " + ENGINES.get("network_detection"));
             out.println(" loss rate  Gb/s  drops   mean (us)    p99 (us)    max (us)");
             for (NetworkDetectionRow x : r.networkDetection()) {
@@ -613,7 +558,7 @@ public final class WbmonExperiment implements Experiment {
         if (!r.localisation().isEmpty()) {
             out.println();
             out.printf(Locale.ROOT, "WBMon (e) link localisation: %s lossy directed link(s) at %s loss, %s packets per vconn, blame below %.1f%%%n",
-                    o.get("e_faults"), o.get("e_loss"), o.get("e_packets"), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW * 100);
+                    o.text("e_faults"), o.text("e_loss"), o.text("e_packets"), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW * 100);
             out.println(" engine: " + ENGINES.get("localisation"));
             out.println(" recall = #TP/#F; precision (thesis) = #TP/#B over links, B every link of the blamed sets; sets = blamed sets"
                     + " holding a faulty link");
@@ -628,7 +573,7 @@ public final class WbmonExperiment implements Experiment {
             out.println();
             out.printf(Locale.ROOT, "WBMon (f) Figure 7, Abilene: %s placements x %s faulty-link subsets per row, %s loss per faulty"
                     + " directed link, %s packets per vconn; recall = #TP/#F, precision = #TP/#B, B = blamed links and every link"
-                    + " indistinguishable from one%n", o.get("f_placements"), o.get("f_subsets"), o.get("f_loss"), o.get("f_packets"));
+                    + " indistinguishable from one%n", o.text("f_placements"), o.text("f_subsets"), o.text("f_loss"), o.text("f_packets"));
             out.println(" engine: " + ENGINES.get("figure7"));
             out.println(" placement  m-switches  faulty  runs  recall  precision  nothing blamed  thesis (Section 5.2.2)");
             for (Figure7Row x : r.figure7()) {
@@ -694,7 +639,7 @@ public final class WbmonExperiment implements Experiment {
         return Double.isFinite(v) ? new BigDecimal(Double.toString(v)) : null;
     }
 
-    private static void printJson(PrintWriter out, Map<String, String> o, Results r) {
+    private static void printJson(PrintWriter out, WbmonOptions o, Results r) {
         List<JsonTable1> table1 = new ArrayList<>();
         for (Table1Row x : r.table1()) {
             table1.add(new JsonTable1(d(x.reorderRate(), 4), d(x.dropRate(), 4), d(x.trueDropRate(), 6),
@@ -730,33 +675,7 @@ public final class WbmonExperiment implements Experiment {
         JsonThesis thesis = new JsonThesis(plain(THESIS_DETECTION_MS), THESIS_REORDER_FREE_FROM, THESIS_REORDER_FREE_TO,
                 THESIS_BURST_EXACT_UP_TO, plain(THESIS_CONVERGENCE_ISP_MS), plain(THESIS_CONVERGENCE_FAST_MS),
                 "100% recall, no false blame");
-        out.print(Json.write(new JsonDoc("wbmon", o, ENGINES, r.reorder(), r.reorderFreeFrom(), r.reorderFreeTo(),
+        out.print(Json.write(new JsonDoc("wbmon", o.text(), ENGINES, r.reorder(), r.reorderFreeFrom(), r.reorderFreeTo(),
                 r.burstTolerance(), r.burst(), table1, convergence, detection, network, localisation, figure7, thesis)));
-    }
-
-    private static int integer(Map<String, String> o, String k) {
-        return OptionValues.integer(NAME, o, k);
-    }
-
-    private static int positive(Map<String, String> o, String k) {
-        int v = integer(o, k);
-        if (v < 1) {
-            throw new UserError("experiment wbmon: option " + k + " must be at least 1, got " + v);
-        }
-        return v;
-    }
-
-    private static double[] probabilities(Map<String, String> o, String k) {
-        double[] v = doubles(o, k);
-        for (double x : v) {
-            if (x > 1) {
-                throw new UserError("experiment wbmon: option " + k + " values must be at most 1, got '" + o.get(k) + "'");
-            }
-        }
-        return v;
-    }
-
-    private static double[] doubles(Map<String, String> o, String k) {
-        return OptionValues.numbers(NAME, o, k, true);
     }
 }

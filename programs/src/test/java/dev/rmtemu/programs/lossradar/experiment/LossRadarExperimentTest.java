@@ -68,10 +68,10 @@ class LossRadarExperimentTest {
      */
     @Test
     void lineRowsWithSendersInOneAndInAllFourPipesDecodeEveryLoss() {
-        Map<String, String> o = LossRadarExperiment.DEFAULTS.entrySet().stream().collect(
+        Map<String, String> o = LossRadarOptions.DEFAULTS.entrySet().stream().collect(
                 java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (x, y) -> x, TreeMap::new));
         o.put("l_packets", "3000");
-        List<LossRadarExperiment.LineRow> rows = LossRadarExperiment.lines(o, 3, 1);
+        List<LossRadarExperiment.LineRow> rows = LossRadarExperiment.lines(LossRadarOptions.parse(o), 3, 1);
         assertEquals(2, rows.size());
         assertEquals(1, rows.get(0).ingressPipes());
         assertEquals(4, rows.get(1).ingressPipes());
@@ -86,7 +86,7 @@ class LossRadarExperimentTest {
     @Test
     void decodeSucceedsWithRoomAndFailsWithout() {
         Map<String, String> o = small();
-        List<LossRadarExperiment.DecodeRow> rows = LossRadarExperiment.decode(new TreeMap<>(Map.of(
+        List<LossRadarExperiment.DecodeRow> rows = LossRadarExperiment.decode(LossRadarOptions.parse(Map.of(
                 "a_losses", "60", "a_ratios", "1.1,3.0", "a_trials", "20", "a_trace", PACKET_TRACE)), 3, 1);
         assertEquals(4, rows.size());
         for (int i = 0; i < 4; i++) {
@@ -110,7 +110,7 @@ class LossRadarExperimentTest {
     void memoryGrowsWithLossRateAndBatchLength() {
         Map<String, String> o = new TreeMap<>(Map.of("m_gbps", "1", "m_packet_bytes", "1000", "m_loss", "0.01,0.04",
                 "m_batch_ms", "10,40", "m_trials", "20", "m_decode", "1", "a_trace", PACKET_TRACE));
-        List<LossRadarExperiment.LossRateRow> rows = LossRadarExperiment.lossRates(o, 3, 1);
+        List<LossRadarExperiment.LossRateRow> rows = LossRadarExperiment.lossRates(LossRadarOptions.parse(o), 3, 1);
         assertEquals(4, rows.size());
         int[] losses = {13, 50, 50, 200};
         long[] packets = {1250, 5000, 1250, 5000};
@@ -140,21 +140,21 @@ class LossRadarExperimentTest {
      */
     @Test
     void packetSignaturesComeFromTheTrace() {
-        List<LossRadarExperiment.DecodeRow> rows = LossRadarExperiment.decode(new TreeMap<>(Map.of(
+        List<LossRadarExperiment.DecodeRow> rows = LossRadarExperiment.decode(LossRadarOptions.parse(Map.of(
                 "a_losses", "40", "a_ratios", "4.0", "a_trials", "10", "a_trace", "gen:tcp?packets=200&flows=1&seed=4&start=0")), 3, 1);
         assertEquals(LossRadarExperiment.SIG_RANDOM, rows.get(0).signatures());
         assertEquals(10, rows.get(0).complete(), "4x cells: random signatures always decode");
         assertEquals(LossRadarExperiment.SIG_PACKETS, rows.get(1).signatures());
         assertEquals(10, rows.get(1).complete(), "one flow, consecutive IP IDs: distinct signatures decode as well");
-        assertThrows(dev.rmtemu.model.UserError.class, () -> LossRadarExperiment.decode(new TreeMap<>(Map.of(
+        assertThrows(dev.rmtemu.model.UserError.class, () -> LossRadarExperiment.decode(LossRadarOptions.parse(Map.of(
                 "a_losses", "400", "a_ratios", "2.0", "a_trials", "1", "a_trace", "gen:tcp?packets=200&flows=1&seed=4&start=0")), 3, 1));
     }
 
     @Test
     void fatTreeLossesAreAllDecodedWithRoomyDigests() {
-        Map<String, String> o = new TreeMap<>(LossRadarExperiment.DEFAULTS);
+        Map<String, String> o = new TreeMap<>(LossRadarOptions.DEFAULTS);
         o.putAll(Map.of("f_ms", "2", "f_cells", "6,192", "f_loss", "0.005", "f_burst_packets", "200"));
-        List<LossRadarExperiment.SizeRow> rows = LossRadarExperiment.fatTree(o, 3, 2);
+        List<LossRadarExperiment.SizeRow> rows = LossRadarExperiment.fatTree(LossRadarOptions.parse(o), 3, 2);
         LossRadarExperiment.SizeRow tiny = rows.get(0);
         LossRadarExperiment.SizeRow roomy = rows.get(1);
         assertTrue(roomy.lost() > 10, "fabric links lost packets: " + roomy.lost());
@@ -166,10 +166,10 @@ class LossRadarExperimentTest {
 
     @Test
     void blackholeLossesPointAtTheFlippedAclBit() {
-        Map<String, String> o = new TreeMap<>(LossRadarExperiment.DEFAULTS);
+        Map<String, String> o = new TreeMap<>(LossRadarOptions.DEFAULTS);
         o.putAll(small());
         o.put("c_ms", "60");
-        LossRadarExperiment.CauseResult r = LossRadarExperiment.causes(o, 3, 1);
+        LossRadarExperiment.CauseResult r = LossRadarExperiment.causes(LossRadarOptions.parse(o), 3, 1);
         LossRadarExperiment.CauseRow blackhole = r.rows().get(2); // after the coverage row and congestion
         assertEquals(RootCause.BLACKHOLE, blackhole.cause());
         assertTrue(blackhole.correct() > 0, "blackhole losses recognised: " + blackhole);
@@ -179,7 +179,7 @@ class LossRadarExperimentTest {
 
     @Test
     void memoryIsCellsTimesWordsTimesBatchesTimesMeters() {
-        List<LossRadarExperiment.MemoryRow> rows = LossRadarExperiment.memory(new TreeMap<>(Map.of(
+        List<LossRadarExperiment.MemoryRow> rows = LossRadarExperiment.memory(LossRadarOptions.parse(Map.of(
                 "d_cells", "96", "d_ports", "4", "d_upstream", "16")), 3);
         LossRadarExperiment.MemoryRow r = rows.get(0);
         assertEquals(96 * 5 * 4, r.digestBytes());
@@ -198,7 +198,7 @@ class LossRadarExperimentTest {
     @Test
     void aclRuleCountAboveThePapersLargestIsRefused() {
         UserError e = assertThrows(UserError.class, () -> LossRadarExperiment.aclCorruption(
-                new TreeMap<>(Map.of("r_rules", "200001", "r_trials", "1")), 1));
+                LossRadarOptions.parse(Map.of("r_rules", "200001", "r_trials", "1")), 1));
         assertEquals("lossradar experiment: r_rules=200001 is more than 200000, the paper's largest ACL", e.getMessage());
     }
 }

@@ -245,7 +245,7 @@ class WbmonExperimentTest {
         assertEquals(4, r.figure7().get(0).runs());
     }
 
-    private static Map<String, String> options(Map<String, String> given) {
-        return WbmonExperiment.withDefaults(given);
+    private static WbmonOptions options(Map<String, String> given) {
+        return WbmonOptions.parse(given);
     }
 }
