@@ -1,7 +1,6 @@
 package dev.rmtemu.bench;
 
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -13,17 +12,24 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The JMH set-up every engine benchmark shares (JMH reads these annotations from the
- * superclass): throughput in operations per second, one fork, and the fork's JVM flags as
- * the CLI runs: the module openings Agrona and Chronicle need, and Agrona's bounds checks
- * off. A benchmark that needs other iteration counts annotates its own class.
+ * superclass): throughput in operations per second, the fork of {@link ForkedJvm}, and
+ * Agrona's bounds checks off as the CLI runs. A benchmark that needs other iteration counts
+ * annotates its own class.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
-    "-Dagrona.disable.bounds.checks=true"})
-public abstract class EngineBenchmark {
+public abstract class EngineBenchmark extends ForkedJvm {
+    /** Agrona's bounds-check switch (read once, when its buffer classes load). */
+    static final String AGRONA_BOUNDS_CHECKS = "agrona.disable.bounds.checks";
+
+    static {
+        // as the CLI runs (cli.Main): bounds checks off, set before the benchmark's first buffer
+        // class loads (a superclass is initialised before its subclasses' fields and setup)
+        if (System.getProperty(AGRONA_BOUNDS_CHECKS) == null) {
+            System.setProperty(AGRONA_BOUNDS_CHECKS, "true");
+        }
+    }
 }

@@ -8,7 +8,7 @@ import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;

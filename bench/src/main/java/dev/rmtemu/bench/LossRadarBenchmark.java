@@ -11,7 +11,7 @@ import dev.rmtemu.programs.lossradar.program.MeterDigest;
 import dev.rmtemu.programs.lossradar.program.Signature;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;

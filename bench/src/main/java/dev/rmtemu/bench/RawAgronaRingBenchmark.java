@@ -11,7 +11,6 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -36,11 +35,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-    "--add-opens=java.base/java.nio=ALL-UNNAMED"
-})
-public class RawAgronaRingBenchmark {
+public class RawAgronaRingBenchmark extends ForkedJvm {
 
     private OneToOneRingBuffer ring;
     private Thread producer;

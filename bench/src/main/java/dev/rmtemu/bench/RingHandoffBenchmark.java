@@ -8,7 +8,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -37,12 +36,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {
-    // Agrona's unsafe buffers; forks start from the class path, not the jar's manifest.
-    "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-    "--add-opens=java.base/java.nio=ALL-UNNAMED"
-})
-public class RingHandoffBenchmark {
+public class RingHandoffBenchmark extends ForkedJvm {
 
     /** Records per benchmark invocation (the JMH operation count). */
     static final int RECORDS_PER_INVOCATION = 256;

@@ -11,7 +11,6 @@ import dev.rmtemu.traces.store.TraceStoreSource;
 import dev.rmtemu.traces.store.TraceStoreWriter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -42,11 +41,7 @@ import java.util.stream.Stream;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-    "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
-    "-Dchronicle.analytics.disable=true", "-Dchronicle.announcer.disable=true"})
-public class TraceReadBenchmark {
+public class TraceReadBenchmark extends ForkedJvm {
     /** Trace size: 1 M packets (≈ 70 MB of pcap), enough that each invocation streams the files. */
     static final int PACKETS = 1_000_000;
     static final int FLOWS = 40_000;

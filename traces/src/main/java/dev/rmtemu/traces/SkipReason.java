@@ -1,5 +1,8 @@
 package dev.rmtemu.traces;
 
+import java.util.Arrays;
+import java.util.Comparator;
+
 /** Why a captured frame did not become a packet record. Labels are stable report keys. */
 public enum SkipReason {
     /** ARP / RARP frames. */
@@ -39,7 +42,7 @@ public enum SkipReason {
 
     private static SkipReason[] sortedByLabel() {
         SkipReason[] r = values().clone();
-        java.util.Arrays.sort(r, java.util.Comparator.comparing(SkipReason::label));
+        Arrays.sort(r, Comparator.comparing(SkipReason::label));
         return r;
     }
 

@@ -1,5 +1,6 @@
 package dev.rmtemu.traces;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -85,7 +86,7 @@ public final class TraceSummary {
             int e = table.add(r, r.wireLength());
             if (e == table.size() - 1 && table.packets(e) == 1) {
                 if (e == firstSeen.length) {
-                    firstSeen = java.util.Arrays.copyOf(firstSeen, e * 2);
+                    firstSeen = Arrays.copyOf(firstSeen, e * 2);
                 }
                 firstSeen[e] = ts;
             }
@@ -113,7 +114,7 @@ public final class TraceSummary {
         for (int e = 0; e < n; e++) {
             sizes[e] = table.packets(e);
         }
-        java.util.Arrays.sort(sizes);
+        Arrays.sort(sizes);
         topShares = new TopShare[TOP_SHARES.length];
         for (int i = 0; i < TOP_SHARES.length; i++) {
             long sum = 0;

@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.emulator.spi.ProgramPlugin;
 import dev.rmtemu.emulator.spi.ProgramPlugins;
+import dev.rmtemu.emulator.spi.Analysis;
 import dev.rmtemu.model.UserError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

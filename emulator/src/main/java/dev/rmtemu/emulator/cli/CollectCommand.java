@@ -1,12 +1,13 @@
 package dev.rmtemu.emulator.cli;
 
+import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.rmtemu.emulator.journal.JournalDecoder;
+import dev.rmtemu.emulator.spi.JournalDecoder;
 import dev.rmtemu.emulator.journal.JournalHandler;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.journal.JournalReader;
@@ -242,10 +243,10 @@ public final class CollectCommand implements Callable<Integer> {
         private void count(int kind, long cycle, int length) {
             if (kind >= messages.length) {
                 int n = reader.kinds().size();
-                messages = java.util.Arrays.copyOf(messages, n);
-                bytes = java.util.Arrays.copyOf(bytes, n);
-                firstCycle = java.util.Arrays.copyOf(firstCycle, n);
-                lastCycle = java.util.Arrays.copyOf(lastCycle, n);
+                messages = Arrays.copyOf(messages, n);
+                bytes = Arrays.copyOf(bytes, n);
+                firstCycle = Arrays.copyOf(firstCycle, n);
+                lastCycle = Arrays.copyOf(lastCycle, n);
             }
             if (messages[kind] == 0) {
                 firstCycle[kind] = cycle;

@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
-import dev.rmtemu.emulator.replay.ReplayOptions;
+import dev.rmtemu.emulator.rundir.OutputPaths;
+import dev.rmtemu.emulator.spi.ReplayOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -55,7 +56,7 @@ public final class DemoCommand implements Callable<Integer> {
         // which would not congest the demo's port)
         String trace = "gen:isp?packets=" + packets + "&flows=" + flows + "&seed=" + seed + DEMO_TRACE_MODEL;
         ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", trace, "original", seed, 0,
-                DEMO_PORT_GBPS, true, 0, dev.rmtemu.emulator.replay.OutputPaths.directory("--out", out), true);
+                DEMO_PORT_GBPS, true, 0, OutputPaths.directory("--out", out), true);
         return ReplayCommand.run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json);
     }
 }

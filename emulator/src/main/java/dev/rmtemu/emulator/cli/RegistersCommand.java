@@ -2,7 +2,7 @@ package dev.rmtemu.emulator.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rmtemu.emulator.replay.SavedRegisters;
+import dev.rmtemu.emulator.output.SavedRegisters;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.model.UserError;
 import picocli.CommandLine.Command;

@@ -1,12 +1,15 @@
 package dev.rmtemu.emulator.cli;
 
-import dev.rmtemu.emulator.replay.NetworkReplay;
-import dev.rmtemu.emulator.replay.NetworkReport;
-import dev.rmtemu.emulator.replay.Replay;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
-import dev.rmtemu.emulator.replay.RunOutputs;
-import dev.rmtemu.emulator.replay.SavedRegisters;
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.rundir.OutputPaths;
+import java.nio.file.Files;
+import dev.rmtemu.emulator.run.NetworkReplay;
+import dev.rmtemu.emulator.output.NetworkReport;
+import dev.rmtemu.emulator.run.Replay;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
+import dev.rmtemu.emulator.output.RunOutputs;
+import dev.rmtemu.emulator.output.SavedRegisters;
 import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.rundir.StopRequest;
 import dev.rmtemu.emulator.rundir.StopSignals;
@@ -14,18 +17,19 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramParams;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code rmtemu replay}: a trace through one switch running a stage program. */
 @Command(name = "replay",
+        resourceBundle = "dev.rmtemu.emulator.cli.help.replay",
         mixinStandardHelpOptions = true,
         description = {
             "Replay a trace through an emulated switch (or a network, with --topology).",
@@ -55,23 +59,20 @@ import java.util.concurrent.Callable;
             "  rmtemu replay --program counter --trace capture.pcap --rate 40G --out runs/cap",
             "  rmtemu replay --topology 'builtin:fattree?k=4' --trace 'gen:isp?packets=100000' --out runs/ft"})
 public final class ReplayCommand implements Callable<Integer> {
+    @Mixin
+    ProgramOptions programOptions;
+
+    @Mixin
+    TargetOption targetOption;
+
     @Spec
     CommandSpec spec;
-
-    @Option(names = {"-p", "--program"}, paramLabel = "NAME",
-            description = "Stage program (see 'rmtemu programs'). Required without --topology; with it, the program of"
-                    + " every programmable switch (default: each switch's program from the topology).")
-    String program;
 
     @Option(names = "--topology", paramLabel = "SPEC",
             description = "Replay through a network instead of one switch: a topology file (.json/.yaml) or"
                     + " builtin:NAME?key=value&... (see 'rmtemu topo --help'). Trace packets are put on the source"
                     + " hosts by their addresses; report.json then has a 'network' section.")
     String topology;
-
-    @Option(names = {"-t", "--target"}, defaultValue = "tofino1", paramLabel = "PROFILE",
-            description = "Target profile or JSON profile file (default: ${DEFAULT-VALUE}).")
-    String target;
 
     @Option(names = "--trace", required = true, paramLabel = "SPEC", description = "Trace to replay.")
     String trace;
@@ -108,9 +109,6 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed for anything random in the run (default: ${DEFAULT-VALUE}).")
     long seed;
-
-    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
-    List<String> params = new ArrayList<>();
 
     @Option(names = "--ports", description = "Front-panel ports, at least 1 (default: every port of the target).")
     Integer ports;
@@ -170,14 +168,14 @@ public final class ReplayCommand implements Callable<Integer> {
         if (maxPackets < 0) {
             throw new UserError("--max-packets must be 0 (the whole trace) or positive, got " + maxPackets);
         }
-        Path outDir = dev.rmtemu.emulator.replay.OutputPaths.directory("--out", out);
-        if (program == null && topology == null) {
+        Path outDir = OutputPaths.directory("--out", out);
+        if (programOptions.program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");
         }
         if (maxHops < 1) {
             throw new UserError("--max-hops must be at least 1, got " + maxHops);
         }
-        ReplayOptions o = new ReplayOptions(program, ProgramParams.parseAssignments(params), target, trace,
+        ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
                 topology, force, maxHops, saveRegisters);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
@@ -230,7 +228,7 @@ public final class ReplayCommand implements Callable<Integer> {
             return stop.exitCode();
         }
         if (json) {
-            out.print(java.nio.file.Files.readString(o.out().resolve(RunOutputs.REPORT)));
+            out.print(Files.readString(o.out().resolve(RunOutputs.REPORT)));
         } else {
             out.print(table);
             out.println("run directory: " + o.out());
@@ -252,7 +250,7 @@ public final class ReplayCommand implements Callable<Integer> {
     private static Outcome replay(ReplayOptions o, Replay.Progress p, StopRequest stop, StringBuilder table,
                                   PrintWriter err) {
         if (o.topology() != null) {
-            NetworkReplay.Result r = NetworkReplay.run(o, p, stop);
+            ReplayResult r = NetworkReplay.run(o, p, stop);
             for (int s = 0; s < r.network().switchCount(); s++) {
                 warnNotApplied(err, r.network().switchEngine(s), r.network().now());
             }
@@ -280,7 +278,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /** One warning per control operation scheduled after the run's last event (it was not applied). */
-    private static void warnNotApplied(PrintWriter err, dev.rmtemu.emulator.engine.SwitchEngine engine, long lastCycle) {
+    private static void warnNotApplied(PrintWriter err, SwitchEngine engine, long lastCycle) {
         for (Object op : engine.controlOpsNotApplied()) {
             err.println("rmtemu: warning: " + op + ": not applied: its cycle comes after the run's last event (cycle "
                     + lastCycle + ")");

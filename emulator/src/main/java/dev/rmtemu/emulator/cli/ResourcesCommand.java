@@ -10,17 +10,18 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code rmtemu resources}: does a program fit a target, and what does it use. */
 @Command(name = "resources",
+        resourceBundle = "dev.rmtemu.emulator.cli.help.resources",
+        modelTransformer = ProgramOptions.Required.class,
         mixinStandardHelpOptions = true,
         description = {
             "Check whether a stage program fits a target; print its resource report.",
@@ -42,21 +43,17 @@ import java.util.concurrent.Callable;
             "  rmtemu resources --program counter --target tofino1 --param cells=4194304   # exits 3",
             "  rmtemu resources --program l2fwd --target rmt --json > resources.json"})
 public final class ResourcesCommand implements Callable<Integer> {
+    @Mixin
+    ProgramOptions programOptions;
+
+    @Mixin
+    TargetOption targetOption;
+
     /** Exit code when the program does not fit the target. */
     public static final int EXIT_DOES_NOT_FIT = 3;
 
     @Spec
     CommandSpec spec;
-
-    @Option(names = {"-p", "--program"}, required = true, paramLabel = "NAME", description = "Stage program to check (see 'rmtemu programs').")
-    String program;
-
-    @Option(names = {"-t", "--target"}, defaultValue = "tofino1", paramLabel = "PROFILE",
-            description = "Target profile: tofino1, tofino2, rmt, unconstrained, or a JSON profile file (default: ${DEFAULT-VALUE}).")
-    String target;
-
-    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
-    List<String> params = new ArrayList<>();
 
     @Option(names = "--json", description = "Print the report as JSON (shaped like the Tofino compiler's resources.json).")
     boolean json;
@@ -65,8 +62,8 @@ public final class ResourcesCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TargetProfile profile = TargetProfiles.load(target);
-        StageProgram p = ProgramPlugins.registry().build(program, ProgramParams.parseAssignments(params));
+        TargetProfile profile = TargetProfiles.load(targetOption.target);
+        StageProgram p = ProgramPlugins.registry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params));
         Compilation c = ProgramCompiler.compile(p, profile);
         ResourceReport report = c.resources();
         if (json) {

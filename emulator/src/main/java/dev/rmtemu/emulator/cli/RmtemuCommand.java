@@ -1,6 +1,11 @@
 package dev.rmtemu.emulator.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /** The root {@code rmtemu} command; each capability is a subcommand. */
 @Command(name = "rmtemu",
@@ -19,18 +24,18 @@ import picocli.CommandLine.Command;
             ReplayCommand.class,
             DemoCommand.class,
             TraceCommand.class,
-            dev.rmtemu.emulator.topology.TopoCommand.class,
+            TopoCommand.class,
             ExperimentCommand.class,
             AnalyseCommand.class,
             CollectCommand.class,
             RegistersCommand.class,
-            picocli.CommandLine.HelpCommand.class
+            HelpCommand.class
         })
 public final class RmtemuCommand implements Runnable {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
-    @picocli.CommandLine.Option(names = "--debug", description = "Print stack traces for errors.", scope = picocli.CommandLine.ScopeType.INHERIT)
+    @Option(names = "--debug", description = "Print stack traces for errors.", scope = ScopeType.INHERIT)
     boolean debug;
 
     @Override

@@ -1,19 +1,19 @@
 package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.emulator.spi.ProgramPlugins;
-import dev.rmtemu.model.ir.P4Printer;
+import dev.rmtemu.model.program.P4Printer;
 import dev.rmtemu.model.program.ProgramParams;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 
 /** {@code rmtemu show}: a program as a P4 programmer reads it. */
 @Command(name = "show",
+        resourceBundle = "dev.rmtemu.emulator.cli.help.show",
+        modelTransformer = ProgramOptions.Required.class,
         mixinStandardHelpOptions = true,
         description = {
             "Print a stage program the way a P4 programmer reads it.",
@@ -28,20 +28,16 @@ import java.util.List;
             "  rmtemu show --program hashpipe --param stages=2",
             "  rmtemu show --program examples/CountMinSketch.java"})
 public final class ShowCommand implements Runnable {
+    @Mixin
+    ProgramOptions programOptions;
+
     @Spec
     CommandSpec spec;
-
-    @Option(names = {"-p", "--program"}, required = true, paramLabel = "NAME",
-            description = "A program (see 'rmtemu programs'), a FILE.java or a JAR!CLASS.")
-    String program;
-
-    @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
-    List<String> params = new ArrayList<>();
 
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
-        out.print(P4Printer.print(ProgramPlugins.registry().build(program, ProgramParams.parseAssignments(params))));
+        out.print(P4Printer.print(ProgramPlugins.registry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params))));
         out.flush();
     }
 }

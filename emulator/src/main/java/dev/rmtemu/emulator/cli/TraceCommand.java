@@ -1,9 +1,12 @@
 package dev.rmtemu.emulator.cli;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.TraceSummary;
 import dev.rmtemu.traces.gen.GeneratorConfig;
 import dev.rmtemu.traces.gen.GeneratorKind;
@@ -97,7 +100,7 @@ public final class TraceCommand implements Runnable {
     @Command(name = "gen", mixinStandardHelpOptions = true,
             description = {"Generate a seeded synthetic trace and write it as pcap, pcapng or a trace store.",
                 "The same options give the same bytes on every run and machine."})
-    static final class Gen implements java.util.concurrent.Callable<Integer> {
+    static final class Gen implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
@@ -165,7 +168,7 @@ public final class TraceCommand implements Runnable {
                 "reason, mean packet size, the share of packets in the top 1/10/100/1000 flows, the flow-size",
                 "CCDF, new flows per tenth of the span and the largest flows; a table for people or JSON for",
                 "machines (deterministic order)."})
-    static final class Info implements java.util.concurrent.Callable<Integer> {
+    static final class Info implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
@@ -209,7 +212,7 @@ public final class TraceCommand implements Runnable {
     @Command(name = "convert", mixinStandardHelpOptions = true,
             description = {"Convert a trace to pcap, pcapng or a trace store (records are re-synthesised as",
                 "Ethernet frames; skipped frames are counted, not copied)."})
-    static final class Convert implements java.util.concurrent.Callable<Integer> {
+    static final class Convert implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
@@ -235,7 +238,7 @@ public final class TraceCommand implements Runnable {
                     "  delay=normal:mean=TIME,sigma=TIME | delay=mixture:w=W,mean1=..,sigma1=..,mean2=..,sigma2=..",
                     "  delay=exp:const=TIME,mean=TIME | dup=P | reorder=p=P,sigma=X[,max=N]",
                     "TIME: number with ns (default), us, ms or s."})
-        java.util.List<String> impair = new java.util.ArrayList<>();
+        List<String> impair = new ArrayList<>();
 
         @Option(names = "--impair-seed", paramLabel = "N", defaultValue = "1",
                 description = "Seed of the impairments (default: ${DEFAULT-VALUE}).")
@@ -250,7 +253,7 @@ public final class TraceCommand implements Runnable {
         boolean progress;
 
         /** KEY=SPEC options to a chain; impairment i draws from seed + i so each has its own stream. */
-        static ImpairmentChain chain(java.util.List<String> specs, long seed) {
+        static ImpairmentChain chain(List<String> specs, long seed) {
             Impairment[] parts = new Impairment[specs.size()];
             for (int i = 0; i < parts.length; i++) {
                 String kv = specs.get(i);

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.engine;
 
+import org.agrona.DirectBuffer;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -98,7 +99,7 @@ public final class PacketPool {
 
     public void storeRecord(int slot, PacketRecord from) {
         // eight word moves: cheaper than a 64-byte copyMemory call per packet
-        org.agrona.DirectBuffer src = from.buffer();
+        DirectBuffer src = from.buffer();
         int s = from.offset();
         int d = slot * PacketRecord.LENGTH;
         for (int i = 0; i < PacketRecord.LENGTH; i += Long.BYTES) {

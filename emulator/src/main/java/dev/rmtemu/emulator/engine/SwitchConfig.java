@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.engine;
 
+import dev.rmtemu.model.phv.PortNumbers;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.emulator.tm.TrafficManagerConfig;
 import dev.rmtemu.model.UserError;
@@ -74,9 +75,9 @@ public record SwitchConfig(TargetProfile profile, StageProgram program, int fron
     }
 
     private static int maxFrontPanelPorts(TargetProfile p) {
-        long max = p.portsPerPipe() == TargetProfile.UNLIMITED ? dev.rmtemu.model.phv.PortNumbers.RECIRCULATION_BASE
+        long max = p.portsPerPipe() == TargetProfile.UNLIMITED ? PortNumbers.RECIRCULATION_BASE
                 : (long) p.portsPerPipe() * p.pipes();
-        return (int) Math.min(max, dev.rmtemu.model.phv.PortNumbers.RECIRCULATION_BASE);
+        return (int) Math.min(max, PortNumbers.RECIRCULATION_BASE);
     }
 
     public int pipes() {

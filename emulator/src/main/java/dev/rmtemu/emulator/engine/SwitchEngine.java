@@ -1,5 +1,9 @@
 package dev.rmtemu.emulator.engine;
 
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.function.BooleanSupplier;
 import dev.rmtemu.emulator.metrics.Counters;
 import dev.rmtemu.emulator.metrics.LatencyMetrics;
 import dev.rmtemu.emulator.tm.DequeueInfo;
@@ -128,12 +132,12 @@ public final class SwitchEngine {
     private final int[] causeTm;
     private final List<ControlOp> controlOps = new ArrayList<>();
     /** Indexes into controlOps of the operations applied only within the run ({@link #scheduleControlWithinRun}). */
-    private final java.util.BitSet withinRun = new java.util.BitSet();
+    private final BitSet withinRun = new BitSet();
     /** Within-run operations still in the heap: when they are all that is left, the run is over. */
     private int pendingWithinRun;
     private final List<ControlOp> controlOpsNotApplied = new ArrayList<>();
     /** Whether the run has had its last event; a network widens it to every switch. */
-    private java.util.function.BooleanSupplier runOver = () -> this.draining && onlyWithinRunOpsPending();
+    private BooleanSupplier runOver = () -> this.draining && onlyWithinRunOpsPending();
     private final List<Generator> generators = new ArrayList<>();
     private int[][] multicastGroups = new int[0][];
     private DepartureListener listener = (c, p, s, pool) -> { };
@@ -271,7 +275,7 @@ public final class SwitchEngine {
             checkPort(p);
         }
         if (group >= multicastGroups.length) {
-            multicastGroups = java.util.Arrays.copyOf(multicastGroups, group + 1);
+            multicastGroups = Arrays.copyOf(multicastGroups, group + 1);
         }
         multicastGroups[group] = ports.clone();
     }
@@ -309,8 +313,8 @@ public final class SwitchEngine {
             throw new UserError("packet generator: pipe " + pipe + " / period " + periodCycles + " invalid");
         }
         generators.add(new Generator(pipe, periodCycles, count, template));
-        genEmitted = java.util.Arrays.copyOf(genEmitted, generators.size());
-        genStopped = java.util.Arrays.copyOf(genStopped, generators.size());
+        genEmitted = Arrays.copyOf(genEmitted, generators.size());
+        genStopped = Arrays.copyOf(genStopped, generators.size());
         events.schedule(startCycle, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_GENERATOR, generators.size() - 1);
         return generators.size() - 1;
     }
@@ -351,13 +355,13 @@ public final class SwitchEngine {
      * it would only stretch the emulated duration (an {@code at} far in the future).
      * {@code over} says whether the run is over; a network sets it to ask every switch.
      */
-    public void runOverWhen(java.util.function.BooleanSupplier over) {
+    public void runOverWhen(BooleanSupplier over) {
         this.runOver = over;
     }
 
     /** Control operations dropped because they came after the run's last event, in schedule order. */
     public List<ControlOp> controlOpsNotApplied() {
-        return java.util.Collections.unmodifiableList(controlOpsNotApplied);
+        return Collections.unmodifiableList(controlOpsNotApplied);
     }
 
     /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
@@ -772,7 +776,7 @@ public final class SwitchEngine {
 
     private QueueDepthTimeline portTimeline(int port) {
         if (port >= portTimelines.length) {
-            portTimelines = java.util.Arrays.copyOf(portTimelines, tm.portCount());
+            portTimelines = Arrays.copyOf(portTimelines, tm.portCount());
         }
         QueueDepthTimeline t = portTimelines[port];
         if (t == null) {

@@ -1,6 +1,11 @@
 package dev.rmtemu.emulator.network;
 
 import dev.rmtemu.emulator.spi.ProgramPlugins;
+import dev.rmtemu.emulator.topology.LinkImpairments;
+import dev.rmtemu.emulator.topology.NodeKind;
+import java.util.LinkedHashMap;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import dev.rmtemu.emulator.engine.CycleClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -247,7 +252,7 @@ public final class NetworkEngine {
         lateHopDepartures = new long[sw.size()];
         maxHops = o.maxHops();
         for (int i = 0; i < sw.size(); i++) {
-            if (sw.get(i).kind() == dev.rmtemu.emulator.topology.NodeKind.REGULAR_SWITCH) {
+            if (sw.get(i).kind() == NodeKind.REGULAR_SWITCH) {
                 switches[i].decrementTtl();
             }
         }
@@ -354,7 +359,7 @@ public final class NetworkEngine {
     }
 
     private static ImpairmentChain impairments(Link l, int dir, KeyValues spec, long seed) {
-        return dev.rmtemu.emulator.topology.LinkImpairments.chain(l, spec, i -> impairmentSeed(seed, l.id(), dir, i));
+        return LinkImpairments.chain(l, spec, i -> impairmentSeed(seed, l.id(), dir, i));
     }
 
     // ------------------------------------------------------------------ running
@@ -643,8 +648,8 @@ public final class NetworkEngine {
     }
 
     /** Packets a switch sent out of ports without a link, by topology port (engine port + 1), in port order. */
-    public java.util.SortedMap<Integer, Long> unlinkedDropsByPort(int ordinal) {
-        java.util.TreeMap<Integer, Long> m = new java.util.TreeMap<>();
+    public SortedMap<Integer, Long> unlinkedDropsByPort(int ordinal) {
+        TreeMap<Integer, Long> m = new TreeMap<>();
         long[] row = unlinkedByPort[ordinal];
         for (int p = 0; row != null && p < row.length; p++) {
             if (row[p] > 0) {
@@ -849,7 +854,7 @@ public final class NetworkEngine {
                                 long linkDuplicates, long createdInSwitches, long unlinkedPortDrops, long hopLimitDrops,
                                 long inFlight) {
         public Map<String, Long> toMap() {
-            java.util.LinkedHashMap<String, Long> m = new java.util.LinkedHashMap<>();
+            LinkedHashMap<String, Long> m = new LinkedHashMap<>();
             m.put("injected", injected);
             m.put("delivered", delivered);
             m.put("misdelivered", misdelivered);

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.network;
 
+import dev.rmtemu.model.UserError;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,7 +25,7 @@ public record NetworkOptions(String program, Map<String, String> params, boolean
     public NetworkOptions {
         params = new TreeMap<>(params == null ? Map.of() : params);
         if (maxHops < 1) {
-            throw new dev.rmtemu.model.UserError("--max-hops must be at least 1, got " + maxHops);
+            throw new UserError("--max-hops must be at least 1, got " + maxHops);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.ring;
 
+import java.util.function.BooleanSupplier;
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 import org.agrona.MutableDirectBuffer;
@@ -157,7 +158,7 @@ public final class PacketRing implements AutoCloseable {
      * As {@link #drainAll(RecordHandler)}, but returns early, between two drain batches, once
      * {@code stop} says so ({@link #isEnded()} then tells the two apart). Consumer thread only.
      */
-    public long drainAll(RecordHandler handler, java.util.function.BooleanSupplier stop) {
+    public long drainAll(RecordHandler handler, BooleanSupplier stop) {
         if (!started) {
             throw new IllegalStateException("packet ring not started");
         }

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.rundir;
 
+import java.nio.file.StandardOpenOption;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -84,6 +85,10 @@ public final class RunDirectory implements AutoCloseable {
      * {@code force}, and a {@code journal} entry the previous run did not write.
      */
     public static RunDirectory open(Path dir, boolean force, ObjectNode inputs) {
+        if (dir.toString().isEmpty()) {
+            // the empty path is the working directory: a run once landed in a module's source tree that way
+            throw new UserError("run directory must not be empty (it would be the working directory)");
+        }
         RunDirectory rd = new RunDirectory(dir);
         rd.inputs = inputs.deepCopy();
         if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
@@ -92,7 +97,7 @@ public final class RunDirectory implements AutoCloseable {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new UserError("cannot create run directory " + dir + ": " + dev.rmtemu.emulator.replay.OutputPaths.cause(e), e);
+            throw new UserError("cannot create run directory " + dir + ": " + OutputPaths.cause(e), e);
         }
         Optional<List<String>> previous = previousManifest(dir);
         if (previous.isEmpty() && !force && !isEmptyApartFromLock(dir)) {
@@ -281,8 +286,8 @@ public final class RunDirectory implements AutoCloseable {
         try {
             Files.createLink(lock, temp);
         } catch (UnsupportedOperationException e) {
-            Files.writeString(lock, pid + "\n", StandardCharsets.US_ASCII, java.nio.file.StandardOpenOption.CREATE_NEW,
-                    java.nio.file.StandardOpenOption.WRITE);
+            Files.writeString(lock, pid + "\n", StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
         } finally {
             Files.deleteIfExists(temp);
         }

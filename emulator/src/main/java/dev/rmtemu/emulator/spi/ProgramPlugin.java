@@ -1,10 +1,10 @@
 package dev.rmtemu.emulator.spi;
 
-import dev.rmtemu.emulator.cli.Analysis;
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.journal.JournalDecoder;
-import dev.rmtemu.emulator.replay.ProgramControlPlane;
-import dev.rmtemu.emulator.replay.ProgramReport;
+import dev.rmtemu.emulator.spi.Analysis;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.JournalDecoder;
+import dev.rmtemu.emulator.spi.ProgramControlPlane;
+import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.model.program.ProgramFactory;
 
 import java.util.List;

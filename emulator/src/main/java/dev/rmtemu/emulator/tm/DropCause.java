@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.tm;
 
+import java.util.Locale;
+
 /**
  * Why the traffic manager refused a packet at enqueue (tail drop). Admission checks the
  * causes in declaration order and reports the first that fails, so a packet that would
@@ -33,6 +35,6 @@ public enum DropCause {
 
     /** Lower-case name used in reports and counters, e.g. {@code tm_queue_limit}. */
     public String reportName() {
-        return "tm_" + name().toLowerCase(java.util.Locale.ROOT);
+        return "tm_" + name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.topology;
 
+import java.util.Arrays;
+import java.util.TreeSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -87,7 +89,7 @@ final class Abilene {
     static Topology build(String spec, BuiltinParams p) {
         p.allowOnly(BuiltinTopologies.allowed("hosts", "programmable"));
         int hosts = p.integer("hosts", 1, 0, MAX_HOSTS_PER_POP);
-        java.util.TreeSet<String> choices = new java.util.TreeSet<>(Set.of("all", "none"));
+        TreeSet<String> choices = new TreeSet<>(Set.of("all", "none"));
         for (Pop pop : POPS) {
             choices.add(pop.code());
         }
@@ -126,7 +128,7 @@ final class Abilene {
             }
         }
         int[] nextPort = new int[POPS.size()];
-        java.util.Arrays.fill(nextPort, hosts + 1);
+        Arrays.fill(nextPort, hosts + 1);
         for (String[] l : BACKBONE) {
             int a = indexOf(l[0]);
             int z = indexOf(l[1]);

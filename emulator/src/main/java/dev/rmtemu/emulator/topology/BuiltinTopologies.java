@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.topology;
 
+import java.util.TreeSet;
 import dev.rmtemu.model.UserError;
 
 import java.util.List;
@@ -64,7 +65,7 @@ public final class BuiltinTopologies {
     }
 
     static Set<String> allowed(String... own) {
-        java.util.TreeSet<String> s = new java.util.TreeSet<>(COMMON);
+        TreeSet<String> s = new TreeSet<>(COMMON);
         s.addAll(List.of(own));
         return s;
     }

@@ -180,7 +180,7 @@ public final class VConns {
     public static List<Neighborhood> neighborhoods(Topology t) {
         int n = t.nodes().size();
         int[] comp = new int[n];
-        java.util.Arrays.fill(comp, -1);
+        Arrays.fill(comp, -1);
         List<Neighborhood> out = new ArrayList<>();
         for (Node start : t.nodes()) {
             if (!start.isRegular() || comp[start.index()] >= 0) {

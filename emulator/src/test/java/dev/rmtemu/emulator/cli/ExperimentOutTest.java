@@ -2,7 +2,7 @@ package dev.rmtemu.emulator.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rmtemu.emulator.experiment.FixtureExperiment;
+import dev.rmtemu.emulator.spi.FixtureExperiment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

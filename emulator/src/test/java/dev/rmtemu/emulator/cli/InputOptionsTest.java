@@ -1,6 +1,6 @@
 package dev.rmtemu.emulator.cli;
 
-import dev.rmtemu.emulator.replay.OutputPaths;
+import dev.rmtemu.emulator.rundir.OutputPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

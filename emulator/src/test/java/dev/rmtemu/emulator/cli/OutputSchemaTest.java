@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.json.OutputSchemas;
-import dev.rmtemu.emulator.replay.RunReport;
+import dev.rmtemu.emulator.output.RunReport;
 import dev.rmtemu.emulator.topology.TopoReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

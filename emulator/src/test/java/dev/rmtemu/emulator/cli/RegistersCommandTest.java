@@ -2,7 +2,7 @@ package dev.rmtemu.emulator.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rmtemu.emulator.replay.SavedRegisters;
+import dev.rmtemu.emulator.output.SavedRegisters;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.ProgramBuilder;

@@ -75,4 +75,14 @@ class RunDirectoryTest {
         }
         assertEquals("safe", Files.readString(tmp.resolve("victim.txt")));
     }
+
+    @Test
+    void theEmptyPathIsRefusedEvenWithForce(@TempDir Path tmp) throws Exception {
+        // Path.of("") is the working directory (a module's source tree under surefire): a run once landed there
+        UserError e = assertThrows(UserError.class, () -> RunDirectory.open(Path.of(""), true, inputs()));
+        assertEquals("run directory must not be empty (it would be the working directory)", e.getMessage());
+        try (RunDirectory rd = RunDirectory.open(tmp.resolve("run"), true, inputs())) {
+            assertEquals(List.of("report.json"), rd.files());
+        }
+    }
 }

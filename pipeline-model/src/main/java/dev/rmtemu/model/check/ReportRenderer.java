@@ -1,5 +1,7 @@
 package dev.rmtemu.model.check;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.Set;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -134,7 +136,7 @@ public final class ReportRenderer {
             lines.add(total);
             lines.add(avg);
         }
-        appendAligned(sb, lines, java.util.Set.of(0, 2));
+        appendAligned(sb, lines, Set.of(0, 2));
         appendTables(sb, r);
 
         sb.append("PHV containers:");
@@ -190,7 +192,7 @@ public final class ReportRenderer {
                     Long.toString(u.tcams()), u.ways() == 0 ? "-" : Integer.toString(u.ways()),
                     Integer.toString(u.entryBits()), u.sizedBy()});
         }
-        appendAligned(sb, lines, java.util.Set.of(0, 2, 3, 4, 11));
+        appendAligned(sb, lines, Set.of(0, 2, 3, 4, 11));
         sb.append(pipesLine(r)).append('\n');
     }
 
@@ -206,7 +208,7 @@ public final class ReportRenderer {
             tcams += u.tcams();
         }
         int pipes = r.target().pipes();
-        return String.format(java.util.Locale.ROOT, "Per pipe: %d RAMs and %d TCAMs; %s has %d pipe%s, each with its own copy "
+        return String.format(Locale.ROOT, "Per pipe: %d RAMs and %d TCAMs; %s has %d pipe%s, each with its own copy "
                 + "of every table and register array, so the switch holds %d RAMs and %d TCAMs in total (%dx).", rams, tcams,
                 r.target().name(), pipes, pipes == 1 ? "" : "s", rams * pipes, tcams * pipes, pipes);
     }
@@ -269,7 +271,7 @@ public final class ReportRenderer {
     }
 
     /** Columns padded to their widest cell; headers and the {@code left} columns left-aligned, the rest right. */
-    private static void appendAligned(StringBuilder sb, List<String[]> lines, java.util.Set<Integer> left) {
+    private static void appendAligned(StringBuilder sb, List<String[]> lines, Set<Integer> left) {
         int[] w = new int[lines.get(0).length];
         for (String[] l : lines) {
             for (int i = 0; i < l.length; i++) {
@@ -308,7 +310,7 @@ public final class ReportRenderer {
     public static String json(ResourceReport r) {
         try {
             return JSON.writeValueAsString(jsonTree(r)) + "\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

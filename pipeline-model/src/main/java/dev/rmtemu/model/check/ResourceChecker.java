@@ -4,7 +4,6 @@ import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.PhvAllocation;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AtomTemplate;

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.compiler;
 
+import java.util.Collections;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Expr;
@@ -7,7 +8,7 @@ import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.PhvAllocation;
+import dev.rmtemu.model.check.PhvAllocation;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
 
@@ -84,7 +85,7 @@ public final class PhvLiveness {
 
     /** The fields the stages of a gress read or write: operands, destinations, hash inputs, table keys. */
     static Set<Field> referenced(StageProgram p, Gress g) {
-        Set<Field> used = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Field> used = Collections.newSetFromMap(new IdentityHashMap<>());
         for (StageDecl d : p.stages(g)) {
             for (HashUnit h : d.hashes()) {
                 used.addAll(h.inputs());

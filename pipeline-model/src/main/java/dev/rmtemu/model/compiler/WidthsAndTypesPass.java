@@ -1,5 +1,6 @@
 package dev.rmtemu.model.compiler;
 
+import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Field;
@@ -90,7 +91,7 @@ final class WidthsAndTypesPass implements CompilerPass {
                     + " stage " + h.unit().stage() + " (a hash output is used in its own stage)");
         } else if (x instanceof Expr.ActionData a && !tables.contains(a.table())) {
             out.add(g, n, "table " + a.table().name(), "action data read outside the table's actions");
-        } else if (x instanceof Expr.Binary b && (b.op() == dev.rmtemu.model.ir.VliwOp.SHL || b.op() == dev.rmtemu.model.ir.VliwOp.SHR)
+        } else if (x instanceof Expr.Binary b && (b.op() == VliwOp.SHL || b.op() == VliwOp.SHR)
                 && b.right() instanceof Expr.Const c && Long.compareUnsigned(c.value(), 63) > 0) {
             out.add(g, n, "expression " + b, "shift by " + Long.toUnsignedString(c.value()) + " is not below the 64-bit word");
         }

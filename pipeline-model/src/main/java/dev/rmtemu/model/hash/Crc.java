@@ -1,5 +1,6 @@
 package dev.rmtemu.model.hash;
 
+import dev.rmtemu.model.phv.Field;
 import java.util.List;
 
 /**
@@ -126,14 +127,14 @@ public final class Crc implements HashAlgorithm {
      * The CRC over the given fields' PHV values, each fed as ceil(width/8)
      * big-endian bytes (the same bytes {@link HashUnit} feeds), in one tight loop.
      */
-    long overFields(long[] phv, dev.rmtemu.model.phv.Field[] fields) {
+    long overFields(long[] phv, Field[] fields) {
         long s = start;
         final long[] t = table;
         if (refIn) {
             final long[] t1 = slice[1];
             final long[] t2 = slice[2];
             final long[] t3 = slice[3];
-            for (dev.rmtemu.model.phv.Field f : fields) {
+            for (Field f : fields) {
                 long v = phv[f.slot()];
                 int bytes = (f.width() + 7) / 8;
                 if (bytes == 4) {
@@ -152,7 +153,7 @@ public final class Crc implements HashAlgorithm {
             }
         } else {
             int top = width - 8;
-            for (dev.rmtemu.model.phv.Field f : fields) {
+            for (Field f : fields) {
                 long v = phv[f.slot()];
                 for (int shift = ((f.width() + 7) / 8 - 1) * 8; shift >= 0; shift -= 8) {
                     s = ((s << 8) ^ t[(int) (((s >>> top) ^ (v >>> shift)) & 0xff)]) & mask;

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.hash;
 
+import dev.rmtemu.model.UserError;
+
 /**
  * A hash function over a byte string, as a hash unit computes it over the
  * concatenation of its input fields. Implementations are stateless, so one
@@ -48,12 +50,12 @@ public interface HashAlgorithm {
             try {
                 return seeded(Long.decode(name.substring("seeded:".length())));
             } catch (NumberFormatException e) {
-                throw new dev.rmtemu.model.UserError("hash '" + name + "': seed is not a number");
+                throw new UserError("hash '" + name + "': seed is not a number");
             }
         }
         Crc crc = Crc.named(name);
         if (crc == null) {
-            throw new dev.rmtemu.model.UserError("unknown hash '" + name + "' (known: " + String.join(", ", Crc.NAMES)
+            throw new UserError("unknown hash '" + name + "' (known: " + String.join(", ", Crc.NAMES)
                     + ", identity, seeded:N)");
         }
         return crc;

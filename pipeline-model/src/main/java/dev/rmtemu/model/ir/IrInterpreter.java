@@ -1,10 +1,10 @@
 package dev.rmtemu.model.ir;
 
+import java.util.IdentityHashMap;
 import dev.rmtemu.model.arith.Divisor;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.RegisterAction;
-import dev.rmtemu.model.runtime.StageContext;
 import dev.rmtemu.model.table.MatchTable;
 
 import java.util.ArrayList;
@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * The reference semantics of a stage's IR: walks the statements for each packet
- * through the checked {@link StageContext}, so every run-time rule (one access
+ * through the runtime's checked {@link StageAccess}, so every run-time rule (one access
  * per register array per pass, resources of this stage only, index ranges)
  * is enforced as for any stage code. The statement tree is turned once into
  * small node objects; register outputs and the action data of the entry that
@@ -38,30 +38,30 @@ public final class IrInterpreter {
     }
 
     /** Runs the stage for the packet the context holds. */
-    public void apply(StageContext ctx) {
+    public void apply(StageAccess ctx) {
         long[] out = ctx.scratch();
         Arrays.fill(out, 0, slots, 0L);
         run(body, ctx, out);
     }
 
-    static void run(Node[] nodes, StageContext ctx, long[] out) {
+    static void run(Node[] nodes, StageAccess ctx, long[] out) {
         for (Node n : nodes) {
             n.run(ctx, out);
         }
     }
 
     interface Node {
-        void run(StageContext ctx, long[] out);
+        void run(StageAccess ctx, long[] out);
     }
 
     interface Value {
-        long eval(StageContext ctx, long[] out);
+        long eval(StageAccess ctx, long[] out);
     }
 
     /** Assigns scratch slots and turns statements into nodes. */
     private static final class Slots {
-        private final Map<RegisterAction, Integer> actions = new java.util.IdentityHashMap<>();
-        private final Map<MatchTable, Integer> tables = new java.util.IdentityHashMap<>();
+        private final Map<RegisterAction, Integer> actions = new IdentityHashMap<>();
+        private final Map<MatchTable, Integer> tables = new IdentityHashMap<>();
         private final String where;
         private int count;
 

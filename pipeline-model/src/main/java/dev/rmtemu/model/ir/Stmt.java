@@ -1,5 +1,8 @@
 package dev.rmtemu.model.ir;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.function.Consumer;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.table.MatchTable;
@@ -22,7 +25,7 @@ public sealed interface Stmt {
     }
 
     /** Every statement of a block, nested ones included, each before its branches. */
-    static void walk(List<Stmt> block, java.util.function.Consumer<Stmt> f) {
+    static void walk(List<Stmt> block, Consumer<Stmt> f) {
         for (Stmt s : block) {
             f.accept(s);
             for (List<Stmt> b : s.branches()) {
@@ -63,13 +66,13 @@ public sealed interface Stmt {
         public Apply {
             TreeMap<Integer, List<Stmt>> copy = new TreeMap<>();
             actions.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-            actions = java.util.Collections.unmodifiableSortedMap(copy);
+            actions = Collections.unmodifiableSortedMap(copy);
             miss = List.copyOf(miss);
         }
 
         @Override
         public List<List<Stmt>> branches() {
-            List<List<Stmt>> b = new java.util.ArrayList<>(actions.values());
+            List<List<Stmt>> b = new ArrayList<>(actions.values());
             b.add(miss);
             return b;
         }

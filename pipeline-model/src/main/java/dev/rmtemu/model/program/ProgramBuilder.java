@@ -1,5 +1,7 @@
 package dev.rmtemu.model.program;
 
+import java.util.HashSet;
+import java.util.Set;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
@@ -42,7 +44,7 @@ public final class ProgramBuilder {
     private final List<MatchTable> tables = new ArrayList<>();
     private final List<HashUnit> hashes = new ArrayList<>();
     private final List<Field> bridged = new ArrayList<>();
-    private final java.util.Set<String> resourceNames = new java.util.HashSet<>();
+    private final Set<String> resourceNames = new HashSet<>();
     private boolean built;
 
     private ProgramBuilder(String name, String description) {

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.program;
 
+import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
@@ -144,7 +145,7 @@ public final class StageProgram {
                 return r;
             }
         }
-        throw new dev.rmtemu.model.UserError("program " + this.name + " has no register array '" + name + "'");
+        throw new UserError("program " + this.name + " has no register array '" + name + "'");
     }
 
     public MatchTable table(String name) {
@@ -153,7 +154,7 @@ public final class StageProgram {
                 return t;
             }
         }
-        throw new dev.rmtemu.model.UserError("program " + this.name + " has no table '" + name + "'");
+        throw new UserError("program " + this.name + " has no table '" + name + "'");
     }
 
     public Field field(String name) {
@@ -162,6 +163,6 @@ public final class StageProgram {
                 return f;
             }
         }
-        throw new dev.rmtemu.model.UserError("program " + this.name + " has no field '" + name + "'");
+        throw new UserError("program " + this.name + " has no field '" + name + "'");
     }
 }

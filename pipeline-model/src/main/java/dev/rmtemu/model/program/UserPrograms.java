@@ -1,5 +1,7 @@
 package dev.rmtemu.model.program;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import dev.rmtemu.model.UserError;
 
 import javax.tools.Diagnostic;
@@ -138,7 +140,7 @@ public final class UserPrograms {
     }
 
     private static String packageOf(String source) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\s*package\\s+([\\w.]+)\\s*;").matcher(source);
+        Matcher m = Pattern.compile("(?m)^\\s*package\\s+([\\w.]+)\\s*;").matcher(source);
         return m.find() ? m.group(1) : "";
     }
 

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.runtime;
 
+import dev.rmtemu.model.UserError;
+
 /**
  * How IR stage code runs. {@link #COMPILED}: one generated class per program and
  * gress, the fast path; the compiler's passes have proved the hardware rules, and
@@ -16,6 +18,6 @@ public enum Backend {
                 return b;
             }
         }
-        throw new dev.rmtemu.model.UserError("unknown backend '" + s + "' (compiled or interpreter)");
+        throw new UserError("unknown backend '" + s + "' (compiled or interpreter)");
     }
 }

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.runtime;
 
+import java.lang.invoke.MethodType;
+import java.util.Locale;
 import dev.rmtemu.model.hash.CrcKernel;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Expr;
@@ -110,7 +112,7 @@ public final class GressCompiler {
         cw.visitEnd();
         try {
             Class<?> k = LOOKUP.defineHiddenClassWithClassData(cw.toByteArray(), List.copyOf(e.constants), true).lookupClass();
-            return (GressCode) LOOKUP.findConstructor(k, java.lang.invoke.MethodType.methodType(void.class)).invoke();
+            return (GressCode) LOOKUP.findConstructor(k, MethodType.methodType(void.class)).invoke();
         } catch (Throwable t) {
             throw new IllegalStateException("generating the " + g.label() + " code of " + program.name() + " failed", t);
         }
@@ -453,7 +455,7 @@ public final class GressCompiler {
                 case OR -> m.visitInsn(Opcodes.LOR);
                 case XOR -> m.visitInsn(Opcodes.LXOR);
                 case MUL -> m.visitInsn(Opcodes.LMUL);
-                default -> m.visitMethodInsn(Opcodes.INVOKESTATIC, SUPER, op.name().toLowerCase(java.util.Locale.ROOT),
+                default -> m.visitMethodInsn(Opcodes.INVOKESTATIC, SUPER, op.name().toLowerCase(Locale.ROOT),
                         "(JJ)J", false);
             }
         }

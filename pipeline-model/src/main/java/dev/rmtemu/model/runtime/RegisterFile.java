@@ -1,5 +1,6 @@
 package dev.rmtemu.model.runtime;
 
+import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.RegisterArray;
 
 import java.util.Arrays;
@@ -10,7 +11,7 @@ public final class RegisterFile {
     final long[][] lo;
     final long[][] hi;
 
-    public RegisterFile(List<RegisterArray> all, dev.rmtemu.model.phv.Gress gress) {
+    public RegisterFile(List<RegisterArray> all, Gress gress) {
         lo = new long[all.size()][];
         hi = new long[all.size()][];
         for (RegisterArray a : all) {

@@ -1,6 +1,7 @@
 package dev.rmtemu.model.runtime;
 
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.StageAccess;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageDecl;
@@ -16,7 +17,7 @@ import dev.rmtemu.model.table.TableState;
  * {@link PipelineViolation} naming packet, gress, stage and resource.
  * One instance per {@link PassExecutor}, reused for every packet.
  */
-public final class StageContext {
+public final class StageContext implements StageAccess {
     private final PipelineState state;
     private final boolean enforce;
     private final long[] registerPass;

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.target;
 
+import java.util.function.LongSupplier;
 import dev.rmtemu.model.phv.PortNumbers;
 
 /**
@@ -52,7 +53,7 @@ final class ProfileProducts {
         }
     }
 
-    private static long exact(ProfileReader r, String what, java.util.function.LongSupplier product) {
+    private static long exact(ProfileReader r, String what, LongSupplier product) {
         try {
             return product.getAsLong();
         } catch (ArithmeticException e) {

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.target;
 
+import java.util.Collections;
 import dev.rmtemu.model.phv.PortNumbers;
 
 import java.util.LinkedHashMap;
@@ -101,7 +102,7 @@ final class ProfileSchema {
         for (Rule r : rules) {
             m.put(r.key(), r);
         }
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     static List<String> keys(Map<String, Rule> table) {

@@ -1,5 +1,10 @@
 package dev.rmtemu.model.target;
 
+import com.fasterxml.jackson.core.JsonParser;
+import dev.rmtemu.model.text.ClosestName;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,7 +32,7 @@ public final class TargetProfiles {
 
     /** A key given twice is refused (Jackson would keep the last one silently). */
     private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private TargetProfiles() {
     }
@@ -45,7 +50,7 @@ public final class TargetProfiles {
             }
             try {
                 return parse(Files.readString(p), p.toString());
-            } catch (java.nio.charset.CharacterCodingException e) {
+            } catch (CharacterCodingException e) {
                 throw new UserError(nameOrPath + ": not UTF-8 text", e);
             } catch (IOException e) {
                 throw new UserError("cannot read target profile " + nameOrPath + ": " + e.getMessage(), e);
@@ -60,7 +65,7 @@ public final class TargetProfiles {
             if (in == null) {
                 throw new UserError("unknown target '" + name + "' (built-in: " + String.join(", ", BUILT_IN) + ")");
             }
-            return parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), name + ".json");
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), name + ".json");
         } catch (IOException e) {
             throw new IllegalStateException("built-in profile " + name + " unreadable", e);
         }
@@ -86,8 +91,8 @@ public final class TargetProfiles {
             try {
                 templates.add(AtomTemplate.valueOf(t));
             } catch (IllegalArgumentException e) {
-                throw r.error("templates: unknown template '" + dev.rmtemu.model.text.ClosestName.cut(t, 60)
-                        + "' (known: " + java.util.Arrays.toString(AtomTemplate.values()) + ")");
+                throw r.error("templates: unknown template '" + ClosestName.cut(t, 60)
+                        + "' (known: " + Arrays.toString(AtomTemplate.values()) + ")");
             }
         }
         List<PhvContainerGroup> phv = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.text;
 
+import java.util.Locale;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -20,7 +21,7 @@ public final class ClosestName {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String k : known) {
-            int d = distance(given.toLowerCase(java.util.Locale.ROOT), k.toLowerCase(java.util.Locale.ROOT));
+            int d = distance(given.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
             if (d < bestDistance) {
                 best = k;
                 bestDistance = d;

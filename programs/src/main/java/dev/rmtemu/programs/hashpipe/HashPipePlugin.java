@@ -1,7 +1,7 @@
 package dev.rmtemu.programs.hashpipe;
 
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.replay.ProgramReport;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ProgramPlugin;
 import dev.rmtemu.model.program.ProgramFactory;
 import dev.rmtemu.programs.hashpipe.control.HashPipeReport;

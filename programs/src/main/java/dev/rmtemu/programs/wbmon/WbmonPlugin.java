@@ -1,9 +1,9 @@
 package dev.rmtemu.programs.wbmon;
 
-import dev.rmtemu.emulator.cli.Analysis;
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.journal.JournalDecoder;
-import dev.rmtemu.emulator.replay.ProgramReport;
+import dev.rmtemu.emulator.spi.Analysis;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.JournalDecoder;
+import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ProgramPlugin;
 import dev.rmtemu.model.program.ProgramFactory;
 import dev.rmtemu.programs.wbmon.control.NetBouncerCommand;

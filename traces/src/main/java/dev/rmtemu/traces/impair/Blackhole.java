@@ -1,5 +1,7 @@
 package dev.rmtemu.traces.impair;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 
@@ -85,8 +87,8 @@ public final class Blackhole implements Impairment {
             throw new UserError("blackhole prefix '" + cidr + "': not an IPv4 or IPv6 address");
         }
         try {
-            return java.net.InetAddress.getByName(addr).getAddress();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByName(addr).getAddress();
+        } catch (UnknownHostException e) {
             throw new UserError("blackhole prefix '" + cidr + "': not an IPv4 or IPv6 address");
         }
     }

@@ -1,5 +1,6 @@
 package dev.rmtemu.traces.pcap;
 
+import java.nio.ByteBuffer;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.TraceFormatException;
 
@@ -23,7 +24,7 @@ public final class CaptureFiles {
     public static Format sniff(Path file) {
         byte[] head = new byte[4];
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(head);
+            ByteBuffer bb = ByteBuffer.wrap(head);
             while (bb.hasRemaining() && ch.read(bb) > 0) {
                 // fill the four magic bytes
             }
@@ -33,7 +34,7 @@ public final class CaptureFiles {
         } catch (IOException e) {
             throw new UserError(file + ": cannot read: " + e.getMessage(), e);
         }
-        return sniff(java.nio.ByteBuffer.wrap(head).order(ByteOrder.BIG_ENDIAN).getInt());
+        return sniff(ByteBuffer.wrap(head).order(ByteOrder.BIG_ENDIAN).getInt());
     }
 
     static Format sniff(int magicBigEndian) {

@@ -1,5 +1,7 @@
 package dev.rmtemu.traces.store;
 
+import dev.rmtemu.model.text.ClosestName;
+import java.util.regex.Pattern;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 
@@ -38,7 +40,7 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
     /** Largest manifest read: a few hundred bytes in practice; anything much larger is not one. */
     static final int MAX_MANIFEST_BYTES = 1 << 20;
     /** Names Chronicle Queue gives its files (cycle and table stores): no separators, no control characters. */
-    private static final java.util.regex.Pattern QUEUE_FILE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,255}");
+    private static final Pattern QUEUE_FILE_NAME = Pattern.compile("[A-Za-z0-9._-]{1,255}");
     /** Chunk of a queue file checksummed per read. */
     private static final int CHECK_CHUNK = 1 << 20;
 
@@ -210,6 +212,6 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
     }
 
     private static String cut(String s) {
-        return s == null ? "" : dev.rmtemu.model.text.ClosestName.cut(s, 60);
+        return s == null ? "" : ClosestName.cut(s, 60);
     }
 }

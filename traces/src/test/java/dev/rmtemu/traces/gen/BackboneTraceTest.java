@@ -3,7 +3,7 @@ package dev.rmtemu.traces.gen;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.FlowTable;
 import dev.rmtemu.traces.PacketRecord;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.TraceSummary;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package dev.rmtemu.traces.gen;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.FlowKey;
 import dev.rmtemu.traces.PacketRecord;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.pcap.CaptureFiles;
 import dev.rmtemu.traces.pcap.CaptureWriter;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.rmtemu.traces.store;
 
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.gen.GeneratorKind;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

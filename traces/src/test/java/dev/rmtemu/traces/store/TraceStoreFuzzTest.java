@@ -4,7 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.gen.GeneratorConfig;
 import dev.rmtemu.traces.gen.SyntheticSource;
 

@@ -3,7 +3,7 @@ package dev.rmtemu.traces.store;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipReason;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.gen.GeneratorKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,16 +6,24 @@ import dev.rmtemu.programs.hashpipe.program.HashPipeParams;
 import dev.rmtemu.programs.hashpipe.program.HashPipeProgram;
 import dev.rmtemu.programs.hashpipe.program.KeyKind;
 
+import dev.rmtemu.model.runtime.PipelineState;
+import dev.rmtemu.traces.Addresses;
+import java.util.ArrayList;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.results.ProgramResults;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
+import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 
 import java.util.List;
 import java.util.Locale;
@@ -44,12 +52,12 @@ public final class HashPipeReport implements ProgramReport {
     }
 
     /** The top {@code k} flows of the switch with true counts from the trace (first {@code packets} records). */
-    public static List<Row> topWithTruth(dev.rmtemu.model.runtime.PipelineState state, HashPipeConfig cfg, int k,
+    public static List<Row> topWithTruth(PipelineState state, HashPipeConfig cfg, int k,
                                          String trace, long packets) {
         return truth(state, cfg, k, trace, packets).rows();
     }
 
-    static Truth truth(dev.rmtemu.model.runtime.PipelineState state, HashPipeConfig cfg, int k, String trace,
+    static Truth truth(PipelineState state, HashPipeConfig cfg, int k, String trace,
                        long packets) {
         List<FlowCount> top = HashPipeCollector.topK(state, cfg, k);
         KeyCountMap truth = new KeyCountMap(top.size());
@@ -96,7 +104,7 @@ public final class HashPipeReport implements ProgramReport {
                 }
             }
         }
-        List<Row> out = new java.util.ArrayList<>();
+        List<Row> out = new ArrayList<>();
         for (int i = 0; i < top.size(); i++) {
             FlowCount f = top.get(i);
             String tuple = firstTuple[i] != null ? firstTuple[i] : firstFolded[i] != null ? firstFolded[i] : "";
@@ -107,7 +115,7 @@ public final class HashPipeReport implements ProgramReport {
 
     /** A packet's 5-tuple as the summary prints it: IPv4 dotted quads or full IPv6 addresses. */
     public static String fiveTuple(PacketRecord r) {
-        return dev.rmtemu.traces.Addresses.format(r, true) + " > " + dev.rmtemu.traces.Addresses.format(r, false) + " proto "
+        return Addresses.format(r, true) + " > " + Addresses.format(r, false) + " proto "
                 + r.protocol() + " " + r.srcPort() + ">" + r.dstPort();
     }
 
@@ -174,10 +182,10 @@ public final class HashPipeReport implements ProgramReport {
     }
 
     /** The results of a run of {@code hashpipe} with {@code cfg}: the top {@code k} of the switch with their truth. */
-    public static Results results(dev.rmtemu.model.runtime.PipelineState state, HashPipeConfig cfg, int k, String trace,
+    public static Results results(PipelineState state, HashPipeConfig cfg, int k, String trace,
                                   long packets) {
         Truth t = truth(state, cfg, k, trace, packets);
-        List<TopFlow> top = new java.util.ArrayList<>();
+        List<TopFlow> top = new ArrayList<>();
         for (Row r : t.rows()) {
             top.add(TopFlow.of(top.size() + 1, cfg.key().format(r.flow().keyLo(), r.flow().keyHi()), r.fiveTuple(),
                     r.flow().count(), r.trueCount(), r.ipv6Folded()));

@@ -2,6 +2,7 @@ package dev.rmtemu.programs.hashpipe.control;
 
 import dev.rmtemu.programs.hashpipe.program.KeyKind;
 
+import java.util.Arrays;
 import dev.rmtemu.traces.FlowKey;
 
 /**
@@ -124,9 +125,9 @@ public final class KeyCountMap {
     }
 
     public void clear() {
-        java.util.Arrays.fill(lo, 0);
-        java.util.Arrays.fill(hi, 0);
-        java.util.Arrays.fill(value, 0);
+        Arrays.fill(lo, 0);
+        Arrays.fill(hi, 0);
+        Arrays.fill(value, 0);
         size = 0;
     }
 

@@ -11,16 +11,17 @@ import dev.rmtemu.programs.hashpipe.reference.HeavyHitters;
 import dev.rmtemu.programs.hashpipe.reference.SampleAndHold;
 import dev.rmtemu.programs.hashpipe.reference.SpaceSaving;
 
+import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.PrintWriter;
@@ -284,10 +285,10 @@ public final class HashPipeExperiment implements Experiment {
             if ((long) n * 2 * PacketRecord.LENGTH > Integer.MAX_VALUE) {
                 throw new UserError("experiment hashpipe: the trace has more than " + n + " packets, more than it holds in memory");
             }
-            lo = java.util.Arrays.copyOf(lo, n * 2);
-            inc = java.util.Arrays.copyOf(inc, n * 2);
+            lo = Arrays.copyOf(lo, n * 2);
+            inc = Arrays.copyOf(inc, n * 2);
             if (hi != null) {
-                hi = java.util.Arrays.copyOf(hi, n * 2);
+                hi = Arrays.copyOf(hi, n * 2);
             }
             UnsafeBuffer r = new UnsafeBuffer(new byte[n * 2 * PacketRecord.LENGTH]);
             r.putBytes(0, records, 0, n * PacketRecord.LENGTH);

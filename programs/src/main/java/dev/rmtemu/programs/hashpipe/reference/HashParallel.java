@@ -4,6 +4,7 @@ import dev.rmtemu.programs.hashpipe.control.FlowCount;
 import dev.rmtemu.programs.hashpipe.control.HashPipeCollector;
 import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -74,8 +75,8 @@ public final class HashParallel implements HeavyHitters {
 
     @Override
     public void reset() {
-        java.util.Arrays.fill(lo, 0);
-        java.util.Arrays.fill(hi, 0);
-        java.util.Arrays.fill(count, 0);
+        Arrays.fill(lo, 0);
+        Arrays.fill(hi, 0);
+        Arrays.fill(count, 0);
     }
 }

@@ -4,6 +4,7 @@ import dev.rmtemu.programs.hashpipe.control.FlowCount;
 import dev.rmtemu.programs.hashpipe.control.HashPipeCollector;
 import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -94,9 +95,9 @@ public final class HashPipeReference implements HeavyHitters {
     @Override
     public void reset() {
         for (int i = 0; i < hashes.length; i++) {
-            java.util.Arrays.fill(keyLo[i], 0);
-            java.util.Arrays.fill(keyHi[i], 0);
-            java.util.Arrays.fill(count[i], 0);
+            Arrays.fill(keyLo[i], 0);
+            Arrays.fill(keyHi[i], 0);
+            Arrays.fill(count[i], 0);
         }
     }
 

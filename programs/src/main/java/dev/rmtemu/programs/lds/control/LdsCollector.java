@@ -4,6 +4,8 @@ import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsIntervals;
 import dev.rmtemu.programs.lds.program.LdsPipeline;
 
+import dev.rmtemu.model.UserError;
+import java.util.TreeMap;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.journal.JournalReader;
@@ -140,8 +142,8 @@ public final class LdsCollector {
      * Every interval's sketch of {@code kindName} from switch {@code switchId} in the journal
      * in {@code dir}, by interval, in one pass.
      */
-    public static java.util.TreeMap<Integer, LdsSketch> importAll(Path dir, LdsConfig cfg, String kindName, int switchId) {
-        java.util.TreeMap<Integer, LdsSketch> out = new java.util.TreeMap<>();
+    public static TreeMap<Integer, LdsSketch> importAll(Path dir, LdsConfig cfg, String kindName, int switchId) {
+        TreeMap<Integer, LdsSketch> out = new TreeMap<>();
         try (JournalReader reader = JournalReader.open(dir)) {
             reader.tail((kind, cycle, sw, pipe, payload, offset, length) -> {
                 if (!kindName.equals(reader.kinds().name(kind)) || sw != switchId) {
@@ -162,7 +164,7 @@ public final class LdsCollector {
         int first = p.getInt(offset + 8, ByteOrder.LITTLE_ENDIAN);
         int count = p.getInt(offset + 12, ByteOrder.LITTLE_ENDIAN);
         if (length != HEADER_BYTES + count * CELL_BYTES || row >= into.config().rows() || first + count > into.config().cells()) {
-            throw new dev.rmtemu.model.UserError("lds: malformed sender-sketch message (row " + row + ", cells " + first
+            throw new UserError("lds: malformed sender-sketch message (row " + row + ", cells " + first
                     + "+" + count + ", " + length + " bytes) for a sketch of " + into.config().rows() + " x "
                     + into.config().cells());
         }

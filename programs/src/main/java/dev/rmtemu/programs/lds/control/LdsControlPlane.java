@@ -6,13 +6,15 @@ import dev.rmtemu.programs.lds.program.LdsPipeline;
 import dev.rmtemu.programs.lds.program.LdsProgram;
 import dev.rmtemu.programs.lds.program.LdsRole;
 
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.replay.NetworkReport;
-import dev.rmtemu.emulator.replay.ProgramControlPlane;
-import dev.rmtemu.emulator.replay.ReplayOptions;
+import dev.rmtemu.emulator.output.NetworkReport;
+import dev.rmtemu.emulator.spi.ProgramControlPlane;
+import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Intrinsic;
 
@@ -86,7 +88,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
     }
 
     /** The pipeline switch {@code s} of a network runs (its program's parameters). */
-    static LdsPipeline pipeline(dev.rmtemu.model.program.StageProgram p) {
+    static LdsPipeline pipeline(StageProgram p) {
         return LdsParams.of(p).pipeline();
     }
 
@@ -176,7 +178,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
             }
         }
 
-        boolean holdsPackets(dev.rmtemu.model.runtime.PipelineState state, int bank) {
+        boolean holdsPackets(PipelineState state, int bank) {
             for (int pipe = 0; pipe < state.pipes(); pipe++) {
                 for (int end = 0; end < 2; end++) {
                     boolean senderEnd = end == 0;
@@ -210,7 +212,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
             });
         }
 
-        void close(dev.rmtemu.model.runtime.PipelineState state, long interval, long cycle) {
+        void close(PipelineState state, long interval, long cycle) {
             int bank = LdsIntervals.bank(interval);
             int id = Math.toIntExact(interval);
             if (sender) {
@@ -223,7 +225,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
         }
 
         /** One end's bank of every pipe, merged (the sketch is linear), then zeroed. */
-        LdsSketch bank(dev.rmtemu.model.runtime.PipelineState state, boolean senderEnd, int bank) {
+        LdsSketch bank(PipelineState state, boolean senderEnd, int bank) {
             LdsSketch s = new LdsSketch(pipeline.config);
             for (int pipe = 0; pipe < state.pipes(); pipe++) {
                 s.mergeFrom(LdsCollector.read(state, pipe, pipeline.config, senderEnd, bank));

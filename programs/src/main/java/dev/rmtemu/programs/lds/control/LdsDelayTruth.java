@@ -2,6 +2,7 @@ package dev.rmtemu.programs.lds.control;
 
 import dev.rmtemu.programs.lds.program.LdsIntervals;
 
+import dev.rmtemu.traces.gen.SplitMix64;
 import dev.rmtemu.emulator.engine.PacketPool;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.traces.PacketRecord;
@@ -38,7 +39,7 @@ public final class LdsDelayTruth {
     public void add(PacketRecord r, long intervalIndex, long sentNs, long receivedNs) {
         long a = ((long) r.srcIpv4() << 32) | (r.dstIpv4() & 0xFFFFFFFFL);
         long b = ((long) r.protocol() << 32) | ((long) r.srcPort() << 16) | r.dstPort();
-        long key = LdsPacketKeys.tupleKey(r) ^ dev.rmtemu.traces.gen.SplitMix64.mix(intervalIndex + 1);
+        long key = LdsPacketKeys.tupleKey(r) ^ SplitMix64.mix(intervalIndex + 1);
         int i = (int) index.get(key);
         if (i < 0) {
             i = size++;

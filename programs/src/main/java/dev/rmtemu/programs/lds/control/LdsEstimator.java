@@ -3,6 +3,8 @@ package dev.rmtemu.programs.lds.control;
 import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsHashes;
 
+import java.util.Arrays;
+
 /**
  * The receiver side of LDS: given the sender's sketch (exported at the end of the
  * interval) and its own, estimates a flow's mean delay by the paper's Fig. 6:
@@ -80,7 +82,7 @@ public final class LdsEstimator {
         long w = cfg.weights().weightOf(classHash);
         int m = 0;
         double nMin = Double.POSITIVE_INFINITY;
-        java.util.Arrays.fill(rowMin, Double.POSITIVE_INFINITY);
+        Arrays.fill(rowMin, Double.POSITIVE_INFINITY);
         double minSent = Double.POSITIVE_INFINITY;
         double minLost = Double.POSITIVE_INFINITY;
         for (int r = 0; r < rows; r++) {

@@ -2,7 +2,7 @@ package dev.rmtemu.programs.lds.control;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.rmtemu.emulator.journal.JournalDecoder;
+import dev.rmtemu.emulator.spi.JournalDecoder;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;

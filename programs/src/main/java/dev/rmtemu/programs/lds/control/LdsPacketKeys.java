@@ -4,6 +4,7 @@ import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsHashes;
 
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.gen.SplitMix64;
 
 /**
  * What one packet does to a sketch, computed once from its header (a reusable holder: no
@@ -72,6 +73,6 @@ public final class LdsPacketKeys {
     public static long tupleKey(PacketRecord r) {
         long a = ((long) r.srcIpv4() << 32) | (r.dstIpv4() & 0xFFFFFFFFL);
         long b = ((long) r.protocol() << 32) | ((long) r.srcPort() << 16) | r.dstPort();
-        return dev.rmtemu.traces.gen.SplitMix64.mix(a ^ dev.rmtemu.traces.gen.SplitMix64.mix(b));
+        return SplitMix64.mix(a ^ SplitMix64.mix(b));
     }
 }

@@ -6,16 +6,25 @@ import dev.rmtemu.programs.lds.program.LdsPipeline;
 import dev.rmtemu.programs.lds.program.LdsProgram;
 import dev.rmtemu.programs.lds.program.LdsRole;
 
+import dev.rmtemu.model.UserError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.TreeMap;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.results.NoteResults;
-import dev.rmtemu.emulator.results.ProgramResults;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.NoteResults;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.NoteResults;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.ReplayResult;
+import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.ArrayList;
@@ -177,7 +186,7 @@ public final class LdsReport implements ProgramReport {
         if (pipeline.role != LdsRole.BOTH) {
             return new NoteResults("LDS: role " + pipeline.role.label + " holds one end only; the estimate needs the other switch's sketch");
         }
-        java.nio.file.Path run = result.options().out();
+        Path run = result.options().out();
         if (run == null) {
             return merged(result, p, pipeline.config);
         }
@@ -189,10 +198,10 @@ public final class LdsReport implements ProgramReport {
      * the receiver's, the flows of the interval (ground truth) with an estimate, and the
      * {@code top} largest with their estimated and true mean delay.
      */
-    static Results perInterval(java.nio.file.Path run, LdsPipeline pipeline, int top) {
+    static Results perInterval(Path run, LdsPipeline pipeline, int top) {
         LdsConfig cfg = pipeline.config;
-        java.util.TreeMap<Integer, LdsSketch> tx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_SENDER_SKETCH, LdsSwitch.SWITCH_ID);
-        java.util.TreeMap<Integer, LdsSketch> rx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_RECEIVER_SKETCH, LdsSwitch.SWITCH_ID);
+        TreeMap<Integer, LdsSketch> tx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_SENDER_SKETCH, LdsSwitch.SWITCH_ID);
+        TreeMap<Integer, LdsSketch> rx = LdsCollector.importAll(run, cfg, LdsCollector.KIND_RECEIVER_SKETCH, LdsSwitch.SWITCH_ID);
         List<LdsDelayTruth.Flow> truth = LdsDelayTruth.read(LdsControlPlane.truthFile(run));
         List<IntervalResult> intervals = new ArrayList<>();
         List<FlowDelay> flows = new ArrayList<>();
@@ -202,7 +211,7 @@ public final class LdsReport implements ProgramReport {
             int interval = entry.getKey();
             LdsSketch receiver = rx.get(interval);
             if (receiver == null) {
-                throw new dev.rmtemu.model.UserError("lds: the journal holds the sender sketch of interval " + interval
+                throw new UserError("lds: the journal holds the sender sketch of interval " + interval
                         + " but not the receiver's");
             }
             LdsEstimator est = new LdsEstimator(entry.getValue(), receiver);
@@ -303,12 +312,12 @@ public final class LdsReport implements ProgramReport {
      * truth of the segment's delay, so no true mean is given.
      */
     @Override
-    public NetworkResults networkResults(dev.rmtemu.emulator.replay.NetworkReplay.Result result) {
+    public NetworkResults networkResults(ReplayResult result) {
         var net = result.network();
         List<PairResult> pairs = new ArrayList<>();
         List<PairFlowEstimate> estimates = new ArrayList<>();
-        java.nio.file.Path run = result.options().out();
-        if (run == null || !java.nio.file.Files.isDirectory(run.resolve("journal"))) {
+        Path run = result.options().out();
+        if (run == null || !Files.isDirectory(run.resolve("journal"))) {
             return new NetworkResults(pairs, estimates, List.of("no export journal (run with --out DIR): no interval closed"));
         }
         List<Integer> switches = LdsControlPlane.ldsSwitches(net);

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lds.experiment;
 
+import java.util.Locale;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.gen.SplitMix64;
 import dev.rmtemu.traces.impair.DelayJitter;
@@ -35,7 +36,7 @@ public record DelayModel(int paths, long pathBaseNs, long pathStepNs, double pri
     }
 
     public String describe() {
-        return String.format(java.util.Locale.ROOT, "%d paths of %d..%d us; %.0f%% of flows priority N(%.0f, %.0f) us;"
+        return String.format(Locale.ROOT, "%d paths of %d..%d us; %.0f%% of flows priority N(%.0f, %.0f) us;"
                         + " best effort %.0f%% N(%.0f, %.0f) us, %.0f%% N(%.0f, %.0f) us",
                 paths, pathBaseNs / 1000, (pathBaseNs + (paths - 1) * pathStepNs) / 1000, 100 * priorityShare,
                 priorityMeanNs / 1000, prioritySigmaNs / 1000, 100 * lightWeight, lightMeanNs / 1000, lightSigmaNs / 1000,

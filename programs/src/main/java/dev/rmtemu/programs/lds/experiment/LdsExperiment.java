@@ -8,10 +8,15 @@ import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsWeights;
 import dev.rmtemu.programs.lds.reference.SimpleDelaySketch;
 
+import dev.rmtemu.traces.PacketRecord;
+import java.util.function.IntUnaryOperator;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.rmtemu.emulator.json.Json;
-import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.OptionValues;
+import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.gen.SplitMix64;
 
 import java.io.PrintWriter;
@@ -282,7 +287,7 @@ public final class LdsExperiment implements Experiment {
     static Sketches sketches(LdsTrace t, LdsConfig cfg, double q, long seed, String engine) {
         if (engine.equals(PIPELINE)) {
             LdsEmulatedPair pair = new LdsEmulatedPair(cfg);
-            dev.rmtemu.traces.PacketRecord r = dev.rmtemu.traces.PacketRecord.allocate();
+            PacketRecord r = PacketRecord.allocate();
             for (int i = 0; i < t.packets; i++) {
                 long ts = t.sendNs[i];
                 pair.packet(t.packet(i, r), ts, lost(seed, i, q), ts + t.delayNs[i]);
@@ -434,7 +439,7 @@ public final class LdsExperiment implements Experiment {
     }
 
     /** Statistics per group; a flow whose group is negative is left out. */
-    private static BinStats[] grouped(LdsTrace t, double[] truth, double[] est, int groups, java.util.function.IntUnaryOperator group) {
+    private static BinStats[] grouped(LdsTrace t, double[] truth, double[] est, int groups, IntUnaryOperator group) {
         double[][] err = new double[groups][t.flows];
         int[] count = new int[groups];
         int[] flows = new int[groups];

@@ -5,10 +5,11 @@ import dev.rmtemu.programs.lds.control.LdsSwitch;
 import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsHashes;
 
+import dev.rmtemu.traces.gen.SplitMix64;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.agrona.collections.Long2LongHashMap;
 
 import java.util.Arrays;

@@ -2,6 +2,8 @@ package dev.rmtemu.programs.lds.reference;
 
 import dev.rmtemu.programs.lds.program.LdsConfig;
 
+import dev.rmtemu.model.UserError;
+
 /**
  * The Simple Delay Sketch variant (paper §3): the sender writes its timestamp into every
  * packet, so the receiver alone keeps a count-min-shaped sketch of R rows × C cells of
@@ -17,7 +19,7 @@ public final class SimpleDelaySketch {
 
     public SimpleDelaySketch(int rows, int cells) {
         if (rows < 1 || rows > LdsConfig.MAX_ROWS || cells < 1) {
-            throw new dev.rmtemu.model.UserError("simple delay sketch: rows 1.." + LdsConfig.MAX_ROWS + " and cells >= 1");
+            throw new UserError("simple delay sketch: rows 1.." + LdsConfig.MAX_ROWS + " and cells >= 1");
         }
         this.rows = rows;
         this.cells = cells;

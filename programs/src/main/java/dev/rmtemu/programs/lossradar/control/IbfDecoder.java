@@ -2,6 +2,7 @@ package dev.rmtemu.programs.lossradar.control;
 
 import dev.rmtemu.programs.lossradar.program.IbfDigest;
 
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -73,7 +74,7 @@ public final class IbfDecoder {
                 int m = diff.count(d);
                 if (m == 1 || m == -1) {
                     if (top == stack.length) {
-                        stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+                        stack = Arrays.copyOf(stack, stack.length * 2);
                     }
                     stack[top++] = d;
                 }

@@ -4,12 +4,13 @@ import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 import dev.rmtemu.programs.lossradar.program.LossRadarParams;
 import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
 
+import java.util.Arrays;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.replay.ProgramControlPlane;
-import dev.rmtemu.emulator.replay.ReplayOptions;
+import dev.rmtemu.emulator.spi.ProgramControlPlane;
+import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.topology.Endpoint;
 import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.topology.Node;
@@ -73,7 +74,7 @@ public final class LossRadarControlPlane implements ProgramControlPlane {
     static List<Monitored> monitoredLinks(NetworkEngine net) {
         Topology t = net.topology();
         int[] ordinal = new int[t.nodes().size()];
-        java.util.Arrays.fill(ordinal, -1);
+        Arrays.fill(ordinal, -1);
         for (int s : meteredSwitches(net)) {
             ordinal[net.switchNode(s).index()] = s;
         }

@@ -3,6 +3,8 @@ package dev.rmtemu.programs.lossradar.control;
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
 
+import dev.rmtemu.emulator.topology.BuiltinTopologies;
+import dev.rmtemu.model.UserError;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
@@ -70,7 +72,7 @@ public final class LossRadarFatTree {
             }
         }
         KeyValues lossy = fabricLoss > 0 ? KeyValues.of(Map.of("loss", "bernoulli:" + fabricLoss)) : KeyValues.EMPTY;
-        long latency = dev.rmtemu.emulator.topology.BuiltinTopologies.DC_LINK_LATENCY_NS;
+        long latency = BuiltinTopologies.DC_LINK_LATENCY_NS;
         for (int pod = 0; pod < k; pod++) {
             for (int i = 0; i < half; i++) {
                 for (int x = 0; x < half; x++) {
@@ -111,7 +113,7 @@ public final class LossRadarFatTree {
                 continue;
             }
             if (group.length > LossRadarProgram.ROUTE_MAX_MEMBERS) {
-                throw new dev.rmtemu.model.UserError("lossradar: switch " + net.switchNode(ordinal).name() + " has an ECMP group of "
+                throw new UserError("lossradar: switch " + net.switchNode(ordinal).name() + " has an ECMP group of "
                         + group.length + " ports; lr_route holds at most " + LossRadarProgram.ROUTE_MAX_MEMBERS);
             }
             int[] ports = new int[group.length];

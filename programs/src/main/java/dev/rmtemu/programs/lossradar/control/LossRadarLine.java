@@ -7,6 +7,9 @@ import dev.rmtemu.programs.lossradar.program.MeterDigest;
 import dev.rmtemu.programs.lossradar.program.Signature;
 import dev.rmtemu.programs.lossradar.reference.LossRadarMeter;
 
+import dev.rmtemu.emulator.tm.PortConfig;
+import java.util.Map;
+import java.util.TreeMap;
 import dev.rmtemu.emulator.engine.CycleClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -69,7 +72,7 @@ public final class LossRadarLine {
     private final List<AclRule> acl = new ArrayList<>();
     private long linkLatencyNs = DEFAULT_LINK_LATENCY_NS;
     private double egressGbps = DEFAULT_PORT_GBPS;
-    private int queueLimitCells = dev.rmtemu.emulator.tm.PortConfig.DEFAULT_QUEUE_LIMIT_CELLS;
+    private int queueLimitCells = PortConfig.DEFAULT_QUEUE_LIMIT_CELLS;
     private int[] hostPorts = {HOST_PORT};
 
     public LossRadarLine(LossRadarConfig config, String target, boolean enforce) {
@@ -127,11 +130,11 @@ public final class LossRadarLine {
         for (int h : hostPorts) {
             ports = Math.max(ports, h + 1);
         }
-        dev.rmtemu.emulator.tm.PortConfig aPorts = dev.rmtemu.emulator.tm.PortConfig.strictPriority(egressGbps);
+        PortConfig aPorts = PortConfig.strictPriority(egressGbps);
         aPorts = aPorts.withLimits(queueLimitCells, Math.max(queueLimitCells, aPorts.portLimitCells()));
         SwitchEngine a = new SwitchEngine(new SwitchConfig(profile, um, ports, aPorts, enforce));
         SwitchEngine b = new SwitchEngine(new SwitchConfig(profile, dm, ports,
-                dev.rmtemu.emulator.tm.PortConfig.strictPriority(DEFAULT_PORT_GBPS), enforce));
+                PortConfig.strictPriority(DEFAULT_PORT_GBPS), enforce));
         int out = config.port();
         b.forwarding((in, rec) -> out);
         for (AclRule r : acl) {
@@ -145,8 +148,8 @@ public final class LossRadarLine {
         CycleClock clock = a.clock();
         LossRadarMeter refUm = new LossRadarMeter(config, SWITCH_A, MeterDigest.UM);
         LossRadarMeter refDm = new LossRadarMeter(config, SWITCH_B, MeterDigest.DM);
-        java.util.TreeMap<LostPacket, Integer> truth = new java.util.TreeMap<>();
-        java.util.TreeMap<LostPacket, Integer> sentByA = new java.util.TreeMap<>();
+        TreeMap<LostPacket, Integer> truth = new TreeMap<>();
+        TreeMap<LostPacket, Integer> sentByA = new TreeMap<>();
         long lastNs = trace.size() == 0 ? 0 : trace.get(trace.size() - 1).timestampNs();
         long untilNs = lastNs + 3 * config.batchNs() + config.timeoutNs();
         long tickNs = Math.max(1, config.batchNs() / TICKS_PER_BATCH);
@@ -180,7 +183,7 @@ public final class LossRadarLine {
                     Signature.of(r, r.ttl(), ts, config, sig);
                     sentByA.merge(new LostPacket(sig), -1, Integer::sum);
                 }
-                for (java.util.Map.Entry<LostPacket, Integer> e : sentByA.entrySet()) {
+                for (Map.Entry<LostPacket, Integer> e : sentByA.entrySet()) {
                     if (e.getValue() > 0) {
                         truth.put(e.getKey(), CAUSE_QUEUE);
                     }

@@ -2,14 +2,14 @@ package dev.rmtemu.programs.lossradar.control;
 
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 
+import java.util.TreeMap;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.results.NoteResults;
-import dev.rmtemu.emulator.results.ProgramResults;
-import dev.rmtemu.emulator.replay.NetworkReplay;
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.NoteResults;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.tm.DropCause;
 
 import java.nio.file.Files;
@@ -61,7 +61,7 @@ public final class LossRadarReport implements ProgramReport {
             long counted = 0;
             long extra = 0;
             // each decoded loss with its batch, in (batch, signature) order
-            java.util.TreeMap<Long, List<LostPacket>> byBatch = new java.util.TreeMap<>();
+            TreeMap<Long, List<LostPacket>> byBatch = new TreeMap<>();
             for (LossRadarCollector.BatchReport r : reports) {
                 if (!r.link().equals(m.meters())) {
                     continue;
@@ -159,7 +159,7 @@ public final class LossRadarReport implements ProgramReport {
     }
 
     @Override
-    public Results networkResults(NetworkReplay.Result result) {
+    public Results networkResults(ReplayResult result) {
         NetworkEngine net = result.network();
         List<String> notes = new ArrayList<>();
         if (LossRadarControlPlane.monitoredLinks(net).isEmpty()) {

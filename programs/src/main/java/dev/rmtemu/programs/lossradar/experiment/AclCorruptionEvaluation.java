@@ -2,6 +2,9 @@ package dev.rmtemu.programs.lossradar.experiment;
 
 import dev.rmtemu.programs.lossradar.control.AclCorruptionAnalyzer;
 
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.function.IntPredicate;
 import dev.rmtemu.traces.gen.SplitMix64;
 
 import java.util.ArrayList;
@@ -139,7 +142,7 @@ public final class AclCorruptionEvaluation {
             for (int k = 0; k < keys.length; k++) {
                 order[k] = k;
             }
-            java.util.Arrays.sort(order, java.util.Comparator.comparingLong((Integer k) -> keys[k]).thenComparingInt(k -> k));
+            Arrays.sort(order, Comparator.comparingLong((Integer k) -> keys[k]).thenComparingInt(k -> k));
             sorted = new long[keys.length];
             index = new int[keys.length];
             for (int n = 0; n < keys.length; n++) {
@@ -149,7 +152,7 @@ public final class AclCorruptionEvaluation {
         }
 
         /** True when {@code test} holds for some key (its index) that {@code rule} matches. */
-        boolean any(AclCorruptionAnalyzer.Rule rule, java.util.function.IntPredicate test) {
+        boolean any(AclCorruptionAnalyzer.Rule rule, IntPredicate test) {
             // the mask's leading run of ones fixes the key's top bits: a contiguous range of the sorted keys
             int lead = Long.numberOfLeadingZeros(~(rule.mask() << (Long.SIZE - AclCorruptionAnalyzer.KEY_BITS)));
             lead = Math.min(lead, AclCorruptionAnalyzer.KEY_BITS);

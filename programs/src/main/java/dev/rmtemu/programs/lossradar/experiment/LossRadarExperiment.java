@@ -15,9 +15,13 @@ import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
 import dev.rmtemu.programs.lossradar.program.MeterDigest;
 import dev.rmtemu.programs.lossradar.program.Signature;
 
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.traces.Addresses;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
+import dev.rmtemu.emulator.spi.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
@@ -25,7 +29,7 @@ import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.gen.SplitMix64;
 import dev.rmtemu.traces.impair.BernoulliLoss;
 import dev.rmtemu.traces.impair.Blackhole;
@@ -411,7 +415,7 @@ public final class LossRadarExperiment implements Experiment {
                 + "&seed=" + (seed + 1);
         RecordBuffer trace = merge(bg, incast);
         int victim = trace.get(0).dstIpv4();
-        String victimCidr = dev.rmtemu.traces.Addresses.ipv4(victim) + "/32";
+        String victimCidr = Addresses.ipv4(victim) + "/32";
         ImpairmentChain link = new ImpairmentChain(
                 Blackhole.of(victimCidr, Blackhole.ANY, Blackhole.ANY, Long.MIN_VALUE, Long.MAX_VALUE),
                 new BernoulliLoss(o.cRandom(), SplitMix64.derive(seed, 7)));
@@ -486,13 +490,13 @@ public final class LossRadarExperiment implements Experiment {
         List<AclCorruptionAnalyzer.Rule> acl = List.of(AclCorruptionAnalyzer.Rule.of(intended, 32, 0, 10, true),
                 AclCorruptionAnalyzer.Rule.of(0, 0, 0, 1, false));
         RootCause[] byDefault = new RootCauseAnalyzer(def).classify(losses);
-        java.util.TreeSet<Long> lostKeys = new java.util.TreeSet<>();
+        TreeSet<Long> lostKeys = new TreeSet<>();
         for (int i = 0; i < byDefault.length; i++) {
             if (byDefault[i] == RootCause.BLACKHOLE) {
                 lostKeys.add(AclCorruptionAnalyzer.key(packets.get(i).dst(), packets.get(i).proto()));
             }
         }
-        java.util.TreeSet<Long> deliveredKeys = new java.util.TreeSet<>();
+        TreeSet<Long> deliveredKeys = new TreeSet<>();
         for (int i = 0; i < trace.size(); i++) {
             PacketRecord p = trace.get(i);
             if (p.dstIpv4() != victim && p.dstIpv4() != intended) {
@@ -504,11 +508,11 @@ public final class LossRadarExperiment implements Experiment {
             candidates.add(cand.describe());
         }
         String truthFlip = AclCorruptionAnalyzer.Candidate.value(0, ACL_FLIPPED_DST_BIT + Byte.SIZE).describe();
-        return new CauseResult(rows, truthFlip + " (deny " + dev.rmtemu.traces.Addresses.ipv4(intended) + " became deny "
+        return new CauseResult(rows, truthFlip + " (deny " + Addresses.ipv4(intended) + " became deny "
                 + victimCidr + ")", candidates);
     }
 
-    private static long[] toArray(java.util.SortedSet<Long> set) {
+    private static long[] toArray(SortedSet<Long> set) {
         long[] a = new long[set.size()];
         int i = 0;
         for (long v : set) {

@@ -1,6 +1,6 @@
 package dev.rmtemu.programs.lossradar.experiment;
 
-import dev.rmtemu.emulator.experiment.OptionValues;
+import dev.rmtemu.emulator.spi.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 

@@ -10,8 +10,8 @@ import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.replay.ProgramControlPlane;
-import dev.rmtemu.emulator.replay.ReplayOptions;
+import dev.rmtemu.emulator.spi.ProgramControlPlane;
+import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.model.UserError;
 import org.agrona.concurrent.UnsafeBuffer;
 

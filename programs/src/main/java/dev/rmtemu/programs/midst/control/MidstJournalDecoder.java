@@ -4,7 +4,7 @@ import dev.rmtemu.programs.midst.program.MidstPipeline;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.rmtemu.emulator.journal.JournalDecoder;
+import dev.rmtemu.emulator.spi.JournalDecoder;
 import org.agrona.DirectBuffer;
 
 import java.util.List;

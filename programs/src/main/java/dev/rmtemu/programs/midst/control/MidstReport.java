@@ -7,19 +7,18 @@ import dev.rmtemu.programs.midst.program.MidstProgram;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.results.ProgramResults;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.tm.DropCause;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.replay.NetworkReplay;
 import dev.rmtemu.model.target.TargetProfile;
 
 import java.nio.file.Files;
@@ -271,7 +270,7 @@ public final class MidstReport implements ProgramReport {
     }
 
     @Override
-    public NetworkResults networkResults(NetworkReplay.Result result) {
+    public NetworkResults networkResults(ReplayResult result) {
         NetworkEngine net = result.network();
         Path out = result.options().out();
         Path journal = out == null ? null : out.resolve("journal");

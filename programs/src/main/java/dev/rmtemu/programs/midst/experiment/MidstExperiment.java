@@ -9,10 +9,10 @@ import dev.rmtemu.programs.midst.program.MidstPipeline;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.rmtemu.emulator.experiment.ExperimentJson;
+import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
-import dev.rmtemu.emulator.experiment.Experiment;
-import dev.rmtemu.emulator.experiment.OptionValues;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;

@@ -6,6 +6,8 @@ import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.program.MidstConfig;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
 
+import dev.rmtemu.model.phv.PortNumbers;
+import java.util.Locale;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.traces.PacketRecord;
 
@@ -89,7 +91,7 @@ public final class MidstPipesQueues {
         MidstSwitch sw = new MidstSwitch(cfg, s.profile(), portGbps, limit);
         int[] departed = new int[flows];
         int[] lastSeq = new int[flows];
-        boolean[] monitored = new boolean[dev.rmtemu.model.phv.PortNumbers.RECIRCULATION_BASE];
+        boolean[] monitored = new boolean[PortNumbers.RECIRCULATION_BASE];
         for (int j = 0; j < p; j++) {
             monitored[cfg.dataPort(j)] = true;
         }
@@ -136,7 +138,7 @@ public final class MidstPipesQueues {
         for (MidstCollector.Event e : sw.collector().events()) {
             intervals += e.kind() == MidstPipeline.KIND_MONITOR_ON ? 1 : 0;
         }
-        String engine = "switch " + s.profile().name() + " (" + sw.engine().config().backend().name().toLowerCase(java.util.Locale.ROOT)
+        String engine = "switch " + s.profile().name() + " (" + sw.engine().config().backend().name().toLowerCase(Locale.ROOT)
                 + " IR)";
         return new Result(p, cfg.queues(), cfg.sketchKb(), packets, drops, byQueue, score.truth(), score.reported(), score.both(),
                 score.truthObservable(), score.bothObservable(), intervals, engine);

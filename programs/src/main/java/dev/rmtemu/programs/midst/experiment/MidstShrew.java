@@ -7,6 +7,10 @@ import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.program.MidstConfig;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
 
+import dev.rmtemu.emulator.tm.TrafficManagerConfig;
+import dev.rmtemu.model.UserError;
+import java.util.ArrayList;
+import java.util.List;
 import dev.rmtemu.emulator.engine.EventQueue;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.target.TargetProfile;
@@ -31,7 +35,7 @@ public final class MidstShrew {
     /** Sources: TCP flow f is 10.128.0.0 + f (as {@link MidstTraffic}); attacker a is 10.200.0.0 + a. */
     public static final int ATTACK_BASE = 0x0AC80000;
     public static final int ATTACK_SRC_PORT = 40_000;
-    private static final int WIRE_OVERHEAD_BYTES = dev.rmtemu.emulator.tm.TrafficManagerConfig.ETHERNET_OVERHEAD_BYTES;
+    private static final int WIRE_OVERHEAD_BYTES = TrafficManagerConfig.ETHERNET_OVERHEAD_BYTES;
 
     private static final long SEND = 0;
     private static final long ACK = 1;
@@ -113,7 +117,7 @@ public final class MidstShrew {
     private final long rttMinNs;
     private final PacketRecord rec = PacketRecord.allocate();
     private final long queryNs;
-    private final java.util.List<MidstLossQuery> snapshots = new java.util.ArrayList<>();
+    private final List<MidstLossQuery> snapshots = new ArrayList<>();
     private long packets;
 
     /**
@@ -153,7 +157,7 @@ public final class MidstShrew {
         }
         int tcpPortCount = perPipe - 3 - a;
         if (tcpPortCount < 1) {
-            throw new dev.rmtemu.model.UserError("experiment midst: " + a + " attackers leave no input port for TCP in a pipe of "
+            throw new UserError("experiment midst: " + a + " attackers leave no input port for TCP in a pipe of "
                     + perPipe + " ports");
         }
         this.tcpPorts = new int[n];
@@ -383,7 +387,7 @@ public final class MidstShrew {
         if (queryNs > 0) {
             queryEstimates(repLoss, repBurst, attLoss, attBurst);
         }
-        for (MidstCollector.FlowReport r : queryNs > 0 ? java.util.List.<MidstCollector.FlowReport>of() : sw.collector().flows()) {
+        for (MidstCollector.FlowReport r : queryNs > 0 ? List.<MidstCollector.FlowReport>of() : sw.collector().flows()) {
             if (r.proto() == PacketRecord.PROTO_UDP) {
                 int id = r.src() - ATTACK_BASE;
                 if (id >= 0 && id < a) {

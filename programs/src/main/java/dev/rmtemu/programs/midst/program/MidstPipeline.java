@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.program;
 
+import java.util.function.IntFunction;
 import dev.rmtemu.model.examples.FiveTuple;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
@@ -907,7 +908,7 @@ public final class MidstPipeline {
     }
 
     /** One dirty-word array per row in this stage (when enabled), with its mark and zero actions. */
-    private void declareDirtyWords(ProgramBuilder.StageBuilder stage, java.util.function.IntFunction<String> name,
+    private void declareDirtyWords(ProgramBuilder.StageBuilder stage, IntFunction<String> name,
                                    RegisterAction[] mark, RegisterAction[] zero) {
         for (int i = 0; dirty && i < rows; i++) {
             RegisterArray d = stage.register(name.apply(i), 32, words);

@@ -4,6 +4,7 @@ import dev.rmtemu.programs.midst.program.MidstConfig;
 import dev.rmtemu.programs.midst.program.MidstHashes;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
 
+import java.util.Arrays;
 import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.traces.PacketRecord;
 
@@ -104,8 +105,8 @@ public final class MidstReference {
 
     public void reset() {
         for (int i = 0; i < rows; i++) {
-            java.util.Arrays.fill(in[i], 0);
-            java.util.Arrays.fill(out[i], 0);
+            Arrays.fill(in[i], 0);
+            Arrays.fill(out[i], 0);
         }
     }
 }

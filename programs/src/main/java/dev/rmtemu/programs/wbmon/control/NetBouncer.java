@@ -1,5 +1,7 @@
 package dev.rmtemu.programs.wbmon.control;
 
+import java.util.Arrays;
+
 /**
  * NetBouncer's failure inference (Tan et al., NSDI 2019, Algorithm 1): link
  * success probabilities x from path success rates y by regularised least squares,
@@ -99,7 +101,7 @@ public final class NetBouncer {
         for (int i = 0; i < idx.length; i++) {
             idx[i] = i;
         }
-        java.util.Arrays.sort(idx, (a, b) -> through[a].length != through[b].length
+        Arrays.sort(idx, (a, b) -> through[a].length != through[b].length
                 ? Integer.compare(through[a].length, through[b].length) : Integer.compare(a, b));
         int[] out = new int[idx.length];
         for (int i = 0; i < out.length; i++) {

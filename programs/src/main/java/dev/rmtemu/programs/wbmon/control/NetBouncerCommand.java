@@ -3,7 +3,7 @@ package dev.rmtemu.programs.wbmon.control;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.rmtemu.emulator.cli.Analysis;
+import dev.rmtemu.emulator.spi.Analysis;
 import dev.rmtemu.model.UserError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

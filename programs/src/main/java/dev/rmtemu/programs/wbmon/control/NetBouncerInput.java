@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.wbmon.control;
 
+import java.io.UncheckedIOException;
 import dev.rmtemu.model.UserError;
 
 import java.io.IOException;
@@ -129,7 +130,7 @@ public record NetBouncerInput(List<String> links, List<String> pathIds, int[][] 
     private static List<String> lines(Path file) {
         try {
             return Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             throw new UserError(file + ": cannot read: " + e.getMessage(), e);
         }
     }

@@ -4,16 +4,16 @@ import dev.rmtemu.programs.wbmon.program.WbmonConfig;
 import dev.rmtemu.programs.wbmon.program.WbmonPipeline;
 import dev.rmtemu.programs.wbmon.program.WbmonProgram;
 
+import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.engine.SwitchEngine;
-import dev.rmtemu.emulator.results.NoteResults;
-import dev.rmtemu.emulator.results.ProgramResults;
+import dev.rmtemu.emulator.spi.NoteResults;
+import dev.rmtemu.emulator.spi.ProgramResults;
 import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.network.NetworkEngine;
-import dev.rmtemu.emulator.replay.NetworkReplay;
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.VConn;
 import dev.rmtemu.emulator.topology.VConns;
@@ -137,7 +137,7 @@ public final class WbmonReport implements ProgramReport {
                         "blamed", "true carried", "true lost"));
                 for (LinkSetResult l : linkSets) {
                     b.append(String.format(Locale.ROOT, "  %-40s %-8s %11.6f %7s %14d %10d%n", String.join(" ", l.links()),
-                            l.vconns().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")),
+                            l.vconns().stream().map(String::valueOf).collect(Collectors.joining(" ")),
                             l.minSuccess(), l.blamed() ? "yes" : "no", l.trueCarried(), l.trueLost()));
                 }
             }
@@ -146,7 +146,7 @@ public final class WbmonReport implements ProgramReport {
     }
 
     @Override
-    public Results networkResults(NetworkReplay.Result result) {
+    public Results networkResults(ReplayResult result) {
         return results(result.network(), WbmonAnalyser.Params.DEFAULT_BLAME_BELOW);
     }
 

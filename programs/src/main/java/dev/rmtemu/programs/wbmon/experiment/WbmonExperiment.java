@@ -8,15 +8,19 @@ import dev.rmtemu.programs.wbmon.program.WbmonConfig;
 import dev.rmtemu.programs.wbmon.program.WbmonProgram;
 import dev.rmtemu.programs.wbmon.reference.WindowMonitor;
 
-import dev.rmtemu.emulator.experiment.ExperimentJson;
+import java.util.Arrays;
+import java.util.TreeSet;
+import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
-import dev.rmtemu.emulator.experiment.Experiment;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.Experiment;
+import dev.rmtemu.emulator.spi.OptionValues;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -219,7 +223,7 @@ public final class WbmonExperiment implements Experiment {
     /** One record per distinct 5-tuple of a trace (the control plane's flow list). */
     private static List<PacketRecord> distinctFlows(String spec) {
         List<PacketRecord> out = new ArrayList<>();
-        java.util.TreeSet<String> seen = new java.util.TreeSet<>();
+        TreeSet<String> seen = new TreeSet<>();
         PacketRecord r = PacketRecord.allocate();
         try (PacketSource src = TraceSpec.open(spec)) {
             while (src.next(r)) {
@@ -451,7 +455,7 @@ public final class WbmonExperiment implements Experiment {
     /** The median (the mean of the two middle values for an even count); a Long.MAX_VALUE entry is infinite. */
     static double median(long[] v) {
         long[] x = v.clone();
-        java.util.Arrays.sort(x);
+        Arrays.sort(x);
         long lo = x[(x.length - 1) / 2];
         long hi = x[x.length / 2];
         if (hi == Long.MAX_VALUE) {

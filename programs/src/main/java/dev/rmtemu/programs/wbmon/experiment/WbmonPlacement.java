@@ -2,6 +2,7 @@ package dev.rmtemu.programs.wbmon.experiment;
 
 import dev.rmtemu.programs.wbmon.control.WbmonAnalyser;
 
+import java.util.function.Consumer;
 import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.topology.Node;
 import dev.rmtemu.emulator.topology.Topology;
@@ -102,7 +103,7 @@ public final class WbmonPlacement {
         return bestSpec[0];
     }
 
-    private static void choose(List<String> pops, int k, int from, List<String> chosen, java.util.function.Consumer<String> f) {
+    private static void choose(List<String> pops, int k, int from, List<String> chosen, Consumer<String> f) {
         if (chosen.size() == k) {
             f.accept(abilene(chosen));
             return;

@@ -2,10 +2,10 @@ package dev.rmtemu.programs.hashpipe.control;
 
 import dev.rmtemu.programs.hashpipe.program.HashPipeProgram;
 
-import dev.rmtemu.emulator.replay.Replay;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
-import dev.rmtemu.emulator.replay.SavedRegisters;
+import dev.rmtemu.emulator.run.Replay;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
+import dev.rmtemu.emulator.output.SavedRegisters;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.PipelineState;
 import org.junit.jupiter.api.Test;

@@ -14,7 +14,7 @@ import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

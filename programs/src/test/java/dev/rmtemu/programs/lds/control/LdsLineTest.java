@@ -11,7 +11,7 @@ import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologyFile;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

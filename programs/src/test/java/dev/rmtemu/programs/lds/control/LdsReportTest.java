@@ -4,9 +4,9 @@ import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsProgram;
 import dev.rmtemu.programs.lds.reference.LdsReferenceTest;
 
-import dev.rmtemu.emulator.replay.Replay;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.run.Replay;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.traces.PacketRecord;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 import dev.rmtemu.programs.lossradar.program.Signature;
 
 import dev.rmtemu.traces.PacketRecord;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.impair.BernoulliLoss;
 import dev.rmtemu.traces.impair.GroundTruthLog;
 import dev.rmtemu.traces.impair.ImpairmentDecision;

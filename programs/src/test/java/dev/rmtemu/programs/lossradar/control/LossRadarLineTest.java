@@ -5,7 +5,7 @@ import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 import dev.rmtemu.programs.lossradar.program.MeterDigest;
 
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.impair.BernoulliLoss;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -170,7 +170,7 @@ class LossRadarReplayCliTest {
             assertEquals(v[6], v[3], e.getKey() + ": decoded = ground truth");
         }
         java.util.Set<String> traceAddresses = new java.util.TreeSet<>();
-        try (dev.rmtemu.traces.PacketSource src = dev.rmtemu.traces.TraceSpec.open("gen:isp?packets=20000&flows=300&seed=5")) {
+        try (dev.rmtemu.traces.PacketSource src = dev.rmtemu.traces.spec.TraceSpec.open("gen:isp?packets=20000&flows=300&seed=5")) {
             dev.rmtemu.traces.PacketRecord p = dev.rmtemu.traces.PacketRecord.allocate();
             while (src.next(p)) {
                 traceAddresses.add(dev.rmtemu.traces.Addresses.ipv4(p.srcIpv4()));

@@ -7,7 +7,7 @@ import dev.rmtemu.programs.midst.program.MidstProgram;
 import dev.rmtemu.emulator.cli.Main;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import dev.rmtemu.traces.TraceSpec;
+import dev.rmtemu.traces.spec.TraceSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

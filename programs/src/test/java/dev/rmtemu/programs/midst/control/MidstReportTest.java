@@ -3,10 +3,10 @@ package dev.rmtemu.programs.midst.control;
 import dev.rmtemu.programs.midst.program.MidstConfig;
 import dev.rmtemu.programs.midst.program.MidstProgram;
 
-import dev.rmtemu.emulator.replay.ProgramReport;
-import dev.rmtemu.emulator.replay.Replay;
-import dev.rmtemu.emulator.replay.ReplayOptions;
-import dev.rmtemu.emulator.replay.ReplayResult;
+import dev.rmtemu.emulator.spi.ProgramReport;
+import dev.rmtemu.emulator.run.Replay;
+import dev.rmtemu.emulator.spi.ReplayOptions;
+import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.tm.DropCause;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,0 +1,61 @@
+package dev.rmtemu.emulator.spi;
+
+import dev.rmtemu.emulator.network.NetworkOptions;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything a replay depends on. Two runs with equal options produce the same
+ * report.json (apart from its {@code host} key), journal and histograms.
+ *
+ * @param timing      original, scaled:X, rate:100G, pps:N or topspeed (see ArrivalTiming)
+ * @param ports       front-panel ports (0 = every port of the target)
+ * @param portGbps    rate of every front-panel port
+ * @param maxPackets  stop after this many packets (0 = the whole trace)
+ * @param out         run directory, or null to write nothing
+ * @param control     control-plane script applied before and during the run (see ControlScript), or null
+ * @param topology    topology spec (file or builtin:NAME?...) to replay through a network
+ *                    instead of one switch, or null; {@code program} may then be null (each
+ *                    switch runs its topology program)
+ * @param force       write into a non-empty {@code out} that is not a run directory (its files stay)
+ * @param maxHops     switch hops a packet may take in a network replay before it is dropped as
+ *                    {@code hop_limit} (see NetworkOptions#DEFAULT_MAX_HOPS)
+ * @param saveRegisters save the register arrays into the run directory even when they are over
+ *                    {@link SavedRegisters#ALWAYS_SAVE_BYTES} (smaller ones are always saved)
+ */
+public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                            long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                            boolean progress, Path control, String topology, boolean force, int maxHops,
+                            boolean saveRegisters) {
+    /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
+    public static final double DEFAULT_PORT_GBPS = 100;
+    public static final String DEFAULT_TIMING = "original";
+
+    public ReplayOptions {
+        params = new TreeMap<>(params);
+    }
+
+    /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, false);
+    }
+
+    /** Without --force and with the default hop budget. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, false, NetworkOptions.DEFAULT_MAX_HOPS);
+    }
+
+    /** A single-switch replay without a control script. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, null, null);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.rmtemu.emulator.spi;
+
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.network.NetworkEngine;
+import dev.rmtemu.traces.SkipCounters;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What a user should know about a run that finished but probably did not do what they meant:
+ * the trace gave no packets, every packet was dropped (one switch) or none was delivered (a
+ * network), a switch sent packets out of topology ports that have no link, a forwarding loop.
+ * One list for both kinds of replay: printed as {@code warning:} lines on stderr, written under
+ * {@code warnings} in report.json, and turned into exit 5 by {@code replay --strict}. Each
+ * warning depends only on the run's inputs (counters, never the host), in a fixed order.
+ */
+public final class RunWarnings {
+    /** report.json key of the list. */
+    public static final String KEY = "warnings";
+
+    private RunWarnings() {
+    }
+
+    /** The warnings of a replay, through one switch or a network. */
+    public static List<String> of(ReplayResult r) {
+        return r.isNetwork() ? ofNetwork(r) : ofSwitch(r);
+    }
+
+    /** The warnings of a single-switch replay. */
+    private static List<String> ofSwitch(ReplayResult r) {
+        List<String> w = new ArrayList<>();
+        emptyTrace(w, r.options().trace(), r.packetsRead(), r.skipped(), r.interruptedBy());
+        SwitchEngine e = r.engine();
+        long in = e.counters().packetsIn();
+        long dropped = e.counters().droppedTotal();
+        if (in > 0 && dropped == in && e.counters().packetsOut() == 0) {
+            SortedMap<String, Long> causes = e.counters().droppedByCause();
+            String line = "every packet was dropped: " + in + " of " + in + " (" + causes(causes) + ")";
+            if (causes.getOrDefault(SwitchEngine.DROP_NO_PORT, 0L) > 0) {
+                line += "; " + SwitchEngine.DROP_NO_PORT + ": the program chose no egress port or one this switch does"
+                        + " not have (front-panel ports 0.." + (e.config().frontPanelPorts() - 1)
+                        + ", --ports; check --param port=N)";
+            }
+            w.add(line);
+        }
+        programs(w, r.results());
+        return List.copyOf(w);
+    }
+
+    /** The warnings of a network replay ({@code --topology}). */
+    private static List<String> ofNetwork(ReplayResult r) {
+        List<String> w = new ArrayList<>();
+        emptyTrace(w, r.options().trace(), r.packetsRead(), r.skipped(), r.interruptedBy());
+        NetworkEngine net = r.network();
+        NetworkEngine.NetworkTotals t = net.totals();
+        if (t.injected() > 0 && t.delivered() == 0 && r.interruptedBy() == null) {
+            w.add("no packet was delivered: " + t.injected() + " injected; switch drops " + t.switchDropped()
+                    + ", link losses " + t.linkLost() + ", unlinked-port drops " + t.unlinkedPortDrops()
+                    + ", hop-limit drops " + t.hopLimitDrops());
+        }
+        for (int s = 0; s < net.switchCount(); s++) {
+            SortedMap<Integer, Long> byPort = net.unlinkedDropsByPort(s);
+            if (byPort.isEmpty()) {
+                continue;
+            }
+            List<String> ports = new ArrayList<>();
+            byPort.forEach((port, n) -> ports.add(port + " (" + n + ")"));
+            w.add("switch " + net.switchNode(s).name() + " sent " + net.unlinkedDrops(s)
+                    + " packets out of topology ports with no link, which lost them: port " + String.join(", ", ports)
+                    + " (program port = topology port - 1)");
+        }
+        w.addAll(net.warnings());
+        programs(w, r.results());
+        return List.copyOf(w);
+    }
+
+    /** The programs' own warnings, in program-name order (null: the run has no results yet). */
+    private static void programs(List<String> w, RunResults results) {
+        if (results != null) {
+            results.byProgram().values().forEach(p -> w.addAll(p.warnings()));
+        }
+    }
+
+    private static void emptyTrace(List<String> w, String trace, long packets, SkipCounters skipped,
+                                   String interruptedBy) {
+        if (packets > 0 || interruptedBy != null) {
+            return;
+        }
+        SortedMap<String, Long> s = new TreeMap<>(skipped.asMap());
+        s.values().removeIf(n -> n == 0);
+        w.add("empty trace: " + trace + " gave no packets"
+                + (s.isEmpty() ? "" : " (frames skipped: " + causes(s) + ")"));
+    }
+
+    private static String causes(SortedMap<String, Long> counts) {
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<String, Long> e : counts.entrySet()) {
+            if (e.getValue() > 0) {
+                parts.add(e.getKey() + " " + e.getValue());
+            }
+        }
+        return String.join(", ", parts);
+    }
+}

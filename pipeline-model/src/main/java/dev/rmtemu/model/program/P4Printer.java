@@ -1,0 +1,138 @@
+package dev.rmtemu.model.program;
+
+import java.util.Locale;
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.table.MatchTable;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A program as a P4 programmer reads it: its fields, then per gress and stage
+ * the hash units, registers with their register actions, tables, and the
+ * stage's control flow (gateways as {@code if}, table applications as
+ * {@code switch} on the action, instructions as assignments). P4-like text,
+ * not P4 for a compiler: stages are explicit, as in the IR.
+ */
+public final class P4Printer {
+    private static final String INDENT = "    ";
+
+    private final StringBuilder out = new StringBuilder();
+
+    private P4Printer() {
+    }
+
+    public static String print(StageProgram p) {
+        P4Printer pr = new P4Printer();
+        pr.program(p);
+        return pr.out.toString();
+    }
+
+    private void program(StageProgram p) {
+        line(0, "// " + p.name() + ": " + p.description());
+        if (!p.params().isEmpty()) {
+            StringBuilder b = new StringBuilder("// parameters:");
+            p.params().forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+            line(0, b.toString());
+        }
+        line(0, "");
+        line(0, "struct phv_t {");
+        for (Field f : p.fields()) {
+            String where = switch (f.kind()) {
+                case HEADER -> "header, from " + f.source().name().toLowerCase(Locale.ROOT);
+                case METADATA -> "metadata, " + f.gress().label();
+                default -> "intrinsic" + (f.gress() == null ? "" : ", " + f.gress().label());
+            };
+            line(1, "bit<" + f.width() + "> " + f.name() + ";" + pad(f.width(), f.name()) + "// " + where);
+        }
+        line(0, "}");
+        for (Gress g : Gress.values()) {
+            if (!p.uses(g)) {
+                continue;
+            }
+            line(0, "");
+            line(0, "control " + capital(g.label()) + " {");
+            for (StageDecl d : p.stages(g)) {
+                stage(d);
+            }
+            line(0, "}");
+        }
+    }
+
+    private void stage(StageDecl d) {
+        line(1, "stage " + d.number() + " {");
+        for (HashUnit h : d.hashes()) {
+            line(2, "Hash<bit<" + h.outputBits() + ">>(" + h.algorithm().describe() + ") " + h.name() + "("
+                    + String.join(", ", h.inputs().stream().map(Field::name).toList()) + ");");
+        }
+        for (RegisterArray r : d.registers()) {
+            String cell = r.pair() ? "pair<bit<" + r.wordBits() + ">>" : "bit<" + r.wordBits() + ">";
+            line(2, "Register<" + cell + ", " + r.size() + "> " + r.name() + ";");
+        }
+        for (RegisterAction a : d.registerActions()) {
+            line(2, "RegisterAction(" + a.array().name() + ") " + a.array().name() + "." + a.name() + " {  // " + a.template());
+            for (String s : a.describe()) {
+                line(3, s);
+            }
+            line(2, "}");
+        }
+        for (MatchTable t : d.tables()) {
+            line(2, "table " + t.name() + " { key = { " + String.join(", ", t.key().stream()
+                    .map(f -> f.name() + ": " + t.kind().name().toLowerCase(Locale.ROOT)).toList())
+                    + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b"
+                    + (t.constEntries().isEmpty() ? "" : "; const entries = " + t.constEntries().size()) + " }");
+        }
+        line(2, "apply {");
+        block(d.body(), 3);
+        line(2, "}");
+        line(1, "}");
+    }
+
+    private void block(List<Stmt> stmts, int depth) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a) {
+                line(depth, a.dest().name() + " = " + a.value() + ";");
+            } else if (s instanceof Stmt.Execute e) {
+                line(depth, e.action().array().name() + "." + e.action().name() + ".execute(" + e.index() + ", in_lo = " + e.inLo() + ", in_hi = " + e.inHi() + ");");
+            } else if (s instanceof Stmt.If i) {
+                line(depth, "if (" + i.condition() + ") {");
+                block(i.then(), depth + 1);
+                if (!i.otherwise().isEmpty()) {
+                    line(depth, "} else {");
+                    block(i.otherwise(), depth + 1);
+                }
+                line(depth, "}");
+            } else {
+                Stmt.Apply ap = (Stmt.Apply) s;
+                line(depth, "switch (" + ap.table().name() + ".apply().action) {");
+                for (Map.Entry<Integer, List<Stmt>> e : ap.actions().entrySet()) {
+                    line(depth + 1, "action " + e.getKey() + ": {");
+                    block(e.getValue(), depth + 2);
+                    line(depth + 1, "}");
+                }
+                line(depth + 1, "miss: {");
+                block(ap.miss(), depth + 2);
+                line(depth + 1, "}");
+                line(depth, "}");
+            }
+        }
+    }
+
+    private void line(int depth, String text) {
+        out.append(INDENT.repeat(depth)).append(text).append('\n');
+    }
+
+    private static String pad(int width, String name) {
+        int used = ("bit<" + width + "> " + name + ";").length();
+        return " ".repeat(Math.max(1, 40 - used));
+    }
+
+    private static String capital(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+}
