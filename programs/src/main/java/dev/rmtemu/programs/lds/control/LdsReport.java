@@ -340,8 +340,9 @@ public final class LdsReport implements ProgramReport {
                     continue;
                 }
                 if (flows == null) {
-                    flows = LdsDeliveredFlows.read(LdsControlPlane.deliveredFile(run),
-                            LdsParams.of(net.switchEngine(s).state().program()).top());
+                    // --param top=N of a --topology replay (no --program): the report's, not a switch's
+                    flows = LdsDeliveredFlows.read(LdsControlPlane.deliveredFile(run), Integer.parseInt(result.options().params()
+                            .getOrDefault("top", String.valueOf(LdsProgram.DEFAULT_REPORT_TOP))));
                 }
                 var sent = LdsCollector.importAll(run, tx.config, LdsCollector.KIND_SENDER_SKETCH, s);
                 var received = LdsCollector.importAll(run, rx.config, LdsCollector.KIND_RECEIVER_SKETCH, r);
