@@ -1,6 +1,5 @@
 package dev.rmtemu.emulator.network;
 
-import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.topology.LinkImpairments;
 import dev.rmtemu.emulator.topology.NodeKind;
 import java.util.LinkedHashMap;
@@ -178,7 +177,7 @@ public final class NetworkEngine {
         void arriving(int switchNode, int port, long cycle, PacketRecord record, long shim);
     }
 
-    private NetworkEngine(Topology t, NetworkOptions o) {
+    private NetworkEngine(Topology t, NetworkOptions o, ProgramRegistry registry) {
         this.topology = t;
         this.options = o;
         int n = t.nodes().size();
@@ -194,7 +193,6 @@ public final class NetworkEngine {
                 break;
             }
         }
-        ProgramRegistry registry = ProgramPlugins.registry();
         // every program first (cheap), so the memory estimate can refuse before any switch is allocated
         StageProgram[] programs = new StageProgram[sw.size()];
         for (int i = 0; i < sw.size(); i++) {
@@ -339,7 +337,12 @@ public final class NetworkEngine {
 
     /** Builds the network of {@code t}; every switch program is checked against its target. */
     public static NetworkEngine build(Topology t, NetworkOptions o) {
-        return new NetworkEngine(t, o);
+        return build(t, o, new ProgramRegistry());
+    }
+
+    /** As {@link #build(Topology, NetworkOptions)}, the switches' programs built by {@code programs} (the run layer passes the plug-ins'). */
+    public static NetworkEngine build(Topology t, NetworkOptions o, ProgramRegistry programs) {
+        return new NetworkEngine(t, o, programs);
     }
 
     /** A program with no stages: the switch forwards by routing only (parser, TM and deparser latencies still apply). */

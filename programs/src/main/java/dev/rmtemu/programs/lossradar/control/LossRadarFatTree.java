@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar.control;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
 
@@ -135,7 +136,7 @@ public final class LossRadarFatTree {
         params.put("timeout_us", Long.toString(cfg.timeoutNs() / 1000));
         params.put("route", "1");
         Topology t = topology(params);
-        NetworkEngine net = NetworkEngine.build(t, NetworkOptions.of(seed));
+        NetworkEngine net = NetworkEngine.build(t, NetworkOptions.of(seed), ProgramPlugins.registry());
         LossRadarConfig c = cfg.withPorts(k);
         int switches = net.switchCount();
         for (int s = 0; s < switches; s++) {

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.wbmon.control;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.programs.wbmon.program.WbmonConfig;
 import dev.rmtemu.programs.wbmon.program.WbmonPipeline;
 import dev.rmtemu.programs.wbmon.program.WbmonProgram;
@@ -44,7 +45,7 @@ public final class WbmonDeployment {
      */
     public static WbmonDeployment build(Topology t, WbmonConfig c, long seed, boolean enforce, Iterable<PacketRecord> flows) {
         WbmonControlPlane control = WbmonControlPlane.of(t, c).withFlows(flows);
-        NetworkEngine net = NetworkEngine.build(t, new NetworkOptions(WbmonProgram.NAME, programParams(c), enforce, seed));
+        NetworkEngine net = NetworkEngine.build(t, new NetworkOptions(WbmonProgram.NAME, programParams(c), enforce, seed), ProgramPlugins.registry());
         control.install(net);
         return new WbmonDeployment(net, control.vconns(), new WbmonPipeline(c));
     }

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lds.control;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.programs.lds.program.LdsConfig;
 import dev.rmtemu.programs.lds.program.LdsIntervals;
 
@@ -63,7 +64,7 @@ class LdsLineTest {
     @Test
     void senderOnS1ReceiverOnS2MeasureTheirSegment(@TempDir Path dir) {
         Topology t = TopologyFile.parse(TOPOLOGY, "lds-line.yaml", TopologyFile.Format.YAML);
-        NetworkEngine net = NetworkEngine.build(t, NetworkOptions.of(9));
+        NetworkEngine net = NetworkEngine.build(t, NetworkOptions.of(9), ProgramPlugins.registry());
         TreeMap<Long, Flow> flows = new TreeMap<>();
         net.onDelivery((host, cycle, r) -> {
             Flow f = flows.computeIfAbsent(LdsSwitchTest.key(r), k -> new Flow());

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar.control;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.programs.lossradar.program.IbfDigest;
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
@@ -94,7 +95,7 @@ class LossRadarBlackBoxTest {
 
     @Test
     void exportedDigestsDecodePerUpstreamMeterThroughTheJournal(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        NetworkEngine net = NetworkEngine.build(topology(), NetworkOptions.of(5));
+        NetworkEngine net = NetworkEngine.build(topology(), NetworkOptions.of(5), ProgramPlugins.registry());
         LossRadarConfig c = new LossRadarConfig(3, 96, 2, 16, 10_000, false, false, false, 0, 1);
         dev.rmtemu.emulator.journal.JournalKinds kinds = new dev.rmtemu.emulator.journal.JournalKinds();
         LossRadarExport.registerKinds(kinds);
@@ -129,7 +130,7 @@ class LossRadarBlackBoxTest {
 
     @Test
     void eachUpstreamMeterDecodesItsOwnLossesAcrossAllDownstreamMeters() {
-        NetworkEngine net = NetworkEngine.build(topology(), NetworkOptions.of(5));
+        NetworkEngine net = NetworkEngine.build(topology(), NetworkOptions.of(5), ProgramPlugins.registry());
         inject(net);
         long lost = net.lost(4, 0) + net.lost(5, 0);
         assertTrue(lost > 20, "losses inside the black box: " + lost);

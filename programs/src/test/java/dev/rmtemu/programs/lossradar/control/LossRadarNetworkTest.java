@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar.control;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.programs.lossradar.program.IbfDigest;
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
 import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
@@ -58,7 +59,7 @@ class LossRadarNetworkTest {
     }
 
     private static NetworkEngine run(String loss) {
-        NetworkEngine net = NetworkEngine.build(line(loss), NetworkOptions.of(3));
+        NetworkEngine net = NetworkEngine.build(line(loss), NetworkOptions.of(3), ProgramPlugins.registry());
         PacketRecord r = PacketRecord.allocate();
         for (int i = 0; i < 4000; i++) {
             r.clear();
