@@ -1,5 +1,6 @@
 package dev.rmtemu.bench;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchEngine;
@@ -7,14 +8,13 @@ import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.emulator.tm.PortConfig;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
-import dev.rmtemu.programs.hashpipe.FlowKeys;
-import dev.rmtemu.programs.hashpipe.HashPipeConfig;
-import dev.rmtemu.programs.hashpipe.HashPipeReference;
-import dev.rmtemu.programs.hashpipe.KeyKind;
+import dev.rmtemu.programs.hashpipe.program.FlowKeys;
+import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
+import dev.rmtemu.programs.hashpipe.reference.HashPipeReference;
+import dev.rmtemu.programs.hashpipe.program.KeyKind;
 import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -57,7 +57,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     public void generate() {
         trace = InMemoryTrace.isp(PACKETS, FLOWS);
         profile = TargetProfiles.builtIn("tofino1");
-        prog = new ProgramRegistry().build("hashpipe", Map.of());
+        prog = ProgramPlugins.registry().build("hashpipe", Map.of());
         keys = new FlowKeys(KeyKind.FINGERPRINT);
     }
 

@@ -1,10 +1,10 @@
 package dev.rmtemu.bench;
 
 import dev.rmtemu.model.target.TargetProfiles;
-import dev.rmtemu.programs.lds.LdsConfig;
-import dev.rmtemu.programs.lds.LdsPacketKeys;
-import dev.rmtemu.programs.lds.LdsSketch;
-import dev.rmtemu.programs.lds.LdsSwitch;
+import dev.rmtemu.programs.lds.program.LdsConfig;
+import dev.rmtemu.programs.lds.control.LdsPacketKeys;
+import dev.rmtemu.programs.lds.control.LdsSketch;
+import dev.rmtemu.programs.lds.control.LdsSwitch;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.spec.TraceSpec;

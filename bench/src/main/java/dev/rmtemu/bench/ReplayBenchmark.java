@@ -1,5 +1,6 @@
 package dev.rmtemu.bench;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.model.hash.Crc;
@@ -9,7 +10,6 @@ import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -61,7 +61,7 @@ public class ReplayBenchmark extends EngineBenchmark {
     public void generate() {
         trace = InMemoryTrace.isp(PACKETS, FLOWS);
         profile = TargetProfiles.builtIn("tofino1");
-        prog = new ProgramRegistry().build(program, Map.of());
+        prog = ProgramPlugins.registry().build(program, Map.of());
         counters = new long[65536];
         PipelineState passState = new PipelineState(prog, profile.pipes());
         pass = new PassExecutor(passState, enforce);

@@ -1,24 +1,24 @@
 package dev.rmtemu.programs;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.examples.L2FwdProgram;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
-import dev.rmtemu.programs.lossradar.LossRadarProgram;
-import dev.rmtemu.programs.midst.MidstPipeline;
-import dev.rmtemu.programs.midst.MidstProgram;
-import dev.rmtemu.programs.midst.MidstSwitch;
-import dev.rmtemu.programs.wbmon.WbmonConfig;
-import dev.rmtemu.programs.wbmon.WbmonDeployment;
-import dev.rmtemu.programs.wbmon.WbmonHeader;
-import dev.rmtemu.programs.wbmon.WbmonPipeline;
-import dev.rmtemu.programs.wbmon.WindowMonitor;
+import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
+import dev.rmtemu.programs.midst.program.MidstPipeline;
+import dev.rmtemu.programs.midst.program.MidstProgram;
+import dev.rmtemu.programs.midst.control.MidstSwitch;
+import dev.rmtemu.programs.wbmon.program.WbmonConfig;
+import dev.rmtemu.programs.wbmon.control.WbmonDeployment;
+import dev.rmtemu.programs.wbmon.program.WbmonHeader;
+import dev.rmtemu.programs.wbmon.program.WbmonPipeline;
+import dev.rmtemu.programs.wbmon.reference.WindowMonitor;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -76,7 +76,7 @@ class BackendEquivalenceTest {
             }
         }
         TargetProfile profile = TargetProfiles.builtIn(target);
-        StageProgram prog = new ProgramRegistry().build(program, p);
+        StageProgram prog = ProgramPlugins.registry().build(program, p);
         SwitchConfig cfg = new SwitchConfig(profile, prog, SwitchConfig.defaultPorts(profile), PortConfig.strictPriority(40), true);
         Run compiled = run(cfg.withBackend(Backend.COMPILED));
         Run interpreted = run(cfg.withBackend(Backend.INTERPRETER));
@@ -218,12 +218,12 @@ class BackendEquivalenceTest {
         SwitchEngine e = compiled.engine;
         long drops = 0;
         for (int v = 0; v < wc.vconns(); v++) {
-            assertEquals(ref.packets(v), WbmonDeployment.readAllPipes(e, WbmonPipeline.PACKETS, v), "packets of vconn " + v);
+            assertEquals(ref.packets(v), WbmonPipeline.readAllPipes(e, WbmonPipeline.PACKETS, v), "packets of vconn " + v);
             assertEquals(ref.drops(v), WbmonPipeline.readDrops(e, wc, v), "drops of vconn " + v);
-            assertEquals(ref.newestRegister(v), WbmonDeployment.readAllPipes(e, WbmonPipeline.NEWEST, v), "newest of vconn " + v);
-            assertEquals(ref.toCleanRegister(v), WbmonDeployment.readAllPipes(e, WbmonPipeline.TO_CLEAN, v), "to clean of vconn " + v);
+            assertEquals(ref.newestRegister(v), WbmonPipeline.readAllPipes(e, WbmonPipeline.NEWEST, v), "newest of vconn " + v);
+            assertEquals(ref.toCleanRegister(v), WbmonPipeline.readAllPipes(e, WbmonPipeline.TO_CLEAN, v), "to clean of vconn " + v);
             for (int i = 0; i < wc.registers(); i++) {
-                assertEquals(ref.bitmap(v, i), WbmonDeployment.readAllPipes(e, WbmonPipeline.bitmap(i), v), "bitmap " + i + " of vconn " + v);
+                assertEquals(ref.bitmap(v, i), WbmonPipeline.readAllPipes(e, WbmonPipeline.bitmap(i), v), "bitmap " + i + " of vconn " + v);
             }
             drops += ref.drops(v);
         }

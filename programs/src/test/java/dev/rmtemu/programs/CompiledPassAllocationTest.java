@@ -1,8 +1,8 @@
 package dev.rmtemu.programs;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.runtime.PassExecutor;
@@ -40,7 +40,7 @@ class CompiledPassAllocationTest {
         assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "allocation counter not available");
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) plain;
         assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(), "allocation counter disabled");
-        StageProgram p = new ProgramRegistry().build(name, Map.of());
+        StageProgram p = ProgramPlugins.registry().build(name, Map.of());
         PipelineState state = new PipelineState(p, 4);
         if (name.equals("l2fwd")) {
             for (int d = 0; d < 64; d++) {

@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.spi.ProgramPlugin;
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.spi.Analysis;
 import dev.rmtemu.model.UserError;
 import picocli.CommandLine;
@@ -24,9 +26,16 @@ public final class AnalyseCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** Adds every {@link Analysis} on the class path to {@code analyse}, in name order. */
+    /**
+     * Adds every {@link Analysis} on the class path to {@code analyse}, in name order: the programs'
+     * ({@link ProgramPlugin#analysis()}) and any registered on its own under
+     * {@code META-INF/services/dev.rmtemu.emulator.cli.Analysis}.
+     */
     static void addAnalyses(CommandLine analyse) {
         TreeMap<String, Analysis> byName = new TreeMap<>();
+        for (ProgramPlugin p : ProgramPlugins.registered()) {
+            p.analysis().ifPresent(a -> byName.put(new CommandLine(a).getCommandName(), a));
+        }
         for (Analysis a : ServiceLoader.load(Analysis.class)) {
             byName.put(new CommandLine(a).getCommandName(), a);
         }

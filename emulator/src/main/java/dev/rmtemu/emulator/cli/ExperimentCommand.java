@@ -8,6 +8,8 @@ import dev.rmtemu.emulator.spi.Experiment;
 import dev.rmtemu.emulator.output.ExperimentPlots;
 import dev.rmtemu.emulator.rundir.OutputPaths;
 import dev.rmtemu.emulator.rundir.RunDirectory;
+import dev.rmtemu.emulator.spi.ProgramPlugin;
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.ProgramParams;
 import picocli.CommandLine.Command;
@@ -76,9 +78,15 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--force", description = "With --out: write into a non-empty directory that is not a run directory.")
     boolean force;
 
-    /** The experiments on the class path, by name. */
+    /**
+     * The experiments on the class path, by name: the programs' ({@link ProgramPlugin#experiment()})
+     * and any registered on its own under {@code META-INF/services/dev.rmtemu.emulator.experiment.Experiment}.
+     */
     public static Map<String, Experiment> available() {
         Map<String, Experiment> all = new TreeMap<>();
+        for (ProgramPlugin p : ProgramPlugins.registered()) {
+            p.experiment().ifPresent(e -> all.put(e.name(), e));
+        }
         for (Experiment e : ServiceLoader.load(Experiment.class)) {
             all.put(e.name(), e);
         }

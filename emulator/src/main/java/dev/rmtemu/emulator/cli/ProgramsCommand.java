@@ -1,9 +1,9 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.model.program.ParamSpec;
 import dev.rmtemu.model.program.ProgramFactory;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import picocli.CommandLine.Command;
@@ -42,7 +42,7 @@ public final class ProgramsCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             List<ProgramEntry> programs = new ArrayList<>();
-            for (ProgramFactory f : new ProgramRegistry().all().values()) {
+            for (ProgramFactory f : ProgramPlugins.registry().all().values()) {
                 programs.add(new ProgramEntry(f.name(), f.description(), f.params()));
             }
             List<TargetEntry> targets = new ArrayList<>();
@@ -54,7 +54,7 @@ public final class ProgramsCommand implements Runnable {
             return;
         }
         out.println("Programs:");
-        for (ProgramFactory f : new ProgramRegistry().all().values()) {
+        for (ProgramFactory f : ProgramPlugins.registry().all().values()) {
             out.println("  " + f.name() + " - " + f.description());
             for (ParamSpec s : f.params()) {
                 out.println("      " + s.describe());

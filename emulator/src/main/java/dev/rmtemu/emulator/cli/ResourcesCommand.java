@@ -1,11 +1,11 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.model.check.ReportRenderer;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.compiler.Compilation;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.program.ProgramParams;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -63,7 +63,7 @@ public final class ResourcesCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         TargetProfile profile = TargetProfiles.load(targetOption.target);
-        StageProgram p = new ProgramRegistry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params));
+        StageProgram p = ProgramPlugins.registry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params));
         Compilation c = ProgramCompiler.compile(p, profile);
         ResourceReport report = c.resources();
         if (json) {

@@ -1,8 +1,8 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.model.program.P4Printer;
 import dev.rmtemu.model.program.ProgramParams;
-import dev.rmtemu.model.program.ProgramRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,7 +37,7 @@ public final class ShowCommand implements Runnable {
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
-        out.print(P4Printer.print(new ProgramRegistry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params))));
+        out.print(P4Printer.print(ProgramPlugins.registry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params))));
         out.flush();
     }
 }

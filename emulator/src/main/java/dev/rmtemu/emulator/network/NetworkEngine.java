@@ -177,7 +177,7 @@ public final class NetworkEngine {
         void arriving(int switchNode, int port, long cycle, PacketRecord record, long shim);
     }
 
-    private NetworkEngine(Topology t, NetworkOptions o) {
+    private NetworkEngine(Topology t, NetworkOptions o, ProgramRegistry registry) {
         this.topology = t;
         this.options = o;
         int n = t.nodes().size();
@@ -193,7 +193,6 @@ public final class NetworkEngine {
                 break;
             }
         }
-        ProgramRegistry registry = new ProgramRegistry();
         // every program first (cheap), so the memory estimate can refuse before any switch is allocated
         StageProgram[] programs = new StageProgram[sw.size()];
         for (int i = 0; i < sw.size(); i++) {
@@ -357,7 +356,12 @@ public final class NetworkEngine {
 
     /** Builds the network of {@code t}; every switch program is checked against its target. */
     public static NetworkEngine build(Topology t, NetworkOptions o) {
-        return new NetworkEngine(t, o);
+        return build(t, o, new ProgramRegistry());
+    }
+
+    /** As {@link #build(Topology, NetworkOptions)}, the switches' programs built by {@code programs} (the run layer passes the plug-ins'). */
+    public static NetworkEngine build(Topology t, NetworkOptions o, ProgramRegistry programs) {
+        return new NetworkEngine(t, o, programs);
     }
 
     /** A program with no stages: the switch forwards by routing only (parser, TM and deparser latencies still apply). */

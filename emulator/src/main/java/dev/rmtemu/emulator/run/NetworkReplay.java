@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.run;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import java.util.TreeSet;
 import dev.rmtemu.emulator.spi.ProgramControlPlane;
 import dev.rmtemu.emulator.spi.ProgramReport;
@@ -60,7 +61,7 @@ public final class NetworkReplay {
         // every input is checked before the run directory is touched
         Topology topology = TopologySpec.parse(o.topology());
         NetworkEngine net = NetworkEngine.build(topology,
-                new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed(), o.maxHops()));
+                new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed(), o.maxHops()), ProgramPlugins.registry());
         if (o.control() != null) {
             ControlScript.apply(o.control(), net);
         }

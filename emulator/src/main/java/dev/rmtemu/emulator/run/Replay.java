@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.run;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.spi.ProgramControlPlane;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayOptions;
@@ -11,7 +12,6 @@ import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.tm.PortConfig;
-import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -84,7 +84,7 @@ public final class Replay {
     static ReplayResult run(ReplayOptions o, Progress progress, List<ProgramControlPlane> planes, StopRequest stop) {
         // every input is checked before the run directory is touched
         TargetProfile profile = TargetProfiles.load(o.target());
-        StageProgram program = new ProgramRegistry().build(o.program(), o.params());
+        StageProgram program = ProgramPlugins.registry().build(o.program(), o.params());
         int ports = o.ports() == 0 ? SwitchConfig.defaultPorts(profile) : o.ports();
         SwitchConfig cfg = new SwitchConfig(profile, program, ports, PortConfig.strictPriority(o.portGbps()), o.enforce());
         SwitchEngine engine = new SwitchEngine(cfg);

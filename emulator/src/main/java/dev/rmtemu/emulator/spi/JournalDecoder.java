@@ -1,18 +1,18 @@
 package dev.rmtemu.emulator.spi;
 
+import dev.rmtemu.emulator.spi.ProgramPlugin;
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 import org.agrona.DirectBuffer;
 
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
  * Reads the payload of a program's export messages back into a record (what
  * {@code rmtemu collect --json} prints instead of hex): each program that writes message
  * kinds into the journal decodes them with the same layout its collector reads. The record
- * is written by Jackson (snake_case names, numbers as numbers). Implementations live with
- * their programs and register with {@link ServiceLoader} under
- * {@code META-INF/services/dev.rmtemu.emulator.spi.JournalDecoder}.
+ * is written by Jackson (snake_case names, numbers as numbers). A program hands its decoder
+ * out through its {@link ProgramPlugin}.
  */
 public interface JournalDecoder {
     /** The message kinds this decoder reads (as registered in {@link JournalKinds}). */
@@ -41,7 +41,11 @@ public interface JournalDecoder {
     /** Every registered decoder by kind name (sorted; a kind claimed twice is a bug). */
     static TreeMap<String, JournalDecoder> registered() {
         TreeMap<String, JournalDecoder> out = new TreeMap<>();
-        for (JournalDecoder d : ServiceLoader.load(JournalDecoder.class)) {
+        for (ProgramPlugin p : ProgramPlugins.registered()) {
+            JournalDecoder d = p.journalDecoder().orElse(null);
+            if (d == null) {
+                continue;
+            }
             for (String k : d.kinds()) {
                 JournalDecoder before = out.putIfAbsent(k, d);
                 if (before != null) {

@@ -4,11 +4,12 @@ import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.network.NetworkEngine;
+import dev.rmtemu.emulator.spi.ProgramPlugin;
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.ServiceLoader;
 
 /**
  * A program's control plane taking part in a replay (the pre-run counterpart of
@@ -16,9 +17,8 @@ import java.util.ServiceLoader;
  * journal is created, then, after the engine is built and the {@code --control}
  * script applied but before any packet flows, installs tables and schedules control
  * operations at set cycles ({@link SwitchEngine#scheduleControl}). Everything it does
- * happens at simulated cycles, so a run stays deterministic. Implementations live
- * with their programs and register with {@link ServiceLoader} under
- * {@code META-INF/services/dev.rmtemu.emulator.spi.ProgramControlPlane}.
+ * happens at simulated cycles, so a run stays deterministic. A program hands its control
+ * plane out through its {@link ProgramPlugin}.
  */
 public interface ProgramControlPlane {
     /** The program name this control plane belongs to. */
@@ -76,10 +76,8 @@ public interface ProgramControlPlane {
     /** The control planes registered for any of {@code programs}, in program then class-name order. */
     static List<ProgramControlPlane> forPrograms(Collection<String> programs) {
         List<ProgramControlPlane> out = new ArrayList<>();
-        for (ProgramControlPlane c : ServiceLoader.load(ProgramControlPlane.class)) {
-            if (programs.contains(c.program())) {
-                out.add(c);
-            }
+        for (ProgramPlugin p : ProgramPlugins.registered()) {
+            p.controlPlane().filter(c -> programs.contains(c.program())).ifPresent(out::add);
         }
         out.sort((a, b) -> a.program().equals(b.program())
                 ? a.getClass().getName().compareTo(b.getClass().getName()) : a.program().compareTo(b.program()));

@@ -1,10 +1,13 @@
 package dev.rmtemu.emulator.spi;
 
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.spi.RunResults;
+import dev.rmtemu.emulator.spi.ProgramPlugin;
+import dev.rmtemu.emulator.spi.ProgramPlugins;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -14,9 +17,8 @@ import java.util.TreeSet;
  * network replay, its switches' states) through the control plane and from what the data
  * plane exported into the run's journal, once the run has drained and the journal is
  * closed. The run writes them into report.json ({@code results}) and {@code results/*.csv}
- * and renders the summary from them. Implementations live with their programs and register
- * with {@link ServiceLoader} under
- * {@code META-INF/services/dev.rmtemu.emulator.spi.ProgramReport}.
+ * and renders the summary from them. A program hands its report out through its
+ * {@link ProgramPlugin}.
  */
 public interface ProgramReport {
     /** The program name this report belongs to. */
@@ -36,10 +38,8 @@ public interface ProgramReport {
     /** The reports registered for {@code program}, in class-name order. */
     static List<ProgramReport> forProgram(String program) {
         List<ProgramReport> out = new ArrayList<>();
-        for (ProgramReport r : ServiceLoader.load(ProgramReport.class)) {
-            if (r.program().equals(program)) {
-                out.add(r);
-            }
+        for (ProgramPlugin p : ProgramPlugins.registered()) {
+            p.report().filter(r -> r.program().equals(program)).ifPresent(out::add);
         }
         out.sort((a, b) -> a.getClass().getName().compareTo(b.getClass().getName()));
         return out;

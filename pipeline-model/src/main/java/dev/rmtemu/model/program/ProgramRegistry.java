@@ -2,6 +2,8 @@ package dev.rmtemu.model.program;
 
 import dev.rmtemu.model.UserError;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -10,13 +12,26 @@ import java.util.TreeMap;
 public final class ProgramRegistry {
     private final Map<String, ProgramFactory> factories = new TreeMap<>();
 
+    /** The factories registered with {@link ServiceLoader} under {@code META-INF/services/dev.rmtemu.model.program.ProgramFactory}. */
     public ProgramRegistry() {
+        this(List.of());
+    }
+
+    /** Those and {@code more} (a layer above adds the programs of its plug-ins); a name used twice is a bug. */
+    public ProgramRegistry(Collection<ProgramFactory> more) {
         for (ProgramFactory f : ServiceLoader.load(ProgramFactory.class)) {
-            ProgramFactory previous = factories.put(f.name(), f);
-            if (previous != null) {
-                throw new IllegalStateException("two programs named " + f.name() + ": "
-                        + previous.getClass().getName() + " and " + f.getClass().getName());
-            }
+            add(f);
+        }
+        for (ProgramFactory f : more) {
+            add(f);
+        }
+    }
+
+    private void add(ProgramFactory f) {
+        ProgramFactory previous = factories.put(f.name(), f);
+        if (previous != null) {
+            throw new IllegalStateException("two programs named " + f.name() + ": "
+                    + previous.getClass().getName() + " and " + f.getClass().getName());
         }
     }
 

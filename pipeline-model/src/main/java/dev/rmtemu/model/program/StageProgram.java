@@ -30,6 +30,8 @@ public final class StageProgram {
     private final List<MatchTable> tables;
     private final List<HashUnit> hashes;
     private final Map<Intrinsic, Field> intrinsics;
+    /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
+    private final Object config;
 
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
@@ -52,6 +54,35 @@ public final class StageProgram {
         this.tables = List.copyOf(tables);
         this.hashes = List.copyOf(hashes);
         this.intrinsics = new EnumMap<>(intrinsics);
+        this.config = null;
+    }
+
+    private StageProgram(StageProgram p, Object config) {
+        this.name = p.name;
+        this.bridgedBytes = p.bridgedBytes;
+        this.description = p.description;
+        this.params = p.params;
+        this.fields = p.fields;
+        this.stages = p.stages;
+        this.registers = p.registers;
+        this.tables = p.tables;
+        this.hashes = p.hashes;
+        this.intrinsics = p.intrinsics;
+        this.config = config;
+    }
+
+    /**
+     * This program carrying {@code config}: the factory's typed parameters (its config record,
+     * built once from the validated {@link ProgramParams}), so the program's control plane and
+     * report read them from the program a switch runs instead of parsing the parameters again.
+     */
+    public StageProgram withConfig(Object config) {
+        return new StageProgram(this, config);
+    }
+
+    /** The typed parameters the factory built this program from ({@link #withConfig}); null if none. */
+    public Object config() {
+        return config;
     }
 
     public String name() {

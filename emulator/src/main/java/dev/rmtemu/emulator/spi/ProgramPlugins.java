@@ -1,0 +1,53 @@
+package dev.rmtemu.emulator.spi;
+
+import dev.rmtemu.model.program.ProgramFactory;
+import dev.rmtemu.model.program.ProgramRegistry;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * The programs on the class path as plug-ins, in name order: every {@link ProgramPlugin}
+ * registered with {@link ServiceLoader}, and a factory-only plug-in for every
+ * {@link ProgramFactory} registered on its own (the pipeline model's examples). Every lookup
+ * of a program's parts goes through here.
+ */
+public final class ProgramPlugins {
+    private ProgramPlugins() {
+    }
+
+    /**
+     * Every plug-in, in program-name order (a plug-in's variants are its own, not listed apart);
+     * a program name claimed twice is a bug (refused by {@link #registry()}).
+     */
+    public static List<ProgramPlugin> registered() {
+        TreeMap<String, ProgramPlugin> byName = new TreeMap<>();
+        for (ProgramPlugin p : ServiceLoader.load(ProgramPlugin.class)) {
+            put(byName, p.name(), p);
+        }
+        for (ProgramFactory f : new ProgramRegistry().all().values()) {
+            put(byName, f.name(), ProgramPlugin.of(f));
+        }
+        return List.copyOf(byName.values());
+    }
+
+    private static void put(TreeMap<String, ProgramPlugin> byName, String name, ProgramPlugin p) {
+        ProgramPlugin before = byName.putIfAbsent(name, p);
+        if (before != null) {
+            throw new IllegalStateException("two programs named " + name + ": " + before.factory().getClass().getName()
+                    + " and " + p.factory().getClass().getName());
+        }
+    }
+
+    /** Every program (the plug-ins' factories and variants, and the model's), for building one by name. */
+    public static ProgramRegistry registry() {
+        List<ProgramFactory> factories = new ArrayList<>();
+        for (ProgramPlugin p : ServiceLoader.load(ProgramPlugin.class)) {
+            factories.add(p.factory());
+            factories.addAll(p.variants());
+        }
+        return new ProgramRegistry(factories);
+    }
+}
