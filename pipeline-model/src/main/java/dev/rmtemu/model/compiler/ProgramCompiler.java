@@ -16,8 +16,8 @@ public final class ProgramCompiler {
 
     /** The passes in the order they run (fresh instances: the resource pass keeps its report). */
     public static List<CompilerPass> passes() {
-        return List.of(new WidthsAndTypesPass(), new StageDependencyPass(), new GatewayConditionsPass(), new RegisterAccessPass(),
-                new TargetOperatorsPass(), new VliwInstructionsPass(), new StageResourcesPass());
+        return List.of(new WidthsAndTypesPass(), new StageDependencyPass(), new RegisterAccessPass(),
+                new TargetOperatorsPass(), new VliwInstructionsPass(), new GatewayConditionsPass(), new StageResourcesPass());
     }
 
     public static Compilation compile(StageProgram program, TargetProfile target) {

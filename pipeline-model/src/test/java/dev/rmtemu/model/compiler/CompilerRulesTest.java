@@ -292,7 +292,7 @@ class CompilerRulesTest {
         assertEquals(3, e.exitCode());
         assertTrue(e.getMessage().startsWith("program t refused by tofino1:\n  t: ingress stage 0: register array counts"),
                 e.getMessage());
-        assertEquals(List.of("widths-and-types", "stage-dependencies", "gateway-conditions", "register-access", "target-operators",
-                "vliw-instructions", "stage-resources"), c.passes().stream().map(CompilerPass::name).toList());
+        assertEquals(List.of("widths-and-types", "stage-dependencies", "register-access", "target-operators",
+                "vliw-instructions", "gateway-conditions", "stage-resources"), c.passes().stream().map(CompilerPass::name).toList());
     }
 }

@@ -857,12 +857,24 @@ public final class MidstPipeline {
         RegisterArray token = pipes > 1 ? null : tokenStage.register(CLEANER, 32, 1);
         RegisterAction acquire = pipes > 1 ? null : tokenStage.action(acquireToken(token));
         RegisterAction release = pipes > 1 ? null : tokenStage.action(releaseToken(token));
+        // the thresholds: a Tofino gateway range-matches at most 12 bits (bf-p4c mau/gateway.cpp), so x >= T on
+        // a 32-bit counter is min(x, T) == T, the min here and the gateways in the report's stage; the estimate
+        // min_i d_i reaches the loss threshold when every d_i does, so each d_i gets its own min
+        Field[] lossCap = new Field[rows];
+        for (int i = 0; i < rows; i++) {
+            lossCap[i] = b.metadata(Gress.EGRESS, "midst_eg.loss_cap" + i, MidstConfig.COUNTER_BITS);
+        }
+        Field burstCap = b.metadata(Gress.EGRESS, "midst_eg.burst_cap", MidstConfig.COUNTER_BITS);
         tokenStage.body(code -> code.when(eq(read(probeKind), constant(KIND_NONE)),
-                data -> {
+                data -> data.when(eq(read(brCounted), constant(1)), counted -> {
                     if (rows > 1) {
-                        data.when(eq(read(brCounted), constant(1)), counted -> counted.set(acc, min(read(d[0]), read(d[1]))));
+                        counted.set(acc, min(read(d[0]), read(d[1])));
                     }
-                },
+                    for (int i = 0; i < rows; i++) {
+                        counted.set(lossCap[i], min(read(d[i]), constant(lossT)));
+                    }
+                    counted.set(burstCap, min(read(brUmin), constant(burstT)));
+                }),
                 probe -> {
                     if (pipes > 1) {
                         return;
@@ -879,24 +891,18 @@ public final class MidstPipeline {
                         }));
                 }));
 
-        // the thresholds: a Tofino gateway range-matches at most 12 bits (bf-p4c mau/gateway.cpp), so
-        // x >= T on a 32-bit counter is min(x, T) == T, the min one stage before the report's gateways
-        final Field estimate = rows == 1 ? d[0] : acc;
-        Field lossCap = b.metadata(Gress.EGRESS, "midst_eg.loss_cap", MidstConfig.COUNTER_BITS);
-        Field burstCap = b.metadata(Gress.EGRESS, "midst_eg.burst_cap", MidstConfig.COUNTER_BITS);
-        // after the min chain and at least one stage after the cleaner token's; the report follows
-        final int thresholds = EG_MIN + Math.max(1, rows - 1);
-        b.stage(Gress.EGRESS, thresholds).body(code -> code.when(eq(read(brCounted), constant(1)),
-                counted -> counted.set(lossCap, min(read(estimate), constant(lossT))).set(burstCap, min(read(brUmin), constant(burstT)))));
-
         // last stage: the report header the collector reads
-        b.stage(Gress.EGRESS, thresholds + 1).body(code -> code.when(eq(read(brCounted), constant(1)),
-                counted -> counted.set(repLoss, read(estimate)).set(repEpoch, read(brEpoch)).set(repBurst, read(brUmin))
-                        .when(eq(read(lossCap), constant(lossT)),
-                                loser -> loser.when(eq(read(burstCap), constant(burstT)),
-                                        x -> x.set(repFlags, FLAG_HEAVY_LOSER | FLAG_BURSTY), x -> x.set(repFlags, FLAG_HEAVY_LOSER)),
-                                notLoser -> notLoser.when(eq(read(burstCap), constant(burstT)),
-                                        x -> x.set(repFlags, FLAG_BURSTY), x -> x.set(repFlags, 0))),
+        final Field estimate = rows == 1 ? d[0] : acc;
+        Consumer<Block> notLoser = x -> x.when(eq(read(burstCap), constant(burstT)),
+                y -> y.set(repFlags, FLAG_BURSTY), y -> y.set(repFlags, 0));
+        b.stage(Gress.EGRESS, EG_MIN + Math.max(1, rows - 1)).body(code -> code.when(eq(read(brCounted), constant(1)),
+                counted -> {
+                    counted.set(repLoss, read(estimate)).set(repEpoch, read(brEpoch)).set(repBurst, read(brUmin));
+                    everyAtLeast(counted, lossCap, lossT, 0,
+                            loser -> loser.when(eq(read(burstCap), constant(burstT)),
+                                    x -> x.set(repFlags, FLAG_HEAVY_LOSER | FLAG_BURSTY), x -> x.set(repFlags, FLAG_HEAVY_LOSER)),
+                            notLoser);
+                },
                 other -> {
                     if (pipes > 1) {
                         // a probe leaving egress pipe j for ingress: home (pipe i = j) or in transit to pipe i
@@ -907,6 +913,15 @@ public final class MidstPipeline {
                                         transit -> transit.when(home, x -> x.set(probeKind, KIND_TO_INGRESS))));
                     }
                 }));
+    }
+
+    /** {@code all} when every cap_i == t (each x_i &gt;= t), else {@code notAll}: one gateway per cap, nested. */
+    private static void everyAtLeast(Block code, Field[] caps, long t, int i, Consumer<Block> all, Consumer<Block> notAll) {
+        if (i == caps.length) {
+            all.accept(code);
+            return;
+        }
+        code.when(eq(read(caps[i]), constant(t)), next -> everyAtLeast(next, caps, t, i + 1, all, notAll), notAll);
     }
 
     /** Acquired: the token was free; the output is 1 then, else 0 (the probe is dropped). */

@@ -25,6 +25,7 @@ import dev.rmtemu.model.table.MatchTable;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import static dev.rmtemu.model.ir.Ir.actionData;
 import static dev.rmtemu.model.ir.Ir.add;
@@ -244,6 +245,21 @@ public final class WbmonPipeline {
                 b.metadata(Gress.INGRESS, "wbmon_md.clean_key", KEY_BITS), markBit, wordByte, zeros);
     }
 
+    /**
+     * A tracked vconn, id &lt; vconns. A Tofino gateway range-matches at most 12 bits (bf-p4c
+     * mau/gateway.cpp), so on the 16-bit id the test is id &lt; cells (the power of two above
+     * vconns: its high bits zero, an equality) and, when vconns is not that power of two, the
+     * id's low log2(cells) bits &lt; vconns (a range on at most 12 bits up to 4,096 cells).
+     */
+    private void whenTracked(Block code, Consumer<Block> tracked) {
+        if (cells == config.vconns()) {
+            code.when(lt(read(vconnId), constant(cells)), tracked);
+        } else {
+            code.when(lt(read(vconnId), constant(cells)),
+                    inCells -> inCells.when(lt(and(read(vconnId), constant(cells - 1)), constant(config.vconns())), tracked));
+        }
+    }
+
     private void declareIngress(ProgramBuilder b) {
         final int n = config.registers();
         final int w = config.bitsPerRegister();
@@ -263,8 +279,7 @@ public final class WbmonPipeline {
         RegisterArray started = s0.register(STARTED, 8, cells);
         RegisterAction start = s0.action(RegisterAction.on(started, "start")
                 .updateLo(AluOp.SET, Operand.constant(1), Operand.constant(0)).output(RegisterAction.OutputSource.OLD_LO));
-        s0.body(code -> code.when(eq(read(headerValid), constant(1)), header -> header
-                .when(lt(read(vconnId), constant(config.vconns())), tracked -> tracked
+        s0.body(code -> code.when(eq(read(headerValid), constant(1)), header -> whenTracked(header, tracked -> tracked
                         .apply(ports).on(ACTION_VALID, hit -> hit
                                 .execute(count, v)
                                 .execute(start, v)
@@ -275,6 +290,7 @@ public final class WbmonPipeline {
                                 // only add less than W), so the stateful ALU can read it one stage earlier
                                 .set(md.baseFlipped(), xor(read(seq), constant(SEQ_HALF)))
                                 .set(md.low(), and(read(seq), constant((long) n * w - 1)))))));
+
 
         // stage 1: newest slot base, advanced to the packet's when the packet is serially newer; the own-bit
         // table gives the packet's register and bit

@@ -273,7 +273,11 @@ class MidstPartitionTest {
     void fourRowsOnSeveralPipesAreRefusedByTheCompilerForStageOnesGateways() {
         MidstConfig cfg = MidstConfig.defaults().withRows(4, MidstConfig.columnsFor(256, 4)).withPipesAndQueues(2, 2, PORTS_PER_PIPE);
         Compilation c = ProgramCompiler.compile(new MidstPipeline(cfg).program, TOFINO1);
-        assertEquals(List.of("midst: stage 1 ingress: gateways 17 > 16 [stage-resources]"), c.lines());
+        // 18: stage 1 also takes the water marks' verdict (the probe depth's comparison moved out of stage 0's
+        // gateways, past a Tofino gateway's 12 range bits, into a stateful ALU's predicate); the report's stage
+        // tests each row's difference against the loss threshold (min(d_i, T) == T, one gateway a row)
+        assertEquals(List.of("midst: stage 1 ingress: gateways 18 > 16 [stage-resources]",
+                "midst: stage 9 (ingress+egress): gateways 21 > 16 (ingress 7 + egress 14) [stage-resources]"), c.lines());
         // 2 and 3 rows fit on tofino1 for every P <= 4 and Q <= 32; 4 rows fit with one pipe
         for (int rows = 2; rows <= 3; rows++) {
             MidstConfig most = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(256, rows))
