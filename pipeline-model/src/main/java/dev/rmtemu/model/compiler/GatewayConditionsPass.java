@@ -11,6 +11,7 @@ import dev.rmtemu.model.target.TargetProfile;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * What a Tofino gateway can compare ({@link GatewayLayout}, after bf-p4c mau/gateway.cpp),
@@ -49,7 +50,8 @@ final class GatewayConditionsPass implements CompilerPass {
 
     private static void walk(StageDecl d, List<Stmt> block, TargetProfile target, Refusals out) {
         for (Stmt s : block) {
-            if (s instanceof Stmt.If i) {
+            Stmt.If i = IrWalk.gateway(s);
+            if (i != null) {
                 check(d, i, target, out);
             }
             for (List<Stmt> b : s.branches()) {
@@ -61,13 +63,13 @@ final class GatewayConditionsPass implements CompilerPass {
     private static void check(StageDecl d, Stmt.If i, TargetProfile target, Refusals out) {
         Condition c = i.condition();
         String element = "gateway '" + c + "'";
-        if (reads(c, Expr.HashOut.class) || reads(c, Expr.RegOut.class)) {
+        if (reads(c, x -> IrWalk.hashOutput(x) != null) || reads(c, x -> IrWalk.registerOutput(x) != null)) {
             return; // refused by stage-dependencies
         }
         if (!fieldShaped(c.left()) || !fieldShaped(c.right())) {
             return; // arithmetic in a condition: refused by vliw-instructions
         }
-        if (reads(c, Expr.ActionData.class)) {
+        if (readsActionData(c)) {
             String why = actionCondition(i);
             if (why != null) {
                 out.add(d.gress(), d.number(), element, why);
@@ -88,14 +90,15 @@ final class GatewayConditionsPass implements CompilerPass {
         body.addAll(i.then());
         body.addAll(i.otherwise());
         for (Stmt s : body) {
-            if (!(s instanceof Stmt.Assign)) {
+            if (IrWalk.assignment(s) == null) {
                 return "conditional execution in actions unsupported: an if on action data runs inside the table's action, "
                         + "where only assignments can be predicated; move the test into the control or make it part of the table key";
             }
         }
-        Expr.ActionData flag = c.left() instanceof Expr.ActionData a ? a : c.right() instanceof Expr.ActionData a ? a : null;
+        Expr.ActionData flag = IrWalk.actionDataRead(c.left()) != null ? IrWalk.actionDataRead(c.left())
+                : IrWalk.actionDataRead(c.right());
         Expr other = flag == c.left() ? c.right() : c.left();
-        boolean oneBit = flag != null && flag.table().actionDataBits() == 1 && other instanceof Expr.Const
+        boolean oneBit = flag != null && flag.table().actionDataBits() == 1 && IrWalk.isConst(other)
                 && (c.op() == CmpOp.EQ || c.op() == CmpOp.NE);
         boolean oneBranch = i.then().isEmpty() != i.otherwise().isEmpty();
         if (oneBit && oneBranch) {
@@ -107,18 +110,19 @@ final class GatewayConditionsPass implements CompilerPass {
 
     /** A value, or a value masked by a constant: anything else is vliw-instructions' refusal. */
     private static boolean fieldShaped(Expr e) {
-        if (!(e instanceof Expr.Binary b)) {
+        Expr.Binary b = IrWalk.binary(e);
+        if (b == null) {
             return true;
         }
-        return b.op() == VliwOp.AND && b.right() instanceof Expr.Const && !(b.left() instanceof Expr.Binary);
+        return b.op() == VliwOp.AND && IrWalk.isConst(b.right()) && IrWalk.binary(b.left()) == null;
     }
 
-    private static boolean reads(Condition c, Class<? extends Expr> kind) {
-        boolean[] found = {false};
-        for (Expr side : List.of(c.left(), c.right())) {
-            IrWalk.forEachExpr(side, x -> found[0] |= kind.isInstance(x));
-        }
-        return found[0];
+    private static boolean reads(Condition c, Predicate<Expr> kind) {
+        return IrWalk.anyExpr(c.left(), kind) || IrWalk.anyExpr(c.right(), kind);
+    }
+
+    private static boolean readsActionData(Condition c) {
+        return reads(c, x -> IrWalk.actionDataRead(x) != null);
     }
 
     /** The crossbar fields and hash bits of one stage's gateways that the target takes. */
@@ -129,7 +133,8 @@ final class GatewayConditionsPass implements CompilerPass {
         }
         int[] bits = {0};
         IrWalk.forEachStmt(d.body(), s -> {
-            if (s instanceof Stmt.If i && !reads(i.condition(), Expr.ActionData.class)) {
+            Stmt.If i = IrWalk.gateway(s);
+            if (i != null && !readsActionData(i.condition())) {
                 try {
                     GatewayLayout.Input g = GatewayLayout.of(i.condition(), target);
                     fields.addAll(g.xbarFields());

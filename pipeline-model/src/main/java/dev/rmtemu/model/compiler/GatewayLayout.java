@@ -59,18 +59,18 @@ final class GatewayLayout {
         Expr left = c.left();
         Expr right = c.right();
         CmpOp op = c.op();
-        if (left instanceof Expr.Const && !(right instanceof Expr.Const)) {
+        if (IrWalk.isConst(left) && !IrWalk.isConst(right)) {
             Expr t = left;
             left = right;
             right = t;
             op = mirror(op);
         }
-        if (left instanceof Expr.Const) {
+        if (IrWalk.isConst(left)) {
             return Input.NONE; // folded to true or false: no gateway input
         }
         Operand a = operand(left, c);
-        if (right instanceof Expr.Const k) {
-            return fit(constant(a, op, k.value(), c), mau, c);
+        if (IrWalk.isConst(right)) {
+            return fit(constant(a, op, right.constantValue(), c), mau, c);
         }
         Operand b = operand(right, c);
         if (op != CmpOp.EQ && op != CmpOp.NE) {
@@ -99,18 +99,21 @@ final class GatewayLayout {
     }
 
     private static Operand operand(Expr e, Condition c) throws TooComplex {
-        if (e instanceof Expr.Read r) {
-            return new Operand(r.field(), 0, r.field().width() - 1);
+        Field read = IrWalk.fieldRead(e);
+        if (read != null) {
+            return new Operand(read, 0, read.width() - 1);
         }
-        if (e instanceof Expr.Binary b && b.op() == VliwOp.AND) {
-            Expr f = b.left() instanceof Expr.Const ? b.right() : b.left();
-            Expr k = b.left() instanceof Expr.Const ? b.left() : b.right();
-            if (f instanceof Expr.Read r && k instanceof Expr.Const mask) {
-                long m = mask.value() & r.field().mask();
+        Expr.Binary b = IrWalk.binary(e);
+        if (b != null && b.op() == VliwOp.AND) {
+            Expr f = IrWalk.isConst(b.left()) ? b.right() : b.left();
+            Expr k = IrWalk.isConst(b.left()) ? b.left() : b.right();
+            Field r = IrWalk.fieldRead(f);
+            if (r != null && IrWalk.isConst(k)) {
+                long m = k.constantValue() & r.mask();
                 if (m == 0) {
-                    return new Operand(r.field(), 0, 0);
+                    return new Operand(r, 0, 0);
                 }
-                return new Operand(r.field(), Long.numberOfTrailingZeros(m), 63 - Long.numberOfLeadingZeros(m));
+                return new Operand(r, Long.numberOfTrailingZeros(m), 63 - Long.numberOfLeadingZeros(m));
             }
         }
         throw new TooComplex("condition expression too complex: " + e + " is not a PHV field; a gateway matches PHV bytes "

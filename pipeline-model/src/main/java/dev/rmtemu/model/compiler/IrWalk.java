@@ -8,6 +8,7 @@ import dev.rmtemu.model.register.RegisterAction;
 
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Walks over IR: every statement of a body, the values a statement reads, every
@@ -208,6 +209,53 @@ final class IrWalk {
                 return null;
             }
         });
+    }
+
+    /** The action-data parameter a value is (null: another kind). */
+    static Expr.ActionData actionDataRead(Expr e) {
+        return e.accept(new Expr.Visitor<Expr.ActionData>() {
+            @Override
+            public Expr.ActionData read(Expr.Read x) {
+                return null;
+            }
+
+            @Override
+            public Expr.ActionData constant(Expr.Const x) {
+                return null;
+            }
+
+            @Override
+            public Expr.ActionData hashOut(Expr.HashOut x) {
+                return null;
+            }
+
+            @Override
+            public Expr.ActionData regOut(Expr.RegOut x) {
+                return null;
+            }
+
+            @Override
+            public Expr.ActionData actionData(Expr.ActionData x) {
+                return x;
+            }
+
+            @Override
+            public Expr.ActionData binary(Expr.Binary x) {
+                return null;
+            }
+        });
+    }
+
+    /** Whether {@code e} or any of its sub-expressions is one that {@code test} picks. */
+    static boolean anyExpr(Expr e, Predicate<Expr> test) {
+        boolean[] found = {false};
+        forEachExpr(e, x -> found[0] |= test.test(x));
+        return found[0];
+    }
+
+    /** Whether a value is a constant. */
+    static boolean isConst(Expr e) {
+        return e.constantValue() != null;
     }
 
     /** The binary operation a value is (null: a leaf value). */
