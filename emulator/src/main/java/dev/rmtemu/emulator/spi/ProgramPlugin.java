@@ -1,10 +1,5 @@
 package dev.rmtemu.emulator.spi;
 
-import dev.rmtemu.emulator.spi.Analysis;
-import dev.rmtemu.emulator.spi.Experiment;
-import dev.rmtemu.emulator.spi.JournalDecoder;
-import dev.rmtemu.emulator.spi.ProgramControlPlane;
-import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.model.program.ProgramFactory;
 
 import java.util.List;
