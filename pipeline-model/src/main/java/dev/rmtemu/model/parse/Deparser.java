@@ -80,7 +80,7 @@ public final class Deparser {
         int len = Math.max(0, caplen - r.payloadOffset());
         for (int h : emit) {
             if (r.valid[h]) {
-                len += g.headers().get(h).type().fixedBytes() + r.varbitLength[h];
+                len += g.hdrFixedBytes[h] + r.varbitLength[h];
             }
         }
         return len;
@@ -118,22 +118,19 @@ public final class Deparser {
             if (!r.valid[h]) {
                 continue;
             }
-            HeaderInstance hi = g.headers().get(h);
             long bit = (long) pos * Byte.SIZE;
-            int w = hi.firstWord();
-            List<HeaderField> fields = hi.type().fields();
-            for (int i = 0, n = fields.size(); i < n; i++) {
-                HeaderField f = fields.get(i);
-                if (f.bits() > Long.SIZE) {
-                    int top = f.bits() - Long.SIZE;
+            int w = g.hdrFirstWord[h];
+            for (int bits : g.hdrFieldBits[h]) {
+                if (bits > Long.SIZE) {
+                    int top = bits - Long.SIZE;
                     Bits.write(out, bit, top, r.words[w++]);
                     Bits.write(out, bit + top, Long.SIZE, r.words[w++]);
                 } else {
-                    Bits.write(out, bit, f.bits(), r.words[w++]);
+                    Bits.write(out, bit, bits, r.words[w++]);
                 }
-                bit += f.bits();
+                bit += bits;
             }
-            pos += hi.type().fixedBytes();
+            pos += g.hdrFixedBytes[h];
             int tail = r.varbitLength[h];
             if (tail > 0) {
                 System.arraycopy(in, r.varbitOffset[h], out, pos, tail);

@@ -111,16 +111,15 @@ public final class PacketParser {
                 if (r.valid[op]) {
                     return fail(r, ParserError.HEADER_REPEATED, state);
                 }
-                HeaderInstance h = g.headers().get(op);
-                HeaderType t = h.type();
-                ParserError e = bound(cursor + (long) t.fixedBytes(), readable, caplen, wireLen);
+                int fixed = g.hdrFixedBytes[op];
+                ParserError e = bound(cursor + (long) fixed, readable, caplen, wireLen);
                 if (e != null) {
                     return fail(r, e, state);
                 }
                 long bit = base + (long) cursor * Byte.SIZE;
-                int w = h.firstWord();
-                for (int f = 0, nf = t.fields().size(); f < nf; f++) {
-                    int bits = t.fields().get(f).bits();
+                int w = g.hdrFirstWord[op];
+                int[] widths = g.hdrFieldBits[op];
+                for (int bits : widths) {
                     if (bits > Long.SIZE) {
                         int top = bits - Long.SIZE;
                         r.words[w++] = Bits.read(buf, bit, top);
@@ -131,11 +130,10 @@ public final class PacketParser {
                     bit += bits;
                 }
                 r.offset[op] = cursor;
-                cursor += t.fixedBytes();
-                VarbitLength v = t.varbit();
+                cursor += fixed;
                 int tail = 0;
-                if (v != null) {
-                    tail = v.bytesFor(r.words[h.wordOf(t.indexOf(v.lengthField()))]);
+                if (g.hdrLengthWord[op] >= 0) {
+                    tail = g.headers().get(op).type().varbit().bytesFor(r.words[g.hdrLengthWord[op]]);
                     if (tail < 0) {
                         return fail(r, ParserError.HEADER_LENGTH, state);
                     }

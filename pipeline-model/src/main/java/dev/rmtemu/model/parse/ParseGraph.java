@@ -31,6 +31,12 @@ public final class ParseGraph {
     final long[][][] setA;
     final long[][][] setB;
     final int[][] next;
+    // per header: fixed bytes, field widths, first word, the word of the varbit length field (-1: none)
+    final int[] hdrFixedBytes;
+    final int[][] hdrFieldBits;
+    final int[] hdrFirstWord;
+    final int[] hdrLengthWord;
+    final int[] hdrWords;
 
     static final int SET_ANY = 0;
     static final int SET_EXACT = 1;
@@ -51,6 +57,24 @@ public final class ParseGraph {
             w += h.words();
         }
         this.words = w;
+        int nh = headers.size();
+        hdrFixedBytes = new int[nh];
+        hdrFieldBits = new int[nh][];
+        hdrFirstWord = new int[nh];
+        hdrLengthWord = new int[nh];
+        hdrWords = new int[nh];
+        for (int h = 0; h < nh; h++) {
+            HeaderInstance hi = headers.get(h);
+            HeaderType t = hi.type();
+            hdrFixedBytes[h] = t.fixedBytes();
+            hdrFirstWord[h] = hi.firstWord();
+            hdrWords[h] = hi.words();
+            hdrFieldBits[h] = new int[t.fields().size()];
+            for (int f = 0; f < hdrFieldBits[h].length; f++) {
+                hdrFieldBits[h][f] = t.fields().get(f).bits();
+            }
+            hdrLengthWord[h] = t.varbit() == null ? -1 : hi.wordOf(t.indexOf(t.varbit().lengthField()));
+        }
         Map<String, Integer> stateIndex = new HashMap<>();
         for (int i = 0; i < states.size(); i++) {
             if (stateIndex.put(states.get(i).name(), i) != null || isTerminal(states.get(i).name())) {

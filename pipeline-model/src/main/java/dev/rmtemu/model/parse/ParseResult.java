@@ -76,8 +76,8 @@ public final class ParseResult {
      */
     public void setValid(int header, boolean v) {
         if (v && !valid[header]) {
-            HeaderInstance h = graph.headers().get(header);
-            Arrays.fill(words, h.firstWord(), h.firstWord() + h.words(), 0L);
+            int first = graph.hdrFirstWord[header];
+            Arrays.fill(words, first, first + graph.hdrWords[header], 0L);
             varbitLength[header] = 0;
         }
         valid[header] = v;
