@@ -80,10 +80,11 @@ public final class PacketParser {
 
     /**
      * Parses the frame in {@code buf[off .. off+caplen)}, of {@code wireLen} bytes on
-     * the wire. Returns true on accept; otherwise {@link ParseResult#error()} says why.
+     * the wire; {@code buf} needs to hold only the frame's first {@code min(caplen, window)}
+     * bytes. Returns true on accept; otherwise {@link ParseResult#error()} says why.
      */
     public boolean parse(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
-        if (off < 0 || caplen < 0 || off + caplen > buf.length || r.graph() != g) {
+        if (off < 0 || caplen < 0 || off + Math.min(caplen, window) > buf.length || r.graph() != g) {
             throw new IllegalArgumentException("frame bounds " + off + "+" + caplen + " outside a " + buf.length
                     + "-byte buffer, or a result of another graph");
         }
