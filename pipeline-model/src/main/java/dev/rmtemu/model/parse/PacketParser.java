@@ -20,6 +20,8 @@ public final class PacketParser {
     private final long[][] vsMask;
     private final int[] vsCount;
     private final long[] key;
+    private final long[] errorCounts = new long[ParserError.count()];
+    private long acceptedCount;
 
     public PacketParser(ParseGraph graph, int windowBytes) {
         if (windowBytes < 1) {
@@ -151,6 +153,7 @@ public final class PacketParser {
             }
             int target = select(buf, base, cursor, readable, caplen, wireLen, state, r);
             if (target == ParseState.ACCEPT) {
+                acceptedCount++;
                 r.payloadOffset = cursor;
                 return true;
             }
@@ -248,7 +251,18 @@ public final class PacketParser {
         return caplen < end && caplen <= readable ? ParserError.CAPTURE_TRUNCATED : ParserError.WINDOW_EXCEEDED;
     }
 
-    private static boolean fail(ParseResult r, ParserError e, int state) {
+    /** Packets that ended in {@code error} so far (the {@code parser_error} drops by kind). */
+    public long errorCount(ParserError error) {
+        return errorCounts[error.ordinal()];
+    }
+
+    /** Packets accepted so far. */
+    public long acceptedCount() {
+        return acceptedCount;
+    }
+
+    private boolean fail(ParseResult r, ParserError e, int state) {
+        errorCounts[e.ordinal()]++;
         r.error = e;
         r.errorState = state;
         return false;

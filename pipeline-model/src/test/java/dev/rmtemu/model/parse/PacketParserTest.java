@@ -156,6 +156,13 @@ class PacketParserTest {
         byte[] tooLong = frame().ethernet(0x86DD).ipv6(0, 300).ipv6Extension(6, 16).build();
         assertFalse(wide.parse(tooLong, 0, tooLong.length, tooLong.length, r));
         assertEquals(ParserError.HEADER_LENGTH, r.error());
+        // the parser counts every error by kind
+        assertEquals(2, parser.errorCount(ParserError.PACKET_TOO_SHORT));
+        assertEquals(1, parser.errorCount(ParserError.CAPTURE_TRUNCATED));
+        assertEquals(1, parser.errorCount(ParserError.HEADER_LENGTH));
+        assertEquals(1, parser.errorCount(ParserError.WINDOW_EXCEEDED));
+        assertEquals(0, parser.acceptedCount());
+        assertEquals(1, wide.acceptedCount());
     }
 
     @Test
