@@ -1,6 +1,11 @@
 package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.emulator.spi.ProgramPlugins;
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.parse.DefaultParseGraph;
+import dev.rmtemu.model.parse.ParseGraph;
+import dev.rmtemu.model.parse.ParseGraphPrinter;
+import dev.rmtemu.model.parse.ParserLimitsCheck;
 import dev.rmtemu.model.check.ReportRenderer;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.compiler.Compilation;
@@ -40,6 +45,7 @@ import java.util.concurrent.Callable;
         },
         footer = {"", "Examples:",
             "  rmtemu resources --program counter --target tofino1",
+            "  rmtemu resources --program counter --target tofino1 --parser",
             "  rmtemu resources --program counter --target tofino1 --param cells=4194304   # exits 3",
             "  rmtemu resources --program l2fwd --target rmt --json > resources.json"})
 public final class ResourcesCommand implements Callable<Integer> {
@@ -58,10 +64,19 @@ public final class ResourcesCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the report as JSON (shaped like the Tofino compiler's resources.json).")
     boolean json;
 
+    @Option(names = "--parser", description = {
+        "Also print the parser's resources: the parse graph (today the default one for every",
+        "program) with the parser TCAM rows each state takes, in all and of the target's budget,",
+        "and the PHV bits of its headers' fields and validity bits. Text only."})
+    boolean parser;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (parser && json) {
+            throw new UserError("resources: --parser prints text; leave out --json");
+        }
         TargetProfile profile = TargetProfiles.load(targetOption.target);
         StageProgram p = ProgramPlugins.registry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params));
         Compilation c = ProgramCompiler.compile(p, profile);
@@ -71,6 +86,11 @@ public final class ResourcesCommand implements Callable<Integer> {
         } else {
             out.print(ReportRenderer.table(report));
             out.print(CompilerReport.table(c));
+            if (parser) {
+                ParseGraph graph = DefaultParseGraph.build();
+                out.println();
+                out.print(ParseGraphPrinter.text(graph, ParserLimitsCheck.check(p.name(), graph, profile)));
+            }
         }
         out.flush();
         for (String line : c.warningLines()) {

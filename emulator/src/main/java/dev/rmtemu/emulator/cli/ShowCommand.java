@@ -3,9 +3,17 @@ package dev.rmtemu.emulator.cli;
 import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.model.program.P4Printer;
 import dev.rmtemu.model.program.ProgramParams;
+import dev.rmtemu.model.parse.DefaultParseGraph;
+import dev.rmtemu.model.parse.ParseGraph;
+import dev.rmtemu.model.parse.ParseGraphPrinter;
+import dev.rmtemu.model.parse.ParserLimitsCheck;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -26,10 +34,23 @@ import java.io.PrintWriter;
         },
         footer = {"", "Examples:",
             "  rmtemu show --program hashpipe --param stages=2",
+            "  rmtemu show --program counter --parser --target tofino1",
             "  rmtemu show --program examples/CountMinSketch.java"})
 public final class ShowCommand implements Runnable {
     @Mixin
     ProgramOptions programOptions;
+
+    @Mixin
+    TargetOption targetOption;
+
+    @Option(names = "--parser", description = {
+        "Print the program's parse graph instead: its headers (fields, widths, variable-length",
+        "tails), value sets and states with their select branches, and the parser TCAM rows each",
+        "state takes on --target (select branches, one state per legal length of a variable-length",
+        "tail, states wider than the parser's input buffer split). Every program parses with the",
+        "default graph (Ethernet, two VLAN tags, ARP, IPv4 and options, IPv6 and its extension",
+        "headers, TCP and options, UDP, ICMP, ICMPv6). Exit 3 when it does not fit the target."})
+    boolean parser;
 
     @Spec
     CommandSpec spec;
@@ -37,7 +58,15 @@ public final class ShowCommand implements Runnable {
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
-        out.print(P4Printer.print(ProgramPlugins.registry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params))));
+        StageProgram program = ProgramPlugins.registry().build(programOptions.program,
+                ProgramParams.parseAssignments(programOptions.params));
+        if (parser) {
+            TargetProfile profile = TargetProfiles.load(targetOption.target);
+            ParseGraph graph = DefaultParseGraph.build();
+            out.print(ParseGraphPrinter.text(graph, ParserLimitsCheck.check(program.name(), graph, profile)));
+        } else {
+            out.print(P4Printer.print(program));
+        }
         out.flush();
     }
 }

@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.traces.TraceSummary;
+import dev.rmtemu.traces.parse.ProtocolHierarchy;
 
 import java.util.Locale;
 import java.util.Map;
@@ -11,7 +12,43 @@ final class SummaryFormat {
     private SummaryFormat() {
     }
 
-    static String table(TraceSummary s, String stopReason) {
+    /** The table, then the protocol hierarchy when there is one (a capture's frames were parsed). */
+    static String table(TraceSummary s, String stopReason, ProtocolHierarchy.Summary hierarchy) {
+        String table = flowTable(s, stopReason);
+        return hierarchy == null ? table : table + hierarchy(hierarchy);
+    }
+
+    static String hierarchy(ProtocolHierarchy.Summary h) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%nprotocol hierarchy (parse graph %s, %d-byte window): %,d frames, %,d accepted",
+                h.parseGraph(), h.windowBytes(), h.frames(), h.accepted()));
+        if (h.otherLinkFrames() > 0) {
+            b.append(String.format(Locale.ROOT, ", %,d of other link types not parsed", h.otherLinkFrames()));
+        }
+        b.append('\n');
+        int w = 0;
+        for (ProtocolHierarchy.Row r : h.hierarchy()) {
+            w = Math.max(w, 2 * r.depth() + r.header().length());
+        }
+        for (ProtocolHierarchy.Row r : h.hierarchy()) {
+            String name = "  ".repeat(r.depth()) + r.header();
+            b.append(String.format(Locale.ROOT, "  %-" + w + "s %,12d frames %6.2f%% %,16d bytes%n", name, r.frames(),
+                    100.0 * r.frames() / Math.max(1, h.frames()), r.bytes()));
+        }
+        b.append("headers   ");
+        for (Map.Entry<String, Long> e : h.headers().entrySet()) {
+            b.append(String.format(Locale.ROOT, " %s %,d", e.getKey(), e.getValue()));
+        }
+        b.append(h.headers().isEmpty() ? " none\n" : "\n");
+        b.append("parser errors");
+        for (Map.Entry<String, Long> e : h.parserErrors().entrySet()) {
+            b.append(String.format(Locale.ROOT, " %s %,d", e.getKey(), e.getValue()));
+        }
+        b.append(h.parserErrors().isEmpty() ? " none\n" : "\n");
+        return b.toString();
+    }
+
+    private static String flowTable(TraceSummary s, String stopReason) {
         StringBuilder b = new StringBuilder();
         b.append("source     ").append(s.source()).append('\n');
         b.append(String.format(Locale.ROOT, "packets    %,d%n", s.packets()));
@@ -73,7 +110,7 @@ final class SummaryFormat {
         return b.toString();
     }
 
-    static String json(TraceSummary s, String stopReason) {
-        return Json.write(TraceInfoReport.of(s, stopReason));
+    static String json(TraceSummary s, String stopReason, ProtocolHierarchy.Summary hierarchy) {
+        return Json.write(TraceInfoReport.of(s, stopReason, hierarchy));
     }
 }

@@ -8,6 +8,8 @@ import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.TraceSummary;
+import dev.rmtemu.traces.parse.ProtocolHierarchy;
+import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.gen.GeneratorConfig;
 import dev.rmtemu.traces.gen.GeneratorKind;
 import dev.rmtemu.traces.gen.SyntheticSource;
@@ -167,8 +169,14 @@ public final class TraceCommand implements Runnable {
             description = {"Summarise a trace: packets, flows, bytes, duration, protocol mix, skipped frames by",
                 "reason, mean packet size, the share of packets in the top 1/10/100/1000 flows, the flow-size",
                 "CCDF, new flows per tenth of the span and the largest flows; a table for people or JSON for",
-                "machines (deterministic order)."})
+                "machines (deterministic order). For a capture file, also the protocol hierarchy the switch's",
+                "default parse graph finds in the frames' bytes (Ethernet, VLAN, ARP, IPv4, IPv6 and its",
+                "extension headers, TCP, UDP, ICMP, ICMPv6; tofino1's 256-byte parser window): frames and",
+                "bytes per chain of headers, frames per header and per parser error kind."})
     static final class Info implements Callable<Integer> {
+        /** The target whose parser window the protocol hierarchy reads frames through. */
+        static final String PARSER_TARGET = "tofino1";
+
         @Spec
         CommandSpec spec;
 
@@ -196,16 +204,23 @@ public final class TraceCommand implements Runnable {
             }
             TraceSummary s;
             String stop = null;
+            ProtocolHierarchy hierarchy = null;
             try (PacketSource src = TraceSpec.open(trace, lenient);
                  ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "info", "pkts", src.knownCount(), progress)) {
+                if (src instanceof CaptureReader cr) {
+                    // a capture has the frames' bytes: run the switch's default parser over them
+                    hierarchy = new ProtocolHierarchy(TargetProfiles.builtIn(PARSER_TARGET).parser().windowBytes());
+                    cr.tap(hierarchy);
+                }
                 s = TraceSummary.of(src, top, bar::update);
                 if (src instanceof CaptureReader cr) {
                     stop = cr.stopReason();
                 }
                 warnLenientSkips(spec.commandLine().getErr(), src.skipped());
             }
+            ProtocolHierarchy.Summary phs = hierarchy == null ? null : hierarchy.summary();
             PrintWriter o = spec.commandLine().getOut();
-            o.print(json ? SummaryFormat.json(s, stop) : SummaryFormat.table(s, stop));
+            o.print(json ? SummaryFormat.json(s, stop, phs) : SummaryFormat.table(s, stop, phs));
             o.flush();
             return 0;
         }

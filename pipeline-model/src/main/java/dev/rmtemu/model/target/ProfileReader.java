@@ -136,6 +136,19 @@ final class ProfileReader {
         return new ProfileReader(source, qualified(key), n, childSchema);
     }
 
+    /** The object under {@code key}, or null when the key is not there. */
+    ProfileReader optionalObject(String key, Map<String, Rule> childSchema) {
+        rule(key, Kind.OPTIONAL_OBJECT);
+        JsonNode n = obj.get(key);
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isObject()) {
+            throw error("field '" + qualified(key) + "' must be an object");
+        }
+        return new ProfileReader(source, qualified(key), n, childSchema);
+    }
+
     List<ProfileReader> objects(String key, Map<String, Rule> childSchema) {
         JsonNode n = array(key, Kind.OBJECT_ARRAY);
         List<ProfileReader> out = new ArrayList<>();

@@ -22,7 +22,7 @@ import java.util.Map;
 final class ProfileSchema {
     /** How a value is read. */
     enum Kind { TEXT, OPTIONAL_TEXT, COUNT, OPTIONAL_COUNT, LONG, NUMBER, OPTIONAL_BOOLEAN, COUNT_ARRAY, TEXT_ARRAY, OBJECT,
-        OBJECT_ARRAY, OPTIONAL_RAW }
+        OPTIONAL_OBJECT, OBJECT_ARRAY, OPTIONAL_RAW }
 
     /**
      * One key: its kind, the inclusive range of a numeric value (for arrays, of
@@ -62,6 +62,13 @@ final class ProfileSchema {
             count("deparserCycles", 0, MAX_CYCLES, false),
             count("trafficManagerCycles", 0, MAX_CYCLES, false));
 
+    /** The parser's budgets (ParserLimits); the window bounds what a ring slot carries, so it is never unlimited. */
+    static final Map<String, Rule> PARSER = table(
+            count("tcamRows", 1, 1 << 20, true),
+            count("inputBufferBytes", 1, 1 << 16, true),
+            count("selectKeyBits", 1, 1 << 16, true),
+            count("windowBytes", 14, 65_535, false));
+
     static final Map<String, Rule> ROOT = table(
             new Rule("name", Kind.TEXT, 0, 0, false),
             new Rule("description", Kind.OPTIONAL_TEXT, 0, 0, false),
@@ -87,6 +94,7 @@ final class ProfileSchema {
             new Rule("recirculationGbps", Kind.NUMBER, 0, 1_000_000, false),
             count("exactEntryOverheadBits", 0, 1024, false),
             new Rule("fullArithmetic", Kind.OPTIONAL_BOOLEAN, 0, 0, false),
+            new Rule("parser", Kind.OPTIONAL_OBJECT, 0, 0, false),
             // the Tofino layout rules: MauResources checks its own fields
             new Rule("mau", Kind.OPTIONAL_RAW, 0, 0, false));
 

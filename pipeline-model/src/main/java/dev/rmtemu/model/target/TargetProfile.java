@@ -38,6 +38,7 @@ import java.util.Set;
  *                              a power-of-two constant, as a shift or a mask, and shifts by a constant)
  * @param mau                   the per-stage layout rules of the Tofino compiler (RAM sides, map RAMs, ways, TCAM
  *                              packing, crossbars, gateways, action data bus, instruction memory)
+ * @param parser                the programmable parser's budgets (TCAM rows, input buffer, select key, window)
  */
 public record TargetProfile(
         String name,
@@ -64,7 +65,8 @@ public record TargetProfile(
         double recirculationGbps,
         int exactEntryOverheadBits,
         boolean fullArithmetic,
-        MauResources mau) {
+        MauResources mau,
+        ParserLimits parser) {
 
     public static final int UNLIMITED = Integer.MAX_VALUE;
     /** Ends the name of a profile made by {@link #withoutMemoryLimits()}. */
@@ -77,6 +79,22 @@ public record TargetProfile(
         if (mau == null) {
             mau = MauResources.UNCONSTRAINED;
         }
+        if (parser == null) {
+            parser = ParserLimits.UNCONSTRAINED;
+        }
+    }
+
+    /** A profile without parser limits (the form before parser budgets were profile data). */
+    public TargetProfile(String name, String description, int stagesPerGress, int pipes, int portsPerPipe, long clockHz,
+            MemoryGeometry sram, MemoryGeometry tcam, int statefulAlusPerStage, int registerWordBits,
+            List<Integer> registerCellWidths, int saluMaxConditions, int saluMaxBranchesPerWord, Set<AtomTemplate> templates,
+            int hashFunctionsPerStage, int hashBitsPerFunction, int logicalTablesPerStage, List<PhvContainerGroup> phvContainers,
+            StageLatencyModel latency, long tmBufferBytes, int tmCellBytes, double recirculationGbps, int exactEntryOverheadBits,
+            boolean fullArithmetic, MauResources mau) {
+        this(name, description, stagesPerGress, pipes, portsPerPipe, clockHz, sram, tcam, statefulAlusPerStage,
+                registerWordBits, registerCellWidths, saluMaxConditions, saluMaxBranchesPerWord, templates,
+                hashFunctionsPerStage, hashBitsPerFunction, logicalTablesPerStage, phvContainers, latency, tmBufferBytes,
+                tmCellBytes, recirculationGbps, exactEntryOverheadBits, fullArithmetic, mau, null);
     }
 
     /** Total PHV bits (sum over the ordinary container groups, not the tagalong ones), or UNLIMITED. */
@@ -126,6 +144,6 @@ public record TargetProfile(
                 new MemoryGeometry(UNLIMITED, tcam.depth(), tcam.widthBits()), statefulAlusPerStage, registerWordBits,
                 registerCellWidths, saluMaxConditions, saluMaxBranchesPerWord, templates, hashFunctionsPerStage,
                 hashBitsPerFunction, logicalTablesPerStage, phvContainers, latency, tmBufferBytes, tmCellBytes,
-                recirculationGbps, exactEntryOverheadBits, fullArithmetic, MauResources.UNCONSTRAINED);
+                recirculationGbps, exactEntryOverheadBits, fullArithmetic, MauResources.UNCONSTRAINED, parser);
     }
 }

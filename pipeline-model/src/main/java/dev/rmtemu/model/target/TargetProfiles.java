@@ -139,9 +139,15 @@ public final class TargetProfiles {
                 r.number("recirculationGbps"),
                 r.count("exactEntryOverheadBits"),
                 r.optionalBoolean("fullArithmetic", false),
-                MauResources.parse(r.optionalRaw("mau"), source));
+                MauResources.parse(r.optionalRaw("mau"), source),
+                parserLimits(r.optionalObject("parser", ProfileSchema.PARSER)));
         ProfileProducts.check(profile, r);
         return profile;
+    }
+
+    private static ParserLimits parserLimits(ProfileReader p) {
+        return p == null ? ParserLimits.UNCONSTRAINED : new ParserLimits(p.count("tcamRows"), p.count("inputBufferBytes"),
+                p.count("selectKeyBits"), p.count("windowBytes"));
     }
 
     private static MemoryGeometry memory(ProfileReader r, String name) {

@@ -5,6 +5,7 @@ import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipCounters;
 import dev.rmtemu.traces.SkipReason;
 import dev.rmtemu.traces.TraceFormatException;
+import org.agrona.DirectBuffer;
 
 /**
  * Shared loop of the capture readers: read frames until one decodes into a record,
@@ -32,6 +33,7 @@ public abstract class CaptureReader implements PacketSource {
     private long frames;
     private String stopReason;
     private boolean done;
+    private FrameTap tap;
 
     protected CaptureReader(String name, ByteWindow in, boolean lenient) {
         this.name = name;
@@ -66,6 +68,18 @@ public abstract class CaptureReader implements PacketSource {
             }
         }
         return false;
+    }
+
+    /** Shows every frame read from now on to {@code tap} (null: none). */
+    public void tap(FrameTap frameTap) {
+        this.tap = frameTap;
+    }
+
+    /** Hands a frame to the tap, if any; readers call it for every frame, decoded or skipped. */
+    protected final void tapFrame(DirectBuffer b, int off, int capLen, int wireLen, int linkType) {
+        if (tap != null) {
+            tap.frame(b, off, capLen, wireLen, linkType);
+        }
     }
 
     /** Reads one frame: a record into {@code into}, a counted skip, or the end of input. */

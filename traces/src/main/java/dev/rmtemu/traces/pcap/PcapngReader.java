@@ -278,6 +278,7 @@ public final class PcapngReader extends CaptureReader {
             lastTimestampNs = ns + offset;
         }
         into.timestampNs(lastTimestampNs).wireLength(origLen).ingressPort(iface);
+        tapFrame(b, p + data, capLen, origLen, linkTypes[iface]);
         boolean ok = PacketDecoder.decode(b, p + data, capLen, linkTypes[iface], into, skips);
         in.advance(len);
         return ok ? FRAME_RECORD : FRAME_SKIPPED;

@@ -1,0 +1,49 @@
+package dev.rmtemu.model.parse;
+
+/** Big-endian bit reads and writes on a byte array (network byte order, most significant bit first). */
+final class Bits {
+    private Bits() {
+    }
+
+    /** {@code bits} (1..64) bits starting at bit {@code pos} of {@code buf}. */
+    static long read(byte[] buf, long pos, int bits) {
+        long v = 0;
+        int left = bits;
+        long p = pos;
+        if ((p & 7) == 0 && (left & 7) == 0) {
+            int i = (int) (p >>> 3);
+            for (int n = left >>> 3; n > 0; n--) {
+                v = (v << 8) | (buf[i++] & 0xFF);
+            }
+            return v;
+        }
+        while (left > 0) {
+            int inByte = (int) (p & 7);
+            int avail = 8 - inByte;
+            int take = Math.min(avail, left);
+            int b = buf[(int) (p >>> 3)] & 0xFF;
+            v = (v << take) | ((b >>> (avail - take)) & ((1 << take) - 1));
+            left -= take;
+            p += take;
+        }
+        return v;
+    }
+
+    /** Writes the low {@code bits} (1..64) bits of {@code value} at bit {@code pos} of {@code buf}. */
+    static void write(byte[] buf, long pos, int bits, long value) {
+        int left = bits;
+        long p = pos;
+        while (left > 0) {
+            int inByte = (int) (p & 7);
+            int avail = 8 - inByte;
+            int take = Math.min(avail, left);
+            int chunk = (int) ((value >>> (left - take)) & ((1 << take) - 1));
+            int shift = avail - take;
+            int i = (int) (p >>> 3);
+            int mask = ((1 << take) - 1) << shift;
+            buf[i] = (byte) ((buf[i] & ~mask) | (chunk << shift));
+            left -= take;
+            p += take;
+        }
+    }
+}

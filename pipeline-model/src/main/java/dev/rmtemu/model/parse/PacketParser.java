@@ -1,0 +1,270 @@
+package dev.rmtemu.model.parse;
+
+import dev.rmtemu.model.UserError;
+
+/**
+ * Runs a {@link ParseGraph} over a frame's bytes into a {@link ParseResult}: the
+ * switch's programmable parser. Allocates nothing per packet. Every bound is
+ * checked before a byte is read, so any input ends in {@code accept} or a
+ * {@link ParserError}, never an exception. The parser reads at most
+ * {@code windowBytes} bytes of a frame (the window the ring carries); the
+ * payload beyond the last header is not read.
+ *
+ * <p>The parser value sets live here, filled by the control plane.
+ */
+public final class PacketParser {
+    private final ParseGraph g;
+    private final int window;
+    private final int maxSteps;
+    private final long[][] vsValue;
+    private final long[][] vsMask;
+    private final int[] vsCount;
+    private final long[] key;
+    private final long[] errorCounts = new long[ParserError.count()];
+    private long acceptedCount;
+
+    public PacketParser(ParseGraph graph, int windowBytes) {
+        if (windowBytes < 1) {
+            throw new IllegalArgumentException("parser window " + windowBytes);
+        }
+        this.g = graph;
+        this.window = windowBytes;
+        // every cycle through the graph that makes progress advances at least one byte
+        long steps = (long) (windowBytes + 1) * graph.states().size();
+        this.maxSteps = (int) Math.min(Integer.MAX_VALUE, steps);
+        int n = graph.valueSets().size();
+        vsValue = new long[n][];
+        vsMask = new long[n][];
+        vsCount = new int[n];
+        for (int i = 0; i < n; i++) {
+            vsValue[i] = new long[graph.valueSets().get(i).size()];
+            vsMask[i] = new long[graph.valueSets().get(i).size()];
+        }
+        int keys = 0;
+        for (ParseState s : graph.states()) {
+            keys = Math.max(keys, s.keys().size());
+        }
+        key = new long[keys];
+    }
+
+    public ParseGraph graph() {
+        return g;
+    }
+
+    public int windowBytes() {
+        return window;
+    }
+
+    /** Control plane: adds a value/mask entry to a parser value set; refused when the set is full. */
+    public void addValueSetEntry(String valueSet, long value, long mask) {
+        int i = g.valueSetIndex(valueSet);
+        if (i < 0) {
+            throw new UserError("parser " + g.name() + " has no value set '" + valueSet + "'");
+        }
+        ParserValueSet vs = g.valueSets().get(i);
+        if (vsCount[i] == vs.size()) {
+            throw new UserError("parser value set " + valueSet + " is full (" + vs.size() + " entries)");
+        }
+        long width = vs.bits() == Long.SIZE ? -1L : (1L << vs.bits()) - 1;
+        vsValue[i][vsCount[i]] = value & mask & width;
+        vsMask[i][vsCount[i]] = mask & width;
+        vsCount[i]++;
+    }
+
+    /** Control plane: empties a parser value set. */
+    public void clearValueSet(String valueSet) {
+        int i = g.valueSetIndex(valueSet);
+        if (i < 0) {
+            throw new UserError("parser " + g.name() + " has no value set '" + valueSet + "'");
+        }
+        vsCount[i] = 0;
+    }
+
+    /**
+     * Parses the frame in {@code buf[off .. off+caplen)}, of {@code wireLen} bytes on
+     * the wire; {@code buf} needs to hold only the frame's first {@code min(caplen, window)}
+     * bytes. Returns true on accept; otherwise {@link ParseResult#error()} says why.
+     */
+    public boolean parse(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
+        if (off < 0 || caplen < 0 || off + Math.min(caplen, window) > buf.length || r.graph() != g) {
+            throw new IllegalArgumentException("frame bounds " + off + "+" + caplen + " outside a " + buf.length
+                    + "-byte buffer, or a result of another graph");
+        }
+        r.reset();
+        int readable = Math.min(caplen, window);
+        long base = (long) off * Byte.SIZE;
+        int cursor = 0;
+        int state = 0;
+        int steps = 0;
+        while (true) {
+            if (++steps > maxSteps) {
+                return fail(r, ParserError.TIMEOUT, state);
+            }
+            int[] ops = g.ops[state];
+            for (int op : ops) {
+                if (op < 0) {
+                    int bytes = -1 - op;
+                    ParserError e = bound(cursor + (long) bytes, readable, caplen, wireLen);
+                    if (e != null) {
+                        return fail(r, e, state);
+                    }
+                    cursor += bytes;
+                    continue;
+                }
+                if (r.valid[op]) {
+                    return fail(r, ParserError.HEADER_REPEATED, state);
+                }
+                int fixed = g.hdrFixedBytes[op];
+                ParserError e = bound(cursor + (long) fixed, readable, caplen, wireLen);
+                if (e != null) {
+                    return fail(r, e, state);
+                }
+                long bit = base + (long) cursor * Byte.SIZE;
+                int w = g.hdrFirstWord[op];
+                int[] widths = g.hdrFieldBits[op];
+                for (int bits : widths) {
+                    if (bits > Long.SIZE) {
+                        int top = bits - Long.SIZE;
+                        r.words[w++] = Bits.read(buf, bit, top);
+                        r.words[w++] = Bits.read(buf, bit + top, Long.SIZE);
+                    } else {
+                        r.words[w++] = Bits.read(buf, bit, bits);
+                    }
+                    bit += bits;
+                }
+                r.offset[op] = cursor;
+                cursor += fixed;
+                int tail = 0;
+                if (g.hdrLengthWord[op] >= 0) {
+                    tail = g.headers().get(op).type().varbit().bytesFor(r.words[g.hdrLengthWord[op]]);
+                    if (tail < 0) {
+                        return fail(r, ParserError.HEADER_LENGTH, state);
+                    }
+                    e = bound(cursor + (long) tail, readable, caplen, wireLen);
+                    if (e != null) {
+                        return fail(r, e, state);
+                    }
+                }
+                r.varbitOffset[op] = off + cursor;
+                r.varbitLength[op] = tail;
+                cursor += tail;
+                r.valid[op] = true;
+                r.order[r.extracted++] = op;
+            }
+            int target = select(buf, base, cursor, readable, caplen, wireLen, state, r);
+            if (target == ParseState.ACCEPT) {
+                acceptedCount++;
+                r.payloadOffset = cursor;
+                return true;
+            }
+            if (target < 0) {
+                return false;
+            }
+            state = target;
+        }
+    }
+
+    /** The next state, ACCEPT, or a negative value after recording an error in {@code r}. */
+    private int select(byte[] buf, long base, int cursor, int readable, int caplen, int wireLen, int state, ParseResult r) {
+        int[] kw = g.keyWord[state];
+        for (int i = 0; i < kw.length; i++) {
+            if (kw[i] >= 0) {
+                key[i] = r.words[kw[i]];
+            } else {
+                int endBits = g.keyLookBit[state][i] + g.keyBits[state][i];
+                ParserError e = bound(cursor + (long) ((endBits + 7) >>> 3), readable, caplen, wireLen);
+                if (e != null) {
+                    fail(r, e, state);
+                    return ParseState.REJECT - 1;
+                }
+                key[i] = Bits.read(buf, base + (long) cursor * Byte.SIZE + g.keyLookBit[state][i], g.keyBits[state][i]);
+            }
+        }
+        int[][] kinds = g.setKind[state];
+        for (int b = 0; b < kinds.length; b++) {
+            if (matches(state, b, kw.length)) {
+                int t = g.next[state][b];
+                if (t == ParseState.REJECT) {
+                    fail(r, ParserError.REJECT, state);
+                    return ParseState.REJECT - 1;
+                }
+                return t;
+            }
+        }
+        fail(r, ParserError.NO_MATCH, state);
+        return ParseState.REJECT - 1;
+    }
+
+    private boolean matches(int state, int branch, int keys) {
+        int[] kind = g.setKind[state][branch];
+        long[] a = g.setA[state][branch];
+        long[] b = g.setB[state][branch];
+        for (int i = 0; i < keys; i++) {
+            long k = key[i];
+            switch (kind[i]) {
+                case ParseGraph.SET_EXACT:
+                    if (k != a[i]) {
+                        return false;
+                    }
+                    break;
+                case ParseGraph.SET_MASKED:
+                    if ((k & b[i]) != a[i]) {
+                        return false;
+                    }
+                    break;
+                case ParseGraph.SET_RANGE:
+                    if (Long.compareUnsigned(k, a[i]) < 0 || Long.compareUnsigned(k, b[i]) > 0) {
+                        return false;
+                    }
+                    break;
+                case ParseGraph.SET_VALUE_SET:
+                    if (!inValueSet((int) a[i], k)) {
+                        return false;
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+        return true;
+    }
+
+    private boolean inValueSet(int set, long k) {
+        long[] v = vsValue[set];
+        long[] m = vsMask[set];
+        for (int i = 0, n = vsCount[set]; i < n; i++) {
+            if ((k & m[i]) == v[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Which bound reading up to byte {@code end} of the frame breaks, or null when it is readable. */
+    private static ParserError bound(long end, int readable, int caplen, int wireLen) {
+        if (end <= readable) {
+            return null;
+        }
+        if (end > wireLen) {
+            return ParserError.PACKET_TOO_SHORT;
+        }
+        return caplen < end && caplen <= readable ? ParserError.CAPTURE_TRUNCATED : ParserError.WINDOW_EXCEEDED;
+    }
+
+    /** Packets that ended in {@code error} so far (the {@code parser_error} drops by kind). */
+    public long errorCount(ParserError error) {
+        return errorCounts[error.ordinal()];
+    }
+
+    /** Packets accepted so far. */
+    public long acceptedCount() {
+        return acceptedCount;
+    }
+
+    private boolean fail(ParseResult r, ParserError e, int state) {
+        errorCounts[e.ordinal()]++;
+        r.error = e;
+        r.errorState = state;
+        return false;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.rmtemu.model.parse;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+
+import static dev.rmtemu.model.parse.Frames.frame;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Parsing and deparsing allocate nothing per packet: after warm-up, 200,000 frames
+ * of every kind (and errors) through the default graph, the checksum-updating
+ * deparser included, move the thread's allocation counter by less than one object
+ * per thousand packets (as CompiledPassAllocationTest measures the stages).
+ */
+class PacketParserAllocationTest {
+    private static final int PACKETS = 200_000;
+    /** What the JVM itself may allocate on this thread meanwhile (a late JIT or OSR transition). */
+    private static final long TOLERATED_BYTES = 4096;
+
+    @Test
+    void steadyStateAllocatesNothing() {
+        var plain = ManagementFactory.getThreadMXBean();
+        assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "allocation counter not available");
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) plain;
+        assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(), "allocation counter disabled");
+        ParseGraph g = DefaultParseGraph.build();
+        PacketParser parser = new PacketParser(g, 256);
+        ParseResult r = new ParseResult(g);
+        Deparser deparser = DefaultParseGraph.deparserWithIpv4Checksum(g);
+        FieldRef ttl = g.field("ipv4.ttl");
+        byte[][] frames = {
+            frame().ethernet(0x0806).arp(1, 1, 2).build(),
+            frame().ethernet(0x8100).vlan(1, 2, 0x0800).ipv4(17, 28, 0, 0).udp(1, 2, 8).build(),
+            frame().ethernet(0x88A8).vlan(0, 10, 0x8100).vlan(3, 20, 0x86DD).ipv6(6, 20).tcp(1, 2, 0).build(),
+            frame().ethernet(0x0800).ipv4(6, 72, 8, 0).tcp(80, 1234, 12).payload("GET /").build(),
+            frame().ethernet(0x86DD).ipv6(0, 48).ipv6Extension(43, 0).ipv6Extension(44, 1).ipv6Fragment(17, 0, 9)
+                    .udp(1, 2, 8).build(),
+            frame().ethernet(0x0800).ipv4Ihl(4, 6).zeros(20).build(),
+            frame().ethernet(0x8100).vlan(0, 7, 0x0800).build(),
+        };
+        byte[] out = new byte[512];
+        long accepted = run(parser, r, deparser, ttl, frames, out);
+        assertEquals(PACKETS / frames.length * 5 + Math.min(5, PACKETS % frames.length), accepted);
+        long before = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
+        run(parser, r, deparser, ttl, frames, out);
+        long bytes = mx.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        assertTrue(bytes <= TOLERATED_BYTES, bytes + " bytes allocated by " + PACKETS + " parses and deparses");
+    }
+
+    private static long run(PacketParser parser, ParseResult r, Deparser deparser, FieldRef ttl, byte[][] frames, byte[] out) {
+        long accepted = 0;
+        for (int i = 0; i < PACKETS; i++) {
+            byte[] f = frames[i % frames.length];
+            if (parser.parse(f, 0, f.length, f.length, r)) {
+                accepted++;
+                if (r.isValid(ttl.header())) {
+                    r.set(ttl, r.get(ttl) - 1);
+                }
+                deparser.deparse(r, f, 0, f.length, out, 0);
+            }
+        }
+        return accepted;
+    }
+}
