@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rmtemu.traces.LinkQueueing;
 import dev.rmtemu.traces.TraceSummary;
 
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Map;
  * @param topFlowPacketShare  share of the packets in the N largest flows, keyed by N
  * @param flowSizeCcdf        flows with at least {@code packets_at_least} packets, and their share
  * @param newFlowsPerInterval flows first seen in each interval of {@code new_flows_interval_ns}
+ * @param linkQueueing        a generator's packets queued on their links (null for captures and stores)
  */
 public record TraceInfoReport(String source, long packets, long flows, long bytes, long firstNs, long lastNs,
                               long durationNs, long ipv4, long ipv6, long fragments, Map<String, Long> protocols,
@@ -24,7 +26,8 @@ public record TraceInfoReport(String source, long packets, long flows, long byte
                               @JsonInclude(JsonInclude.Include.ALWAYS) String stoppedEarly,
                               double meanPacketBytes, Map<String, Double> topFlowPacketShare,
                               List<CcdfPoint> flowSizeCcdf, long newFlowsIntervalNs, long[] newFlowsPerInterval,
-                              List<TraceSummary.Flow> topFlows) {
+                              List<TraceSummary.Flow> topFlows,
+                              @JsonInclude(JsonInclude.Include.ALWAYS) LinkQueueing linkQueueing) {
 
     /** One point of the flow-size CCDF. */
     public record CcdfPoint(long packetsAtLeast, long flows, double share) {
@@ -42,7 +45,7 @@ public record TraceInfoReport(String source, long packets, long flows, long byte
         return new TraceInfoReport(s.source(), s.packets(), s.flows(), s.bytes(), s.firstNs(), s.lastNs(),
                 s.durationNs(), s.ipv4(), s.ipv6(), s.fragments(), s.protocols(), s.skipped(), stopReason,
                 round(s.meanPacketBytes(), 1e3), shares, ccdf, s.newFlowIntervalNs(), s.newFlowsPerInterval(),
-                List.of(s.top()));
+                List.of(s.top()), s.linkQueueing());
     }
 
     private static double round(double v, double scale) {

@@ -1,5 +1,6 @@
 package dev.rmtemu.traces.gen;
 
+import dev.rmtemu.traces.LinkQueueing;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipCounters;
@@ -25,6 +26,12 @@ import dev.rmtemu.traces.SkipCounters;
  * rate ((bytes + 20) × 8 / Gb/s, counting preamble and inter-frame gap) plus an
  * exponential idle time whose mean makes the average utilisation equal to the load.
  *
+ * <p>Links: every kind claims {@code gbps}, one link per ingress port, and no frame starts
+ * before the previous frame on its link has left ({@link LinkPacer}): where the model wants a
+ * packet earlier (flows of the backbone model overlapping, senders sharing a port, timestamps
+ * rounded down to whole ns), the packet queues: its timestamp moves later, the order is kept,
+ * and {@link #linkQueueing()} counts it.
+ *
  * <p>{@code dist=backbone} (the ISP preset) instead lets flows arrive, run and end through the
  * trace ({@link BackboneFlows}, {@link BackboneArrivals}); timestamps are the flows' packet
  * times, and memory is proportional to the flows running at once.
@@ -36,7 +43,7 @@ import dev.rmtemu.traces.SkipCounters;
  */
 public final class SyntheticSource implements PacketSource {
     /** Bytes on the wire around each frame: preamble + SFD (8) and inter-frame gap (12). */
-    public static final int WIRE_OVERHEAD_BYTES = 20;
+    public static final int WIRE_OVERHEAD_BYTES = LinkPacer.WIRE_OVERHEAD_BYTES;
     /** Payload bytes the minimal data packet carries (the writers' synthetic payload). */
     static final int MIN_PAYLOAD = 4;
     static final int ETHERNET = 14;
@@ -71,6 +78,7 @@ public final class SyntheticSource implements PacketSource {
     private final double nsPerByte;
     private final double idleFactor;
     private final long total;
+    private final LinkPacer pacer;
     private long emitted;
     private double clockNs;
 
@@ -105,6 +113,7 @@ public final class SyntheticSource implements PacketSource {
         this.payloadSeed = SplitMix64.derive(cfg.seed(), STREAM_PAYLOAD);
         this.nsPerByte = 8.0 / cfg.linkGbps();
         this.idleFactor = (1.0 - cfg.load()) / cfg.load();
+        this.pacer = new LinkPacer(cfg.linkGbps(), cfg.ports());
         boolean incast = cfg.kind() == GeneratorKind.INCAST;
         boolean backbone = !incast && cfg.flowSizes() == GeneratorConfig.FlowSizes.BACKBONE;
         this.arrivals = backbone ? new BackboneArrivals(cfg, SplitMix64.derive(cfg.seed(), STREAM_ARRIVALS), tupleSeed)
@@ -245,7 +254,7 @@ public final class SyntheticSource implements PacketSource {
         }
         fillTuple(r, f);
         int size = fillPacket(r, nextSeq, nextIpId, started, f, left == 0 && flowSize[f] >= 2);
-        r.timestampNs(cfg.startNs() + (long) clockNs);
+        r.timestampNs(cfg.startNs() + pacer.start((long) clockNs, r.ingressPort(), size));
         double serialisation = (size + WIRE_OVERHEAD_BYTES) * nsPerByte;
         clockNs += serialisation + (idleFactor > 0 ? sizeRng.nextExponential(serialisation * idleFactor) : 0);
     }
@@ -256,7 +265,7 @@ public final class SyntheticSource implements PacketSource {
         int k = a.slot;
         fillTuple(r, a.flowId[k]);
         fillPacket(r, a.seq, a.ipId, a.started, k, a.last && a.size[k] >= 2);
-        r.timestampNs(cfg.startNs() + (long) a.timeNs);
+        r.timestampNs(cfg.startNs() + pacer.start((long) a.timeNs, r.ingressPort(), r.wireLength()));
         a.release();
     }
 
@@ -300,9 +309,11 @@ public final class SyntheticSource implements PacketSource {
                 .ttl(INITIAL_TTLS[0]).ingressPort(j % cfg.ports());
         int size = fillPacket(r, nextSeq, nextIpId, started, j, false);
         double t = burstStart + senderClock[j];
-        r.timestampNs(cfg.startNs() + (long) t);
+        int link = r.ingressPort();
+        r.timestampNs(cfg.startNs() + pacer.start((long) t, link, size));
         senderClock[j] += (size + WIRE_OVERHEAD_BYTES) * nsPerByte;
-        burstEnd = Math.max(burstEnd, burstStart + senderClock[j]);
+        // a burst ends when its sender is done and its frames have left the shared link
+        burstEnd = Math.max(burstEnd, Math.max(burstStart + senderClock[j], pacer.freeAtNs(link)));
     }
 
     private boolean allSent() {
@@ -379,6 +390,12 @@ public final class SyntheticSource implements PacketSource {
         }
         r.wireLength(size);
         return size;
+    }
+
+    /** Packets queued on their link so far, and for how long. */
+    @Override
+    public LinkQueueing linkQueueing() {
+        return pacer.stats();
     }
 
     /** Exactly {@code packets} of the config. */
