@@ -58,6 +58,12 @@ final class LinkPacer {
         return t;
     }
 
+    /** The first whole ns at which {@code link} is free ({@link Long#MIN_VALUE} before its first frame). */
+    long earliestStartNs(int link) {
+        double free = freeAtNs[link];
+        return free == Double.NEGATIVE_INFINITY ? Long.MIN_VALUE : (long) Math.ceil(free);
+    }
+
     /** When the frame started last on {@code link} has left. */
     double freeAtNs(int link) {
         return freeAtNs[link];

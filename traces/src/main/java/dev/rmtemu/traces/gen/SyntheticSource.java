@@ -5,6 +5,8 @@ import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipCounters;
 
+import java.util.Arrays;
+
 /**
  * A seeded synthetic trace ({@link GeneratorConfig}) as a {@link PacketSource}.
  *
@@ -36,10 +38,12 @@ import dev.rmtemu.traces.SkipCounters;
  * trace ({@link BackboneFlows}, {@link BackboneArrivals}); timestamps are the flows' packet
  * times, and memory is proportional to the flows running at once.
  *
- * <p>Incast: {@code senders} TCP flows to one receiver; in each of {@code bursts}
- * bursts, starting every {@code interval} ns (or when the previous burst ended), every
- * sender sends its share of the packets back to back at the link rate, all senders at
- * once; packets are emitted in timestamp order, ties by sender index.
+ * <p>Incast: {@code senders} TCP flows to one receiver, sender j on ingress port j mod
+ * {@code ports}; in each of {@code bursts} bursts, starting every {@code interval} ns (or
+ * when the previous burst ended), every sender sends its share of the packets back to back
+ * at the link rate (each frame at the first whole ns after its previous one left), all
+ * senders at once; senders sharing a port queue there. Packets are emitted in timestamp
+ * order, ties by sender index.
  */
 public final class SyntheticSource implements PacketSource {
     /** Bytes on the wire around each frame: preamble + SFD (8) and inter-frame gap (12). */
@@ -100,6 +104,11 @@ public final class SyntheticSource implements PacketSource {
     // incast
     private final long[] burstShare;
     private final double[] senderClock;
+    /**
+     * Per sender, the first whole ns after its last frame would have left its NIC, had that frame
+     * not queued: a sender sends one frame at a time, so its next frame wants to start then.
+     */
+    private final long[] senderFreeNs;
     private int burst;
     private double burstStart;
     private double burstEnd;
@@ -138,11 +147,14 @@ public final class SyntheticSource implements PacketSource {
                 burstShare[b] = total / cfg.bursts() + (b < total % cfg.bursts() ? 1 : 0);
             }
             senderClock = new double[flowCount];
+            senderFreeNs = new long[flowCount];
+            Arrays.fill(senderFreeNs, Long.MIN_VALUE);
             burst = -1;
             burstEnd = 0;
         } else if (backbone) {
             burstShare = null;
             senderClock = null;
+            senderFreeNs = null;
             flowSize = null;
             remaining = null;
             fenwick = null;
@@ -150,6 +162,7 @@ public final class SyntheticSource implements PacketSource {
         } else {
             burstShare = null;
             senderClock = null;
+            senderFreeNs = null;
             flowSize = shareOut();
             remaining = flowSize.clone();
             int top = 1;
@@ -295,10 +308,20 @@ public final class SyntheticSource implements PacketSource {
                 senderClock[j] = 0;
             }
         }
+        // the sender whose next frame starts first (when it wants to send, or when its port's link is
+        // free); on a tie, the frame that has waited longest (first in, first out), then the lower index
         int j = -1;
+        long jStart = 0;
+        long jWanted = 0;
         for (int s = 0; s < n; s++) {
-            if (remaining[s] > 0 && (j < 0 || senderClock[s] < senderClock[j])) {
-                j = s;
+            if (remaining[s] > 0) {
+                long wanted = incastWantedNs(s);
+                long start = Math.max(wanted, pacer.earliestStartNs(s % cfg.ports()));
+                if (j < 0 || start < jStart || (start == jStart && wanted < jWanted)) {
+                    j = s;
+                    jStart = start;
+                    jWanted = wanted;
+                }
             }
         }
         remaining[j]--;
@@ -308,12 +331,18 @@ public final class SyntheticSource implements PacketSource {
                 .srcPort(INCAST_SENDER_PORT_BASE + j).dstPort(INCAST_RECEIVER_PORT)
                 .ttl(INITIAL_TTLS[0]).ingressPort(j % cfg.ports());
         int size = fillPacket(r, nextSeq, nextIpId, started, j, false);
-        double t = burstStart + senderClock[j];
         int link = r.ingressPort();
-        r.timestampNs(cfg.startNs() + pacer.start((long) t, link, size));
+        long wanted = incastWantedNs(j);
+        r.timestampNs(cfg.startNs() + pacer.start(wanted, link, size));
+        senderFreeNs[j] = (long) Math.ceil(wanted + LinkPacer.serialisationNs(size, cfg.linkGbps()));
         senderClock[j] += (size + WIRE_OVERHEAD_BYTES) * nsPerByte;
         // a burst ends when its sender is done and its frames have left the shared link
         burstEnd = Math.max(burstEnd, Math.max(burstStart + senderClock[j], pacer.freeAtNs(link)));
+    }
+
+    /** When sender {@code s} wants to start its next frame: its place in the burst, once its NIC is free. */
+    private long incastWantedNs(int s) {
+        return Math.max((long) (burstStart + senderClock[s]), senderFreeNs[s]);
     }
 
     private boolean allSent() {

@@ -76,6 +76,17 @@ class LinkPacingTest {
     }
 
     @Test
+    void incastSendersQueueOnlyWhereTheyShareALink() {
+        LinkQueueing own = walk("gen:incast?seed=3");
+        assertEquals(GeneratorConfig.INCAST_SENDERS, own.links());
+        assertEquals(0, own.delayed(), "one link per sender: " + own);
+        LinkQueueing shared = walk("gen:incast?seed=3&senders=64&ports=8");
+        assertEquals(8, shared.links());
+        // eight senders per link: seven of each eight frames of a burst wait for the others
+        assertTrue(shared.delayed() > WALK / 2, shared.toString());
+    }
+
+    @Test
     void theIssuesReproducerQueuesWhatOverlappedAndSaysHowMuch() {
         String spec = "gen:isp?packets=20000&seed=3&gbps=10";
         LinkQueueing q;
