@@ -103,6 +103,27 @@ class TraceCommandTest {
     }
 
     @Test
+    void snaplenCutsTheFramesNotThePackets() throws Exception {
+        String spec = "gen:dc?packets=2000&seed=2&flows=50";
+        Path whole = dir.resolve("whole.pcapng");
+        Path cut = dir.resolve("cut.pcapng");
+        assertEquals(0, run("trace", "convert", spec, whole.toString()).code());
+        Result r = run("trace", "convert", spec, cut.toString(), "--snaplen", "96");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(java.nio.file.Files.size(cut) < java.nio.file.Files.size(whole) / 4,
+                java.nio.file.Files.size(cut) + " vs " + java.nio.file.Files.size(whole));
+        String a = run("trace", "info", whole.toString(), "--json").out();
+        String b = run("trace", "info", cut.toString(), "--json").out();
+        assertEquals(a.substring(a.indexOf("\"packets\"")), b.substring(b.indexOf("\"packets\"")));
+        r = run("trace", "gen", "--kind", "dc", "--seed", "1", "--snaplen", "0", "--out", dir.resolve("z.pcap").toString());
+        assertEquals(2, r.code());
+        assertEquals("rmtemu: --snaplen 0: must be in [1, 262144]", r.err().strip());
+        r = run("trace", "convert", spec, dir.resolve("s.cq").toString(), "--snaplen", "100");
+        assertEquals(2, r.code());
+        assertEquals("rmtemu: --snaplen applies to pcap and pcapng output, not to a trace store", r.err().strip());
+    }
+
+    @Test
     void convertToStoreAndBackKeepsTheSummary() {
         Path pcap = dir.resolve("x.pcap");
         Path store = dir.resolve("x.cq");
