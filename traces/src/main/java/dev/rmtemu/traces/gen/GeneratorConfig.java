@@ -27,7 +27,8 @@ import java.util.TreeMap;
  * @param ipv6Fraction   share of flows that are IPv6
  * @param tcpFraction    share of flows that are TCP
  * @param udpFraction    share of flows that are UDP (the rest ICMP echo)
- * @param ports          ingress ports the flows are spread over (port = flow hash mod ports)
+ * @param ports          ingress ports the flows are spread over (port = flow hash mod ports; incast: sender
+ *                       index mod ports), each a link of {@code linkGbps} that carries one frame at a time
  * @param senders        incast: senders to the one receiver
  * @param bursts         incast: synchronised bursts
  * @param burstIntervalNs incast: time between burst starts
