@@ -30,6 +30,14 @@ public interface PacketSource extends AutoCloseable {
         return UNKNOWN_COUNT;
     }
 
+    /**
+     * For a generator that claims a link rate: how many packets queued on their link, and for
+     * how long, so far (live, like {@link #skipped()}); null for every other source.
+     */
+    default LinkQueueing linkQueueing() {
+        return null;
+    }
+
     /** One line saying what this source is (file and format, generator and parameters). */
     String describe();
 

@@ -58,6 +58,27 @@ public final class PayloadHash {
         return h ^ SEED;
     }
 
+    /**
+     * The big-endian word that, as the first 4 of {@code length} payload bytes whose rest are
+     * zero, hashes to {@code hash} ({@code length} >= 4): the zero groups' steps are undone
+     * from the end, then the first group's. {@code payloadFor(h) == leadingWordFor(h, 4)}.
+     */
+    public static int leadingWordFor(int hash, int length) {
+        if (length < SYNTHETIC_PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("payload of " + length + " bytes has no room for a 4-byte word");
+        }
+        int h = unfmix32(hash) ^ length;
+        for (int groups = (length + 3) / 4; groups > 1; groups--) {
+            h = unstep(h); // a zero group (a partial last group is zero-padded, so zero too)
+        }
+        return unstep(h) ^ SEED;
+    }
+
+    /** h before a step whose word was 0: rotl(h, 13) * 5 + ADD undone. */
+    private static int unstep(int h) {
+        return Integer.rotateRight((h - ADD) * INV_5, 13);
+    }
+
     private static int step(int h, int w) {
         return Integer.rotateLeft(h ^ w, 13) * 5 + ADD;
     }

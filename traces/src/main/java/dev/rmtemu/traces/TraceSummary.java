@@ -49,6 +49,7 @@ public final class TraceSummary {
     private long ipv6;
     private long fragments;
     private Map<String, Long> skipped;
+    private LinkQueueing linkQueueing;
     private Flow[] top;
     private TopShare[] topShares;
     private CcdfPoint[] ccdf;
@@ -97,6 +98,7 @@ public final class TraceSummary {
         s.source = src.describe();
         s.flows = table.size();
         s.skipped = src.skipped().asMap();
+        s.linkQueueing = src.linkQueueing();
         int[] t = table.top(topN);
         s.flowStatistics(table, firstSeen);
         s.top = new Flow[t.length];
@@ -223,6 +225,11 @@ public final class TraceSummary {
             }
         }
         return m;
+    }
+
+    /** A generator's queueing on its links ({@link PacketSource#linkQueueing}), null for other sources. */
+    public LinkQueueing linkQueueing() {
+        return linkQueueing;
     }
 
     public Map<String, Long> skipped() {

@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.emulator.json.Json;
+import dev.rmtemu.traces.LinkQueueing;
 import dev.rmtemu.traces.TraceSummary;
 import dev.rmtemu.traces.parse.ProtocolHierarchy;
 
@@ -72,6 +73,11 @@ final class SummaryFormat {
             b.append(String.format(Locale.ROOT, " %s %,d", e.getKey(), e.getValue()));
         }
         b.append('\n');
+        LinkQueueing q = s.linkQueueing();
+        if (q != null) {
+            b.append(String.format(Locale.ROOT, "link queue %,d packets delayed to fit %s Gb/s per link: %,d ns in total, %,d ns at most%n",
+                    q.delayed(), rate(q.gbps()), q.totalDelayNs(), q.maxDelayNs()));
+        }
         if (stopReason != null) {
             b.append("stopped    early: ").append(stopReason).append('\n');
         }
@@ -108,6 +114,11 @@ final class SummaryFormat {
             }
         }
         return b.toString();
+    }
+
+    /** 10 for 10.0, 2.5 for 2.5. */
+    private static String rate(double gbps) {
+        return gbps == Math.rint(gbps) ? Long.toString((long) gbps) : Double.toString(gbps);
     }
 
     static String json(TraceSummary s, String stopReason, ProtocolHierarchy.Summary hierarchy) {

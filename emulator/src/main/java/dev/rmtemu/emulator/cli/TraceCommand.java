@@ -21,6 +21,7 @@ import dev.rmtemu.traces.impair.Impairments;
 import dev.rmtemu.traces.pcap.CaptureFiles;
 import dev.rmtemu.traces.pcap.CaptureReader;
 import dev.rmtemu.traces.pcap.CaptureWriter;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import dev.rmtemu.traces.store.TraceStoreWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -78,14 +79,33 @@ public final class TraceCommand implements Runnable {
                 + "(a store directory), or --format");
     }
 
-    /** Copies every record of {@code src} to {@code out}; returns the record count. */
-    static long copy(PacketSource src, Path out, OutputFormat format, ProgressBar bar) {
+    /** Help of --snaplen (gen and convert). */
+    static final String SNAPLEN_HELP = "Bytes of each frame a pcap/pcapng keeps, 1.." + FrameSynthesizer.WHOLE_FRAME
+            + " (default: whole frames); a longer frame is written truncated with its original length, as tcpdump -s "
+            + "does, never shorter than its headers and 4 payload bytes.";
+
+    /** The snap length of {@code --snaplen} (null: whole frames), checked against the output format. */
+    static int snapLength(Integer snaplen, OutputFormat format) {
+        if (snaplen == null) {
+            return FrameSynthesizer.WHOLE_FRAME;
+        }
+        if (snaplen < 1 || snaplen > FrameSynthesizer.WHOLE_FRAME) {
+            throw new UserError("--snaplen " + snaplen + ": must be in [1, " + FrameSynthesizer.WHOLE_FRAME + "]");
+        }
+        if (format == OutputFormat.STORE) {
+            throw new UserError("--snaplen applies to pcap and pcapng output, not to a trace store");
+        }
+        return snaplen;
+    }
+
+    /** Copies every record of {@code src} to {@code out}, frames cut to {@code snap} bytes; returns the record count. */
+    static long copy(PacketSource src, Path out, OutputFormat format, int snap, ProgressBar bar) {
         if (format == OutputFormat.STORE) {
             return TraceStoreWriter.write(src, out, bar::update);
         }
         long n = 0;
         try (CaptureWriter w = CaptureWriter.create(out,
-                format == OutputFormat.PCAP ? CaptureFiles.Format.PCAP : CaptureFiles.Format.PCAPNG)) {
+                format == OutputFormat.PCAP ? CaptureFiles.Format.PCAP : CaptureFiles.Format.PCAPNG, snap)) {
             PacketRecord r = PacketRecord.allocate();
             while (src.next(r)) {
                 w.write(r);
@@ -135,6 +155,9 @@ public final class TraceCommand implements Runnable {
                 + "(default: from the --out extension).")
         String format;
 
+        @Option(names = "--snaplen", paramLabel = "N", description = SNAPLEN_HELP)
+        Integer snaplen;
+
         @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
         boolean progress;
 
@@ -153,11 +176,12 @@ public final class TraceCommand implements Runnable {
             }
             c = c.with(params);
             OutputFormat f = outputFormat(out, format);
+            int snap = snapLength(snaplen, f);
             PrintWriter o = spec.commandLine().getOut();
             long n;
             try (SyntheticSource src = new SyntheticSource(c);
                  ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "gen", "pkts", c.packets(), progress)) {
-                n = copy(src, out, f, bar);
+                n = copy(src, out, f, snap, bar);
             }
             o.println("wrote " + n + " packets to " + out + " (" + f.name().toLowerCase(Locale.ROOT) + ") from "
                     + c.toSpec());
@@ -267,6 +291,9 @@ public final class TraceCommand implements Runnable {
                         + "reorder | delay, value) to FILE.")
         Path truth;
 
+        @Option(names = "--snaplen", paramLabel = "N", description = SNAPLEN_HELP)
+        Integer snaplen;
+
         @Option(names = "--progress", description = "Show the progress bar even when stderr is not a terminal.")
         boolean progress;
 
@@ -287,6 +314,7 @@ public final class TraceCommand implements Runnable {
         @Override
         public Integer call() {
             OutputFormat f = outputFormat(out, format);
+            int snap = snapLength(snaplen, f);
             if (truth != null && impair.isEmpty()) {
                 throw new UserError("--truth needs --impair");
             }
@@ -300,7 +328,7 @@ public final class TraceCommand implements Runnable {
                  ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "convert", "pkts",
                          chain == null ? in0.knownCount() : -1, progress)) {
                 PacketSource src = chain == null ? in0 : new ImpairedSource(in0, chain, log);
-                n = copy(src, out, f, bar);
+                n = copy(src, out, f, snap, bar);
                 skipped = src.skipped().asMap();
                 if (in0 instanceof CaptureReader cr) {
                     stop = cr.stopReason();

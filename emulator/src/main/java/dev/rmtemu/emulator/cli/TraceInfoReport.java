@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rmtemu.traces.LinkQueueing;
 import dev.rmtemu.traces.TraceSummary;
 import dev.rmtemu.traces.parse.ProtocolHierarchy;
 
@@ -18,6 +19,7 @@ import java.util.Map;
  * @param topFlowPacketShare  share of the packets in the N largest flows, keyed by N
  * @param flowSizeCcdf        flows with at least {@code packets_at_least} packets, and their share
  * @param newFlowsPerInterval flows first seen in each interval of {@code new_flows_interval_ns}
+ * @param linkQueueing        a generator's packets queued on their links (null for captures and stores)
  * @param protocolHierarchy   for a capture file: the default parse graph's view of the frames' bytes
  *                            (absent for generated traces and trace stores, which keep no frame bytes)
  */
@@ -28,6 +30,7 @@ public record TraceInfoReport(String source, long packets, long flows, long byte
                               double meanPacketBytes, Map<String, Double> topFlowPacketShare,
                               List<CcdfPoint> flowSizeCcdf, long newFlowsIntervalNs, long[] newFlowsPerInterval,
                               List<TraceSummary.Flow> topFlows,
+                              @JsonInclude(JsonInclude.Include.ALWAYS) LinkQueueing linkQueueing,
                               @JsonInclude(JsonInclude.Include.NON_NULL) ProtocolHierarchy.Summary protocolHierarchy) {
 
     /** One point of the flow-size CCDF. */
@@ -46,7 +49,7 @@ public record TraceInfoReport(String source, long packets, long flows, long byte
         return new TraceInfoReport(s.source(), s.packets(), s.flows(), s.bytes(), s.firstNs(), s.lastNs(),
                 s.durationNs(), s.ipv4(), s.ipv6(), s.fragments(), s.protocols(), s.skipped(), stopReason,
                 round(s.meanPacketBytes(), 1e3), shares, ccdf, s.newFlowIntervalNs(), s.newFlowsPerInterval(),
-                List.of(s.top()), hierarchy);
+                List.of(s.top()), s.linkQueueing(), hierarchy);
     }
 
     private static double round(double v, double scale) {

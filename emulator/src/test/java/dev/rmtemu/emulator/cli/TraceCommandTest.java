@@ -11,6 +11,7 @@ import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TraceCommandTest {
@@ -76,6 +77,50 @@ class TraceCommandTest {
         assertTrue(table.out().contains("flow CCDF  >=1 "), table.out());
         assertTrue(table.out().contains("new flows  per "), table.out());
         assertEquals(table.out(), run("trace", "info", "gen:isp?packets=100000&seed=3", "--top", "1").out());
+    }
+
+    @Test
+    void infoSaysHowManyGeneratedPacketsQueuedOnTheirLink() throws Exception {
+        String spec = "gen:isp?packets=20000&seed=3&gbps=10";
+        Result table = run("trace", "info", spec, "--top", "0");
+        assertEquals(0, table.code(), table.err());
+        assertTrue(table.out().contains("\nlink queue 2,915 packets delayed to fit 10 Gb/s per link: 1,156,350 ns in total, "
+                + "2,671 ns at most\n"), table.out());
+        com.fasterxml.jackson.databind.JsonNode q = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run("trace", "info", spec, "--json", "--top", "0").out()).get("link_queueing");
+        assertEquals(10.0, q.get("gbps").asDouble());
+        assertEquals(1, q.get("links").asInt());
+        assertEquals(20_000, q.get("packets").asLong());
+        assertEquals(2_915, q.get("delayed").asLong());
+        assertEquals(1_156_350, q.get("total_delay_ns").asLong());
+        assertEquals(2_671, q.get("max_delay_ns").asLong());
+        // a capture claims no link rate: no queueing to report
+        Path pcap = dir.resolve("q.pcap");
+        assertEquals(0, run("trace", "convert", spec, pcap.toString()).code());
+        assertTrue(new com.fasterxml.jackson.databind.ObjectMapper().readTree(run("trace", "info", pcap.toString(), "--json").out())
+                .get("link_queueing").isNull());
+        assertFalse(run("trace", "info", pcap.toString()).out().contains("link queue"));
+    }
+
+    @Test
+    void snaplenCutsTheFramesNotThePackets() throws Exception {
+        String spec = "gen:dc?packets=2000&seed=2&flows=50";
+        Path whole = dir.resolve("whole.pcapng");
+        Path cut = dir.resolve("cut.pcapng");
+        assertEquals(0, run("trace", "convert", spec, whole.toString()).code());
+        Result r = run("trace", "convert", spec, cut.toString(), "--snaplen", "96");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(java.nio.file.Files.size(cut) < java.nio.file.Files.size(whole) / 4,
+                java.nio.file.Files.size(cut) + " vs " + java.nio.file.Files.size(whole));
+        String a = run("trace", "info", whole.toString(), "--json").out();
+        String b = run("trace", "info", cut.toString(), "--json").out();
+        assertEquals(a.substring(a.indexOf("\"packets\"")), b.substring(b.indexOf("\"packets\"")));
+        r = run("trace", "gen", "--kind", "dc", "--seed", "1", "--snaplen", "0", "--out", dir.resolve("z.pcap").toString());
+        assertEquals(2, r.code());
+        assertEquals("rmtemu: --snaplen 0: must be in [1, 262144]", r.err().strip());
+        r = run("trace", "convert", spec, dir.resolve("s.cq").toString(), "--snaplen", "100");
+        assertEquals(2, r.code());
+        assertEquals("rmtemu: --snaplen applies to pcap and pcapng output, not to a trace store", r.err().strip());
     }
 
     @Test

@@ -27,7 +27,8 @@ import java.util.TreeMap;
  * @param ipv6Fraction   share of flows that are IPv6
  * @param tcpFraction    share of flows that are TCP
  * @param udpFraction    share of flows that are UDP (the rest ICMP echo)
- * @param ports          ingress ports the flows are spread over (port = flow hash mod ports)
+ * @param ports          ingress ports the flows are spread over (port = flow hash mod ports; incast: sender
+ *                       index mod ports), each a link of {@code linkGbps} that carries one frame at a time
  * @param senders        incast: senders to the one receiver
  * @param bursts         incast: synchronised bursts
  * @param burstIntervalNs incast: time between burst starts
@@ -94,6 +95,11 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
     public static final int DC_MEAN_SIZE = 850;
     /** Most flows: the generator keeps about 43 bytes per flow (≈ 2.2 GB at this limit). */
     public static final int MAX_FLOWS = 50_000_000;
+    /**
+     * Incast senders by default, and the ingress ports they arrive on: each sender has its own
+     * link into the switch, so the senders' bursts meet at the switch, not on one input link.
+     */
+    public static final int INCAST_SENDERS = 32;
     /** Most incast senders; the generator scans them linearly per packet. */
     public static final int MAX_SENDERS = 4096;
     /** Most incast bursts: the generator keeps one packet count per burst (8 MB at this limit). */
@@ -113,7 +119,7 @@ public record GeneratorConfig(GeneratorKind kind, long seed, long packets, int f
             case INCAST:
                 return new GeneratorConfig(kind, 1, 320_000L, 32, FlowSizes.UNIFORM, ISP_ZIPF, DC_PARETO,
                         PacketSizeMix.parse("fixed:1500"), DEFAULT_LINK_GBPS, 1.0, DEFAULT_START_NS, 0.0, 1.0,
-                        0.0, 1, 32, 100, 1_000_000L, BackboneFlows.ISP);
+                        0.0, INCAST_SENDERS, INCAST_SENDERS, 100, 1_000_000L, BackboneFlows.ISP);
             case TCP:
                 return new GeneratorConfig(kind, 1, 1_000_000L, 10_000, FlowSizes.ZIPF, ISP_ZIPF, DC_PARETO,
                         PacketSizeMix.parse("imix"), DEFAULT_LINK_GBPS, 0.5, DEFAULT_START_NS, 0.0, 1.0, 0.0,

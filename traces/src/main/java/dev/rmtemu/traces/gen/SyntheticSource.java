@@ -1,8 +1,11 @@
 package dev.rmtemu.traces.gen;
 
+import dev.rmtemu.traces.LinkQueueing;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipCounters;
+
+import java.util.Arrays;
 
 /**
  * A seeded synthetic trace ({@link GeneratorConfig}) as a {@link PacketSource}.
@@ -25,18 +28,26 @@ import dev.rmtemu.traces.SkipCounters;
  * rate ((bytes + 20) × 8 / Gb/s, counting preamble and inter-frame gap) plus an
  * exponential idle time whose mean makes the average utilisation equal to the load.
  *
+ * <p>Links: every kind claims {@code gbps}, one link per ingress port, and no frame starts
+ * before the previous frame on its link has left ({@link LinkPacer}): where the model wants a
+ * packet earlier (flows of the backbone model overlapping, senders sharing a port, timestamps
+ * rounded down to whole ns), the packet queues: its timestamp moves later, the order is kept,
+ * and {@link #linkQueueing()} counts it.
+ *
  * <p>{@code dist=backbone} (the ISP preset) instead lets flows arrive, run and end through the
  * trace ({@link BackboneFlows}, {@link BackboneArrivals}); timestamps are the flows' packet
  * times, and memory is proportional to the flows running at once.
  *
- * <p>Incast: {@code senders} TCP flows to one receiver; in each of {@code bursts}
- * bursts, starting every {@code interval} ns (or when the previous burst ended), every
- * sender sends its share of the packets back to back at the link rate, all senders at
- * once; packets are emitted in timestamp order, ties by sender index.
+ * <p>Incast: {@code senders} TCP flows to one receiver, sender j on ingress port j mod
+ * {@code ports}; in each of {@code bursts} bursts, starting every {@code interval} ns (or
+ * when the previous burst ended), every sender sends its share of the packets back to back
+ * at the link rate (each frame at the first whole ns after its previous one left), all
+ * senders at once; senders sharing a port queue there. Packets are emitted in timestamp
+ * order, ties by sender index.
  */
 public final class SyntheticSource implements PacketSource {
     /** Bytes on the wire around each frame: preamble + SFD (8) and inter-frame gap (12). */
-    public static final int WIRE_OVERHEAD_BYTES = 20;
+    public static final int WIRE_OVERHEAD_BYTES = LinkPacer.WIRE_OVERHEAD_BYTES;
     /** Payload bytes the minimal data packet carries (the writers' synthetic payload). */
     static final int MIN_PAYLOAD = 4;
     static final int ETHERNET = 14;
@@ -71,6 +82,7 @@ public final class SyntheticSource implements PacketSource {
     private final double nsPerByte;
     private final double idleFactor;
     private final long total;
+    private final LinkPacer pacer;
     private long emitted;
     private double clockNs;
 
@@ -92,6 +104,11 @@ public final class SyntheticSource implements PacketSource {
     // incast
     private final long[] burstShare;
     private final double[] senderClock;
+    /**
+     * Per sender, the first whole ns after its last frame would have left its NIC, had that frame
+     * not queued: a sender sends one frame at a time, so its next frame wants to start then.
+     */
+    private final long[] senderFreeNs;
     private int burst;
     private double burstStart;
     private double burstEnd;
@@ -105,6 +122,7 @@ public final class SyntheticSource implements PacketSource {
         this.payloadSeed = SplitMix64.derive(cfg.seed(), STREAM_PAYLOAD);
         this.nsPerByte = 8.0 / cfg.linkGbps();
         this.idleFactor = (1.0 - cfg.load()) / cfg.load();
+        this.pacer = new LinkPacer(cfg.linkGbps(), cfg.ports());
         boolean incast = cfg.kind() == GeneratorKind.INCAST;
         boolean backbone = !incast && cfg.flowSizes() == GeneratorConfig.FlowSizes.BACKBONE;
         this.arrivals = backbone ? new BackboneArrivals(cfg, SplitMix64.derive(cfg.seed(), STREAM_ARRIVALS), tupleSeed)
@@ -129,11 +147,14 @@ public final class SyntheticSource implements PacketSource {
                 burstShare[b] = total / cfg.bursts() + (b < total % cfg.bursts() ? 1 : 0);
             }
             senderClock = new double[flowCount];
+            senderFreeNs = new long[flowCount];
+            Arrays.fill(senderFreeNs, Long.MIN_VALUE);
             burst = -1;
             burstEnd = 0;
         } else if (backbone) {
             burstShare = null;
             senderClock = null;
+            senderFreeNs = null;
             flowSize = null;
             remaining = null;
             fenwick = null;
@@ -141,6 +162,7 @@ public final class SyntheticSource implements PacketSource {
         } else {
             burstShare = null;
             senderClock = null;
+            senderFreeNs = null;
             flowSize = shareOut();
             remaining = flowSize.clone();
             int top = 1;
@@ -245,7 +267,7 @@ public final class SyntheticSource implements PacketSource {
         }
         fillTuple(r, f);
         int size = fillPacket(r, nextSeq, nextIpId, started, f, left == 0 && flowSize[f] >= 2);
-        r.timestampNs(cfg.startNs() + (long) clockNs);
+        r.timestampNs(cfg.startNs() + pacer.start((long) clockNs, r.ingressPort(), size));
         double serialisation = (size + WIRE_OVERHEAD_BYTES) * nsPerByte;
         clockNs += serialisation + (idleFactor > 0 ? sizeRng.nextExponential(serialisation * idleFactor) : 0);
     }
@@ -256,7 +278,7 @@ public final class SyntheticSource implements PacketSource {
         int k = a.slot;
         fillTuple(r, a.flowId[k]);
         fillPacket(r, a.seq, a.ipId, a.started, k, a.last && a.size[k] >= 2);
-        r.timestampNs(cfg.startNs() + (long) a.timeNs);
+        r.timestampNs(cfg.startNs() + pacer.start((long) a.timeNs, r.ingressPort(), r.wireLength()));
         a.release();
     }
 
@@ -286,10 +308,20 @@ public final class SyntheticSource implements PacketSource {
                 senderClock[j] = 0;
             }
         }
+        // the sender whose next frame starts first (when it wants to send, or when its port's link is
+        // free); on a tie, the frame that has waited longest (first in, first out), then the lower index
         int j = -1;
+        long jStart = 0;
+        long jWanted = 0;
         for (int s = 0; s < n; s++) {
-            if (remaining[s] > 0 && (j < 0 || senderClock[s] < senderClock[j])) {
-                j = s;
+            if (remaining[s] > 0) {
+                long wanted = incastWantedNs(s);
+                long start = Math.max(wanted, pacer.earliestStartNs(s % cfg.ports()));
+                if (j < 0 || start < jStart || (start == jStart && wanted < jWanted)) {
+                    j = s;
+                    jStart = start;
+                    jWanted = wanted;
+                }
             }
         }
         remaining[j]--;
@@ -299,10 +331,18 @@ public final class SyntheticSource implements PacketSource {
                 .srcPort(INCAST_SENDER_PORT_BASE + j).dstPort(INCAST_RECEIVER_PORT)
                 .ttl(INITIAL_TTLS[0]).ingressPort(j % cfg.ports());
         int size = fillPacket(r, nextSeq, nextIpId, started, j, false);
-        double t = burstStart + senderClock[j];
-        r.timestampNs(cfg.startNs() + (long) t);
+        int link = r.ingressPort();
+        long wanted = incastWantedNs(j);
+        r.timestampNs(cfg.startNs() + pacer.start(wanted, link, size));
+        senderFreeNs[j] = (long) Math.ceil(wanted + LinkPacer.serialisationNs(size, cfg.linkGbps()));
         senderClock[j] += (size + WIRE_OVERHEAD_BYTES) * nsPerByte;
-        burstEnd = Math.max(burstEnd, burstStart + senderClock[j]);
+        // a burst ends when its sender is done and its frames have left the shared link
+        burstEnd = Math.max(burstEnd, Math.max(burstStart + senderClock[j], pacer.freeAtNs(link)));
+    }
+
+    /** When sender {@code s} wants to start its next frame: its place in the burst, once its NIC is free. */
+    private long incastWantedNs(int s) {
+        return Math.max((long) (burstStart + senderClock[s]), senderFreeNs[s]);
     }
 
     private boolean allSent() {
@@ -379,6 +419,12 @@ public final class SyntheticSource implements PacketSource {
         }
         r.wireLength(size);
         return size;
+    }
+
+    /** Packets queued on their link so far, and for how long. */
+    @Override
+    public LinkQueueing linkQueueing() {
+        return pacer.stats();
     }
 
     /** Exactly {@code packets} of the config. */

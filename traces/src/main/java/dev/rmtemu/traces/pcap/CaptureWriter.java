@@ -12,7 +12,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Writes records as a capture file of synthesised Ethernet frames
- * ({@link FrameSynthesizer}); subclasses frame them as pcap or pcapng. Output goes
+ * ({@link FrameSynthesizer}), whole by default or truncated to a snap length (original
+ * length kept, as tcpdump's {@code -s}); subclasses frame them as pcap or pcapng. Output goes
  * through one large buffer, so writing allocates nothing per packet.
  */
 public abstract class CaptureWriter implements AutoCloseable {
@@ -20,6 +21,8 @@ public abstract class CaptureWriter implements AutoCloseable {
     static final int BUFFER_BYTES = 1 << 20;
 
     protected final String name;
+    /** Bytes of each frame written at most (raised per frame to its headers and payload word). */
+    protected final int snapLength;
     private final FileChannel channel;
     private final ByteBuffer bytes = ByteBuffer.allocateDirect(BUFFER_BYTES);
     protected final UnsafeBuffer out = new UnsafeBuffer(bytes);
@@ -27,8 +30,12 @@ public abstract class CaptureWriter implements AutoCloseable {
     private long written;
     private long lengthsRaised;
 
-    protected CaptureWriter(Path file) {
+    protected CaptureWriter(Path file, int snapLength) {
+        if (snapLength < 1 || snapLength > FrameSynthesizer.WHOLE_FRAME) {
+            throw new IllegalArgumentException("snap length " + snapLength + " not in [1, " + FrameSynthesizer.WHOLE_FRAME + "]");
+        }
         this.name = file.toString();
+        this.snapLength = snapLength;
         try {
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
@@ -37,9 +44,19 @@ public abstract class CaptureWriter implements AutoCloseable {
         }
     }
 
-    /** Creates a pcap or pcapng writer; the format is named, not guessed from the path. */
+    /** Creates a pcap or pcapng writer of whole frames; the format is named, not guessed from the path. */
     public static CaptureWriter create(Path file, CaptureFiles.Format format) {
-        return format == CaptureFiles.Format.PCAP ? new PcapWriter(file) : new PcapngWriter(file);
+        return create(file, format, FrameSynthesizer.WHOLE_FRAME);
+    }
+
+    /** Creates a pcap or pcapng writer that keeps at most {@code snapLength} bytes of each frame. */
+    public static CaptureWriter create(Path file, CaptureFiles.Format format, int snapLength) {
+        return format == CaptureFiles.Format.PCAP ? new PcapWriter(file, snapLength) : new PcapngWriter(file, snapLength);
+    }
+
+    /** The snap length written in the file header: no frame written is longer. */
+    protected final int headerSnapLength() {
+        return Math.max(snapLength, FrameSynthesizer.MAX_MIN_FRAME);
     }
 
     /** Appends one IPv4/IPv6 record as a frame. */
@@ -47,7 +64,7 @@ public abstract class CaptureWriter implements AutoCloseable {
         if (r.wireLength() < FrameSynthesizer.frameLength(r)) {
             lengthsRaised++;
         }
-        reserve(maxOverhead() + FrameSynthesizer.MAX_FRAME);
+        reserve(maxOverhead() + FrameSynthesizer.capturedLength(r, snapLength));
         int n = writeFrame(r); // may itself advance used (pcapng interface blocks)
         used += n;
         written++;

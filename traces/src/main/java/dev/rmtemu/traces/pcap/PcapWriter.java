@@ -14,14 +14,19 @@ public final class PcapWriter extends CaptureWriter {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
+    /** A writer of whole frames. */
     public PcapWriter(Path file) {
-        super(file);
+        this(file, FrameSynthesizer.WHOLE_FRAME);
+    }
+
+    public PcapWriter(Path file, int snapLength) {
+        super(file, snapLength);
         out.putInt(0, PcapReader.MAGIC_NANOS, LE);
         out.putShort(4, (short) 2, LE);
         out.putShort(6, (short) 4, LE);
         out.putInt(8, 0, LE);
         out.putInt(12, 0, LE);
-        out.putInt(16, CaptureReader.MAX_CAPLEN, LE);
+        out.putInt(16, headerSnapLength(), LE);
         out.putInt(20, LinkType.ETHERNET, LE);
         used = PcapReader.FILE_HEADER;
     }
@@ -34,7 +39,7 @@ public final class PcapWriter extends CaptureWriter {
     @Override
     protected int writeFrame(PacketRecord r) {
         long ts = r.timestampNs();
-        int len = FrameSynthesizer.build(r, out, used + PcapReader.RECORD_HEADER);
+        int len = FrameSynthesizer.build(r, out, used + PcapReader.RECORD_HEADER, snapLength);
         out.putInt(used, (int) Math.floorDiv(ts, NANOS_PER_SECOND), LE);
         out.putInt(used + 4, (int) Math.floorMod(ts, NANOS_PER_SECOND), LE);
         out.putInt(used + 8, len, LE);

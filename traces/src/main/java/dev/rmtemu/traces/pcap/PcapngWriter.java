@@ -19,8 +19,13 @@ public final class PcapngWriter extends CaptureWriter {
     private static final int NANOSECOND_RESOLUTION = 9;
     private int interfaces;
 
+    /** A writer of whole frames. */
     public PcapngWriter(Path file) {
-        super(file);
+        this(file, FrameSynthesizer.WHOLE_FRAME);
+    }
+
+    public PcapngWriter(Path file, int snapLength) {
+        super(file, snapLength);
         out.putInt(0, PcapngReader.BLOCK_SHB, LE);
         out.putInt(4, SHB_LENGTH, LE);
         out.putInt(8, PcapngReader.BYTE_ORDER_MAGIC, LE);
@@ -40,12 +45,12 @@ public final class PcapngWriter extends CaptureWriter {
     protected int writeFrame(PacketRecord r) {
         int port = r.ingressPort();
         while (interfaces <= port) {
-            reserve(IDB_LENGTH + maxOverhead() + FrameSynthesizer.MAX_FRAME);
+            reserve(IDB_LENGTH + maxOverhead() + FrameSynthesizer.capturedLength(r, snapLength));
             writeInterface();
         }
         long ts = r.timestampNs();
         int p = used;
-        int len = FrameSynthesizer.build(r, out, p + 28);
+        int len = FrameSynthesizer.build(r, out, p + 28, snapLength);
         int padded = (len + 3) & ~3;
         out.setMemory(p + 28 + len, padded - len, (byte) 0);
         int total = EPB_FIXED + padded;
@@ -66,7 +71,7 @@ public final class PcapngWriter extends CaptureWriter {
         out.putInt(p + 4, IDB_LENGTH, LE);
         out.putShort(p + 8, (short) LinkType.ETHERNET, LE);
         out.putShort(p + 10, (short) 0, LE);
-        out.putInt(p + 12, CaptureReader.MAX_CAPLEN, LE);
+        out.putInt(p + 12, headerSnapLength(), LE);
         out.putShort(p + 16, (short) PcapngReader.OPT_IF_TSRESOL, LE);
         out.putShort(p + 18, (short) 1, LE);
         out.putInt(p + 20, NANOSECOND_RESOLUTION, LE);

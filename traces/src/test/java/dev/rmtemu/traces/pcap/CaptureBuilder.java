@@ -92,7 +92,7 @@ final class CaptureBuilder {
     // ---- frames
     /** The Ethernet frame the writers would emit for {@code r}. */
     static byte[] ethernet(PacketRecord r) {
-        UnsafeBuffer b = new UnsafeBuffer(new byte[FrameSynthesizer.MAX_FRAME]);
+        UnsafeBuffer b = new UnsafeBuffer(new byte[FrameSynthesizer.capturedLength(r, FrameSynthesizer.WHOLE_FRAME)]);
         int n = FrameSynthesizer.build(r, b, 0);
         return Arrays.copyOf(b.byteArray(), n);
     }
