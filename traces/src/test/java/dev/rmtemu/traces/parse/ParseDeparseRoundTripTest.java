@@ -111,7 +111,7 @@ class ParseDeparseRoundTripTest {
     void everyGeneratedFrameRoundTrips(GeneratorKind kind) {
         SyntheticSource src = TraceTestSupport.gen(kind, "packets", "3000", "seed", "5");
         PacketRecord rec = PacketRecord.allocate();
-        UnsafeBuffer buf = new UnsafeBuffer(new byte[FrameSynthesizer.MAX_FRAME]);
+        UnsafeBuffer buf = new UnsafeBuffer(new byte[FrameSynthesizer.WHOLE_FRAME]);
         int n = 0;
         while (src.next(rec)) {
             int len = FrameSynthesizer.build(rec, buf, 0);
