@@ -71,6 +71,26 @@ public interface ProgramControlPlane {
         /** The engine has drained (now at {@code cycle}); last operations (e.g. final exports) before the journal closes. */
         default void finish(long cycle) {
         }
+
+        /** One session for several (a program's switches in a network): each is told, in list order. */
+        static Session all(List<? extends Session> sessions) {
+            List<Session> copy = List.copyOf(sessions);
+            return new Session() {
+                @Override
+                public void inputDone(long lastArrivalCycle) {
+                    for (Session s : copy) {
+                        s.inputDone(lastArrivalCycle);
+                    }
+                }
+
+                @Override
+                public void finish(long cycle) {
+                    for (Session s : copy) {
+                        s.finish(cycle);
+                    }
+                }
+            };
+        }
     }
 
     /** The control planes registered for any of {@code programs}, in program then class-name order. */

@@ -120,19 +120,16 @@ public final class LdsControlPlane implements ProgramControlPlane {
         if (!closers.isEmpty()) {
             net.onDelivery((host, cycle, r) -> delivered.add(r));
         }
+        Session switches = Session.all(closers);
         return new Session() {
             @Override
             public void inputDone(long lastArrivalCycle) {
-                for (Closer c : closers) {
-                    c.inputDone(lastArrivalCycle);
-                }
+                switches.inputDone(lastArrivalCycle);
             }
 
             @Override
             public void finish(long cycle) {
-                for (Closer c : closers) {
-                    c.finish(cycle);
-                }
+                switches.finish(cycle);
                 if (!closers.isEmpty()) {
                     delivered.write(deliveredFile(options.out()));
                 }
@@ -141,7 +138,7 @@ public final class LdsControlPlane implements ProgramControlPlane {
     }
 
     /** Closes intervals in order on one switch's control plane. */
-    private static final class Closer {
+    private static final class Closer implements Session {
         final SwitchEngine engine;
         final LdsPipeline pipeline;
         final ExportJournal journal;
@@ -163,7 +160,8 @@ public final class LdsControlPlane implements ProgramControlPlane {
         }
 
         /** The trace is over: intervals after the last arrival's are never closed. */
-        void inputDone(long lastArrivalCycle) {
+        @Override
+        public void inputDone(long lastArrivalCycle) {
             lastInterval = pipeline.intervals.index(engine.clock().cyclesToNs(lastArrivalCycle));
         }
 
@@ -172,7 +170,8 @@ public final class LdsControlPlane implements ProgramControlPlane {
          * that still holds packets (in a network a packet reaches a later switch after its
          * last injection, possibly in the next interval).
          */
-        void finish(long cycle) {
+        @Override
+        public void finish(long cycle) {
             while (next <= lastInterval || holdsPackets(engine.state(), LdsIntervals.bank(next))) {
                 close(engine.state(), next, cycle);
             }

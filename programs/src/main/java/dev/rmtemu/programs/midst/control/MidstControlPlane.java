@@ -86,21 +86,7 @@ public final class MidstControlPlane implements ProgramControlPlane {
             sessions.add(setUp(net.switchEngine(s), MidstParams.of(net.switchEngine(s).state().program()), journal, s,
                     "switch " + net.switchNode(s).name() + ": "));
         }
-        return new Session() {
-            @Override
-            public void inputDone(long lastArrivalCycle) {
-                for (Session x : sessions) {
-                    x.inputDone(lastArrivalCycle);
-                }
-            }
-
-            @Override
-            public void finish(long cycle) {
-                for (Session x : sessions) {
-                    x.finish(cycle);
-                }
-            }
-        };
+        return Session.all(sessions);
     }
 
     @Override
