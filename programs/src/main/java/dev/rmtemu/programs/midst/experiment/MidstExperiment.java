@@ -305,12 +305,10 @@ public final class MidstExperiment implements Experiment {
         out.println(PAPER_DROP_VOLUME);
     }
 
-    /** Part (c) for one memory size; queryNs 0 = per-packet reports; without the attack when {@code attack} is false. */
-    static MidstShrew.Result shrew(MidstOptions o, TargetProfile profile, int kb, long queryNs, boolean attack) {
-        return shrew(o, profile, kb, queryNs, attack, o.shrewPeriodsMs());
-    }
-
-    /** Part (c) with the given attack periods (ms), one attacker each. */
+    /**
+     * Part (c) for one memory size with the given attack periods (ms), one attacker each; queryNs 0 =
+     * per-packet reports; without the attack when {@code attack} is false.
+     */
     static MidstShrew.Result shrew(MidstOptions o, TargetProfile profile, int kb, long queryNs, boolean attack, long[] periodsMs) {
         int rows = o.rows();
         long[] periods = periodsMs.clone();
