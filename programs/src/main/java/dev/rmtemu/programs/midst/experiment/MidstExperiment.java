@@ -12,7 +12,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.rmtemu.emulator.spi.ExperimentJson;
 import dev.rmtemu.emulator.json.Json;
 import dev.rmtemu.emulator.spi.Experiment;
-import dev.rmtemu.emulator.spi.OptionValues;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -26,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code rmtemu experiment midst}: (a) heavy-loser precision / recall / F1 against memory
@@ -48,55 +46,6 @@ public final class MidstExperiment implements Experiment {
             + " the drops; MIDST tracks them accurately up to 70 Gb/s";
     /** Paper's headline: 95–98% heavy-loser accuracy at 320 KB. */
     static final String PAPER_ACCURACY = "95-98% at 320 KB";
-
-    private static final Map<String, String> DEFAULTS = new TreeMap<>();
-
-    static {
-        DEFAULTS.put("memories", "8,16,32,64,128,256,512,1024");
-        DEFAULTS.put("overloads", "1.2,2.0");
-        DEFAULTS.put("rows", "2");
-        DEFAULTS.put("flows", "100000");
-        DEFAULTS.put("zipf", "1.0");
-        DEFAULTS.put("bursts", "6");
-        DEFAULTS.put("burst_packets", "20000");
-        DEFAULTS.put("burst_sizes", "20000,2000");
-        DEFAULTS.put("interval_us", "30000");
-        DEFAULTS.put("bytes", "1000");
-        DEFAULTS.put("gbps", "10");
-        DEFAULTS.put("queue_cells", "1000");
-        DEFAULTS.put("high", "250");
-        DEFAULTS.put("low", "25");
-        DEFAULTS.put("probe_ns", "2000");
-        DEFAULTS.put("hl_fraction", "0.001");
-        DEFAULTS.put("clean_sizes", "128,256,512,1024");
-        DEFAULTS.put("clean_bytes", "512");
-        DEFAULTS.put("seed", "1");
-        DEFAULTS.put("target", "tofino1");
-        DEFAULTS.put("part", "abcde");
-        DEFAULTS.put("shrew_memories", "1,256");
-        DEFAULTS.put("shrew_flows", "100");
-        DEFAULTS.put("shrew_rtt_us", "1000,100000");
-        DEFAULTS.put("shrew_together", "0");
-        DEFAULTS.put("shrew_min_rto_us", "10000");
-        DEFAULTS.put("shrew_load", "0.8");
-        DEFAULTS.put("shrew_periods_ms", "30,50,70");
-        DEFAULTS.put("shrew_burst_us", "1000");
-        DEFAULTS.put("shrew_attack_gbps", "10");
-        DEFAULTS.put("shrew_start_ms", "20");
-        DEFAULTS.put("shrew_ms", "300");
-        DEFAULTS.put("shrew_burst_threshold", "300");
-        DEFAULTS.put("shrew_query_ms", "10");
-        DEFAULTS.put("drop_overloads", "1.5,2,4,8");
-        DEFAULTS.put("drop_memory", "256");
-        DEFAULTS.put("mirror_gbps", "1");
-        DEFAULTS.put("mirror_cells", "250");
-        DEFAULTS.put("mirror_bytes", "64");
-        DEFAULTS.put("pq_pipes", "2");
-        DEFAULTS.put("pq_queues", "2");
-        DEFAULTS.put("pq_memory", "256");
-        DEFAULTS.put("pq_overload", "1.5");
-        DEFAULTS.put("pq_burst_packets", "20000,2000");
-    }
 
     @Override
     public String name() {
@@ -170,9 +119,9 @@ public final class MidstExperiment implements Experiment {
 
     @Override
     public Output produce(Map<String, String> given, PrintWriter err) {
-        Map<String, String> o = OptionValues.withDefaults(NAME, DEFAULTS, given);
-        TargetProfile profile = TargetProfiles.builtIn(o.get("target"));
-        String part = o.get("part");
+        MidstOptions o = MidstOptions.parse(given);
+        TargetProfile profile = TargetProfiles.builtIn(o.target());
+        String part = o.part();
         List<AccuracyRow> acc = new ArrayList<>();
         List<CleaningRow> clean = new ArrayList<>();
         List<ShrewRow> shrew = new ArrayList<>();
@@ -180,23 +129,23 @@ public final class MidstExperiment implements Experiment {
         List<MidstDropVolume.Result> volume = new ArrayList<>();
         List<PqRow> pq = new ArrayList<>();
         if (part.contains("e")) {
-            for (int burst : ints(o, "pq_burst_packets")) {
+            for (int burst : o.pqBurstPackets()) {
                 pq.addAll(pipesAndQueues(o, profile, burst));
             }
         }
         if (part.contains("a")) {
-            for (int burst : ints(o, "burst_sizes")) {
-                for (double overload : doubles(o, "overloads")) {
-                    for (int kb : ints(o, "memories")) {
+            for (int burst : o.burstSizes()) {
+                for (double overload : o.overloads()) {
+                    for (int kb : o.memories()) {
                         acc.add(accuracy(o, profile, kb, overload, burst));
                     }
                 }
             }
         }
         if (part.contains("b")) {
-            int rows = integer(o, "rows");
-            int bytes = integer(o, "clean_bytes");
-            for (int kb : ints(o, "clean_sizes")) {
+            int rows = o.rows();
+            int bytes = o.cleanBytes();
+            for (int kb : o.cleanSizes()) {
                 MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
                 TargetProfile used = fitting(cfg, profile);
                 MidstCleaning.ControlPlane api = MidstCleaning.controlPlane(cfg, used);
@@ -209,25 +158,21 @@ public final class MidstExperiment implements Experiment {
             }
         }
         if (part.contains("c")) {
-            long queryNs = Long.parseLong(o.get("shrew_query_ms")) * 1_000_000;
-            String together = o.get("shrew_together");
-            if (!together.equals("0") && !together.equals("1")) {
-                throw new UserError("experiment midst: shrew_together must be 0 or 1, got '" + together + "'");
-            }
+            long queryNs = o.shrewQueryMs() * 1_000_000;
             // the paper attacks with one period at a time; shrew_together=1 runs every attacker at once (period 0 in the rows)
             List<long[]> runs = new ArrayList<>();
-            if (together.equals("1")) {
-                runs.add(longs(o, "shrew_periods_ms"));
+            if (o.shrewTogether()) {
+                runs.add(o.shrewPeriodsMs());
             } else {
-                for (long p : longs(o, "shrew_periods_ms")) {
+                for (long p : o.shrewPeriodsMs()) {
                     runs.add(new long[] {p});
                 }
             }
             for (long[] periods : runs) {
                 long label = periods.length == 1 ? periods[0] : 0;
-                MidstShrew.Result calm = shrew(o, profile, ints(o, "shrew_memories")[0], 0, false, periods);
-                for (int kb : ints(o, "shrew_memories")) {
-                    int actual = MidstConfig.defaults().withRows(integer(o, "rows"), MidstConfig.columnsFor(kb, integer(o, "rows"))).sketchKb();
+                MidstShrew.Result calm = shrew(o, profile, o.shrewMemories()[0], 0, false, periods);
+                for (int kb : o.shrewMemories()) {
+                    int actual = MidstConfig.defaults().withRows(o.rows(), MidstConfig.columnsFor(kb, o.rows())).sketchKb();
                     shrew.add(new ShrewRow(actual, "reports", label, shrew(o, profile, kb, 0, true, periods), calm));
                     shrew.add(new ShrewRow(actual, "query", label, shrew(o, profile, kb, queryNs, true, periods), calm));
                 }
@@ -235,13 +180,13 @@ public final class MidstExperiment implements Experiment {
             }
         }
         if (part.contains("d")) {
-            for (double overload : doubles(o, "drop_overloads")) {
+            for (double overload : o.dropOverloads()) {
                 volume.add(dropVolume(o, profile, overload));
             }
         }
         StringWriter json = new StringWriter();
         StringWriter tables = new StringWriter();
-        printJson(new PrintWriter(json), o, acc, clean, shrew, shrewBaseline, volume, pq);
+        printJson(new PrintWriter(json), o.text(), acc, clean, shrew, shrewBaseline, volume, pq);
         PrintWriter t = new PrintWriter(tables);
         printTables(t, o, acc, clean, shrew, shrewBaseline);
         printVolume(t, o, volume);
@@ -257,40 +202,34 @@ public final class MidstExperiment implements Experiment {
      * Part (e) for one burst size: P pipes × Q queues, then the same arrivals on 1 × 1 with the
      * P pipes' sketch memory in its one pipe.
      */
-    public static List<PqRow> pipesAndQueues(Map<String, String> o, TargetProfile chosen, int burstPackets) {
-        int pipes = integer(o, "pq_pipes");
-        int queues = integer(o, "pq_queues");
-        int kb = integer(o, "pq_memory");
-        positive(o, "pq_memory", "pq_overload");
-        if (burstPackets < 1) {
-            throw new UserError("experiment midst: pq_burst_packets must be positive, got " + burstPackets);
-        }
+    static List<PqRow> pipesAndQueues(MidstOptions o, TargetProfile chosen, int burstPackets) {
+        int pipes = o.pqPipes();
+        int queues = o.pqQueues();
+        int kb = o.pqMemory();
         if (pipes < 2 || pipes > Math.min(MidstConfig.MAX_PIPES, chosen.pipes()) || Integer.bitCount(pipes) != 1) {
             throw new UserError("experiment midst: pq_pipes must be 2 or 4 and at most the " + chosen.pipes() + " pipe(s) of "
                     + chosen.name() + ", got " + pipes);
         }
-        int rows = integer(o, "rows");
-        double gbps = Double.parseDouble(o.get("gbps"));
+        int rows = o.rows();
+        double gbps = o.gbps();
         MidstConfig base = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
-                .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")));
+                .withWaterMarks(o.high(), o.low());
         MidstConfig multi = base.withPipesAndQueues(pipes, queues, chosen.portsPerPipe());
         MidstConfig single = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb * pipes, rows))
                 .withWaterMarks(base.highWater(), base.lowWater());
         List<PqRow> out = new ArrayList<>();
         for (MidstConfig cfg : List.of(multi, single)) {
             // the spec's rate is the P ports' together, so each monitored port is offered pq_overload x its rate
-            MidstTraffic.Spec spec = new MidstTraffic.Spec(integer(o, "flows"), Double.parseDouble(o.get("zipf")),
-                    integer(o, "bytes"), gbps * pipes, Double.parseDouble(o.get("pq_overload")), burstPackets, integer(o, "bursts"),
-                    Long.parseLong(o.get("interval_us")) * 1_000, MidstPipesQueues.inputPorts(cfg.pipes(), chosen.portsPerPipe()),
-                    Long.parseLong(o.get("seed")));
+            MidstTraffic.Spec spec = new MidstTraffic.Spec(o.flows(), o.zipf(), o.bytes(), gbps * pipes, o.pqOverload(),
+                    burstPackets, o.bursts(), o.intervalUs() * 1_000,
+                    MidstPipesQueues.inputPorts(cfg.pipes(), chosen.portsPerPipe()), o.seed());
             out.add(new PqRow(burstPackets, MidstPipesQueues.run(new MidstPipesQueues.Setup(cfg, fitting(cfg, chosen), pipes,
-                    queues, gbps, integer(o, "queue_cells"), spec, Long.parseLong(o.get("probe_ns")),
-                    Double.parseDouble(o.get("hl_fraction"))))));
+                    queues, gbps, o.queueCells(), spec, o.probeNs(), o.hlFraction()))));
         }
         return out;
     }
 
-    private static void printPipesAndQueues(PrintWriter out, Map<String, String> o, List<PqRow> rows) {
+    private static void printPipesAndQueues(PrintWriter out, MidstOptions o, List<PqRow> rows) {
         if (rows.isEmpty()) {
             return;
         }
@@ -298,9 +237,9 @@ public final class MidstExperiment implements Experiment {
         out.printf(Locale.ROOT, "MIDST (e): %s pipes x %s queues vs 1 x 1; heavy losers (loss >= %s of all drops) against the full"
                         + " ground truth; %s flows zipf %s, %s bursts, %s B, %s x the rate of each %s Gb/s monitored port,"
                         + " queue %s cells, h=%s l=%s, every queue probed every %s ns%n",
-                o.get("pq_pipes"), o.get("pq_queues"), o.get("hl_fraction"), o.get("flows"), o.get("zipf"), o.get("bursts"),
-                o.get("bytes"), o.get("pq_overload"), o.get("gbps"), o.get("queue_cells"), o.get("high"), o.get("low"),
-                o.get("probe_ns"));
+                o.given("pq_pipes"), o.given("pq_queues"), o.given("hl_fraction"), o.given("flows"), o.given("zipf"), o.given("bursts"),
+                o.given("bytes"), o.given("pq_overload"), o.given("gbps"), o.given("queue_cells"), o.given("high"), o.given("low"),
+                o.given("probe_ns"));
         out.printf(Locale.ROOT, "%6s %7s %9s %8s %8s %-17s %6s %6s %9s %7s %7s %6s %7s %9s  %s%n", "burst", "layout", "mem/pipe",
                 "total", "drops", "drops by queue", "true", "rep", "precision", "recall", "F1", "true'", "F1'", "intervals", "engine");
         for (PqRow row : rows) {
@@ -323,16 +262,13 @@ public final class MidstExperiment implements Experiment {
     }
 
     /** Part (d) for one overload. */
-    public static MidstDropVolume.Result dropVolume(Map<String, String> o, TargetProfile profile, double overload) {
-        int rows = integer(o, "rows");
-        int kb = integer(o, "drop_memory");
-        positive(o, "drop_memory", "mirror_gbps", "mirror_cells", "mirror_bytes");
-        MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows));
-        MidstTraffic.Spec spec = new MidstTraffic.Spec(integer(o, "flows"), Double.parseDouble(o.get("zipf")), integer(o, "bytes"),
-                Double.parseDouble(o.get("gbps")), overload, integer(o, "burst_packets"), integer(o, "bursts"),
-                Long.parseLong(o.get("interval_us")) * 1_000, inputPorts(profile), Long.parseLong(o.get("seed")));
-        return MidstDropVolume.run(cfg, profile, spec, integer(o, "queue_cells"), Double.parseDouble(o.get("mirror_gbps")),
-                integer(o, "mirror_cells"), integer(o, "mirror_bytes"), Double.parseDouble(o.get("hl_fraction")));
+    static MidstDropVolume.Result dropVolume(MidstOptions o, TargetProfile profile, double overload) {
+        int rows = o.rows();
+        MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(o.dropMemory(), rows));
+        MidstTraffic.Spec spec = new MidstTraffic.Spec(o.flows(), o.zipf(), o.bytes(), o.gbps(), overload, o.burstPackets(),
+                o.bursts(), o.intervalUs() * 1_000, inputPorts(profile), o.seed());
+        return MidstDropVolume.run(cfg, profile, spec, o.queueCells(), o.mirrorGbps(), o.mirrorCells(), o.mirrorBytes(),
+                o.hlFraction());
     }
 
     /** Ports 3.. of pipe 0 (0..2 are spare, the monitored port and the collector's). */
@@ -345,14 +281,14 @@ public final class MidstExperiment implements Experiment {
     }
 
 
-    private static void printVolume(PrintWriter out, Map<String, String> o, List<MidstDropVolume.Result> volume) {
+    private static void printVolume(PrintWriter out, MidstOptions o, List<MidstDropVolume.Result> volume) {
         if (volume.isEmpty()) {
             return;
         }
         out.println();
         out.printf(Locale.ROOT, "MIDST (d): drop volume, negative mirroring (%s B copies to a %s Gb/s mirror port, queue %s cells)"
                         + " vs MIDST's S_loss query (%s KB, read at the end of each burst interval); traffic as (a)%n",
-                o.get("mirror_bytes"), o.get("mirror_gbps"), o.get("mirror_cells"), o.get("drop_memory"));
+                o.given("mirror_bytes"), o.given("mirror_gbps"), o.given("mirror_cells"), o.given("drop_memory"));
         out.printf(Locale.ROOT, "%8s %8s %8s %7s %6s | %8s %8s %7s %7s %7s | %8s %7s %7s %7s %7s%n", "overload", "packets",
                 "drops", "losers", "heavy", "m.deliv", "m.lost", "m.loss%", "m.losR", "m.hvyR", "q.loss", "q.losR", "q.losP",
                 "q.hvyR", "q.hvyP");
@@ -365,71 +301,52 @@ public final class MidstExperiment implements Experiment {
         }
         out.printf(Locale.ROOT, "losers: flows with a drop; heavy: at least %s of all drops; m.: reports that reached the collector"
                 + " (never more than the truth); q.: per-flow S_loss summed over intervals; R recall, P precision%n",
-                o.get("hl_fraction"));
+                o.given("hl_fraction"));
         out.println(PAPER_DROP_VOLUME);
     }
 
-    /** Part (c) for one memory size; queryNs 0 = per-packet reports; without the attack when {@code attack} is false. */
-    public static MidstShrew.Result shrew(Map<String, String> o, TargetProfile profile, int kb, long queryNs, boolean attack) {
-        return shrew(o, profile, kb, queryNs, attack, longs(o, "shrew_periods_ms"));
-    }
-
-    /** Part (c) with the given attack periods (ms), one attacker each. */
-    public static MidstShrew.Result shrew(Map<String, String> o, TargetProfile profile, int kb, long queryNs, boolean attack,
-                                          long[] periodsMs) {
-        int rows = integer(o, "rows");
-        long[] rtt = longs(o, "shrew_rtt_us");
-        if (rtt.length != 2 || rtt[0] > rtt[1]) {
-            throw new UserError("experiment midst: shrew_rtt_us must be MIN,MAX in microseconds, got '" + o.get("shrew_rtt_us") + "'");
-        }
+    /**
+     * Part (c) for one memory size with the given attack periods (ms), one attacker each; queryNs 0 =
+     * per-packet reports; without the attack when {@code attack} is false.
+     */
+    static MidstShrew.Result shrew(MidstOptions o, TargetProfile profile, int kb, long queryNs, boolean attack, long[] periodsMs) {
+        int rows = o.rows();
         long[] periods = periodsMs.clone();
         for (int i = 0; i < periods.length; i++) {
             periods[i] *= 1_000_000;
         }
-        int flows = integer(o, "shrew_flows");
-        double load = Double.parseDouble(o.get("shrew_load"));
-        if (flows < 1 || flows > MAX_SHREW_FLOWS) {
-            throw new UserError("experiment midst: shrew_flows must be 1.." + MAX_SHREW_FLOWS + ", got " + flows);
-        }
-        if (!(load > 0 && load <= 1)) {
-            throw new UserError("experiment midst: shrew_load must be in (0, 1], got " + o.get("shrew_load"));
-        }
-        positive(o, "shrew_burst_us", "shrew_ms", "shrew_attack_gbps", "shrew_min_rto_us", "shrew_query_ms", "shrew_burst_threshold");
-        long burstThreshold = Long.parseLong(o.get("shrew_burst_threshold"));
+        long burstThreshold = o.shrewBurstThreshold();
         MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
-                .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")))
+                .withWaterMarks(o.high(), o.low())
                 .withThresholds(MidstConfig.DEFAULT_LOSS_THRESHOLD, burstThreshold);
-        MidstShrew.Spec spec = new MidstShrew.Spec(flows, rtt[0] * 1_000, rtt[1] * 1_000,
-                Long.parseLong(o.get("shrew_min_rto_us")) * 1_000, load, periods,
-                Long.parseLong(o.get("shrew_burst_us")) * 1_000, Double.parseDouble(o.get("shrew_attack_gbps")),
-                attack ? Long.parseLong(o.get("shrew_start_ms")) * 1_000_000 : Long.MAX_VALUE / 2,
-                Long.parseLong(o.get("shrew_ms")) * 1_000_000,
-                integer(o, "bytes"), Double.parseDouble(o.get("gbps")), integer(o, "queue_cells"), Long.parseLong(o.get("probe_ns")));
-        long ppm = Math.round(Double.parseDouble(o.get("hl_fraction")) * 1_000_000);
+        MidstShrew.Spec spec = new MidstShrew.Spec(o.shrewFlows(), o.shrewRttMinUs() * 1_000, o.shrewRttMaxUs() * 1_000,
+                o.shrewMinRtoUs() * 1_000, o.shrewLoad(), periods, o.shrewBurstUs() * 1_000, o.shrewAttackGbps(),
+                attack ? o.shrewStartMs() * 1_000_000 : Long.MAX_VALUE / 2, o.shrewMs() * 1_000_000,
+                o.bytes(), o.gbps(), o.queueCells(), o.probeNs());
+        long ppm = Math.round(o.hlFraction() * 1_000_000);
         return new MidstShrew(spec, cfg, profile, queryNs).run(ppm, burstThreshold);
     }
 
     /** Part (a) for one memory size and overload, bursts of {@code burst_packets}. */
-    public static AccuracyRow accuracy(Map<String, String> o, TargetProfile chosen, int kb, double overload) {
-        return accuracy(o, chosen, kb, overload, integer(o, "burst_packets"));
+    static AccuracyRow accuracy(MidstOptions o, TargetProfile chosen, int kb, double overload) {
+        return accuracy(o, chosen, kb, overload, o.burstPackets());
     }
 
     /** Part (a) for one memory size, overload and burst size. */
-    public static AccuracyRow accuracy(Map<String, String> o, TargetProfile chosen, int kb, double overload, int burstPackets) {
+    static AccuracyRow accuracy(MidstOptions o, TargetProfile chosen, int kb, double overload, int burstPackets) {
         if (burstPackets < 1) {
             throw new UserError("experiment midst: burst sizes must be positive, got " + burstPackets);
         }
-        int rows = integer(o, "rows");
-        int flows = integer(o, "flows");
-        double gbps = Double.parseDouble(o.get("gbps"));
+        int rows = o.rows();
+        int flows = o.flows();
+        double gbps = o.gbps();
         MidstConfig cfg = MidstConfig.defaults().withRows(rows, MidstConfig.columnsFor(kb, rows))
-                .withWaterMarks(Long.parseLong(o.get("high")), Long.parseLong(o.get("low")));
+                .withWaterMarks(o.high(), o.low());
         TargetProfile profile = fitting(cfg, chosen);
-        MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
+        MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, o.queueCells());
         int[] inputs = inputPorts(profile);
-        MidstTraffic.Spec spec = new MidstTraffic.Spec(flows, Double.parseDouble(o.get("zipf")), integer(o, "bytes"), gbps,
-                overload, burstPackets, integer(o, "bursts"), Long.parseLong(o.get("interval_us")) * 1_000,
-                inputs, Long.parseLong(o.get("seed")));
+        MidstTraffic.Spec spec = new MidstTraffic.Spec(flows, o.zipf(), o.bytes(), gbps, overload, burstPackets, o.bursts(),
+                o.intervalUs() * 1_000, inputs, o.seed());
         int[] departed = new int[flows];
         int[] lastSeq = new int[flows];
         int dataPort = cfg.dataPort();
@@ -441,7 +358,7 @@ public final class MidstExperiment implements Experiment {
             }
         });
         long durationCycles = sw.engine().clock().nsToCycles(spec.bursts() * spec.burstIntervalNs());
-        long probeCycles = Math.max(1, sw.engine().clock().nsToCycles(Long.parseLong(o.get("probe_ns"))));
+        long probeCycles = Math.max(1, sw.engine().clock().nsToCycles(o.probeNs()));
         sw.startProbes(0, probeCycles, durationCycles / probeCycles);
         MidstTraffic t = new MidstTraffic(spec);
         SwitchFeed feed = new SwitchFeed(sw.engine());
@@ -457,7 +374,7 @@ public final class MidstExperiment implements Experiment {
             observable[f] = lastSeq[f] - departed[f];
             drops += loss[f];
         }
-        long threshold = Math.max(1, (long) Math.ceil(Double.parseDouble(o.get("hl_fraction")) * drops));
+        long threshold = Math.max(1, (long) Math.ceil(o.hlFraction() * drops));
         HeavyLoserScore score = HeavyLoserScore.of(loss, observable, HeavyLoserScore.estimates(sw.collector(), flows), threshold);
         int intervals = 0;
         for (MidstCollector.Event e : sw.collector().events()) {
@@ -495,10 +412,10 @@ public final class MidstExperiment implements Experiment {
      * flow's per-interval S_loss estimates; every trace flow is a candidate. The truth is
      * every drop of the run (this query sees tail drops too, unlike per-packet reports).
      */
-    private static QueryOutcome queryRun(Map<String, String> o, TargetProfile profile, MidstConfig cfg, MidstTraffic.Spec spec,
+    private static QueryOutcome queryRun(MidstOptions o, TargetProfile profile, MidstConfig cfg, MidstTraffic.Spec spec,
                                          double gbps) {
         int flows = spec.flows();
-        MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, integer(o, "queue_cells"));
+        MidstSwitch sw = new MidstSwitch(cfg, profile, gbps, o.queueCells());
         sw.monitorAlways();
         int[] departed = new int[flows];
         int dataPort = cfg.dataPort();
@@ -524,7 +441,7 @@ public final class MidstExperiment implements Experiment {
             loss[f] = t.arrivals(f) - departed[f];
             drops += loss[f];
         }
-        long threshold = Math.max(1, (long) Math.ceil(Double.parseDouble(o.get("hl_fraction")) * drops));
+        long threshold = Math.max(1, (long) Math.ceil(o.hlFraction() * drops));
         int truth = 0;
         int reported = 0;
         int both = 0;
@@ -555,13 +472,13 @@ public final class MidstExperiment implements Experiment {
         }
     }
 
-    private static void printTables(PrintWriter out, Map<String, String> o, List<AccuracyRow> acc, List<CleaningRow> clean,
+    private static void printTables(PrintWriter out, MidstOptions o, List<AccuracyRow> acc, List<CleaningRow> clean,
                                     List<ShrewRow> shrew, MidstShrew.Result shrewBaseline) {
         if (!acc.isEmpty()) {
             out.printf(Locale.ROOT, "MIDST (a): heavy losers (loss >= %s of all drops), %s rows, %s flows zipf %s, %s bursts x %s packets,"
                             + " %s B at %s Gb/s, queue %s cells, h=%s l=%s, probe every %s ns%n",
-                    o.get("hl_fraction"), o.get("rows"), o.get("flows"), o.get("zipf"), o.get("bursts"), o.get("burst_sizes"),
-                    o.get("bytes"), o.get("gbps"), o.get("queue_cells"), o.get("high"), o.get("low"), o.get("probe_ns"));
+                    o.given("hl_fraction"), o.given("rows"), o.given("flows"), o.given("zipf"), o.given("bursts"), o.given("burst_sizes"),
+                    o.given("bytes"), o.given("gbps"), o.given("queue_cells"), o.given("high"), o.given("low"), o.given("probe_ns"));
             out.printf(Locale.ROOT, "%8s %6s %9s %8s %7s %6s %6s %9s %7s %7s | %6s %9s %7s %7s %9s | %6s %6s %9s %7s %7s%n",
                     "memory", "burst", "overload", "drops", "loss", "true", "rep", "precision", "recall", "F1",
                     "true*", "precision*", "recall*", "F1*", "intervals", "q.true", "q.rep", "q.prec", "q.rec", "q.F1");
@@ -583,7 +500,7 @@ public final class MidstExperiment implements Experiment {
             out.println();
         }
         if (!clean.isEmpty()) {
-            out.printf(Locale.ROOT, "MIDST (b): cleaning time of S_in + S_out (ms), %s rows, data packets %s B%n", o.get("rows"), o.get("clean_bytes"));
+            out.printf(Locale.ROOT, "MIDST (b): cleaning time of S_in + S_out (ms), %s rows, data packets %s B%n", o.given("rows"), o.given("clean_bytes"));
             out.printf(Locale.ROOT, "%8s %14s %14s %14s %14s %16s%n", "size", "control plane", "recirculation", "recirc + 10G",
                     "recirc + 40G", "recirc, no dirty");
             for (CleaningRow c : clean) {
@@ -615,9 +532,9 @@ public final class MidstExperiment implements Experiment {
             out.printf(Locale.ROOT, "MIDST (c): shrew attack, %s TCP-like flows (RTT %s us, min RTO %s us, windows for %s of the port),"
                             + " UDP bursts of %s us at %s Gb/s every %s ms from %s ms (one attacker per run unless shrew_together=1),"
                             + " %s ms, %s Gb/s port, queue %s cells%n",
-                    o.get("shrew_flows"), o.get("shrew_rtt_us").replace(',', '-'), o.get("shrew_min_rto_us"), o.get("shrew_load"),
-                    o.get("shrew_burst_us"), o.get("shrew_attack_gbps"), o.get("shrew_periods_ms").replace(',', '/'),
-                    o.get("shrew_start_ms"), o.get("shrew_ms"), o.get("gbps"), o.get("queue_cells"));
+                    o.given("shrew_flows"), o.given("shrew_rtt_us").replace(',', '-'), o.given("shrew_min_rto_us"), o.given("shrew_load"),
+                    o.given("shrew_burst_us"), o.given("shrew_attack_gbps"), o.given("shrew_periods_ms").replace(',', '/'),
+                    o.given("shrew_start_ms"), o.given("shrew_ms"), o.given("gbps"), o.given("queue_cells"));
             out.printf(Locale.ROOT, "%6s %8s %8s %8s %7s %7s %7s %8s %6s | %5s %5s %7s %7s | %5s %5s %7s %7s | %9s | %6s %7s %14s %7s%n",
                     "period", "memory", "mode", "packets", "drops", "tcp", "attack", "timeouts", "tcpGb", "vict", "rep", "prec",
                     "recall", "att", "rep", "prec", "recall", "intervals", "t.RTT", "t.loss", "t.Gb/s (calm)", "top RTT");
@@ -638,10 +555,10 @@ public final class MidstExperiment implements Experiment {
                     + " names it the heavy loser in 10 of 10 runs; attackers found with F 0.912-0.981 over memory sizes");
             out.printf(Locale.ROOT, "victims: TCP flows whose observable loss is at least %s of all drops; reported victim = heavy"
                     + " loser (per-packet reports) that is not bursty; attackers: the UDP flows, reported = bursty (S_in estimate"
-                    + " >= %s in a monitoring epoch)%n", o.get("hl_fraction"), o.get("shrew_burst_threshold"));
+                    + " >= %s in a monitoring epoch)%n", o.given("hl_fraction"), o.given("shrew_burst_threshold"));
             out.printf(Locale.ROOT, "reports: reactive monitoring, per-packet reports (victims by observable loss); query: monitoring"
                     + " held on, S_loss read every %s ms (victims by all loss); intervals: monitoring epochs / queries%n",
-                    o.get("shrew_query_ms"));
+                    o.given("shrew_query_ms"));
             if (shrewBaseline != null) {
                 out.printf(Locale.ROOT, "without the attack: TCP %.2f Gb/s, %d drops, %d timeouts%n", shrewBaseline.tcpGbps(),
                         shrewBaseline.tcpDrops(), shrewBaseline.tcpTimeouts());
@@ -771,31 +688,5 @@ public final class MidstExperiment implements Experiment {
         }
         out.print(Json.write(new JsonDoc("midst", o, accuracy, cleaning, shrews, volumeJson(volume), calm,
                 pq.isEmpty() ? null : pipesQueues, new JsonPaper(PAPER_CLEANING_160KB_MS, PAPER_ACCURACY))));
-    }
-
-    /** Shrew flows: each has its own TCP source port above {@link MidstTraffic#SRC_PORT_BASE}. */
-    static final int MAX_SHREW_FLOWS = 10_000;
-
-    // option readers with the shared one-line errors
-    private static int integer(Map<String, String> o, String k) {
-        return OptionValues.integer(NAME, o, k);
-    }
-
-    private static int[] ints(Map<String, String> o, String k) {
-        return OptionValues.ints(NAME, o, k, false);
-    }
-
-    private static void positive(Map<String, String> o, String... keys) {
-        for (String k : keys) {
-            OptionValues.positive(NAME, o, k);
-        }
-    }
-
-    private static long[] longs(Map<String, String> o, String k) {
-        return OptionValues.longs(NAME, o, k, true);
-    }
-
-    private static double[] doubles(Map<String, String> o, String k) {
-        return OptionValues.numbers(NAME, o, k, true);
     }
 }

@@ -64,7 +64,7 @@ class MidstExperimentTest {
         Map<String, String> o = new java.util.TreeMap<>(Map.of("rows", "2", "flows", "5000", "zipf", "1.0", "bursts", "2",
                 "burst_packets", "6000", "interval_us", "6000", "bytes", "1000", "gbps", "10", "queue_cells", "400"));
         o.putAll(Map.of("high", "100", "low", "10", "probe_ns", "1000", "hl_fraction", "0.002", "seed", "3"));
-        MidstExperiment.AccuracyRow row = MidstExperiment.accuracy(o, TargetProfiles.builtIn("tofino1"), 256, 1.5);
+        MidstExperiment.AccuracyRow row = MidstExperiment.accuracy(MidstOptions.parse(o), TargetProfiles.builtIn("tofino1"), 256, 1.5);
         assertTrue(row.drops() > 1_000, row.toString());
         assertEquals(2, row.monitorIntervals());
         assertTrue(row.trueHeavy() > 5, row.toString());
@@ -83,7 +83,7 @@ class MidstExperimentTest {
                 "burst_packets", "6000", "interval_us", "6000", "bytes", "1000", "gbps", "10", "queue_cells", "400"));
         o.putAll(Map.of("high", "100", "low", "10", "probe_ns", "1000", "hl_fraction", "0.002", "seed", "3"));
         o.putAll(Map.of("pq_pipes", "2", "pq_queues", "2", "pq_memory", "128", "pq_overload", "1.5"));
-        List<MidstExperiment.PqRow> rows = MidstExperiment.pipesAndQueues(o, TargetProfiles.builtIn("tofino1"), 6000);
+        List<MidstExperiment.PqRow> rows = MidstExperiment.pipesAndQueues(MidstOptions.parse(o), TargetProfiles.builtIn("tofino1"), 6000);
         assertEquals(2, rows.size());
         MidstPipesQueues.Result multi = rows.get(0).result();
         MidstPipesQueues.Result single = rows.get(1).result();
@@ -104,7 +104,7 @@ class MidstExperimentTest {
         assertTrue(multi.recall() >= 0.75, multi.toString());
         assertTrue((double) multi.bothObservable() / multi.trueObservable() >= 0.9, multi.toString());
         assertTrue(multi.engine().startsWith("switch tofino1"), multi.engine());
-        List<MidstExperiment.PqRow> again = MidstExperiment.pipesAndQueues(o, TargetProfiles.builtIn("tofino1"), 6000);
+        List<MidstExperiment.PqRow> again = MidstExperiment.pipesAndQueues(MidstOptions.parse(o), TargetProfiles.builtIn("tofino1"), 6000);
         for (int k = 0; k < 2; k++) {
             MidstPipesQueues.Result a = rows.get(k).result();
             MidstPipesQueues.Result b = again.get(k).result();
@@ -119,7 +119,7 @@ class MidstExperimentTest {
         Map<String, String> o = new java.util.TreeMap<>(Map.of("rows", "2", "flows", "5000", "zipf", "1.0", "bursts", "2",
                 "burst_packets", "6000", "interval_us", "6000", "bytes", "1000", "gbps", "10", "queue_cells", "400"));
         o.putAll(Map.of("high", "100", "low", "10", "probe_ns", "1000", "hl_fraction", "0.002", "seed", "3"));
-        MidstExperiment.AccuracyRow row = MidstExperiment.accuracy(o, TargetProfiles.builtIn("tofino1"), 256, 1.5, 2_000);
+        MidstExperiment.AccuracyRow row = MidstExperiment.accuracy(MidstOptions.parse(o), TargetProfiles.builtIn("tofino1"), 256, 1.5, 2_000);
         assertEquals(2_000, row.burstPackets());
         assertEquals(4_000, row.packets());
         // a flow heavy by what egress can observe is heavy by all its drops
