@@ -23,6 +23,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 
 /** {@code rmtemu collect}: prints a run's export journal, as a collector would receive it. */
 @Command(name = "collect",
@@ -164,13 +166,13 @@ public final class CollectCommand implements Callable<Integer> {
             return null;
         }
         try {
-            com.fasterxml.jackson.databind.JsonNode report = JSON.readTree(runDir.resolve(RunDirectory.REPORT).toFile());
+            JsonNode report = JSON.readTree(runDir.resolve(RunDirectory.REPORT).toFile());
             if (report == null || report.path(RunDirectory.COMPLETE_KEY).asBoolean(true)
                     || !report.path(RunDirectory.INTERRUPTED_KEY).isTextual()) {
                 return null;
             }
             return report.get(RunDirectory.INTERRUPTED_KEY).asText();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null; // no report.json (a journal written outside a run directory), or not ours
         }
     }

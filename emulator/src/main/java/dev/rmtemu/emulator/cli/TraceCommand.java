@@ -34,6 +34,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import dev.rmtemu.traces.SkipCounters;
+import dev.rmtemu.traces.SkipReason;
 
 /** {@code rmtemu trace}: generate, inspect and convert packet traces. */
 @Command(name = "trace",
@@ -356,16 +358,16 @@ public final class TraceCommand implements Runnable {
      * One warning line per kind of frame --lenient skipped for an out-of-range field (without
      * --lenient the reader refuses the file at the first one, naming record and byte offset).
      */
-    static void warnLenientSkips(PrintWriter err, dev.rmtemu.traces.SkipCounters skipped) {
-        long lengths = skipped.count(dev.rmtemu.traces.SkipReason.CAPTURED_OVER_ORIGINAL);
+    static void warnLenientSkips(PrintWriter err, SkipCounters skipped) {
+        long lengths = skipped.count(SkipReason.CAPTURED_OVER_ORIGINAL);
         if (lengths > 0) {
             err.println("rmtemu: warning: --lenient skipped " + lengths + " frame(s) whose captured length exceeds the"
-                    + " original length (counted as " + dev.rmtemu.traces.SkipReason.CAPTURED_OVER_ORIGINAL.label() + ")");
+                    + " original length (counted as " + SkipReason.CAPTURED_OVER_ORIGINAL.label() + ")");
         }
-        long times = skipped.count(dev.rmtemu.traces.SkipReason.BAD_TIMESTAMP);
+        long times = skipped.count(SkipReason.BAD_TIMESTAMP);
         if (times > 0) {
             err.println("rmtemu: warning: --lenient skipped " + times + " frame(s) with an out-of-range timestamp"
-                    + " (counted as " + dev.rmtemu.traces.SkipReason.BAD_TIMESTAMP.label() + ")");
+                    + " (counted as " + SkipReason.BAD_TIMESTAMP.label() + ")");
         }
     }
 }

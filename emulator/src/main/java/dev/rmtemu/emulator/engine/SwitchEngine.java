@@ -374,14 +374,14 @@ public final class SwitchEngine {
      * within a few microseconds of emulated work (and after every control operation).
      */
     static final int STOP_CHECK_EVENTS = 1 << 10;
-    private java.util.function.BooleanSupplier stopWhen = () -> false;
+    private BooleanSupplier stopWhen = () -> false;
     private int eventsSinceStopCheck;
 
     /**
      * The event loop throws {@link RunStopped}, between two events, once {@code stop} says so
      * (a SIGINT/SIGTERM during a long stretch of events inside one arrival or the drain).
      */
-    public void stopWhen(java.util.function.BooleanSupplier stop) {
+    public void stopWhen(BooleanSupplier stop) {
         this.stopWhen = stop == null ? () -> false : stop;
     }
 

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * The file system a run writes to is full: a condition the user fixes (free space or choose
@@ -40,7 +41,7 @@ public final class DiskFull extends UserError {
     public static boolean isNoSpace(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             String m = t instanceof FileSystemException f && f.getReason() != null ? f.getReason() : t.getMessage();
-            if (m != null && m.toLowerCase(java.util.Locale.ROOT).contains(NO_SPACE)) {
+            if (m != null && m.toLowerCase(Locale.ROOT).contains(NO_SPACE)) {
                 return true;
             }
             if (t.getCause() == t) {

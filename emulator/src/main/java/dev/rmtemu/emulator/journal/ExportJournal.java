@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import java.nio.file.FileStore;
 
 /**
  * The export journal of a run: what the data plane sends to collectors (LossRadar
@@ -38,7 +39,7 @@ public final class ExportJournal implements AutoCloseable {
     private boolean closed;
     private Runnable onDiskFull;
     private long bytesSinceSpaceCheck;
-    private java.nio.file.FileStore store;
+    private FileStore store;
 
     private ExportJournal(Path directory, JournalKinds kinds) {
         this.directory = directory;

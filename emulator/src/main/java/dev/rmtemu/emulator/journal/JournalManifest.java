@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
+import dev.rmtemu.model.text.Printable;
 
 /**
  * The seal of a closed export journal, {@value #FILE} beside its queue files: the message
@@ -264,7 +265,7 @@ record JournalManifest(long messages, boolean aborted, Map<String, QueueFile> fi
     }
 
     private static String cut(String s) {
-        return s == null ? "" : dev.rmtemu.model.text.Printable.escape(s, 60);
+        return s == null ? "" : Printable.escape(s, 60);
     }
 
     /** What is wrong with a journal's files; {@link JournalReader} names the journal and picks the exit code. */

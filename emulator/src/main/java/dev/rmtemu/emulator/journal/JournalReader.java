@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.rmtemu.model.text.Printable;
+import java.io.IOException;
 
 /**
  * The collector side of an export journal: reads messages in journal order, in this
@@ -100,7 +102,7 @@ public final class JournalReader implements AutoCloseable {
      * All of them are a damaged input, not a bug.
      */
     private UserError chronicleFailure(Throwable e) {
-        String detail = e.getMessage() == null ? "" : ": " + dev.rmtemu.model.text.Printable.escape(e.getMessage(), 100);
+        String detail = e.getMessage() == null ? "" : ": " + Printable.escape(e.getMessage(), 100);
         return damaged("Chronicle Queue cannot read it (" + e.getClass().getSimpleName() + detail + ")", e);
     }
 
@@ -351,7 +353,7 @@ public final class JournalReader implements AutoCloseable {
                     max = Math.max(max, Files.size(p));
                 }
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UserError("journal " + dir + ": cannot list it: " + e.getMessage(), e);
         }
         return max;

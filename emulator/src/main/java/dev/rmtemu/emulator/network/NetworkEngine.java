@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * A network of switches, hosts and links on one timeline.
@@ -347,7 +348,7 @@ public final class NetworkEngine {
     private long checkLatency(Topology t, Link l) {
         long maxNs = clock.cyclesToNs(MAX_PATH_CYCLES / maxHops);
         if (l.latencyNs() > maxNs) {
-            throw new dev.rmtemu.model.UserError(t.source() + ": links[" + l.id() + "]: latency_ns " + l.latencyNs()
+            throw new UserError(t.source() + ": links[" + l.id() + "]: latency_ns " + l.latencyNs()
                     + " would overflow emulated time (at most " + maxNs + " ns, so that " + maxHops
                     + " hops fit 2^61 cycles at " + clock.hz() + " Hz)");
         }
@@ -406,7 +407,7 @@ public final class NetworkEngine {
     }
 
     /** Every switch's event loop throws {@link dev.rmtemu.emulator.engine.RunStopped} once {@code stop} says so. */
-    public void stopWhen(java.util.function.BooleanSupplier stop) {
+    public void stopWhen(BooleanSupplier stop) {
         for (SwitchEngine s : switches) {
             s.stopWhen(stop);
         }

@@ -14,6 +14,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.CharsetDecoder;
 
 /**
  * The text side of a control file: its lines as strict UTF-8 (a byte-order mark
@@ -53,7 +55,7 @@ final class ControlText {
         var decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
         byte[] chunk = new byte[READ_CHUNK];
-        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(256);
+        ByteArrayOutputStream line = new ByteArrayOutputStream(256);
         int number = 0;
         boolean first = true;
         try (InputStream in = Files.newInputStream(file)) {
@@ -83,7 +85,7 @@ final class ControlText {
         handler.line(++number, decode(decoder, line, file, number));
     }
 
-    private static String decode(java.nio.charset.CharsetDecoder decoder, java.io.ByteArrayOutputStream line, Path file,
+    private static String decode(CharsetDecoder decoder, ByteArrayOutputStream line, Path file,
                                  int number) {
         byte[] b = line.toByteArray();
         int end = b.length > 0 && b[b.length - 1] == '\r' ? b.length - 1 : b.length;

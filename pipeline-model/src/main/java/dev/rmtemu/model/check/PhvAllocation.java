@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.Collections;
+import java.util.TreeSet;
 
 /**
  * Packs PHV fields into the target's 8/16/32-bit containers, the way the Tofino
@@ -28,7 +30,7 @@ public final class PhvAllocation {
      */
     public record Demand(String field, int width, Gress gress, boolean mauUse, Set<String> noPack) {
         public Demand {
-            noPack = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(noPack));
+            noPack = Collections.unmodifiableSortedSet(new TreeSet<>(noPack));
         }
 
         /** A field free to share a container with any other of its gress. */

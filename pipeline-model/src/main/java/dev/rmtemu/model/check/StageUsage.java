@@ -1,6 +1,9 @@
 package dev.rmtemu.model.check;
 
 import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.phv.Field;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Resources one gress uses in one stage, counted as the Tofino compiler lays a stage
@@ -40,9 +43,9 @@ public record StageUsage(
     /** An empty row. */
     static StageUsage empty(int stage, Gress gress, StageLogic logic) {
         int gatewayXbar = 0;
-        java.util.Set<String> fields = new java.util.TreeSet<>();
+        Set<String> fields = new TreeSet<>();
         if (logic != null) {
-            for (dev.rmtemu.model.phv.Field f : logic.gatewayFields()) {
+            for (Field f : logic.gatewayFields()) {
                 gatewayXbar += fields.add(f.name()) ? MemoryLayout.fieldBytes(f) : 0;
             }
         }

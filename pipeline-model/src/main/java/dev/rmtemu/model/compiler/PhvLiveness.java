@@ -18,6 +18,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.EnumMap;
+import java.util.TreeSet;
 
 /**
  * PHV allocation with liveness: a metadata field lives from the stage that first
@@ -63,7 +65,7 @@ public final class PhvLiveness {
      */
     public static List<PhvAllocation.Demand> demands(StageProgram p) {
         List<PhvAllocation.Demand> out = new ArrayList<>();
-        Map<Gress, Map<Field, Set<Field>>> conflicts = new java.util.EnumMap<>(Gress.class);
+        Map<Gress, Map<Field, Set<Field>>> conflicts = new EnumMap<>(Gress.class);
         for (Gress g : Gress.values()) {
             conflicts.put(g, p.uses(g) ? packConflicts(p, g) : Map.of());
         }
@@ -92,7 +94,7 @@ public final class PhvLiveness {
 
     /** The names of the fields that may not share a container with any of {@code members}. */
     private static Set<String> noPack(List<Field> members, Map<Field, Set<Field>> conflicts) {
-        Set<String> names = new java.util.TreeSet<>();
+        Set<String> names = new TreeSet<>();
         for (Field m : members) {
             for (Field other : conflicts.getOrDefault(m, Set.of())) {
                 names.add(other.name());
@@ -132,8 +134,8 @@ public final class PhvLiveness {
                     }
                     boolean oneInstruction = a.block() == b.block() && move(a) && move(b);
                     if (!oneInstruction) {
-                        out.computeIfAbsent(fa, k -> java.util.Collections.newSetFromMap(new IdentityHashMap<>())).add(fb);
-                        out.computeIfAbsent(fb, k -> java.util.Collections.newSetFromMap(new IdentityHashMap<>())).add(fa);
+                        out.computeIfAbsent(fa, k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(fb);
+                        out.computeIfAbsent(fb, k -> Collections.newSetFromMap(new IdentityHashMap<>())).add(fa);
                     }
                 }
             }

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.ArrayList;
 
 /**
  * Dependencies within a stage. A stateful ALU's or hash unit's output reaches the
@@ -186,7 +187,7 @@ final class StageDependencyPass implements CompilerPass {
             return "gateway '" + i.condition() + "' (" + (c.branch() == 0 ? "then" : "else") + " branch) instruction " + instruction;
         }
         Stmt.Apply t = IrWalk.application(c.at());
-        List<Integer> ids = new java.util.ArrayList<>(t.actions().keySet());
+        List<Integer> ids = new ArrayList<>(t.actions().keySet());
         String action = c.branch() < ids.size() ? "action " + ids.get(c.branch()) : "miss";
         return "table " + t.table().name() + " (" + action + ") instruction " + instruction;
     }

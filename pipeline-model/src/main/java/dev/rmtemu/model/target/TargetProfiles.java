@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import com.fasterxml.jackson.core.JsonLocation;
 
 /**
  * Built-in target profiles and user profiles from JSON files. Every field is
@@ -74,11 +75,11 @@ public final class TargetProfiles {
     /** Parses a profile; {@code source} names the file in error messages. */
     public static TargetProfile parse(String json, String source) {
         JsonNode root;
-        try (com.fasterxml.jackson.core.JsonParser parser = JSON.createParser(json)) {
+        try (JsonParser parser = JSON.createParser(json)) {
             root = JSON.readTree(parser);
             if (root != null && parser.nextToken() != null) {
                 // a second document (or any other text) after the profile: which one did the user mean?
-                com.fasterxml.jackson.core.JsonLocation at = parser.currentTokenLocation();
+                JsonLocation at = parser.currentTokenLocation();
                 throw new UserError(source + ": text after the profile's JSON object at line " + at.getLineNr()
                         + ", column " + at.getColumnNr() + " (a profile file holds one JSON object)");
             }

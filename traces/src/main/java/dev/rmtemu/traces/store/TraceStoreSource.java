@@ -14,6 +14,7 @@ import org.agrona.MutableDirectBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Map;
+import dev.rmtemu.model.text.Printable;
 
 /** Replays a trace store ({@link TraceStore}) as a {@link PacketSource}. */
 public final class TraceStoreSource implements PacketSource {
@@ -41,7 +42,7 @@ public final class TraceStoreSource implements PacketSource {
         this.expected = manifest.records();
         this.expectedCrc = manifest.recordsCrc();
         // the manifest is a file anyone can edit: its text is printed escaped and cut
-        this.source = dev.rmtemu.model.text.Printable.escape(m.getOrDefault("source", "?"), StoreManifest.MAX_SOURCE_CHARS);
+        this.source = Printable.escape(m.getOrDefault("source", "?"), StoreManifest.MAX_SOURCE_CHARS);
         for (SkipReason r : SkipReason.values()) {
             String v = m.get(StoreManifest.SKIPPED_KEY + r.label());
             if (v != null) {
@@ -119,7 +120,7 @@ public final class TraceStoreSource implements PacketSource {
 
     private UserError chronicleFailure(String doing, Throwable e) {
         return StoreManifest.corrupt(dir, "Chronicle Queue failed " + doing + " (" + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : ": " + dev.rmtemu.model.text.Printable.escape(e.getMessage(), 80))
+                + (e.getMessage() == null ? "" : ": " + Printable.escape(e.getMessage(), 80))
                 + ")");
     }
 
