@@ -375,7 +375,8 @@ public final class SwitchEngine {
      */
     static final int STOP_CHECK_EVENTS = 1 << 10;
     private BooleanSupplier stopWhen = () -> false;
-    private int eventsSinceStopCheck;
+    /** Events left before the next look at the stop condition. */
+    private int eventsToStopCheck = STOP_CHECK_EVENTS;
 
     /**
      * The event loop throws {@link RunStopped}, between two events, once {@code stop} says so
@@ -383,6 +384,14 @@ public final class SwitchEngine {
      */
     public void stopWhen(BooleanSupplier stop) {
         this.stopWhen = stop == null ? () -> false : stop;
+    }
+
+    /** Out of the event loop's body, so the loop stays small for the JIT: one decrement per event there. */
+    private void checkStop() {
+        eventsToStopCheck = STOP_CHECK_EVENTS;
+        if (stopWhen.getAsBoolean()) {
+            throw new RunStopped();
+        }
     }
 
     /** Cycle of the next pending event (Long.MAX_VALUE when idle). */
@@ -397,11 +406,8 @@ public final class SwitchEngine {
      */
     public void runUntil(long cycle, int phase) {
         while (true) {
-            if (++eventsSinceStopCheck >= STOP_CHECK_EVENTS) {
-                eventsSinceStopCheck = 0;
-                if (stopWhen.getAsBoolean()) {
-                    throw new RunStopped();
-                }
+            if (--eventsToStopCheck == 0) {
+                checkStop();
             }
             long lc = lanes.headCycle();
             long dc = dequeues.headCycle();
@@ -534,7 +540,7 @@ public final class SwitchEngine {
             case EV_CONTROL -> {
                 controlOps.get(payload).apply(state, c);
                 // a control operation may be long (a program exporting a whole sketch): look at the stop next
-                eventsSinceStopCheck = STOP_CHECK_EVENTS;
+                eventsToStopCheck = 1;
             }
             case EV_GENERATOR -> generate(c, payload);
             default -> throw new IllegalStateException("unknown event " + events.type());
