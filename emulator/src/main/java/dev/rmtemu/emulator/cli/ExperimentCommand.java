@@ -7,6 +7,7 @@ import dev.rmtemu.emulator.spi.CsvTables;
 import dev.rmtemu.emulator.spi.Experiment;
 import dev.rmtemu.emulator.output.ExperimentPlots;
 import dev.rmtemu.emulator.rundir.OutputPaths;
+import dev.rmtemu.emulator.host.DiskFull;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.emulator.spi.ProgramPlugin;
 import dev.rmtemu.emulator.spi.ProgramPlugins;
@@ -145,52 +146,62 @@ public final class ExperimentCommand implements Callable<Integer> {
         // opened (and refused) before the run: a bad DIR should not cost a long experiment
         try (RunDirectory data = dataDir == null ? null : RunDirectory.open(dataDir, force, inputs);
              RunDirectory plots = plotDir == null || same ? null : RunDirectory.open(plotDir, force, inputs)) {
-            Experiment.Output o = e.produce(options, err);
-            List<CsvTables.Table> tables = CsvTables.of(o.json());
-            ObjectNode report = JsonNodeFactory.instance.objectNode();
-            report.put("experiment", e.name());
-            report.set("inputs", inputs);
-            List<String> wrote = new ArrayList<>();
-            if (data != null) {
-                String jsonFile = e.name() + ".json";
-                data.writeString(jsonFile, o.json());
-                report.put("json", jsonFile);
-                ArrayNode names = report.putArray("tables");
-                for (CsvTables.Table t : tables) {
-                    String file = e.name() + "-" + t.name() + ".csv";
-                    data.writeString(file, t.csv());
-                    names.add(file);
+            try {
+                Experiment.Output o = e.produce(options, err);
+                List<CsvTables.Table> tables = CsvTables.of(o.json());
+                ObjectNode report = JsonNodeFactory.instance.objectNode();
+                report.put("experiment", e.name());
+                report.set("inputs", inputs);
+                List<String> wrote = new ArrayList<>();
+                if (data != null) {
+                    String jsonFile = e.name() + ".json";
+                    data.writeString(jsonFile, o.json());
+                    report.put("json", jsonFile);
+                    ArrayNode names = report.putArray("tables");
+                    for (CsvTables.Table t : tables) {
+                        String file = e.name() + "-" + t.name() + ".csv";
+                        data.writeString(file, t.csv());
+                        names.add(file);
+                    }
+                    wrote.add(dataDir.resolve(jsonFile) + " and " + names.size() + " CSV table" + (names.size() == 1 ? "" : "s")
+                            + " in " + dataDir);
                 }
-                wrote.add(dataDir.resolve(jsonFile) + " and " + names.size() + " CSV table" + (names.size() == 1 ? "" : "s")
-                        + " in " + dataDir);
+                RunDirectory figuresInto = data != null && same ? data : plots;
+                if (figuresInto != null) {
+                    ObjectNode figureReport = same ? report : JsonNodeFactory.instance.objectNode();
+                    if (!same) {
+                        figureReport.put("experiment", e.name());
+                        figureReport.set("inputs", inputs);
+                    }
+                    ArrayNode figures = figureReport.putArray("figures");
+                    for (ExperimentPlots.Figure f : ExperimentPlots.of(e.name(), tables)) {
+                        String base = e.name() + "-" + f.table();
+                        figuresInto.writeString(base + ".html", f.html());
+                        figuresInto.writeString(base + ".echarts.json", f.optionsJson());
+                        figures.add(base + ".html");
+                    }
+                    wrote.add(figures.size() + " figure page" + (figures.size() == 1 ? "" : "s") + " in " + plotDir);
+                    if (!same) {
+                        plots.finish(figureReport, true, null);
+                    }
+                }
+                if (data != null) {
+                    data.finish(report, true, null);
+                }
+                out.print(json ? o.json() : o.tables());
+                out.flush();
+                err.println("experiment " + e.name() + ": wrote " + String.join("; ", wrote));
+                err.flush();
+                return 0;
+            } catch (DiskFull full) {
+                // as a replay does: each directory's report.json says complete: false and why
+                for (RunDirectory d : new RunDirectory[] {data, plots}) {
+                    if (d != null) {
+                        d.failed(full);
+                    }
+                }
+                throw full;
             }
-            RunDirectory figuresInto = data != null && same ? data : plots;
-            if (figuresInto != null) {
-                ObjectNode figureReport = same ? report : JsonNodeFactory.instance.objectNode();
-                if (!same) {
-                    figureReport.put("experiment", e.name());
-                    figureReport.set("inputs", inputs);
-                }
-                ArrayNode figures = figureReport.putArray("figures");
-                for (ExperimentPlots.Figure f : ExperimentPlots.of(e.name(), tables)) {
-                    String base = e.name() + "-" + f.table();
-                    figuresInto.writeString(base + ".html", f.html());
-                    figuresInto.writeString(base + ".echarts.json", f.optionsJson());
-                    figures.add(base + ".html");
-                }
-                wrote.add(figures.size() + " figure page" + (figures.size() == 1 ? "" : "s") + " in " + plotDir);
-                if (!same) {
-                    plots.finish(figureReport, true, null);
-                }
-            }
-            if (data != null) {
-                data.finish(report, true, null);
-            }
-            out.print(json ? o.json() : o.tables());
-            out.flush();
-            err.println("experiment " + e.name() + ": wrote " + String.join("; ", wrote));
-            err.flush();
-            return 0;
         }
     }
 }

@@ -185,6 +185,25 @@ class DiskFullTest {
     }
 
     @Test
+    void anExperimentWhoseOutputsDoNotFitSaysWhyInItsReport(@TempDir Path tmp) throws Exception {
+        Path small = tmp.resolve("small");
+        mountTmpfs(small, OUTPUTS_DO_NOT_FIT);
+        try {
+            Path out = small.resolve("exp");
+            Cli r = cli("experiment", "fixture", "--opt", "pad=2000000", "--out", out.toString());
+            String line = out.resolve("fixture.json") + ": no space left on device";
+            assertEquals(DiskFull.EXIT_CODE, r.exit(), r.err());
+            assertEquals(List.of("rmtemu: " + line), r.err().lines().toList());
+            assertEquals(List.of(), temporaries(out));
+            JsonNode report = report(out);
+            assertFalse(report.get("complete").asBoolean());
+            assertEquals(line, report.get("interrupted_by").asText());
+        } finally {
+            unmount(small);
+        }
+    }
+
+    @Test
     void aJournalThatFillsTheDiskEndsTheRunWithAnAbortedEnd(@TempDir Path tmp) throws Exception {
         Path pcap = tmp.resolve("sparse.pcap");
         try (PacketSource gen = TraceSpec.open("gen:isp?packets=200&flows=2&seed=1"); PcapWriter w = new PcapWriter(pcap)) {

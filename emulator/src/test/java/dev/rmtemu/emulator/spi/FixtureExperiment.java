@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * A test experiment (registered in the test class path only): its rows hold a label with a
  * comma and quotes, so the CLI's CSV quoting is seen end to end; option {@code fail=1} makes
- * it refuse its options the way a real experiment does.
+ * it refuse its options the way a real experiment does; {@code pad=N} adds N bytes to its JSON
+ * (an output that fills a small file system).
  */
 public final class FixtureExperiment implements Experiment {
     @Override
@@ -24,7 +25,7 @@ public final class FixtureExperiment implements Experiment {
 
     @Override
     public List<String> options() {
-        return List.of("fail=0  1 refuses the options");
+        return List.of("fail=0  1 refuses the options", "pad=0  bytes added to the JSON");
     }
 
     @Override
@@ -33,8 +34,13 @@ public final class FixtureExperiment implements Experiment {
             throw new UserError("experiment fixture: option fail is 1");
         }
         String json = "{\"experiment\":\"fixture\",\"rows\":[{\"label\":\"a, \\\"quoted\\\" one\",\"value\":1.50},"
-                + "{\"label\":\"plain\",\"value\":2}],\"other\":[{\"k\":3}]}\n";
+                + "{\"label\":\"plain\",\"value\":2}],\"other\":[{\"k\":3}]"
+                + pad(Integer.parseInt(options.getOrDefault("pad", "0"))) + "}\n";
         String tables = "label                value\na, \"quoted\" one       1.5\nplain                2\n\nk\n3\n";
         return new Output(json, tables);
+    }
+
+    private static String pad(int bytes) {
+        return bytes == 0 ? "" : ",\"pad\":\"" + "x".repeat(bytes) + "\"";
     }
 }
