@@ -4,6 +4,7 @@ import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.rollcycles.LargeRollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import dev.rmtemu.traces.store.ChronicleLimits;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 import java.nio.file.Path;
@@ -81,6 +82,7 @@ final class JournalFormat {
 
     static SingleChronicleQueue open(Path dir, boolean readOnly) {
         System.setProperty("chronicle.analytics.disable", "true");
+        ChronicleLimits.apply();
         SingleChronicleQueueBuilder b = SingleChronicleQueueBuilder.binary(dir)
                 .rollCycle(ROLL_CYCLE)
                 .timeProvider(PINNED_CLOCK)

@@ -46,6 +46,7 @@ public final class TraceStore {
     }
 
     static SingleChronicleQueue open(Path dir, boolean readOnly) {
+        ChronicleLimits.apply();
         SingleChronicleQueueBuilder b = SingleChronicleQueueBuilder.binary(dir)
                 .rollCycle(ROLL_CYCLE)
                 .timeProvider(() -> FIXED_TIME_MILLIS);
