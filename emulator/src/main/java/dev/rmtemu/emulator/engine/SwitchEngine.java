@@ -596,6 +596,8 @@ public final class SwitchEngine {
         parserFree[pipe] = p + 1;
         Phv phv = pool.phv(slot);
         loadIngressIntrinsics(phv, arrival, port);
+        // counters count the frame's bytes, meters fill their buckets by the time the parser took the packet
+        phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(p));
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
         if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
             phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));
@@ -728,6 +730,7 @@ public final class SwitchEngine {
         loadEgressIntrinsics(phv, portNumber, slot);
         metrics.recordQueueingDelayCycles(out, dq.qid(), dq.deqTimedelta());
         if (hasEgress) {
+            phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
         }
         if (fEgressDrop != null && phv.get(fEgressDrop) != 0) {

@@ -20,6 +20,16 @@ final class IrWalk {
     /** The values a statement itself reads (not those of nested blocks). */
     private static final Stmt.Visitor<List<Expr>> READS = new Stmt.Visitor<>() {
         @Override
+        public List<Expr> count(Stmt.Count x) {
+            return List.of(x.index(), x.adjust());
+        }
+
+        @Override
+        public List<Expr> meter(Stmt.ExecuteMeter x) {
+            return List.of(x.index(), x.color(), x.adjust());
+        }
+
+        @Override
         public List<Expr> assign(Stmt.Assign s) {
             return List.of(s.value());
         }
@@ -68,6 +78,11 @@ final class IrWalk {
 
     private static final Expr.Visitor<List<Expr>> OPERANDS = new Expr.Visitor<>() {
         @Override
+        public List<Expr> meterOut(Expr.MeterOut x) {
+            return List.of();
+        }
+
+        @Override
         public List<Expr> read(Expr.Read e) {
             return List.of();
         }
@@ -110,6 +125,11 @@ final class IrWalk {
     static Field fieldRead(Expr e) {
         return e.accept(new Expr.Visitor<Field>() {
             @Override
+            public Field meterOut(Expr.MeterOut x) {
+                return null;
+            }
+
+            @Override
             public Field read(Expr.Read x) {
                 return x.field();
             }
@@ -144,6 +164,11 @@ final class IrWalk {
     /** The register action whose output a value is (null: not a register output). */
     static RegisterAction registerOutput(Expr e) {
         return e.accept(new Expr.Visitor<RegisterAction>() {
+            @Override
+            public RegisterAction meterOut(Expr.MeterOut x) {
+                return null;
+            }
+
             @Override
             public RegisterAction read(Expr.Read x) {
                 return null;
@@ -180,6 +205,11 @@ final class IrWalk {
     static HashUnit hashOutput(Expr e) {
         return e.accept(new Expr.Visitor<HashUnit>() {
             @Override
+            public HashUnit meterOut(Expr.MeterOut x) {
+                return null;
+            }
+
+            @Override
             public HashUnit read(Expr.Read x) {
                 return null;
             }
@@ -214,6 +244,11 @@ final class IrWalk {
     /** The action-data parameter a value is (null: another kind). */
     static Expr.ActionData actionDataRead(Expr e) {
         return e.accept(new Expr.Visitor<Expr.ActionData>() {
+            @Override
+            public Expr.ActionData meterOut(Expr.MeterOut x) {
+                return null;
+            }
+
             @Override
             public Expr.ActionData read(Expr.Read x) {
                 return null;
@@ -262,6 +297,11 @@ final class IrWalk {
     static Expr.Binary binary(Expr e) {
         return e.accept(new Expr.Visitor<Expr.Binary>() {
             @Override
+            public Expr.Binary meterOut(Expr.MeterOut x) {
+                return null;
+            }
+
+            @Override
             public Expr.Binary read(Expr.Read x) {
                 return null;
             }
@@ -297,6 +337,16 @@ final class IrWalk {
     static Stmt.Assign assignment(Stmt s) {
         return s.accept(new Stmt.Visitor<Stmt.Assign>() {
             @Override
+            public Stmt.Assign count(Stmt.Count x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.Assign meter(Stmt.ExecuteMeter x) {
+                return null;
+            }
+
+            @Override
             public Stmt.Assign assign(Stmt.Assign x) {
                 return x;
             }
@@ -321,6 +371,16 @@ final class IrWalk {
     /** The register action a statement runs (null: another kind). */
     static Stmt.Execute execution(Stmt s) {
         return s.accept(new Stmt.Visitor<Stmt.Execute>() {
+            @Override
+            public Stmt.Execute count(Stmt.Count x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.Execute meter(Stmt.ExecuteMeter x) {
+                return null;
+            }
+
             @Override
             public Stmt.Execute assign(Stmt.Assign x) {
                 return null;
@@ -347,6 +407,16 @@ final class IrWalk {
     static Stmt.If gateway(Stmt s) {
         return s.accept(new Stmt.Visitor<Stmt.If>() {
             @Override
+            public Stmt.If count(Stmt.Count x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.If meter(Stmt.ExecuteMeter x) {
+                return null;
+            }
+
+            @Override
             public Stmt.If assign(Stmt.Assign x) {
                 return null;
             }
@@ -371,6 +441,16 @@ final class IrWalk {
     /** The table application a statement is (null: another kind). */
     static Stmt.Apply application(Stmt s) {
         return s.accept(new Stmt.Visitor<Stmt.Apply>() {
+            @Override
+            public Stmt.Apply count(Stmt.Count x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.Apply meter(Stmt.ExecuteMeter x) {
+                return null;
+            }
+
             @Override
             public Stmt.Apply assign(Stmt.Assign x) {
                 return null;

@@ -16,6 +16,16 @@ final class RegisterAccessPass implements CompilerPass {
     /** The register array a statement accesses itself (null: none). */
     private static final Stmt.Visitor<RegisterArray> ARRAY = new Stmt.Visitor<>() {
         @Override
+        public RegisterArray count(Stmt.Count x) {
+            return null;
+        }
+
+        @Override
+        public RegisterArray meter(Stmt.ExecuteMeter x) {
+            return null;
+        }
+
+        @Override
         public RegisterArray assign(Stmt.Assign s) {
             return null;
         }
@@ -38,6 +48,16 @@ final class RegisterAccessPass implements CompilerPass {
 
     /** The table a statement looks up itself (null: none). */
     private static final Stmt.Visitor<MatchTable> TABLE = new Stmt.Visitor<>() {
+        @Override
+        public MatchTable count(Stmt.Count x) {
+            return null;
+        }
+
+        @Override
+        public MatchTable meter(Stmt.ExecuteMeter x) {
+            return null;
+        }
+
         @Override
         public MatchTable assign(Stmt.Assign s) {
             return null;

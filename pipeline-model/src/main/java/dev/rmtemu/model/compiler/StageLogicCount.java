@@ -45,6 +45,16 @@ final class StageLogicCount {
                 s.branches().forEach(b -> countBlock(b, instructions));
                 s.accept(new Stmt.Visitor<Void>() {
                     @Override
+                    public Void count(Stmt.Count x) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void meter(Stmt.ExecuteMeter x) {
+                        return null;
+                    }
+
+                    @Override
                     public Void assign(Stmt.Assign a) {
                         IrWalk.forEachExpr(a.value(), x -> {
                             RegisterAction r = IrWalk.registerOutput(x);

@@ -25,6 +25,16 @@ public record TablePlacement(Gress gress, String table, int stage, int earliestS
             for (StageDecl d : p.stages(g)) {
                 IrWalk.forEachStmt(d.body(), s -> s.accept(new Stmt.Visitor<Void>() {
                     @Override
+                    public Void count(Stmt.Count x) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void meter(Stmt.ExecuteMeter x) {
+                        return null;
+                    }
+
+                    @Override
                     public Void assign(Stmt.Assign a) {
                         return null;
                     }
@@ -53,6 +63,16 @@ public record TablePlacement(Gress gress, String table, int stage, int earliestS
                     }
                 }));
                 IrWalk.forEachStmt(d.body(), s -> s.accept(new Stmt.Visitor<Void>() {
+                    @Override
+                    public Void count(Stmt.Count x) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void meter(Stmt.ExecuteMeter x) {
+                        return null;
+                    }
+
                     @Override
                     public Void assign(Stmt.Assign a) {
                         lastWrite.put(a.dest(), d.number());

@@ -42,6 +42,11 @@ final class TargetOperatorsPass implements CompilerPass {
                 for (Expr e : IrWalk.reads(s)) {
                     IrWalk.visitAll(e, new Expr.Visitor<Void>() {
                         @Override
+                        public Void meterOut(Expr.MeterOut x) {
+                            return null;
+                        }
+
+                        @Override
                         public Void read(Expr.Read x) {
                             return null;
                         }

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.compiler;
 
+import dev.rmtemu.model.extern.MeterColor;
 import dev.rmtemu.model.ir.Expr;
 
 /**
@@ -16,6 +17,11 @@ final class ValueRange {
     }
 
     private static final Expr.Visitor<Long> MAX = new Expr.Visitor<>() {
+        @Override
+        public Long meterOut(Expr.MeterOut x) {
+            return (long) MeterColor.RED; // the largest colour
+        }
+
         @Override
         public Long read(Expr.Read e) {
             return e.field().mask();

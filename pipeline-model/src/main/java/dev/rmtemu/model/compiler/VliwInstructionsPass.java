@@ -53,6 +53,16 @@ final class VliwInstructionsPass implements CompilerPass {
     private void shape(StageDecl d, Stmt s, Refusals out) {
         s.accept(new Stmt.Visitor<Void>() {
             @Override
+            public Void count(Stmt.Count x) {
+                return null;
+            }
+
+            @Override
+            public Void meter(Stmt.ExecuteMeter x) {
+                return null;
+            }
+
+            @Override
             public Void assign(Stmt.Assign a) {
                 int ops = operations(a.value());
                 if (ops > 1) {

@@ -47,6 +47,30 @@ final class WidthsAndTypesPass implements CompilerPass {
             }
             s.accept(new Stmt.Visitor<Void>() {
                 @Override
+                public Void count(Stmt.Count x) {
+                    if (!x.counter().direct()) {
+                        index("counter " + x.counter().name(), x.index(), x.counter().size());
+                    }
+                    return null;
+                }
+
+                @Override
+                public Void meter(Stmt.ExecuteMeter x) {
+                    if (!x.meter().direct()) {
+                        index("meter " + x.meter().name(), x.index(), x.meter().size());
+                    }
+                    return null;
+                }
+
+                private void index(String what, Expr index, int size) {
+                    long max = ValueRange.max(index);
+                    if (Long.compareUnsigned(max, size - 1L) > 0) {
+                        out.add(g, n, what, "index " + index + " can reach " + Long.toUnsignedString(max) + " but it has "
+                                + size + " cells (use a power-of-two size, or fold the index onto the size)");
+                    }
+                }
+
+                @Override
                 public Void assign(Stmt.Assign a) {
                     Field f = a.dest();
                     if (!f.visibleIn(g)) {
@@ -100,6 +124,11 @@ final class WidthsAndTypesPass implements CompilerPass {
 
     /** The rules on each value a statement reads. */
     private static final class Values implements Expr.Visitor<Void> {
+        @Override
+        public Void meterOut(Expr.MeterOut x) {
+            return null;
+        }
+
         private final StageDecl d;
         private final Deque<MatchTable> tables;
         private final Refusals out;

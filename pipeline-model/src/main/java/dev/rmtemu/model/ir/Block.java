@@ -1,5 +1,8 @@
 package dev.rmtemu.model.ir;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
+import dev.rmtemu.model.extern.MeterColor;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.table.MatchTable;
@@ -39,6 +42,59 @@ public final class Block {
 
     public Block execute(RegisterAction a, Expr index, Expr inLo, Expr inHi) {
         stmts.add(new Stmt.Execute(a, index, inLo, inHi));
+        return this;
+    }
+
+    /** Counts the packet in cell {@code index} of an indirect counter. */
+    public Block count(Counter c, Expr index) {
+        return count(c, index, Ir.constant(0));
+    }
+
+    /** Counts the packet in cell {@code index}, {@code adjust} bytes fewer (TNA's adjust_byte_count). */
+    public Block count(Counter c, Expr index, Expr adjust) {
+        if (c.direct()) {
+            throw new IllegalArgumentException("counter " + c.name() + " is direct on table " + c.table().name()
+                    + ": its cell is the entry that hit, not an index");
+        }
+        stmts.add(new Stmt.Count(c, index, adjust));
+        return this;
+    }
+
+    /** Counts the packet in a direct counter's cell of the entry that hit (inside an action of its table). */
+    public Block count(Counter c) {
+        if (!c.direct()) {
+            throw new IllegalArgumentException("counter " + c.name() + " is indirect: count it at an index");
+        }
+        stmts.add(new Stmt.Count(c, Ir.constant(0), Ir.constant(0)));
+        return this;
+    }
+
+    /** Runs an indirect meter colour-blind on cell {@code index}; its colour is {@link Ir#color}. */
+    public Block meter(Meter m, Expr index) {
+        return meter(m, index, Ir.constant(MeterColor.GREEN));
+    }
+
+    /** Runs an indirect meter colour-aware: {@code color} is the packet's pre-colour. */
+    public Block meter(Meter m, Expr index, Expr color) {
+        if (m.direct()) {
+            throw new IllegalArgumentException("meter " + m.name() + " is direct on table " + m.table().name()
+                    + ": its cell is the entry that hit, not an index");
+        }
+        stmts.add(new Stmt.ExecuteMeter(m, index, color, Ir.constant(0)));
+        return this;
+    }
+
+    /** Runs a direct meter colour-blind on the entry that hit (inside an action of its table). */
+    public Block meter(Meter m) {
+        return meterAware(m, Ir.constant(MeterColor.GREEN));
+    }
+
+    /** Runs a direct meter colour-aware on the entry that hit. */
+    public Block meterAware(Meter m, Expr color) {
+        if (!m.direct()) {
+            throw new IllegalArgumentException("meter " + m.name() + " is indirect: run it at an index");
+        }
+        stmts.add(new Stmt.ExecuteMeter(m, Ir.constant(0), color, Ir.constant(0)));
         return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.ir;
 
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.register.RegisterAction;
@@ -28,6 +29,8 @@ public sealed interface Expr {
         R actionData(ActionData e);
 
         R binary(Binary e);
+
+        R meterOut(MeterOut e);
     }
 
     <R> R accept(Visitor<R> v);
@@ -121,6 +124,24 @@ public sealed interface Expr {
         @Override
         public String toString() {
             return table.name() + ".action_data";
+        }
+    }
+
+    /** The colour a meter gave the packet, earlier in the same stage on the same control path. */
+    record MeterOut(Meter meter) implements Expr {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.meterOut(this);
+        }
+
+        @Override
+        public Long constantValue() {
+            return null;
+        }
+
+        @Override
+        public String toString() {
+            return meter.name() + ".color";
         }
     }
 

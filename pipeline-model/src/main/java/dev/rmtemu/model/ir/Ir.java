@@ -1,5 +1,6 @@
 package dev.rmtemu.model.ir;
 
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.register.CmpOp;
@@ -29,6 +30,11 @@ public final class Ir {
 
     public static Expr output(RegisterAction a) {
         return new Expr.RegOut(a);
+    }
+
+    /** The colour a meter gave the packet in this stage. */
+    public static Expr color(Meter m) {
+        return new Expr.MeterOut(m);
     }
 
     public static Expr actionData(MatchTable t) {

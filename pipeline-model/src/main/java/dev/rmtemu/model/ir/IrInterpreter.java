@@ -2,6 +2,8 @@ package dev.rmtemu.model.ir;
 
 import java.util.IdentityHashMap;
 import dev.rmtemu.model.arith.Divisor;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.RegisterAction;
@@ -27,12 +29,17 @@ public final class IrInterpreter {
 
     public IrInterpreter(Gress gress, int stage, List<RegisterAction> stageActions, List<MatchTable> stageTables,
                          List<Stmt> body) {
-        Slots s = new Slots(gress, stage, stageActions, stageTables);
+        this(gress, stage, stageActions, stageTables, List.of(), body);
+    }
+
+    public IrInterpreter(Gress gress, int stage, List<RegisterAction> stageActions, List<MatchTable> stageTables,
+                         List<Meter> stageMeters, List<Stmt> body) {
+        Slots s = new Slots(gress, stage, stageActions, stageTables, stageMeters);
         this.body = s.block(body);
         this.slots = s.count;
     }
 
-    /** Scratch slots the stage needs: one per register action and one per table application. */
+    /** Scratch slots the stage needs: one per register action and meter, two per table (action data, entry handle). */
     public int slots() {
         return slots;
     }
@@ -62,17 +69,40 @@ public final class IrInterpreter {
     private static final class Slots {
         private final Map<RegisterAction, Integer> actions = new IdentityHashMap<>();
         private final Map<MatchTable, Integer> tables = new IdentityHashMap<>();
+        private final Map<Meter, Integer> meters = new IdentityHashMap<>();
         private final String where;
         private int count;
 
-        Slots(Gress gress, int stage, List<RegisterAction> stageActions, List<MatchTable> stageTables) {
+        Slots(Gress gress, int stage, List<RegisterAction> stageActions, List<MatchTable> stageTables, List<Meter> stageMeters) {
             this.where = gress.label() + " stage " + stage;
             for (RegisterAction a : stageActions) {
                 actions.put(a, count++);
             }
             for (MatchTable t : stageTables) {
-                tables.put(t, count++);
+                tables.put(t, count);
+                count += 2; // action data, then the handle of the entry that hit
             }
+            for (Meter m : stageMeters) {
+                meters.put(m, count++);
+            }
+        }
+
+        private int meterSlot(Meter m) {
+            Integer k = meters.get(m);
+            if (k == null) {
+                throw new IllegalArgumentException(where + " runs meter " + m.name() + ", placed in "
+                        + m.gress().label() + " stage " + m.stage());
+            }
+            return k;
+        }
+
+        /** The index of a counter or meter cell: the index value, or for a direct one the handle of its table's hit. */
+        private Value cell(MatchTable direct, Expr index) {
+            if (direct == null) {
+                return value(index);
+            }
+            int h = tableSlot(direct) + 1;
+            return (ctx, out) -> out[h];
         }
 
         private int tableSlot(MatchTable t) {
@@ -153,6 +183,7 @@ public final class IrInterpreter {
                         return;
                     }
                     out[k] = ctx.actionData(t, entry);
+                    out[k + 1] = ctx.entryHandle(t, entry);
                     int id = ctx.actionId(t, entry);
                     for (int x = 0; x < ids.length; x++) {
                         if (ids[x] == id) {
@@ -161,6 +192,24 @@ public final class IrInterpreter {
                         }
                     }
                 };
+            }
+
+            @Override
+            public Node count(Stmt.Count c) {
+                Counter counter = c.counter();
+                Value index = cell(counter.table(), c.index());
+                Value adjust = value(c.adjust());
+                return (ctx, out) -> ctx.count(counter, index.eval(ctx, out), adjust.eval(ctx, out));
+            }
+
+            @Override
+            public Node meter(Stmt.ExecuteMeter x) {
+                Meter m = x.meter();
+                int k = meterSlot(m);
+                Value index = cell(m.table(), x.index());
+                Value color = value(x.color());
+                Value adjust = value(x.adjust());
+                return (ctx, out) -> out[k] = ctx.meter(m, index.eval(ctx, out), color.eval(ctx, out), adjust.eval(ctx, out));
             }
         };
 
@@ -197,6 +246,12 @@ public final class IrInterpreter {
             @Override
             public Value actionData(Expr.ActionData d) {
                 int k = tableSlot(d.table());
+                return (ctx, out) -> out[k];
+            }
+
+            @Override
+            public Value meterOut(Expr.MeterOut m) {
+                int k = meterSlot(m.meter());
                 return (ctx, out) -> out[k];
             }
 

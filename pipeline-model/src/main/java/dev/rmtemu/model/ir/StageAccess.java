@@ -1,5 +1,7 @@
 package dev.rmtemu.model.ir;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.register.RegisterAction;
@@ -26,6 +28,15 @@ public interface StageAccess {
 
     /** Runs a register action on cell {@code index} with ALU inputs {@code inLo}, {@code inHi}; returns its output. */
     long execute(RegisterAction a, long index, long inLo, long inHi);
+
+    /** Counts the packet in cell {@code index} of a counter, {@code adjust} bytes fewer. */
+    void count(Counter c, long index, long adjust);
+
+    /** Runs a meter on cell {@code index} with pre-colour {@code color}; returns the packet's colour. */
+    long meter(Meter m, long index, long color, long adjust);
+
+    /** The stable handle of {@code entry} of {@code t} (what a direct counter or meter is indexed by). */
+    int entryHandle(MatchTable t, int entry);
 
     /** Looks the table up with its key from the PHV: the entry index, or -1 on a miss. */
     int lookup(MatchTable t);

@@ -3,6 +3,8 @@ package dev.rmtemu.model.ir;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.function.Consumer;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.table.MatchTable;
@@ -30,6 +32,10 @@ public sealed interface Stmt {
         R gateway(If s);
 
         R apply(Apply s);
+
+        R count(Count s);
+
+        R meter(ExecuteMeter s);
     }
 
     <R> R accept(Visitor<R> v);
@@ -68,6 +74,31 @@ public sealed interface Stmt {
             return v.execute(this);
         }
 
+    }
+
+    /**
+     * Counts the packet in a counter: cell {@code index} of an indirect counter, or, for a
+     * direct counter (whose {@code index} is the constant 0), the entry of its table that hit;
+     * TNA's {@code count(index, adjust_byte_count)}: {@code adjust} is subtracted from the
+     * frame's bytes.
+     */
+    record Count(Counter counter, Expr index, Expr adjust) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.count(this);
+        }
+    }
+
+    /**
+     * Runs a meter on cell {@code index} (a direct meter: the entry that hit; {@code index} is
+     * the constant 0) with pre-colour {@code color} (GREEN for a colour-blind meter) and
+     * {@code adjust} subtracted from the frame's bytes; its colour is {@link Expr.MeterOut}.
+     */
+    record ExecuteMeter(Meter meter, Expr index, Expr color, Expr adjust) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.meter(this);
+        }
     }
 
     /** A gateway: {@code then} when the condition holds, else {@code otherwise}. */

@@ -97,6 +97,22 @@ public final class P4Printer {
         for (Stmt s : stmts) {
             s.accept(new Stmt.Visitor<Void>() {
                 @Override
+                public Void count(Stmt.Count x) {
+                    String adjust = Long.valueOf(0).equals(x.adjust().constantValue()) ? "" : ", " + x.adjust();
+                    line(depth, x.counter().name() + ".count(" + (x.counter().direct() ? adjust.replaceFirst("^, ", "")
+                            : x.index() + adjust) + ");");
+                    return null;
+                }
+
+                @Override
+                public Void meter(Stmt.ExecuteMeter x) {
+                    String color = Long.valueOf(0).equals(x.color().constantValue()) ? "" : "(MeterColor_t) " + x.color();
+                    String args = x.meter().direct() ? color : x.index() + (color.isEmpty() ? "" : ", " + color);
+                    line(depth, x.meter().name() + ".color = " + x.meter().name() + ".execute(" + args + ");");
+                    return null;
+                }
+
+                @Override
                 public Void assign(Stmt.Assign a) {
                     line(depth, a.dest().name() + " = " + a.value() + ";");
                     return null;

@@ -2,6 +2,10 @@ package dev.rmtemu.model.program;
 
 import java.util.HashSet;
 import java.util.Set;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.CounterType;
+import dev.rmtemu.model.extern.Meter;
+import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
@@ -43,6 +47,8 @@ public final class ProgramBuilder {
     private final List<RegisterArray> registers = new ArrayList<>();
     private final List<MatchTable> tables = new ArrayList<>();
     private final List<HashUnit> hashes = new ArrayList<>();
+    private final List<Counter> counters = new ArrayList<>();
+    private final List<Meter> meters = new ArrayList<>();
     private final List<Field> bridged = new ArrayList<>();
     private final Set<String> resourceNames = new HashSet<>();
     private boolean built;
@@ -158,7 +164,8 @@ public final class ProgramBuilder {
             decls.put(e.getKey(), list);
         }
         built = true;
-        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged);
+        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
+                counters, meters);
     }
 
     /** One stage of one gress. */
@@ -170,6 +177,8 @@ public final class ProgramBuilder {
         private final List<RegisterArray> stageRegisters = new ArrayList<>();
         private final List<RegisterAction> stageActions = new ArrayList<>();
         private final List<MatchTable> stageTables = new ArrayList<>();
+        private final List<Counter> stageCounters = new ArrayList<>();
+        private final List<Meter> stageMeters = new ArrayList<>();
         private List<Stmt> body;
 
         private StageBuilder(Gress gress, int number) {
@@ -253,6 +262,53 @@ public final class ProgramBuilder {
             return t;
         }
 
+        /** An indirect counter of {@code size} cells (TNA {@code Counter<bit<W>, _>(size, type)}). */
+        public Counter counter(String counterName, CounterType type, int widthBits, int size) {
+            return addCounter(counterName, type, widthBits, size, null);
+        }
+
+        /** A direct counter of a table of this stage (TNA {@code DirectCounter<bit<W>>(type)}): one cell per entry. */
+        public Counter directCounter(String counterName, CounterType type, int widthBits, MatchTable t) {
+            requireOwnTable(t, "direct counter " + counterName);
+            return addCounter(counterName, type, widthBits, t.size(), t);
+        }
+
+        private Counter addCounter(String counterName, CounterType type, int widthBits, int size, MatchTable t) {
+            checkOpen();
+            claim(counterName);
+            Counter c = new Counter(counters.size(), counterName, type, widthBits, size, gress, number, t);
+            counters.add(c);
+            stageCounters.add(c);
+            return c;
+        }
+
+        /** An indirect meter of {@code size} cells (TNA {@code Meter<_>(size, type)}; Tofino meters are RFC 2698 trTCMs). */
+        public Meter meter(String meterName, MeterType type, Meter.Algorithm algorithm, int size) {
+            return addMeter(meterName, type, algorithm, size, null);
+        }
+
+        /** A direct meter of a table of this stage (TNA {@code DirectMeter(type)}): one cell per entry. */
+        public Meter directMeter(String meterName, MeterType type, Meter.Algorithm algorithm, MatchTable t) {
+            requireOwnTable(t, "direct meter " + meterName);
+            return addMeter(meterName, type, algorithm, t.size(), t);
+        }
+
+        private Meter addMeter(String meterName, MeterType type, Meter.Algorithm algorithm, int size, MatchTable t) {
+            checkOpen();
+            claim(meterName);
+            Meter m = new Meter(meters.size(), meterName, type, algorithm, size, gress, number, t);
+            meters.add(m);
+            stageMeters.add(m);
+            return m;
+        }
+
+        private void requireOwnTable(MatchTable t, String what) {
+            if (!stageTables.contains(t)) {
+                throw new IllegalArgumentException(what + " declared in " + gress.label() + " stage " + number
+                        + " but table " + t.name() + " is placed elsewhere");
+            }
+        }
+
         /**
          * The stage's code as IR: {@code code} runs once, now, and records the
          * stage's tables, gateways, register actions and VLIW instructions.
@@ -276,8 +332,10 @@ public final class ProgramBuilder {
 
         private StageDecl toDecl() {
             List<Stmt> code = body == null ? List.of() : body; // a stage that only declares state runs nothing
+            DirectUse.check(code, gress.label() + " stage " + number);
             return new StageDecl(gress, number, dependency, stageHashes, stageRegisters, stageActions, stageTables,
-                    new IrInterpreter(gress, number, stageActions, stageTables, code), code);
+                    new IrInterpreter(gress, number, stageActions, stageTables, stageMeters, code), code, stageCounters,
+                    stageMeters);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.program;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.ir.Stmt;
@@ -11,7 +13,7 @@ import dev.rmtemu.model.table.MatchTable;
 import java.util.List;
 
 /**
- * What one stage of one gress declares, and its code: the IR body, run by the
+ * What one stage of one gress declares (hashes, registers, tables, counters, meters), and its code: the IR body, run by the
  * generated class of its gress or by {@code interpreter} (the reference).
  */
 public record StageDecl(
@@ -23,9 +25,19 @@ public record StageDecl(
         List<RegisterAction> registerActions,
         List<MatchTable> tables,
         IrInterpreter interpreter,
-        List<Stmt> body) {
+        List<Stmt> body,
+        List<Counter> counters,
+        List<Meter> meters) {
+
+    /** A stage without counters or meters. */
+    public StageDecl(Gress gress, int number, StageDependency dependency, List<HashUnit> hashes, List<RegisterArray> registers,
+                     List<RegisterAction> registerActions, List<MatchTable> tables, IrInterpreter interpreter, List<Stmt> body) {
+        this(gress, number, dependency, hashes, registers, registerActions, tables, interpreter, body, List.of(), List.of());
+    }
 
     public StageDecl {
+        counters = List.copyOf(counters);
+        meters = List.copyOf(meters);
         hashes = List.copyOf(hashes);
         registers = List.copyOf(registers);
         registerActions = List.copyOf(registerActions);

@@ -1,6 +1,8 @@
 package dev.rmtemu.model.program;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
@@ -29,6 +31,8 @@ public final class StageProgram {
     private final List<RegisterArray> registers;
     private final List<MatchTable> tables;
     private final List<HashUnit> hashes;
+    private final List<Counter> counters;
+    private final List<Meter> meters;
     private final Map<Intrinsic, Field> intrinsics;
     /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
     private final Object config;
@@ -36,6 +40,13 @@ public final class StageProgram {
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
                  List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged) {
+        this(name, description, params, fields, stages, registers, tables, hashes, intrinsics, bridged, List.of(), List.of());
+    }
+
+    StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
+                 Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
+                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged, List<Counter> counters,
+                 List<Meter> meters) {
         int bits = 0;
         for (Field f : bridged) {
             bits += f.width();
@@ -53,6 +64,8 @@ public final class StageProgram {
         this.registers = List.copyOf(registers);
         this.tables = List.copyOf(tables);
         this.hashes = List.copyOf(hashes);
+        this.counters = List.copyOf(counters);
+        this.meters = List.copyOf(meters);
         this.intrinsics = new EnumMap<>(intrinsics);
         this.config = null;
     }
@@ -67,6 +80,8 @@ public final class StageProgram {
         this.registers = p.registers;
         this.tables = p.tables;
         this.hashes = p.hashes;
+        this.counters = p.counters;
+        this.meters = p.meters;
         this.intrinsics = p.intrinsics;
         this.config = config;
     }
@@ -132,6 +147,34 @@ public final class StageProgram {
 
     public List<HashUnit> hashes() {
         return hashes;
+    }
+
+    /** All counters, indexed by id. */
+    public List<Counter> counters() {
+        return counters;
+    }
+
+    /** All meters, indexed by id. */
+    public List<Meter> meters() {
+        return meters;
+    }
+
+    public Counter counter(String name) {
+        for (Counter c : counters) {
+            if (c.name().equals(name)) {
+                return c;
+            }
+        }
+        throw new UserError("program " + this.name + " has no counter '" + name + "'");
+    }
+
+    public Meter meter(String name) {
+        for (Meter m : meters) {
+            if (m.name().equals(name)) {
+                return m;
+            }
+        }
+        throw new UserError("program " + this.name + " has no meter '" + name + "'");
     }
 
     /** The field carrying an intrinsic, or null when the program does not carry it. */

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.runtime;
 
+import dev.rmtemu.model.extern.CounterCells;
+import dev.rmtemu.model.extern.MeterCells;
 import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.table.TableState;
@@ -19,9 +21,20 @@ public abstract class GressCode {
 
     /**
      * Runs one pass: {@code phv} is the PHV's committed slots (updated stage by
-     * stage), {@code lo}/{@code hi} the pipe and gress's register storage by array id.
+     * stage), {@code lo}/{@code hi} the pipe and gress's register storage by array id, {@code externs}
+     * its counters and meters.
      */
-    public abstract void run(long[] phv, Phv p, long[][] lo, long[][] hi, TableState[] tables, long packet);
+    public abstract void run(long[] phv, Phv p, long[][] lo, long[][] hi, TableState[] tables, ExternFile externs, long packet);
+
+    /** A counter's cells (generated code: the file's array is package-private). */
+    public static CounterCells counter(ExternFile x, int id) {
+        return x.counters[id];
+    }
+
+    /** A meter's cells. */
+    public static MeterCells meter(ExternFile x, int id) {
+        return x.meters[id];
+    }
 
     // ---- helpers the generated code calls (small, so the JIT inlines them) ----
 

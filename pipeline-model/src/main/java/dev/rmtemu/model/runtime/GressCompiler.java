@@ -2,6 +2,11 @@ package dev.rmtemu.model.runtime;
 
 import java.lang.invoke.MethodType;
 import java.util.Locale;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.CounterCells;
+import dev.rmtemu.model.extern.Meter;
+import dev.rmtemu.model.extern.MeterCells;
+import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.hash.CrcKernel;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Expr;
@@ -43,7 +48,7 @@ public final class GressCompiler {
     private static final String SUPER = Type.getInternalName(GressCode.class);
     private static final String NAME = "dev/rmtemu/model/runtime/GressCode$Generated";
     private static final String RUN = "([JL" + Type.getInternalName(Phv.class) + ";[[J[[J[L"
-            + Type.getInternalName(TableState.class) + ";J)V";
+            + Type.getInternalName(TableState.class) + ";L" + Type.getInternalName(ExternFile.class) + ";J)V";
 
     // arguments of run
     private static final int PHV = 1;
@@ -51,8 +56,9 @@ public final class GressCompiler {
     private static final int LO = 3;
     private static final int HI = 4;
     private static final int TABLES = 5;
-    private static final int PACKET = 6;
-    private static final int FIRST_LOCAL = 8;
+    private static final int EXTERNS = 6;
+    private static final int PACKET = 7;
+    private static final int FIRST_LOCAL = 9;
 
     private static final Map<StageProgram, GressCode[]> CACHE = new WeakHashMap<>();
 
@@ -99,7 +105,7 @@ public final class GressCompiler {
         MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", RUN, null, null);
         m.visitCode();
         for (String name : stageMethods) {
-            for (int arg = 0; arg <= TABLES; arg++) {
+            for (int arg = 0; arg <= EXTERNS; arg++) {
                 m.visitVarInsn(Opcodes.ALOAD, arg);
             }
             m.visitVarInsn(Opcodes.LLOAD, PACKET);
@@ -133,6 +139,9 @@ public final class GressCompiler {
         private int headerFlag = -1;
         private final Map<RegisterAction, Integer> outputs = new IdentityHashMap<>();
         private final Map<MatchTable, Integer> actionData = new IdentityHashMap<>();
+        /** Per table with a direct counter or meter: the int local holding the handle of the entry that hit. */
+        private final Map<MatchTable, Integer> handles = new IdentityHashMap<>();
+        private final Map<Meter, Integer> colors = new IdentityHashMap<>();
 
         Emitter(Gress gress) {
             this.gress = gress;
@@ -155,9 +164,21 @@ public final class GressCompiler {
             written.clear();
             outputs.clear();
             actionData.clear();
+            handles.clear();
+            colors.clear();
             // fields the stage writes, in slot order: loaded at entry, stored back at the end
             TreeMap<Integer, Field> bySlot = new TreeMap<>();
             Stmt.walk(d.body(), s -> s.accept(new Stmt.Visitor<Void>() {
+                @Override
+                public Void count(Stmt.Count x) {
+                    return null;
+                }
+
+                @Override
+                public Void meter(Stmt.ExecuteMeter x) {
+                    return null;
+                }
+
                 @Override
                 public Void assign(Stmt.Assign a) {
                     bySlot.put(a.dest().slot(), a.dest());
@@ -199,6 +220,20 @@ public final class GressCompiler {
                 m.visitInsn(Opcodes.LCONST_0);
                 m.visitVarInsn(Opcodes.LSTORE, l);
             }
+            for (Meter mt : d.meters()) {
+                int l = longLocal();
+                colors.put(mt, l);
+                m.visitInsn(Opcodes.LCONST_0);
+                m.visitVarInsn(Opcodes.LSTORE, l);
+                if (mt.direct()) {
+                    directHandle(mt.table());
+                }
+            }
+            for (Counter c : d.counters()) {
+                if (c.direct()) {
+                    directHandle(c.table());
+                }
+            }
             if (bySlot.values().stream().anyMatch(f -> f.kind() == FieldKind.HEADER)) {
                 headerFlag = local();
                 m.visitInsn(Opcodes.ICONST_0);
@@ -222,8 +257,30 @@ public final class GressCompiler {
             }
         }
 
+        /** A local for the handle of the entry of {@code t} that hit (once per table). */
+        private void directHandle(MatchTable t) {
+            if (!handles.containsKey(t)) {
+                int l = local();
+                handles.put(t, l);
+                m.visitInsn(Opcodes.ICONST_0);
+                m.visitVarInsn(Opcodes.ISTORE, l);
+            }
+        }
+
         /** Emits each kind of statement. */
         private final Stmt.Visitor<Void> statements = new Stmt.Visitor<>() {
+            @Override
+            public Void count(Stmt.Count c) {
+                Emitter.this.count(c);
+                return null;
+            }
+
+            @Override
+            public Void meter(Stmt.ExecuteMeter x) {
+                Emitter.this.meter(x);
+                return null;
+            }
+
             @Override
             public Void assign(Stmt.Assign a) {
                 Emitter.this.assign(a);
@@ -316,6 +373,84 @@ public final class GressCompiler {
             m.visitVarInsn(Opcodes.LSTORE, outputs.get(a));
         }
 
+        /** Leaves a counter or meter cell's index on the stack as an int: its index, checked, or the hit's handle. */
+        private void cell(MatchTable direct, Expr index, String name, int size) {
+            if (direct != null) {
+                m.visitVarInsn(Opcodes.ILOAD, handles.get(direct));
+                return;
+            }
+            int l = longLocal();
+            value(index);
+            m.visitVarInsn(Opcodes.LSTORE, l);
+            rangeCheck(l, name, size);
+            m.visitVarInsn(Opcodes.LLOAD, l);
+            m.visitInsn(Opcodes.L2I);
+        }
+
+        /** Throws the index violation unless the long in {@code local} is below {@code size} (unsigned). */
+        private void rangeCheck(int local, String name, int size) {
+            Label ok = new Label();
+            m.visitVarInsn(Opcodes.LLOAD, local);
+            m.visitLdcInsn(Long.MIN_VALUE);
+            m.visitInsn(Opcodes.LADD);
+            m.visitLdcInsn((long) size + Long.MIN_VALUE);
+            m.visitInsn(Opcodes.LCMP);
+            m.visitJumpInsn(Opcodes.IFLT, ok);
+            m.visitVarInsn(Opcodes.LLOAD, PACKET);
+            ldcInt(gress.ordinal());
+            ldcInt(stage.number());
+            m.visitLdcInsn(name);
+            m.visitVarInsn(Opcodes.LLOAD, local);
+            ldcInt(size);
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, SUPER, "indexOutOfRange",
+                    "(JIILjava/lang/String;JI)L" + Type.getInternalName(PipelineViolation.class) + ";", false);
+            m.visitInsn(Opcodes.ATHROW);
+            m.visitLabel(ok);
+        }
+
+        /** Pushes the bytes the packet counts for (frame and CRC) less {@code adjust}. */
+        private void countedBytes(Expr adjust) {
+            m.visitVarInsn(Opcodes.ALOAD, P);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(Phv.class), "countedBytes", "()J", false);
+            Long a = adjust.constantValue();
+            if (a == null || a != 0) {
+                value(adjust);
+                m.visitInsn(Opcodes.LSUB);
+            }
+        }
+
+        private void count(Stmt.Count x) {
+            Counter c = x.counter();
+            String cells = Type.getInternalName(CounterCells.class);
+            m.visitVarInsn(Opcodes.ALOAD, EXTERNS);
+            ldcInt(c.id());
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, SUPER, "counter",
+                    "(L" + Type.getInternalName(ExternFile.class) + ";I)L" + cells + ";", false);
+            cell(c.table(), x.index(), c.name(), c.size());
+            countedBytes(x.adjust());
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, cells, "count", "(IJ)V", false);
+        }
+
+        private void meter(Stmt.ExecuteMeter x) {
+            Meter mt = x.meter();
+            String cells = Type.getInternalName(MeterCells.class);
+            m.visitVarInsn(Opcodes.ALOAD, EXTERNS);
+            ldcInt(mt.id());
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, SUPER, "meter",
+                    "(L" + Type.getInternalName(ExternFile.class) + ";I)L" + cells + ";", false);
+            cell(mt.table(), x.index(), mt.name(), mt.size());
+            value(x.color());
+            if (mt.type() == MeterType.PACKETS) {
+                m.visitInsn(Opcodes.LCONST_1);
+            } else {
+                countedBytes(x.adjust());
+            }
+            m.visitVarInsn(Opcodes.ALOAD, P);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, Type.getInternalName(Phv.class), "nowNs", "()J", false);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, cells, "execute", "(IJJJ)J", false);
+            m.visitVarInsn(Opcodes.LSTORE, colors.get(mt));
+        }
+
         private void gateway(Stmt.If i) {
             Label otherwise = new Label();
             Label end = new Label();
@@ -382,6 +517,13 @@ public final class GressCompiler {
             m.visitVarInsn(Opcodes.ILOAD, entry);
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionData" : "actionData", "(I)J", false);
             m.visitVarInsn(Opcodes.LSTORE, actionData.get(t));
+            Integer handle = handles.get(t);
+            if (handle != null) {
+                m.visitVarInsn(Opcodes.ALOAD, state);
+                m.visitVarInsn(Opcodes.ILOAD, entry);
+                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotHandle" : "handle", "(I)I", false);
+                m.visitVarInsn(Opcodes.ISTORE, handle);
+            }
             m.visitVarInsn(Opcodes.ALOAD, state);
             m.visitVarInsn(Opcodes.ILOAD, entry);
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionId" : "actionId", "(I)I", false);
@@ -491,6 +633,12 @@ public final class GressCompiler {
             @Override
             public Void binary(Expr.Binary b) {
                 Emitter.this.binary(b);
+                return null;
+            }
+
+            @Override
+            public Void meterOut(Expr.MeterOut o) {
+                m.visitVarInsn(Opcodes.LLOAD, colors.get(o.meter()));
                 return null;
             }
         };

@@ -57,7 +57,7 @@ public final class PassExecutor {
         GressCode code = codes[gress.ordinal()];
         if (code != null) {
             RegisterFile f = state.registers(pipe, gress);
-            code.run(phv.values(), phv, f.lo, f.hi, tables, packetNumber);
+            code.run(phv.values(), phv, f.lo, f.hi, tables, state.externs(pipe, gress), packetNumber);
             return;
         }
         ctx.beginPass(phv, pipe, gress, packetNumber, ++pass);

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.runtime;
 
+import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 
@@ -27,6 +28,10 @@ public final class Phv {
     private int nDirty;
     /** Set when a stage writes a header field: only then has the deparser anything to write back. */
     private boolean headerWritten;
+    /** The frame's bytes on the wire, without its CRC (what counters and meters count, plus the CRC). */
+    private int wireBytes;
+    /** Emulated time of the pass in ns (what meters fill their buckets by). */
+    private long nowNs;
 
     public Phv(int slots) {
         cur = new long[slots];
@@ -58,6 +63,22 @@ public final class Phv {
     /** Sets a field immediately (parser, engine, between stages; never from stage code). */
     public void load(Field f, long value) {
         cur[f.slot()] = value & f.mask();
+    }
+
+    /** Stamps the packet for a pass: its wire length (bytes, without the CRC) and the emulated time in ns. */
+    public void stamp(int frameBytes, long timeNs) {
+        this.wireBytes = frameBytes;
+        this.nowNs = timeNs;
+    }
+
+    /** Bytes a Tofino byte counter or meter adds for this packet: the frame and its 4-byte CRC. */
+    public long countedBytes() {
+        return (long) wireBytes + Counter.CRC_BYTES;
+    }
+
+    /** The emulated time of the pass in ns. */
+    public long nowNs() {
+        return nowNs;
     }
 
     /** Ends a stage: its writes become visible. */
@@ -118,6 +139,8 @@ public final class Phv {
     public void copyFrom(Phv other) {
         System.arraycopy(other.cur, 0, cur, 0, cur.length);
         headerWritten = other.headerWritten;
+        wireBytes = other.wireBytes;
+        nowNs = other.nowNs;
     }
 
     /** The committed slot values (read-only use: hashing, key packing). */

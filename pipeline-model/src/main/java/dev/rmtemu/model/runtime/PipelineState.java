@@ -1,6 +1,9 @@
 package dev.rmtemu.model.runtime;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.CounterCells;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
@@ -18,6 +21,7 @@ public final class PipelineState {
     private final StageProgram program;
     private final int pipes;
     private final RegisterFile[][] files;
+    private final ExternFile[][] externs;
     private final TableState[] tables;
 
     public PipelineState(StageProgram program, int pipes) {
@@ -27,9 +31,11 @@ public final class PipelineState {
         this.program = program;
         this.pipes = pipes;
         this.files = new RegisterFile[pipes][Gress.values().length];
+        this.externs = new ExternFile[pipes][Gress.values().length];
         for (int p = 0; p < pipes; p++) {
             for (Gress g : Gress.values()) {
                 files[p][g.ordinal()] = new RegisterFile(program.registers(), g);
+                externs[p][g.ordinal()] = new ExternFile(program.counters(), program.meters(), g);
             }
         }
         tables = new TableState[program.tables().size()];
@@ -53,6 +59,11 @@ public final class PipelineState {
     /** Register storage of a pipe and gress (engine use). */
     public RegisterFile registers(int pipe, Gress gress) {
         return files[pipe][gress.ordinal()];
+    }
+
+    /** Counters and meters of a pipe and gress (engine use). */
+    public ExternFile externs(int pipe, Gress gress) {
+        return externs[pipe][gress.ordinal()];
     }
 
     /** Table state indexed by table id (generated stage code). */
@@ -108,6 +119,49 @@ public final class PipelineState {
         RegisterArray a = program.register(array);
         checkPipe(pipe);
         return registers(pipe, a.gress()).snapshotHi(a);
+    }
+
+    /**
+     * A counter cell summed over every pipe (the control plane's view of a symmetric program):
+     * {packets, bytes}. For a direct counter the index is the entry's handle.
+     */
+    public long[] readCounter(String name, int index) {
+        Counter c = program.counter(name);
+        checkCell("counter", name, index, c.size());
+        long packets = 0;
+        long bytes = 0;
+        for (int p = 0; p < pipes; p++) {
+            CounterCells cells = externs(p, c.gress()).counter(c);
+            packets += cells.packets(index);
+            bytes += cells.bytes(index);
+        }
+        return new long[] {packets, bytes};
+    }
+
+    /** Zeroes a counter in every pipe. */
+    public void resetCounter(String name) {
+        Counter c = program.counter(name);
+        for (int p = 0; p < pipes; p++) {
+            externs(p, c.gress()).counter(c).reset();
+        }
+    }
+
+    /**
+     * Sets a meter cell's rates (units per second) and bursts (units) in every pipe, both
+     * buckets full: trTCM CIR, CBS, PIR, PBS; srTCM CIR, CBS, CIR, EBS.
+     */
+    public void setMeterRates(String name, int index, long cir, long cbs, long pir, long pbs) {
+        Meter m = program.meter(name);
+        checkCell("meter", name, index, m.size());
+        for (int p = 0; p < pipes; p++) {
+            externs(p, m.gress()).meter(m).setRates(index, cir, cbs, pir, pbs);
+        }
+    }
+
+    private static void checkCell(String what, String name, int index, int size) {
+        if (index < 0 || index >= size) {
+            throw new UserError(what + " " + name + ": index " + index + " outside 0.." + (size - 1));
+        }
     }
 
     /** Installs an exact entry; {@code keyFields} in the table's key order. */

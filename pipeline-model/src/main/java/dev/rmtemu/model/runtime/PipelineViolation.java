@@ -17,6 +17,7 @@ public final class PipelineViolation extends UserError {
         REGISTER_INDEX_OUT_OF_RANGE("indexed out of range"),
         HASH_OF_ANOTHER_STAGE("is a hash unit of another stage"),
         TABLE_OF_ANOTHER_STAGE("is a table of another stage"),
+        EXTERN_OF_ANOTHER_STAGE("is a counter or meter of another stage"),
         SECOND_TABLE_APPLY("applied twice in one pass"),
         FIELD_OF_ANOTHER_GRESS("is metadata of the other gress");
 

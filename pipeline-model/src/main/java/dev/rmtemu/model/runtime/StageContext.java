@@ -1,5 +1,8 @@
 package dev.rmtemu.model.runtime;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
+import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.StageAccess;
 import dev.rmtemu.model.phv.Field;
@@ -26,6 +29,7 @@ public final class StageContext implements StageAccess {
     private final long[] scratch;
     private Phv phv;
     private RegisterFile file;
+    private ExternFile externs;
     private Gress gress;
     private int stage;
     private int pipe;
@@ -40,7 +44,7 @@ public final class StageContext implements StageAccess {
         int slots = 0;
         for (Gress g : Gress.values()) {
             for (StageDecl d : state.program().stages(g)) {
-                slots = Math.max(slots, d.registerActions().size() + d.tables().size());
+                slots = Math.max(slots, d.interpreter().slots());
             }
         }
         this.scratch = new long[slots];
@@ -58,6 +62,7 @@ public final class StageContext implements StageAccess {
         this.packetNumber = packet;
         this.pass = passId;
         this.file = state.registers(pipeIndex, g);
+        this.externs = state.externs(pipeIndex, g);
     }
 
     void enterStage(int number) {
@@ -120,6 +125,35 @@ public final class StageContext implements StageAccess {
             throw violation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, r.name(), "index " + index + ", size " + r.size());
         }
         return a.execute(file.lo[id], file.hi[id], (int) index, inLo, inHi);
+    }
+
+    /** Counts the packet in a counter of this stage (cell {@code index}: for a direct counter, an entry handle). */
+    public void count(Counter c, long index, long adjust) {
+        if (enforce && (c.stage() != stage || c.gress() != gress)) {
+            throw violation(PipelineViolation.Kind.EXTERN_OF_ANOTHER_STAGE, c.name(),
+                    "placed in " + c.gress().label() + " stage " + c.stage());
+        }
+        if (index < 0 || index >= c.size()) {
+            throw violation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, c.name(), "index " + index + ", size " + c.size());
+        }
+        externs.counter(c).count((int) index, phv.countedBytes() - adjust);
+    }
+
+    /** Runs a meter of this stage on cell {@code index} with pre-colour {@code color}; returns the colour. */
+    public long meter(Meter m, long index, long color, long adjust) {
+        if (enforce && (m.stage() != stage || m.gress() != gress)) {
+            throw violation(PipelineViolation.Kind.EXTERN_OF_ANOTHER_STAGE, m.name(),
+                    "placed in " + m.gress().label() + " stage " + m.stage());
+        }
+        if (index < 0 || index >= m.size()) {
+            throw violation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, m.name(), "index " + index + ", size " + m.size());
+        }
+        long units = m.type() == MeterType.PACKETS ? 1 : phv.countedBytes() - adjust;
+        return externs.meter(m).execute((int) index, color, units, phv.nowNs());
+    }
+
+    public int entryHandle(MatchTable t, int entry) {
+        return state.table(t).handle(entry);
     }
 
     /** Looks the table up with its key from the PHV: the entry index, or -1 on a miss. */

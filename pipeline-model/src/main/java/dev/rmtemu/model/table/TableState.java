@@ -18,6 +18,12 @@ public final class TableState {
     private final int[] priority;
     private final int[] actionId;
     private final long[] actionData;
+    /**
+     * Per entry position, its handle: the order it was installed in (0, 1, ...). Sorted tables
+     * move entries when one of higher priority arrives; the handle stays, so a direct counter
+     * or meter cell stays with its entry (exact entries never move: handle = entry index).
+     */
+    private final int[] handle;
     private int count;
     /**
      * Exact tables: open addressing, {@value #SLOT_WORDS} longs a slot holding the key (hi,
@@ -46,6 +52,7 @@ public final class TableState {
         priority = new int[n];
         actionId = new int[n];
         actionData = new long[n];
+        handle = new int[n];
         if (table.kind() == MatchKind.EXACT) {
             int cap = Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
             slots = new long[cap * SLOT_WORDS];
@@ -79,6 +86,7 @@ public final class TableState {
         }
         full();
         int e = count++;
+        handle[e] = e;
         valueHi[e] = keyHi;
         valueLo[e] = keyLo;
         actionId[e] = action;
@@ -132,6 +140,8 @@ public final class TableState {
         System.arraycopy(priority, pos, priority, pos + 1, tail);
         System.arraycopy(actionId, pos, actionId, pos + 1, tail);
         System.arraycopy(actionData, pos, actionData, pos + 1, tail);
+        System.arraycopy(handle, pos, handle, pos + 1, tail);
+        handle[pos] = count;
         valueHi[pos] = vHi;
         valueLo[pos] = vLo;
         maskHi[pos] = mHi;
@@ -212,6 +222,16 @@ public final class TableState {
     /** The action id of an exact table's slot found by {@link #lookupExactSlot}. */
     public int slotActionId(int slot) {
         return (int) slots[(slot << SLOT_SHIFT) + 2];
+    }
+
+    /** The handle of the entry in an exact table's slot found by {@link #lookupExactSlot}. */
+    public int slotHandle(int slot) {
+        return slotEntry(slot);
+    }
+
+    /** The handle of the entry at {@code entry} (what {@link #lookup} returned): the order it was installed in. */
+    public int handle(int entry) {
+        return handle[entry];
     }
 
     /** The action data of an exact table's slot found by {@link #lookupExactSlot}. */

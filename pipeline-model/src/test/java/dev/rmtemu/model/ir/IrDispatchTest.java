@@ -1,5 +1,8 @@
 package dev.rmtemu.model.ir;
 
+import dev.rmtemu.model.extern.Meter;
+import dev.rmtemu.model.extern.MeterType;
+import dev.rmtemu.model.phv.Gress;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -22,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class IrDispatchTest {
     private static final Path MAIN = Path.of("src", "main", "java");
     private static final Pattern KIND_TEST = Pattern.compile(
-            "instanceof\\s+(Expr|Stmt)\\.|\\((Expr|Stmt)\\.(Read|Const|HashOut|RegOut|ActionData|Binary|Assign|Execute|If|Apply)\\)");
+            "instanceof\\s+(Expr|Stmt)\\.|\\((Expr|Stmt)\\.(Read|Const|HashOut|RegOut|ActionData|Binary|MeterOut|Assign|Execute|If|Apply|Count|ExecuteMeter)\\)");
 
     @Test
     void noPassTestsOrCastsANodeKind() throws IOException {
@@ -73,9 +76,17 @@ class IrDispatchTest {
             public String binary(Expr.Binary e) {
                 return "binary";
             }
+
+            @Override
+            public String meterOut(Expr.MeterOut e) {
+                return "meterOut";
+            }
         };
         assertEquals("constant", Ir.constant(7).accept(names));
         assertEquals("binary", Ir.add(Ir.constant(1), Ir.constant(2)).accept(names));
+        Meter m = new Meter(0, "m", MeterType.BYTES, Meter.Algorithm.TRTCM, 4, Gress.INGRESS, 0, null);
+        assertEquals("meterOut", Ir.color(m).accept(names));
+        assertEquals(null, Ir.color(m).constantValue());
         assertEquals(7L, Ir.constant(7).constantValue());
         assertEquals(null, Ir.add(Ir.constant(1), Ir.constant(2)).constantValue());
     }

@@ -1,0 +1,77 @@
+package dev.rmtemu.model.program;
+
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.table.MatchTable;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A direct counter or meter is addressed by the entry that hit (bf-p4c addresses a direct
+ * attached table from the match entry's overhead), so it may only count or run inside a hit
+ * action of its own table: not outside the table, and not in the table's miss (default) block,
+ * where no entry hit.
+ */
+final class DirectUse {
+    private DirectUse() {
+    }
+
+    static void check(List<Stmt> body, String where) {
+        walk(body, new ArrayDeque<>(), where);
+    }
+
+    private static void walk(List<Stmt> block, Deque<MatchTable> hitOf, String where) {
+        for (Stmt s : block) {
+            s.accept(new Stmt.Visitor<Void>() {
+                @Override
+                public Void assign(Stmt.Assign a) {
+                    return null;
+                }
+
+                @Override
+                public Void execute(Stmt.Execute e) {
+                    return null;
+                }
+
+                @Override
+                public Void gateway(Stmt.If i) {
+                    walk(i.then(), hitOf, where);
+                    walk(i.otherwise(), hitOf, where);
+                    return null;
+                }
+
+                @Override
+                public Void apply(Stmt.Apply a) {
+                    for (Map.Entry<Integer, List<Stmt>> e : a.actions().entrySet()) {
+                        hitOf.push(a.table());
+                        walk(e.getValue(), hitOf, where);
+                        hitOf.pop();
+                    }
+                    walk(a.miss(), hitOf, where);
+                    return null;
+                }
+
+                @Override
+                public Void count(Stmt.Count c) {
+                    require(c.counter().table(), "direct counter " + c.counter().name());
+                    return null;
+                }
+
+                @Override
+                public Void meter(Stmt.ExecuteMeter m) {
+                    require(m.meter().table(), "direct meter " + m.meter().name());
+                    return null;
+                }
+
+                private void require(MatchTable t, String what) {
+                    if (t != null && !hitOf.contains(t)) {
+                        throw new IllegalArgumentException(where + ": " + what + " is used outside a hit action of table "
+                                + t.name() + " (a direct cell is the entry that hit; a miss has none)");
+                    }
+                }
+            });
+        }
+    }
+}
