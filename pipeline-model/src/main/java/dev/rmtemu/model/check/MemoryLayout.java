@@ -1,6 +1,9 @@
 package dev.rmtemu.model.check;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
@@ -33,6 +36,33 @@ final class MemoryLayout {
         String rule = String.format(Locale.ROOT, "cells: ceil(%d / (%d x %d per word)) = %d data + %d spare",
                 r.size(), sram.depth(), perWord, data, spare);
         return new TableUsage(r.stage(), r.gress(), r.name(), "register", data, spare, 0, 0, 0, 0, cellBits, perWord, rule);
+    }
+
+    /**
+     * Counter: bf-p4c mau/resource_estimate.cpp StageUseEstimate::calculate_attached_rams with
+     * CounterPerWord: cells of {@link Counter#cellBits()} packed into a RAM word (128 b: 4 packet or
+     * byte counters of 32 b, 2 of 64 b, 2 packets-and-bytes cells of 28 + 36 b, 1 of 64 + 64 b),
+     * units = ceil(entries / (RAM depth x per word)), plus the spare bank; each RAM takes a map RAM.
+     * A direct counter has its table's entries.
+     */
+    static TableUsage counter(Counter c, TargetProfile t) {
+        return attached(c.name(), "counter", c.stage(), c.gress(), c.size(), c.cellBits(), c.direct(), t);
+    }
+
+    /** Meter: calculate_attached_rams with one meter cell a 128-bit word (per_word = 1), plus the spare bank. */
+    static TableUsage meter(Meter m, TargetProfile t) {
+        return attached(m.name(), "meter", m.stage(), m.gress(), m.size(), t.sram().widthBits(), m.direct(), t);
+    }
+
+    private static TableUsage attached(String name, String kind, int stage, Gress gress, int entries,
+                                       int cellBits, boolean direct, TargetProfile t) {
+        MemoryGeometry sram = t.sram();
+        int perWord = Math.max(1, sram.widthBits() / cellBits);
+        long data = ResourceChecker.ceilDiv(entries, (long) sram.depth() * perWord);
+        int spare = t.mau().registerSpareRams();
+        String rule = String.format(Locale.ROOT, "%s: ceil(%d / (%d x %d per word)) = %d data + %d spare",
+                direct ? "entries of its table" : "cells", entries, sram.depth(), perWord, data, spare);
+        return new TableUsage(stage, gress, name, kind, data, spare, 0, 0, 0, 0, cellBits, perWord, rule);
     }
 
     static TableUsage table(MatchTable m, TargetProfile t) {

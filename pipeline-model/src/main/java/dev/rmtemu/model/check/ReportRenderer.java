@@ -60,6 +60,7 @@ public final class ReportRenderer {
                 new Column("Gateways", "gateways", StageUsage::gateways, m.gatewaysPerStage()),
                 new Column("Action bus B", "action_data_bus_bytes", StageUsage::actionDataBusBytes, m.actionDataBusBytes()),
                 new Column("Instructions", "instruction_memory", StageUsage::instructions, m.instructionSlots()),
+                new Column(null, "stats_alus", StageUsage::statsAlus, m.statsAlus()),
                 new Column(null, "hash_functions", StageUsage::hashUnits, t.hashFunctionsPerStage()),
                 new Column(null, "ternary_tables", StageUsage::ternaryTables, m.ternaryTablesPerStage()),
                 new Column(null, "ternary_indirection_rams", StageUsage::tindRams, m.leftSideRams()),

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.check;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
@@ -133,7 +135,9 @@ public final class ResourceChecker {
                     " (left-side columns, " + mau.sramLeftColumns() + " x " + mau.sramRows() + " rows)");
             budget(failures, failingRows, n, in, eg, "TCAM blocks", StageUsage::tcamBlocks, target.tcam().unlimited() ? Long.MAX_VALUE : target.tcam().blocks(), "");
             budget(failures, failingRows, n, in, eg, "ternary tables", StageUsage::ternaryTables, mau.ternaryTablesPerStage(), "");
+            // meter ALUs: register arrays and meters share them (memories.h METER_ALUS)
             budget(failures, failingRows, n, in, eg, "stateful ALUs", StageUsage::statefulAlus, target.statefulAlusPerStage(), "");
+            budget(failures, failingRows, n, in, eg, "statistics ALUs", StageUsage::statsAlus, mau.statsAlus(), " (one per counter)");
             budget(failures, failingRows, n, in, eg, "hash functions", StageUsage::hashUnits, target.hashFunctionsPerStage(),
                     " (one per hash group of " + target.hashBitsPerFunction() + " bits)");
             budget(failures, failingRows, n, in, eg, "logical tables", StageUsage::logicalTables, target.logicalTablesPerStage(), "");
@@ -165,10 +169,11 @@ public final class ResourceChecker {
     }
 
     /**
-     * Register RAMs of one stage, in placement order (ingress, then egress, each in
-     * declaration order): each register's data and spare RAMs must fit the map RAMs
-     * and the right-side RAMs still free, and one stateful ALU's reach unless the
-     * target can split a register across stages.
+     * Synth-2-port RAMs of one stage (registers, then counters and meters, bf-p4c
+     * calculate_attached_rams: each needs map RAMs, which exist only on the right side), in
+     * placement order (ingress, then egress, each in declaration order): each one's data and
+     * spare RAMs must fit the map RAMs and the right-side RAMs still free, and a register one
+     * stateful ALU's reach unless the target can split a register across stages.
      */
     private static void registerRams(List<String> failures, Set<String> failingRows, int n, List<TableUsage> tables,
                                      TargetProfile target) {
@@ -176,12 +181,13 @@ public final class ResourceChecker {
         long mapUsed = 0;
         long rightUsed = 0;
         for (TableUsage t : tables) {
-            if (t.stage() != n || !t.kind().equals("register")) {
+            boolean register = t.kind().equals("register");
+            if (t.stage() != n || !register && !t.kind().equals("counter") && !t.kind().equals("meter")) {
                 continue;
             }
             long need = t.dataRams() + t.spareRams();
-            String where = "stage " + n + " " + t.gress().label() + ": register " + t.name();
-            if (!mau.registerSplitAcrossStages() && mau.registerMaxRams() != TargetProfile.UNLIMITED
+            String where = "stage " + n + " " + t.gress().label() + ": " + t.kind() + " " + t.name();
+            if (register && !mau.registerSplitAcrossStages() && mau.registerMaxRams() != TargetProfile.UNLIMITED
                     && need > mau.registerMaxRams()) {
                 failures.add(where + " needs " + need + " RAMs, more than the " + mau.registerMaxRams()
                         + " one stateful ALU reaches (" + mau.registerMaxRows() + " rows x " + mau.sramRightColumns()
@@ -333,8 +339,22 @@ public final class ResourceChecker {
                 failingRows.add(rowKey);
             }
         }
-        int salus = d.registers().size();
-        int logical = d.tables().size() + d.registers().size();
+        for (Counter c : d.counters()) {
+            TableUsage t = MemoryLayout.counter(c, target);
+            tables.add(t);
+            sramBlocks += t.srams();
+            mapRams += t.dataRams() + t.spareRams();
+        }
+        for (Meter m : d.meters()) {
+            TableUsage t = MemoryLayout.meter(m, target);
+            tables.add(t);
+            sramBlocks += t.srams();
+            mapRams += t.dataRams() + t.spareRams();
+        }
+        // a meter runs on a meter ALU, as a register array does (memories.h METER_ALUS, shared)
+        int salus = d.registers().size() + d.meters().size();
+        // an indirect counter or meter is driven by a logical table of its own, as a register is; a direct one by its table
+        int logical = d.tables().size() + d.registers().size() + indirect(d);
         StageLatencyModel lat = target.latency();
         int cycles = switch (d.dependency()) {
             case MATCH -> lat.matchStageCycles() + (salus > 0 ? lat.statefulAluCycles() : 0) + (tcamBlocks > 0 ? lat.tcamCycles() : 0);
@@ -343,7 +363,18 @@ public final class ResourceChecker {
         };
         return new StageUsage(d.number(), d.gress(), sramBlocks, tcamBlocks, salus, hashBits, d.hashes().size(), logical, cycles,
                 mapRams, tindRams, ternaryTables, logic == null ? 0 : logic.gateways(), adbBytes,
-                logic == null ? 0 : logic.instructions(), exactXbar, ternaryXbar);
+                logic == null ? 0 : logic.instructions(), exactXbar, ternaryXbar, d.counters().size());
+    }
+
+    private static int indirect(StageDecl d) {
+        int n = 0;
+        for (Counter c : d.counters()) {
+            n += c.direct() ? 0 : 1;
+        }
+        for (Meter m : d.meters()) {
+            n += m.direct() ? 0 : 1;
+        }
+        return n;
     }
 
     /** Crossbar bytes of the fields not yet on this crossbar; adds them. */

@@ -12,7 +12,7 @@ import java.util.TreeSet;
  * is run by a table of its own, since a table has one stateful-address user).
  *
  * @param sramBlocks         all SRAMs: data, spare, action data and ternary indirection
- * @param mapRams            map RAMs: one per register RAM (data and spare)
+ * @param mapRams            map RAMs: one per register, counter and meter RAM (data and spare)
  * @param tindRams           ternary indirection RAMs (left-side columns only)
  * @param ternaryTables      ternary and LPM tables
  * @param gateways           gateway conditions (from {@link StageLogic})
@@ -20,6 +20,7 @@ import java.util.TreeSet;
  * @param instructions       VLIW instructions (from {@link StageLogic})
  * @param exactXbarBytes     exact-match crossbar bytes: distinct exact-key and hash-input fields
  * @param ternaryXbarBytes   ternary crossbar bytes: distinct ternary/LPM key fields
+ * @param statsAlus          statistics ALUs: one per counter
  */
 public record StageUsage(
         int stage,
@@ -38,7 +39,8 @@ public record StageUsage(
         int actionDataBusBytes,
         int instructions,
         int exactXbarBytes,
-        int ternaryXbarBytes) {
+        int ternaryXbarBytes,
+        int statsAlus) {
 
     /** An empty row. */
     static StageUsage empty(int stage, Gress gress, StageLogic logic) {
@@ -51,6 +53,6 @@ public record StageUsage(
         }
         return new StageUsage(stage, gress, 0, 0, 0, logic == null ? 0 : logic.gatewayHashBits(), 0, 0, 0, 0, 0, 0,
                 logic == null ? 0 : logic.gateways(), logic == null ? 0 : logic.actionDataBusBytes(),
-                logic == null ? 0 : logic.instructions(), gatewayXbar, 0);
+                logic == null ? 0 : logic.instructions(), gatewayXbar, 0, 0);
     }
 }

@@ -40,6 +40,9 @@ import dev.rmtemu.model.UserError;
  * @param instructionRows           VLIW instruction memory rows per gress (32)
  * @param instructionColours        colours per instruction row (2)
  * @param instructionReserved       instruction slots reserved (row 0 colour 0 is the no-op: 1)
+ * @param statsAlus                 statistics ALUs per stage, one per counter (mau/tofino/memories.h STATS_ALUS: 4);
+ *                                  meters share the stateful ALUs ({@link TargetProfile#statefulAlusPerStage()},
+ *                                  METER_ALUS: 4) with register arrays
  */
 public record MauResources(
         int sramRows,
@@ -71,13 +74,14 @@ public record MauResources(
         int actionDataBusBytes,
         int instructionRows,
         int instructionColours,
-        int instructionReserved) {
+        int instructionReserved,
+        int statsAlus) {
 
     private static final int U = TargetProfile.UNLIMITED;
 
     /** No Tofino layout rules at all (also what a profile without a "mau" object gets). */
     public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, U, U, 0, 0, U, 1, U, U, U, U,
-            0, U, 1, U, U, U, U, U, U, U, U, 0);
+            0, U, 1, U, U, U, U, U, U, U, U, 0, U);
 
     /** RAMs on the left side of the array (ternary indirection lives only here), or UNLIMITED. */
     public int leftSideRams() {
@@ -131,7 +135,8 @@ public record MauResources(
                 count(mau, "ternaryXbarBytes", source), count(mau, "gatewaysPerStage", source),
                 count(mau, "gatewayPhvBytes", source), count(mau, "gatewayHashBits", source),
                 count(mau, "actionDataBusBytes", source), count(mau, "instructionRows", source),
-                count(mau, "instructionColours", source), count(mau, "instructionReserved", source));
+                count(mau, "instructionColours", source), count(mau, "instructionReserved", source),
+                count(mau, "statsAlus", source));
         if (m.exactMinWays == 0 || m.exactMaxEntriesPerWord == 0 || m.exactMaxPackEntries == 0 || m.exactOverheadBitsPerRam == 0
                 || m.tindMinEntryBits == 0) {
             throw new UserError(source + ": mau: exactMinWays, exactMaxEntriesPerWord, exactMaxPackEntries, exactOverheadBitsPerRam "
