@@ -129,11 +129,16 @@ public final class RegistersCommand implements Callable<Integer> {
 
     /** report.json of a finished (or interrupted) run in {@code dir}, or a one-line refusal naming the directory. */
     static JsonNode finishedReport(Path dir) {
+        return finishedReport("registers", dir);
+    }
+
+    /** As {@link #finishedReport(Path)}, the refusals starting with {@code command}. */
+    static JsonNode finishedReport(String command, Path dir) {
         if (!Files.exists(dir)) {
-            throw new UserError("registers: run directory " + dir + " does not exist");
+            throw new UserError(command + ": run directory " + dir + " does not exist");
         }
         if (!Files.isDirectory(dir)) {
-            throw new UserError("registers: " + dir + " is not a directory");
+            throw new UserError(command + ": " + dir + " is not a directory");
         }
         Path reportFile = dir.resolve(RunDirectory.REPORT);
         JsonNode report;
@@ -143,12 +148,12 @@ public final class RegistersCommand implements Callable<Integer> {
             report = null;
         }
         if (report == null || !report.path(RunDirectory.FILES_KEY).isArray()) {
-            throw new UserError("registers: " + dir + " is not a run directory (no " + RunDirectory.REPORT
+            throw new UserError(command + ": " + dir + " is not a run directory (no " + RunDirectory.REPORT
                     + " with a '" + RunDirectory.FILES_KEY + "' manifest)");
         }
         // an interrupted run finished its files (read with a warning); one still running or killed did not
         if (!report.path(RunDirectory.COMPLETE_KEY).asBoolean(false) && report.get(RunDirectory.INTERRUPTED_KEY) == null) {
-            throw new UserError("registers: run " + dir + " is not complete (" + RunDirectory.REPORT
+            throw new UserError(command + ": run " + dir + " is not complete (" + RunDirectory.REPORT
                     + " says complete: false; still running or killed)");
         }
         return report;

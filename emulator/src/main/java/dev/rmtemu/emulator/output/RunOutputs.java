@@ -56,8 +56,10 @@ public final class RunOutputs {
             names.addAll(SavedRegisters.names(r.engine().state(), null));
         }
         names.addAll(r.results().fileNames());
+        names.addAll(SavedCounters.names(r.engine().state()));
         rd.plan(names);
         r.results().write(rd);
+        SavedCounters.write(r.engine().state(), rd);
         rd.writeString(RESOURCES, ReportRenderer.json(r.engine().resources()));
         if (saveRegisters) {
             SavedRegisters.write(r.engine().state(), null, rd);
@@ -143,8 +145,13 @@ public final class RunOutputs {
         PercentileSummary hp = e.metrics().hostProcessing().summary();
         RunReport.Host host = new RunReport.Host(r.hostNanos() / 1_000_000, Math.round(r.hostMpps() * 1000) / 1000.0,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), hp.p50(), hp.p99());
+        ObjectNode results = r.results().json();
+        ObjectNode externs = SavedCounters.json(st);
+        if (externs != null) {
+            results.set(SavedCounters.RESULTS_KEY, externs);
+        }
         return new RunReport.SwitchRun(in, trace, r.warnings(), counters, time, lat, ports, regs,
-                r.results().json(), new RunReport.Resources(e.resources().fits(), cycles), host);
+                results, new RunReport.Resources(e.resources().fits(), cycles), host);
     }
 
     private static long nonZero(long[] v) {

@@ -23,6 +23,9 @@ import java.util.function.Function;
  * register flow_count write 17 5                     # index, value (pipe 0; pipe=N for another)
  * register flow_count reset                          # every pipe
  * multicast 3 1 2 5                                  # group 3 -> ports 1, 2, 5
+ * counter_read port_bytes 3                          # as bmv2's runtime_CLI: the cell's packets and bytes
+ * counter_reset port_bytes                           # every cell, every pipe
+ * meter_set_rates police 0 0.125:3000 0.25:6000      # CIR:CBS PIR:PBS, rates in units per microsecond
  * at 1220000 register flow_count reset               # at cycle 1,220,000 (after its packets)
  * on s1 register flow_count reset                    # network replays: every line names its switch
  * at 1220000 on s2 table l2_fwd exact 10.0.0.2 action=1 data=3
@@ -123,7 +126,7 @@ public final class ControlScript {
                 engine.multicastGroup(intNumber(op.get(1), "a multicast group"), ports);
             } else if (at < 0) {
                 validate(op, engine.state());
-                run(op, engine.state());
+                run(op, engine.state(), where, 0);
             } else {
                 validate(op, engine.state());
                 engine.scheduleControlWithinRun(at, new ScriptOp(where, op));
@@ -143,7 +146,7 @@ public final class ControlScript {
         @Override
         public void apply(PipelineState state, long cycle) {
             try {
-                run(words, state);
+                run(words, state, where, cycle);
             } catch (UserError e) {
                 throw new UserError(where + ": " + ControlText.cutTokens(e.getMessage()), e);
             }
@@ -189,15 +192,19 @@ public final class ControlScript {
                     }
                 }
             }
-            default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast; prefixes: at CYCLE, on SWITCH)");
+            case "counter_read", "counter_reset", "meter_set_rates" -> ExternOps.validate(op, s);
+            default -> throw new UserError("unknown operation '" + op.get(0) + "' (" + OPERATIONS + "; prefixes: at CYCLE, on SWITCH)");
         }
     }
 
-    private static void run(List<String> op, PipelineState s) {
+    private static final String OPERATIONS = "table, register, multicast, counter_read, counter_reset, meter_set_rates";
+
+    private static void run(List<String> op, PipelineState s, String where, long cycle) {
         switch (op.get(0)) {
             case "table" -> table(op, s, true);
             case "register" -> register(op, s);
-            default -> throw new UserError("unknown operation '" + op.get(0) + "' (table, register, multicast; prefixes: at CYCLE, on SWITCH)");
+            case "counter_read", "counter_reset", "meter_set_rates" -> ExternOps.run(op, s, where, cycle);
+            default -> throw new UserError("unknown operation '" + op.get(0) + "' (" + OPERATIONS + "; prefixes: at CYCLE, on SWITCH)");
         }
     }
 

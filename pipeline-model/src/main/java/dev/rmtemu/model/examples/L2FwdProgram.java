@@ -1,5 +1,7 @@
 package dev.rmtemu.model.examples;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.CounterType;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -20,7 +22,10 @@ import static dev.rmtemu.model.ir.Ir.actionData;
  * Example: exact-match forwarding. One ingress table keyed on the destination
  * address (packet records carry no MAC addresses, so the L2 key is the IPv4
  * destination) whose action data is the egress port; a miss drops the packet
- * (drop_ctl = 1). Entries are installed through the control plane.
+ * (drop_ctl = 1). Entries are installed through the control plane. A direct counter
+ * ({@value #HITS}, TNA {@code DirectCounter<bit<64>>(CounterType_t.PACKETS_AND_BYTES)}) counts
+ * each entry's forwarded packets and bytes; the control plane reads it with
+ * {@code counter_read l2_fwd_hits HANDLE}.
  */
 public final class L2FwdProgram implements ProgramFactory {
     public static final String NAME = "l2fwd";
@@ -29,6 +34,10 @@ public final class L2FwdProgram implements ProgramFactory {
     public static final int PORT_BITS = 9;
     /** Action id of the forward action (the only one). */
     public static final int ACTION_FORWARD = 1;
+    /** The forwarding table's direct counter. */
+    public static final String HITS = "l2_fwd_hits";
+    /** Its width: 64-bit packet and byte counts (one cell a 128-bit stats word). */
+    public static final int HITS_WIDTH = 64;
     /** drop_ctl value that drops the packet. */
     public static final long DROP = 1;
 
@@ -56,8 +65,9 @@ public final class L2FwdProgram implements ProgramFactory {
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         MatchTable fwd = s.table("l2_fwd", MatchKind.EXACT, p.intValue("entries"), PORT_BITS, dst);
+        Counter hits = s.directCounter(HITS, CounterType.PACKETS_AND_BYTES, HITS_WIDTH, fwd);
         s.body(code -> code.apply(fwd)
-                .on(ACTION_FORWARD, forward -> forward.set(egressPort, actionData(fwd)))
+                .on(ACTION_FORWARD, forward -> forward.set(egressPort, actionData(fwd)).count(hits))
                 .miss(miss -> miss.set(drop, DROP)));
         return b.build();
     }

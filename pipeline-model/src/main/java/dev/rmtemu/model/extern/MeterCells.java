@@ -67,20 +67,7 @@ public final class MeterCells {
      * is the same rate and the excess burst EBS.
      */
     public void setRates(int index, long committedRate, long committedBurst, long peakRate, long peakBurst) {
-        String where = "meter " + meter.name() + "[" + index + "]";
-        if (committedRate < 0 || peakRate < 0 || committedBurst < 0 || peakBurst < 0) {
-            throw new UserError(where + ": rates and bursts must not be negative");
-        }
-        if (committedBurst > MAX_BURST || peakBurst > MAX_BURST) {
-            throw new UserError(where + ": a burst above " + MAX_BURST + " units");
-        }
-        if (srtcm && peakRate != committedRate) {
-            throw new UserError(where + " is an srTCM (RFC 2697): one rate, so the second rate must equal the first ("
-                    + committedRate + "), got " + peakRate);
-        }
-        if (!srtcm && peakRate < committedRate) {
-            throw new UserError(where + " is a trTCM (RFC 2698): PIR " + peakRate + " must be >= CIR " + committedRate);
-        }
+        checkRates(meter, index, committedRate, committedBurst, peakRate, peakBurst);
         cir[index] = committedRate;
         pir[index] = peakRate;
         capC[index] = committedBurst * NS_PER_S;
@@ -89,6 +76,24 @@ public final class MeterCells {
         tp[index] = capP[index];
         lastNs[index] = 0;
         set[index] = true;
+    }
+
+    /** Refuses rates the meter's marker cannot have (the same check {@link #setRates} makes), naming the cell. */
+    public static void checkRates(Meter meter, int index, long committedRate, long committedBurst, long peakRate, long peakBurst) {
+        String where = "meter " + meter.name() + "[" + index + "]";
+        if (committedRate < 0 || peakRate < 0 || committedBurst < 0 || peakBurst < 0) {
+            throw new UserError(where + ": rates and bursts must not be negative");
+        }
+        if (committedBurst > MAX_BURST || peakBurst > MAX_BURST) {
+            throw new UserError(where + ": a burst above " + MAX_BURST + " units");
+        }
+        if (meter.algorithm() == Meter.Algorithm.SRTCM && peakRate != committedRate) {
+            throw new UserError(where + " is an srTCM (RFC 2697): one rate, so the second rate must equal the first ("
+                    + committedRate + "), got " + peakRate);
+        }
+        if (meter.algorithm() == Meter.Algorithm.TRTCM && peakRate < committedRate) {
+            throw new UserError(where + " is a trTCM (RFC 2698): PIR " + peakRate + " must be >= CIR " + committedRate);
+        }
     }
 
     /** The four numbers a cell was set with (CIR, CBS, PIR or CIR, PBS or EBS); zeros if never set. */

@@ -5,6 +5,9 @@ import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterCells;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.phv.Gress;
+
+import java.util.ArrayList;
+import java.util.List;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchTable;
@@ -23,6 +26,12 @@ public final class PipelineState {
     private final RegisterFile[][] files;
     private final ExternFile[][] externs;
     private final TableState[] tables;
+    /** What the control plane's counter reads returned, in the order they ran (see {@link #noteCounterRead}). */
+    private final List<CounterRead> counterReads = new ArrayList<>();
+
+    /** One {@code counter_read}: where it was asked (a script's FILE:LINE), at which cycle, and the cell's values. */
+    public record CounterRead(String where, long cycle, String counter, int index, long packets, long bytes) {
+    }
 
     public PipelineState(StageProgram program, int pipes) {
         if (pipes < 1) {
@@ -136,6 +145,19 @@ public final class PipelineState {
             bytes += cells.bytes(index);
         }
         return new long[] {packets, bytes};
+    }
+
+    /** Reads a counter cell ({@link #readCounter}) and keeps the answer for the run's record. */
+    public CounterRead noteCounterRead(String where, long cycle, String name, int index) {
+        long[] v = readCounter(name, index);
+        CounterRead r = new CounterRead(where, cycle, name, index, v[0], v[1]);
+        counterReads.add(r);
+        return r;
+    }
+
+    /** The counter reads so far, in order. */
+    public List<CounterRead> counterReads() {
+        return List.copyOf(counterReads);
     }
 
     /** Zeroes a counter in every pipe. */
