@@ -1,5 +1,6 @@
 package dev.rmtemu.model.compiler;
 
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
@@ -197,6 +198,46 @@ final class IrWalk {
             @Override
             public RegisterAction binary(Expr.Binary x) {
                 return null;
+            }
+        });
+    }
+
+    /** The meter whose colour a value is (null: another kind). */
+    static Meter meterOutput(Expr e) {
+        return e.accept(new Expr.Visitor<Meter>() {
+            @Override
+            public Meter read(Expr.Read x) {
+                return null;
+            }
+
+            @Override
+            public Meter constant(Expr.Const x) {
+                return null;
+            }
+
+            @Override
+            public Meter hashOut(Expr.HashOut x) {
+                return null;
+            }
+
+            @Override
+            public Meter regOut(Expr.RegOut x) {
+                return null;
+            }
+
+            @Override
+            public Meter actionData(Expr.ActionData x) {
+                return null;
+            }
+
+            @Override
+            public Meter binary(Expr.Binary x) {
+                return null;
+            }
+
+            @Override
+            public Meter meterOut(Expr.MeterOut x) {
+                return x.meter();
             }
         });
     }

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.compiler;
 
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
@@ -82,6 +83,13 @@ final class StageDependencyPass implements CompilerPass {
                         IrWalk.forEachExpr(side, x -> {
                             HashUnit h = IrWalk.hashOutput(x);
                             RegisterAction r = IrWalk.registerOutput(x);
+                            Meter m = IrWalk.meterOutput(x);
+                            if (m != null) {
+                                out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
+                                        "branches on the colour of meter " + m.name() + " run in the same stage; the colour "
+                                                + "reaches the PHV at the end of the stage, so the branch can be taken from stage "
+                                                + (d.number() + 1) + " on");
+                            }
                             if (h != null) {
                                 out.add(d.gress(), d.number(), "gateway '" + i.condition() + "'",
                                         "branches on hash unit " + h.name() + " of the same stage; a hash output reaches "

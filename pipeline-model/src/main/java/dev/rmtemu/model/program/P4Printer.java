@@ -1,6 +1,8 @@
 package dev.rmtemu.model.program;
 
 import java.util.Locale;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
@@ -86,6 +88,17 @@ public final class P4Printer {
                     .map(f -> f.name() + ": " + t.kind().name().toLowerCase(Locale.ROOT)).toList())
                     + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b"
                     + (t.constEntries().isEmpty() ? "" : "; const entries = " + t.constEntries().size()) + " }");
+        }
+        for (Counter c : d.counters()) {
+            line(2, (c.direct() ? "DirectCounter<bit<" + c.widthBits() + ">>(CounterType_t." + c.type() + ") "
+                    : "Counter<bit<" + c.widthBits() + ">, _>(" + c.size() + ", CounterType_t." + c.type() + ") ")
+                    + c.name() + ";" + (c.direct() ? "  // counters = " + c.name() + " on table " + c.table().name() : ""));
+        }
+        for (Meter m : d.meters()) {
+            String rfc = m.algorithm() == Meter.Algorithm.TRTCM ? "RFC 2698 trTCM" : "RFC 2697 srTCM";
+            line(2, (m.direct() ? "DirectMeter(MeterType_t." + m.type() + ") "
+                    : "Meter<_>(" + m.size() + ", MeterType_t." + m.type() + ") ") + m.name() + ";  // " + rfc
+                    + (m.direct() ? ", meters = " + m.name() + " on table " + m.table().name() : ""));
         }
         line(2, "apply {");
         block(d.body(), 3);

@@ -211,4 +211,42 @@ class ExternRuntimeTest {
             assertArrayEquals(si.readCounter("fwd_hits", k), sc.readCounter("fwd_hits", k), "entry " + k);
         }
     }
+
+    @Test
+    void aGatewayOnAMetersColourInItsOwnStageIsRefusedTheNextStageMayBranchOnIt() {
+        // as for register and hash outputs (StageDependencyPass): the colour reaches the PHV when the stage ends
+        ProgramBuilder b = ProgramBuilder.create("same", "branches on the colour in the meter's stage");
+        Field drop = b.intrinsic(Intrinsic.DROP_CTL);
+        ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, 0);
+        Meter m = s0.meter("police", MeterType.BYTES, Meter.Algorithm.TRTCM, 1);
+        s0.body(code -> code.meter(m, Ir.constant(0))
+                .when(Ir.eq(Ir.color(m), Ir.constant(MeterColor.RED)), red -> red.set(drop, 1)));
+        Compilation refused = ProgramCompiler.compile(b.build(), TargetProfiles.builtIn("tofino1"));
+        assertTrue(String.valueOf(refused.lines()).contains("branches on the colour of meter police run in the same stage"),
+                () -> String.valueOf(refused.lines()));
+
+        ProgramBuilder t = ProgramBuilder.create("next", "branches on the colour one stage later");
+        Field drop2 = t.intrinsic(Intrinsic.DROP_CTL);
+        Field c = t.metadata(Gress.INGRESS, "meta.color", 8);
+        ProgramBuilder.StageBuilder t0 = t.stage(Gress.INGRESS, 0);
+        Meter m2 = t0.meter("police", MeterType.BYTES, Meter.Algorithm.TRTCM, 1);
+        t0.body(code -> code.meter(m2, Ir.constant(0)).set(c, Ir.color(m2)));
+        t.stage(Gress.INGRESS, 1).body(code -> code.when(Ir.eq(Ir.read(c), Ir.constant(MeterColor.RED)),
+                red -> red.set(drop2, 1)));
+        Compilation accepted = ProgramCompiler.compile(t.build(), TargetProfiles.builtIn("tofino1"));
+        assertTrue(accepted.accepted(), () -> String.valueOf(accepted.lines()));
+    }
+
+    @Test
+    void aDirectCounterOutsideAHitActionOfItsTableIsRefusedWhenBuilt() {
+        ProgramBuilder b = ProgramBuilder.create("miss", "counts a direct counter on a miss");
+        Field k = b.header("k", 16, ParsedField.CARRIED);
+        ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, 0);
+        MatchTable t = s0.table("t", MatchKind.EXACT, 16, 0, k);
+        Counter hits = s0.directCounter("hits", CounterType.PACKETS, 32, t);
+        s0.body(code -> code.apply(t).on(1, a -> { }).miss(miss -> miss.count(hits)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
+        assertEquals("ingress stage 0: direct counter hits is used outside a hit action of table t (a direct cell is the entry"
+                + " that hit; a miss has none)", e.getMessage());
+    }
 }
