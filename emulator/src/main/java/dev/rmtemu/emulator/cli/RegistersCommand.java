@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rmtemu.emulator.output.SavedCounters;
 import dev.rmtemu.emulator.output.SavedRegisters;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.model.UserError;
@@ -13,9 +14,11 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -34,13 +37,17 @@ import java.util.regex.Pattern;
                     + " else only with 'replay --save-registers'.",
             "Prints one row per cell of one pipe: 'index lo', or 'index lo hi' for a pair array, in decimal",
             "(words are unsigned); --csv prints the same as CSV with a header.",
+            "ARRAY may also name a counter (TNA Counter or DirectCounter, report.json's",
+            "results.externs.counters): its cells from RUN_DIR/counters/NAME.csv, 'index packets bytes', summed",
+            "over the pipes, bytes with each frame's 4-byte CRC; a direct counter's index is its entry's handle.",
             "Every error (no run directory, run not complete, no such array, pipe or range out of",
             "bounds, damaged file) is one line and exit 2."
         },
         footer = {"", "Examples:",
             "  rmtemu registers runs/isp flow_count --range 0:16",
             "  rmtemu registers runs/hp hp_table_1 --pipe 1 --csv > table1.csv",
-            "  rmtemu registers runs/ft --switch edge0 flow_count --range 0:8"})
+            "  rmtemu registers runs/ft --switch edge0 flow_count --range 0:8",
+            "  rmtemu registers runs/l2 l2_fwd_hits --range 0:4"})
 public final class RegistersCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RANGE = Pattern.compile("(\\d{1,10}):(\\d{1,10})");
@@ -51,7 +58,8 @@ public final class RegistersCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RUN_DIR", description = "Run directory of a finished replay (its --out).")
     Path runDir;
 
-    @Parameters(index = "1", paramLabel = "ARRAY", description = "Register array name (as in report.json's 'registers').")
+    @Parameters(index = "1", paramLabel = "ARRAY", description = "Register array name (as in report.json's 'registers'),"
+            + " or a counter's.")
     String array;
 
     @Option(names = "--pipe", paramLabel = "P", defaultValue = "0", description = "Pipe whose instance of the array to print (default: ${DEFAULT-VALUE}).")
@@ -76,6 +84,13 @@ public final class RegistersCommand implements Callable<Integer> {
             throw new UserError("registers: --pipe must be zero or more, got " + pipe);
         }
         JsonNode report = finishedReport(runDir);
+        JsonNode counters = report.path("results").path(SavedCounters.RESULTS_KEY).path("counters");
+        if (switchName == null && counters.has(array) && !report.path("registers").has(array)) {
+            PrintWriter out = spec.commandLine().getOut();
+            printCounter(out, runDir, array, counters.get(array).path("size").asInt(), cells, csv);
+            out.flush();
+            return 0;
+        }
         Path file = arrayFile(runDir, report, switchName, array);
         SavedRegisters.Cells c = SavedRegisters.read(file, array, pipe, cells);
         JsonNode by = report.get(RunDirectory.INTERRUPTED_KEY);
@@ -90,6 +105,29 @@ public final class RegistersCommand implements Callable<Integer> {
         print(out, c, csv);
         out.flush();
         return 0;
+    }
+
+    /** A counter's cells {@code index packets bytes} from its file, or CSV with its header. */
+    static void printCounter(PrintWriter out, Path dir, String counter, int size, int[] cells, boolean csv) {
+        Path file = dir.resolve(SavedCounters.fileName(counter));
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserError("registers: " + file + " is listed in the run's report but cannot be read");
+        }
+        int from = cells == null ? 0 : cells[0];
+        int to = cells == null ? size : cells[1];
+        if (to > size || lines.size() != size + 1) {
+            throw new UserError(to > size ? "registers: --range " + from + ":" + to + " reaches past counter " + counter
+                    + "'s " + size + " cells" : "registers: " + file + " does not hold " + size + " cells");
+        }
+        if (csv) {
+            out.println(lines.get(0));
+        }
+        for (String line : lines.subList(1 + from, 1 + to)) {
+            out.println(csv ? line : line.replace(',', ' '));
+        }
     }
 
     /** Rows {@code index lo [hi]} separated by spaces, or CSV with a header. */

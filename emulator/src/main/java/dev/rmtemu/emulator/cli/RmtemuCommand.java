@@ -29,7 +29,6 @@ import picocli.CommandLine.Spec;
             AnalyseCommand.class,
             CollectCommand.class,
             RegistersCommand.class,
-            CountersCommand.class,
             HelpCommand.class
         })
 public final class RmtemuCommand implements Runnable {

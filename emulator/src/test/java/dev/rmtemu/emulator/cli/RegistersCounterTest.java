@@ -17,10 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A replay of l2fwd leaves its direct counter's final values in counters/l2_fwd_hits.csv and in
  * report.json's results.externs.counters, the script's counter_read answers in
- * counter_reads.csv, and 'rmtemu counters' prints them: each frame counted with its 4-byte CRC.
+ * counter_reads.csv, and 'rmtemu registers RUN COUNTER' prints them: each frame counted with its 4-byte CRC.
  * (report.json lists the cells of counters of at most SavedCounters.CELLS_IN_REPORT cells: a table of 16.)
  */
-class CountersCommandTest {
+class RegistersCounterTest {
     private static PacketRecord packet(long ns, int dst, int wire) {
         return PacketRecord.allocate().timestampNs(ns).wireLength(wire).ipVersion(4).protocol(17)
                 .srcIpv4(0x0A000001).dstIpv4(dst).srcPort(1000).dstPort(2000);
@@ -59,17 +59,16 @@ class CountersCommandTest {
         assertTrue(report.path("files").toString().contains("counters/l2_fwd_hits.csv"), report.path("files").toString());
         assertEquals(17, Files.readAllLines(out.resolve("counters/l2_fwd_hits.csv")).size(), "a header and a row per entry");
 
-        CliRunner all = CliRunner.run("counters", out.toString());
-        assertEquals(0, all.exit(), all.err());
-        assertEquals("l2_fwd_hits packets 3 bytes 1512\n", all.out());
-        CliRunner one = CliRunner.run("counters", out.toString(), "l2_fwd_hits");
+        CliRunner one = CliRunner.run("registers", out.toString(), "l2_fwd_hits", "--range", "0:3");
         assertEquals(0, one.exit(), one.err());
-        assertEquals("0 2 1208\n1 1 304\n", one.out());
-        CliRunner none = CliRunner.run("counters", out.toString(), "nosuch");
+        assertEquals("0 2 1208\n1 1 304\n2 0 0\n", one.out());
+        CliRunner csv = CliRunner.run("registers", out.toString(), "l2_fwd_hits", "--csv", "--range", "1:2");
+        assertEquals("index,packets,bytes\n1,1,304\n", csv.out());
+        CliRunner past = CliRunner.run("registers", out.toString(), "l2_fwd_hits", "--range", "0:17");
+        assertEquals(2, past.exit());
+        assertEquals("rmtemu: registers: --range 0:17 reaches past counter l2_fwd_hits's 16 cells\n", past.err());
+        CliRunner none = CliRunner.run("registers", out.toString(), "nosuch");
         assertEquals(2, none.exit());
-        assertEquals("rmtemu: counters: no counter 'nosuch' in run " + out + " (counters: l2_fwd_hits)\n", none.err());
-        CliRunner missing = CliRunner.run("counters", tmp.resolve("nope").toString());
-        assertEquals(2, missing.exit());
-        assertEquals("rmtemu: counters: run directory " + tmp.resolve("nope") + " does not exist\n", missing.err());
+        assertEquals(1, none.err().lines().count(), none.err());
     }
 }
