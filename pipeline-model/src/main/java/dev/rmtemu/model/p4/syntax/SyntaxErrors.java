@@ -102,7 +102,7 @@ final class SyntaxErrors extends DefaultErrorStrategy {
     private static final int[] STATEMENT_START = {
         P4Lexer.IF, P4Lexer.SWITCH, P4Lexer.EXIT, P4Lexer.RETURN, P4Lexer.LBRACE, P4Lexer.SEMI, P4Lexer.THIS, P4Lexer.CONST,
         P4Lexer.AT, P4Lexer.PRAGMA_LINE, P4Lexer.BOOL, P4Lexer.BIT, P4Lexer.INT, P4Lexer.VARBIT, P4Lexer.STRING, P4Lexer.TUPLE,
-        P4Lexer.DOT, P4Lexer.IDENTIFIER, P4Lexer.ERROR
+        P4Lexer.DOT, P4Lexer.IDENTIFIER, P4Lexer.ERROR, P4Lexer.MATCH_KIND
     };
 
     /**
