@@ -1,6 +1,7 @@
 package dev.rmtemu.model.p4;
 
 import dev.rmtemu.model.p4.ast.Program;
+import dev.rmtemu.model.p4.names.NameResolver;
 import dev.rmtemu.model.p4.preprocess.PreprocessedSource;
 import dev.rmtemu.model.p4.preprocess.Preprocessor;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
@@ -12,7 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The P4_16 front end, as far as it goes today: preprocess, parse, build the AST. Every
+ * The P4_16 front end, as far as it goes today: preprocess, parse, build the AST, resolve
+ * names (when the syntax is clean). Every
  * error of every phase is collected (a compiler's behaviour), each as FILE:LINE:COL in the
  * user's own file.
  */
@@ -40,6 +42,10 @@ public final class P4Front {
     public static Result parse(PreprocessedSource source) {
         Diagnostics d = source.diagnostics();
         Program program = P4Syntax.ast(source, d);
+        if (d.isEmpty()) {
+            // names only in a well-formed tree: a tree with syntax errors has holes that would only add noise
+            NameResolver.check(program, d);
+        }
         return new Result(program, d.list(), d.count());
     }
 }

@@ -3,10 +3,12 @@ package dev.rmtemu.model.p4.syntax;
 import dev.rmtemu.model.p4.ast.Program;
 import dev.rmtemu.model.p4.preprocess.PreprocessedSource;
 import dev.rmtemu.model.p4.source.Diagnostics;
+import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 import java.util.List;
 
@@ -55,8 +57,21 @@ public final class P4Syntax {
         if (!nestingFits(visible, source, diagnostics)) {
             return null;
         }
+        TypeNames typeNames = TypeNames.scan(visible);
+        // two stages, as ANTLR advises: the fast SLL prediction first, which almost every
+        // program passes; full LL with error recovery and reporting only when it fails
+        P4Parser fast = new P4Parser(tokens);
+        fast.setTypeNames(typeNames);
+        fast.removeErrorListeners();
+        fast.setErrorHandler(new BailErrorStrategy());
+        fast.getInterpreter().setPredictionMode(PredictionMode.SLL);
+        try {
+            return new Parsed(fast.program(), tokens);
+        } catch (ParseCancellationException e) {
+            tokens.seek(0);
+        }
         P4Parser parser = new P4Parser(tokens);
-        parser.setTypeNames(TypeNames.scan(visible));
+        parser.setTypeNames(typeNames);
         parser.removeErrorListeners();
         parser.setErrorHandler(new SyntaxErrors(source, diagnostics));
         parser.getInterpreter().setPredictionMode(PredictionMode.LL);
