@@ -24,16 +24,19 @@ import java.util.concurrent.Callable;
         resourceBundle = "dev.rmtemu.emulator.cli.help.check",
         mixinStandardHelpOptions = true,
         description = {
-            "Check a P4_16 program for TNA: preprocess it and parse it, printing every error found.",
+            "Check a P4_16 program for TNA: preprocess, parse and resolve its names, printing every error.",
             "",
             "The program is preprocessed as P4 uses the C preprocessor (#include, #define, #if ...,",
             "with -I and -D; __TARGET_TOFINO__ is 2 on --target tofino2, else 1), and #include <core.p4>",
             "and <tna.p4> resolve to rmtemu's own declarations of P4's core library and of TNA. Then the",
-            "whole P4_16 grammar (specification v1.2.x) parses it. Each error is one line",
-            "'FILE:LINE:COL: message' in your own file (through includes and macros), on stderr; all",
-            "of them are printed, as a compiler does. Names and types are not checked yet, and",
-            "compiling a P4 program to the pipeline is not available yet: a program without errors is",
-            "reported as such and the command exits 8, never pretending to compile or run it.",
+            "whole P4_16 grammar (specification v1.2.x) parses it, and its names are resolved: declared",
+            "before use, once per scope, a type where a type is written, an action in a table's actions,",
+            "a match kind after a key, a state after transition (with the closest name when one is near).",
+            "Each error is one line 'FILE:LINE:COL: message' in your own file (through includes and",
+            "macros), on stderr; all of them are printed, as a compiler does. The types of expressions",
+            "are not checked yet, and compiling a P4 program to the pipeline is not available yet: a",
+            "program without errors is reported as such and the command exits 8, never pretending to",
+            "compile or run it.",
             "Exit 2 when the program has errors or the file cannot be read."
         },
         footer = {"", "Examples:",
@@ -78,7 +81,7 @@ public final class CheckCommand implements Callable<Integer> {
             err.flush();
             throw new UserError(file + ": " + n + (n == 1 ? " error" : " errors"));
         }
-        out.println(file + ": parsed without errors (names and types are not checked yet); "
+        out.println(file + ": no errors (preprocessed, parsed, names resolved; the types of expressions are not checked yet); "
                 + "compiling P4 to the pipeline is not available yet");
         out.flush();
         return EXIT_NOT_COMPILED;
