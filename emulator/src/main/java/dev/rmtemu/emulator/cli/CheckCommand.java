@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
         resourceBundle = "dev.rmtemu.emulator.cli.help.check",
         mixinStandardHelpOptions = true,
         description = {
-            "Check a P4_16 program for TNA: preprocess, parse and resolve its names, printing every error.",
+            "Check a P4_16 program for TNA and print every error in it.",
             "",
             "The program is preprocessed as P4 uses the C preprocessor (#include, #define, #if ...,",
             "with -I and -D; __TARGET_TOFINO__ is 2 on --target tofino2, else 1), and #include <core.p4>",
