@@ -7,6 +7,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,14 +49,14 @@ final class IncludeResolver {
                     return b;
                 }
             } else if (includer.directory() != null) {
-                SourceFile f = file(includer.directory().resolve(name));
+                SourceFile f = file(resolve(includer.directory(), name));
                 if (f != null) {
                     return f;
                 }
             }
         }
         for (Path dir : includeDirs) {
-            SourceFile f = file(dir.resolve(name));
+            SourceFile f = file(resolve(dir, name));
             if (f != null) {
                 return f;
             }
@@ -76,8 +77,17 @@ final class IncludeResolver {
         return String.join(", ", places);
     }
 
+    /** {@code dir.resolve(name)}, or null when the name is no path on this system (a NUL character). */
+    private static Path resolve(Path dir, String name) {
+        try {
+            return dir.resolve(name);
+        } catch (InvalidPathException e) {
+            return null;
+        }
+    }
+
     private static SourceFile file(Path p) throws Unreadable {
-        if (!Files.isRegularFile(p)) {
+        if (p == null || !Files.isRegularFile(p)) {
             return null;
         }
         try {
@@ -90,7 +100,7 @@ final class IncludeResolver {
     }
 
     static SourceFile builtIn(String name) throws Unreadable {
-        if (name.contains("..") || name.startsWith("/") || name.contains("\\")) {
+        if (name.contains("..") || name.startsWith("/") || name.contains("\\") || name.indexOf('\0') >= 0) {
             return null;
         }
         try (InputStream in = IncludeResolver.class.getResourceAsStream(LIBRARY + name)) {

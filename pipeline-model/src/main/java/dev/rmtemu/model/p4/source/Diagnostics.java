@@ -17,8 +17,9 @@ public final class Diagnostics {
     private final Set<Diagnostic> kept = new LinkedHashSet<>();
     private int dropped;
 
+    /** Records an error; a line break in the message (user text quoted in it) becomes a space, so that each error stays one line. */
     public void error(SourcePosition at, String message) {
-        Diagnostic d = new Diagnostic(at, message);
+        Diagnostic d = new Diagnostic(at, message.replace('\n', ' ').replace('\r', ' '));
         if (kept.contains(d)) {
             return;
         }

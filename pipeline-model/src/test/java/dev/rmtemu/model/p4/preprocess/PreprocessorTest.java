@@ -138,6 +138,13 @@ class PreprocessorTest {
     }
 
     @Test
+    void anIncludeNameThatIsNoPathIsNotFoundNotACrash() {
+        PreprocessedSource s = Preprocessor.text("t.p4", "#include \"a\u0000b.p4\"\n", dir, PreprocessorOptions.defaults());
+        assertEquals(List.of("t.p4:1:1: cannot find include file \"a\u0000b.p4\" (searched: " + dir + ", rmtemu's built-in library)"),
+                errors(s));
+    }
+
+    @Test
     void aMacroUseMapsToWhereItIsUsedAndItsArgumentsToWhereTheyAreWritten() {
         PreprocessedSource s = run("#define WRAP(x) ( body x )\n  WRAP(arg)\n");
         assertEquals("t.p4:2:3", s.positionAt(s.text().indexOf("body")).toString());
