@@ -1,6 +1,7 @@
 package dev.rmtemu.model.p4.preprocess;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -147,8 +148,8 @@ final class LineReader {
     private void append(char c) {
         int k = buf.length();
         if (k == lines.length) {
-            lines = java.util.Arrays.copyOf(lines, k * 2);
-            columns = java.util.Arrays.copyOf(columns, k * 2);
+            lines = Arrays.copyOf(lines, k * 2);
+            columns = Arrays.copyOf(columns, k * 2);
         }
         lines[k] = line;
         columns[k] = column;
@@ -157,7 +158,7 @@ final class LineReader {
 
     private void endLogical() {
         int k = buf.length();
-        out.add(new LogicalLine(buf.toString(), java.util.Arrays.copyOf(lines, k), java.util.Arrays.copyOf(columns, k), lineStart));
+        out.add(new LogicalLine(buf.toString(), Arrays.copyOf(lines, k), Arrays.copyOf(columns, k), lineStart));
         buf = new StringBuilder();
     }
 }

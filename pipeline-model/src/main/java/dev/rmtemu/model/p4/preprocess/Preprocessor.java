@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -473,7 +474,7 @@ public final class Preprocessor {
                 return;
             }
             List<String> chain = new ArrayList<>(includeNames);
-            java.util.Collections.reverse(chain);
+            Collections.reverse(chain);
             int from = chain.indexOf(found.displayName());
             List<String> cycle = new ArrayList<>(chain.subList(Math.max(0, from), chain.size()));
             cycle.add(found.displayName());

@@ -7,6 +7,7 @@ import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.DefaultErrorStrategy;
 import org.antlr.v4.runtime.FailedPredicateException;
 import org.antlr.v4.runtime.InputMismatchException;
+import org.antlr.v4.runtime.Lexer;
 import org.antlr.v4.runtime.NoViableAltException;
 import org.antlr.v4.runtime.Parser;
 import org.antlr.v4.runtime.RecognitionException;
@@ -182,7 +183,7 @@ final class SyntaxErrors extends DefaultErrorStrategy {
         @Override
         public void syntaxError(Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int charPositionInLine, String msg,
                 RecognitionException e) {
-            org.antlr.v4.runtime.Lexer lexer = (org.antlr.v4.runtime.Lexer) recognizer;
+            Lexer lexer = (Lexer) recognizer;
             int at = lexer._tokenStartCharIndex;
             String text = at < source.text().length() ? source.text().substring(at, Math.min(source.text().length(), lexer.getInputStream().index() + 1)) : "";
             String shown = text.startsWith("\"") ? "unterminated string" : "unexpected character '" + ClosestName.cut(text, 20) + "'";
