@@ -12,7 +12,6 @@ import dev.rmtemu.model.p4.ast.Statement;
 import dev.rmtemu.model.p4.ast.TableProperty;
 import dev.rmtemu.model.p4.ast.TypeRef;
 import dev.rmtemu.model.p4.preprocess.PreprocessedSource;
-import dev.rmtemu.model.p4.source.Diagnostics;
 import dev.rmtemu.model.p4.source.SourcePosition;
 import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.Token;
@@ -23,18 +22,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the AST from ANTLR's parse tree, each node at its user's FILE:LINE:COL. It checks
- * what the grammar leaves to it: integer literals' digits and widths, and that the two
- * {@code >} of a shift are adjacent. A subtree that failed to parse is skipped (its error is
- * reported already).
+ * Builds the AST from a parse tree without syntax errors (P4Syntax builds none from a tree
+ * with them, whose recovered subtrees have holes), each node at its user's FILE:LINE:COL.
+ * The checks the grammar leaves open are LexicalChecks', made before.
  */
 final class AstBuilder {
     private final PreprocessedSource source;
-    private final Diagnostics diagnostics;
 
-    AstBuilder(PreprocessedSource source, Diagnostics diagnostics) {
+    AstBuilder(PreprocessedSource source) {
         this.source = source;
-        this.diagnostics = diagnostics;
     }
 
     Program program(P4Parser.ProgramContext ctx) {
@@ -686,9 +682,6 @@ final class AstBuilder {
         } else if (e instanceof P4Parser.BinaryContext x) {
             return new Expression.Binary(pos(x.op), x.op.getText(), expression(x.expression(0)), expression(x.expression(1)));
         } else if (e instanceof P4Parser.ShiftRightContext x) {
-            if (x.second.getStartIndex() != x.first.getStopIndex() + 1) {
-                diagnostics.error(pos(x.first), "'> >' is not a shift: write '>>' without a space");
-            }
             return new Expression.Binary(pos(x.first), ">>", expression(x.expression(0)), expression(x.expression(1)));
         } else if (e instanceof P4Parser.ConditionalContext x) {
             return new Expression.Conditional(at, expression(x.expression(0)), expression(x.expression(1)), expression(x.expression(2)));
@@ -698,9 +691,6 @@ final class AstBuilder {
 
     private Expression integer(Token t) {
         IntegerLiterals.Parsed p = IntegerLiterals.parse(t.getText());
-        if (p.error() != null) {
-            diagnostics.error(pos(t), p.error());
-        }
         return new Expression.IntegerLiteral(pos(t), p.value(), p.width(), p.signed(), t.getText());
     }
 }

@@ -31,14 +31,24 @@ public final class P4Syntax {
     public record Parsed(P4Parser.ProgramContext tree, CommonTokenStream tokens) {
     }
 
-    /** Parses and builds the AST (empty when the program cannot be parsed at all); errors go to {@code diagnostics}. */
+    /**
+     * Parses and builds the AST; errors go to {@code diagnostics}. A program with syntax
+     * errors has no AST (an empty program): its errors are all reported, and what the parser's
+     * recovery made of the rest is no program to check further.
+     */
     public static Program ast(PreprocessedSource source, Diagnostics diagnostics) {
         try {
+            int before = diagnostics.count();
             Parsed parsed = parse(source, diagnostics);
             if (parsed == null) {
                 return new Program(List.of());
             }
-            return new AstBuilder(source, diagnostics).program(parsed.tree());
+            boolean syntaxErrors = diagnostics.count() > before;
+            new LexicalChecks(source, diagnostics).check(parsed.tree());
+            if (syntaxErrors) {
+                return new Program(List.of());
+            }
+            return new AstBuilder(source).program(parsed.tree());
         } catch (StackOverflowError e) {
             // a chain of thousands of operators: the tree is deeper than this thread's stack
             diagnostics.error(source.positionAt(0), "program too deeply nested to parse (an expression of thousands of operators?)");
