@@ -88,6 +88,15 @@ class SyntaxErrorsTest {
     }
 
     @Test
+    void aBrokenStatementInsideAFunctionIsReportedAndTheProgramHasNoAst() {
+        // the parser's recovery leaves holes in the tree (a fuzz-found crash built an AST from them)
+        P4Front.Result r = P4Front.text("bad.p4", "const bit<8> ok = 1;\nvoid f() { = 1; x = 2 }\n", PreprocessorOptions.defaults());
+        assertEquals(List.of("bad.p4:2:12: expected a statement or '}', found '='", "bad.p4:2:19: syntax error at '=': expected a declaration"),
+                r.errors().stream().map(Diagnostic::line).toList());
+        assertEquals(List.of(), r.program().declarations());
+    }
+
+    @Test
     void tooDeepNestingIsOneErrorNotACrash() {
         String deep = "const bit<8> x = " + "(".repeat(300) + "1" + ")".repeat(300) + ";";
         assertEquals(List.of("bad.p4:1:274: nested deeper than 256 parentheses, brackets and braces"), errors(deep));
