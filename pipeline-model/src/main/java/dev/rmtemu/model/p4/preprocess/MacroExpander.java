@@ -17,8 +17,8 @@ import java.util.function.Supplier;
  * keep their own place in the user's file.
  */
 final class MacroExpander {
-    /** Refuse past this many tokens from one line (a macro that doubles itself 40 times). */
-    static final int MAX_TOKENS_PER_LINE = 1_000_000;
+    /** Refuse past this many tokens from one line (a macro that doubles itself 17 times; real lines give hundreds). */
+    static final int MAX_TOKENS_PER_LINE = 100_000;
 
     /** Deepest nesting of macro calls in macro arguments (each level is a recursion). */
     static final int MAX_NESTING = 200;

@@ -522,8 +522,12 @@ public final class Preprocessor {
             error(operand.get(0).origin(), "#line number out of range: " + operand.get(0).text());
             return;
         }
-        if (operand.size() >= 2 && operand.get(1).kind() == PpToken.Kind.STRING && operand.get(1).text().length() >= 2) {
+        if (operand.size() >= 2) {
             String s = operand.get(1).text();
+            if (operand.size() > 2 || operand.get(1).kind() != PpToken.Kind.STRING || s.length() < 3 || !s.endsWith("\"")) {
+                error(operand.get(1).origin(), "#line expects a line number and optionally a non-empty \"FILE\"");
+                return;
+            }
             fileId = files.id(s.substring(1, s.length() - 1));
         }
         int physicalNext = line.lines()[line.lines().length - 1] + 1;

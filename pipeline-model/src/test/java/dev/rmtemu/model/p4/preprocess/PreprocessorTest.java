@@ -114,6 +114,14 @@ class PreprocessorTest {
     }
 
     @Test
+    void lineDirectiveWithoutAProperFileNameIsRefused() {
+        PreprocessedSource s = run("#line 10 \";\n#line 20 \"\"\nx\n");
+        assertEquals(List.of("t.p4:1:10: #line expects a line number and optionally a non-empty \"FILE\"",
+                "t.p4:2:10: #line expects a line number and optionally a non-empty \"FILE\""), errors(s));
+        assertEquals("t.p4:3:1", s.positionAt(s.text().indexOf('x')).toString());
+    }
+
+    @Test
     void positionsMapThroughIncludesToTheIncludedFile() throws IOException {
         Files.writeString(dir.resolve("inc.p4"), "// comment\n  included_token\n");
         Path main = dir.resolve("main.p4");
@@ -198,6 +206,6 @@ class PreprocessorTest {
         }
         sb.append("A39\n");
         PreprocessedSource s = run(sb.toString());
-        assertEquals(List.of("t.p4:41:1: macro expansion exceeds 1000000 tokens (a macro that grows without end?)"), errors(s));
+        assertEquals(List.of("t.p4:41:1: macro expansion exceeds 100000 tokens (a macro that grows without end?)"), errors(s));
     }
 }
