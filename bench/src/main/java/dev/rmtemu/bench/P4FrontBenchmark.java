@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The P4 front end on a generated TNA program of {@link #LINES}+ lines (headers, a parser, a
- * control of tables and actions, #include &lt;tna.p4&gt; and macros): preprocess, parse and
- * build the AST, in milliseconds per program. Issue 32 asks for a 1,000-line program compiled
+ * control of tables and actions, #include &lt;tna.p4&gt; and macros): preprocess, parse, build
+ * the AST and resolve names ({@link P4Front#text}), in milliseconds per program. Issue 32 asks for a 1,000-line program compiled
  * in under 2 s; this measures the part that exists today.
  * Run: {@code java -jar bench/target/benchmarks.jar P4Front -f 1 -wi 3 -i 5}.
  */
