@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
         },
         subcommands = {
             ResourcesCommand.class,
+            CheckCommand.class,
             ProgramsCommand.class,
             ShowCommand.class,
             ReplayCommand.class,
