@@ -92,7 +92,7 @@ class WbmonReplayCliTest {
     @Test
     void controlScriptWritingAConstTableIsRefusedBeforeTheRun(@TempDir Path tmp) throws IOException {
         Path control = tmp.resolve("own.ctl");
-        Files.writeString(control, "table wbmon_own_bit exact 3 action=1 data=8\n");
+        Files.writeString(control, "table_add wbmon_own_bit set 3 => 8\n");
         Path out = tmp.resolve("run");
         Run r = cli("replay", "--program", "wbmon", "--control", control.toString(), "--trace", "gen:isp?packets=100&seed=1",
                 "--out", out.toString(), "--no-progress");
