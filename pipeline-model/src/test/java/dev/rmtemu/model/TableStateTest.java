@@ -162,6 +162,13 @@ class TableStateTest {
                     assertEquals(-1, entry, "key " + key);
                 }
             }
+            s.clear();
+            assertEquals(0, s.addExact(0, 10, 1, 0));
+            assertEquals(1, s.addExact(0, 11, 1, 0));
+            assertEquals(2, s.addExact(0, 12, 1, 0));
+            s.removeExact(0, 10);
+            assertEquals(0, s.addExact(0, 13, 1, 0), "a removed entry's index is reused first; the others never move");
+            assertEquals(1, s.lookup(0, 11));
             s.setDefault(2, 77);
             long missing = 255;
             s.removeExact(0, missing);

@@ -3,6 +3,7 @@ package dev.rmtemu.model.table;
 import dev.rmtemu.model.UserError;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * The installed entries of one table. Exact tables use open addressing over the
@@ -42,6 +43,8 @@ public final class TableState {
      * a hit: -1 while the program's own miss block is the default.
      */
     private int defaultEntry = -1;
+    /** Exact tables: the entry indexes in use (a removed entry leaves a hole, refilled first). */
+    private final BitSet usedExact = new BitSet();
     private int defaultSlot = -1;
 
     public TableState(MatchTable table) {
@@ -75,7 +78,7 @@ public final class TableState {
         return count;
     }
 
-    /** Installs an exact entry; replaces the action of an existing key. Returns the entry index. */
+    /** Installs an exact entry; replaces the action of an existing key. Returns the entry index (the lowest free one). */
     public int addExact(long keyHi, long keyLo, int action, long data) {
         require(MatchKind.EXACT);
         int at = findSlot(keyHi, keyLo);
@@ -87,7 +90,10 @@ public final class TableState {
             return existing;
         }
         full();
-        int e = count++;
+        // the lowest free index: exact entries never move, a removed entry's index is reused first
+        int e = usedExact.nextClearBit(0);
+        usedExact.set(e);
+        count++;
         valueHi[e] = keyHi;
         valueLo[e] = keyLo;
         actionId[e] = action;
@@ -166,16 +172,7 @@ public final class TableState {
             }
         }
         Arrays.fill(slots, hole << SLOT_SHIFT, (hole + 1) << SLOT_SHIFT, 0);
-        // keep entries dense: the last one moves into the freed index
-        int last = count - 1;
-        if (e != last) {
-            valueHi[e] = valueHi[last];
-            valueLo[e] = valueLo[last];
-            actionId[e] = actionId[last];
-            actionData[e] = actionData[last];
-            int ls = findSlot(valueHi[e], valueLo[e]);
-            fillSlot(ls, valueHi[e], valueLo[e], e, actionId[e], actionData[e]);
-        }
+        usedExact.clear(e);
         count--;
         return true;
     }
@@ -405,6 +402,7 @@ public final class TableState {
     /** Removes every entry (the default action stays, as P4's table_clear leaves it). */
     public void clear() {
         count = 0;
+        usedExact.clear();
         if (slots != null) {
             Arrays.fill(slots, 0, (slotMask + 1) << SLOT_SHIFT, 0);
         }

@@ -232,8 +232,8 @@ class WbmonReplayCliTest {
                 "--opt", "flows=" + trace);
         assertEquals(0, gen.code(), gen.err());
         List<String> lines = Files.readAllLines(control);
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m1 table " + WbmonPipeline.FLOWS_OUT + " exact 1 ")), gen.out());
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m2 table " + WbmonPipeline.FLOWS_OUT + " exact 0 ")), gen.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m1 table_add " + WbmonPipeline.FLOWS_OUT + " set_vconn 1 ")), gen.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m2 table_add " + WbmonPipeline.FLOWS_OUT + " set_vconn 0 ")), gen.out());
 
         Run replay = cli("replay", "--topology", topo.toString(), "--program", "wbmon", "--param", "vconns=4",
                 "--control", control.toString(), "--trace", trace, "--rate", "10G", "--out", tmp.resolve("run").toString(),
