@@ -8,6 +8,7 @@ import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableState;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One entry's match as a script gives it: a value per key field, and per kind a mask per
@@ -49,6 +50,8 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                     }
                     values[i] = ControlValues.value(at < 0 ? w : w.substring(0, at), f.width(), f.name());
                     masks[i] = at < 0 ? f.mask() : ControlValues.value(w.substring(at + 3), f.width(), f.name() + " mask");
+                    // bits outside the mask do not match anything: 10.0.0.1&&&255.0.0.0 is 10.0.0.0&&&255.0.0.0
+                    values[i] &= masks[i];
                 }
                 case LPM -> {
                     int at = w.indexOf('/');
@@ -61,6 +64,8 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                     if (prefix < 0 || prefix > f.width()) {
                         throw new UserError("prefix length " + len + " outside 0.." + f.width() + " for " + f.name());
                     }
+                    // bits beyond the prefix do not match anything: 10.0.0.1/8 is 10.0.0.0/8
+                    values[i] &= prefix == 0 ? 0 : f.mask() & (-1L << (f.width() - prefix));
                 }
                 default -> throw new IllegalStateException(t.kind().name());
             }
@@ -89,7 +94,7 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
     }
 
     private static String kind(MatchTable t) {
-        return t.kind().name().toLowerCase(java.util.Locale.ROOT);
+        return t.kind().name().toLowerCase(Locale.ROOT);
     }
 
     /** Installs the entry. */

@@ -283,6 +283,12 @@ class ControlScriptTest {
                 refusal(f, "table_add fwd forward 1/33 => 1\n", program(MatchKind.LPM)));
         assertEquals(f + ":2: table fwd already has an entry for key 0x0a000002 (handle 0): table_modify changes its action",
                 refusal(f, "table_add fwd forward 10.0.0.2 => 1\ntable_add fwd forward 0x0a000002 => 2\n", p));
+        assertEquals(f + ":2: table fwd already has an entry for key 10.9.9.9&&&255.0.0.0 priority 1 (handle 0): table_modify"
+                + " changes its action", refusal(f, "table_add fwd forward 10.0.0.0&&&255.0.0.0 => 1 1\n"
+                + "table_add fwd forward 10.9.9.9&&&255.0.0.0 => 2 1\n", t));
+        assertEquals(f + ":2: table fwd already has an entry for key 10.1.0.0/8 (handle 0): table_modify changes its action",
+                refusal(f, "table_add fwd forward 10.0.0.0/8 => 1\ntable_add fwd forward 10.1.0.0/8 => 2\n",
+                        program(MatchKind.LPM)));
         assertEquals(f + ":2: table fwd has no entry with handle 1 (handles: 0)",
                 refusal(f, "table_add fwd forward 10.0.0.2 => 1\ntable_delete fwd 1\n", p));
         assertEquals(f + ":1: table fwd has no entry with handle 0 (the script has added none)",
