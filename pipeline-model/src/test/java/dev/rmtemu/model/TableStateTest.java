@@ -8,6 +8,7 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableState;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -121,5 +122,87 @@ class TableStateTest {
         assertEquals(42, st.table(t).actionData(st.table(t).lookup(t.keyHi(v), t.keyLo(v))));
         v[lo.slot()] = 2;
         assertEquals(-1, st.table(t).lookup(t.keyHi(v), t.keyLo(v)));
+    }
+
+    /**
+     * Removing exact entries closes the holes of linear probing: after random adds and removes
+     * (keys on a narrow, directly indexed table and on a wide, hashed one) every key still
+     * present is found with its data, every removed one misses, and a set default answers the
+     * misses through both lookups the back ends use.
+     */
+    @Test
+    void exactRemovalsKeepEveryOtherKeyAndTheDefaultAnswersMisses() {
+        for (int bits : new int[] {8, 32}) {
+            MatchTable t = new MatchTable(0, "t" + bits, MatchKind.EXACT,
+                    java.util.List.of(new Field("k", bits, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 0)),
+                    64, 16, Gress.INGRESS, 0);
+            TableState s = new TableState(t);
+            java.util.TreeMap<Long, Long> model = new java.util.TreeMap<>();
+            java.util.SplittableRandom r = new java.util.SplittableRandom(bits);
+            for (int step = 0; step < 5000; step++) {
+                long key = r.nextLong(bits == 8 ? 256 : 200);
+                if (r.nextBoolean() && model.size() < 64) {
+                    if (!model.containsKey(key)) {
+                        model.put(key, (long) step & 0xFFFF);
+                        s.addExact(0, key, 1, step & 0xFFFF);
+                    }
+                } else {
+                    assertEquals(model.remove(key) != null, s.removeExact(0, key), "remove " + key);
+                }
+                assertEquals(model.size(), s.count());
+            }
+            for (long key = 0; key < 256; key++) {
+                int slot = s.lookupExactSlot(0, key);
+                int entry = s.lookup(0, key);
+                if (model.containsKey(key)) {
+                    assertEquals(model.get(key), s.slotActionData(slot), "key " + key);
+                    assertEquals(model.get(key), s.actionData(entry), "key " + key);
+                } else {
+                    assertEquals(-1, slot, "key " + key);
+                    assertEquals(-1, entry, "key " + key);
+                }
+            }
+            s.clear();
+            assertEquals(0, s.addExact(0, 10, 1, 0));
+            assertEquals(1, s.addExact(0, 11, 1, 0));
+            assertEquals(2, s.addExact(0, 12, 1, 0));
+            s.removeExact(0, 10);
+            assertEquals(0, s.addExact(0, 13, 1, 0), "a removed entry's index is reused first; the others never move");
+            assertEquals(1, s.lookup(0, 11));
+            s.setDefault(2, 77);
+            long missing = 255;
+            s.removeExact(0, missing);
+            assertEquals(2, s.slotActionId(s.lookupExactSlot(0, missing)));
+            assertEquals(77, s.actionData(s.lookup(0, missing)));
+            s.clear();
+            assertEquals(77, s.slotActionData(s.lookupExactSlot(0, 1)), "clear keeps the default");
+            s.resetDefault();
+            assertEquals(-1, s.lookupExactSlot(0, 1));
+        }
+    }
+
+    @Test
+    void ternaryAndLpmEntriesAreRemovedAndModifiedByTheirMatch() {
+        MatchTable t = new MatchTable(0, "tern", MatchKind.TERNARY,
+                java.util.List.of(new Field("k", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 0)), 8, 9,
+                Gress.INGRESS, 0);
+        TableState s = new TableState(t);
+        s.addTernary(0, 0x50, 0, 0xFFFF, 10, 1, 7);
+        s.addTernary(0, 0x00, 0, 0xFF00, 5, 1, 8);
+        assertEquals(false, s.removeTernary(0, 0x50, 0, 0xFFFF, 11), "another priority is another entry");
+        assertEquals(true, s.modifyTernary(0, 0x50, 0, 0xFFFF, 10, 2, 9));
+        assertEquals(true, s.removeTernary(0, 0x00, 0, 0xFF00, 5));
+        assertEquals(9, s.actionData(s.lookup(0, 0x50)));
+        assertEquals(-1, s.lookup(0, 0x51));
+        MatchTable l = new MatchTable(1, "lpm", MatchKind.LPM,
+                java.util.List.of(new Field("k", 32, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 0)), 8, 9,
+                Gress.INGRESS, 0);
+        TableState ls = new TableState(l);
+        ls.addLpm(0, 0x0A000000L, 8, 1, 1);
+        ls.addLpm(0, 0x0A010000L, 16, 1, 2);
+        assertEquals(true, ls.modifyLpm(0, 0x0A01FFFFL, 16, 1, 3), "the value's bits beyond the prefix do not matter");
+        assertEquals(3, ls.actionData(ls.lookup(0, 0x0A010005L)));
+        assertEquals(true, ls.removeLpm(0, 0x0A010000L, 16));
+        assertEquals(1, ls.actionData(ls.lookup(0, 0x0A010005L)));
     }
 }

@@ -127,9 +127,10 @@ public final class ReplayCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--control", paramLabel = "FILE", description = {
-        "Control-plane script: table entries, register writes/resets, multicast groups,",
-        "each applied before the run or 'at CYCLE'; with --topology every line starts 'on SWITCH'.",
-        "See README (replay) for the format."})
+        "Control-plane script: bmv2 runtime_CLI commands with the program's names",
+        "(table_add, table_set_default, register_write, mc_mgrp_create, ...), applied",
+        "before the run or 'at CYCLE'; with --topology every line starts 'on SWITCH'.",
+        "See docs/reference/control-script.md."})
     Path control;
 
     @Option(names = "--force", description = "Write into a non-empty --out that is not a run directory"

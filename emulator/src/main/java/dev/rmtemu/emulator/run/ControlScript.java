@@ -1,40 +1,42 @@
 package dev.rmtemu.emulator.run;
 
-import java.math.BigInteger;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.PipelineState;
 
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Control-plane operations from a text file, applied before the replay or at a
- * set cycle. One operation per line; '#' starts a comment; numbers are decimal,
- * 0x hex, or dotted IPv4 (a.b.c.d):
+ * A control script: bmv2 runtime_CLI commands with the program's own names, applied before
+ * the replay or at a set cycle. One command per line; '#' starts a comment:
  * <pre>
- * table l2_fwd exact 10.0.0.2 action=1 data=3        # key fields in the table's order
- * table routes lpm 10.1.0.0/16 action=1 data=2
- * table acl ternary 0x0a000000&amp;0xff000000 6&amp;0xff priority=10 action=1 data=0
- * register flow_count write 17 5                     # index, value (pipe 0; pipe=N for another)
- * register flow_count reset                          # every pipe
- * multicast 3 1 2 5                                  # group 3 -> ports 1, 2, 5
- * counter_read port_bytes 3                          # as bmv2's runtime_CLI: the cell's packets and bytes
- * counter_reset port_bytes                           # every cell, every pipe
- * meter_set_rates police 0 0.125:3000 0.25:6000      # CIR:CBS PIR:PBS, rates in units per microsecond
- * at 1220000 register flow_count reset               # at cycle 1,220,000 (after its packets)
- * on s1 register flow_count reset                    # network replays: every line names its switch
- * at 1220000 on s2 table l2_fwd exact 10.0.0.2 action=1 data=3
+ * table_add l2_fwd forward 10.0.0.2 =&gt; 3                  # TABLE ACTION KEY... =&gt; PARAM...
+ * table_add lr_acl deny 10.0.0.0&amp;&amp;&amp;255.0.0.0 6&amp;&amp;&amp;0xff =&gt; 10   # ternary: VALUE&amp;&amp;&amp;MASK, then PRIORITY
+ * table_set_default l2_fwd forward port=1                # parameters by position or name=value
+ * register_write flow_count 17 5                         # every pipe (pipe=N: one)
+ * mc_mgrp_create 3                                       # group 3 -&gt; ports 1, 2 (before the run)
+ * mc_node_create 0 1 2
+ * mc_node_associate 3 0
+ * counter_read port_bytes 3                              # the cell's packets and bytes, kept in counter_reads.csv
+ * counter_reset port_bytes                               # every cell, every pipe
+ * meter_set_rates police 0 0.125:3000 0.25:6000          # CIR:CBS PIR:PBS, rates in units per microsecond
+ * at 1220000 register_reset flow_count                   # at cycle 1,220,000 (after its packets)
+ * at 1220000 on s2 table_delete l2_fwd 0                 # network replays: every line names its switch
  * </pre>
- * A line is {@code [at CYCLE] [on SWITCH] OPERATION}. In a single-switch replay there is
- * no {@code on}; in a network replay ({@code --topology}) it is required. Every line is
- * checked before the run (names, numbers, register values against the cell width); errors
- * name the file and line. An operation whose cycle comes after the run's last event is not
- * applied (the engine lists it, the CLI warns) and does not stretch the run.
+ * A line is {@code [at CYCLE] [on SWITCH] COMMAND ARGS}; the commands are the rows of
+ * {@link ControlCommands}. In a single-switch replay there is no {@code on}; in a network
+ * replay ({@code --topology}) it is required. Every line is checked before the run (names,
+ * values against their widths, entry handles); errors name the file and line. An operation
+ * whose cycle comes after the run's last event is not applied (the engine lists it, the CLI
+ * warns) and does not stretch the run.
  */
 public final class ControlScript {
     private ControlScript() {
@@ -70,8 +72,9 @@ public final class ControlScript {
 
     private static int apply(Path file, Function<String, SwitchEngine> switchNamed) {
         int[] ops = {0};
+        Map<SwitchEngine, SwitchControl> switches = new IdentityHashMap<>();
         ControlText.forEachLine(file, (number, text) -> {
-            if (applyLine(file, number, text, switchNamed)) {
+            if (applyLine(file, number, text, name -> switches.computeIfAbsent(switchNamed.apply(name), SwitchControl::new))) {
                 ops[0]++;
             }
         });
@@ -79,13 +82,13 @@ public final class ControlScript {
     }
 
     /** Applies or schedules one line; false for a blank or comment line. */
-    private static boolean applyLine(Path file, int number, String text, Function<String, SwitchEngine> switchNamed) {
+    private static boolean applyLine(Path file, int number, String text, Function<String, SwitchControl> switchNamed) {
         String line = text;
         int hash = line.indexOf('#');
         if (hash >= 0) {
             line = line.substring(0, hash);
         }
-        List<String> words = new ArrayList<>(List.of(line.trim().split("\\s+")));
+        List<String> words = List.of(line.trim().split("\\s+"));
         if (words.get(0).isEmpty()) {
             return false;
         }
@@ -94,7 +97,7 @@ public final class ControlScript {
             long at = -1;
             if (words.get(0).equals("at")) {
                 if (words.size() < 3) {
-                    throw new UserError("'at CYCLE' needs an operation after it");
+                    throw new UserError("'at CYCLE' needs a command after it");
                 }
                 at = number(words.get(1));
                 if (at < 0) {
@@ -105,36 +108,27 @@ public final class ControlScript {
             String switchName = null;
             if (words.get(0).equals("on")) {
                 if (words.size() < 3) {
-                    throw new UserError("'on SWITCH' needs an operation after it");
+                    throw new UserError("'on SWITCH' needs a command after it");
                 }
                 switchName = words.get(1);
                 words = words.subList(2, words.size());
             }
-            SwitchEngine engine = switchNamed.apply(switchName);
-            List<String> op = List.copyOf(words);
-            if (op.get(0).equals("multicast")) {
-                if (at >= 0) {
-                    throw new UserError("multicast groups are configured before the run");
+            ControlCommands.Row row = ControlCommands.row(words.get(0));
+            SwitchControl sw = switchNamed.apply(switchName);
+            if (row.beforeRunOnly() && at >= 0) {
+                throw new UserError(words.get(0) + " configures the switch before the run: no 'at CYCLE'");
+            }
+            ControlCommand.Effect effect = row.command().prepare(sw, List.copyOf(words.subList(1, words.size())), where, Math.max(at, 0));
+            if (effect != null) {
+                if (at < 0) {
+                    effect.apply(sw.engine().state());
+                } else {
+                    sw.engine().scheduleControlWithinRun(at, new ScriptOp(where, effect));
                 }
-                if (op.size() < 2) {
-                    throw new UserError("multicast needs a GROUP and its PORTs");
-                }
-                int[] ports = new int[op.size() - 2];
-                for (int k = 2; k < op.size(); k++) {
-                    ports[k - 2] = intNumber(op.get(k), "a port");
-                }
-                engine.multicastGroup(intNumber(op.get(1), "a multicast group"), ports);
-            } else if (at < 0) {
-                validate(op, engine.state());
-                run(op, engine.state(), where, 0);
-            } else {
-                validate(op, engine.state());
-                engine.scheduleControlWithinRun(at, new ScriptOp(where, op));
             }
             return true;
-        } catch (UserError | IndexOutOfBoundsException e) {
-            String msg = e instanceof UserError ? e.getMessage() : "missing arguments";
-            throw new UserError(where + ": " + ControlText.cutTokens(msg), e);
+        } catch (UserError e) {
+            throw new UserError(where + ": " + ControlText.cutTokens(e.getMessage()), e);
         }
     }
 
@@ -142,11 +136,11 @@ public final class ControlScript {
      * A scheduled operation; it names its line in errors raised when it runs and
      * in the warning when it comes after the run's last event and is not applied.
      */
-    private record ScriptOp(String where, List<String> words) implements SwitchEngine.ControlOp {
+    private record ScriptOp(String where, ControlCommand.Effect effect) implements SwitchEngine.ControlOp {
         @Override
         public void apply(PipelineState state, long cycle) {
             try {
-                run(words, state, where, cycle);
+                effect.apply(state);
             } catch (UserError e) {
                 throw new UserError(where + ": " + ControlText.cutTokens(e.getMessage()), e);
             }
@@ -155,145 +149,6 @@ public final class ControlScript {
         @Override
         public String toString() {
             return where;
-        }
-    }
-
-    /** Checks an operation's names before scheduling it (so mistakes surface before the run). */
-    private static void validate(List<String> op, PipelineState s) {
-        switch (op.get(0)) {
-            case "table" -> {
-                s.program().table(op.get(1));
-                table(op, s, false);
-            }
-            case "register" -> {
-                RegisterArray a = s.program().register(op.get(1));
-                List<String> args = new ArrayList<>();
-                int pipe = registerArgs(op, args);
-                String verb = args.isEmpty() ? "" : args.get(0);
-                if (!verb.equals("reset") && !verb.equals("write")) {
-                    throw new UserError("register operation '" + verb + "' (write, reset)");
-                }
-                if (verb.equals("write")) {
-                    if (args.size() < 3 || args.size() > 4) {
-                        throw new UserError("register write takes INDEX VALUE [HI_VALUE]");
-                    }
-                    if (pipe >= s.pipes()) {
-                        throw new UserError("pipe " + pipe + " outside 0.." + (s.pipes() - 1));
-                    }
-                    int index = intNumber(args.get(1), "a register index");
-                    if (index >= a.size()) {
-                        throw new UserError("register " + a.name() + ": index " + index + " outside 0.." + (a.size() - 1));
-                    }
-                    for (String v : args.subList(2, args.size())) {
-                        cellValue(v, a);
-                    }
-                    if (args.size() == 4 && !a.pair()) {
-                        throw new UserError("register " + a.name() + " has one word per cell: no HI_VALUE");
-                    }
-                }
-            }
-            case "counter_read", "counter_reset", "meter_set_rates" -> ExternOps.validate(op, s);
-            default -> throw new UserError("unknown operation '" + op.get(0) + "' (" + OPERATIONS + "; prefixes: at CYCLE, on SWITCH)");
-        }
-    }
-
-    private static final String OPERATIONS = "table, register, multicast, counter_read, counter_reset, meter_set_rates";
-
-    private static void run(List<String> op, PipelineState s, String where, long cycle) {
-        switch (op.get(0)) {
-            case "table" -> table(op, s, true);
-            case "register" -> register(op, s);
-            case "counter_read", "counter_reset", "meter_set_rates" -> ExternOps.run(op, s, where, cycle);
-            default -> throw new UserError("unknown operation '" + op.get(0) + "' (" + OPERATIONS + "; prefixes: at CYCLE, on SWITCH)");
-        }
-    }
-
-    /** Parses a table operation and, when {@code install}, installs it ({@code false}: the check before the run). */
-    private static void table(List<String> op, PipelineState s, boolean install) {
-        String name = op.get(1);
-        String kind = op.get(2);
-        s.checkInstallable(name);
-        int action = 0;
-        long data = 0;
-        int priority = 0;
-        List<String> key = new ArrayList<>();
-        for (String w : op.subList(3, op.size())) {
-            if (w.startsWith("action=")) {
-                action = intNumber(w.substring(7), "an action");
-            } else if (w.startsWith("data=")) {
-                data = number(w.substring(5));
-            } else if (w.startsWith("priority=")) {
-                priority = intNumber(w.substring(9), "a priority");
-            } else {
-                key.add(w);
-            }
-        }
-        switch (kind) {
-            case "exact" -> {
-                long[] values = new long[key.size()];
-                for (int i = 0; i < values.length; i++) {
-                    values[i] = number(key.get(i));
-                }
-                if (install) {
-                    s.addExact(name, values, action, data);
-                }
-            }
-            case "lpm" -> {
-                if (key.size() != 1 || !key.get(0).contains("/")) {
-                    throw new UserError("an lpm entry is one VALUE/LENGTH");
-                }
-                String[] p = key.get(0).split("/");
-                if (p.length != 2) {
-                    throw new UserError("an lpm entry is one VALUE/LENGTH");
-                }
-                long prefix = number(p[0]);
-                int length = intNumber(p[1], "a prefix length");
-                if (install) {
-                    s.addLpm(name, prefix, length, action, data);
-                }
-            }
-            case "ternary" -> {
-                long[] values = new long[key.size()];
-                long[] masks = new long[key.size()];
-                for (int i = 0; i < values.length; i++) {
-                    String[] vm = key.get(i).split("&", -1);
-                    if (vm.length > 2) {
-                        throw new UserError("a ternary key field is VALUE or VALUE&MASK");
-                    }
-                    values[i] = number(vm[0]);
-                    masks[i] = vm.length > 1 ? number(vm[1]) : -1L;
-                }
-                if (install) {
-                    s.addTernary(name, values, masks, priority, action, data);
-                }
-            }
-            default -> throw new UserError("table match kind '" + kind + "' (exact, lpm, ternary)");
-        }
-    }
-
-    /** Collects a register operation's arguments after the array name; returns its pipe= (0 when absent). */
-    private static int registerArgs(List<String> op, List<String> args) {
-        int pipe = 0;
-        for (String w : op.subList(2, op.size())) {
-            if (w.startsWith("pipe=")) {
-                pipe = intNumber(w.substring(5), "a pipe");
-            } else {
-                args.add(w);
-            }
-        }
-        return pipe;
-    }
-
-    private static void register(List<String> op, PipelineState s) {
-        String name = op.get(1);
-        List<String> args = new ArrayList<>();
-        int pipe = registerArgs(op, args);
-        RegisterArray a = s.program().register(name);
-        switch (args.get(0)) {
-            case "reset" -> s.resetRegister(name);
-            case "write" -> s.writeRegister(pipe, name, intNumber(args.get(1), "a register index"),
-                    cellValue(args.get(2), a), args.size() > 3 ? cellValue(args.get(3), a) : 0);
-            default -> throw new UserError("register operation '" + args.get(0) + "' (write, reset)");
         }
     }
 
@@ -308,7 +163,7 @@ public final class ControlScript {
 
     /** A value for one word of {@code a}'s cells: unsigned and at most the word's width. */
     static long cellValue(String w, RegisterArray a) {
-        BigInteger v = ControlText.unsigned(w);
+        BigInteger v = ControlValues.unsigned(w);
         if (v == null || v.bitLength() > a.wordBits()) {
             throw new UserError("value " + w + " does not fit " + a.name() + "'s " + a.wordBits() + "-bit "
                     + (a.pair() ? "words" : "cells"));

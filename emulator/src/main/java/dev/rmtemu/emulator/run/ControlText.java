@@ -7,7 +7,6 @@ import dev.rmtemu.model.text.ClosestName;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -19,15 +18,12 @@ import java.nio.charset.CharsetDecoder;
 
 /**
  * The text side of a control file: its lines as strict UTF-8 (a byte-order mark
- * skipped, bad bytes reported with their line), unsigned values of any width,
- * and user tokens cut short in messages so a 10 MB word is never echoed whole.
+ * skipped, bad bytes reported with their line), and user tokens cut short in messages so a 10 MB word is never echoed whole.
  */
 final class ControlText {
     /** Longest user token echoed in a message. */
     static final int MAX_TOKEN_ECHO = 60;
     private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
-    /** Digits beyond which no register word (at most 64 bits) can hold the value: not parsed at all. */
-    private static final int MAX_VALUE_DIGITS = 64;
 
     private ControlText() {
     }
@@ -98,23 +94,6 @@ final class ControlText {
 
     private static boolean startsWithBom(byte[] b) {
         return b.length >= BOM.length && b[0] == BOM[0] && b[1] == BOM[1] && b[2] == BOM[2];
-    }
-
-    /** A non-negative decimal or 0x-hex integer of any width, or a dotted IPv4 address; null if it is none. */
-    static BigInteger unsigned(String w) {
-        try {
-            if (w.chars().filter(ch -> ch == '.').count() == 3) {
-                return BigInteger.valueOf(ControlScript.number(w));
-            }
-            boolean hex = w.startsWith("0x") || w.startsWith("0X");
-            String digits = hex ? w.substring(2) : w;
-            if (digits.isEmpty() || digits.length() > MAX_VALUE_DIGITS || digits.startsWith("-") || digits.startsWith("+")) {
-                return null;
-            }
-            return new BigInteger(digits, hex ? 16 : 10);
-        } catch (NumberFormatException | UserError e) {
-            return null;
-        }
     }
 
     /** {@code message} with every run of characters other than blanks and quotes longer than {@link #MAX_TOKEN_ECHO} cut short. */

@@ -4,7 +4,6 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterCells;
-import dev.rmtemu.model.runtime.PipelineState;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -27,51 +26,44 @@ final class ExternOps {
     private ExternOps() {
     }
 
-    static void validate(List<String> op, PipelineState s) {
-        switch (op.get(0)) {
-            case "counter_read" -> {
-                arity(op, 3, "counter_read NAME INDEX");
-                Counter c = s.program().counter(op.get(1));
-                index(op.get(2), "counter " + c.name(), c.size());
-            }
-            case "counter_reset" -> {
-                arity(op, 2, "counter_reset NAME");
-                s.program().counter(op.get(1));
-            }
-            default -> {
-                arity(op, 5, "meter_set_rates NAME INDEX RATE:BURST RATE:BURST");
-                Meter m = s.program().meter(op.get(1));
-                index(op.get(2), "meter " + m.name(), m.size());
-                long[] c = rates(op.get(3));
-                long[] p = rates(op.get(4));
-                MeterCells.checkRates(m, ControlScript.intNumber(op.get(2), "an index"), c[0], c[1], p[0], p[1]);
-            }
+    /** {@code counter_read COUNTER INDEX}: the cell's packets and bytes, noted with the line and cycle. */
+    static ControlCommand.Effect counterRead(SwitchControl sw, List<String> args, String where, long cycle) {
+        arity(args, 2, "counter_read COUNTER INDEX");
+        Counter c = sw.program().counter(args.get(0));
+        int index = index(args.get(1), "counter " + c.name(), c.size());
+        return s -> s.noteCounterRead(where, cycle, c.name(), index);
+    }
+
+    /** {@code counter_reset COUNTER}: every cell of every pipe to zero. */
+    static ControlCommand.Effect counterReset(SwitchControl sw, List<String> args) {
+        arity(args, 1, "counter_reset COUNTER");
+        Counter c = sw.program().counter(args.get(0));
+        return s -> s.resetCounter(c.name());
+    }
+
+    /** {@code meter_set_rates METER INDEX RATE:BURST RATE:BURST}. */
+    static ControlCommand.Effect meterSetRates(SwitchControl sw, List<String> args) {
+        arity(args, 4, "meter_set_rates METER INDEX RATE:BURST RATE:BURST");
+        Meter m = sw.program().meter(args.get(0));
+        int index = index(args.get(1), "meter " + m.name(), m.size());
+        long[] c = rates(args.get(2));
+        long[] p = rates(args.get(3));
+        MeterCells.checkRates(m, index, c[0], c[1], p[0], p[1]);
+        return s -> s.setMeterRates(m.name(), index, c[0], c[1], p[0], p[1]);
+    }
+
+    private static void arity(List<String> args, int words, String usage) {
+        if (args.size() != words) {
+            throw new UserError((args.size() < words ? "missing arguments" : "too many arguments") + ": " + usage);
         }
     }
 
-    static void run(List<String> op, PipelineState s, String where, long cycle) {
-        switch (op.get(0)) {
-            case "counter_read" -> s.noteCounterRead(where, cycle, op.get(1), ControlScript.intNumber(op.get(2), "an index"));
-            case "counter_reset" -> s.resetCounter(op.get(1));
-            default -> {
-                long[] c = rates(op.get(3));
-                long[] p = rates(op.get(4));
-                s.setMeterRates(op.get(1), ControlScript.intNumber(op.get(2), "an index"), c[0], c[1], p[0], p[1]);
-            }
-        }
-    }
-
-    private static void arity(List<String> op, int words, String usage) {
-        if (op.size() != words) {
-            throw new UserError("usage: " + usage);
-        }
-    }
-
-    private static void index(String w, String what, int size) {
+    private static int index(String w, String what, int size) {
         int i = ControlScript.intNumber(w, "an index");
         if (i >= size) {
             throw new UserError(what + ": index " + i + " outside 0.." + (size - 1));
         }
+        return i;
     }
 
     /** {@code RATE:BURST}: units per second (from units per microsecond) and units. */

@@ -36,7 +36,7 @@ class ControlFileStreamingTest {
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             while (bytes < FILE_BYTES) {
                 String line = lines % 50 == 0 ? "# block " + lines / 50 + "\n"
-                        : "register flow_count write " + (lines * 7919L % 1024) + " " + lines + "\n";
+                        : "register_write flow_count " + (lines * 7919L % 1024) + " " + lines + "\n";
                 w.write(line);
                 bytes += line.length();
                 lines++;
@@ -77,7 +77,7 @@ class ControlFileStreamingTest {
     @Test
     void aBadLineAtTheEndOfALargeFileIsStillFileAndLine(@TempDir Path tmp) throws Exception {
         Path control = tmp.resolve("bad.ctl");
-        int lines = write(control, "register no_such_array write 1 2");
+        int lines = write(control, "register_write no_such_array 1 2");
         Path out = tmp.resolve("run");
         String said = run(tmp, control, out, 2);
         List<String> err = said.lines().toList();

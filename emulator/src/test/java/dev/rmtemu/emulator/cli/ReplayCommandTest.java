@@ -55,7 +55,7 @@ class ReplayCommandTest {
     @Test
     void aControlOperationAfterTheLastEventIsAWarningAndDoesNotStretchTheRun(@TempDir Path tmp) throws Exception {
         Path control = tmp.resolve("late.txt");
-        Files.writeString(control, "at 9223372036854775807 register flow_count reset\n");
+        Files.writeString(control, "at 9223372036854775807 register_reset flow_count\n");
         Path out = tmp.resolve("run");
         CliRunner r = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=100&flows=10&seed=1",
                 "--control", control.toString(), "--out", out.toString(), "--no-progress", "--json");

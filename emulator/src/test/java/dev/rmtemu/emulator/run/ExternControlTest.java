@@ -53,8 +53,8 @@ class ExternControlTest {
     void l2fwdCountsEachEntryReadAndResetAtTheirCycles(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("ops.txt");
         Files.writeString(f, """
-                table l2_fwd exact 10.0.0.2 action=1 data=3
-                table l2_fwd exact 10.0.0.3 action=1 data=5
+                table_add l2_fwd forward 10.0.0.2 => 3
+                table_add l2_fwd forward 10.0.0.3 => 5
                 at 5000 counter_read l2_fwd_hits 0
                 at 7000 counter_reset l2_fwd_hits
                 at 8100 counter_read l2_fwd_hits 0
@@ -112,7 +112,7 @@ class ExternControlTest {
         String[][] cases = {
             {"counter_read l2_fwd_hits 4096", "counter l2_fwd_hits: index 4096 outside 0..4095", "l2fwd"},
             {"counter_read nosuch 0", "program l2fwd has no counter 'nosuch'", "l2fwd"},
-            {"counter_reset", "usage: counter_reset NAME", "l2fwd"},
+            {"counter_reset", "missing arguments: counter_reset COUNTER", "l2fwd"},
             {"meter_set_rates police 0 0.0000001:10 2:300", "rate 0.0000001 units/us is not a whole number of units per second",
                 "policer"},
             {"meter_set_rates police 0 2:200 1:300", "meter police[0] is a trTCM (RFC 2698): PIR 1000000 must be >= CIR 2000000",

@@ -56,14 +56,14 @@ class NetworkRunDirectoryTest {
         assertEquals(3000, total, "counter counts every packet at s1");
 
         Path before = tmp.resolve("before.txt");
-        Files.writeString(before, "on s1 register flow_count write 3 1000000   # before the run\n");
+        Files.writeString(before, "on s1 register_write flow_count 3 1000000   # before the run\n");
         long[] written = cells(run(tmp.resolve("before"), before));
         assertEquals(plain[3] + 1_000_000, written[3]);
         assertEquals(plain[4], written[4]);
 
         Path later = tmp.resolve("later.txt");
         // far after the last packet: not applied, and the run is not stretched to reach it
-        Files.writeString(later, "at 1000000000 on s1 register flow_count reset\n");
+        Files.writeString(later, "at 1000000000 on s1 register_reset flow_count\n");
         ReplayResult lateRun = run(tmp.resolve("later"), later);
         assertArrayEquals(plain, cells(lateRun));
         assertEquals(List.of(later + ":1"),
@@ -74,18 +74,18 @@ class NetworkRunDirectoryTest {
     @Test
     void controlMistakesAreOneClearLine(@TempDir Path tmp) throws Exception {
         Path noSwitch = tmp.resolve("a.txt");
-        Files.writeString(noSwitch, "register flow_count reset\n");
+        Files.writeString(noSwitch, "register_reset flow_count\n");
         UserError e = assertThrows(UserError.class, () -> run(tmp.resolve("a"), noSwitch));
         assertTrue(e.getMessage().contains("a.txt:1") && e.getMessage().contains("on SWITCH"), e.getMessage());
 
         Path unknown = tmp.resolve("b.txt");
-        Files.writeString(unknown, "\n on s9 register flow_count reset\n");
+        Files.writeString(unknown, "\n on s9 register_reset flow_count\n");
         e = assertThrows(UserError.class, () -> run(tmp.resolve("b"), unknown));
         assertTrue(e.getMessage().contains("b.txt:2") && e.getMessage().contains("no switch named 's9' (switches: s1, s2)"),
                 e.getMessage());
 
         Path regular = tmp.resolve("c.txt");
-        Files.writeString(regular, "on s2 register flow_count reset\n");
+        Files.writeString(regular, "on s2 register_reset flow_count\n");
         e = assertThrows(UserError.class, () -> run(tmp.resolve("c"), regular));
         assertTrue(e.getMessage().contains("c.txt:1") && e.getMessage().contains("flow_count"), e.getMessage());
     }

@@ -13,6 +13,8 @@ import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableActions;
+import dev.rmtemu.model.table.TableAction;
 
 import java.util.List;
 
@@ -38,6 +40,10 @@ public final class L2FwdProgram implements ProgramFactory {
     public static final String HITS = "l2_fwd_hits";
     /** Its width: 64-bit packet and byte counts (one cell a 128-bit stats word). */
     public static final int HITS_WIDTH = 64;
+    /** The forward action's name, as control scripts give it ({@code table_add l2_fwd forward 10.0.0.2 => 3}). */
+    public static final String FORWARD = "forward";
+    /** The default action's name: a miss drops. */
+    public static final String DROP_ACTION = "drop";
     /** drop_ctl value that drops the packet. */
     public static final long DROP = 1;
 
@@ -64,7 +70,8 @@ public final class L2FwdProgram implements ProgramFactory {
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
-        MatchTable fwd = s.table("l2_fwd", MatchKind.EXACT, p.intValue("entries"), PORT_BITS, dst);
+        MatchTable fwd = s.table("l2_fwd", MatchKind.EXACT, p.intValue("entries"),
+                TableActions.of(DROP_ACTION, TableAction.of(ACTION_FORWARD, FORWARD, "port", PORT_BITS)), dst);
         Counter hits = s.directCounter(HITS, CounterType.PACKETS_AND_BYTES, HITS_WIDTH, fwd);
         s.body(code -> code.apply(fwd)
                 .on(ACTION_FORWARD, forward -> forward.set(egressPort, actionData(fwd)).count(hits))

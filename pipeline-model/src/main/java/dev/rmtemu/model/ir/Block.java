@@ -144,6 +144,9 @@ public final class Block {
             if (actions.containsKey(actionId)) {
                 throw new IllegalArgumentException("table " + table.name() + ": action " + actionId + " given twice");
             }
+            if (table.actions().declared() && table.actions().byId(actionId) == null) {
+                throw new IllegalArgumentException("table " + table.name() + ": action id " + actionId + " is not one of its declared actions");
+            }
             actions.put(actionId, of(code));
             return this;
         }

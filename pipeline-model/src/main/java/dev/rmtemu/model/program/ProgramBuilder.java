@@ -20,6 +20,7 @@ import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableActions;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -234,12 +235,27 @@ public final class ProgramBuilder {
         }
 
         public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, Field... key) {
+            return table(tableName, kind, size, actionDataBits, TableActions.NONE, key);
+        }
+
+        /**
+         * A table whose actions the control plane names ({@code table_add TABLE ACTION ...}); its
+         * action data is as wide as its widest action's parameters.
+         */
+        public MatchTable table(String tableName, MatchKind kind, int size, TableActions actions, Field... key) {
+            return table(tableName, kind, size, actions.dataBits(), actions, key);
+        }
+
+        /** As above, with action data of {@code actionDataBits} (at least the widest action's parameters). */
+        public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
+                                 Field... key) {
             checkOpen();
             for (Field f : key) {
                 checkVisible(f, "table " + tableName);
             }
             claim(tableName);
-            MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress, number);
+            MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress, number,
+                    List.of(), actions);
             tables.add(t);
             stageTables.add(t);
             return t;

@@ -216,6 +216,11 @@ public final class PipelineState {
         requireMutable(program.table(tableName));
     }
 
+    /** Refuses, as installing would, a change to a table declared with const entries. */
+    public static void checkInstallable(MatchTable t) {
+        requireMutable(t);
+    }
+
     /**
      * A table with {@code const entries} is fixed when the program is compiled (P4_16: the
      * control plane can neither add nor remove its entries).
@@ -224,6 +229,11 @@ public final class PipelineState {
         if (!t.constEntries().isEmpty()) {
             throw new UserError("table " + t.name() + " has const entries: the control plane cannot change it");
         }
+    }
+
+    /** The packed key (high word, low word) of one value per key field, in the table's key order. */
+    public static long[] packKey(MatchTable t, long[] keyFields) {
+        return pack(t, keyFields);
     }
 
     private static long[] pack(MatchTable t, long[] keyFields) {

@@ -26,6 +26,7 @@ public final class MatchTable {
     private final Gress gress;
     private final int stage;
     private final List<ConstEntry> constEntries;
+    private final TableActions actions;
 
     /** A constant exact entry: one value per key field (in key order), the action it selects and its action data. */
     public record ConstEntry(long[] key, int action, long data) {
@@ -48,6 +49,12 @@ public final class MatchTable {
 
     public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
                       List<ConstEntry> constEntries) {
+        this(id, name, kind, key, size, actionDataBits, gress, stage, constEntries, TableActions.NONE);
+    }
+
+    /** A table whose actions the control plane names ({@code actions}: each within {@code actionDataBits}). */
+    public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
+                      List<ConstEntry> constEntries, TableActions actions) {
         this.id = id;
         this.name = name;
         this.kind = kind;
@@ -80,6 +87,11 @@ public final class MatchTable {
                         + actionDataBits + " bits");
             }
         }
+        if (actions.dataBits() > actionDataBits) {
+            throw new IllegalArgumentException("table " + name + ": action parameters of " + actions.dataBits()
+                    + " bits exceed its " + actionDataBits + " bits of action data");
+        }
+        this.actions = actions;
         this.constEntries = List.copyOf(constEntries);
         this.keyBits = bits;
         this.size = size;
@@ -150,6 +162,11 @@ public final class MatchTable {
 
     public int stage() {
         return stage;
+    }
+
+    /** The actions the control plane names ({@link TableActions#NONE} when the program declares none). */
+    public TableActions actions() {
+        return actions;
     }
 
     /** The entries the program fixes (empty: the control plane installs them all). */

@@ -3,6 +3,7 @@ package dev.rmtemu.model.table;
 import dev.rmtemu.model.UserError;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * The installed entries of one table. Exact tables use open addressing over the
@@ -41,21 +42,35 @@ public final class TableState {
     static final int DIRECT_KEY_BITS = 12;
     /** Per key value: its slot + 1 (0 = no entry), for narrow exact tables; null otherwise. */
     private final int[] direct;
+    /**
+     * The default action the control plane set (P4's table_set_default), kept as one more
+     * entry after the table's capacity (and, in an exact table, one more slot after the hash
+     * slots), so that a miss answers this entry and the program runs the action's block as on
+     * a hit: -1 while the program's own miss block is the default.
+     */
+    private int defaultEntry = -1;
+    /** Exact tables: the entry indexes in use (a removed entry leaves a hole, refilled first). */
+    private final BitSet usedExact = new BitSet();
+    /** Ternary and LPM tables: the handles in use (a removed entry's handle is reused first). */
+    private final BitSet usedMasked = new BitSet();
+    private int defaultSlot = -1;
 
     public TableState(MatchTable table) {
         this.table = table;
         int n = table.size();
-        valueHi = new long[n];
-        valueLo = new long[n];
-        maskHi = new long[n];
-        maskLo = new long[n];
-        priority = new int[n];
-        actionId = new int[n];
-        actionData = new long[n];
-        handle = new int[n];
+        // one more entry (and slot) than the capacity: the default action's
+        valueHi = new long[n + 1];
+        valueLo = new long[n + 1];
+        maskHi = new long[n + 1];
+        maskLo = new long[n + 1];
+        priority = new int[n + 1];
+        actionId = new int[n + 1];
+        actionData = new long[n + 1];
+        handle = new int[n + 1];
+        handle[n] = n; // the default entry's own cell, past the entries'
         if (table.kind() == MatchKind.EXACT) {
             int cap = Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
-            slots = new long[cap * SLOT_WORDS];
+            slots = new long[(cap + 1) * SLOT_WORDS];
             slotMask = cap - 1;
             direct = table.keyBits() <= DIRECT_KEY_BITS ? new int[1 << table.keyBits()] : null;
         } else {
@@ -73,7 +88,7 @@ public final class TableState {
         return count;
     }
 
-    /** Installs an exact entry; replaces the action of an existing key. Returns the entry index. */
+    /** Installs an exact entry; replaces the action of an existing key. Returns the entry index (the lowest free one). */
     public int addExact(long keyHi, long keyLo, int action, long data) {
         require(MatchKind.EXACT);
         int at = findSlot(keyHi, keyLo);
@@ -85,7 +100,10 @@ public final class TableState {
             return existing;
         }
         full();
-        int e = count++;
+        // the lowest free index: exact entries never move, a removed entry's index is reused first
+        int e = usedExact.nextClearBit(0);
+        usedExact.set(e);
+        count++;
         handle[e] = e;
         valueHi[e] = keyHi;
         valueLo[e] = keyLo;
@@ -108,6 +126,13 @@ public final class TableState {
     /** Installs an LPM entry for a prefix of {@code prefixLen} bits of the key. */
     public int addLpm(long keyHi, long keyLo, int prefixLen, int action, long data) {
         require(MatchKind.LPM);
+        long[] m = lpmMask(prefixLen);
+        // longer prefixes first: priority = bits - length
+        return insertSorted(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen, action, data);
+    }
+
+    /** The high and low words of an LPM table's mask for a prefix of {@code prefixLen} bits. */
+    private long[] lpmMask(int prefixLen) {
         int bits = table.keyBits();
         if (prefixLen < 0 || prefixLen > bits) {
             throw new UserError("table " + table.name() + ": prefix length " + prefixLen + " outside 0.." + bits);
@@ -122,8 +147,145 @@ public final class TableState {
                 mLo |= 1L << bit;
             }
         }
-        // longer prefixes first: priority = bits - length
-        return insertSorted(keyHi & mHi, keyLo & mLo, mHi, mLo, bits - prefixLen, action, data);
+        return new long[] {mHi, mLo};
+    }
+
+    /** Removes the exact entry of this key; false when there is none. */
+    public boolean removeExact(long keyHi, long keyLo) {
+        require(MatchKind.EXACT);
+        int s = findSlot(keyHi, keyLo);
+        if (s < 0) {
+            return false;
+        }
+        int e = slotEntry(s);
+        if (direct != null && keyHi == 0 && keyLo >= 0 && keyLo < direct.length) {
+            direct[(int) keyLo] = 0;
+        }
+        // linear probing: close the hole by moving back each later slot of the run whose home is not between the hole and it
+        int hole = s;
+        int j = s;
+        while (true) {
+            j = (j + 1) & slotMask;
+            int at = j << SLOT_SHIFT;
+            if (slots[at + 2] == 0) {
+                break;
+            }
+            int home = slot(slots[at], slots[at + 1]);
+            boolean stays = hole <= j ? home > hole && home <= j : home > hole || home <= j;
+            if (!stays) {
+                System.arraycopy(slots, at, slots, hole << SLOT_SHIFT, SLOT_WORDS);
+                long hi = slots[at];
+                long lo = slots[at + 1];
+                if (direct != null && hi == 0 && lo >= 0 && lo < direct.length) {
+                    direct[(int) lo] = hole + 1;
+                }
+                hole = j;
+            }
+        }
+        Arrays.fill(slots, hole << SLOT_SHIFT, (hole + 1) << SLOT_SHIFT, 0);
+        usedExact.clear(e);
+        count--;
+        return true;
+    }
+
+    /** Removes the ternary entry with this value, mask and priority; false when there is none. */
+    public boolean removeTernary(long keyHi, long keyLo, long mHi, long mLo, int prio) {
+        require(MatchKind.TERNARY);
+        return removeMasked(masked(keyHi & mHi, keyLo & mLo, mHi, mLo, prio));
+    }
+
+    /** Removes the LPM entry of this prefix; false when there is none. */
+    public boolean removeLpm(long keyHi, long keyLo, int prefixLen) {
+        require(MatchKind.LPM);
+        long[] m = lpmMask(prefixLen);
+        return removeMasked(masked(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen));
+    }
+
+    /** Gives the exact entry of this key another action; false when there is none. */
+    public boolean modifyExact(long keyHi, long keyLo, int action, long data) {
+        require(MatchKind.EXACT);
+        int s = findSlot(keyHi, keyLo);
+        if (s < 0) {
+            return false;
+        }
+        int e = slotEntry(s);
+        actionId[e] = action;
+        actionData[e] = data;
+        fillSlot(s, keyHi, keyLo, e, action, data);
+        return true;
+    }
+
+    /** Gives the ternary entry with this value, mask and priority another action; false when there is none. */
+    public boolean modifyTernary(long keyHi, long keyLo, long mHi, long mLo, int prio, int action, long data) {
+        require(MatchKind.TERNARY);
+        return modifyMasked(masked(keyHi & mHi, keyLo & mLo, mHi, mLo, prio), action, data);
+    }
+
+    /** Gives the LPM entry of this prefix another action; false when there is none. */
+    public boolean modifyLpm(long keyHi, long keyLo, int prefixLen, int action, long data) {
+        require(MatchKind.LPM);
+        long[] m = lpmMask(prefixLen);
+        return modifyMasked(masked(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen), action, data);
+    }
+
+    /** The index of the masked entry with exactly this value, mask and priority, or -1. */
+    private int masked(long vHi, long vLo, long mHi, long mLo, int prio) {
+        for (int e = 0; e < count; e++) {
+            if (valueHi[e] == vHi && valueLo[e] == vLo && maskHi[e] == mHi && maskLo[e] == mLo && priority[e] == prio) {
+                return e;
+            }
+        }
+        return -1;
+    }
+
+    private boolean removeMasked(int e) {
+        if (e < 0) {
+            return false;
+        }
+        int tail = count - e - 1;
+        System.arraycopy(valueHi, e + 1, valueHi, e, tail);
+        System.arraycopy(valueLo, e + 1, valueLo, e, tail);
+        System.arraycopy(maskHi, e + 1, maskHi, e, tail);
+        System.arraycopy(maskLo, e + 1, maskLo, e, tail);
+        System.arraycopy(priority, e + 1, priority, e, tail);
+        System.arraycopy(actionId, e + 1, actionId, e, tail);
+        System.arraycopy(actionData, e + 1, actionData, e, tail);
+        usedMasked.clear(handle[e]);
+        System.arraycopy(handle, e + 1, handle, e, tail);
+        count--;
+        return true;
+    }
+
+    private boolean modifyMasked(int e, int action, long data) {
+        if (e < 0) {
+            return false;
+        }
+        actionId[e] = action;
+        actionData[e] = data;
+        return true;
+    }
+
+    /** A miss runs {@code action} with {@code data}, as a hit on an entry would (P4's table_set_default). */
+    public void setDefault(int action, long data) {
+        int e = table.size();
+        actionId[e] = action;
+        actionData[e] = data;
+        defaultEntry = e;
+        if (slots != null) {
+            defaultSlot = slotMask + 1;
+            fillSlot(defaultSlot, 0, 0, e, action, data);
+        }
+    }
+
+    /** A miss runs the program's miss block again. */
+    public void resetDefault() {
+        defaultEntry = -1;
+        defaultSlot = -1;
+    }
+
+    /** The entry a miss answers: the control plane's default action, or -1 for the program's miss block. */
+    public int defaultEntry() {
+        return defaultEntry;
     }
 
     private int insertSorted(long vHi, long vLo, long mHi, long mLo, int prio, int action, long data) {
@@ -141,7 +303,9 @@ public final class TableState {
         System.arraycopy(actionId, pos, actionId, pos + 1, tail);
         System.arraycopy(actionData, pos, actionData, pos + 1, tail);
         System.arraycopy(handle, pos, handle, pos + 1, tail);
-        handle[pos] = count;
+        int h = usedMasked.nextClearBit(0); // a removed entry's handle is reused first, as for exact entries
+        usedMasked.set(h);
+        handle[pos] = h;
         valueHi[pos] = vHi;
         valueLo[pos] = vLo;
         maskHi[pos] = mHi;
@@ -172,7 +336,7 @@ public final class TableState {
     }
 
     private void fillSlot(int s, long hi, long lo, int entry, int action, long data) {
-        if (direct != null && hi == 0 && lo >= 0 && lo < direct.length) {
+        if (direct != null && s <= slotMask && hi == 0 && lo >= 0 && lo < direct.length) {
             direct[(int) lo] = s + 1;
         }
         int at = s << SLOT_SHIFT;
@@ -216,7 +380,8 @@ public final class TableState {
      * same cache line. The same hit or miss as {@link #lookup}.
      */
     public int lookupExactSlot(long keyHi, long keyLo) {
-        return findSlot(keyHi, keyLo);
+        int s = findSlot(keyHi, keyLo);
+        return s >= 0 ? s : defaultSlot;
     }
 
     /** The action id of an exact table's slot found by {@link #lookupExactSlot}. */
@@ -239,17 +404,18 @@ public final class TableState {
         return slots[(slot << SLOT_SHIFT) + 3];
     }
 
-    /** The matching entry for a packed key, or -1 on a miss. */
+    /** The matching entry for a packed key; on a miss the default entry ({@link #setDefault}), or -1 without one. */
     public int lookup(long keyHi, long keyLo) {
         if (slots != null) {
-            return findExact(keyHi, keyLo);
+            int e = findExact(keyHi, keyLo);
+            return e >= 0 ? e : defaultEntry;
         }
         for (int e = 0; e < count; e++) {
             if ((keyLo & maskLo[e]) == valueLo[e] && (keyHi & maskHi[e]) == valueHi[e]) {
                 return e;
             }
         }
-        return -1;
+        return defaultEntry;
     }
 
     public int actionId(int entry) {
@@ -260,11 +426,13 @@ public final class TableState {
         return actionData[entry];
     }
 
-    /** Removes every entry. */
+    /** Removes every entry (the default action stays, as P4's table_clear leaves it). */
     public void clear() {
         count = 0;
+        usedExact.clear();
+        usedMasked.clear();
         if (slots != null) {
-            Arrays.fill(slots, 0);
+            Arrays.fill(slots, 0, (slotMask + 1) << SLOT_SHIFT, 0);
         }
         if (direct != null) {
             Arrays.fill(direct, 0);

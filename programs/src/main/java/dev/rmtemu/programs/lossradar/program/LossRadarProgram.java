@@ -24,6 +24,8 @@ import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableActions;
+import dev.rmtemu.model.table.TableAction;
 import dev.rmtemu.traces.PacketRecord;
 
 import java.util.ArrayList;
@@ -91,6 +93,8 @@ public class LossRadarProgram implements ProgramFactory {
     public static final long STAMP_MASK = 0x7FFF_FFFFL;
     /** ACL action that drops. */
     public static final int ACL_DENY = 1;
+    /** Action id of an ACL entry that lets the packet pass (a higher-priority exception to a deny). */
+    public static final int ACL_PERMIT = 0;
     public static final int DEFAULT_ACL_ENTRIES = 64;
     public static final String ACL_TABLE = "lr_acl";
     public static final String DM_BATCH_ARRAY = "lr_dm_batch";
@@ -277,7 +281,9 @@ public class LossRadarProgram implements ProgramFactory {
                 f.tuple.dstPort());
         st.code(ACL_STAGE, code -> code.set(f.sigPorts, hash(ports)));
         if (role != Role.UM) {
-            MatchTable acl = st.at(ACL_STAGE).table(ACL_TABLE, MatchKind.TERNARY, aclEntries, 0, f.tuple.dst(), f.tuple.proto());
+            MatchTable acl = st.at(ACL_STAGE).table(ACL_TABLE, MatchKind.TERNARY, aclEntries,
+                    TableActions.of("NoAction", TableAction.of(ACL_PERMIT, "permit"), TableAction.of(ACL_DENY, "deny")),
+                    f.tuple.dst(), f.tuple.proto());
             st.code(ACL_STAGE, code -> code.apply(acl).on(ACL_DENY, deny -> deny.set(f.drop, 1)));
         }
         // the DM's cells are ready a stage earlier than the UM's, so it takes the stateful ALUs first
@@ -537,7 +543,7 @@ public class LossRadarProgram implements ProgramFactory {
             HashUnit ecmp = st.at(s0).hash("lr_ecmp_hash", SignatureHash.crc(0), ECMP_SELECT_BITS, f.tuple.fields());
             st.code(s0, code -> code.set(sel, hash(ecmp)));
             MatchTable routes = st.at(s0 + 1).table(ROUTE_TABLE, MatchKind.TERNARY, ROUTE_DESTINATIONS << ECMP_SELECT_BITS,
-                    PORT_DATA_BITS, f.tuple.dst(), sel);
+                    TableActions.of("NoAction", TableAction.of(ROUTE_ACTION, "route", "port", PORT_DATA_BITS)), f.tuple.dst(), sel);
             // a miss leaves the packet to the switch's own forwarding, unmetered
             st.code(s0 + 1, code -> code.apply(routes).on(ROUTE_ACTION, hit -> hit
                     .set(f.outPort, actionData(routes))

@@ -31,7 +31,7 @@ import java.util.List;
  * <p>The probes stop when the trace is over: the monitoring state at the last arrival holds
  * through the drain (the queue's tail is still counted) and no cleaning erases the last
  * epoch before the end-of-run S_loss query reads the sketches. A {@code --control} script
- * that holds monitoring on ({@code register midst_monitor write 0 1}) overrides: no probes
+ * that holds monitoring on ({@code register_write midst_monitor 0 1}) overrides: no probes
  * run (a returning probe would turn monitoring off below l), the collector still reports.
  *
  * <p>Only the monitored port's pipe gets probes: a probe reads the depth that egress

@@ -213,8 +213,8 @@ public final class MidstReport implements ProgramReport {
         List<QueriedFlow> bursty = new ArrayList<>();
         if (counted == 0) {
             notes.add("nothing was counted: monitoring was off at the end (never started, or cleaned after the last epoch);"
-                    + " to count the whole run, hold it on with --control and a line 'register " + MidstPipeline.MONITOR
-                    + " write 0 1' (pipe=N for other pipes)");
+                    + " to count the whole run, hold it on with --control and a line 'register_write " + MidstPipeline.MONITOR
+                    + " 0 1' (every pipe)");
         } else {
             List<Row> byLoss = new ArrayList<>(rows);
             byLoss.sort(Comparator.comparingLong(Row::loss).reversed().thenComparing(TUPLE_ORDER));

@@ -42,6 +42,14 @@ public final class WbmonControlPlane {
             keys = List.copyOf(keys);
         }
 
+        /** The action's name in control scripts: the vconn numbering action, or the port tables' flag actions. */
+        public String actionName() {
+            if (action == WbmonPipeline.ACTION_ECMP) {
+                return WbmonPipeline.ECMP;
+            }
+            return table.equals(WbmonPipeline.PORTS_IN) ? WbmonPipeline.TRACK : WbmonPipeline.SET_VCONN;
+        }
+
         Entry(String switchName, String table, long key, int action, long data) {
             this(switchName, table, List.of(key), action, data);
         }
@@ -199,11 +207,15 @@ public final class WbmonControlPlane {
             b.append("# vconn ").append(id).append(": ").append(describe(t, vconns.get(id))).append('\n');
         }
         for (Entry e : entries) {
-            b.append("on ").append(e.switchName()).append(" table ").append(e.table()).append(" exact ");
+            b.append("on ").append(e.switchName()).append(" table_add ").append(e.table()).append(' ').append(e.actionName());
             for (long k : e.keys()) {
-                b.append(k).append(' ');
+                b.append(' ').append(k);
             }
-            b.append("action=").append(e.action()).append(" data=").append(e.data()).append('\n');
+            b.append(" =>");
+            if (e.actionName().equals(WbmonPipeline.SET_VCONN)) {
+                b.append(' ').append(e.data());
+            }
+            b.append('\n');
         }
         return b.toString();
     }

@@ -22,6 +22,8 @@ import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableActions;
+import dev.rmtemu.model.table.TableAction;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -106,6 +108,12 @@ public final class WbmonPipeline {
     /** Entries of a popcount table: every byte value. */
     public static final int POPCOUNT_ENTRIES = 256;
     public static final int ACTION_VALID = 1;
+    /** The egress tables' action that numbers a packet's vconn, as control scripts name it. */
+    public static final String SET_VCONN = "set_vconn";
+    /** The ingress port table's action: a vconn ends on this port. */
+    public static final String TRACK = "track";
+    /** The egress port table's action: the port's traffic splits over several vconns. */
+    public static final String ECMP = "ecmp";
     /** Port-table action of a port whose traffic regular switches split over several vconns (ECMP). */
     public static final int ACTION_ECMP = 2;
     /** Flows on ECMP ports an m-switch can number: exact-match entries of the flow table. */
@@ -272,7 +280,8 @@ public final class WbmonPipeline {
 
         // stage 0: a header, of a tracked vconn, on a port where a vconn ends: count it, first packet?, slot base
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, STAGE_COUNT);
-        MatchTable ports = s0.table(PORTS_IN, MatchKind.EXACT, PORT_TABLE_SIZE, 1, inPort);
+        MatchTable ports = s0.table(PORTS_IN, MatchKind.EXACT, PORT_TABLE_SIZE, 1,
+                TableActions.of("NoAction", TableAction.of(ACTION_VALID, TRACK)), inPort);
         RegisterArray packets = s0.register(PACKETS, 32, cells);
         RegisterAction count = s0.action(RegisterAction.on(packets, "count")
                 .updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)).output(RegisterAction.OutputSource.NONE));
@@ -465,7 +474,9 @@ public final class WbmonPipeline {
         Field flow = b.metadata(Gress.EGRESS, "wbmon_eg.flow", FINGERPRINT_BITS);
 
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.EGRESS, 0);
-        MatchTable ports = s0.table(PORTS_OUT, MatchKind.EXACT, PORT_TABLE_SIZE, WbmonConfig.VCONN_ID_BITS, outPort);
+        MatchTable ports = s0.table(PORTS_OUT, MatchKind.EXACT, PORT_TABLE_SIZE, TableActions.of("NoAction",
+                TableAction.of(ACTION_VALID, SET_VCONN, "vconn", WbmonConfig.VCONN_ID_BITS), TableAction.of(ACTION_ECMP, ECMP)),
+                outPort);
         flowHash = s0.hash("wbmon_flow_fingerprint", HashAlgorithm.byName(FINGERPRINT_HASH), FINGERPRINT_BITS, t.fields());
         // the fingerprint only where the flow table needs it (the hash is computed on that path only)
         s0.body(code -> code
@@ -474,7 +485,9 @@ public final class WbmonPipeline {
                 .on(ACTION_ECMP, several -> several.set(ecmp, 1).set(flow, hash(flowHash))));
 
         ProgramBuilder.StageBuilder s1 = b.stage(Gress.EGRESS, 1);
-        MatchTable flows = s1.table(FLOWS_OUT, MatchKind.EXACT, ECMP_FLOW_ENTRIES, WbmonConfig.VCONN_ID_BITS, outPort, flow);
+        MatchTable flows = s1.table(FLOWS_OUT, MatchKind.EXACT, ECMP_FLOW_ENTRIES,
+                TableActions.of("NoAction", TableAction.of(ACTION_VALID, SET_VCONN, "vconn", WbmonConfig.VCONN_ID_BITS)),
+                outPort, flow);
         s1.body(code -> code.when(eq(read(ecmp), constant(1)), split -> split
                 .apply(flows).on(ACTION_VALID, known -> known.set(vconn, actionData(flows)).set(numbered, 1))));
 

@@ -205,7 +205,7 @@ class MidstReplayCliTest {
     @Test
     void aControlScriptHoldingMonitoringOnOverridesTheProbes(@TempDir Path dir) throws IOException {
         Path control = dir.resolve("hold.ctl");
-        Files.writeString(control, "register midst_monitor write 0 1\n");
+        Files.writeString(control, "register_write midst_monitor 0 1\n");
         Path run = dir.resolve("run");
         Run r = replay(run, "--control", control.toString());
         assertEquals(0, number(r.out(), "recirculated\\s+([\\d,]+)\\s"), r.out());

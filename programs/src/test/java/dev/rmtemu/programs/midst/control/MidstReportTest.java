@@ -38,8 +38,7 @@ class MidstReportTest {
     @Test
     void queryOverTheTraceFlowsWithMonitoringHeldOn(@TempDir Path dir) throws IOException {
         Path control = dir.resolve("hold.ctl");
-        Files.writeString(control, "register midst_monitor write 0 1\nregister midst_monitor write 0 1 pipe=1\n"
-                + "register midst_monitor write 0 1 pipe=2\nregister midst_monitor write 0 1 pipe=3\n");
+        Files.writeString(control, "register_write midst_monitor 0 1\n");
         ReplayResult result = replay(control);
         MidstConfig cfg = MidstConfig.defaults();
         long drops = result.engine().trafficManager().droppedPackets(cfg.dataPort(), DropCause.QUEUE_LIMIT);

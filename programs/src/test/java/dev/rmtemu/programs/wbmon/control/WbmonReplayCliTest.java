@@ -92,7 +92,7 @@ class WbmonReplayCliTest {
     @Test
     void controlScriptWritingAConstTableIsRefusedBeforeTheRun(@TempDir Path tmp) throws IOException {
         Path control = tmp.resolve("own.ctl");
-        Files.writeString(control, "table wbmon_own_bit exact 3 action=1 data=8\n");
+        Files.writeString(control, "table_add wbmon_own_bit set 3 => 8\n");
         Path out = tmp.resolve("run");
         Run r = cli("replay", "--program", "wbmon", "--control", control.toString(), "--trace", "gen:isp?packets=100&seed=1",
                 "--out", out.toString(), "--no-progress");
@@ -232,8 +232,8 @@ class WbmonReplayCliTest {
                 "--opt", "flows=" + trace);
         assertEquals(0, gen.code(), gen.err());
         List<String> lines = Files.readAllLines(control);
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m1 table " + WbmonPipeline.FLOWS_OUT + " exact 1 ")), gen.out());
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m2 table " + WbmonPipeline.FLOWS_OUT + " exact 0 ")), gen.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m1 table_add " + WbmonPipeline.FLOWS_OUT + " set_vconn 1 ")), gen.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("on m2 table_add " + WbmonPipeline.FLOWS_OUT + " set_vconn 0 ")), gen.out());
 
         Run replay = cli("replay", "--topology", topo.toString(), "--program", "wbmon", "--param", "vconns=4",
                 "--control", control.toString(), "--trace", trace, "--rate", "10G", "--out", tmp.resolve("run").toString(),

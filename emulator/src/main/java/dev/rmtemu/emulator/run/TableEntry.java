@@ -1,0 +1,150 @@
+package dev.rmtemu.emulator.run;
+
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.runtime.PipelineState;
+import dev.rmtemu.model.table.MatchKind;
+import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableState;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One entry's match as a script gives it: a value per key field, and per kind a mask per
+ * field (ternary, with the entry's priority: the lower value wins) or a prefix length (lpm).
+ */
+record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLength, int priority, String shown) {
+    /** Parses the key words ({@code v}, {@code v&&&m}, {@code v/len}) of {@code t}. */
+    static TableEntry parse(MatchTable t, List<String> key, int priority) {
+        List<Field> fields = t.key();
+        if (key.size() != fields.size()) {
+            StringBuilder names = new StringBuilder();
+            for (Field f : fields) {
+                names.append(names.length() == 0 ? "" : " ").append(f.name());
+            }
+            throw new UserError("table " + t.name() + " needs " + fields.size() + " key field" + (fields.size() == 1 ? "" : "s")
+                    + " (" + names + "), got " + key.size());
+        }
+        long[] values = new long[fields.size()];
+        long[] masks = new long[fields.size()];
+        int prefix = -1;
+        for (int i = 0; i < values.length; i++) {
+            String w = key.get(i);
+            Field f = fields.get(i);
+            if (w.contains("->")) {
+                throw new UserError("range " + w + ": table " + t.name() + " matches " + kind(t)
+                        + " (rmtemu's tables match exact, ternary or lpm; no range keys)");
+            }
+            switch (t.kind()) {
+                case EXACT -> {
+                    if (w.contains("&&&") || w.contains("/")) {
+                        throw new UserError("table " + t.name() + " matches exact: key " + w + " must be a plain value");
+                    }
+                    values[i] = ControlValues.value(w, f.width(), f.name());
+                }
+                case TERNARY -> {
+                    int at = w.indexOf("&&&");
+                    if (w.contains("/")) {
+                        throw new UserError("table " + t.name() + " matches ternary: key " + w + " must be VALUE&&&MASK");
+                    }
+                    values[i] = ControlValues.value(at < 0 ? w : w.substring(0, at), f.width(), f.name());
+                    masks[i] = at < 0 ? f.mask() : ControlValues.value(w.substring(at + 3), f.width(), f.name() + " mask");
+                    // bits outside the mask do not match anything: 10.0.0.1&&&255.0.0.0 is 10.0.0.0&&&255.0.0.0
+                    values[i] &= masks[i];
+                }
+                case LPM -> {
+                    int at = w.indexOf('/');
+                    if (at < 0 || w.contains("&&&")) {
+                        throw new UserError("table " + t.name() + " matches lpm: key " + w + " must be VALUE/LENGTH");
+                    }
+                    values[i] = ControlValues.value(w.substring(0, at), f.width(), f.name());
+                    String len = w.substring(at + 1);
+                    prefix = len.matches("[0-9]{1,3}") ? Integer.parseInt(len) : -1;
+                    if (prefix < 0 || prefix > f.width()) {
+                        throw new UserError("prefix length " + len + " outside 0.." + f.width() + " for " + f.name());
+                    }
+                    // bits beyond the prefix do not match anything: 10.0.0.1/8 is 10.0.0.0/8
+                    values[i] &= prefix == 0 ? 0 : f.mask() & (-1L << (f.width() - prefix));
+                }
+                default -> throw new IllegalStateException(t.kind().name());
+            }
+        }
+        String shown = "key " + String.join(" ", key) + (t.kind() == MatchKind.TERNARY ? " priority " + priority : "");
+        return new TableEntry(t, values, masks, prefix, priority, shown);
+    }
+
+    /** The key normalised (so 10.0.0.2 and 0x0a000002 are one key): what makes two entries the same. */
+    String identity() {
+        MatchTable t = table;
+        int prefix = prefixLength;
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < values.length; i++) {
+            b.append(i == 0 ? "" : " ").append("0x").append(Long.toHexString(values[i]));
+            if (t.kind() == MatchKind.TERNARY) {
+                b.append("&&&0x").append(Long.toHexString(masks[i]));
+            } else if (t.kind() == MatchKind.LPM) {
+                b.append('/').append(prefix);
+            }
+        }
+        if (t.kind() == MatchKind.TERNARY) {
+            b.append(" priority ").append(priority);
+        }
+        return b.toString();
+    }
+
+    private static String kind(MatchTable t) {
+        return t.kind().name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Installs the entry. */
+    void add(PipelineState s, int action, long data) {
+        long[] v = PipelineState.packKey(table, values);
+        TableState ts = s.table(table);
+        switch (table.kind()) {
+            case EXACT -> ts.addExact(v[0], v[1], action, data);
+            case TERNARY -> {
+                long[] m = PipelineState.packKey(table, masks);
+                ts.addTernary(v[0], v[1], m[0], m[1], priority, action, data);
+            }
+            case LPM -> ts.addLpm(v[0], v[1], prefixLength, action, data);
+            default -> throw new IllegalStateException(table.kind().name());
+        }
+    }
+
+    /** Removes the entry; refused when it is no longer installed (something else removed it). */
+    void remove(PipelineState s) {
+        long[] v = PipelineState.packKey(table, values);
+        TableState ts = s.table(table);
+        boolean done = switch (table.kind()) {
+            case EXACT -> ts.removeExact(v[0], v[1]);
+            case TERNARY -> {
+                long[] m = PipelineState.packKey(table, masks);
+                yield ts.removeTernary(v[0], v[1], m[0], m[1], priority);
+            }
+            case LPM -> ts.removeLpm(v[0], v[1], prefixLength);
+        };
+        gone(done);
+    }
+
+    /** Gives the installed entry another action and data. */
+    void modify(PipelineState s, int action, long data) {
+        long[] v = PipelineState.packKey(table, values);
+        TableState ts = s.table(table);
+        boolean done = switch (table.kind()) {
+            case EXACT -> ts.modifyExact(v[0], v[1], action, data);
+            case TERNARY -> {
+                long[] m = PipelineState.packKey(table, masks);
+                yield ts.modifyTernary(v[0], v[1], m[0], m[1], priority, action, data);
+            }
+            case LPM -> ts.modifyLpm(v[0], v[1], prefixLength, action, data);
+        };
+        gone(done);
+    }
+
+    private void gone(boolean done) {
+        if (!done) {
+            throw new UserError("table " + table.name() + " no longer holds the entry for " + shown);
+        }
+    }
+}
