@@ -217,6 +217,13 @@ public final class TablePlacer {
             Stmt.If i = IrWalk.gateway(s);
             Stmt.Apply a = IrWalk.application(s);
             if (i == null && a == null) {
+                if (readsOrRewrites(run, s)) {
+                    // program order: a statement that reads or writes again what the run wrote sees
+                    // the new value, so it is an action of its own, after the run (a PHV write is
+                    // visible from the next stage)
+                    flush(g, run, parent, path);
+                    run = new ArrayList<>();
+                }
                 run.add(s);
                 continue;
             }
@@ -254,6 +261,18 @@ public final class TablePlacer {
             }
         }
         flush(g, run, parent, path);
+    }
+
+    /** True when {@code s} reads a field a statement of {@code run} writes, or writes one again. */
+    private static boolean readsOrRewrites(List<Stmt> run, Stmt s) {
+        if (run.isEmpty()) {
+            return false;
+        }
+        Unit before = new Unit(-1, null, Kind.ACTION, null, List.of(), null, List.of());
+        run.forEach(x -> actionCode(before, x));
+        Unit next = new Unit(-1, null, Kind.ACTION, null, List.of(), null, List.of());
+        actionCode(next, s);
+        return first(before.writes, next.reads()) != null || first(before.writes, next.writes) != null;
     }
 
     private void flush(Gress g, List<Stmt> run, Unit parent, List<Choice> path) {

@@ -101,6 +101,20 @@ class TablePlacerTest {
         assertEquals(StageDependency.ACTION, p.stages(Gress.INGRESS).get(1).dependency());
     }
 
+    /**
+     * Program order inside a run of instructions: {@code y = x} after {@code x = 1} reads the new
+     * x, so it is an action of its own one stage later (p4c's front end gives each such run an
+     * action table of its own, SynthesizeActions; a PHV write is visible from the next stage).
+     */
+    @Test
+    void anInstructionReadingAnEarlierOneOfItsRunIsAnActionOfItsOwn() {
+        Tiny t = new Tiny();
+        StageProgram p = t.place(code -> code.set(t.x, 1).set(t.k1, 2).set(t.y, read(t.x)));
+        assertEquals(List.of("set(meta.x, meta.k1)", "set(meta.y)"), p.placement().stream().map(ElementPlacement::element).toList());
+        assertEquals("action dependency on set(meta.x, meta.k1) (meta.x)", why(p, "set(meta.y)").reason());
+        assertEquals(2, p.stages(Gress.INGRESS).size());
+    }
+
     /** OUTPUT: both write x (and may both run): the later writer goes one stage down. */
     @Test
     void outputDependencyPutsTheSecondWriterInTheNextStage() {
