@@ -265,4 +265,76 @@ class TablePlacerTest {
                 + " -(match: meta.m11)-> t11 -(match: meta.m12)-> t12", e.getMessage());
         assertTrue(ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino2")).accepted(), "tofino2 has 20 stages");
     }
+
+    private static UserError refusal(Tiny t, Consumer<Block> body) {
+        t.c.apply(body);
+        StageProgram p = t.b.build();
+        return assertThrows(UserError.class, () -> ProgramCompiler.compile(p, TOFINO1));
+    }
+
+    /**
+     * rmtemu has no next-table chain across stages: a gateway whose branch reaches a later stage
+     * is evaluated again there, which is refused when its field changes in between (here the
+     * branch's own first action rewrites it and its table needs the next stage); the legal twin
+     * is {@link #aFullStagePushesAnElementDown}, whose gateway field never changes.
+     */
+    @Test
+    void aRepeatedGatewayWhoseFieldChangesInBetweenIsRefused() {
+        Tiny t = new Tiny();
+        MatchTable b = t.table("b", t.x);
+        UserError e = refusal(t, code -> code.when(eq(read(t.k1), constant(0)),
+                then -> then.set(t.k1, 1).set(t.x, 2).apply(b)));
+        assertEquals(Compilation.EXIT_REFUSED, e.exitCode());
+        assertEquals("program tiny: ingress gateway if (meta.k1 == 0) (stage 0) controls elements up to stage 1, and rmtemu "
+                + "evaluates it again in each of those stages, but meta.k1, which it reads, is written in stage 0 by "
+                + "set(meta.k1, meta.x); copy the condition's result into a field first", e.getMessage());
+    }
+
+    /**
+     * A register array lives in one stage (bf-p4c: a stateful ALU and its RAMs belong to one
+     * stage, mau/table_placement.cpp places an attached table with the table that drives it), so
+     * two actions on one array in exclusive branches share a stage; when a dependency pushes one
+     * of them later, the program is refused naming the array.
+     */
+    @Test
+    void actionsOnOneRegisterArrayShareAStageOrAreRefused() {
+        Tiny t = new Tiny();
+        RegisterArray r = t.c.register("r", 32, 1024);
+        RegisterAction inc = t.c.action(RegisterAction.on(r, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
+        RegisterAction dec = t.c.action(RegisterAction.on(r, "dec").updateLo(AluOp.SUB, Operand.REG_LO, Operand.constant(1)));
+        StageProgram p = t.place(code -> code.when(eq(read(t.k1), constant(0)),
+                then -> then.execute(inc, read(t.k2)), otherwise -> otherwise.execute(dec, read(t.k2))));
+        assertEquals(0, p.register("r").stage());
+        assertEquals(List.of(0, 0), p.placement().stream().filter(e -> e.element().startsWith("r.")).map(ElementPlacement::stage)
+                .toList());
+
+        Tiny bad = new Tiny();
+        RegisterArray r2 = bad.c.register("r", 32, 1024);
+        RegisterAction inc2 = bad.c.action(RegisterAction.on(r2, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));
+        RegisterAction dec2 = bad.c.action(RegisterAction.on(r2, "dec").updateLo(AluOp.SUB, Operand.REG_LO, Operand.constant(1)));
+        UserError e = refusal(bad, code -> code.execute(inc2, read(bad.k2)).set(bad.x, 1)
+                .when(eq(read(bad.k1), constant(0)), then -> then.execute(dec2, read(bad.x))));
+        assertEquals("program tiny: ingress action r.dec: needs stage 1 or later (its match dependency on r.inc (meta.x)) "
+                + "but register array r is in stage 0, used by r.inc", e.getMessage());
+    }
+
+    /** A declared element the apply body never uses is a mistake in the program (exit 2), as is a table applied twice. */
+    @Test
+    void unusedElementsAndTablesAppliedTwiceAreRefused() {
+        Tiny t = new Tiny();
+        t.table("a", t.k1);
+        MatchTable b = t.table("b", t.k2);
+        UserError e = refusal(t, code -> code.apply(b));
+        assertEquals(2, e.exitCode());
+        assertEquals("program tiny: the ingress control declares table a but its apply body never uses it", e.getMessage());
+
+        Tiny twice = new Tiny();
+        MatchTable a2 = twice.table("a", twice.k1);
+        UserError again = refusal(twice, code -> {
+            code.apply(a2).on(1, hit -> hit.set(twice.x, 1));
+            code.apply(a2);
+        });
+        assertEquals("program tiny: ingress table a: applied twice (a table is applied once per control, as in P4)",
+                again.getMessage());
+    }
 }
