@@ -167,14 +167,14 @@ final class PlacedStages {
                     u.group.forEach(x -> out.add(ir.stmt(x)));
                 }
             } else if (u.kind == PlacementUnit.Kind.GATEWAY) {
-                Stmt.If i = (Stmt.If) s;
+                Stmt.If i = IrWalk.gateway(s);
                 List<Stmt> then = project(i.then(), n, in, ir);
                 List<Stmt> otherwise = project(i.otherwise(), n, in, ir);
                 if (u.stage == n || u.stage < n && (!then.isEmpty() || !otherwise.isEmpty())) {
                     out.add(new Stmt.If(ir.condition(i.condition()), then, otherwise));
                 }
             } else if (u.stage == n) {
-                Stmt.Apply a = (Stmt.Apply) s;
+                Stmt.Apply a = IrWalk.application(s);
                 TreeMap<Integer, List<Stmt>> actions = new TreeMap<>();
                 for (Map.Entry<Integer, List<Stmt>> e : a.actions().entrySet()) {
                     actions.put(e.getKey(), tableBranch(e.getValue(), n, in, ir));

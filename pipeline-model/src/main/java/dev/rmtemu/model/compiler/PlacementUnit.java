@@ -76,7 +76,8 @@ final class PlacementUnit {
     }
 
     MatchTable table() {
-        return kind == Kind.TABLE ? ((Stmt.Apply) stmt).table() : null;
+        Stmt.Apply a = stmt == null ? null : IrWalk.application(stmt);
+        return a == null ? null : a.table();
     }
 
     /** True when no packet runs both: they part at one gateway or table into different branches. */
