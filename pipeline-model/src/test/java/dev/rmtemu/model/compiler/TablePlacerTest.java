@@ -200,6 +200,27 @@ class TablePlacerTest {
                 p.stages(Gress.INGRESS).get(1).body().toString(), "stage 1 repeats the fifth gateway only");
     }
 
+    /**
+     * A stage whose logical tables are all taken pushes the next table down: tofino1 has 16
+     * logical tables per stage, so of 17 independent tables the 17th goes to stage 1
+     * (mau/table_placement.cpp: a table that does not fit the stage's logical IDs is tried in
+     * the next stage; TableSummary counts the logical IDs).
+     */
+    @Test
+    void aStageWithEveryLogicalTableTakenPushesATableDown() {
+        ProgramBuilder b = ProgramBuilder.create("wide", "17 independent tables");
+        ProgramBuilder.ControlBuilder c = b.control(Gress.INGRESS);
+        List<MatchTable> t = new ArrayList<>();
+        for (int i = 0; i < 17; i++) {
+            t.add(c.table("t" + i, MatchKind.EXACT, 256, 8, b.metadata(Gress.INGRESS, "meta.k" + i, 8)));
+        }
+        c.apply(code -> t.forEach(code::apply));
+        StageProgram p = ProgramCompiler.compile(b.build(), TOFINO1).requireAccepted().program();
+        assertEquals(0, p.table("t15").stage());
+        assertEquals(1, p.table("t16").stage());
+        assertEquals("no dependency; earliest 0, pushed down: stage 0 ingress: logical tables 17 > 16", why(p, "t16").reason());
+    }
+
     /** p4c honours @stage (TablePlacement's stage pragma): a pin later than needed holds; one that breaks a dependency is refused. */
     @Test
     void stagePinsAreHonouredAndAPinBreakingADependencyIsRefused() {
