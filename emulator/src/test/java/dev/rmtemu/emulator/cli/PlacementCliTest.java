@@ -112,7 +112,7 @@ class PlacementCliTest {
     @Test
     void replayRunsThePlacedProgram(@TempDir Path tmp) throws IOException {
         CliRunner r = CliRunner.run("replay", "--program", program(tmp).toString(), "--trace", "gen:isp?packets=2000&flows=40",
-                "--no-progress");
+                "--no-progress", "--out", tmp.resolve("run").toString());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("2,000"), r.out());
     }
