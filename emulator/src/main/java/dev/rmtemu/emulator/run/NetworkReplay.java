@@ -61,7 +61,7 @@ public final class NetworkReplay {
         // every input is checked before the run directory is touched
         Topology topology = TopologySpec.parse(o.topology());
         NetworkEngine net = NetworkEngine.build(topology,
-                new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed(), o.maxHops()), ProgramPlugins.registry());
+                new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed(), o.maxHops(), o.snapLength()), ProgramPlugins.registry());
         if (o.control() != null) {
             ControlScript.apply(o.control(), net);
         }
@@ -93,7 +93,7 @@ public final class NetworkReplay {
                 for (ProgramControlPlane c : planes) {
                     sessions.add(c.startNetwork(net, o, journal));
                 }
-                String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
+                String stoppedBy = RunLoop.run(source, o.maxPackets(), net.frameCapacity(), injector, sessions, net::drain, net::now, journal, stop);
                 long hostNs = HostClock.nanos() - hostStart;
                 net.checkConservation(stoppedBy == null);
                 if (progress != null) {

@@ -279,7 +279,7 @@ public final class PcapngReader extends CaptureReader {
         }
         into.timestampNs(lastTimestampNs).wireLength(origLen).ingressPort(iface);
         tapFrame(b, p + data, capLen, origLen, linkTypes[iface]);
-        boolean ok = PacketDecoder.decode(b, p + data, capLen, linkTypes[iface], into, skips);
+        boolean ok = PacketDecoder.toRecord(b, p + data, capLen, linkTypes[iface], into, skips, notIp);
         in.advance(len);
         return ok ? FRAME_RECORD : FRAME_SKIPPED;
     }

@@ -45,12 +45,12 @@ public final class PcapngWriter extends CaptureWriter {
     protected int writeFrame(PacketRecord r) {
         int port = r.ingressPort();
         while (interfaces <= port) {
-            reserve(IDB_LENGTH + maxOverhead() + FrameSynthesizer.capturedLength(r, snapLength));
+            reserve(IDB_LENGTH + maxOverhead() + frameBytes(r));
             writeInterface();
         }
         long ts = r.timestampNs();
         int p = used;
-        int len = FrameSynthesizer.build(r, out, p + 28, snapLength);
+        int len = putFrame(r, p + 28);
         int padded = (len + 3) & ~3;
         out.setMemory(p + 28 + len, padded - len, (byte) 0);
         int total = EPB_FIXED + padded;
@@ -60,7 +60,7 @@ public final class PcapngWriter extends CaptureWriter {
         out.putInt(p + 12, (int) (ts >>> 32), LE);
         out.putInt(p + 16, (int) ts, LE);
         out.putInt(p + 20, len, LE);
-        out.putInt(p + 24, FrameSynthesizer.wireLength(r), LE);
+        out.putInt(p + 24, originalLength(r), LE);
         out.putInt(p + total - 4, total, LE);
         return total;
     }
