@@ -91,7 +91,7 @@ public final class Replay {
         if (o.control() != null) {
             ControlScript.apply(o.control(), engine);
         }
-        ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
+        ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock(), o.portGbps());
         for (ProgramControlPlane c : planes) {
             c.check(engine, o);
         }

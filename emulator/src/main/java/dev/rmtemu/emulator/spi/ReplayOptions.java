@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * Everything a replay depends on. Two runs with equal options produce the same
  * report.json (apart from its {@code host} key), journal and histograms.
  *
- * @param timing      original, scaled:X, rate:100G, pps:N or topspeed (see ArrivalTiming)
+ * @param timing      original, multiplier:X, scaled:X, rate:100G, pps:N, topspeed or back-to-back (see ArrivalTiming)
  * @param ports       front-panel ports (0 = every port of the target)
  * @param portGbps    rate of every front-panel port
  * @param maxPackets  stop after this many packets (0 = the whole trace)

@@ -53,6 +53,31 @@ class ReplayCommandTest {
     }
 
     @Test
+    void timingOptionsSayWhetherTheyMeanWhatTcpreplaysDo(@TempDir Path tmp) throws Exception {
+        String help = CliRunner.run("replay", "--help").out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("as tcpreplay's --multiplier: every gap divided by X"), help);
+        assertTrue(help.contains("as tcpreplay's --topspeed: back to back at --port-gbps, in the trace's order"), help);
+        assertTrue(help.contains("back-to-back (one packet per clock cycle"), help);
+        assertTrue(help.contains("scaled:X (every gap multiplied by X"), help);
+        // --rate 100Gbps as iperf users write it; --topspeed at 10 Gb/s ports equals --rate 10G
+        CliRunner gbps = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
+                "--rate", "100Gbps", "--no-progress", "--json");
+        assertEquals(0, gbps.exit(), gbps.err());
+        CliRunner top = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
+                "--port-gbps", "10", "--topspeed", "--no-progress", "--json");
+        CliRunner rate = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
+                "--port-gbps", "10", "--rate", "10G", "--no-progress", "--json");
+        assertEquals(0, top.exit(), top.err());
+        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertEquals(m.readTree(rate.out()).findValue("last_event_cycle"), m.readTree(top.out()).findValue("last_event_cycle"));
+        CliRunner net = CliRunner.run("replay", "--topology", "builtin:fattree?k=4", "--trace", "gen:isp?packets=10",
+                "--topspeed", "--no-progress");
+        assertEquals(2, net.exit());
+        assertEquals("rmtemu: timing 'topspeed' packs packets at the ports' line rate, and a topology's links have their own"
+                + " rates: give --rate RATE (or --timing back-to-back)", net.err().strip());
+    }
+
+    @Test
     void aControlOperationAfterTheLastEventIsAWarningAndDoesNotStretchTheRun(@TempDir Path tmp) throws Exception {
         Path control = tmp.resolve("late.txt");
         Files.writeString(control, "at 9223372036854775807 register flow_count reset\n");
