@@ -174,7 +174,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                         figureReport.set("inputs", inputs);
                     }
                     ArrayNode figures = figureReport.putArray("figures");
-                    for (ExperimentPlots.Figure f : ExperimentPlots.of(e.name(), tables)) {
+                    for (ExperimentPlots.Figure f : ExperimentPlots.of(e.name(), tables, e.plots())) {
                         String base = e.name() + "-" + f.table();
                         figuresInto.writeString(base + ".html", f.html());
                         figuresInto.writeString(base + ".echarts.json", f.optionsJson());

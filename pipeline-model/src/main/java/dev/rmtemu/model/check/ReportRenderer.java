@@ -40,15 +40,21 @@ public final class ReportRenderer {
     private ReportRenderer() {
     }
 
-    private interface Metric {
+    /** How much of one budget a stage uses. */
+    public interface Metric {
         long of(StageUsage u);
     }
 
     /** One per-stage metric: its terminal title (null: JSON only), its JSON key, and its budget. */
-    private record Column(String title, String key, Metric metric, long available) {
+    public record Column(String title, String key, Metric metric, long available) {
+        /** The title, or for a JSON-only metric its key in words (e.g. "ternary xbar bytes"). */
+        public String name() {
+            return title != null ? title : key.replace('_', ' ');
+        }
     }
 
-    private static List<Column> columns(TargetProfile t) {
+    /** Every per-stage budget the accounting counts, in the report's order (the terminal table's first). */
+    public static List<Column> columns(TargetProfile t) {
         MauResources m = t.mau();
         return List.of(
                 new Column("SRAM blocks", "rams", StageUsage::sramBlocks, t.sram().unlimited() ? TargetProfile.UNLIMITED : t.sram().blocks()),

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.experiment;
 
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.midst.control.MidstCollector;
 import dev.rmtemu.programs.midst.control.MidstLossQuery;
@@ -46,6 +47,21 @@ public final class MidstExperiment implements Experiment {
             + " the drops; MIDST tracks them accurately up to 70 Gb/s";
     /** Paper's headline: 95–98% heavy-loser accuracy at 320 KB. */
     static final String PAPER_ACCURACY = "95-98% at 320 KB";
+
+    /**
+     * The paper's heavy-loser accuracy against memory (F1, and precision and recall, one line per overload, one panel
+     * per burst size) and its Table 1 cleaning times as a figure (one line per method against sketch size).
+     */
+    @Override
+    public List<PlotSpec> plots() {
+        return List.of(
+                PlotSpec.of("accuracy", "heavy-loser F1 against memory", "memory_kb", "memory per sketch (KB)", "F1",
+                        "f1").logX().series("overload").panel("burst_packets"),
+                PlotSpec.of("accuracy", "heavy-loser precision and recall against memory", "memory_kb",
+                        "memory per sketch (KB)", "share", "precision", "recall").logX().series("overload").panel("burst_packets"),
+                PlotSpec.of("cleaning_ms", "Table 1: cleaning time against sketch size", "size_kb", "sketch size (KB)",
+                        "cleaning time (ms)", "control_plane", "recirculation", "recirc_10g", "recirc_40g").logX());
+    }
 
     @Override
     public String name() {
