@@ -124,6 +124,11 @@ public final class ReplayCommand implements Callable<Integer> {
         }
     }
 
+    @Option(names = "--loop", paramLabel = "N", defaultValue = "1", description = "Replay the trace N times back to back,"
+            + " as tcpreplay's --loop, each pass's timestamps shifted past the one before by the trace's span plus its mean"
+            + " gap, so time keeps going forward (default: ${DEFAULT-VALUE}; tcpreplay's 0, forever, is refused: a run ends).")
+    int loop;
+
     @Option(names = "--seed", defaultValue = "1", description = "Seed for anything random in the run (default: ${DEFAULT-VALUE}).")
     long seed;
 
@@ -185,6 +190,9 @@ public final class ReplayCommand implements Callable<Integer> {
         if (maxPackets < 0) {
             throw new UserError("--max-packets must be 0 (the whole trace) or positive, got " + maxPackets);
         }
+        if (loop < 1) {
+            throw new UserError("--loop must be at least 1, got " + loop + " (a replay ends; tcpreplay's 0, forever, is not offered)");
+        }
         Path outDir = OutputPaths.directory("--out", out);
         if (programOptions.program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");
@@ -194,7 +202,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
-                topology, force, maxHops, saveRegisters);
+                topology, force, maxHops, saveRegisters, loop);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 

@@ -23,17 +23,31 @@ import java.util.TreeMap;
  *                    {@code hop_limit} (see NetworkOptions#DEFAULT_MAX_HOPS)
  * @param saveRegisters save the register arrays into the run directory even when they are over
  *                    {@link SavedRegisters#ALWAYS_SAVE_BYTES} (smaller ones are always saved)
+ * @param loops       passes over the trace, back to back, each one's timestamps shifted past the one
+ *                    before (tcpreplay's {@code --loop}; 1 = once)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                             boolean progress, Path control, String topology, boolean force, int maxHops,
-                            boolean saveRegisters) {
+                            boolean saveRegisters, int loops) {
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
 
     public ReplayOptions {
         params = new TreeMap<>(params);
+        if (loops < 1) {
+            throw new IllegalArgumentException("loops must be at least 1, got " + loops);
+        }
+    }
+
+    /** One pass over the trace. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops,
+                         boolean saveRegisters) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, saveRegisters, 1);
     }
 
     /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */

@@ -78,6 +78,29 @@ class ReplayCommandTest {
     }
 
     @Test
+    void loopReplaysTheTraceNTimesWithTimeGoingForward() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+        CliRunner once = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=300&flows=10&seed=1",
+                "--no-progress", "--json");
+        CliRunner thrice = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=300&flows=10&seed=1",
+                "--loop", "3", "--no-progress", "--json");
+        assertEquals(0, thrice.exit(), thrice.err());
+        com.fasterxml.jackson.databind.JsonNode one = m.readTree(once.out());
+        com.fasterxml.jackson.databind.JsonNode three = m.readTree(thrice.out());
+        assertEquals(900, three.get("counters").get("in").asLong());
+        assertEquals(3, three.get("inputs").get("loop").asInt());
+        assertTrue(one.get("inputs").get("loop") == null, "a single pass says nothing");
+        long last1 = one.findValue("last_event_cycle").asLong();
+        long last3 = three.findValue("last_event_cycle").asLong();
+        assertTrue(last3 > 2 * last1 && last3 < 4 * last1, "three passes one after another: " + last1 + " / " + last3);
+        CliRunner zero = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=10", "--loop", "0",
+                "--no-progress");
+        assertEquals(2, zero.exit());
+        assertEquals("rmtemu: --loop must be at least 1, got 0 (a replay ends; tcpreplay's 0, forever, is not offered)",
+                zero.err().strip());
+    }
+
+    @Test
     void aControlOperationAfterTheLastEventIsAWarningAndDoesNotStretchTheRun(@TempDir Path tmp) throws Exception {
         Path control = tmp.resolve("late.txt");
         Files.writeString(control, "at 9223372036854775807 register flow_count reset\n");
