@@ -26,6 +26,10 @@ class ResourcesCommandTest {
                 + " (6 rows x 6 right-side RAMs), and tofino1 cannot split a register across stages [stage-resources]\n"
                 + "rmtemu: counter: stage 0 ingress: register flow_count needs 65 map RAMs, 48 left of 48 [stage-resources]\n"
                 + "rmtemu: counter: stage 0 ingress: register flow_count needs 65 right-side RAMs, 48 left of 48 (6 columns x 8 rows) [stage-resources]\n", r.err());
+        // what was asked for is shown, the register that does not fit marked
+        assertTrue(r.out().contains("| !! |     0 | ingress | flow_count | register |            64+1 |"), r.out());
+        CliRunner fits = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=65536");
+        assertTrue(fits.out().contains("|  |     0 | ingress | flow_count | register |"), fits.out());
     }
 
     @Test

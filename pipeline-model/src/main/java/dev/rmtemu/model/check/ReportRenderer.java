@@ -193,13 +193,24 @@ public final class ReportRenderer {
         lines.add(new String[] {"", "Stage", "Gress", "Name", "Kind", "RAMs data+spare", "Action RAMs", "Tind RAMs",
                 "TCAMs", "Ways", "Entry bits", "Sized by"});
         for (TableUsage u : r.tables()) {
-            lines.add(new String[] {"", Integer.toString(u.stage()), u.gress().label(), u.name(), u.kind(),
+            lines.add(new String[] {failing(r, u) ? FAIL_MARK : "", Integer.toString(u.stage()), u.gress().label(), u.name(), u.kind(),
                     u.dataRams() + "+" + u.spareRams(), Long.toString(u.actionRams()), Long.toString(u.tindRams()),
                     Long.toString(u.tcams()), u.ways() == 0 ? "-" : Integer.toString(u.ways()),
                     Integer.toString(u.entryBits()), u.sizedBy()});
         }
         appendAligned(sb, lines, Set.of(0, 2, 3, 4, 11));
         sb.append(pipesLine(r)).append('\n');
+    }
+
+    /** True when a failure of the table's stage and gress names it ("stage 0 ingress: register flow_count needs ..."). */
+    static boolean failing(ResourceReport r, TableUsage u) {
+        String where = "stage " + u.stage() + " " + u.gress().label() + ": ";
+        for (String f : r.failures()) {
+            if (f.startsWith(where) && (f.contains(" " + u.name() + " ") || f.contains(" " + u.name() + ","))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
