@@ -59,6 +59,19 @@ class ResourcesCommandTest {
     }
 
     @Test
+    void programsSaysCountersCellsAreAPowerOfTwoWhereTheTargetHasNoDivider() {
+        CliRunner list = CliRunner.run("programs");
+        assertEquals(0, list.exit(), list.err());
+        assertTrue(list.out().contains("cells=65536 [1..1073741824]  register cells (counters); a power of two on targets"
+                + " without a divider (tofino1: the index is the hash masked)"), list.out());
+        // what the listing says, the target enforces: 65537 is refused on tofino1 (exit 3), its power-of-two twin fits
+        CliRunner odd = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=65537");
+        assertEquals(3, odd.exit());
+        assertTrue(odd.err().contains("'%' by 65537, not a power of two; tofino1 can only shift or mask"), odd.err());
+        assertEquals(0, CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=65536").exit());
+    }
+
+    @Test
     void everyCommandHasHelp() {
         for (String cmd : new String[] {"resources", "programs"}) {
             CliRunner r = CliRunner.run(cmd, "--help");
