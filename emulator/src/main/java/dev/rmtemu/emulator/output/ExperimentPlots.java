@@ -123,6 +123,12 @@ public final class ExperimentPlots {
             if (lines.isEmpty()) {
                 continue;
             }
+            for (PlotSpec.PaperPoint pp : spec.paperPoints()) {
+                if (numericX && lines.containsKey(pp.line())) {
+                    List<String> point = List.of(pp.x().toPlainString(), pp.y().toPlainString());
+                    add(ss, marks, PAPER + pp.line(), "scatter", point, true, point.get(0), 1, colours);
+                }
+            }
             Charts.legend(o, lines.size() + marks.size());
             charts.add(o);
         }

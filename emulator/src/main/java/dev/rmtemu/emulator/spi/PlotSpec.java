@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.spi;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,13 +23,20 @@ import java.util.List;
  * @param series the columns whose values name a line (empty: one line per y column)
  * @param panel  the column with one chart per value, or null for one chart
  * @param paperY per y column the column of the paper's value, or empty
+ * @param paperPoints the paper's values that are no row of the table (a size the run does not have),
+ *                    each for the line of that name, drawn on every panel
  */
 public record PlotSpec(String table, String title, String x, String xName, boolean logScaleX, List<String> y, String yName,
-                       List<String> series, String panel, List<String> paperY) {
+                       List<String> series, String panel, List<String> paperY, List<PaperPoint> paperPoints) {
+    /** One value the paper gives for line {@code line} (its name as drawn) at {@code x}. */
+    public record PaperPoint(String line, BigDecimal x, BigDecimal y) {
+    }
+
     public PlotSpec {
         y = List.copyOf(y);
         series = List.copyOf(series);
         paperY = List.copyOf(paperY);
+        paperPoints = List.copyOf(paperPoints);
         if (y.isEmpty()) {
             throw new IllegalArgumentException("plot of '" + table + "' names no y column");
         }
@@ -38,26 +47,33 @@ public record PlotSpec(String table, String title, String x, String xName, boole
 
     /** {@code y} against {@code x} in {@code table}, one line per y column, one chart. */
     public static PlotSpec of(String table, String title, String x, String xName, String yName, String... y) {
-        return new PlotSpec(table, title, x, xName, false, List.of(y), yName, List.of(), null, List.of());
+        return new PlotSpec(table, title, x, xName, false, List.of(y), yName, List.of(), null, List.of(), List.of());
     }
 
     /** This figure with a logarithmic x axis. */
     public PlotSpec logX() {
-        return new PlotSpec(table, title, x, xName, true, y, yName, series, panel, paperY);
+        return new PlotSpec(table, title, x, xName, true, y, yName, series, panel, paperY, paperPoints);
     }
 
     /** This figure with one line per combination of these columns' values. */
     public PlotSpec series(String... columns) {
-        return new PlotSpec(table, title, x, xName, logScaleX, y, yName, List.of(columns), panel, paperY);
+        return new PlotSpec(table, title, x, xName, logScaleX, y, yName, List.of(columns), panel, paperY, paperPoints);
     }
 
     /** This figure split into one chart per value of {@code column}. */
     public PlotSpec panel(String column) {
-        return new PlotSpec(table, title, x, xName, logScaleX, y, yName, series, column, paperY);
+        return new PlotSpec(table, title, x, xName, logScaleX, y, yName, series, column, paperY, paperPoints);
+    }
+
+    /** This figure with these values of the paper as marked points too. */
+    public PlotSpec paperPoints(PaperPoint... points) {
+        List<PaperPoint> all = new ArrayList<>(paperPoints);
+        all.addAll(List.of(points));
+        return new PlotSpec(table, title, x, xName, logScaleX, y, yName, series, panel, paperY, all);
     }
 
     /** This figure with the paper's values (one column per y column) as marked points. */
     public PlotSpec paper(String... columns) {
-        return new PlotSpec(table, title, x, xName, logScaleX, y, yName, series, panel, List.of(columns));
+        return new PlotSpec(table, title, x, xName, logScaleX, y, yName, series, panel, List.of(columns), paperPoints);
     }
 }

@@ -1,10 +1,12 @@
 package dev.rmtemu.emulator.output;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.spi.CsvTables;
 import dev.rmtemu.emulator.spi.PlotSpec;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,6 +59,21 @@ class ExperimentPlotsTest {
         assertEquals(List.of("results"), figures.stream().map(ExperimentPlots.Figure::table).toList());
         assertEquals(List.of(), ExperimentPlots.charts("hp", tables.get(0), missing));
         assertEquals(List.of(), ExperimentPlots.of("hp", tables, List.of()));
+    }
+
+    @Test
+    void thePapersValuesThatAreNoRowAreMarkedPointsInTheirLinesColour() {
+        List<CsvTables.Table> tables = CsvTables.of("{\"cleaning\":[{\"size_kb\":128,\"cp\":76,\"rc\":0.2},"
+                + "{\"size_kb\":256,\"cp\":150,\"rc\":0.4}]}");
+        PlotSpec spec = PlotSpec.of("cleaning", "Table 1", "size_kb", "KB", "ms", "cp", "rc")
+                .paperPoints(new PlotSpec.PaperPoint("rc", new BigDecimal(160), new BigDecimal("4.53")),
+                        new PlotSpec.PaperPoint("nosuch", new BigDecimal(160), new BigDecimal("1")));
+        ObjectNode c = ExperimentPlots.charts("midst", tables.get(0), spec).get(0);
+        assertEquals(3, c.get("series").size(), "two lines and the paper's point of the line that exists");
+        JsonNode paper = c.get("series").get(2);
+        assertEquals("paper: rc", paper.get("name").asText());
+        assertEquals("[[160,4.53]]", paper.get("data").toString());
+        assertEquals(c.get("series").get(1).get("itemStyle").get("color"), paper.get("itemStyle").get("color"));
     }
 
     @Test
