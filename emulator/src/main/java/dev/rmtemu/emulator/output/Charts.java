@@ -46,6 +46,8 @@ public final class Charts {
         "#c7c7c7", "#dbdb8d", "#9edae5"};
     /** Width kept right of the plot for a legend, so that it never covers a line. */
     private static final int LEGEND_WIDTH_PX = 230;
+    /** Width right of the plot for a second y axis (ticks and name). */
+    private static final int RIGHT_AXIS_PX = 100;
     private static final int Y_NAME_GAP_PX = 62;
 
     private static final String WEBJAR = "META-INF/resources/webjars/echarts/";
@@ -201,6 +203,8 @@ public final class Charts {
             }
         }
         zoom(o);
+        // room right of the plot for the second axis's ticks and name (the legend, if any, adds its own)
+        ((ObjectNode) o.get("grid")).put("right", RIGHT_AXIS_PX);
         legend(o, timelines.size());
         return o;
     }
@@ -389,7 +393,8 @@ public final class Charts {
         if (entries > 1) {
             o.putObject("legend").put("type", "scroll").put("orient", "vertical").put("right", 10).put("top", 50)
                     .put("bottom", 20).put("width", LEGEND_WIDTH_PX - 30);
-            ((ObjectNode) o.get("grid")).put("right", LEGEND_WIDTH_PX + (o.get("yAxis") != null && o.get("yAxis").isArray() ? 70 : 0));
+            boolean twoYAxes = o.get("yAxis") != null && o.get("yAxis").isArray();
+            ((ObjectNode) o.get("grid")).put("right", LEGEND_WIDTH_PX + (twoYAxes ? RIGHT_AXIS_PX : 0));
             ObjectNode tb = (ObjectNode) o.get("toolbox");
             if (tb != null) {
                 tb.put("right", 20);
