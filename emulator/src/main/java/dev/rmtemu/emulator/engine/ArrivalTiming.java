@@ -102,10 +102,10 @@ public final class ArrivalTiming {
         int u = unitStart(r);
         if (named || (u > 0 && u < r.length())) {
             double v = number(spec, r.substring(0, u));
-            double perUnit = unit(spec, r.substring(u));
             if (!(v > 0)) {
                 throw new UserError("timing '" + spec + "': rate must be positive");
             }
+            double perUnit = unit(spec, r.substring(u));
             double bps = v * perUnit;
             if (bps > MAX_RATE_BPS) {
                 throw new UserError("timing '" + spec + "': rate must be at most " + (long) (MAX_RATE_BPS / 1e9) + "G");
