@@ -61,29 +61,29 @@ class ReplayCommandTest {
         assertTrue(help.contains("scaled:X (every gap multiplied by X"), help);
         // --rate 100Gbps as iperf users write it; --topspeed at 10 Gb/s ports equals --rate 10G
         CliRunner gbps = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
-                "--rate", "100Gbps", "--no-progress", "--json");
+                "--rate", "100Gbps", "--no-progress", "--out", tmp.resolve("t1").toString(), "--json");
         assertEquals(0, gbps.exit(), gbps.err());
         CliRunner top = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
-                "--port-gbps", "10", "--topspeed", "--no-progress", "--json");
+                "--port-gbps", "10", "--topspeed", "--no-progress", "--out", tmp.resolve("t2").toString(), "--json");
         CliRunner rate = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
-                "--port-gbps", "10", "--rate", "10G", "--no-progress", "--json");
+                "--port-gbps", "10", "--rate", "10G", "--no-progress", "--out", tmp.resolve("t3").toString(), "--json");
         assertEquals(0, top.exit(), top.err());
         com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
         assertEquals(m.readTree(rate.out()).findValue("last_event_cycle"), m.readTree(top.out()).findValue("last_event_cycle"));
         CliRunner net = CliRunner.run("replay", "--topology", "builtin:fattree?k=4", "--trace", "gen:isp?packets=10",
-                "--topspeed", "--no-progress");
+                "--topspeed", "--no-progress", "--out", tmp.resolve("t4").toString());
         assertEquals(2, net.exit());
         assertEquals("rmtemu: timing 'topspeed' packs packets at the ports' line rate, and a topology's links have their own"
                 + " rates: give --rate RATE (or --timing back-to-back)", net.err().strip());
     }
 
     @Test
-    void loopReplaysTheTraceNTimesWithTimeGoingForward() throws Exception {
+    void loopReplaysTheTraceNTimesWithTimeGoingForward(@TempDir Path tmp) throws Exception {
         com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
         CliRunner once = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=300&flows=10&seed=1",
-                "--no-progress", "--json");
+                "--no-progress", "--out", tmp.resolve("t5").toString(), "--json");
         CliRunner thrice = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=300&flows=10&seed=1",
-                "--loop", "3", "--no-progress", "--json");
+                "--loop", "3", "--no-progress", "--out", tmp.resolve("t6").toString(), "--json");
         assertEquals(0, thrice.exit(), thrice.err());
         com.fasterxml.jackson.databind.JsonNode one = m.readTree(once.out());
         com.fasterxml.jackson.databind.JsonNode three = m.readTree(thrice.out());
@@ -94,7 +94,7 @@ class ReplayCommandTest {
         long last3 = three.findValue("last_event_cycle").asLong();
         assertTrue(last3 > 2 * last1 && last3 < 4 * last1, "three passes one after another: " + last1 + " / " + last3);
         CliRunner zero = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=10", "--loop", "0",
-                "--no-progress");
+                "--no-progress", "--out", tmp.resolve("t7").toString());
         assertEquals(2, zero.exit());
         assertEquals("rmtemu: --loop must be at least 1, got 0 (a replay ends; tcpreplay's 0, forever, is not offered)",
                 zero.err().strip());
