@@ -45,8 +45,11 @@ import java.util.concurrent.Callable;
             "The tables are still printed.",
             "",
             "--plots DIR draws the figures: per table DIR/NAME-TABLE.html (a page of ECharts charts,",
-            "bundled, works offline; each measured column against the table's parameter column, one",
-            "line per method) and DIR/NAME-TABLE.echarts.json (the charts' options, to re-draw).",
+            "bundled, works offline: the paper's figures redrawn with our numbers, each with the x, y,",
+            "lines and panels the paper has, e.g. HashPipe's false negatives against memory, one line",
+            "per algorithm and d, one chart per k; the paper's values as marked points where the",
+            "experiment has them) and DIR/NAME-TABLE.echarts.json (the charts' options, to re-draw).",
+            "A table that is a table in the paper gets no figure.",
             "DIR is a run directory like --out's, and may be the same one.",
             "",
             "Example:",
@@ -73,7 +76,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     Path outDir;
 
     @Option(names = "--plots", paramLabel = "DIR",
-            description = "Also draw the figures into DIR: NAME-TABLE.html and NAME-TABLE.echarts.json per table.")
+            description = "Also draw the figures into DIR: NAME-TABLE.html and NAME-TABLE.echarts.json per table with a figure.")
     Path plotsDir;
 
     @Option(names = "--force", description = "With --out: write into a non-empty directory that is not a run directory.")
@@ -174,7 +177,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                         figureReport.set("inputs", inputs);
                     }
                     ArrayNode figures = figureReport.putArray("figures");
-                    for (ExperimentPlots.Figure f : ExperimentPlots.of(e.name(), tables)) {
+                    for (ExperimentPlots.Figure f : ExperimentPlots.of(e.name(), tables, e.plots())) {
                         String base = e.name() + "-" + f.table();
                         figuresInto.writeString(base + ".html", f.html());
                         figuresInto.writeString(base + ".echarts.json", f.optionsJson());

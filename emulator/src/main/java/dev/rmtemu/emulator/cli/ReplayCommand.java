@@ -82,17 +82,30 @@ public final class ReplayCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     TimingChoice timing = new TimingChoice();
 
+    /**
+     * How trace packets become arrivals, in the trace's order; the tcpreplay options keep tcpreplay's
+     * meaning ({@code --multiplier}, {@code --pps}, {@code --topspeed}; {@code --rate} is its {@code --mbps}
+     * with units); {@code --timing back-to-back} is rmtemu's own (see ArrivalTiming).
+     */
     static final class TimingChoice {
-        @Option(names = "--rate", paramLabel = "RATE", description = "Pack packets back to back at this line rate, e.g. 100G, 400M.")
+        @Option(names = "--rate", paramLabel = "RATE", description = "Pack packets back to back at this line rate, as"
+                + " tcpreplay's --mbps does: decimal units of bits per second, e.g. 100G, 100Gbps, 40gbit, 400M, 10Mbps.")
         String rate;
 
-        @Option(names = "--pps", paramLabel = "N", description = "One packet every 1/N s.")
+        @Option(names = "--pps", paramLabel = "N", description = "One packet every 1/N s (tcpreplay's --pps).")
         Long pps;
 
-        @Option(names = "--topspeed", description = "One packet per clock cycle (as fast as the parser takes them).")
+        @Option(names = "--multiplier", paramLabel = "X", description = "Replay X times faster than captured, as"
+                + " tcpreplay's --multiplier: every gap divided by X (2 is twice the speed, 0.5 half).")
+        String multiplier;
+
+        @Option(names = "--topspeed", description = "As fast as the ingress link carries them, as tcpreplay's --topspeed:"
+                + " back to back at --port-gbps, in the trace's order (a network replay: use --rate).")
         boolean topspeed;
 
-        @Option(names = "--timing", paramLabel = "MODE", description = "original (trace spacing, the default) or scaled:X (spacing times X).")
+        @Option(names = "--timing", paramLabel = "MODE", description = "original (the trace's spacing, the default),"
+                + " scaled:X (every gap multiplied by X: 2 is half the speed, the inverse of --multiplier), or back-to-back"
+                + " (one packet per clock cycle, as fast as the parser takes them: faster than any port, unlike --topspeed).")
         String mode;
 
         String spec() {
@@ -102,12 +115,20 @@ public final class ReplayCommand implements Callable<Integer> {
             if (pps != null) {
                 return "pps:" + pps;
             }
+            if (multiplier != null) {
+                return "multiplier:" + multiplier;
+            }
             if (topspeed) {
                 return "topspeed";
             }
             return mode != null ? mode : ReplayOptions.DEFAULT_TIMING;
         }
     }
+
+    @Option(names = "--loop", paramLabel = "N", defaultValue = "1", description = "Replay the trace N times back to back,"
+            + " as tcpreplay's --loop, each pass's timestamps shifted past the one before by the trace's span plus its mean"
+            + " gap, so time keeps going forward (default: ${DEFAULT-VALUE}; tcpreplay's 0, forever, is refused: a run ends).")
+    int loop;
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed for anything random in the run (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -176,6 +197,9 @@ public final class ReplayCommand implements Callable<Integer> {
         if (maxPackets < 0) {
             throw new UserError("--max-packets must be 0 (the whole trace) or positive, got " + maxPackets);
         }
+        if (loop < 1) {
+            throw new UserError("--loop must be at least 1, got " + loop + " (a replay ends; tcpreplay's 0, forever, is not offered)");
+        }
         Path outDir = OutputPaths.directory("--out", out);
         if (programOptions.program == null && topology == null) {
             throw new UserError("--program is required (unless --topology gives the switches their programs)");
@@ -186,7 +210,7 @@ public final class ReplayCommand implements Callable<Integer> {
         ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
                 topology, force, maxHops, saveRegisters,
-                snaplen == null ? ReplayOptions.WINDOW_SNAP : Snaplen.check(snaplen));
+                snaplen == null ? ReplayOptions.WINDOW_SNAP : Snaplen.check(snaplen), loop);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 

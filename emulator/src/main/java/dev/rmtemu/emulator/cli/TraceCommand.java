@@ -191,7 +191,8 @@ public final class TraceCommand implements Runnable {
     }
 
     @Command(name = "info", mixinStandardHelpOptions = true,
-            description = {"Summarise a trace: packets, flows, bytes, duration, protocol mix, skipped frames by",
+            description = {"Summarise a trace: packets, flows, bytes, duration, protocol mix, largest flows.", "",
+                "Summarise a trace: packets, flows, bytes, duration, protocol mix, skipped frames by",
                 "reason, mean packet size, the share of packets in the top 1/10/100/1000 flows, the flow-size",
                 "CCDF, new flows per tenth of the span and the largest flows; a table for people or JSON for",
                 "machines (deterministic order). For a capture file, also the protocol hierarchy the switch's",
@@ -252,7 +253,8 @@ public final class TraceCommand implements Runnable {
     }
 
     @Command(name = "convert", mixinStandardHelpOptions = true,
-            description = {"Convert a trace to pcap, pcapng or a trace store (records are re-synthesised as",
+            description = {"Convert a trace to pcap, pcapng or a trace store.", "",
+                "Convert a trace to pcap, pcapng or a trace store (records are re-synthesised as",
                 "Ethernet frames; skipped frames are counted, not copied)."})
     static final class Convert implements Callable<Integer> {
         @Spec

@@ -5,18 +5,31 @@ import dev.rmtemu.model.UserError;
 import java.util.Locale;
 
 /**
- * Turns a trace's packets into arrival cycles, like tcpreplay's modes:
- * keep the trace's spacing ({@code original}), scale it ({@code scaled:X}),
- * pack packets back to back at a line rate ({@code rate:100G}), at a packet
- * rate ({@code pps:N}), or one per cycle ({@code topspeed}). Arrivals never go
- * backwards: an out-of-order timestamp arrives with its predecessor.
+ * Turns a trace's packets into arrival cycles, in the trace's order, with tcpreplay's modes
+ * where tcpreplay has one:
+ * <ul>
+ * <li>{@code original}: the trace's spacing;</li>
+ * <li>{@code multiplier:X}: tcpreplay's {@code --multiplier}, X times faster (every gap divided by X;
+ *     2 is twice the speed, 0.5 half);</li>
+ * <li>{@code scaled:X}: every gap multiplied by X (the inverse of {@code multiplier}; 2 is half the speed);</li>
+ * <li>{@code rate:R}: back to back at line rate R (tcpreplay's {@code --mbps}, with units: 100G, 100Gbps,
+ *     40gbit, 10M, 500k, 1T);</li>
+ * <li>{@code pps:N}: one packet every 1/N s (tcpreplay's {@code --pps});</li>
+ * <li>{@code topspeed}: tcpreplay's {@code --topspeed}, as fast as the ingress link carries them, i.e. back to
+ *     back at the ports' line rate;</li>
+ * <li>{@code back-to-back}: one packet per clock cycle, as fast as the parser takes them (faster than any
+ *     port: a stress mode tcpreplay has no equivalent of).</li>
+ * </ul>
+ * Arrivals never go backwards: an out-of-order timestamp arrives with its predecessor.
  * Integer arithmetic with carried remainders, so long runs do not drift.
  */
 public final class ArrivalTiming {
-    public enum Mode { ORIGINAL, SCALED, RATE, PPS, TOPSPEED }
+    public enum Mode { ORIGINAL, SCALED, MULTIPLIER, RATE, PPS, BACK_TO_BACK }
 
     /** Preamble + inter-frame gap bytes a back-to-back packet also occupies on the wire. */
     public static final int WIRE_OVERHEAD_BYTES = 20;
+    /** The modes, as the refusal of an unknown one lists them. */
+    public static final String MODES = "original, multiplier:X, scaled:X, rate:100G, pps:N, topspeed, back-to-back";
 
     private final Mode mode;
     private final double scale;
@@ -45,21 +58,37 @@ public final class ArrivalTiming {
         this.clock = clock;
     }
 
-    /** Parses {@code original}, {@code scaled:X}, {@code rate:100G} (or {@code 100G}), {@code pps:N}, {@code topspeed}. */
+    /** As {@link #parse(String, CycleClock, double)} where no port line rate is known ({@code topspeed} is refused). */
     public static ArrivalTiming parse(String spec, CycleClock clock) {
+        return parse(spec, clock, Double.NaN);
+    }
+
+    /**
+     * Parses a timing mode (see the class comment); {@code portGbps} is the ports' line rate that
+     * {@code topspeed} packs packets at, NaN where the ports have no one rate (a topology's links).
+     */
+    public static ArrivalTiming parse(String spec, CycleClock clock, double portGbps) {
         String s = spec.trim().toLowerCase(Locale.ROOT);
         if (s.equals("original")) {
             return new ArrivalTiming(spec, Mode.ORIGINAL, 1, 0, 0, clock);
         }
-        if (s.equals("topspeed")) {
-            return new ArrivalTiming(spec, Mode.TOPSPEED, 1, 0, 0, clock);
+        if (s.equals("back-to-back")) {
+            return new ArrivalTiming(spec, Mode.BACK_TO_BACK, 1, 0, 0, clock);
         }
-        if (s.startsWith("scaled:")) {
-            double x = number(spec, s.substring(7));
-            if (!(x > 0) || Double.isInfinite(x)) {
-                throw new UserError("timing '" + spec + "': scale must be positive");
+        if (s.equals("topspeed")) {
+            if (Double.isNaN(portGbps)) {
+                throw new UserError("timing 'topspeed' packs packets at the ports' line rate, and a topology's links have "
+                        + "their own rates: give --rate RATE (or --timing back-to-back)");
             }
-            return new ArrivalTiming(spec, Mode.SCALED, x, 0, 0, clock);
+            return new ArrivalTiming(spec, Mode.RATE, 1, Math.round(portGbps * 1e9), 0, clock);
+        }
+        if (s.startsWith("scaled:") || s.startsWith("multiplier:")) {
+            boolean multiplier = s.startsWith("multiplier:");
+            double x = number(spec, s.substring(s.indexOf(':') + 1));
+            if (!(x > 0) || Double.isInfinite(x)) {
+                throw new UserError("timing '" + spec + "': " + (multiplier ? "multiplier" : "scale") + " must be positive");
+            }
+            return new ArrivalTiming(spec, multiplier ? Mode.MULTIPLIER : Mode.SCALED, x, 0, 0, clock);
         }
         if (s.startsWith("pps:")) {
             double n = number(spec, s.substring(4));
@@ -68,17 +97,16 @@ public final class ArrivalTiming {
             }
             return new ArrivalTiming(spec, Mode.PPS, 1, 0, (long) n, clock);
         }
-        String r = s.startsWith("rate:") ? s.substring(5) : s;
-        boolean unit = r.endsWith("g") || r.endsWith("m");
-        if (unit || s.startsWith("rate:")) {
-            double v = number(spec, unit ? r.substring(0, r.length() - 1) : r);
+        boolean named = s.startsWith("rate:");
+        String r = named ? s.substring(5) : s;
+        int u = unitStart(r);
+        if (named || (u > 0 && u < r.length())) {
+            double v = number(spec, r.substring(0, u));
             if (!(v > 0)) {
                 throw new UserError("timing '" + spec + "': rate must be positive");
             }
-            if (!unit) {
-                throw new UserError("timing '" + spec + "': a rate needs its unit, G or M (e.g. 100G)");
-            }
-            double bps = v * (r.endsWith("g") ? 1e9 : 1e6);
+            double perUnit = unit(spec, r.substring(u));
+            double bps = v * perUnit;
             if (bps > MAX_RATE_BPS) {
                 throw new UserError("timing '" + spec + "': rate must be at most " + (long) (MAX_RATE_BPS / 1e9) + "G");
             }
@@ -87,7 +115,44 @@ public final class ArrivalTiming {
             }
             return new ArrivalTiming(spec, Mode.RATE, 1, Math.round(bps), 0, clock);
         }
-        throw new UserError("timing '" + spec + "' not understood (original, scaled:X, rate:100G, pps:N, topspeed)");
+        throw new UserError("timing '" + spec + "' not understood (" + MODES + ")");
+    }
+
+    /** Where a rate's unit begins: after the number's digits, point, sign and exponent. */
+    private static int unitStart(String r) {
+        int i = 0;
+        while (i < r.length()) {
+            char c = r.charAt(i);
+            boolean exponent = c == 'e' && i > 0 && i + 1 < r.length()
+                    && (Character.isDigit(r.charAt(i + 1)) || r.charAt(i + 1) == '-' || r.charAt(i + 1) == '+');
+            if (!(Character.isDigit(c) || c == '.' || c == '-' || c == '+' || exponent)) {
+                break;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * Bits per second of a rate unit as tcpreplay and iperf users write them (decimal prefixes, bits):
+     * k, M, G, T, each alone or followed by bps, bit, bits, b/s or bit/s, any case.
+     */
+    private static double unit(String spec, String unit) {
+        String u = unit.trim();
+        for (String bits : new String[] {"bit/s", "bits", "bit", "bps", "b/s"}) {
+            if (u.endsWith(bits) && u.length() > bits.length()) {
+                u = u.substring(0, u.length() - bits.length());
+                break;
+            }
+        }
+        return switch (u) {
+            case "k" -> 1e3;
+            case "m" -> 1e6;
+            case "g" -> 1e9;
+            case "t" -> 1e12;
+            default -> throw new UserError("timing '" + spec + "': a rate needs its unit, e.g. 100G, 100Gbps, 40gbit, 10M"
+                    + (unit.isEmpty() ? "" : " ('" + unit + "' is not one)"));
+        };
     }
 
     private static double number(String spec, String v) {
@@ -102,13 +167,15 @@ public final class ArrivalTiming {
     public long next(long timestampNs, int wireLength) {
         long at;
         switch (mode) {
-            case ORIGINAL, SCALED -> {
+            case ORIGINAL, SCALED, MULTIPLIER -> {
                 if (first) {
                     firstNs = timestampNs;
                 }
                 long rel = Math.max(0, timestampNs - firstNs);
                 if (mode == Mode.SCALED) {
                     rel = (long) Math.floor(rel * scale);
+                } else if (mode == Mode.MULTIPLIER) {
+                    rel = (long) Math.floor(rel / scale);
                 }
                 at = Math.max(last, clock.nsToCycles(rel));
             }
@@ -125,7 +192,7 @@ public final class ArrivalTiming {
                 cycles += remainder / pps;
                 remainder %= pps;
             }
-            case TOPSPEED -> at = first ? 0 : last + 1;
+            case BACK_TO_BACK -> at = first ? 0 : last + 1;
             default -> throw new IllegalStateException();
         }
         first = false;

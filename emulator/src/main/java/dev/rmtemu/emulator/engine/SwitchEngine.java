@@ -94,6 +94,9 @@ public final class SwitchEngine {
     private final QueueDepthTimeline timeline = new QueueDepthTimeline();
     /** Per egress port (front panel, then recirculation), made when the port first queues: the report's plot. */
     private QueueDepthTimeline[] portTimelines = new QueueDepthTimeline[0];
+    /** Bits that left front-panel ports (frame + preamble and gap) and packets dropped, over time (report.html). */
+    private final RateTimeline departedBits = new RateTimeline();
+    private final RateTimeline droppedPackets = new RateTimeline();
     private final EnqueueLanes lanes;
     private final Counters counters = new Counters();
     private final LatencyMetrics metrics;
@@ -759,6 +762,7 @@ public final class SwitchEngine {
             return;
         }
         counters.packetOut();
+        departedBits.add(departure, (pool.record(slot).wireLength() + ArrivalTiming.WIRE_OVERHEAD_BYTES) * 8L);
         metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
         if (deparser != null && phv.headerWritten()) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
@@ -805,6 +809,7 @@ public final class SwitchEngine {
 
     private void drop(int slot, int cause) {
         counters.dropped(cause);
+        droppedPackets.add(now, 1);
         pool.release(slot);
     }
 
@@ -819,6 +824,16 @@ public final class SwitchEngine {
     }
 
     /** Shared-buffer occupancy over time (max per bucket). */
+    /** Bits departed through front-panel ports over time (throughput), by departure cycle. */
+    public RateTimeline departedBits() {
+        return departedBits;
+    }
+
+    /** Packets dropped over time (every cause), by the cycle of the drop. */
+    public RateTimeline droppedPackets() {
+        return droppedPackets;
+    }
+
     public QueueDepthTimeline queueDepthTimeline() {
         return timeline;
     }

@@ -188,12 +188,20 @@ public final class ExportJournal implements AutoCloseable {
     }
 
     /**
-     * Appends the end message (cycle = the last appended message's cycle) and closes the
+     * Appends the end message (cycle = the last appended message's cycle; see {@link #close(long)}) and closes the
      * queue. Idempotent. Engine thread only.
      */
     @Override
     public void close() {
-        end(false);
+        end(false, lastCycle);
+    }
+
+    /**
+     * As {@link #close()}, the end message at {@code runEndCycle} (the run's last event) when that is
+     * later than the last message: a run that exported nothing still ended at its last event, not at 0.
+     */
+    public void close(long runEndCycle) {
+        end(false, Math.max(lastCycle, runEndCycle));
     }
 
     /**
@@ -201,10 +209,15 @@ public final class ExportJournal implements AutoCloseable {
      * (SIGINT/SIGTERM), so the journal holds what was sent up to then and no more.
      */
     public void closeAborted() {
-        end(true);
+        end(true, lastCycle);
     }
 
-    private void end(boolean aborted) {
+    /** As {@link #closeAborted()}, at {@code runEndCycle} when that is later than the last message. */
+    public void closeAborted(long runEndCycle) {
+        end(true, Math.max(lastCycle, runEndCycle));
+    }
+
+    private void end(boolean aborted, long endCycle) {
         if (closed) {
             return;
         }
@@ -213,7 +226,7 @@ public final class ExportJournal implements AutoCloseable {
             try {
                 Bytes<?> b = dc.wire().bytes();
                 int length = aborted ? 2 * Long.BYTES : Long.BYTES;
-                writeMessageHeader(b, JournalKinds.END, lastCycle, JournalFormat.NO_SWITCH, JournalFormat.NO_PIPE, length);
+                writeMessageHeader(b, JournalKinds.END, endCycle, JournalFormat.NO_SWITCH, JournalFormat.NO_PIPE, length);
                 b.writeLong(messages);
                 if (aborted) {
                     b.writeLong(JournalFormat.END_ABORTED);

@@ -1,132 +1,217 @@
 package dev.rmtemu.emulator.output;
 
-import dev.rmtemu.emulator.spi.CsvTables;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.json.Json;
+import dev.rmtemu.emulator.spi.CsvTables;
+import dev.rmtemu.emulator.spi.PlotSpec;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The figures of an experiment, drawn from its CSV tables (so a figure and its table never
- * disagree): per table, one chart per measured column against the table's first varying numeric
- * column (its parameter), one line per value of the table's first text column whose values repeat
- * (the method or setting; a column of distinct keys names rows, not groups), axes named by their columns (whose names carry their units: {@code _pct},
- * {@code _kb}, {@code _ns}). A table with one varying number gets bars per row instead, and a
- * table where no number varies no figure.
- * Each table's figures are one self-contained page (ECharts bundled, like report.html) and
- * their ECharts options as JSON, to re-draw or restyle.
+ * disagree) as its {@link PlotSpec}s say: the paper's figure redrawn with our numbers, x, y, lines
+ * and panels as the paper has them, the paper's values as marked points where the notes give
+ * them. The figures of one table are one self-contained page (ECharts bundled, like report.html)
+ * and their ECharts options as JSON, to re-draw or restyle; a table no spec names gets none.
  */
 public final class ExperimentPlots {
-    /** Charts per table at most: the first measured columns, in the table's order. */
-    public static final int MAX_CHARTS_PER_TABLE = 8;
-
     /** A figure page and its options, named after the table. */
     public record Figure(String table, String html, String optionsJson) {
     }
 
+    private static final String PAPER = "paper: ";
+
     private ExperimentPlots() {
     }
 
-    public static List<Figure> of(String experiment, List<CsvTables.Table> tables) {
+    /** One page per table that a spec names (in the specs' order); specs of tables the run did not write are skipped. */
+    public static List<Figure> of(String experiment, List<CsvTables.Table> tables, List<PlotSpec> specs) {
+        Map<String, List<ObjectNode>> byTable = new LinkedHashMap<>();
+        for (PlotSpec s : specs) {
+            for (CsvTables.Table t : tables) {
+                if (t.name().equals(s.table())) {
+                    byTable.computeIfAbsent(t.name(), k -> new ArrayList<>()).addAll(charts(experiment, t, s));
+                }
+            }
+        }
         List<Figure> out = new ArrayList<>();
-        for (CsvTables.Table t : tables) {
-            List<ObjectNode> charts = charts(experiment, t);
+        byTable.forEach((table, charts) -> {
             if (charts.isEmpty()) {
-                continue;
+                return;
             }
             StringBuilder page = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                    + "<title>rmtemu experiment " + experiment + ": " + t.name() + "</title></head><body>\n");
+                    + "<title>rmtemu experiment " + experiment + ": " + table + "</title>" + Charts.STYLE + "</head><body>\n");
             ArrayNode options = Json.mapper().createArrayNode();
             for (int i = 0; i < charts.size(); i++) {
                 page.append(Charts.div("figure-" + i, charts.get(i)));
                 options.add(charts.get(i));
             }
             page.append(Charts.script()).append("</body></html>\n");
-            out.add(new Figure(t.name(), page.toString(), Json.write(options)));
-        }
+            out.add(new Figure(table, page.toString(), Json.write(options)));
+        });
         return out;
     }
 
-    /** The charts of one table (empty when no number in it varies). */
-    public static List<ObjectNode> charts(String experiment, CsvTables.Table t) {
+    /**
+     * The charts of {@code spec} over {@code t}: one per value of its panel column (in row order),
+     * or one; none when no row has both an x and a y.
+     */
+    public static List<ObjectNode> charts(String experiment, CsvTables.Table t, PlotSpec spec) {
         List<String> cols = t.columns();
-        List<Integer> numeric = new ArrayList<>();
-        int group = -1;
-        int label = -1;
-        for (int c = 0; c < cols.size(); c++) {
-            if (isNumeric(t, c)) {
-                numeric.add(c);
-            } else if (varies(t, c)) {
-                label = label < 0 ? c : label;
-                group = group < 0 && repeats(t, c) ? c : group;
-            }
+        List<String> named = new ArrayList<>(spec.y());
+        named.addAll(spec.paperY());
+        named.addAll(spec.series());
+        named.add(spec.x());
+        if (spec.panel() != null) {
+            named.add(spec.panel());
         }
-        List<Integer> varying = new ArrayList<>();
-        for (int c : numeric) {
-            if (varies(t, c)) {
-                varying.add(c);
-            }
+        if (!cols.containsAll(named)) {
+            // a part of the experiment that did not run leaves its columns out: no figure, not a failed run
+            return List.of();
+        }
+        int x = column(t, spec.x());
+        int panel = spec.panel() == null ? -1 : column(t, spec.panel());
+        int[] y = columns(t, spec.y());
+        int[] paper = columns(t, spec.paperY());
+        int[] series = varying(t, columns(t, spec.series()));
+        boolean numericX = isNumeric(t, x);
+        Map<String, List<List<String>>> panels = new LinkedHashMap<>();
+        for (List<String> row : t.rows()) {
+            panels.computeIfAbsent(panel < 0 ? "" : row.get(panel), k -> new ArrayList<>()).add(row);
         }
         List<ObjectNode> charts = new ArrayList<>();
-        if (varying.size() == 1) {
-            int y = varying.get(0);
-            charts.add(bars(experiment + " " + t.name() + ": " + cols.get(y), t, label, y));
-            return charts;
-        }
-        for (int y : varying.subList(Math.min(1, varying.size()), varying.size())) {
-            if (charts.size() == MAX_CHARTS_PER_TABLE) {
-                break;
+        for (Map.Entry<String, List<List<String>>> p : panels.entrySet()) {
+            String title = (experiment.isEmpty() ? "" : experiment + ": ") + spec.title()
+                    + (panel < 0 ? "" : " (" + cols.get(panel) + " = " + p.getKey() + ")");
+            ObjectNode o = Charts.base(title);
+            ObjectNode xa = Charts.axis(o.putObject("xAxis"), numericX ? (spec.logScaleX() ? "log" : "value") : "category", spec.xName());
+            if (numericX && !spec.logScaleX()) {
+                xa.put("scale", true);
+            } else if (numericX) {
+                // a log axis spans whole decades unless told: 300..4800 would sit in 100..10,000
+                xa.put("min", "dataMin").put("max", "dataMax");
             }
-            charts.add(lines(experiment + " " + t.name() + ": " + cols.get(y), t, varying.get(0), y, group));
+            ArrayNode categories = numericX ? null : xa.putArray("data");
+            List<String> seen = new ArrayList<>();
+            Charts.yAxis(o, "value", spec.yName()).put("scale", true);
+            ArrayNode ss = o.putArray("series");
+            Map<String, ArrayNode> lines = new LinkedHashMap<>();
+            Map<String, ArrayNode> marks = new LinkedHashMap<>();
+            Map<String, String> colours = new LinkedHashMap<>();
+            for (List<String> row : p.getValue()) {
+                String xv = row.get(x);
+                if (xv.isEmpty()) {
+                    continue;
+                }
+                if (!numericX && !seen.contains(xv)) {
+                    seen.add(xv);
+                    categories.add(xv);
+                }
+                for (int j = 0; j < y.length; j++) {
+                    String key = name(t, row, series, y.length > 1 ? cols.get(y[j]) : null);
+                    add(ss, lines, key, "line", row, numericX, xv, y[j], colours);
+                    if (paper.length > 0) {
+                        add(ss, marks, PAPER + key, "scatter", row, numericX, xv, paper[j], colours);
+                    }
+                }
+            }
+            if (lines.isEmpty()) {
+                continue;
+            }
+            for (PlotSpec.PaperPoint pp : spec.paperPoints()) {
+                if (numericX && lines.containsKey(pp.line())) {
+                    List<String> point = List.of(pp.x().toPlainString(), pp.y().toPlainString());
+                    add(ss, marks, PAPER + pp.line(), "scatter", point, true, point.get(0), 1, colours);
+                }
+            }
+            Charts.legend(o, lines.size() + marks.size());
+            charts.add(o);
         }
         return charts;
     }
 
-    private static ObjectNode lines(String title, CsvTables.Table t, int x, int y, int group) {
-        Map<String, ArrayNode> series = new LinkedHashMap<>();
-        ObjectNode o = Charts.base(title);
-        Charts.axis(o.putObject("xAxis"), "value", t.columns().get(x)).put("scale", true);
-        Charts.yAxis(o, "value", t.columns().get(y)).put("scale", true);
-        ArrayNode ss = o.putArray("series");
-        for (List<String> row : t.rows()) {
-            if (row.get(x).isEmpty() || row.get(y).isEmpty()) {
-                continue;
-            }
-            String key = group < 0 ? t.columns().get(y) : row.get(group);
-            ArrayNode data = series.computeIfAbsent(key, k -> {
-                ObjectNode s = ss.addObject();
-                s.put("type", "line");
-                s.put("name", k);
-                return s.putArray("data");
-            });
-            data.addArray().add(new BigDecimal(row.get(x))).add(new BigDecimal(row.get(y)));
+    /**
+     * Adds a point to the series {@code key}, made on first use; a line takes the next colour of the
+     * palette and the paper's points for it ("paper: " + its name) the same colour, as diamonds.
+     */
+    private static void add(ArrayNode ss, Map<String, ArrayNode> into, String key, String type, List<String> row,
+                            boolean numericX, String xv, int col, Map<String, String> colours) {
+        String v = row.get(col);
+        if (v.isEmpty() || v.equals("inf") || v.equals("-inf")) {
+            return;
         }
-        Charts.legend(o, series.size());
-        return o;
+        ArrayNode data = into.computeIfAbsent(key, k -> {
+            ObjectNode s = ss.addObject();
+            s.put("type", type);
+            s.put("name", k);
+            String colour = colours.computeIfAbsent(type.equals("scatter") ? k.substring(PAPER.length()) : k,
+                    c -> Charts.PALETTE[colours.size() % Charts.PALETTE.length]);
+            s.putObject("itemStyle").put("color", colour);
+            if (type.equals("scatter")) {
+                s.put("symbol", "diamond").put("symbolSize", 11);
+            } else {
+                s.putObject("lineStyle").put("color", colour);
+            }
+            return s.putArray("data");
+        });
+        ArrayNode point = data.addArray();
+        if (numericX) {
+            point.add(new BigDecimal(xv));
+        } else {
+            point.add(xv);
+        }
+        point.add(new BigDecimal(v));
     }
 
-    private static ObjectNode bars(String title, CsvTables.Table t, int label, int y) {
-        ObjectNode o = Charts.base(title);
-        ObjectNode xa = Charts.axis(o.putObject("xAxis"), "category", label < 0 ? "row" : t.columns().get(label));
-        ArrayNode cats = xa.putArray("data");
-        Charts.yAxis(o, "value", t.columns().get(y));
-        ObjectNode s = o.putArray("series").addObject();
-        s.put("type", "bar");
-        s.put("name", t.columns().get(y));
-        ArrayNode data = s.putArray("data");
-        for (int r = 0; r < t.rows().size(); r++) {
-            List<String> row = t.rows().get(r);
-            cats.add(label < 0 ? Integer.toString(r + 1) : row.get(label));
-            data.add(row.get(y).isEmpty() ? null : new BigDecimal(row.get(y)));
+    /**
+     * A line's name: the first series column's value, then the others as column=value (empty ones
+     * left out, and ones the name already says: HashPipe's algorithm "hashpipe d=4" carries its d).
+     */
+    private static String name(CsvTables.Table t, List<String> row, int[] series, String yColumn) {
+        List<String> parts = new ArrayList<>();
+        if (yColumn != null) {
+            parts.add(yColumn);
         }
-        return o;
+        for (int i = 0; i < series.length; i++) {
+            String v = row.get(series[i]);
+            String part = i == 0 ? v : t.columns().get(series[i]) + "=" + v;
+            if (!v.isEmpty() && !String.join(" ", parts).contains(part)) {
+                parts.add(part);
+            }
+        }
+        return parts.isEmpty() ? t.name() : String.join(" ", parts);
+    }
+
+    /** The columns among {@code cols} whose value varies in the table (a constant tells no line apart). */
+    private static int[] varying(CsvTables.Table t, int[] cols) {
+        List<Integer> out = new ArrayList<>();
+        for (int c : cols) {
+            String first = t.rows().isEmpty() ? "" : t.rows().get(0).get(c);
+            for (List<String> row : t.rows()) {
+                if (!row.get(c).equals(first)) {
+                    out.add(c);
+                    break;
+                }
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static int column(CsvTables.Table t, String name) {
+        return t.columns().indexOf(name);
+    }
+
+    private static int[] columns(CsvTables.Table t, List<String> names) {
+        int[] c = new int[names.size()];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = column(t, names.get(i));
+        }
+        return c;
     }
 
     /** Every non-empty cell a plain number (the CSV writes numbers plainly), and at least one. */
@@ -145,27 +230,5 @@ public final class ExperimentPlots {
             }
         }
         return any;
-    }
-
-    /** Some value occurs twice: the column names groups of rows (a method), not each row (a flow key). */
-    private static boolean repeats(CsvTables.Table t, int c) {
-        Set<String> seen = new LinkedHashSet<>();
-        for (List<String> row : t.rows()) {
-            if (!seen.add(row.get(c))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean varies(CsvTables.Table t, int c) {
-        Set<String> seen = new LinkedHashSet<>();
-        for (List<String> row : t.rows()) {
-            seen.add(row.get(c));
-            if (seen.size() > 1) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -13,21 +13,29 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rmtemu.emulator.spi.CsvTables;
 import dev.rmtemu.emulator.metrics.LatencyHistogram;
 import dev.rmtemu.emulator.spi.RunResults;
+import dev.rmtemu.emulator.spi.PlotSpec;
+import dev.rmtemu.emulator.spi.ProgramResults;
+import dev.rmtemu.emulator.engine.RateTimeline;
+import dev.rmtemu.emulator.metrics.PercentileSummary;
+import dev.rmtemu.emulator.tm.DropCause;
+import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.emulator.tm.TrafficManager;
+import org.HdrHistogram.Histogram;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A self-contained HTML report: tables, and charts drawn by Apache ECharts (bundled in the page,
- * see {@link Charts}): the latency percentile distribution, drops by cause, queue depth over time
- * per egress port (a network: per busiest switch) and per-stage resource bars, with named axes,
- * ticks and units. Deterministic: it shows no host measurements.
+ * see {@link Charts}): the latency percentile distribution of every histogram the run wrote with
+ * its percentile table, the ports' key numbers, throughput and drops over time, drops by cause,
+ * queue depth over time per egress port with its tail-drop limits (a network: per busiest
+ * switch), per-stage use of every accounted resource and the programs' results as their plot
+ * specs say, with named axes, ticks and units. Deterministic: it shows no host measurements.
  */
 final class HtmlReport {
-    private static final String STYLE = "<style>body{font-family:sans-serif;margin:2em;color:#222}"
-            + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
-            + "td:first-child{text-align:left}div.chart{margin:1em 0}</style>";
 
     private HtmlReport() {
     }
@@ -36,7 +44,7 @@ final class HtmlReport {
         SwitchEngine e = r.engine();
         StringBuilder sb = new StringBuilder();
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rmtemu run: ")
-                .append(esc(r.options().program())).append("</title>\n").append(STYLE).append("</head><body>\n");
+                .append(esc(r.options().program())).append("</title>\n").append(Charts.STYLE).append("</head><body>\n");
         sb.append("<h1>rmtemu replay: ").append(esc(r.options().program())).append(" on ")
                 .append(esc(e.config().profile().name())).append("</h1>\n");
         sb.append("<p>Trace <code>").append(esc(r.options().trace())).append("</code>, timing <code>")
@@ -47,7 +55,16 @@ final class HtmlReport {
                 .append(e.counters().droppedTotal()).append("</td><td>").append(e.counters().recirculations())
                 .append("</td></tr></table>\n");
         sb.append("<h2>Latency percentile distribution</h2>\n");
-        sb.append(latency("latency", "arrival to departure", e.metrics().latency()));
+        List<LatencyHistogram> histograms = new ArrayList<>();
+        for (LatencyHistogram h : e.metrics().nonEmpty()) {
+            if (!h.name().equals(e.metrics().hostProcessing().name())) {
+                histograms.add(h); // host time is not deterministic: report.json's 'host' has it
+            }
+        }
+        sb.append(latency("latency", "arrival to departure and queueing delay per port and queue", histograms));
+        sb.append("<h2>Ports</h2>\n").append(portTable(e));
+        sb.append("<h2>Throughput and drops over time</h2>\n");
+        sb.append(overTime(e));
         sb.append("<h2>Drops by cause</h2>\n");
         sb.append(Charts.div("drops", Charts.dropsByCause("packets dropped by cause", e.counters().droppedByCause())));
         sb.append("<h2>Queue depth over time per egress port</h2>\n");
@@ -65,8 +82,15 @@ final class HtmlReport {
         } else {
             Map<String, QueueDepthTimeline> drawn = new LinkedHashMap<>();
             shown.forEach(k -> drawn.put(k, ports.get(k)));
+            PortConfig pc = e.config().port();
+            List<Charts.Limit> limits = new ArrayList<>();
+            limits.add(new Charts.Limit("tail-drop limit per queue", pc.queueLimitCells()));
+            if (pc.queues() > 1 && pc.portLimitCells() > pc.queueLimitCells()) {
+                limits.add(new Charts.Limit("tail-drop limit per port", pc.portLimitCells()));
+            }
             sb.append(Charts.div("queues", Charts.queueDepth("egress port occupancy (max per bucket; the "
-                    + shown.size() + " deepest of " + ports.size() + " ports that queued)", drawn, e.clock().hz())));
+                    + shown.size() + " deepest of " + ports.size() + " ports that queued)", drawn, e.clock().hz(),
+                    e.trafficManager().config().cellBytes(), limits)));
         }
         sb.append("<h2>Stage resources</h2>\n");
         sb.append(resources("resources", e.resources()));
@@ -76,6 +100,95 @@ final class HtmlReport {
         return sb.toString();
     }
 
+    /** The key numbers of every port that saw a packet: enqueued, dequeued, bytes, drops by cause. */
+    private static String portTable(SwitchEngine e) {
+        TrafficManager tm = e.trafficManager();
+        int front = e.config().frontPanelPorts();
+        StringBuilder sb = new StringBuilder("<table><tr><th>port</th><th>enqueued</th><th>dequeued</th><th>bytes dequeued</th>");
+        for (DropCause c : DropCause.values()) {
+            sb.append("<th>dropped: ").append(c.reportName()).append("</th>");
+        }
+        sb.append("</tr>\n");
+        int rows = 0;
+        for (int p = 0; p < tm.portCount(); p++) {
+            long enq = 0;
+            long deq = 0;
+            long bytes = 0;
+            for (int q = 0; q < e.config().portConfig(p).queues(); q++) {
+                enq += tm.enqueuedPackets(p, q);
+                deq += tm.dequeuedPackets(p, q);
+                bytes += tm.dequeuedBytes(p, q);
+            }
+            long drops = 0;
+            for (DropCause c : DropCause.values()) {
+                drops += tm.droppedPackets(p, c);
+            }
+            if (enq == 0 && drops == 0) {
+                continue;
+            }
+            rows++;
+            sb.append("<tr><td>").append(p < front ? "port " + p : "recirc " + (p - front)).append("</td><td>").append(enq)
+                    .append("</td><td>").append(deq).append("</td><td>").append(bytes).append("</td>");
+            for (DropCause c : DropCause.values()) {
+                sb.append("<td>").append(tm.droppedPackets(p, c)).append("</td>");
+            }
+            sb.append("</tr>\n");
+        }
+        sb.append("</table>\n");
+        return rows == 0 ? "<p>No packet reached the traffic manager.</p>\n" : sb.toString();
+    }
+
+    /** Throughput (Gb/s out of the front-panel ports) and drops (packets per µs) over the run's time. */
+    private static String overTime(SwitchEngine e) {
+        RateTimeline bits = e.departedBits();
+        RateTimeline drops = e.droppedPackets();
+        long[] b = bits.sums();
+        long[] d = drops.sums();
+        // both timelines start at cycle 0; the coarser one's buckets are whole multiples of the other's
+        long bucket = Math.max(bits.bucketCycles(), drops.bucketCycles());
+        double[] gbps = rebucket(b, bits.bucketCycles(), bucket);
+        double[] dropsPerUs = rebucket(d, drops.bucketCycles(), bucket);
+        double bucketUs = bucket * 1e6 / e.clock().hz();
+        int last = Math.max(lastNonZero(gbps), lastNonZero(dropsPerUs));
+        if (last < 0) {
+            return "<p>No packet departed or was dropped.</p>\n";
+        }
+        int n = Math.min(gbps.length, last + 2);
+        double seconds = bucket / (double) e.clock().hz();
+        Map<String, double[]> tput = new LinkedHashMap<>();
+        Map<String, double[]> drop = new LinkedHashMap<>();
+        double[] g = new double[n];
+        double[] dr = new double[n];
+        for (int i = 0; i < n; i++) {
+            g[i] = gbps[i] / seconds / 1e9;
+            dr[i] = dropsPerUs[i] / (seconds * 1e6);
+        }
+        tput.put("throughput", g);
+        drop.put("drops", dr);
+        return "<div class=\"pair\">" + Charts.div("throughput", Charts.overTime("throughput out of the front-panel ports"
+                + " (bits with preamble and gap, per bucket)", "throughput (Gb/s)", tput, bucketUs))
+                + Charts.div("drop-rate", Charts.overTime("drop rate (every cause, per bucket)", "drops (packets/\u00b5s)", drop,
+                bucketUs)) + "</div>\n";
+    }
+
+    private static double[] rebucket(long[] sums, long width, long into) {
+        int factor = (int) (into / width);
+        double[] out = new double[sums.length];
+        for (int i = 0; i < sums.length; i++) {
+            out[i / factor] += sums[i];
+        }
+        return out;
+    }
+
+    private static int lastNonZero(double[] v) {
+        int last = -1;
+        for (int i = 0; i < v.length; i++) {
+            if (v[i] != 0) {
+                last = i;
+            }
+        }
+        return last;
+    }
 
     /** The network run's report: totals, end-to-end latency, switches, links, busiest buffers, resources. */
     static String renderNetwork(ReplayResult r) {
@@ -83,7 +196,7 @@ final class HtmlReport {
         ReplayOptions o = r.options();
         StringBuilder sb = new StringBuilder();
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>rmtemu network run</title>\n")
-                .append(STYLE).append("</head><body>\n");
+                .append(Charts.STYLE).append("</head><body>\n");
         sb.append("<h1>rmtemu network replay: <code>").append(esc(o.topology())).append("</code></h1>\n");
         sb.append("<p>Trace <code>").append(esc(o.trace())).append("</code>, timing <code>").append(esc(o.timing()))
                 .append("</code>, program <code>").append(esc(o.program() == null ? "(per switch)" : o.program()))
@@ -93,7 +206,7 @@ final class HtmlReport {
                 .append("</td><td>").append(v).append("</td></tr>"));
         sb.append("</table>\n");
         sb.append("<h2>End-to-end latency percentile distribution</h2>\n");
-        sb.append(latency("latency", "host to host", net.latency()));
+        sb.append(latency("latency", "host to host", net.latency().count() == 0 ? List.of() : List.of(net.latency())));
         sb.append("<h2>Drops by cause</h2>\n");
         Map<String, Long> drops = new LinkedHashMap<>();
         for (int s = 0; s < net.switchCount(); s++) {
@@ -147,7 +260,8 @@ final class HtmlReport {
             Map<String, QueueDepthTimeline> drawn = new LinkedHashMap<>();
             busiest.forEach(k -> drawn.put(k, buffers.get(k)));
             sb.append(Charts.div("queues", Charts.queueDepth("traffic-manager buffer occupancy (max per bucket; the "
-                    + busiest.size() + " busiest switches)", drawn, net.clock().hz())));
+                    + busiest.size() + " busiest switches)", drawn, net.clock().hz(),
+                    net.switchEngine(0).trafficManager().config().cellBytes(), List.of())));
         }
 
         sb.append("<h2>Stage resources of each program</h2>\n");
@@ -171,25 +285,68 @@ final class HtmlReport {
         return sb.toString();
     }
 
-    private static String latency(String id, String what, LatencyHistogram h) {
-        if (h.count() == 0) {
+    /** Histograms drawn on one percentile chart at most (the most packets first, then by name); the table has all. */
+    static final int PERCENTILE_SERIES = 12;
+
+    /** The percentile plot of the histograms and beside it their percentile table, in the chart's unit. */
+    private static String latency(String id, String what, List<LatencyHistogram> histograms) {
+        if (histograms.isEmpty()) {
             return "<p>No packet departed.</p>\n";
         }
-        return Charts.div(id, Charts.latencyPercentiles("latency (" + what + ", ns) by percentile",
-                Map.of(h.name(), h.copy()), Map.of(h.name(), h.max())));
+        List<LatencyHistogram> drawn = new ArrayList<>(histograms);
+        drawn.sort((a, b) -> a.count() != b.count() ? Long.compare(b.count(), a.count()) : a.name().compareTo(b.name()));
+        drawn = drawn.subList(0, Math.min(PERCENTILE_SERIES, drawn.size()));
+        Map<String, Histogram> series = new LinkedHashMap<>();
+        Map<String, Long> max = new LinkedHashMap<>();
+        long top = 0;
+        for (LatencyHistogram h : histograms) {
+            top = Math.max(top, h.max());
+        }
+        for (LatencyHistogram h : histograms) {
+            if (drawn.contains(h)) {
+                series.put(h.name(), h.copy());
+                max.put(h.name(), h.max());
+            }
+        }
+        Charts.TimeUnit unit = Charts.TimeUnit.forMax(top);
+        StringBuilder t = new StringBuilder("<table><tr><th>histogram</th><th>packets</th>");
+        for (String p : new String[] {"p50", "p90", "p99", "p99.9", "p99.99", "max"}) {
+            t.append("<th>").append(p).append(" (").append(unit.symbol()).append(")</th>");
+        }
+        t.append("</tr>\n");
+        for (LatencyHistogram h : histograms) {
+            PercentileSummary s = h.summary();
+            t.append("<tr><td>").append(esc(h.name())).append("</td><td>").append(s.count()).append("</td>");
+            for (long v : new long[] {s.p50(), s.p90(), s.p99(), s.p999(), s.p9999(), s.max()}) {
+                t.append("<td>").append(unit.format(v)).append("</td>");
+            }
+            t.append("</tr>\n");
+        }
+        t.append("</table>\n");
+        String title = "latency by percentile (" + what + ")" + (drawn.size() < histograms.size()
+                ? "; the " + drawn.size() + " histograms with the most packets of " + histograms.size() : "");
+        return "<div class=\"pair\">" + Charts.div(id, Charts.latencyPercentiles(title, series, max))
+                + "<div id=\"" + id + "-table\">" + t + "</div></div>\n";
     }
 
     /**
-     * The programs' results tables (results/*.csv) drawn as the experiments' figures are: each
-     * measured column against the table's first varying number (HashPipe: estimate, truth and
-     * error by rank); nothing when the run has no results.
+     * The programs' results tables (results/*.csv) drawn as each program's {@link ProgramResults#plots()}
+     * say (HashPipe: estimate and truth by rank on one chart, and the error); nothing when the run has no results.
      */
     private static String results(RunResults results) {
         StringBuilder sb = new StringBuilder();
         int n = 0;
-        for (CsvTables.Table t : results.tables()) {
-            for (ObjectNode chart : ExperimentPlots.charts("results", t)) {
-                sb.append(Charts.div("results-" + n++, chart));
+        for (Map.Entry<String, ProgramResults> p : results.byProgram().entrySet()) {
+            List<CsvTables.Table> tables = RunResults.tablesOf(p.getValue());
+            for (PlotSpec spec : p.getValue().plots()) {
+                for (CsvTables.Table t : tables) {
+                    if (!t.name().equals(spec.table())) {
+                        continue;
+                    }
+                    for (ObjectNode chart : ExperimentPlots.charts(p.getKey(), t, spec)) {
+                        sb.append(Charts.div("results-" + n++, chart));
+                    }
+                }
             }
         }
         return n == 0 ? "" : "<h2>Program results</h2>\n" + sb;

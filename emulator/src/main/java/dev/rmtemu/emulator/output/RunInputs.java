@@ -19,7 +19,8 @@ public final class RunInputs {
         return new RunReport.Inputs(o.program(), new TreeMap<>(o.params()), o.topology(),
                 network ? null : o.target(), o.trace(), o.timing(), o.seed(), network ? null : o.ports(),
                 network ? null : o.portGbps(), network ? o.maxHops() : null, o.enforce(), o.maxPackets(),
-                o.saveRegisters() ? Boolean.TRUE : null, o.control() == null ? null : o.control().toString());
+                o.saveRegisters() ? Boolean.TRUE : null, o.control() == null ? null : o.control().toString(),
+                o.loops() == 1 ? null : o.loops());
     }
 
     /** The inputs as a tree, for the report written at the run's start. */

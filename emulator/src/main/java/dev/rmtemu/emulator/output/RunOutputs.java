@@ -91,7 +91,7 @@ public final class RunOutputs {
         RunReport.Inputs in = new RunReport.Inputs(given.program(), new TreeMap<>(e.resources().params()),
                 given.topology(), e.config().profile().name(), given.trace(), given.timing(), given.seed(),
                 e.config().frontPanelPorts(), given.portGbps(), given.maxHops(), given.enforce(), given.maxPackets(),
-                given.saveRegisters(), given.control());
+                given.saveRegisters(), given.control(), given.loop());
         RunReport.Trace trace = new RunReport.Trace(r.packetsRead(), new TreeMap<>(r.skipped().asMap()));
         RunReport.Counters counters = new RunReport.Counters(e.counters().packetsIn(), e.counters().packetsOut(),
                 e.counters().droppedTotal(), e.counters().recirculations(), e.inFlight(),

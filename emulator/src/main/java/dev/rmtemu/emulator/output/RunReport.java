@@ -39,7 +39,8 @@ public final class RunReport {
     /**
      * The inputs as given, with what a single-switch run resolved (the program's default params,
      * the profile's name, the port count). Absent keys: a network run has {@code topology} and
-     * {@code max_hops} instead of {@code target}, {@code ports} and {@code port_gbps}.
+     * {@code max_hops} instead of {@code target}, {@code ports} and {@code port_gbps}; {@code loop} is there
+     * only when the trace was replayed more than once.
      */
     public record Inputs(@JsonInclude(JsonInclude.Include.ALWAYS) String program, Map<String, String> params,
                          @JsonInclude(JsonInclude.Include.NON_NULL) String topology,
@@ -48,7 +49,8 @@ public final class RunReport {
                          @JsonInclude(JsonInclude.Include.NON_NULL) Double portGbps,
                          @JsonInclude(JsonInclude.Include.NON_NULL) Integer maxHops, boolean enforce, long maxPackets,
                          @JsonInclude(JsonInclude.Include.NON_NULL) Boolean saveRegisters,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) String control) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String control,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Integer loop) {
     }
 
     /** Packets read from the trace, and frames skipped by reason. */

@@ -79,7 +79,7 @@ public final class NetworkReplay {
             // (a cut-off capture, a store record that fails its checksum) must not cost the previous run
             TraceSpec.verify(o.trace());
         }
-        PacketSource source = TraceSpec.open(o.trace());
+        PacketSource source = LoopedSource.of(TraceSpec.open(o.trace()), () -> TraceSpec.open(o.trace()), o.loops());
         if (progress != null) {
             progress.total(Replay.expectedPackets(source, o.maxPackets()));
         }

@@ -92,7 +92,7 @@ public final class Replay {
         if (o.control() != null) {
             ControlScript.apply(o.control(), engine);
         }
-        ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock());
+        ArrivalTiming timing = ArrivalTiming.parse(o.timing(), engine.clock(), o.portGbps());
         for (ProgramControlPlane c : planes) {
             c.check(engine, o);
         }
@@ -101,7 +101,7 @@ public final class Replay {
             // (a cut-off capture, a store record that fails its checksum) must not cost the previous run
             TraceSpec.verify(o.trace());
         }
-        PacketSource source = TraceSpec.open(o.trace());
+        PacketSource source = LoopedSource.of(TraceSpec.open(o.trace()), () -> TraceSpec.open(o.trace()), o.loops());
         if (progress != null) {
             progress.total(expectedPackets(source, o.maxPackets()));
         }

@@ -69,10 +69,12 @@ final class RunLoop {
         } finally {
             // after the drain: control operations during it may still export
             if (journal != null) {
+                // the end message carries the run's last event, even when nothing was exported
+                long end = Math.max(0, now.getAsLong());
                 if (finished) {
-                    journal.close();
+                    journal.close(end);
                 } else {
-                    journal.closeAborted();
+                    journal.closeAborted(end);
                 }
             }
         }

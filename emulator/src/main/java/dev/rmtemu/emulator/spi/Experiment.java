@@ -30,6 +30,14 @@ public interface Experiment {
     /** One line for listings. */
     String description();
 
+    /**
+     * The figures {@code --plots} draws, each the paper's figure redrawn from one of this experiment's tables
+     * (a table no spec names gets no figure).
+     */
+    default List<PlotSpec> plots() {
+        return List.of();
+    }
+
     /** Options the experiment accepts, as "key=default  meaning" lines for --help listings. */
     List<String> options();
 

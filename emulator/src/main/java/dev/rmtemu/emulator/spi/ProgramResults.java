@@ -25,4 +25,12 @@ public interface ProgramResults {
     default List<String> warnings() {
         return List.of();
     }
+
+    /**
+     * The figures of these results' tables in report.html (a table no spec names is not drawn);
+     * not a record component either.
+     */
+    default List<PlotSpec> plots() {
+        return List.of();
+    }
 }

@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * Everything a replay depends on. Two runs with equal options produce the same
  * report.json (apart from its {@code host} key), journal and histograms.
  *
- * @param timing      original, scaled:X, rate:100G, pps:N or topspeed (see ArrivalTiming)
+ * @param timing      original, multiplier:X, scaled:X, rate:100G, pps:N, topspeed or back-to-back (see ArrivalTiming)
  * @param ports       front-panel ports (0 = every port of the target)
  * @param portGbps    rate of every front-panel port
  * @param maxPackets  stop after this many packets (0 = the whole trace)
@@ -25,11 +25,13 @@ import java.util.TreeMap;
  *                    {@link SavedRegisters#ALWAYS_SAVE_BYTES} (smaller ones are always saved)
  * @param snapLength  bytes of each frame the ring and the switches carry (a longer frame is carried
  *                    truncated, with its wire length); {@link #WINDOW_SNAP} = the target's parser window
+ * @param loops       passes over the trace, back to back, each one's timestamps shifted past the one
+ *                    before (tcpreplay's {@code --loop}; 1 = once)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                             boolean progress, Path control, String topology, boolean force, int maxHops,
-                            boolean saveRegisters, int snapLength) {
+                            boolean saveRegisters, int snapLength, int loops) {
     /** {@link #snapLength()} meaning: the parser window of the target (of the largest, in a network). */
     public static final int WINDOW_SNAP = NetworkOptions.WINDOW_SNAP;
 
@@ -39,15 +41,18 @@ public record ReplayOptions(String program, Map<String, String> params, String t
 
     public ReplayOptions {
         params = new TreeMap<>(params);
+        if (loops < 1) {
+            throw new IllegalArgumentException("loops must be at least 1, got " + loops);
+        }
     }
 
-    /** With the parser window's snap length. */
+    /** With the parser window's snap length, one pass over the trace. */
     public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                          long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                          boolean progress, Path control, String topology, boolean force, int maxHops,
                          boolean saveRegisters) {
         this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
-                topology, force, maxHops, saveRegisters, WINDOW_SNAP);
+                topology, force, maxHops, saveRegisters, WINDOW_SNAP, 1);
     }
 
     /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */

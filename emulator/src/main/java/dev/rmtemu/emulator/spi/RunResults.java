@@ -66,6 +66,11 @@ public final class RunResults {
         return out;
     }
 
+    /** The tables of one program's results, by their own names (without the program's prefix). */
+    public static List<CsvTables.Table> tablesOf(ProgramResults r) {
+        return CsvTables.of(text(JSON.valueToTree(r)));
+    }
+
     /** The run-directory name of {@code table}'s CSV file. */
     public static String fileName(CsvTables.Table table) {
         return DIR + "/" + table.name() + ".csv";

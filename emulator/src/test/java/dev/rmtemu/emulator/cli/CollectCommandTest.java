@@ -54,6 +54,19 @@ class CollectCommandTest {
     }
 
     @Test
+    void aRunThatExportedNothingEndsAtItsLastEventNotAtCycleZero(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("run");
+        Result replay = run("replay", "--program", "counter", "--trace", "gen:isp?packets=500&flows=20&seed=1",
+                "--out", out.toString(), "--no-progress", "--json");
+        assertEquals(0, replay.exit(), replay.err());
+        long last = new com.fasterxml.jackson.databind.ObjectMapper().readTree(replay.out()).findValue("last_event_cycle").asLong();
+        assertTrue(last > 0, replay.out());
+        Result r = run("collect", "--journal", out.resolve("journal").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("end of run at cycle " + last + ": 0 messages", r.out().lines().reduce((a, b) -> b).orElse(""));
+    }
+
+    @Test
     void printsOneLinePerMessageAndASummary(@TempDir Path runDir) {
         writeRun(runDir, true);
         Result r = run("collect", "--journal", runDir.resolve("journal").toString());

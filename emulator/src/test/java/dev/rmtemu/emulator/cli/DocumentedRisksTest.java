@@ -57,7 +57,7 @@ class DocumentedRisksTest {
         }
         command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
                 "replay", "--program", "counter", "--trace", "gen:isp?packets=2000000000&flows=5000&seed=9",
-                "--topspeed", "--no-progress", "--out", out.toString()));
+                "--timing", "back-to-back", "--no-progress", "--out", out.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

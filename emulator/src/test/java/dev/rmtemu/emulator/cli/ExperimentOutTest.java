@@ -60,11 +60,11 @@ class ExperimentOutTest {
         CliRunner r = CliRunner.run("experiment", "fixture", "--plots", figs.toString());
         assertEquals(0, r.exit(), r.err());
         assertEquals("experiment fixture: wrote 1 figure page in " + figs + "\n", r.err());
-        // "other" has one row: nothing varies, no figure
+        // "other" is named by no plot spec: no figure
         assertEquals(List.of("fixture-rows.echarts.json", "fixture-rows.html", "report.json"), listing(figs));
         JsonNode options = new ObjectMapper().readTree(figs.resolve("fixture-rows.echarts.json").toFile());
         assertEquals("[\"a, \\\"quoted\\\" one\",\"plain\"]", options.get(0).get("xAxis").get("data").toString());
-        assertEquals("[1.5,2]", options.get(0).get("series").get(0).get("data").toString());
+        assertEquals("[[\"a, \\\"quoted\\\" one\",1.5],[\"plain\",2]]", options.get(0).get("series").get(0).get("data").toString());
         assertEquals(List.of("figure-0"), HtmlReportBrowserTest.drawnCharts(figs.resolve("fixture-rows.html"), tmp));
 
         Path both = tmp.resolve("both");

@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -7,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -34,7 +37,50 @@ class HtmlReportBrowserTest {
                 "--port-gbps", "10", "--out", out.toString(), "--no-progress");
         assertEquals(0, r.exit(), r.err());
         List<String> drawn = drawnCharts(out.resolve("report.html"), tmp);
-        assertEquals(List.of("latency", "drops", "queues", "resources"), drawn);
+        assertEquals(List.of("latency", "throughput", "drop-rate", "drops", "queues", "resources"), drawn);
+        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+        JsonNode latency = option(html, "latency");
+        // HdrHistogram's percentile plot: log 1/(1-p) x axis, y in a unit that suits the data and not from 0,
+        // one line per histogram the run wrote (end to end, and queueing per port and queue)
+        assertEquals("log", latency.get("xAxis").get("type").asText());
+        assertEquals("percentile (log scale of 1/(1-p))", latency.get("xAxis").get("name").asText());
+        assertTrue(latency.get("yAxis").get("scale").asBoolean());
+        List<String> hgrm;
+        try (var files = Files.list(out)) {
+            hgrm = files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".hgrm") && !f.startsWith("host"))
+                    .map(f -> f.substring(0, f.length() - 5)).sorted().toList();
+        }
+        List<String> series = new ArrayList<>();
+        latency.get("series").forEach(x -> series.add(x.get("name").asText()));
+        assertEquals(hgrm, series.stream().sorted().toList(), "a line per histogram file");
+        assertTrue(hgrm.size() > 1, "queueing histograms too: " + hgrm);
+        assertTrue(html.contains("<th>histogram</th><th>packets</th><th>p50 ("), "percentile table");
+        assertTrue(html.contains("<th>p99.99 (") && html.contains("<th>max ("), "percentile table columns");
+        assertTrue(html.contains("<th>port</th><th>enqueued</th><th>dequeued</th><th>bytes dequeued</th>"
+                + "<th>dropped: tm_queue_limit</th><th>dropped: tm_port_limit</th><th>dropped: tm_buffer_full</th>"), "port table");
+        JsonNode queues = option(html, "queues");
+        assertEquals("tail-drop limit per queue", queues.get("series").get(0).get("markLine").get("data").get(0).get("name").asText());
+        assertEquals(12_500, queues.get("series").get(0).get("markLine").get("data").get(0).get("yAxis").asInt());
+        assertEquals("occupancy (KB, at 80 B per cell)", queues.get("yAxis").get(1).get("name").asText());
+        assertEquals("inside", queues.get("dataZoom").get(0).get("type").asText(), "time series zoom");
+        assertEquals("throughput (Gb/s)", option(html, "throughput").get("yAxis").get("name").asText());
+        JsonNode resources = option(html, "resources");
+        List<String> drawnBudgets = new ArrayList<>();
+        resources.get("series").forEach(x -> drawnBudgets.add(x.get("name").asText()));
+        assertEquals(List.of("SRAM blocks", "Map RAMs", "TCAM blocks", "Stateful ALUs", "Hash bits", "Logical tables", "Gateways",
+                "Action bus B", "Instructions", "hash functions", "ternary tables", "ternary indirection rams", "exact xbar bytes",
+                "ternary xbar bytes"), drawnBudgets, "every accounted resource");
+        assertEquals(0, resources.get("xAxis").get("axisLabel").get("interval").asInt(), "every stage labelled");
+        assertTrue(latency.get("toolbox").get("feature").has("saveAsImage"), "save as PNG");
+    }
+
+    /** The ECharts option of chart {@code id}, as the page holds it. */
+    static JsonNode option(String html, String id) throws IOException {
+        String start = "<script type=\"application/json\" id=\"" + id + "-option\">";
+        int i = html.indexOf(start);
+        assertTrue(i >= 0, "no chart " + id);
+        int j = html.indexOf("</script>", i);
+        return new ObjectMapper().readTree(html.substring(i + start.length(), j));
     }
 
     @Test
@@ -63,7 +109,7 @@ class HtmlReportBrowserTest {
         assertEquals(List.of(), console, "console messages");
         String page = Files.readString(dom, StandardCharsets.UTF_8);
         Matcher m = CHART.matcher(page);
-        List<String> drawn = new java.util.ArrayList<>();
+        List<String> drawn = new ArrayList<>();
         while (m.find()) {
             String body = m.group(2);
             // ECharts' SVG renderer: an <svg> with path marks (lines, bars, axes and ticks)

@@ -53,6 +53,54 @@ class ReplayCommandTest {
     }
 
     @Test
+    void timingOptionsSayWhetherTheyMeanWhatTcpreplaysDo(@TempDir Path tmp) throws Exception {
+        String help = CliRunner.run("replay", "--help").out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("as tcpreplay's --multiplier: every gap divided by X"), help);
+        assertTrue(help.contains("as tcpreplay's --topspeed: back to back at --port-gbps, in the trace's order"), help);
+        assertTrue(help.contains("back-to-back (one packet per clock cycle"), help);
+        assertTrue(help.contains("scaled:X (every gap multiplied by X"), help);
+        // --rate 100Gbps as iperf users write it; --topspeed at 10 Gb/s ports equals --rate 10G
+        CliRunner gbps = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
+                "--rate", "100Gbps", "--no-progress", "--out", tmp.resolve("t1").toString(), "--json");
+        assertEquals(0, gbps.exit(), gbps.err());
+        CliRunner top = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
+                "--port-gbps", "10", "--topspeed", "--no-progress", "--out", tmp.resolve("t2").toString(), "--json");
+        CliRunner rate = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=200&flows=10&seed=1",
+                "--port-gbps", "10", "--rate", "10G", "--no-progress", "--out", tmp.resolve("t3").toString(), "--json");
+        assertEquals(0, top.exit(), top.err());
+        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertEquals(m.readTree(rate.out()).findValue("last_event_cycle"), m.readTree(top.out()).findValue("last_event_cycle"));
+        CliRunner net = CliRunner.run("replay", "--topology", "builtin:fattree?k=4", "--trace", "gen:isp?packets=10",
+                "--topspeed", "--no-progress", "--out", tmp.resolve("t4").toString());
+        assertEquals(2, net.exit());
+        assertEquals("rmtemu: timing 'topspeed' packs packets at the ports' line rate, and a topology's links have their own"
+                + " rates: give --rate RATE (or --timing back-to-back)", net.err().strip());
+    }
+
+    @Test
+    void loopReplaysTheTraceNTimesWithTimeGoingForward(@TempDir Path tmp) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+        CliRunner once = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=300&flows=10&seed=1",
+                "--no-progress", "--out", tmp.resolve("t5").toString(), "--json");
+        CliRunner thrice = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=300&flows=10&seed=1",
+                "--loop", "3", "--no-progress", "--out", tmp.resolve("t6").toString(), "--json");
+        assertEquals(0, thrice.exit(), thrice.err());
+        com.fasterxml.jackson.databind.JsonNode one = m.readTree(once.out());
+        com.fasterxml.jackson.databind.JsonNode three = m.readTree(thrice.out());
+        assertEquals(900, three.get("counters").get("in").asLong());
+        assertEquals(3, three.get("inputs").get("loop").asInt());
+        assertTrue(one.get("inputs").get("loop") == null, "a single pass says nothing");
+        long last1 = one.findValue("last_event_cycle").asLong();
+        long last3 = three.findValue("last_event_cycle").asLong();
+        assertTrue(last3 > 2 * last1 && last3 < 4 * last1, "three passes one after another: " + last1 + " / " + last3);
+        CliRunner zero = CliRunner.run("replay", "--program", "counter", "--trace", "gen:isp?packets=10", "--loop", "0",
+                "--no-progress", "--out", tmp.resolve("t7").toString());
+        assertEquals(2, zero.exit());
+        assertEquals("rmtemu: --loop must be at least 1, got 0 (a replay ends; tcpreplay's 0, forever, is not offered)",
+                zero.err().strip());
+    }
+
+    @Test
     void aControlOperationAfterTheLastEventIsAWarningAndDoesNotStretchTheRun(@TempDir Path tmp) throws Exception {
         Path control = tmp.resolve("late.txt");
         Files.writeString(control, "at 9223372036854775807 register_reset flow_count\n");

@@ -26,6 +26,10 @@ class ResourcesCommandTest {
                 + " (6 rows x 6 right-side RAMs), and tofino1 cannot split a register across stages [stage-resources]\n"
                 + "rmtemu: counter: stage 0 ingress: register flow_count needs 65 map RAMs, 48 left of 48 [stage-resources]\n"
                 + "rmtemu: counter: stage 0 ingress: register flow_count needs 65 right-side RAMs, 48 left of 48 (6 columns x 8 rows) [stage-resources]\n", r.err());
+        // what was asked for is shown, the register that does not fit marked
+        assertTrue(r.out().contains("| !! |     0 | ingress | flow_count | register |            64+1 |"), r.out());
+        CliRunner fits = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=65536");
+        assertTrue(fits.out().contains("|  |     0 | ingress | flow_count | register |"), fits.out());
     }
 
     @Test
@@ -52,6 +56,19 @@ class ResourcesCommandTest {
         assertEquals("rmtemu: program counter: parameter cells=lots is not an integer\n", v.err());
         CliRunner o = CliRunner.run("resources", "--bogus");
         assertEquals(2, o.exit());
+    }
+
+    @Test
+    void programsSaysCountersCellsAreAPowerOfTwoWhereTheTargetHasNoDivider() {
+        CliRunner list = CliRunner.run("programs");
+        assertEquals(0, list.exit(), list.err());
+        assertTrue(list.out().contains("cells=65536 [1..1073741824]  register cells (counters); a power of two on targets"
+                + " without a divider (tofino1: the index is the hash masked)"), list.out());
+        // what the listing says, the target enforces: 65537 is refused on tofino1 (exit 3), its power-of-two twin fits
+        CliRunner odd = CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=65537");
+        assertEquals(3, odd.exit());
+        assertTrue(odd.err().contains("'%' by 65537, not a power of two; tofino1 can only shift or mask"), odd.err());
+        assertEquals(0, CliRunner.run("resources", "--program", "counter", "--target", "tofino1", "--param", "cells=65536").exit());
     }
 
     @Test

@@ -30,7 +30,7 @@ class SignalSubprocessTest {
 
     private static Process startReplay(Path out, Path log) throws Exception {
         return ChildCli.start(log, List.of("-Xmx256m"), "replay", "--program", "counter", "--trace", LONG_TRACE,
-                "--topspeed", "--no-progress", "--out", out.toString());
+                "--timing", "back-to-back", "--no-progress", "--out", out.toString());
     }
 
     /** Waits (host time bounds only the test) until the child has taken its run directory. */

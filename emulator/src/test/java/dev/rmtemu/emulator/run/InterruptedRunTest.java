@@ -48,7 +48,7 @@ class InterruptedRunTest {
     void singleSwitchRunStopsWithAnIncompleteReportAndAnAbortedJournal(@TempDir Path tmp) throws Exception {
         StopRequest stop = new StopRequest();
         Path out = tmp.resolve("run");
-        ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", TRACE, "topspeed", 1, 0, 100, true, 0,
+        ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", TRACE, "back-to-back", 1, 0, 100, true, 0,
                 out, false);
         ReplayResult r = Replay.run(o, stopAfterFirstChunk(stop), stop);
         assertEquals("SIGTERM", r.interruptedBy());
@@ -73,7 +73,7 @@ class InterruptedRunTest {
     void networkRunStopsWithAnIncompleteReport(@TempDir Path tmp) throws Exception {
         StopRequest stop = new StopRequest();
         Path out = tmp.resolve("run");
-        ReplayOptions o = new ReplayOptions(null, Map.of(), "tofino1", TRACE, "topspeed", 1, 0, 100, true, 0,
+        ReplayOptions o = new ReplayOptions(null, Map.of(), "tofino1", TRACE, "back-to-back", 1, 0, 100, true, 0,
                 out, false, null, "builtin:fattree?k=4");
         ReplayResult r = NetworkReplay.run(o, stopAfterFirstChunk(stop), stop);
         assertEquals("SIGTERM", r.interruptedBy());
@@ -94,7 +94,7 @@ class InterruptedRunTest {
     @Test
     void withoutAStopTheSameRunIsComplete(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("run");
-        ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", "gen:isp?packets=1000&flows=20", "topspeed",
+        ReplayOptions o = new ReplayOptions("counter", Map.of(), "tofino1", "gen:isp?packets=1000&flows=20", "back-to-back",
                 1, 0, 100, true, 0, out, false);
         ReplayResult r = Replay.run(o, null, new StopRequest());
         assertEquals(null, r.interruptedBy());

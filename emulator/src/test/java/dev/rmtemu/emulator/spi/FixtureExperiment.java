@@ -28,6 +28,12 @@ public final class FixtureExperiment implements Experiment {
         return List.of("fail=0  1 refuses the options", "pad=0  bytes added to the JSON");
     }
 
+    /** Its "rows" drawn (value by label, a category axis); "other" names no figure. */
+    @Override
+    public List<PlotSpec> plots() {
+        return List.of(PlotSpec.of("rows", "value by label", "label", "label", "value", "value"));
+    }
+
     @Override
     public Output produce(Map<String, String> options, PrintWriter err) {
         if (options.getOrDefault("fail", "0").equals("1")) {

@@ -40,15 +40,21 @@ public final class ReportRenderer {
     private ReportRenderer() {
     }
 
-    private interface Metric {
+    /** How much of one budget a stage uses. */
+    public interface Metric {
         long of(StageUsage u);
     }
 
     /** One per-stage metric: its terminal title (null: JSON only), its JSON key, and its budget. */
-    private record Column(String title, String key, Metric metric, long available) {
+    public record Column(String title, String key, Metric metric, long available) {
+        /** The title, or for a JSON-only metric its key in words (e.g. "ternary xbar bytes"). */
+        public String name() {
+            return title != null ? title : key.replace('_', ' ');
+        }
     }
 
-    private static List<Column> columns(TargetProfile t) {
+    /** Every per-stage budget the accounting counts, in the report's order (the terminal table's first). */
+    public static List<Column> columns(TargetProfile t) {
         MauResources m = t.mau();
         return List.of(
                 new Column("SRAM blocks", "rams", StageUsage::sramBlocks, t.sram().unlimited() ? TargetProfile.UNLIMITED : t.sram().blocks()),
@@ -188,13 +194,24 @@ public final class ReportRenderer {
         lines.add(new String[] {"", "Stage", "Gress", "Name", "Kind", "RAMs data+spare", "Action RAMs", "Tind RAMs",
                 "TCAMs", "Ways", "Entry bits", "Sized by"});
         for (TableUsage u : r.tables()) {
-            lines.add(new String[] {"", Integer.toString(u.stage()), u.gress().label(), u.name(), u.kind(),
+            lines.add(new String[] {failing(r, u) ? FAIL_MARK : "", Integer.toString(u.stage()), u.gress().label(), u.name(), u.kind(),
                     u.dataRams() + "+" + u.spareRams(), Long.toString(u.actionRams()), Long.toString(u.tindRams()),
                     Long.toString(u.tcams()), u.ways() == 0 ? "-" : Integer.toString(u.ways()),
                     Integer.toString(u.entryBits()), u.sizedBy()});
         }
         appendAligned(sb, lines, Set.of(0, 2, 3, 4, 11));
         sb.append(pipesLine(r)).append('\n');
+    }
+
+    /** True when a failure of the table's stage and gress names it ("stage 0 ingress: register flow_count needs ..."). */
+    static boolean failing(ResourceReport r, TableUsage u) {
+        String where = "stage " + u.stage() + " " + u.gress().label() + ": ";
+        for (String f : r.failures()) {
+            if (f.startsWith(where) && (f.contains(" " + u.name() + " ") || f.contains(" " + u.name() + ","))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

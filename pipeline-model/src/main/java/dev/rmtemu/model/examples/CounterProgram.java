@@ -54,7 +54,8 @@ public final class CounterProgram implements ProgramFactory {
         List<String> hashes = new ArrayList<>(Crc.NAMES);
         hashes.add("identity");
         return List.of(
-                ParamSpec.integer("cells", DEFAULT_CELLS, 1, 1L << 30, "register cells (counters)"),
+                ParamSpec.integer("cells", DEFAULT_CELLS, 1, 1L << 30,
+                        "register cells (counters); a power of two on targets without a divider (tofino1: the index is the hash masked)"),
                 ParamSpec.integer("width", DEFAULT_CELL_BITS, 1, 64, "bits per counter"),
                 ParamSpec.choice("hash", DEFAULT_HASH, hashes, "hash over the 5-tuple"),
                 ParamSpec.integer("stage", 0, 0, 63, "ingress stage the counter is placed in"),

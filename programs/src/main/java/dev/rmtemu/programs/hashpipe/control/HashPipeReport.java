@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe.control;
 
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.programs.hashpipe.program.FlowKeys;
 import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
 import dev.rmtemu.programs.hashpipe.program.HashPipeParams;
@@ -146,6 +147,16 @@ public final class HashPipeReport implements ProgramReport {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Results(int k, int stages, int slotsPerStage, String keyKind, String counts, int pipes,
                           long packets, long ipv6PacketsFolded, List<TopFlow> topK) implements ProgramResults {
+        /** The switch's estimate and the true count on one chart by rank, and the relative error. */
+        @Override
+        public List<PlotSpec> plots() {
+            return List.of(
+                    PlotSpec.of("top_k", "top-k flows: estimate and true count by rank", "rank", "rank (largest estimate first)",
+                            counts, "estimate", "true"),
+                    PlotSpec.of("top_k", "top-k flows: relative error of the estimate by rank", "rank",
+                            "rank (largest estimate first)", "(estimate - true) / true", "error"));
+        }
+
         @Override
         public List<String> warnings() {
             if (ipv6PacketsFolded == 0) {

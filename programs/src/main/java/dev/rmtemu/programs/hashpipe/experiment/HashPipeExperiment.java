@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe.experiment;
 
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.programs.hashpipe.control.FlowCount;
 import dev.rmtemu.programs.hashpipe.control.KeyCountMap;
 import dev.rmtemu.programs.hashpipe.program.FlowKeys;
@@ -112,6 +113,21 @@ public final class HashPipeExperiment implements Experiment {
             "threads=2  worker threads (results do not depend on it)");
     private static final List<String> KEYS = List.of("scale", "packets", "flows", "seed", "trace", "intervals", "memory", "k",
             "d", "parallel-d", "key", "count", "hash", "oversampling", "target", "threads");
+
+    /**
+     * The paper's Figures 5, 7 and 9 (SOSR 2017): false negatives, false positives and mean relative error against
+     * memory, one line per algorithm and d (HashPipe's depths; the baselines have none), one panel per k.
+     */
+    @Override
+    public List<PlotSpec> plots() {
+        return List.of(
+                PlotSpec.of("results", "Fig. 5: false negatives against memory", "memory", "memory (counters)",
+                        "false negatives (% of the top k)", "false_negative_pct").logX().series("algorithm", "d").panel("k"),
+                PlotSpec.of("results", "Fig. 7: false positives against memory", "memory", "memory (counters)",
+                        "false positives (% of flows reported)", "false_positive_pct").logX().series("algorithm", "d").panel("k"),
+                PlotSpec.of("results", "Fig. 9: mean relative error of the counts against memory", "memory", "memory (counters)",
+                        "mean relative error (%)", "mean_relative_error_pct").logX().series("algorithm", "d").panel("k"));
+    }
 
     @Override
     public String name() {
@@ -595,7 +611,7 @@ public final class HashPipeExperiment implements Experiment {
 
     /** One result row; the memory in bytes only for HashPipe on the switch (the baselines have no pipe). */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record JsonResult(String algorithm, String engine, int d, int memory, int k, BigDecimal falseNegativePct,
+    record JsonResult(String algorithm, String engine, Integer d, int memory, int k, BigDecimal falseNegativePct,
                       BigDecimal falsePositivePct, BigDecimal meanRelativeErrorPct, BigDecimal duplicateSharePct,
                       Long memoryBytesPerPipe, Long memoryBytesTotal) {
     }
@@ -605,7 +621,8 @@ public final class HashPipeExperiment implements Experiment {
         List<JsonResult> results = new ArrayList<>();
         for (Result r : o.results()) {
             Long perPipe = r.engine().equals(ENGINE_PIPELINE) ? bytesPerPipe(r.memory(), r.d(), s.key()) : null;
-            results.add(new JsonResult(r.algorithm(), r.engine(), r.d(), r.memory(), r.k(), dec(r.falseNegativePct()),
+            // d is HashPipe's and HashParallel's: the baselines have none (null, not 0)
+            results.add(new JsonResult(r.algorithm(), r.engine(), r.d() == 0 ? null : r.d(), r.memory(), r.k(), dec(r.falseNegativePct()),
                     dec(r.falsePositivePct()), dec(r.meanRelativeErrorPct()), dec(r.duplicateSharePct()), perPipe,
                     perPipe == null ? null : perPipe * o.pipes()));
         }

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lds.experiment;
 
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.programs.lds.control.FlowEstimate;
 import dev.rmtemu.programs.lds.control.LdsEstimator;
 import dev.rmtemu.programs.lds.control.LdsPacketKeys;
@@ -79,6 +80,19 @@ public final class LdsExperiment implements Experiment {
     /** The engines a row can come from. */
     static final String PIPELINE = "pipeline";
     static final String REFERENCE = "reference";
+
+    /**
+     * The paper's per-flow-size figures: the median and 95th-percentile relative error of the mean delay estimate
+     * per flow-size bin, one line per method (and loss rate), one panel per part.
+     */
+    @Override
+    public List<PlotSpec> plots() {
+        return List.of(
+                PlotSpec.of("rows", "median relative error of the mean delay by flow size", "group", "flow size (packets)",
+                        "median relative error (%)", "median_pct").series("method", "loss").panel("part"),
+                PlotSpec.of("rows", "95th-percentile relative error of the mean delay by flow size", "group",
+                        "flow size (packets)", "95th-percentile relative error (%)", "p95_pct").series("method", "loss").panel("part"));
+    }
 
     @Override
     public String name() {

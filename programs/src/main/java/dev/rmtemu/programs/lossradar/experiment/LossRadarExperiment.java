@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar.experiment;
 
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.programs.lossradar.control.AclCorruptionAnalyzer;
 import dev.rmtemu.programs.lossradar.control.IbfDecoder;
 import dev.rmtemu.programs.lossradar.control.LossRadarCollector;
@@ -83,6 +84,24 @@ public final class LossRadarExperiment implements Experiment {
     static final long L_TIMEOUT_NS = 10_000;
     static final double L_LOAD = 0.5;
     static final String PAPER_C = "precision ~100% blackholes, >= 97.6% random drops";
+
+    /**
+     * The paper's decode figure (share of digests decoded against cells per loss, one line per loss count, one panel
+     * per signature source), its digest-size sweep (losses and decoded losses against cells) and its memory against
+     * loss rate (digest bandwidth, one line per batch length).
+     */
+    @Override
+    public List<PlotSpec> plots() {
+        return List.of(
+                PlotSpec.of("decode", "digests fully decoded against cells per loss", "ratio", "cells / losses",
+                        "digests fully decoded (share)", "decoded_fraction").series("losses").panel("signatures"),
+                PlotSpec.of("digest_size", "losses decoded against digest cells (one congested link)", "cells",
+                        "digest cells", "packets", "lost", "decoded").logX(),
+                PlotSpec.of("fat_tree_digest_size", "losses decoded against digest cells (k=4 fat tree)", "cells",
+                        "digest cells", "packets", "lost", "decoded").logX(),
+                PlotSpec.of("loss_rate_memory", "digest bandwidth against loss rate", "loss_rate", "loss rate",
+                        "digest bandwidth (Mb/s)", "digest_mbps").logX().series("batch_ms"));
+    }
 
     @Override
     public String name() {

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.control;
 
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.programs.midst.program.MidstConfig;
 import dev.rmtemu.programs.midst.program.MidstParams;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
@@ -120,6 +121,18 @@ public final class MidstReport implements ProgramReport {
     public record Results(int rows, int columns, int port, long portDrops, int flows, long sLossSum, int top,
                           Monitoring monitoring, List<FlaggedFlow> flagged, List<QueriedFlow> heavyLosers,
                           List<QueriedFlow> burstyFlows, List<String> notes) implements ProgramResults {
+        /** Estimates and their truth on one chart each: flagged losers' S_loss and true loss, bursty flows' S_in and arrivals. */
+        @Override
+        public List<PlotSpec> plots() {
+            return List.of(
+                    PlotSpec.of("flagged", "flagged heavy losers: S_loss estimate and true loss by rank", "rank", "rank",
+                            "lost packets", "s_loss", "true_loss"),
+                    PlotSpec.of("bursty_flows", "bursty flows: S_in estimate and true arrivals by rank", "rank", "rank",
+                            "packets", "s_in", "arrivals"),
+                    PlotSpec.of("heavy_losers", "top heavy losers of the end-of-run query: S_loss by rank", "rank", "rank",
+                            "lost packets (estimate)", "s_loss"));
+        }
+
         @Override
         public String render() {
             StringBuilder b = new StringBuilder();

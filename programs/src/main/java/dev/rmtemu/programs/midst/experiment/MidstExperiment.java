@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.midst.experiment;
 
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.midst.control.MidstCollector;
 import dev.rmtemu.programs.midst.control.MidstLossQuery;
@@ -46,6 +47,32 @@ public final class MidstExperiment implements Experiment {
             + " the drops; MIDST tracks them accurately up to 70 Gb/s";
     /** Paper's headline: 95–98% heavy-loser accuracy at 320 KB. */
     static final String PAPER_ACCURACY = "95-98% at 320 KB";
+
+    /**
+     * The paper's heavy-loser accuracy against memory (F1, and precision and recall, one line per overload, one panel
+     * per burst size) and its Table 1 cleaning times as a figure (one line per method against sketch size).
+     */
+    @Override
+    public List<PlotSpec> plots() {
+        return List.of(
+                PlotSpec.of("accuracy", "heavy-loser F1 against memory", "memory_kb", "memory per sketch (KB)", "F1",
+                        "f1").logX().series("overload").panel("burst_packets"),
+                PlotSpec.of("accuracy", "heavy-loser precision and recall against memory", "memory_kb",
+                        "memory per sketch (KB)", "share", "precision", "recall").logX().series("overload").panel("burst_packets"),
+                PlotSpec.of("cleaning_ms", "Table 1: cleaning time against sketch size (paper: Table 4 at 160 KB)", "size_kb",
+                        "sketch size (KB)", "cleaning time (ms)", "control_plane", "recirculation", "recirc_10g", "recirc_40g")
+                        .logX().paperPoints(paperCleaning()));
+    }
+
+    /** Table 4's cleaning times at 160 KB as marked points, one per method (the run's sizes are powers of two). */
+    private static PlotSpec.PaperPoint[] paperCleaning() {
+        String[] lines = {"control_plane", "recirculation", "recirc_10g", "recirc_40g"};
+        PlotSpec.PaperPoint[] points = new PlotSpec.PaperPoint[lines.length];
+        for (int i = 0; i < lines.length; i++) {
+            points[i] = new PlotSpec.PaperPoint(lines[i], PAPER_CLEANING_SIZE_KB, PAPER_CLEANING_160KB_MS.get(i));
+        }
+        return points;
+    }
 
     @Override
     public String name() {
@@ -623,6 +650,7 @@ public final class MidstExperiment implements Experiment {
     }
 
     /** The paper's Table 4 cleaning times for 160 KB (ms): control plane, recirculation, 10G, 40G. */
+    static final BigDecimal PAPER_CLEANING_SIZE_KB = new BigDecimal(160);
     static final List<BigDecimal> PAPER_CLEANING_160KB_MS = List.of(new BigDecimal("95.32"), new BigDecimal("4.53"),
             new BigDecimal("0.55"), new BigDecimal("0.13"));
 

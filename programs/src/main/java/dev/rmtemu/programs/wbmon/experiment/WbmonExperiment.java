@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.wbmon.experiment;
 
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.programs.wbmon.control.NetBouncer;
 import dev.rmtemu.programs.wbmon.control.WbmonAnalyser;
 import dev.rmtemu.programs.wbmon.control.WbmonControlPlane;
@@ -69,6 +70,25 @@ public final class WbmonExperiment implements Experiment {
     static final double THESIS_DETECTION_MS = 2.0;
     /** Bytes on the wire per packet beyond the frame (preamble, SFD, inter-frame gap). */
     static final int WIRE_OVERHEAD_BYTES = 20;
+
+    /**
+     * The thesis's figures: false positives and negatives against drop-burst size (its values as marked points),
+     * false positives against reorder displacement, detection time and convergence time against link rate (one line
+     * per loss rate; the thesis's convergence estimate as marked points).
+     */
+    @Override
+    public List<PlotSpec> plots() {
+        return List.of(
+                PlotSpec.of("burst", "drop-burst tolerance: judgements against burst size", "burst", "drop burst (packets)",
+                        "packets misjudged", "false_positives", "false_negatives")
+                        .paper("thesis_false_positives", "thesis_false_negatives"),
+                PlotSpec.of("reorder", "reorder tolerance: false positives against displacement", "displacement",
+                        "displacement (packets)", "false positives (packets)", "false_positives"),
+                PlotSpec.of("detection", "detection time against link rate", "gbps", "link rate (Gb/s)",
+                        "mean detection time (\u00b5s)", "mean_us").logX().series("loss_rate"),
+                PlotSpec.of("convergence", "Fig. 5: convergence time against link rate", "gbps", "link rate (Gb/s)",
+                        "convergence time (ms)", "ms_window").logX().series("loss_rate").paper("ms_thesis_estimate"));
+    }
 
     @Override
     public String name() {
