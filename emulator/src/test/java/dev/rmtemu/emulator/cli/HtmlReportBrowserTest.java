@@ -68,7 +68,7 @@ class HtmlReportBrowserTest {
         List<String> drawnBudgets = new ArrayList<>();
         resources.get("series").forEach(x -> drawnBudgets.add(x.get("name").asText()));
         assertEquals(List.of("SRAM blocks", "Map RAMs", "TCAM blocks", "Stateful ALUs", "Hash bits", "Logical tables", "Gateways",
-                "Action bus B", "Instructions", "hash functions", "ternary tables", "ternary indirection rams", "exact xbar bytes",
+                "Action bus B", "Instructions", "stats alus", "hash functions", "ternary tables", "ternary indirection rams", "exact xbar bytes",
                 "ternary xbar bytes"), drawnBudgets, "every accounted resource");
         assertEquals(0, resources.get("xAxis").get("axisLabel").get("interval").asInt(), "every stage labelled");
         assertTrue(latency.get("toolbox").get("feature").has("saveAsImage"), "save as PNG");
