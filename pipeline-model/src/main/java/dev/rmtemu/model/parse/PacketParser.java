@@ -20,6 +20,11 @@ public final class PacketParser {
     private final long[][] vsMask;
     private final int[] vsCount;
     private final long[] key;
+    /**
+     * Per header and field: whether a lean parse ({@link #parseNeeded}) reads it. Select keys
+     * and variable-length fields are always read; {@link #need} adds the fields a program uses.
+     */
+    private final boolean[][] needed;
     private final long[] errorCounts = new long[ParserError.count()];
     private long acceptedCount;
 
@@ -45,6 +50,31 @@ public final class PacketParser {
             keys = Math.max(keys, s.keys().size());
         }
         key = new long[keys];
+        needed = new boolean[graph.headers().size()][];
+        for (int h = 0; h < needed.length; h++) {
+            needed[h] = new boolean[graph.hdrFieldBits[h].length];
+            HeaderType t = graph.headers().get(h).type();
+            if (t.varbit() != null) {
+                needed[h][t.indexOf(t.varbit().lengthField())] = true;
+            }
+        }
+        for (ParseState s : graph.states()) {
+            for (SelectKey k : s.keys()) {
+                if (k instanceof SelectKey.Field f) {
+                    need(graph.field(f.field()));
+                }
+            }
+        }
+    }
+
+    /** A lean parse ({@link #parseNeeded}) reads this field too. Set up before the first packet. */
+    public void need(FieldRef f) {
+        needed[f.header()][f.field()] = true;
+    }
+
+    /** Whether a lean parse reads the field. */
+    public boolean needs(FieldRef f) {
+        return needed[f.header()][f.field()];
     }
 
     public ParseGraph graph() {
@@ -86,6 +116,20 @@ public final class PacketParser {
      * bytes. Returns true on accept; otherwise {@link ParseResult#error()} says why.
      */
     public boolean parse(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
+        return parse(buf, off, caplen, wireLen, r, false);
+    }
+
+    /**
+     * As {@link #parse}, reading only the fields a select, a header length or a {@link #need}
+     * asks for: the other words of {@code r} keep whatever they held, so only needed fields may
+     * be read from it (and a deparse wants a full {@link #parse}). Same accept, error, validity
+     * and offsets as a full parse; counts the packet the same way.
+     */
+    public boolean parseNeeded(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
+        return parse(buf, off, caplen, wireLen, r, true);
+    }
+
+    private boolean parse(byte[] buf, int off, int caplen, int wireLen, ParseResult r, boolean lean) {
         if (off < 0 || caplen < 0 || off + Math.min(caplen, window) > buf.length || r.graph() != g) {
             throw new IllegalArgumentException("frame bounds " + off + "+" + caplen + " outside a " + buf.length
                     + "-byte buffer, or a result of another graph");
@@ -122,8 +166,12 @@ public final class PacketParser {
                 long bit = base + (long) cursor * Byte.SIZE;
                 int w = g.hdrFirstWord[op];
                 int[] widths = g.hdrFieldBits[op];
-                for (int bits : widths) {
-                    if (bits > Long.SIZE) {
+                boolean[] want = needed[op];
+                for (int fi = 0; fi < widths.length; fi++) {
+                    int bits = widths[fi];
+                    if (lean && !want[fi]) {
+                        w += bits > Long.SIZE ? 2 : 1;
+                    } else if (bits > Long.SIZE) {
                         int top = bits - Long.SIZE;
                         r.words[w++] = Bits.read(buf, bit, top);
                         r.words[w++] = Bits.read(buf, bit + top, Long.SIZE);
