@@ -50,6 +50,9 @@ public final class HeaderParser {
         List<Field> fs = new ArrayList<>();
         List<Field> shimFields = new ArrayList<>();
         for (Field f : program.fields()) {
+            if (f.source() == null) {
+                continue; // metadata, or a field of the parse graph (FrameParser loads those)
+            }
             if (f.kind() == FieldKind.HEADER && f.source() == ParsedField.SHIM) {
                 shimFields.add(f);
             } else if (f.kind() == FieldKind.HEADER && f.source() != ParsedField.CARRIED) {

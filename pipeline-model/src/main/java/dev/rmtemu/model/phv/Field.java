@@ -13,10 +13,23 @@ public final class Field {
     private final FieldKind kind;
     private final Gress gress;
     private final ParsedField source;
+    private final String wireField;
+    private final int wireShift;
     private final int slot;
     private final long mask;
 
     public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, int slot) {
+        this(name, width, kind, gress, source, null, 0, slot);
+    }
+
+    /**
+     * A header field bound to a field of the program's parse graph ({@code wireField}, dotted,
+     * or {@code header.$valid} for a header's validity bit): the PHV holds the wire field's
+     * bits from {@code wireShift} up (a slice of a field wider than 64 bits, or the low bits
+     * of a field declared narrower).
+     */
+    public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, String wireField,
+                 int wireShift, int slot) {
         if (width < 1 || width > MAX_WIDTH) {
             throw new IllegalArgumentException("field " + name + ": width " + width + " outside 1.." + MAX_WIDTH);
         }
@@ -25,6 +38,8 @@ public final class Field {
         this.kind = kind;
         this.gress = gress;
         this.source = source;
+        this.wireField = wireField;
+        this.wireShift = wireShift;
         this.slot = slot;
         this.mask = width == 64 ? -1L : (1L << width) - 1;
     }
@@ -49,6 +64,16 @@ public final class Field {
     /** The record field a header is parsed from; null for metadata. */
     public ParsedField source() {
         return source;
+    }
+
+    /** The parse-graph field this header field holds ({@code ipv4.ttl}, {@code ipv4.$valid}); null otherwise. */
+    public String wireField() {
+        return wireField;
+    }
+
+    /** The wire field's bit the PHV value's bit 0 is (non-zero for the high slice of a wide field). */
+    public int wireShift() {
+        return wireShift;
     }
 
     public int slot() {

@@ -7,6 +7,8 @@ import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.parse.FieldRef;
+import dev.rmtemu.model.parse.ParserSpec;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
@@ -45,6 +47,7 @@ public final class ProgramBuilder {
     private final List<HashUnit> hashes = new ArrayList<>();
     private final List<Field> bridged = new ArrayList<>();
     private final Set<String> resourceNames = new HashSet<>();
+    private ParserSpec parser;
     private boolean built;
 
     private ProgramBuilder(String name, String description) {
@@ -65,6 +68,111 @@ public final class ProgramBuilder {
     public ProgramBuilder param(String key, Object value) {
         params.put(key, String.valueOf(value));
         return this;
+    }
+
+    /**
+     * The program's own parse graph and deparser (its header types, the states that extract
+     * them, their place in the emit order); declared before any header field, else the
+     * program gets {@link ParserSpec#defaults()}.
+     */
+    public ProgramBuilder parser(ParserSpec spec) {
+        checkOpen();
+        if (parser != null) {
+            throw new IllegalArgumentException("program " + name + ": parser declared after header fields or twice");
+        }
+        parser = spec;
+        return this;
+    }
+
+    private ParserSpec parserSpec() {
+        if (parser == null) {
+            parser = ParserSpec.defaults();
+        }
+        return parser;
+    }
+
+    /**
+     * A header field of the program's parse graph by its name ({@code ethernet.dst_addr}),
+     * its width the header type's; a field wider than 64 bits is declared as slices in P4's
+     * notation ({@code ipv6.src_addr[127:64]}, {@code ipv6.src_addr[63:0]}). Both gresses see it;
+     * the parser fills it from the packet's bytes and the deparser writes it back.
+     */
+    public Field header(String wireName) {
+        int open = wireName.indexOf('[');
+        String base = open < 0 ? wireName : wireName.substring(0, open);
+        FieldRef ref = wireField(base);
+        if (open < 0) {
+            if (ref.bits() > Field.MAX_WIDTH) {
+                throw new IllegalArgumentException("header " + wireName + " is " + ref.bits() + " bits: declare slices of at most "
+                        + Field.MAX_WIDTH + " (" + base + "[" + (ref.bits() - 1) + ":" + Field.MAX_WIDTH + "], " + base + "["
+                        + (Field.MAX_WIDTH - 1) + ":0])");
+            }
+            return wire(wireName, ref.bits(), base, 0);
+        }
+        int colon = wireName.indexOf(':', open);
+        if (colon < 0 || !wireName.endsWith("]")) {
+            throw new IllegalArgumentException("header " + wireName + ": a slice is NAME[HI:LO]");
+        }
+        int hi;
+        int lo;
+        try {
+            hi = Integer.parseInt(wireName.substring(open + 1, colon));
+            lo = Integer.parseInt(wireName.substring(colon + 1, wireName.length() - 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("header " + wireName + ": a slice is NAME[HI:LO]");
+        }
+        if (lo < 0 || hi < lo || hi >= ref.bits()) {
+            throw new IllegalArgumentException("header " + wireName + ": slice outside the field's " + ref.bits() + " bits");
+        }
+        if (ref.bits() > Field.MAX_WIDTH && lo < Field.MAX_WIDTH && hi >= Field.MAX_WIDTH) {
+            throw new IllegalArgumentException("header " + wireName + ": a slice of a field wider than " + Field.MAX_WIDTH
+                    + " bits lies on one side of bit " + Field.MAX_WIDTH);
+        }
+        return wire(wireName, hi - lo + 1, base, lo);
+    }
+
+    /** As {@link #header(String)}, the PHV keeping only the field's low {@code width} bits. */
+    public Field header(String wireName, int width) {
+        FieldRef ref = wireField(wireName);
+        if (width > ref.bits()) {
+            throw new IllegalArgumentException("header " + wireName + ": " + width + " bits wider than the field (" + ref.bits() + ")");
+        }
+        return wire(wireName, width, wireName, 0);
+    }
+
+    /**
+     * The validity bit of a header of the program's parse graph, {@code HEADER.$valid} as p4c
+     * names it: 1 when the parser extracted the header. A condition on it is {@code isValid()};
+     * setting it to 1 or 0 is {@code setValid()} / {@code setInvalid()} (the deparser then emits
+     * or drops the header, and the wire length follows). Takes one PHV bit, as in p4c.
+     */
+    public Field valid(String header) {
+        parserSpec().graph().header(header); // refuses an unknown header
+        String n = header + VALID_SUFFIX;
+        Field f = fieldsByName.get(n);
+        return f != null ? f : wire(n, 1, n, 0);
+    }
+
+    /** The name p4c gives a header's validity bit, after the header's name. */
+    public static final String VALID_SUFFIX = ".$valid";
+
+    private FieldRef wireField(String dotted) {
+        try {
+            return parserSpec().graph().field(dotted);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("header " + dotted + ": " + e.getMessage());
+        }
+    }
+
+    private Field wire(String fieldName, int width, String wireField, int shift) {
+        checkOpen();
+        if (fieldsByName.containsKey(fieldName)) {
+            throw new IllegalArgumentException("field " + fieldName + " declared twice");
+        }
+        Field f = new Field(fieldName, width, FieldKind.HEADER, null, null, wireField, shift, fields.size());
+        fields.add(f);
+        fieldsByName.put(fieldName, f);
+        return f;
     }
 
     /** A header field the parser fills from the packet record (both gresses). */
@@ -158,7 +266,8 @@ public final class ProgramBuilder {
             decls.put(e.getKey(), list);
         }
         built = true;
-        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged);
+        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
+                parserSpec());
     }
 
     /** One stage of one gress. */
