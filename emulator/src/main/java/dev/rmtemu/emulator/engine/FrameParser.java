@@ -31,13 +31,18 @@ public final class FrameParser {
     private final ParseResult full;
     private final Deparser deparser;
     private final byte[] scratch;
-    /** Per declared value field: PHV slot, its header, the wire field, the word and shift of its bits, its mask. */
+    /**
+     * Per declared value field: its PHV slot and mask, and its wire fields from {@code first[i]}
+     * to {@code first[i + 1]} (several for an overlay): each one's header, field, the word and
+     * shift of its bits.
+     */
     private final int[] slots;
+    private final long[] masks;
+    private final int[] first;
     private final int[] headers;
     private final FieldRef[] refs;
     private final int[] wordIndex;
     private final int[] shifts;
-    private final long[] masks;
     /** Per declared validity bit: PHV slot and header. */
     private final int[] validSlots;
     private final int[] validHeaders;
@@ -58,24 +63,35 @@ public final class FrameParser {
         }
         int n = values.size();
         slots = new int[n];
-        headers = new int[n];
-        refs = new FieldRef[n];
-        wordIndex = new int[n];
-        shifts = new int[n];
         masks = new long[n];
+        first = new int[n + 1];
+        int alternatives = 0;
+        for (Field f : values) {
+            alternatives += f.wireFields().size();
+        }
+        headers = new int[alternatives];
+        refs = new FieldRef[alternatives];
+        wordIndex = new int[alternatives];
+        shifts = new int[alternatives];
+        int a = 0;
         for (int i = 0; i < n; i++) {
             Field f = values.get(i);
-            FieldRef r = g.field(f.wireField());
-            parser.need(r);
             slots[i] = f.slot();
-            headers[i] = r.header();
-            refs[i] = r;
-            // a field wider than 64 bits: word 0 holds its bits from 64 up, word 1 the low 64
-            boolean high = r.words() > 1 && f.wireShift() >= Long.SIZE;
-            wordIndex[i] = r.words() > 1 && !high ? 1 : 0;
-            shifts[i] = high ? f.wireShift() - Long.SIZE : f.wireShift();
             masks[i] = f.mask();
+            first[i] = a;
+            for (String w : f.wireFields()) {
+                FieldRef r = g.field(w);
+                parser.need(r);
+                headers[a] = r.header();
+                refs[a] = r;
+                // a field wider than 64 bits: word 0 holds its bits from 64 up, word 1 the low 64
+                boolean high = r.words() > 1 && f.wireShift() >= Long.SIZE;
+                wordIndex[a] = r.words() > 1 && !high ? 1 : 0;
+                shifts[a] = high ? f.wireShift() - Long.SIZE : f.wireShift();
+                a++;
+            }
         }
+        first[n] = a;
         validSlots = new int[valids.size()];
         validHeaders = new int[valids.size()];
         for (int i = 0; i < validSlots.length; i++) {
@@ -108,7 +124,14 @@ public final class FrameParser {
         }
         ParseResult r = lean;
         for (int i = 0; i < slots.length; i++) {
-            phv[slots[i]] = r.isValid(headers[i]) ? (r.word(refs[i], wordIndex[i]) >>> shifts[i]) & masks[i] : 0;
+            long v = 0;
+            for (int a = first[i], end = first[i + 1]; a < end; a++) {
+                if (r.isValid(headers[a])) {
+                    v = (r.word(refs[a], wordIndex[a]) >>> shifts[a]) & masks[i];
+                    break;
+                }
+            }
+            phv[slots[i]] = v;
         }
         for (int i = 0; i < validSlots.length; i++) {
             phv[validSlots[i]] = r.isValid(validHeaders[i]) ? 1 : 0;
@@ -137,10 +160,13 @@ public final class FrameParser {
             full.setValid(validHeaders[i], phv[validSlots[i]] != 0);
         }
         for (int i = 0; i < slots.length; i++) {
-            if (full.isValid(headers[i])) {
-                long m = masks[i] << shifts[i];
-                long w = full.word(refs[i], wordIndex[i]);
-                full.setWord(refs[i], wordIndex[i], (w & ~m) | ((phv[slots[i]] << shifts[i]) & m));
+            for (int a = first[i], end = first[i + 1]; a < end; a++) {
+                if (full.isValid(headers[a])) {
+                    long m = masks[i] << shifts[a];
+                    long w = full.word(refs[a], wordIndex[a]);
+                    full.setWord(refs[a], wordIndex[a], (w & ~m) | ((phv[slots[i]] << shifts[a]) & m));
+                    break;
+                }
             }
         }
         return deparser.deparse(full, buf, off, caplen, scratch, 0);

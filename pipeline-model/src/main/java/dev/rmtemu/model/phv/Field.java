@@ -1,5 +1,7 @@
 package dev.rmtemu.model.phv;
 
+import java.util.List;
+
 /**
  * A PHV field: a name, a width of 1..64 bits, and a slot in the runtime PHV.
  * Headers have {@code gress == null} (present in both gresses the program uses).
@@ -13,22 +15,24 @@ public final class Field {
     private final FieldKind kind;
     private final Gress gress;
     private final ParsedField source;
-    private final String wireField;
+    private final List<String> wireFields;
     private final int wireShift;
     private final int slot;
     private final long mask;
 
     public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, int slot) {
-        this(name, width, kind, gress, source, null, 0, slot);
+        this(name, width, kind, gress, source, List.of(), 0, slot);
     }
 
     /**
-     * A header field bound to a field of the program's parse graph ({@code wireField}, dotted,
+     * A header field bound to fields of the program's parse graph ({@code wireFields}, dotted,
      * or {@code header.$valid} for a header's validity bit): the PHV holds the wire field's
      * bits from {@code wireShift} up (a slice of a field wider than 64 bits, or the low bits
-     * of a field declared narrower).
+     * of a field declared narrower). Several wire fields are fields of mutually exclusive
+     * headers overlaid in one PHV field (p4c's mutually exclusive overlay): the parser fills
+     * it from the one it extracted.
      */
-    public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, String wireField,
+    public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, List<String> wireFields,
                  int wireShift, int slot) {
         if (width < 1 || width > MAX_WIDTH) {
             throw new IllegalArgumentException("field " + name + ": width " + width + " outside 1.." + MAX_WIDTH);
@@ -38,7 +42,7 @@ public final class Field {
         this.kind = kind;
         this.gress = gress;
         this.source = source;
-        this.wireField = wireField;
+        this.wireFields = List.copyOf(wireFields);
         this.wireShift = wireShift;
         this.slot = slot;
         this.mask = width == 64 ? -1L : (1L << width) - 1;
@@ -66,9 +70,14 @@ public final class Field {
         return source;
     }
 
-    /** The parse-graph field this header field holds ({@code ipv4.ttl}, {@code ipv4.$valid}); null otherwise. */
+    /** The (first) parse-graph field this header field holds ({@code ipv4.ttl}, {@code ipv4.$valid}); null otherwise. */
     public String wireField() {
-        return wireField;
+        return wireFields.isEmpty() ? null : wireFields.get(0);
+    }
+
+    /** Every parse-graph field overlaid in this PHV field (one unless it is an overlay); empty for other fields. */
+    public List<String> wireFields() {
+        return wireFields;
     }
 
     /** The wire field's bit the PHV value's bit 0 is (non-zero for the high slice of a wide field). */

@@ -8,6 +8,7 @@ import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.parse.FieldRef;
+import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParserSpec;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
@@ -153,6 +154,37 @@ public final class ProgramBuilder {
         return f != null ? f : wire(n, 1, n, 0);
     }
 
+    /**
+     * One PHV field for fields of mutually exclusive headers ({@code l4.src_port} over
+     * {@code tcp.src_port}, {@code udp.src_port}, {@code icmp.type}): the parser fills it from
+     * the header it extracted (0 when none), the deparser writes it back there. This is p4c's
+     * overlay of mutually exclusive fields in one PHV container; headers a parse can extract
+     * together are refused. Its width is the widest field's; a narrower one is zero-extended.
+     */
+    public Field overlay(String fieldName, String... wireFields) {
+        if (wireFields.length < 2) {
+            throw new IllegalArgumentException("overlay " + fieldName + ": needs two or more header fields");
+        }
+        ParseGraph g = parserSpec().graph();
+        int width = 0;
+        List<FieldRef> refs = new ArrayList<>();
+        for (String w : wireFields) {
+            FieldRef r = wireField(w);
+            if (r.bits() > Field.MAX_WIDTH) {
+                throw new IllegalArgumentException("overlay " + fieldName + ": " + w + " is wider than " + Field.MAX_WIDTH + " bits");
+            }
+            for (FieldRef other : refs) {
+                if (!g.mutuallyExclusive(other.header(), r.header())) {
+                    throw new IllegalArgumentException("overlay " + fieldName + ": " + other.name() + " and " + w
+                            + " are in headers one parse can extract together");
+                }
+            }
+            refs.add(r);
+            width = Math.max(width, r.bits());
+        }
+        return wire(fieldName, width, List.of(wireFields), 0);
+    }
+
     /** The name p4c gives a header's validity bit, after the header's name. */
     public static final String VALID_SUFFIX = ".$valid";
 
@@ -165,11 +197,15 @@ public final class ProgramBuilder {
     }
 
     private Field wire(String fieldName, int width, String wireField, int shift) {
+        return wire(fieldName, width, List.of(wireField), shift);
+    }
+
+    private Field wire(String fieldName, int width, List<String> wireFields, int shift) {
         checkOpen();
         if (fieldsByName.containsKey(fieldName)) {
             throw new IllegalArgumentException("field " + fieldName + " declared twice");
         }
-        Field f = new Field(fieldName, width, FieldKind.HEADER, null, null, wireField, shift, fields.size());
+        Field f = new Field(fieldName, width, FieldKind.HEADER, null, null, wireFields, shift, fields.size());
         fields.add(f);
         fieldsByName.put(fieldName, f);
         return f;

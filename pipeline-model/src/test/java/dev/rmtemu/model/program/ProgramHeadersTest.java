@@ -76,6 +76,30 @@ class ProgramHeadersTest {
         assertEquals("parse graph default has no header mpls", e.getMessage());
     }
 
+    /** p4c overlays fields of mutually exclusive headers in one container (bf-p4c/phv/mutex_overlay.h). */
+    @Test
+    void fieldsOfMutuallyExclusiveHeadersShareOneOverlay() {
+        ProgramBuilder b = ProgramBuilder.create("p", "d");
+        Field port = b.overlay("l4.src_port", "tcp.src_port", "udp.src_port", "icmp.type");
+        assertEquals(16, port.width());
+        assertEquals(List.of("tcp.src_port", "udp.src_port", "icmp.type"), port.wireFields());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> b.overlay("x", "ipv4.ttl", "tcp.flags"));
+        assertEquals("overlay x: ipv4.ttl and tcp.flags are in headers one parse can extract together", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> b.overlay("y", "vlan_outer.vid", "vlan_inner.vid"));
+        assertEquals("overlay y: vlan_outer.vid and vlan_inner.vid are in headers one parse can extract together",
+                e.getMessage());
+        ParseGraph g = DefaultParseGraph.build();
+        int ipv4 = g.header("ipv4").index();
+        int ipv6 = g.header("ipv6").index();
+        int arp = g.header("arp").index();
+        assertEquals(true, g.mutuallyExclusive(ipv4, ipv6));
+        assertEquals(true, g.mutuallyExclusive(arp, g.header("tcp").index()));
+        assertEquals(false, g.mutuallyExclusive(g.header("ethernet").index(), arp));
+        assertEquals(false, g.mutuallyExclusive(ipv6, g.header("icmpv6").index()));
+        assertEquals(true, g.mutuallyExclusive(ipv4, g.header("icmpv6").index()));
+    }
+
     @Test
     void unknownNamesAndALateParserAreRefused() {
         ProgramBuilder b = ProgramBuilder.create("p", "d");
