@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.engine;
 
 import dev.rmtemu.model.parse.Deparser;
 import dev.rmtemu.model.parse.FieldRef;
+import dev.rmtemu.model.parse.FieldSlice;
 import dev.rmtemu.model.parse.HeaderInstance;
 import dev.rmtemu.model.parse.HeaderType;
 import dev.rmtemu.model.parse.PacketParser;
@@ -32,17 +33,17 @@ public final class FrameParser {
     private final Deparser deparser;
     private final byte[] scratch;
     /**
-     * Per declared value field: its PHV slot and mask, and its wire fields from {@code first[i]}
-     * to {@code first[i + 1]} (several for an overlay): each one's header, field, the word and
-     * shift of its bits.
+     * Per declared value field: its PHV slot, and its wire fields from {@code first[i]} to
+     * {@code first[i + 1]} (several for an overlay): each one's header, field, the word, shift
+     * and mask of its bits.
      */
     private final int[] slots;
-    private final long[] masks;
     private final int[] first;
     private final int[] headers;
     private final FieldRef[] refs;
     private final int[] wordIndex;
     private final int[] shifts;
+    private final long[] altMasks;
     /** Per declared validity bit: PHV slot and header. */
     private final int[] validSlots;
     private final int[] validHeaders;
@@ -63,7 +64,6 @@ public final class FrameParser {
         }
         int n = values.size();
         slots = new int[n];
-        masks = new long[n];
         first = new int[n + 1];
         int alternatives = 0;
         for (Field f : values) {
@@ -73,21 +73,23 @@ public final class FrameParser {
         refs = new FieldRef[alternatives];
         wordIndex = new int[alternatives];
         shifts = new int[alternatives];
+        altMasks = new long[alternatives];
         int a = 0;
         for (int i = 0; i < n; i++) {
             Field f = values.get(i);
             slots[i] = f.slot();
-            masks[i] = f.mask();
             first[i] = a;
             for (String w : f.wireFields()) {
-                FieldRef r = g.field(w);
+                FieldSlice slice = FieldSlice.parse(g, w);
+                FieldRef r = g.field(slice.field());
                 parser.need(r);
                 headers[a] = r.header();
                 refs[a] = r;
                 // a field wider than 64 bits: word 0 holds its bits from 64 up, word 1 the low 64
-                boolean high = r.words() > 1 && f.wireShift() >= Long.SIZE;
+                boolean high = r.words() > 1 && slice.lo() >= Long.SIZE;
                 wordIndex[a] = r.words() > 1 && !high ? 1 : 0;
-                shifts[a] = high ? f.wireShift() - Long.SIZE : f.wireShift();
+                shifts[a] = high ? slice.lo() - Long.SIZE : slice.lo();
+                altMasks[a] = (slice.bits() == Long.SIZE ? -1L : (1L << slice.bits()) - 1) & f.mask();
                 a++;
             }
         }
@@ -127,7 +129,7 @@ public final class FrameParser {
             long v = 0;
             for (int a = first[i], end = first[i + 1]; a < end; a++) {
                 if (r.isValid(headers[a])) {
-                    v = (r.word(refs[a], wordIndex[a]) >>> shifts[a]) & masks[i];
+                    v = (r.word(refs[a], wordIndex[a]) >>> shifts[a]) & altMasks[a];
                     break;
                 }
             }
@@ -162,7 +164,7 @@ public final class FrameParser {
         for (int i = 0; i < slots.length; i++) {
             for (int a = first[i], end = first[i + 1]; a < end; a++) {
                 if (full.isValid(headers[a])) {
-                    long m = masks[i] << shifts[a];
+                    long m = altMasks[a] << shifts[a];
                     long w = full.word(refs[a], wordIndex[a]);
                     full.setWord(refs[a], wordIndex[a], (w & ~m) | ((phv[slots[i]] << shifts[a]) & m));
                     break;

@@ -16,24 +16,22 @@ public final class Field {
     private final Gress gress;
     private final ParsedField source;
     private final List<String> wireFields;
-    private final int wireShift;
     private final int slot;
     private final long mask;
 
     public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, int slot) {
-        this(name, width, kind, gress, source, List.of(), 0, slot);
+        this(name, width, kind, gress, source, List.of(), slot);
     }
 
     /**
-     * A header field bound to fields of the program's parse graph ({@code wireFields}, dotted,
-     * or {@code header.$valid} for a header's validity bit): the PHV holds the wire field's
-     * bits from {@code wireShift} up (a slice of a field wider than 64 bits, or the low bits
-     * of a field declared narrower). Several wire fields are fields of mutually exclusive
-     * headers overlaid in one PHV field (p4c's mutually exclusive overlay): the parser fills
-     * it from the one it extracted.
+     * A header field bound to fields of the program's parse graph ({@code wireFields}: dotted
+     * names, a slice as {@code ipv6.src_addr[127:64]}, or {@code header.$valid} for a header's
+     * validity bit). Several wire fields are fields of mutually exclusive headers overlaid in
+     * one PHV field (p4c's mutually exclusive overlay): the parser fills it from the one it
+     * extracted.
      */
     public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, List<String> wireFields,
-                 int wireShift, int slot) {
+                 int slot) {
         if (width < 1 || width > MAX_WIDTH) {
             throw new IllegalArgumentException("field " + name + ": width " + width + " outside 1.." + MAX_WIDTH);
         }
@@ -43,7 +41,6 @@ public final class Field {
         this.gress = gress;
         this.source = source;
         this.wireFields = List.copyOf(wireFields);
-        this.wireShift = wireShift;
         this.slot = slot;
         this.mask = width == 64 ? -1L : (1L << width) - 1;
     }
@@ -70,7 +67,7 @@ public final class Field {
         return source;
     }
 
-    /** The (first) parse-graph field this header field holds ({@code ipv4.ttl}, {@code ipv4.$valid}); null otherwise. */
+    /** The (first) parse-graph field or slice this header field holds ({@code ipv4.ttl}, {@code ipv4.$valid}); null otherwise. */
     public String wireField() {
         return wireFields.isEmpty() ? null : wireFields.get(0);
     }
@@ -78,11 +75,6 @@ public final class Field {
     /** Every parse-graph field overlaid in this PHV field (one unless it is an overlay); empty for other fields. */
     public List<String> wireFields() {
         return wireFields;
-    }
-
-    /** The wire field's bit the PHV value's bit 0 is (non-zero for the high slice of a wide field). */
-    public int wireShift() {
-        return wireShift;
     }
 
     public int slot() {

@@ -8,6 +8,7 @@ import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.parse.FieldRef;
+import dev.rmtemu.model.parse.FieldSlice;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParserSpec;
 import dev.rmtemu.model.phv.Field;
@@ -99,46 +100,23 @@ public final class ProgramBuilder {
      * the parser fills it from the packet's bytes and the deparser writes it back.
      */
     public Field header(String wireName) {
-        int open = wireName.indexOf('[');
-        String base = open < 0 ? wireName : wireName.substring(0, open);
-        FieldRef ref = wireField(base);
-        if (open < 0) {
-            if (ref.bits() > Field.MAX_WIDTH) {
-                throw new IllegalArgumentException("header " + wireName + " is " + ref.bits() + " bits: declare slices of at most "
-                        + Field.MAX_WIDTH + " (" + base + "[" + (ref.bits() - 1) + ":" + Field.MAX_WIDTH + "], " + base + "["
-                        + (Field.MAX_WIDTH - 1) + ":0])");
-            }
-            return wire(wireName, ref.bits(), base, 0);
+        FieldSlice slice = slice("header " + wireName, wireName);
+        if (slice.bits() > Field.MAX_WIDTH) {
+            String base = slice.field();
+            throw new IllegalArgumentException("header " + wireName + " is " + slice.bits() + " bits: declare slices of at most "
+                    + Field.MAX_WIDTH + " (" + base + "[" + (slice.bits() - 1) + ":" + Field.MAX_WIDTH + "], " + base + "["
+                    + (Field.MAX_WIDTH - 1) + ":0])");
         }
-        int colon = wireName.indexOf(':', open);
-        if (colon < 0 || !wireName.endsWith("]")) {
-            throw new IllegalArgumentException("header " + wireName + ": a slice is NAME[HI:LO]");
-        }
-        int hi;
-        int lo;
-        try {
-            hi = Integer.parseInt(wireName.substring(open + 1, colon));
-            lo = Integer.parseInt(wireName.substring(colon + 1, wireName.length() - 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("header " + wireName + ": a slice is NAME[HI:LO]");
-        }
-        if (lo < 0 || hi < lo || hi >= ref.bits()) {
-            throw new IllegalArgumentException("header " + wireName + ": slice outside the field's " + ref.bits() + " bits");
-        }
-        if (ref.bits() > Field.MAX_WIDTH && lo < Field.MAX_WIDTH && hi >= Field.MAX_WIDTH) {
-            throw new IllegalArgumentException("header " + wireName + ": a slice of a field wider than " + Field.MAX_WIDTH
-                    + " bits lies on one side of bit " + Field.MAX_WIDTH);
-        }
-        return wire(wireName, hi - lo + 1, base, lo);
+        return wire(wireName, slice.bits(), List.of(wireName));
     }
 
-    /** As {@link #header(String)}, the PHV keeping only the field's low {@code width} bits. */
+    /** As {@link #header(String)}, the PHV keeping only the field's low {@code width} bits ({@code NAME[WIDTH-1:0]}). */
     public Field header(String wireName, int width) {
-        FieldRef ref = wireField(wireName);
-        if (width > ref.bits()) {
-            throw new IllegalArgumentException("header " + wireName + ": " + width + " bits wider than the field (" + ref.bits() + ")");
+        FieldSlice slice = slice("header " + wireName, wireName);
+        if (width > slice.bits()) {
+            throw new IllegalArgumentException("header " + wireName + ": " + width + " bits wider than the field (" + slice.bits() + ")");
         }
-        return wire(wireName, width, wireName, 0);
+        return wire(wireName, width, List.of(width == slice.bits() ? wireName : wireName + "[" + (width - 1) + ":0]"));
     }
 
     /**
@@ -151,7 +129,7 @@ public final class ProgramBuilder {
         parserSpec().graph().header(header); // refuses an unknown header
         String n = header + VALID_SUFFIX;
         Field f = fieldsByName.get(n);
-        return f != null ? f : wire(n, 1, n, 0);
+        return f != null ? f : wire(n, 1, List.of(n));
     }
 
     /**
@@ -169,43 +147,40 @@ public final class ProgramBuilder {
         int width = 0;
         List<FieldRef> refs = new ArrayList<>();
         for (String w : wireFields) {
-            FieldRef r = wireField(w);
-            if (r.bits() > Field.MAX_WIDTH) {
+            FieldSlice slice = slice("overlay " + fieldName, w);
+            FieldRef r = g.field(slice.field());
+            if (slice.bits() > Field.MAX_WIDTH) {
                 throw new IllegalArgumentException("overlay " + fieldName + ": " + w + " is wider than " + Field.MAX_WIDTH + " bits");
             }
             for (FieldRef other : refs) {
                 if (!g.mutuallyExclusive(other.header(), r.header())) {
-                    throw new IllegalArgumentException("overlay " + fieldName + ": " + other.name() + " and " + w
+                    throw new IllegalArgumentException("overlay " + fieldName + ": " + other.name() + " and " + slice.field()
                             + " are in headers one parse can extract together");
                 }
             }
             refs.add(r);
-            width = Math.max(width, r.bits());
+            width = Math.max(width, slice.bits());
         }
-        return wire(fieldName, width, List.of(wireFields), 0);
+        return wire(fieldName, width, List.of(wireFields));
     }
 
     /** The name p4c gives a header's validity bit, after the header's name. */
     public static final String VALID_SUFFIX = ".$valid";
 
-    private FieldRef wireField(String dotted) {
+    private FieldSlice slice(String what, String name) {
         try {
-            return parserSpec().graph().field(dotted);
+            return FieldSlice.parse(parserSpec().graph(), name);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("header " + dotted + ": " + e.getMessage());
+            throw new IllegalArgumentException(what + ": " + e.getMessage());
         }
     }
 
-    private Field wire(String fieldName, int width, String wireField, int shift) {
-        return wire(fieldName, width, List.of(wireField), shift);
-    }
-
-    private Field wire(String fieldName, int width, List<String> wireFields, int shift) {
+    private Field wire(String fieldName, int width, List<String> wireFields) {
         checkOpen();
         if (fieldsByName.containsKey(fieldName)) {
             throw new IllegalArgumentException("field " + fieldName + " declared twice");
         }
-        Field f = new Field(fieldName, width, FieldKind.HEADER, null, null, wireFields, shift, fields.size());
+        Field f = new Field(fieldName, width, FieldKind.HEADER, null, null, wireFields, fields.size());
         fields.add(f);
         fieldsByName.put(fieldName, f);
         return f;

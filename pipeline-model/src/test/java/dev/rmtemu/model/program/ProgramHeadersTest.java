@@ -37,7 +37,7 @@ class ProgramHeadersTest {
     void aNarrowerDeclarationKeepsTheLowBits() {
         Field f = ProgramBuilder.create("p", "d").header("ipv4.identification", 10);
         assertEquals(10, f.width());
-        assertEquals(0, f.wireShift());
+        assertEquals(List.of("ipv4.identification[9:0]"), f.wireFields());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ProgramBuilder.create("p", "d").header("ipv4.ttl", 9));
         assertEquals("header ipv4.ttl: 9 bits wider than the field (8)", e.getMessage());
@@ -52,9 +52,8 @@ class ProgramHeadersTest {
         Field hi = b.header("ipv6.src_addr[127:64]");
         Field lo = b.header("ipv6.src_addr[63:0]");
         assertEquals(64, hi.width());
-        assertEquals(64, hi.wireShift());
-        assertEquals(0, lo.wireShift());
-        assertEquals("ipv6.src_addr", hi.wireField());
+        assertEquals(64, lo.width());
+        assertEquals("ipv6.src_addr[127:64]", hi.wireField());
         e = assertThrows(IllegalArgumentException.class, () -> b.header("ipv6.dst_addr[70:60]"));
         assertEquals("header ipv6.dst_addr[70:60]: a slice of a field wider than 64 bits lies on one side of bit 64",
                 e.getMessage());
@@ -82,6 +81,7 @@ class ProgramHeadersTest {
         ProgramBuilder b = ProgramBuilder.create("p", "d");
         Field port = b.overlay("l4.src_port", "tcp.src_port", "udp.src_port", "icmp.type");
         assertEquals(16, port.width());
+        assertEquals(64, b.overlay("ip.src_hi", "ipv6.src_addr[127:64]", "ipv4.src_addr").width());
         assertEquals(List.of("tcp.src_port", "udp.src_port", "icmp.type"), port.wireFields());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> b.overlay("x", "ipv4.ttl", "tcp.flags"));
