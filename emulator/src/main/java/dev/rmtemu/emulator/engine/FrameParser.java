@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.engine;
 
+import dev.rmtemu.model.parse.Checksum16;
 import dev.rmtemu.model.parse.Deparser;
 import dev.rmtemu.model.parse.FieldRef;
 import dev.rmtemu.model.parse.FieldSlice;
@@ -9,6 +10,7 @@ import dev.rmtemu.model.parse.PacketParser;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParseResult;
 import dev.rmtemu.model.parse.ParserError;
+import dev.rmtemu.model.parse.StandardHeaders;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
@@ -29,9 +31,12 @@ import java.util.List;
 public final class FrameParser {
     private final PacketParser parser;
     private final ParseResult lean;
-    private final ParseResult full;
-    private final Deparser deparser;
-    private final byte[] scratch;
+    /** The full parse, deparser and output buffer of the deparse path: made on a first write (an idle or read-only switch has none). */
+    private ParseResult full;
+    private Deparser deparser;
+    private byte[] scratch;
+    private final StageProgram program;
+    private final int windowBytes;
     /**
      * Per declared value field: its PHV slot, and its wire fields from {@code first[i]} to
      * {@code first[i + 1]} (several for an overlay): each one's header, field, the word, shift
@@ -44,6 +49,15 @@ public final class FrameParser {
     private final int[] wordIndex;
     private final int[] shifts;
     private final long[] altMasks;
+    /** The graph's ipv4 and ipv6 headers (-1 when it has none), for a router's TTL decrement. */
+    private final int ipv4;
+    private final int ipv6;
+    private final Checksum16 checksum = new Checksum16();
+    /** Byte offsets in the IPv4 header of the TTL and of the header checksum; in IPv6 of the hop limit. */
+    private static final int IPV4_TTL = 8;
+    private static final int IPV4_CHECKSUM = 10;
+    private static final int IPV6_HOP_LIMIT = 7;
+
     /** Per declared validity bit: PHV slot and header. */
     private final int[] validSlots;
     private final int[] validHeaders;
@@ -52,8 +66,8 @@ public final class FrameParser {
         ParseGraph g = program.parser().graph();
         this.parser = new PacketParser(g, windowBytes);
         this.lean = new ParseResult(g);
-        this.full = new ParseResult(g);
-        this.deparser = program.parser().deparser();
+        this.program = program;
+        this.windowBytes = windowBytes;
         List<Field> values = new ArrayList<>();
         List<Field> valids = new ArrayList<>();
         for (Field f : program.fields()) {
@@ -102,12 +116,64 @@ public final class FrameParser {
             validSlots[i] = f.slot();
             validHeaders[i] = g.header(h).index();
         }
-        int most = windowBytes;
+        ipv4 = headerIndex(g, "ipv4", StandardHeaders.IPV4);
+        ipv6 = headerIndex(g, "ipv6", StandardHeaders.IPV6);
+    }
+
+    private static int headerIndex(ParseGraph g, String name, HeaderType type) {
         for (HeaderInstance h : g.headers()) {
-            HeaderType t = h.type();
-            most += t.fixedBytes() + (t.varbit() == null ? 0 : t.varbit().maxBytes());
+            if (h.name().equals(name) && h.type().equals(type)) {
+                return h.index();
+            }
         }
-        scratch = new byte[most];
+        return -1;
+    }
+
+    /**
+     * The frame's IPv4 TTL or IPv6 hop limit, or -1 when it has neither header (or no longer
+     * parses): what a router's TTL check reads.
+     */
+    public int ttl(byte[] buf, int off, int caplen, int wireLen) {
+        int at = ttlAt(buf, off, caplen, wireLen);
+        return at < 0 ? -1 : buf[at] & 0xFF;
+    }
+
+    /** Where the TTL or hop limit byte is, or -1. */
+    private int ttlAt(byte[] buf, int off, int caplen, int wireLen) {
+        if (ipv4 < 0 && ipv6 < 0 || !parser.parseNeeded(buf, off, caplen, wireLen, lean)) {
+            return -1;
+        }
+        if (ipv4 >= 0 && lean.isValid(ipv4)) {
+            return off + lean.headerOffset(ipv4) + IPV4_TTL;
+        }
+        if (ipv6 >= 0 && lean.isValid(ipv6)) {
+            return off + lean.headerOffset(ipv6) + IPV6_HOP_LIMIT;
+        }
+        return -1;
+    }
+
+    /**
+     * A router's deparser: the frame's IPv4 TTL decremented with its header checksum updated
+     * incrementally (RFC 1624, as TNA's Checksum extern subtracts the old word and adds the new),
+     * or its IPv6 hop limit decremented. A TTL of 0 (a packet that carries none) is left alone.
+     * False when nothing was decremented.
+     */
+    public boolean decrementTtl(byte[] buf, int off, int caplen, int wireLen) {
+        int at = ttlAt(buf, off, caplen, wireLen);
+        if (at < 0 || buf[at] == 0) {
+            return false;
+        }
+        if (ipv4 >= 0 && lean.isValid(ipv4)) {
+            int old = ((buf[at] & 0xFF) << 8) | (buf[at + 1] & 0xFF); // TTL and protocol: one 16-bit word
+            int now = (old - 0x100) & 0xFFFF;
+            int sumAt = at - IPV4_TTL + IPV4_CHECKSUM;
+            int sum = ((buf[sumAt] & 0xFF) << 8) | (buf[sumAt + 1] & 0xFF);
+            int updated = checksum.resume(sum).subtract(old, 16).add(now, 16).get();
+            buf[sumAt] = (byte) (updated >>> 8);
+            buf[sumAt + 1] = (byte) updated;
+        }
+        buf[at] = (byte) ((buf[at] & 0xFF) - 1);
+        return true;
     }
 
     /** True when the program declares a field of its parse graph (else nothing is ever deparsed). */
@@ -155,6 +221,17 @@ public final class FrameParser {
      * while the packet was inside): the frame then leaves as it came.
      */
     public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
+        if (deparser == null) {
+            ParseGraph g = program.parser().graph();
+            full = new ParseResult(g);
+            deparser = program.parser().deparser();
+            int most = windowBytes;
+            for (HeaderInstance h : g.headers()) {
+                HeaderType t = h.type();
+                most += t.fixedBytes() + (t.varbit() == null ? 0 : t.varbit().maxBytes());
+            }
+            scratch = new byte[most];
+        }
         if (!parser.parse(buf, off, caplen, wireLen, full)) {
             return -1;
         }

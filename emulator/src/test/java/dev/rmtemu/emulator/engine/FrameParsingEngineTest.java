@@ -123,6 +123,28 @@ class FrameParsingEngineTest {
         }
     }
 
+    @Test
+    void aRouterDecrementsTheTtlInTheFrameWithAValidChecksum() {
+        SwitchEngine e = new SwitchEngine(SwitchConfig.of(TargetProfiles.builtIn("tofino1"),
+                new ProgramRegistry().build("counter", Map.of()), 100));
+        e.decrementTtl();
+        byte[] v4 = frame().ethernet(0x8100).vlan(3, 100, 0x0800).ipv4(17, 36, 0, 64).udp(53, 5353, 16)
+                .payload("query123").build();
+        byte[] v6 = frame().ethernet(0x86DD).ipv6(17, 16).udp(1, 2, 16).payload("8 bytes!").build();
+        List<Left> out = run(e, List.of(v4, v6));
+        byte[] f = out.get(0).frame();
+        assertEquals(63, f[18 + 8] & 0xFF);
+        Checksum16 c = new Checksum16();
+        c.addBytes(f, 18, 20);
+        assertEquals(0, c.get(), "incrementally updated checksum is valid");
+        byte[] expected = v4.clone();
+        expected[18 + 8] = 63;
+        expected[18 + 10] = f[18 + 10];
+        expected[18 + 11] = f[18 + 11];
+        assertArrayEquals(expected, f, "only the TTL and the checksum change");
+        assertEquals(63, out.get(1).frame()[14 + 7] & 0xFF, "IPv6 hop limit");
+    }
+
     /** Pops an outer VLAN tag (setInvalid) and pushes one onto untagged frames (setValid), as an access port does. */
     static StageProgram vlanAccess() {
         ProgramBuilder b = ProgramBuilder.create("vlan_access", "pop a tag, push one");
@@ -167,11 +189,8 @@ class FrameParsingEngineTest {
         byte[] tcp = frame().ethernet(0x0800).ipv4(6, 40, 0, 64).tcp(1, 2, 0).build();
         int window = TargetProfiles.builtIn("tofino1").parser().windowBytes();
         // an IPv6 extension chain longer than the parser's window (the capture kept it all)
-        TestFrames longChain = frame().ethernet(0x86DD).ipv6(0, 400);
-        for (int i = 0; i < 3; i++) {
-            longChain.ipv6Extension(i == 2 ? 17 : 0, 15);
-        }
-        byte[] beyond = longChain.udp(1, 2, 8).build();
+        byte[] beyond = frame().ethernet(0x86DD).ipv6(0, 400).ipv6Extension(60, 15).ipv6Extension(43, 15)
+                .ipv6Extension(17, 15).udp(1, 2, 8).build();
         long t = 0;
         // a frame shorter on the wire than its headers
         e.arrive(t += 1000, 0, record(Arrays.copyOf(tcp, 30), 30, 30));

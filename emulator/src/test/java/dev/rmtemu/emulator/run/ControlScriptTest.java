@@ -116,7 +116,7 @@ class ControlScriptTest {
     @Test
     void aScheduledTableEntryIsCheckedBeforeTheRun(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("c.txt");
-        assertEquals(f + ":1: 'x1' is not a number or IPv4 address",
+        assertEquals(f + ":1: 'x1' is not a number, IPv4 or MAC address",
                 refusal(f, "at 10 table l2_fwd exact x1 action=1\n".getBytes(StandardCharsets.UTF_8), "l2fwd"));
         assertEquals(f + ":1: '-2' is out of range for an action (0..2147483647)",
                 refusal(f, "at 10 table l2_fwd exact 1 action=-2\n".getBytes(StandardCharsets.UTF_8), "l2fwd"));

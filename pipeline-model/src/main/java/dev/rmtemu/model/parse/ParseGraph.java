@@ -253,22 +253,25 @@ public final class ParseGraph {
      * of headers extracted so far; a graph of more than 64 headers counts none as exclusive.
      */
     public boolean mutuallyExclusive(int h1, int h2) {
-        if (together == null) {
-            together = new boolean[headers.size()][headers.size()];
+        boolean[][] t = together;
+        if (t == null) {
+            // computed whole before it is published: a graph is shared by the switches that run it
+            t = new boolean[headers.size()][headers.size()];
             if (headers.size() > Long.SIZE) {
-                for (boolean[] row : together) {
+                for (boolean[] row : t) {
                     Arrays.fill(row, true);
                 }
             } else {
-                walk(0, 0L, new HashSet<>());
+                walk(0, 0L, new HashSet<>(), t);
             }
+            together = t;
         }
-        return h1 != h2 && !together[h1][h2];
+        return h1 != h2 && !t[h1][h2];
     }
 
-    private boolean[][] together;
+    private volatile boolean[][] together;
 
-    private void walk(int state, long extracted, Set<List<Long>> seen) {
+    private void walk(int state, long extracted, Set<List<Long>> seen, boolean[][] together) {
         if (!seen.add(List.of((long) state, extracted))) {
             return;
         }
@@ -290,7 +293,7 @@ public final class ParseGraph {
                     }
                 }
             } else if (t >= 0) {
-                walk(t, mask, seen);
+                walk(t, mask, seen, together);
             }
         }
     }

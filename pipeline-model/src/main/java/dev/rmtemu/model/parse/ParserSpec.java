@@ -16,8 +16,13 @@ public record ParserSpec(ParseGraph graph, List<String> emitOrder, List<Checksum
         new Deparser(graph, emitOrder, checksums);
     }
 
+    /** The default spec, one immutable graph shared by every program that declares none. */
     public static ParserSpec defaults() {
-        return new ParserSpec(DefaultParseGraph.build(), DefaultParseGraph.EMIT_ORDER,
+        return Default.SPEC;
+    }
+
+    private static final class Default {
+        static final ParserSpec SPEC = new ParserSpec(DefaultParseGraph.build(), DefaultParseGraph.EMIT_ORDER,
                 List.of(DefaultParseGraph.ipv4Checksum()));
     }
 
