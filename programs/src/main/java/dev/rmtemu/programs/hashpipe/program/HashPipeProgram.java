@@ -165,7 +165,9 @@ public final class HashPipeProgram implements ProgramFactory {
                         .set(egressPort, port));
             }
             case SRCIP -> {
-                Field src = b.header("ipv4.src_addr");
+                // an IPv6 packet's source folds to its address bits 95..64, the IPv4 slot of its
+                // first half (reported as ipv6_folded): the two headers overlay one PHV field
+                Field src = b.overlay("ip.src_addr32", "ipv4.src_addr", "ipv6.src_addr[95:64]");
                 s.body(code -> code
                         .set(carry.key(), max(read(src), constant(KeyKind.ZERO_KEY_ALIAS)))
                         .set(carry.count(), increment)
