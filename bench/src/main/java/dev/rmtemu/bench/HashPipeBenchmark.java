@@ -2,6 +2,7 @@ package dev.rmtemu.bench;
 
 import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.engine.SwitchConfig;
+import dev.rmtemu.emulator.engine.FrameParser;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.runtime.PassExecutor;
@@ -51,6 +52,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     private PipelineState passState;
     private PassExecutor pass;
     private HeaderParser parser;
+    private FrameParser frames;
     private Phv passPhv;
 
     @Setup(Level.Trial)
@@ -69,6 +71,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
         passState = new PipelineState(prog, 1);
         pass = new PassExecutor(passState, enforce);
         parser = new HeaderParser(prog);
+        frames = new FrameParser(prog, profile.parser().windowBytes());
         passPhv = new Phv(prog.fields().size());
     }
 
@@ -85,7 +88,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     @Benchmark
     @OperationsPerInvocation(PACKETS)
     public long ingressPass() {
-        InMemoryTrace.ingressPasses(trace, PACKETS, view, parser, passPhv, pass, ONE_PIPE);
+        InMemoryTrace.ingressPasses(trace, PACKETS, view, parser, frames, passPhv, pass, ONE_PIPE);
         return passState.readRegisterHi(0, "hashpipe_s0", 0);
     }
 

@@ -1,12 +1,14 @@
 package dev.rmtemu.bench;
 
 import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.engine.FrameParser;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.spec.TraceSpec;
 import dev.rmtemu.traces.PackedRecords;
@@ -32,12 +34,18 @@ final class InMemoryTrace {
                 + "&dist=zipf&gbps=100&load=0.5"), packets);
     }
 
-    /** The first {@code packets} records of {@code source} (closed), each with up to the default snap length of frame. */
+    /**
+     * The first {@code packets} records of {@code source} (closed), each with its frame: a record
+     * the source gives without bytes gets the frame its fields describe, cut after the headers
+     * and the payload word ({@link FrameSynthesizer#MAX_MIN_FRAME} bytes, a header capture's snap
+     * length), so the switch parses real bytes and the engine is not timed synthesising them.
+     */
     static PackedRecords load(PacketSource source, int packets) {
         PackedRecords trace = new PackedRecords(packets);
-        PacketRecord r = PacketRecord.allocate();
+        PacketRecord r = PacketRecord.allocate(FrameSynthesizer.MAX_MIN_FRAME);
         try (source) {
             while (trace.size() < packets && source.next(r)) {
+                FrameSynthesizer.attachFrame(r);
                 trace.add(r);
             }
         }
@@ -58,15 +66,18 @@ final class InMemoryTrace {
 
     /**
      * The parser and ingress pass alone over the trace, as the engine runs them: each packet
-     * parsed fresh into {@code phv} and run through {@code pass} in the pipe
+     * parsed fresh into {@code phv} (its frame by the program's parse graph) and run through {@code pass} in the pipe
      * {@code pipeOfPort[ingressPort % PORTS]}. No arrival, traffic manager or egress.
      */
-    static void ingressPasses(PackedRecords trace, int packets, PacketRecord view, HeaderParser parser, Phv phv,
-                              PassExecutor pass, int[] pipeOfPort) {
+    static void ingressPasses(PackedRecords trace, int packets, PacketRecord view, HeaderParser parser,
+                              FrameParser frames, Phv phv, PassExecutor pass, int[] pipeOfPort) {
         for (int i = 0; i < packets; i++) {
             PacketRecord r = trace.get(i, view);
             parser.parseFresh(r, phv);
-            pass.run(phv, pipeOfPort[r.ingressPort() % PORTS], Gress.INGRESS, i);
+            if (frames.parse(r.buffer().byteArray(), r.offset() + PacketRecord.FRAME_OFFSET, r.capturedLength(),
+                    r.wireLength(), phv.values())) {
+                pass.run(phv, pipeOfPort[r.ingressPort() % PORTS], Gress.INGRESS, i);
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ import dev.rmtemu.programs.midst.reference.MidstReference;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.experiment.MidstTraffic;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -61,8 +62,9 @@ public class MidstBenchmark extends EngineBenchmark {
         trace = new PackedRecords(PACKETS);
         MidstTraffic t = new MidstTraffic(new MidstTraffic.Spec(FLOWS, 1.0, 1000, GBPS, 1.5, PACKETS / 4, 4,
                 50_000_000L, INPUTS, 7));
-        PacketRecord r = PacketRecord.allocate();
+        PacketRecord r = PacketRecord.allocate(FrameSynthesizer.MAX_MIN_FRAME);
         while (trace.size() < PACKETS && t.next(r)) {
+            FrameSynthesizer.attachFrame(r); // the headers' bytes, as a header capture keeps them
             trace.add(r);
         }
         spanNs = trace.get((PACKETS - 1), view).timestampNs() + 1_000_000;

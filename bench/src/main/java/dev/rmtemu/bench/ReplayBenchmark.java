@@ -1,6 +1,7 @@
 package dev.rmtemu.bench;
 
 import dev.rmtemu.emulator.spi.ProgramPlugins;
+import dev.rmtemu.emulator.engine.FrameParser;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.model.hash.Crc;
@@ -13,6 +14,7 @@ import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.traces.HostMac;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -52,6 +54,7 @@ public class ReplayBenchmark extends EngineBenchmark {
     private long[] counters;
     private PassExecutor pass;
     private HeaderParser passParser;
+    private FrameParser passFrames;
     private Phv passPhv;
     private int[] pipeOfPort;
     /** CRC-32 over the 5-tuple, one table lookup per byte: the same primitive the emulator's hash unit uses. */
@@ -66,6 +69,7 @@ public class ReplayBenchmark extends EngineBenchmark {
         PipelineState passState = new PipelineState(prog, profile.pipes());
         pass = new PassExecutor(passState, enforce);
         passParser = new HeaderParser(prog);
+        passFrames = new FrameParser(prog, profile.parser().windowBytes());
         passPhv = new Phv(prog.fields().size());
         pipeOfPort = new int[InMemoryTrace.PORTS];
         for (int p = 0; p < pipeOfPort.length; p++) {
@@ -73,7 +77,7 @@ public class ReplayBenchmark extends EngineBenchmark {
         }
         if (program.equals("l2fwd")) {
             // one entry is enough here: this times the pass (a lookup per packet), not where packets go
-            passState.addExact("l2_fwd", new long[] {trace.get(0, view).dstIpv4() & 0xFFFFFFFFL}, 1, 1);
+            passState.addExact("l2_fwd", new long[] {HostMac.ofIpv4(trace.get(0, view).dstIpv4())}, 1, 1);
         }
     }
 
@@ -88,7 +92,7 @@ public class ReplayBenchmark extends EngineBenchmark {
                 dsts.add(trace.get(i, view).dstIpv4());
             }
             for (int d : dsts) {
-                engine.state().addExact("l2_fwd", new long[] {d & 0xFFFFFFFFL}, 1, 1);
+                engine.state().addExact("l2_fwd", new long[] {HostMac.ofIpv4(d)}, 1, 1); // the host's MAC
             }
         }
     }
@@ -107,7 +111,7 @@ public class ReplayBenchmark extends EngineBenchmark {
     @Benchmark
     @OperationsPerInvocation(PACKETS)
     public long ingressPass() {
-        InMemoryTrace.ingressPasses(trace, PACKETS, view, passParser, passPhv, pass, pipeOfPort);
+        InMemoryTrace.ingressPasses(trace, PACKETS, view, passParser, passFrames, passPhv, pass, pipeOfPort);
         return passPhv.values()[0];
     }
 

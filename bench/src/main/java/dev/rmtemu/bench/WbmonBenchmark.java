@@ -10,6 +10,7 @@ import dev.rmtemu.programs.wbmon.program.WbmonHeader;
 import dev.rmtemu.programs.wbmon.program.WbmonPipeline;
 import dev.rmtemu.programs.wbmon.reference.WindowMonitor;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import dev.rmtemu.traces.gen.SplitMix64;
 import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -70,9 +71,10 @@ public class WbmonBenchmark extends EngineBenchmark {
             i++;
         }
         for (i = 0; i < PACKETS; i++) {
-            PacketRecord r = PacketRecord.allocate(0);
+            PacketRecord r = PacketRecord.allocate(FrameSynthesizer.MAX_MIN_FRAME);
             r.wireLength(BYTES).ipVersion(4).protocol(PacketRecord.PROTO_UDP).srcIpv4(0x0A000001).dstIpv4(0x0A000002)
                     .srcPort(1000).dstPort(2000);
+            FrameSynthesizer.attachFrame(r); // the headers' bytes, as a header capture keeps them
             trace.add(r);
             shim[i] = WbmonHeader.word(vconn[i], seq[i]);
         }

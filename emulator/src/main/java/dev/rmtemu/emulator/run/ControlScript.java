@@ -18,7 +18,7 @@ import java.util.function.Function;
  * A control script: bmv2 runtime_CLI commands with the program's own names, applied before
  * the replay or at a set cycle. One command per line; '#' starts a comment:
  * <pre>
- * table_add l2_fwd forward 10.0.0.2 =&gt; 3                  # TABLE ACTION KEY... =&gt; PARAM...
+ * table_add l2_fwd forward 02:00:0a:00:00:02 =&gt; 3         # TABLE ACTION KEY... =&gt; PARAM...
  * table_add lr_acl deny 10.0.0.0&amp;&amp;&amp;255.0.0.0 6&amp;&amp;&amp;0xff =&gt; 10   # ternary: VALUE&amp;&amp;&amp;MASK, then PRIORITY
  * table_set_default l2_fwd forward port=1                # parameters by position or name=value
  * register_write flow_count 17 5                         # every pipe (pipe=N: one)
@@ -171,9 +171,22 @@ public final class ControlScript {
         return v.longValue();
     }
 
-    /** Decimal, 0x hex, or a dotted IPv4 address. */
+    /** Octets of a MAC address. */
+    private static final int MAC_OCTETS = 6;
+
+    /** Decimal, 0x hex, a dotted IPv4 address or a MAC address (six hex octets separated by ':'). */
     static long number(String w) {
         try {
+            if (w.chars().filter(ch -> ch == ':').count() == MAC_OCTETS - 1) {
+                long v = 0;
+                for (String part : w.split(":", -1)) {
+                    if (part.isEmpty() || part.length() > 2) {
+                        throw new NumberFormatException();
+                    }
+                    v = (v << 8) | Integer.parseInt(part, 16);
+                }
+                return v;
+            }
             if (w.chars().filter(ch -> ch == '.').count() == 3) {
                 long v = 0;
                 for (String part : w.split("\\.")) {
@@ -187,7 +200,7 @@ public final class ControlScript {
             }
             return Long.decode(w);
         } catch (NumberFormatException e) {
-            throw new UserError("'" + w + "' is not a number or IPv4 address");
+            throw new UserError("'" + w + "' is not a number, IPv4 or MAC address");
         }
     }
 }

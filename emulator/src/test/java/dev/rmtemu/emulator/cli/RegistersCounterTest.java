@@ -37,8 +37,8 @@ class RegistersCounterTest {
         }
         Path control = tmp.resolve("c.txt");
         Files.writeString(control, """
-                table_add l2_fwd forward 10.0.0.2 => 3
-                table_add l2_fwd forward 10.0.0.3 => 5
+                table_add l2_fwd forward 02:00:0a:00:00:02 => 3
+                table_add l2_fwd forward 02:00:0a:00:00:03 => 5
                 counter_read l2_fwd_hits 1
                 """);
         Path out = tmp.resolve("run");

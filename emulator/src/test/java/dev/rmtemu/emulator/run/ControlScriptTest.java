@@ -121,8 +121,8 @@ class ControlScriptTest {
     void tableAddForwardsAndMissesRunTheDefaultAction(@TempDir Path tmp) throws Exception {
         Path f = script(tmp, """
                 # two routes
-                table_add l2_fwd forward 10.0.0.2 => 3
-                table_add Ingress.l2_fwd Ingress.forward 0x0a000003 => port=5   # qualified names, a named parameter
+                table_add l2_fwd forward 02:00:0a:00:00:02 => 3
+                table_add Ingress.l2_fwd Ingress.forward 0x02000a000003 => port=5   # qualified names, a named parameter
                 """);
         SwitchEngine e = engine("l2fwd");
         assertEquals(2, ControlScript.apply(f, e));

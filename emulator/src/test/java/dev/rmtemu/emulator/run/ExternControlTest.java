@@ -53,8 +53,8 @@ class ExternControlTest {
     void l2fwdCountsEachEntryReadAndResetAtTheirCycles(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("ops.txt");
         Files.writeString(f, """
-                table_add l2_fwd forward 10.0.0.2 => 3
-                table_add l2_fwd forward 10.0.0.3 => 5
+                table_add l2_fwd forward 02:00:0a:00:00:02 => 3
+                table_add l2_fwd forward 02:00:0a:00:00:03 => 5
                 at 5000 counter_read l2_fwd_hits 0
                 at 7000 counter_reset l2_fwd_hits
                 at 8100 counter_read l2_fwd_hits 0

@@ -5,7 +5,6 @@ import dev.rmtemu.model.extern.CounterType;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ParamSpec;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.ProgramFactory;
@@ -21,10 +20,11 @@ import java.util.List;
 import static dev.rmtemu.model.ir.Ir.actionData;
 
 /**
- * Example: exact-match forwarding. One ingress table keyed on the destination
- * address (packet records carry no MAC addresses, so the L2 key is the IPv4
- * destination) whose action data is the egress port; a miss drops the packet
- * (drop_ctl = 1). Entries are installed through the control plane. A direct counter
+ * Example: L2 forwarding. One ingress exact-match table keyed on the frame's
+ * destination MAC address ({@code ethernet.dst_addr}, parsed from the frame's bytes)
+ * whose action data is the egress port; a miss drops the packet (drop_ctl = 1).
+ * Entries are installed through the control plane
+ * ({@code table_add l2_fwd forward 02:00:0a:00:00:02 => 3}). A direct counter
  * ({@value #HITS}, TNA {@code DirectCounter<bit<64>>(CounterType_t.PACKETS_AND_BYTES)}) counts
  * each entry's forwarded packets and bytes; the control plane reads it with
  * {@code counter_read l2_fwd_hits HANDLE}.
@@ -40,7 +40,7 @@ public final class L2FwdProgram implements ProgramFactory {
     public static final String HITS = "l2_fwd_hits";
     /** Its width: 64-bit packet and byte counts (one cell a 128-bit stats word). */
     public static final int HITS_WIDTH = 64;
-    /** The forward action's name, as control scripts give it ({@code table_add l2_fwd forward 10.0.0.2 => 3}). */
+    /** The forward action's name, as control scripts give it ({@code table_add l2_fwd forward 02:00:0a:00:00:02 => 3}). */
     public static final String FORWARD = "forward";
     /** The default action's name: a miss drops. */
     public static final String DROP_ACTION = "drop";
@@ -54,7 +54,7 @@ public final class L2FwdProgram implements ProgramFactory {
 
     @Override
     public String description() {
-        return "exact-match forwarding table on the destination address; action data = egress port; miss drops";
+        return "exact-match forwarding table on the destination MAC address; action data = egress port; miss drops";
     }
 
     @Override
@@ -66,7 +66,7 @@ public final class L2FwdProgram implements ProgramFactory {
     public StageProgram build(ProgramParams p) {
         ProgramBuilder b = ProgramBuilder.create(NAME, description());
         p.values().forEach(b::param);
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
+        Field dst = b.header("ethernet.dst_addr");
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);

@@ -4,6 +4,7 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.parse.ParserSpec;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -37,6 +38,7 @@ public final class StageProgram {
     private final List<Counter> counters;
     private final List<Meter> meters;
     private final Map<Intrinsic, Field> intrinsics;
+    private final ParserSpec parser;
     /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
     private final Object config;
     /** Gresses written as controls, not yet placed (empty for a placed program). */
@@ -46,14 +48,8 @@ public final class StageProgram {
 
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
-                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged) {
-        this(name, description, params, fields, stages, registers, tables, hashes, intrinsics, bridged, List.of(), List.of(), Map.of());
-    }
-
-    StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
-                 Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
                  List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged, List<Counter> counters,
-                 List<Meter> meters, Map<Gress, ControlDecl> controls) {
+                 List<Meter> meters, Map<Gress, ControlDecl> controls, ParserSpec parser) {
         int bits = 0;
         for (Field f : bridged) {
             bits += f.width();
@@ -74,6 +70,7 @@ public final class StageProgram {
         this.counters = List.copyOf(counters);
         this.meters = List.copyOf(meters);
         this.intrinsics = new EnumMap<>(intrinsics);
+        this.parser = parser;
         this.config = null;
         this.controls = controls.isEmpty() ? Map.of() : new EnumMap<>(controls);
         this.placement = List.of();
@@ -98,6 +95,7 @@ public final class StageProgram {
         this.counters = p.counters; // a control declares no counters or meters (ControlBuilder has none yet)
         this.meters = p.meters;
         this.intrinsics = p.intrinsics;
+        this.parser = p.parser;
         this.config = p.config;
         this.controls = Map.of();
         this.placement = List.copyOf(placement);
@@ -116,6 +114,7 @@ public final class StageProgram {
         this.counters = p.counters;
         this.meters = p.meters;
         this.intrinsics = p.intrinsics;
+        this.parser = p.parser;
         this.config = config;
         this.controls = p.controls;
         this.placement = p.placement;
@@ -156,6 +155,11 @@ public final class StageProgram {
      */
     public StageProgram withConfig(Object config) {
         return new StageProgram(this, config);
+    }
+
+    /** The program's parse graph and deparser (the default ones unless the program declared its own). */
+    public ParserSpec parser() {
+        return parser;
     }
 
     /** The typed parameters the factory built this program from ({@link #withConfig}); null if none. */
