@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.spi;
 
+import dev.rmtemu.emulator.capture.CaptureOptions;
 import dev.rmtemu.emulator.network.NetworkOptions;
 import java.nio.file.Path;
 import java.util.Map;
@@ -23,17 +24,36 @@ import java.util.TreeMap;
  *                    {@code hop_limit} (see NetworkOptions#DEFAULT_MAX_HOPS)
  * @param saveRegisters save the register arrays into the run directory even when they are over
  *                    {@link SavedRegisters#ALWAYS_SAVE_BYTES} (smaller ones are always saved)
+ * @param capture     the captures and packet log to write into {@code out} ({@link CaptureOptions#NONE}: none)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                             boolean progress, Path control, String topology, boolean force, int maxHops,
-                            boolean saveRegisters) {
+                            boolean saveRegisters, CaptureOptions capture) {
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
 
     public ReplayOptions {
         params = new TreeMap<>(params);
+        if (capture == null) {
+            capture = CaptureOptions.NONE;
+        }
+    }
+
+    /** Without captures or a packet log. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops,
+                         boolean saveRegisters) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, saveRegisters, CaptureOptions.NONE);
+    }
+
+    /** These options with {@code c} as the captures and packet log. */
+    public ReplayOptions withCapture(CaptureOptions c) {
+        return new ReplayOptions(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out,
+                progress, control, topology, force, maxHops, saveRegisters, c);
     }
 
     /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */

@@ -51,6 +51,7 @@ public final class RunWarnings {
             w.add(line);
         }
         programs(w, r.results());
+        w.addAll(r.outputWarnings());
         return List.copyOf(w);
     }
 
@@ -83,6 +84,7 @@ public final class RunWarnings {
         }
         w.addAll(net.warnings());
         programs(w, r.results());
+        w.addAll(r.outputWarnings());
         return List.copyOf(w);
     }
 
