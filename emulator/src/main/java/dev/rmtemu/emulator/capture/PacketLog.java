@@ -26,22 +26,16 @@ final class PacketLog implements AutoCloseable {
     private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setHeader(COLUMNS).setRecordSeparator('\n')
             .get();
 
-    private final Path file;
     private final CSVPrinter csv;
     private final StringBuilder[] cells = new StringBuilder[COLUMNS.length];
 
     PacketLog(Path file) throws IOException {
-        this.file = file;
         OutputStream out = new GZIPOutputStream(new BufferedOutputStream(Files.newOutputStream(file), BUFFER_BYTES),
                 BUFFER_BYTES);
         this.csv = FORMAT.print(new OutputStreamWriter(out, StandardCharsets.US_ASCII));
         for (int i = 0; i < cells.length; i++) {
             cells[i] = new StringBuilder(24);
         }
-    }
-
-    Path file() {
-        return file;
     }
 
     /** A packet that left by {@code port} at {@code egressNs}. */

@@ -41,8 +41,9 @@ final class SwitchCapture implements PacketTap {
     private final UnsafeBuffer frame;
     private PcapngWriter egress;
     private PcapngWriter drops;
-    private Path egressFile;
-    private Path dropsFile;
+    /** The capture files' final paths, as a failure names them. */
+    private final Path egressFile;
+    private final Path dropsFile;
     private PacketLog log;
     /** Each drop cause's name in UTF-8, the comment of its packets, made on the cause's first drop. */
     private byte[][] causeComments = new byte[0][];
@@ -57,6 +58,8 @@ final class SwitchCapture implements PacketTap {
         this.egressName = captureDir + RunCaptures.EGRESS;
         this.dropsName = captureDir + RunCaptures.DROPS;
         this.logName = logName;
+        this.egressFile = rd.path().resolve(egressName);
+        this.dropsFile = rd.path().resolve(dropsName);
         this.frame = frame;
         if (eager) {
             if (options.capture()) {
@@ -81,7 +84,7 @@ final class SwitchCapture implements PacketTap {
             try {
                 log().departed(packet, ingressPort, clock.cyclesToNs(arrivalCycle), port, ns, queue);
             } catch (IOException e) {
-                throw RunDirectory.writeFailure(log.file(), e, "write");
+                throw RunDirectory.writeFailure(rd.path().resolve(logName), e, "write");
             }
         }
     }
@@ -99,7 +102,7 @@ final class SwitchCapture implements PacketTap {
                 log().dropped(packet, ingressPort, clock.cyclesToNs(arrivalCycle), port, ns, queue,
                         engine.counters().causeName(cause));
             } catch (IOException e) {
-                throw RunDirectory.writeFailure(log.file(), e, "write");
+                throw RunDirectory.writeFailure(rd.path().resolve(logName), e, "write");
             }
         }
     }
@@ -147,7 +150,6 @@ final class SwitchCapture implements PacketTap {
 
     private PcapngWriter egress() {
         if (egress == null) {
-            egressFile = rd.openStream(egressName);
             egress = open(egressName, egressFile);
         }
         return egress;
@@ -155,19 +157,18 @@ final class SwitchCapture implements PacketTap {
 
     private PcapngWriter drops() {
         if (drops == null) {
-            dropsFile = rd.openStream(dropsName);
             drops = open(dropsName, dropsFile);
         }
         return drops;
     }
 
-    private PcapngWriter open(String name, Path temp) {
+    private PcapngWriter open(String name, Path file) {
+        Path temp = rd.openStream(name);
         opened.add(name);
         try {
-            return new PcapngWriter(temp, SNAP_BYTES, BUFFER_BYTES, options.limit(),
-                    SwitchCapture::portName);
+            return new PcapngWriter(temp, SNAP_BYTES, BUFFER_BYTES, options.limit(), SwitchCapture::portName);
         } catch (UserError e) {
-            throw failure(e, temp);
+            throw failure(e, file);
         }
     }
 
@@ -178,7 +179,7 @@ final class SwitchCapture implements PacketTap {
             try {
                 log = new PacketLog(temp);
             } catch (IOException e) {
-                throw RunDirectory.writeFailure(temp, e, "create");
+                throw RunDirectory.writeFailure(rd.path().resolve(logName), e, "create");
             }
         }
         return log;
@@ -213,7 +214,7 @@ final class SwitchCapture implements PacketTap {
             try {
                 log.close();
             } catch (IOException e) {
-                first = first == null ? RunDirectory.writeFailure(log.file(), e, "write") : first;
+                first = first == null ? RunDirectory.writeFailure(rd.path().resolve(logName), e, "write") : first;
             }
         }
         egress = null;
