@@ -3,7 +3,6 @@ package dev.rmtemu.emulator.capture;
 import dev.rmtemu.emulator.engine.CycleClock;
 import dev.rmtemu.emulator.engine.PacketTap;
 import dev.rmtemu.emulator.engine.SwitchEngine;
-import dev.rmtemu.emulator.metrics.Counters;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketRecord;
