@@ -16,7 +16,7 @@ import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
 import dev.rmtemu.programs.hashpipe.reference.HashPipeReference;
 import dev.rmtemu.programs.hashpipe.program.KeyKind;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -41,7 +41,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     @Param({"true", "false"})
     public boolean enforce;
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private StageProgram prog;
     private TargetProfile profile;
     private SwitchEngine engine;
@@ -93,7 +93,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     @OperationsPerInvocation(PACKETS)
     public long reference() {
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             keys.load(r);
             reference.update(keys.lo(), keys.hi(), 1);
         }

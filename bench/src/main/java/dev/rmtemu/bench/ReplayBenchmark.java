@@ -14,7 +14,7 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -44,7 +44,7 @@ public class ReplayBenchmark extends EngineBenchmark {
     @Param({"true", "false"})
     public boolean enforce;
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private StageProgram prog;
     private TargetProfile profile;
     private SwitchEngine engine;
@@ -73,7 +73,7 @@ public class ReplayBenchmark extends EngineBenchmark {
         }
         if (program.equals("l2fwd")) {
             // one entry is enough here: this times the pass (a lookup per packet), not where packets go
-            passState.addExact("l2_fwd", new long[] {view.wrap(trace, 0).dstIpv4() & 0xFFFFFFFFL}, 1, 1);
+            passState.addExact("l2_fwd", new long[] {trace.get(0, view).dstIpv4() & 0xFFFFFFFFL}, 1, 1);
         }
     }
 
@@ -85,7 +85,7 @@ public class ReplayBenchmark extends EngineBenchmark {
             // forward every destination of the trace that fits the table to port 1
             Set<Integer> dsts = new LinkedHashSet<>();
             for (int i = 0; i < PACKETS && dsts.size() < prog.table("l2_fwd").size(); i++) {
-                dsts.add(view.wrap(trace, i * PacketRecord.LENGTH).dstIpv4());
+                dsts.add(trace.get(i, view).dstIpv4());
             }
             for (int d : dsts) {
                 engine.state().addExact("l2_fwd", new long[] {d & 0xFFFFFFFFL}, 1, 1);
@@ -117,7 +117,7 @@ public class ReplayBenchmark extends EngineBenchmark {
         long[] c = counters;
         long sum = 0;
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             PositionalCrc h = crc;
             long hash = h.finish(h.field(0, r.srcIpv4()) ^ h.field(1, r.dstIpv4()) ^ h.field(2, r.protocol())
                     ^ h.field(3, r.srcPort()) ^ h.field(4, r.dstPort()));

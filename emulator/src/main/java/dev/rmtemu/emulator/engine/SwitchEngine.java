@@ -61,7 +61,7 @@ public final class SwitchEngine {
      * Packet slots (PHV and record) a switch starts with; the pool doubles as packets pile
      * up, so a switch of a large network that sees few packets stays small.
      */
-    static final int INITIAL_POOL_SLOTS = 16;
+    public static final int INITIAL_POOL_SLOTS = 16;
     /** Drop cause of a router (regular switch) for a packet whose TTL / hop limit ran out. */
     public static final String DROP_TTL_EXPIRED = "ttl_expired";
     private static final int IPV4 = 4;
@@ -158,7 +158,21 @@ public final class SwitchEngine {
     private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template) {
     }
 
+    /** Frame bytes each packet in this switch keeps (the snap length). */
+    public int frameCapacity() {
+        return pool.frameCapacity();
+    }
+
+    /** A switch whose packets keep the profile's parser window of frame bytes. */
     public SwitchEngine(SwitchConfig config) {
+        this(config, config.profile().parser().windowBytes());
+    }
+
+    /**
+     * A switch whose packet pool keeps {@code frameCapacity} bytes of each frame (the replay's
+     * snap length; a longer frame is kept truncated, with its wire length).
+     */
+    public SwitchEngine(SwitchConfig config, int frameCapacity) {
         this.config = config;
         this.bridgedBytes = config.program().bridgedBytes();
         this.profile = config.profile();
@@ -173,7 +187,7 @@ public final class SwitchEngine {
         HeaderDeparser d = new HeaderDeparser(program);
         this.deparser = d.emitsAnything() ? d : null;
         this.tm = new TrafficManager(config.trafficManager());
-        this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS);
+        this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS, frameCapacity);
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
         this.portPipe = new int[frontPorts];

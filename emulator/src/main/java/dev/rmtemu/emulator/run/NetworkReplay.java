@@ -96,7 +96,7 @@ public final class NetworkReplay {
                 for (ProgramControlPlane c : planes) {
                     sessions.add(c.startNetwork(net, o, journal));
                 }
-                String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
+                String stoppedBy = RunLoop.run(source, o.maxPackets(), net.frameCapacity(), injector, sessions, net::drain, net::now, journal, stop);
                 long hostNs = HostClock.nanos() - hostStart;
                 // the captures close before the report lists the run's files: stopped or not, they are whole
                 List<String> captureWarnings = captures == null ? List.of() : captures.finish();
