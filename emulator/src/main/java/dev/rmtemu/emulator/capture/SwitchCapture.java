@@ -76,8 +76,7 @@ final class SwitchCapture implements PacketTap {
                          PacketRecord record) {
         long ns = clock.cyclesToNs(cycle);
         if (options.capture()) {
-            int len = frameOf(record);
-            write(egress(), egressFile, port, ns, len, FrameSynthesizer.wireLength(record), null);
+            write(egress(), egressFile, port, ns, record, null);
         }
         if (options.packetLog()) {
             try {
@@ -93,8 +92,7 @@ final class SwitchCapture implements PacketTap {
                         PacketRecord record) {
         long ns = clock.cyclesToNs(cycle);
         if (options.capture()) {
-            int len = frameOf(record);
-            write(drops(), dropsFile, ingressPort, ns, len, FrameSynthesizer.wireLength(record), comment(cause));
+            write(drops(), dropsFile, ingressPort, ns, record, comment(cause));
         }
         if (options.packetLog()) {
             try {
@@ -107,21 +105,24 @@ final class SwitchCapture implements PacketTap {
     }
 
     /**
-     * Writes the frame {@code record} holds into {@link #frame}; returns its length. The record
-     * holds the headers it decoded (as the deparser last wrote them) and a payload word: the
-     * frame is rebuilt from those, truncated after them ({@link FrameSynthesizer}); a record
-     * that is not IP has no frame to rebuild (0 bytes, its wire length kept).
+     * Writes the frame {@code record} carries, in place: its bytes as the record holds them when
+     * it leaves (what the deparser wrote), its wire length as the original length. A record
+     * that carries no bytes (a trace store of the older format, a record built by hand or by a
+     * program's packet generator) has its frame rebuilt from the headers it decoded, with valid
+     * checksums, truncated after them ({@link FrameSynthesizer}); one that is not IP then has none.
      */
-    private int frameOf(PacketRecord record) {
-        if (record.ipVersion() != 4 && record.ipVersion() != 6) {
-            return 0;
-        }
-        return FrameSynthesizer.build(record, frame, 0, FrameSynthesizer.MAX_MIN_FRAME);
-    }
-
-    private void write(PcapngWriter w, Path file, int iface, long ns, int len, int wireLength, byte[] comment) {
+    private void write(PcapngWriter w, Path file, int iface, long ns, PacketRecord record, byte[] comment) {
         try {
-            w.writeFrame(iface, ns, frame, 0, len, wireLength, comment);
+            int carried = record.capturedLength();
+            if (carried > 0) {
+                w.writeFrame(iface, ns, record.buffer(), record.offset() + PacketRecord.FRAME_OFFSET, carried,
+                        record.wireLength(), comment);
+            } else if (record.ipVersion() == 4 || record.ipVersion() == 6) {
+                int len = FrameSynthesizer.build(record, frame, 0, FrameSynthesizer.MAX_MIN_FRAME);
+                w.writeFrame(iface, ns, frame, 0, len, FrameSynthesizer.wireLength(record), comment);
+            } else {
+                w.writeFrame(iface, ns, frame, 0, 0, record.wireLength(), comment);
+            }
         } catch (UserError e) {
             throw failure(e, file);
         }
