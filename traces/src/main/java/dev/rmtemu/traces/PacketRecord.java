@@ -233,6 +233,18 @@ public final class PacketRecord {
         return this;
     }
 
+    /**
+     * Sets the captured length after the caller wrote that many frame bytes from
+     * {@link #FRAME_OFFSET} itself (at most {@link #frameCapacity()}).
+     */
+    public PacketRecord capturedLength(int n) {
+        if (n < 0 || n > frameCapacity) {
+            throw new IllegalArgumentException("captured length " + n + " outside 0.." + frameCapacity);
+        }
+        buffer.putInt(offset + CAPTURED_LENGTH_OFFSET, n, LE);
+        return this;
+    }
+
     /** Drops the frame bytes (captured length 0), keeping the metadata. */
     public PacketRecord noFrame() {
         buffer.putInt(offset + CAPTURED_LENGTH_OFFSET, 0, LE);

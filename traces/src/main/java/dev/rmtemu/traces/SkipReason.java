@@ -3,7 +3,12 @@ package dev.rmtemu.traces;
 import java.util.Arrays;
 import java.util.Comparator;
 
-/** Why a captured frame did not become a packet record. Labels are stable report keys. */
+/**
+ * Why a captured frame did not become a packet record (a reader's {@code skipped()}), or why a
+ * frame kept as a record with IP version 0 did not decode as IP (a capture reader's
+ * {@code notIp()}): ARP, other ethertypes, MPLS or too many tags, short or malformed IP headers
+ * are kept with their bytes, since the switch receives them too. Labels are stable report keys.
+ */
 public enum SkipReason {
     /** ARP / RARP frames. */
     ARP("arp"),

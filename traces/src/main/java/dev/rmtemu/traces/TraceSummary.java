@@ -48,6 +48,7 @@ public final class TraceSummary {
     private long ipv4;
     private long ipv6;
     private long fragments;
+    private long nonIp;
     private Map<String, Long> skipped;
     private LinkQueueing linkQueueing;
     private Flow[] top;
@@ -75,6 +76,14 @@ public final class TraceSummary {
             s.maxNs = Math.max(s.maxNs, ts);
             s.packets++;
             s.bytes += r.wireLength();
+            if (r.ipVersion() == 0) {
+                // ARP and other frames that are not IP: replayed like any packet, but no 5-tuple flow
+                s.nonIp++;
+                if (progress != null && (s.packets % PROGRESS_EVERY) == 0) {
+                    progress.accept(s.packets);
+                }
+                continue;
+            }
             s.perProtocol[r.protocol()]++;
             if (r.ipVersion() == 4) {
                 s.ipv4++;
@@ -123,7 +132,8 @@ public final class TraceSummary {
             for (int j = 0; j < Math.min(TOP_SHARES[i], n); j++) {
                 sum += sizes[n - 1 - j];
             }
-            topShares[i] = new TopShare(TOP_SHARES[i], packets == 0 ? 0 : (double) sum / packets);
+            long ipPackets = packets - nonIp; // flows are IP 5-tuples: shares of the IP packets
+            topShares[i] = new TopShare(TOP_SHARES[i], ipPackets == 0 ? 0 : (double) sum / ipPackets);
         }
         ccdf = new CcdfPoint[CCDF_PACKETS.length];
         for (int i = 0; i < CCDF_PACKETS.length; i++) {
@@ -214,6 +224,11 @@ public final class TraceSummary {
 
     public long fragments() {
         return fragments;
+    }
+
+    /** Records that are not IP (IP version 0: ARP, other ethertypes, malformed IP): outside flows and protocols. */
+    public long nonIp() {
+        return nonIp;
     }
 
     /** Packets per protocol name (tcp, udp, icmp, icmpv6, or the number), by protocol number. */

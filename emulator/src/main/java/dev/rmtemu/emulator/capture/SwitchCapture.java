@@ -27,7 +27,7 @@ final class SwitchCapture implements PacketTap {
     /** Output buffer of each capture file: enough frames per write, small enough for a large network. */
     static final int BUFFER_BYTES = 1 << 18;
     /** Bytes of a frame a capture keeps at most: the largest snap length a run carries. */
-    static final int SNAP_BYTES = 65_535;
+    static final int SNAP_BYTES = PacketRecord.MAX_FRAME_BYTES;
 
     private final SwitchEngine engine;
     private final CycleClock clock;

@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.emulator.capture.CaptureOptions;
+import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.rundir.OutputPaths;
 import java.nio.file.Files;
@@ -147,6 +148,11 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " (ends forwarding loops; default: ${DEFAULT-VALUE}).")
     int maxHops;
 
+    @Option(names = "--snaplen", paramLabel = "N", description = "Bytes of each frame the packet ring and the switches"
+            + " carry, 1.." + PacketRecord.MAX_FRAME_BYTES + " (default: the target's parser window, 256 on the Tofino"
+            + " profiles); a longer frame is carried truncated with its original length, as tcpdump -s does.")
+    Integer snaplen;
+
     @Option(names = "--save-registers", description = "Save the register arrays into DIR/registers/ (for 'rmtemu"
             + " registers') even when they are over " + (SavedRegisters.ALWAYS_SAVE_BYTES >> 20) + " MiB uncompressed"
             + " in all; smaller ones are always saved.")
@@ -194,7 +200,8 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
-                topology, force, maxHops, saveRegisters, captureOptions());
+                topology, force, maxHops, saveRegisters,
+                snaplen == null ? ReplayOptions.WINDOW_SNAP : Snaplen.check(snaplen), captureOptions());
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 

@@ -59,6 +59,10 @@ final class SummaryFormat {
                 s.firstNs(), s.lastNs()));
         b.append(String.format(Locale.ROOT, "ip         v4 %,d  v6 %,d  fragments %,d%n", s.ipv4(), s.ipv6(),
                 s.fragments()));
+        if (s.nonIp() > 0) {
+            b.append(String.format(Locale.ROOT, "not ip     %,d (ARP and other frames: replayed, outside flows and protocols)%n",
+                    s.nonIp()));
+        }
         b.append("protocols ");
         for (Map.Entry<String, Long> e : s.protocols().entrySet()) {
             b.append(String.format(Locale.ROOT, " %s %,d (%.1f%%)", e.getKey(), e.getValue(),
@@ -86,7 +90,7 @@ final class SummaryFormat {
         for (TraceSummary.TopShare t : s.topShares()) {
             b.append(String.format(Locale.ROOT, " top %d %.2f%%", t.top(), 100 * t.packetShare()));
         }
-        b.append(" of packets\n");
+        b.append(s.nonIp() > 0 ? " of IP packets\n" : " of packets\n");
         b.append("flow CCDF ");
         for (TraceSummary.CcdfPoint c : s.flowSizeCcdf()) {
             b.append(String.format(Locale.ROOT, " >=%d %,d (%.4f%%)", c.packets(), c.flows(), 100 * c.share()));

@@ -82,33 +82,32 @@ public final class TraceCommand implements Runnable {
     }
 
     /** Help of --snaplen (gen and convert). */
-    static final String SNAPLEN_HELP = "Bytes of each frame a pcap/pcapng keeps, 1.." + FrameSynthesizer.WHOLE_FRAME
-            + " (default: whole frames); a longer frame is written truncated with its original length, as tcpdump -s "
-            + "does, never shorter than its headers and 4 payload bytes.";
+    static final String SNAPLEN_HELP = "Bytes of each frame the output keeps, 1.." + PacketRecord.MAX_FRAME_BYTES
+            + " (default: whole frames in a pcap/pcapng, " + PacketRecord.DEFAULT_FRAME_CAPACITY
+            + " bytes, tofino1's parser window, in a trace store); a longer frame is kept truncated with its original"
+            + " length, as tcpdump -s does.";
 
-    /** The snap length of {@code --snaplen} (null: whole frames), checked against the output format. */
+    /**
+     * The snap length of {@code --snaplen}, checked; null: whole frames in a capture file, the
+     * default parser window in a trace store (whose records are replayed as they are stored).
+     */
     static int snapLength(Integer snaplen, OutputFormat format) {
         if (snaplen == null) {
-            return FrameSynthesizer.WHOLE_FRAME;
+            return format == OutputFormat.STORE ? PacketRecord.DEFAULT_FRAME_CAPACITY : FrameSynthesizer.WHOLE_FRAME;
         }
-        if (snaplen < 1 || snaplen > FrameSynthesizer.WHOLE_FRAME) {
-            throw new UserError("--snaplen " + snaplen + ": must be in [1, " + FrameSynthesizer.WHOLE_FRAME + "]");
-        }
-        if (format == OutputFormat.STORE) {
-            throw new UserError("--snaplen applies to pcap and pcapng output, not to a trace store");
-        }
-        return snaplen;
+        return Snaplen.check(snaplen);
     }
 
     /** Copies every record of {@code src} to {@code out}, frames cut to {@code snap} bytes; returns the record count. */
     static long copy(PacketSource src, Path out, OutputFormat format, int snap, ProgressBar bar) {
         if (format == OutputFormat.STORE) {
-            return TraceStoreWriter.write(src, out, bar::update);
+            return TraceStoreWriter.write(src, out, snap, bar::update);
         }
         long n = 0;
         try (CaptureWriter w = CaptureWriter.create(out,
                 format == OutputFormat.PCAP ? CaptureFiles.Format.PCAP : CaptureFiles.Format.PCAPNG, snap)) {
-            PacketRecord r = PacketRecord.allocate();
+            // records as long as the snap length, so the frames read or generated are written as kept
+            PacketRecord r = PacketRecord.allocate(Math.min(snap, PacketRecord.MAX_FRAME_BYTES));
             while (src.next(r)) {
                 w.write(r);
                 n++;

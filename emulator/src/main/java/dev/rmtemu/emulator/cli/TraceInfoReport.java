@@ -16,7 +16,9 @@ import java.util.Map;
  * stopped at a corrupt tail. Shares are rounded to 6 decimals and the mean packet size to 3, the
  * digits the terminal table shows too.
  *
- * @param topFlowPacketShare  share of the packets in the N largest flows, keyed by N
+ * @param nonIp               records that are not IP (ARP, other ethertypes, malformed IP): replayed,
+ *                            but outside flows, protocols and the flow shares
+ * @param topFlowPacketShare  share of the IP packets in the N largest flows, keyed by N
  * @param flowSizeCcdf        flows with at least {@code packets_at_least} packets, and their share
  * @param newFlowsPerInterval flows first seen in each interval of {@code new_flows_interval_ns}
  * @param linkQueueing        a generator's packets queued on their links (null for captures and stores)
@@ -24,7 +26,7 @@ import java.util.Map;
  *                            (absent for generated traces and trace stores, which keep no frame bytes)
  */
 public record TraceInfoReport(String source, long packets, long flows, long bytes, long firstNs, long lastNs,
-                              long durationNs, long ipv4, long ipv6, long fragments, Map<String, Long> protocols,
+                              long durationNs, long ipv4, long ipv6, long nonIp, long fragments, Map<String, Long> protocols,
                               Map<String, Long> skipped,
                               @JsonInclude(JsonInclude.Include.ALWAYS) String stoppedEarly,
                               double meanPacketBytes, Map<String, Double> topFlowPacketShare,
@@ -47,7 +49,7 @@ public record TraceInfoReport(String source, long packets, long flows, long byte
             ccdf.add(new CcdfPoint(p.packets(), p.flows(), round(p.share(), 1e6)));
         }
         return new TraceInfoReport(s.source(), s.packets(), s.flows(), s.bytes(), s.firstNs(), s.lastNs(),
-                s.durationNs(), s.ipv4(), s.ipv6(), s.fragments(), s.protocols(), s.skipped(), stopReason,
+                s.durationNs(), s.ipv4(), s.ipv6(), s.nonIp(), s.fragments(), s.protocols(), s.skipped(), stopReason,
                 round(s.meanPacketBytes(), 1e3), shares, ccdf, s.newFlowIntervalNs(), s.newFlowsPerInterval(),
                 List.of(s.top()), s.linkQueueing(), hierarchy);
     }

@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.engine;
 
 import org.agrona.DirectBuffer;
+import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -67,8 +68,9 @@ public final class PacketPool {
         }
         long bytes = (long) newCapacity * stride;
         if (bytes > MAX_ARRAY_BYTES) {
-            throw new IllegalStateException("packet pool: " + newCapacity + " packets in flight of " + stride
-                    + " B each exceed one array (" + MAX_ARRAY_BYTES + " B); a smaller snap length keeps fewer bytes per packet");
+            throw new UserError("packet pool: " + newCapacity + " packets in flight of " + stride
+                    + " bytes each exceed one Java array (" + MAX_ARRAY_BYTES + " bytes); a smaller --snaplen keeps"
+                    + " fewer bytes per packet");
         }
         UnsafeBuffer bigger = new UnsafeBuffer(new byte[(int) bytes]);
         bigger.putBytes(0, records, 0, capacity * stride);

@@ -89,7 +89,8 @@ public final class Replay {
         StageProgram program = ProgramPlugins.registry().build(o.program(), o.params());
         int ports = o.ports() == 0 ? SwitchConfig.defaultPorts(profile) : o.ports();
         SwitchConfig cfg = new SwitchConfig(profile, program, ports, PortConfig.strictPriority(o.portGbps()), o.enforce());
-        SwitchEngine engine = new SwitchEngine(cfg);
+        int snap = o.snapLength() == ReplayOptions.WINDOW_SNAP ? profile.parser().windowBytes() : o.snapLength();
+        SwitchEngine engine = new SwitchEngine(cfg, snap);
         if (o.control() != null) {
             ControlScript.apply(o.control(), engine);
         }

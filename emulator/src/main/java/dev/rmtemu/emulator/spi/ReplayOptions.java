@@ -24,12 +24,17 @@ import java.util.TreeMap;
  *                    {@code hop_limit} (see NetworkOptions#DEFAULT_MAX_HOPS)
  * @param saveRegisters save the register arrays into the run directory even when they are over
  *                    {@link SavedRegisters#ALWAYS_SAVE_BYTES} (smaller ones are always saved)
+ * @param snapLength  bytes of each frame the ring and the switches carry (a longer frame is carried
+ *                    truncated, with its wire length); {@link #WINDOW_SNAP} = the target's parser window
  * @param capture     the captures and packet log to write into {@code out} ({@link CaptureOptions#NONE}: none)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                             boolean progress, Path control, String topology, boolean force, int maxHops,
-                            boolean saveRegisters, CaptureOptions capture) {
+                            boolean saveRegisters, int snapLength, CaptureOptions capture) {
+    /** {@link #snapLength()} meaning: the parser window of the target (of the largest, in a network). */
+    public static final int WINDOW_SNAP = NetworkOptions.WINDOW_SNAP;
+
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
@@ -45,15 +50,33 @@ public record ReplayOptions(String program, Map<String, String> params, String t
     public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                          long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                          boolean progress, Path control, String topology, boolean force, int maxHops,
-                         boolean saveRegisters) {
+                         boolean saveRegisters, int snapLength) {
         this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
-                topology, force, maxHops, saveRegisters, CaptureOptions.NONE);
+                topology, force, maxHops, saveRegisters, snapLength, CaptureOptions.NONE);
+    }
+
+    /** With the parser window's snap length and {@code capture} as the captures and packet log. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops,
+                         boolean saveRegisters, CaptureOptions capture) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, saveRegisters, WINDOW_SNAP, capture);
     }
 
     /** These options with {@code c} as the captures and packet log. */
     public ReplayOptions withCapture(CaptureOptions c) {
         return new ReplayOptions(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out,
-                progress, control, topology, force, maxHops, saveRegisters, c);
+                progress, control, topology, force, maxHops, saveRegisters, snapLength, c);
+    }
+
+    /** With the parser window's snap length. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops,
+                         boolean saveRegisters) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, saveRegisters, WINDOW_SNAP);
     }
 
     /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */

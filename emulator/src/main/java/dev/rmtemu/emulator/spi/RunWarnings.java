@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.spi;
 
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.network.NetworkEngine;
+import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.SkipCounters;
 
 import java.util.ArrayList;
@@ -51,9 +52,34 @@ public final class RunWarnings {
             }
             w.add(line);
         }
+        poolMemory(w, e);
         programs(w, r.results());
         w.addAll(r.outputWarnings());
         return List.copyOf(w);
+    }
+
+    /**
+     * Packet-pool bytes above which a snap length is worth a warning: 1 GiB, a quarter of the
+     * 4 GiB heap the launcher gives by default (named data, not the host's heap, so the warning
+     * depends only on the run's inputs).
+     */
+    public static final long POOL_WARNING_BYTES = 1L << 30;
+
+    /**
+     * A snap length that makes the packet pool large when the traffic manager fills: each packet
+     * in its buffer takes at least one cell, so up to {@code min(packets in, buffer cells)} packets
+     * wait, each keeping {@code 72 + snap length} bytes.
+     */
+    private static void poolMemory(List<String> w, SwitchEngine e) {
+        long cells = e.config().trafficManager().sharedBufferCells();
+        long bound = Math.min(e.counters().packetsIn(), cells);
+        long bytes = bound * PacketRecord.stride(e.frameCapacity());
+        if (bytes > POOL_WARNING_BYTES) {
+            w.add("snap length " + e.frameCapacity() + ": up to " + bound + " packets can wait in the traffic manager's "
+                    + cells + " cells, " + (bytes >> 20) + " MiB of packet pool at " + PacketRecord.stride(e.frameCapacity())
+                    + " bytes each (more than " + (POOL_WARNING_BYTES >> 20) + " MiB); a smaller --snaplen keeps a deep"
+                    + " queue from exhausting the heap");
+        }
     }
 
     /** The warnings of a network replay ({@code --topology}). */

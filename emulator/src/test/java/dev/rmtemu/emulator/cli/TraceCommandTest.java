@@ -117,10 +117,15 @@ class TraceCommandTest {
         assertEquals(a.substring(a.indexOf("\"packets\"")), b.substring(b.indexOf("\"packets\"")));
         r = run("trace", "gen", "--kind", "dc", "--seed", "1", "--snaplen", "0", "--out", dir.resolve("z.pcap").toString());
         assertEquals(2, r.code());
-        assertEquals("rmtemu: --snaplen 0: must be in [1, 262144]", r.err().strip());
-        r = run("trace", "convert", spec, dir.resolve("s.cq").toString(), "--snaplen", "100");
+        assertEquals("rmtemu: --snaplen 0: must be in [1, 65535]", r.err().strip());
+        r = run("trace", "convert", spec, dir.resolve("big.pcap").toString(), "--snaplen", "65536");
         assertEquals(2, r.code());
-        assertEquals("rmtemu: --snaplen applies to pcap and pcapng output, not to a trace store", r.err().strip());
+        assertEquals("rmtemu: --snaplen 65536: must be in [1, 65535]", r.err().strip());
+        // a trace store keeps the frames' first bytes too, and says how many in its manifest
+        r = run("trace", "convert", spec, dir.resolve("s.cq").toString(), "--snaplen", "100");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(java.nio.file.Files.readString(dir.resolve("s.cq").resolve("rmtemu-trace-store.txt"))
+                .contains("\nsnap_length=100\n"));
     }
 
     @Test

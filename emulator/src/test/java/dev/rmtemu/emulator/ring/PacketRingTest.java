@@ -110,6 +110,70 @@ class PacketRingTest {
     }
 
     @Test
+    void recordsOfEveryLengthArriveWholeInOrderThenTheEndMarker() {
+        // lengths 8..327: a metadata-only record up to the default snap length's (72 + 256 = 328)
+        final long n = 200_000;
+        final int max = RingConfig.DEFAULT.maxRecordBytes();
+        RecordProducer varying = new RecordProducer() {
+            long next;
+
+            @Override
+            public int fill(MutableDirectBuffer buf, int offset, int maxLength) {
+                if (maxLength != max) {
+                    throw new AssertionError("the ring offered " + maxLength + " bytes, not " + max);
+                }
+                if (next == n) {
+                    return PacketRing.END;
+                }
+                int len = 8 + (int) (next * 7 % (max - 8));
+                buf.putLong(offset, next);
+                for (int i = 8; i < len; i++) {
+                    buf.putByte(offset + i, (byte) (next + i));
+                }
+                next++;
+                return len;
+            }
+        };
+        long[] expected = {0};
+        long[] bytes = {0};
+        RecordHandler checker = (buf, offset, length) -> {
+            long seq = buf.getLong(offset);
+            assertEquals(expected[0], seq, "order");
+            assertEquals(8 + (int) (seq * 7 % (max - 8)), length, "length of record " + seq);
+            for (int i = 8; i < length; i++) {
+                if (buf.getByte(offset + i) != (byte) (seq + i)) {
+                    fail("record " + seq + " corrupted at byte " + i);
+                }
+            }
+            expected[0]++;
+            bytes[0] += length;
+        };
+        try (PacketRing ring = new PacketRing(tinyRing(), varying)) {
+            ring.start();
+            assertEquals(n, ring.drainAll(checker));
+            assertTrue(ring.isEnded()); // the end marker came after the last record
+            assertEquals(n, expected[0]);
+            assertEquals(0, ring.drain(checker, 10));
+        }
+        long sum = 0;
+        for (long i = 0; i < n; i++) {
+            sum += 8 + (int) (i * 7 % (max - 8));
+        }
+        assertEquals(sum, bytes[0]);
+    }
+
+    @Test
+    void aRecordLongerThanTheRingTakesIsTheProducersFailure() {
+        RecordProducer tooLong = (buf, offset, max) -> max + 1;
+        try (PacketRing ring = new PacketRing(tinyRing(), tooLong)) {
+            ring.start();
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> ring.drainAll((b, o, l) -> fail("no records")));
+            assertEquals("packet ring: producer wrote a 329-byte record, the ring takes 0..328", e.getMessage());
+        }
+    }
+
+    @Test
     void batchDrainRespectsTheLimitAndKeepsOrder() {
         final long n = 10_000;
         final int limit = 7;

@@ -1,5 +1,9 @@
 package dev.rmtemu.traces.gen;
 
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
 import dev.rmtemu.traces.LinkQueueing;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
@@ -46,6 +50,8 @@ import java.util.Arrays;
  * order, ties by sender index.
  */
 public final class SyntheticSource implements PacketSource {
+    /** Takes a frame whose headers do not fit a record's capacity (a tiny snap length). */
+    private final UnsafeBuffer frameScratch = new UnsafeBuffer(new byte[FrameSynthesizer.MAX_MIN_FRAME]);
     /** Bytes on the wire around each frame: preamble + SFD (8) and inter-frame gap (12). */
     public static final int WIRE_OVERHEAD_BYTES = LinkPacer.WIRE_OVERHEAD_BYTES;
     /** Payload bytes the minimal data packet carries (the writers' synthetic payload). */
@@ -254,6 +260,8 @@ public final class SyntheticSource implements PacketSource {
         } else {
             nextFlowPacket(into);
         }
+        // the frame a capture of it holds at the record's snap length: what the switch parses
+        FrameSynthesizer.putFrame(into, frameScratch);
         emitted++;
         return true;
     }

@@ -27,6 +27,8 @@ public abstract class CaptureReader implements PacketSource {
     protected final String name;
     protected final ByteWindow in;
     protected final SkipCounters skips = new SkipCounters();
+    /** Frames kept as records with IP version 0 (ARP, other ethertypes, malformed or short IP), by why. */
+    protected final SkipCounters notIp = new SkipCounters();
     /** Lenient: a frame with out-of-range fields is skipped and counted, a corrupt tail ends reading. */
     protected final boolean lenient;
     private long records;
@@ -103,6 +105,14 @@ public abstract class CaptureReader implements PacketSource {
     @Override
     public SkipCounters skipped() {
         return skips;
+    }
+
+    /**
+     * Frames read as records with IP version 0 (their bytes kept, no decoded fields), by why
+     * they did not decode as IP (live; grows while reading).
+     */
+    public SkipCounters notIp() {
+        return notIp;
     }
 
     /**

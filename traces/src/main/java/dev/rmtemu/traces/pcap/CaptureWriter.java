@@ -11,8 +11,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Writes records as a capture file of synthesised Ethernet frames
- * ({@link FrameSynthesizer}), whole by default or truncated to a snap length (original
+ * Writes records as a capture file of Ethernet frames: the bytes a record carries (its
+ * captured length), or, for a record without frame bytes, the frame {@link FrameSynthesizer}
+ * builds from its decoded fields; whole by default or truncated to a snap length (original
  * length kept, as tcpdump's {@code -s}); subclasses frame them as pcap or pcapng. Output goes
  * through one large buffer, so writing allocates nothing per packet.
  */
@@ -106,12 +107,15 @@ public abstract class CaptureWriter implements AutoCloseable {
         return notWritten;
     }
 
-    /** Appends one IPv4/IPv6 record as a frame. */
+    /**
+     * Appends one record as a frame: its own bytes cut to the snap length, or (a record without
+     * frame bytes, IPv4/IPv6 only) the synthesised frame.
+     */
     public final void write(PacketRecord r) {
-        if (r.wireLength() < FrameSynthesizer.frameLength(r)) {
+        if (r.capturedLength() == 0 && r.wireLength() < FrameSynthesizer.frameLength(r)) {
             lengthsRaised++;
         }
-        reserve(maxOverhead() + FrameSynthesizer.capturedLength(r, snapLength));
+        reserve(maxOverhead() + frameBytes(r));
         int n = writeFrame(r); // may itself advance used (pcapng interface blocks)
         used += n;
         written++;
@@ -119,6 +123,28 @@ public abstract class CaptureWriter implements AutoCloseable {
 
     /** Bytes of block framing around one frame that every buffer leaves room for (headers, padding). */
     static final int MAX_FRAMING_BYTES = 4096;
+
+    /** Bytes of {@code r}'s frame this writer writes. */
+    protected final int frameBytes(PacketRecord r) {
+        int c = r.capturedLength();
+        return c > 0 ? Math.min(c, snapLength) : FrameSynthesizer.capturedLength(r, snapLength);
+    }
+
+    /** Writes {@code r}'s frame at {@code at} of the buffer; returns its length ({@link #frameBytes}). */
+    protected final int putFrame(PacketRecord r, int at) {
+        int c = r.capturedLength();
+        if (c == 0) {
+            return FrameSynthesizer.build(r, out, at, snapLength);
+        }
+        int n = Math.min(c, snapLength);
+        out.putBytes(at, r.buffer(), r.offset() + PacketRecord.FRAME_OFFSET, n);
+        return n;
+    }
+
+    /** The original (wire) length written for {@code r}: its own, or the synthesised frame's. */
+    protected static int originalLength(PacketRecord r) {
+        return r.capturedLength() > 0 ? r.wireLength() : FrameSynthesizer.wireLength(r);
+    }
 
     /** Bytes of block framing a subclass may add around one frame (upper bound). */
     protected abstract int maxOverhead();

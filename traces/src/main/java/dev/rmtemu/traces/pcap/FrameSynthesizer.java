@@ -111,6 +111,31 @@ public final class FrameSynthesizer {
         }
     }
 
+    /**
+     * Puts {@code r}'s frame into the record itself, as a capture at snap length
+     * {@link PacketRecord#frameCapacity()} holds it: the bytes {@link #build} writes at that snap
+     * length, truncated to the capacity when even the headers do not fit it. The wire length is
+     * raised to the frame's ({@link #wireLength}) so the captured length never exceeds it.
+     * {@code scratch} (at least {@link #MAX_MIN_FRAME} bytes) takes the frame when the capacity
+     * is below its headers; no allocation.
+     */
+    public static void putFrame(PacketRecord r, MutableDirectBuffer scratch) {
+        int capacity = r.frameCapacity();
+        r.wireLength(wireLength(r));
+        if (capacity == 0) {
+            r.noFrame();
+            return;
+        }
+        int n = capturedLength(r, capacity);
+        if (n <= capacity) {
+            build(r, r.buffer(), r.offset() + PacketRecord.FRAME_OFFSET, capacity);
+            r.capturedLength(n);
+        } else {
+            build(r, scratch, 0, capacity);
+            r.putFrame(scratch, 0, n);
+        }
+    }
+
     /** Writes the whole frame for an IPv4/IPv6 record at {@code off}; returns its length. */
     public static int build(PacketRecord r, MutableDirectBuffer b, int off) {
         return build(r, b, off, WHOLE_FRAME);

@@ -1,5 +1,6 @@
 package dev.rmtemu.traces.pcap;
 
+import dev.rmtemu.traces.HostMac;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PayloadHash;
 import dev.rmtemu.traces.SkipCounters;
@@ -9,10 +10,14 @@ import org.agrona.DirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Decodes one captured frame (link layer → IPv4/IPv6 → TCP/UDP/ICMP) into the L3/L4
- * fields of a {@link PacketRecord}. Every read is checked against the captured
- * length, so a corrupt frame is counted as skipped, never an exception. The caller
- * sets timestamp, wire length and ingress port; this fills bytes 14..63.
+ * Turns one captured frame into a {@link PacketRecord}: its bytes, as an Ethernet frame, and
+ * its decoded L3/L4 fields (link layer → IPv4/IPv6 → TCP/UDP/ICMP) when it is an IP packet.
+ * A frame that is not one (ARP, another ethertype, VLAN or MPLS tags carrying neither, an IP
+ * header that is malformed or captured short) is still a packet on the wire: it becomes a record
+ * with IP version 0 and its bytes, counted by why in the reader's not-IP counters. Only a frame
+ * that cannot be framed as Ethernet at all (an unknown link type, a link header cut short, a raw
+ * or loopback frame of another family) is skipped. Every read is checked against the captured
+ * length, never an exception. The caller sets timestamp, wire length and ingress port.
  *
  * <p>IP packets of other protocols (GRE, ESP, SCTP, ...) become records with ports 0
  * and the payload hash over the bytes after the IP header: the switch forwards them
@@ -51,11 +56,115 @@ public final class PacketDecoder {
     }
 
     /**
-     * Decodes {@code caplen} bytes at {@code off}; returns true when {@code rec} holds
-     * an IP packet, false (after counting the reason in {@code skips}) otherwise.
+     * Makes {@code rec} from the {@code caplen} bytes at {@code off} of a frame of link type
+     * {@code linkType} whose wire length the caller set. Returns true when {@code rec} is a
+     * record (IP or not: {@code notIp} counts why one is not), false when the frame cannot be
+     * a packet ({@code skips} counts why). A frame of another link type gets an Ethernet header
+     * in place of its own (zero MACs, or the hosts' MACs of an IP packet; the ethertype its link
+     * header or IP version names), its wire length changed by the difference, as
+     * {@code tcprewrite --dlt=enet} does, because the switch receives Ethernet frames.
      */
-    public static boolean decode(DirectBuffer b, int off, int caplen, int linkType, PacketRecord rec,
-                                 SkipCounters skips) {
+    public static boolean toRecord(DirectBuffer b, int off, int caplen, int linkType, PacketRecord rec,
+                                   SkipCounters skips, SkipCounters notIp) {
+        SkipReason why = decode(b, off, caplen, linkType, rec);
+        if (linkType == LinkType.ETHERNET) {
+            if (why != null) {
+                notDecoded(rec);
+                notIp.increment(why);
+            }
+            rec.putFrame(b, off, caplen);
+            return true;
+        }
+        int header;
+        int etherType;
+        switch (linkType) {
+            case LinkType.RAW:
+            case LinkType.RAW_12:
+            case LinkType.RAW_14:
+                header = 0;
+                etherType = caplen < 1 ? -1 : etherTypeOfVersion((b.getByte(off) >> 4) & 0xF);
+                break;
+            case LinkType.IPV4:
+                header = 0;
+                etherType = ETHERTYPE_IPV4;
+                break;
+            case LinkType.IPV6:
+                header = 0;
+                etherType = ETHERTYPE_IPV6;
+                break;
+            case LinkType.LINUX_SLL:
+                header = SLL_HEADER;
+                etherType = caplen < SLL_HEADER ? -1 : u16(b, off + 14);
+                break;
+            case LinkType.LINUX_SLL2:
+                header = SLL2_HEADER;
+                etherType = caplen < SLL2_HEADER ? -1 : u16(b, off);
+                break;
+            case LinkType.NULL:
+            case LinkType.LOOP:
+                header = LOOPBACK_HEADER;
+                etherType = caplen < LOOPBACK_HEADER ? -1 : etherTypeOfFamily(b, off);
+                break;
+            default:
+                skips.increment(SkipReason.UNSUPPORTED_LINK_TYPE);
+                return false;
+        }
+        if (etherType < 0) {
+            skips.increment(caplen < Math.max(1, header) ? (header == 0 ? SkipReason.TRUNCATED_L3 : SkipReason.TRUNCATED_L2)
+                    : SkipReason.NOT_IP);
+            return false;
+        }
+        if (why != null) {
+            notDecoded(rec);
+            notIp.increment(why);
+        }
+        writeEthernet(rec, etherType);
+        int room = Math.max(0, rec.frameCapacity() - ETHERNET_HEADER);
+        int body = Math.min(caplen - header, room);
+        rec.buffer().putBytes(rec.offset() + PacketRecord.FRAME_OFFSET + ETHERNET_HEADER, b, off + header, body);
+        rec.capturedLength(Math.min(rec.frameCapacity(), ETHERNET_HEADER) + body);
+        rec.wireLength(rec.wireLength() - header + ETHERNET_HEADER);
+        return true;
+    }
+
+    /** Clears the decoded fields of a frame that is not (or not a well-formed) IP packet: IP version 0. */
+    private static void notDecoded(PacketRecord rec) {
+        rec.buffer().setMemory(rec.offset() + PacketRecord.VERSION_FLAGS_OFFSET,
+                PacketRecord.DECODED_BYTES - PacketRecord.VERSION_FLAGS_OFFSET, (byte) 0);
+    }
+
+    private static int etherTypeOfVersion(int version) {
+        return version == 4 ? ETHERTYPE_IPV4 : version == 6 ? ETHERTYPE_IPV6 : -1;
+    }
+
+    private static int etherTypeOfFamily(DirectBuffer b, int off) {
+        int family = b.getInt(off, BE);
+        if ((family & 0xFFFF0000) != 0) {
+            family = Integer.reverseBytes(family);
+        }
+        if (family == BSD_AF_INET) {
+            return ETHERTYPE_IPV4;
+        }
+        return family == 10 || family == 24 || family == 28 || family == 30 ? ETHERTYPE_IPV6 : -1;
+    }
+
+    /** The Ethernet header put in front of a frame of another link type (up to the record's capacity). */
+    private static void writeEthernet(PacketRecord rec, int etherType) {
+        int n = Math.min(rec.frameCapacity(), ETHERNET_HEADER);
+        long dst = rec.ipVersion() != 0 ? HostMac.of(rec, false) : 0;
+        long src = rec.ipVersion() != 0 ? HostMac.of(rec, true) : 0;
+        int at = rec.offset() + PacketRecord.FRAME_OFFSET;
+        for (int i = 0; i < n; i++) { // byte by byte: the capacity may end inside the header
+            long v = i < 6 ? dst >>> (40 - 8 * i) : i < 12 ? src >>> (40 - 8 * (i - 6)) : etherType >>> (8 * (13 - i));
+            rec.buffer().putByte(at + i, (byte) v);
+        }
+    }
+
+    /**
+     * Decodes the L3/L4 fields of {@code caplen} bytes at {@code off} into {@code rec}; returns
+     * null when it is an IP packet, else why it is not (its decoded fields are then partial).
+     */
+    static SkipReason decode(DirectBuffer b, int off, int caplen, int linkType, PacketRecord rec) {
         rec.buffer().setMemory(rec.offset() + PacketRecord.VERSION_FLAGS_OFFSET,
                 PacketRecord.DECODED_BYTES - PacketRecord.VERSION_FLAGS_OFFSET, (byte) 0);
         SkipReason why;
@@ -91,11 +200,7 @@ public final class PacketDecoder {
             default:
                 why = SkipReason.UNSUPPORTED_LINK_TYPE;
         }
-        if (why != null) {
-            skips.increment(why);
-            return false;
-        }
-        return true;
+        return why;
     }
 
     private static SkipReason loopback(DirectBuffer b, int off, int len, PacketRecord rec) {

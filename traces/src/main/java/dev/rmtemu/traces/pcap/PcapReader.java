@@ -104,7 +104,7 @@ public final class PcapReader extends CaptureReader {
         into.timestampNs(seconds * NANOS_PER_SECOND + frac * fracToNanos)
                 .wireLength(origLen).ingressPort(0);
         tapFrame(b, p + RECORD_HEADER, capLen, origLen, linkType);
-        boolean ok = PacketDecoder.decode(b, p + RECORD_HEADER, capLen, linkType, into, skips);
+        boolean ok = PacketDecoder.toRecord(b, p + RECORD_HEADER, capLen, linkType, into, skips, notIp);
         in.advance(RECORD_HEADER + capLen);
         return ok ? FRAME_RECORD : FRAME_SKIPPED;
     }

@@ -39,11 +39,11 @@ public final class PcapWriter extends CaptureWriter {
     @Override
     protected int writeFrame(PacketRecord r) {
         long ts = r.timestampNs();
-        int len = FrameSynthesizer.build(r, out, used + PcapReader.RECORD_HEADER, snapLength);
+        int len = putFrame(r, used + PcapReader.RECORD_HEADER);
         out.putInt(used, (int) Math.floorDiv(ts, NANOS_PER_SECOND), LE);
         out.putInt(used + 4, (int) Math.floorMod(ts, NANOS_PER_SECOND), LE);
         out.putInt(used + 8, len, LE);
-        out.putInt(used + 12, FrameSynthesizer.wireLength(r), LE);
+        out.putInt(used + 12, originalLength(r), LE);
         return PcapReader.RECORD_HEADER + len;
     }
 }

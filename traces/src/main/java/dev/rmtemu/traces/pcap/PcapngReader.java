@@ -294,7 +294,7 @@ public final class PcapngReader extends CaptureReader {
             comment = type == BLOCK_EPB ? packetComment(b, p + 28 + ((capLen + 3) & ~3), p + len - 4) : null;
         }
         tapFrame(b, p + data, capLen, origLen, linkTypes[iface]);
-        boolean ok = PacketDecoder.decode(b, p + data, capLen, linkTypes[iface], into, skips);
+        boolean ok = PacketDecoder.toRecord(b, p + data, capLen, linkTypes[iface], into, skips, notIp);
         in.advance(len);
         return ok ? FRAME_RECORD : FRAME_SKIPPED;
     }

@@ -66,10 +66,10 @@ public final class PcapngWriter extends CaptureWriter {
     @Override
     protected int writeFrame(PacketRecord r) {
         int port = r.ingressPort();
-        declareInterfaces(port, maxOverhead() + FrameSynthesizer.capturedLength(r, snapLength));
+        declareInterfaces(port, maxOverhead() + frameBytes(r));
         long ts = r.timestampNs();
         int p = used;
-        int len = FrameSynthesizer.build(r, out, p + 28, snapLength);
+        int len = putFrame(r, p + 28);
         int padded = (len + 3) & ~3;
         out.setMemory(p + 28 + len, padded - len, (byte) 0);
         int total = EPB_FIXED + padded;
@@ -79,7 +79,7 @@ public final class PcapngWriter extends CaptureWriter {
         out.putInt(p + 12, (int) (ts >>> 32), LE);
         out.putInt(p + 16, (int) ts, LE);
         out.putInt(p + 20, len, LE);
-        out.putInt(p + 24, FrameSynthesizer.wireLength(r), LE);
+        out.putInt(p + 24, originalLength(r), LE);
         out.putInt(p + total - 4, total, LE);
         return total;
     }

@@ -7,22 +7,27 @@ import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
- * CRC32C over a store's records as stored: each record's eight words as
- * little-endian longs, records in order. The writer puts it in the manifest; the
+ * CRC32C over a store's records as stored: each record's metadata as nine little-endian
+ * longs, then its frame bytes, records in order. The writer puts it in the manifest; the
  * reader recomputes it while reading and compares at the end.
  */
 final class RecordChecksum {
     private final CRC32C crc = new CRC32C();
-    private final ByteBuffer record = ByteBuffer.allocate(PacketRecord.DECODED_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer metadata = ByteBuffer.allocate(PacketRecord.METADATA_BYTES).order(ByteOrder.LITTLE_ENDIAN);
 
-    /** The next word of the current record. */
+    /** The next metadata word of the current record. */
     void word(long w) {
-        record.putLong(w);
-        if (!record.hasRemaining()) {
-            record.flip();
-            crc.update(record);
-            record.clear();
+        metadata.putLong(w);
+        if (!metadata.hasRemaining()) {
+            metadata.flip();
+            crc.update(metadata);
+            metadata.clear();
         }
+    }
+
+    /** The current record's frame bytes, after its metadata words. */
+    void frame(byte[] frame, int length) {
+        crc.update(frame, 0, length);
     }
 
     long value() {

@@ -29,11 +29,13 @@ import java.util.zip.CRC32C;
  * fault inside a memory-mapped read or a wait on a corrupt lock.
  *
  * @param records     records in the store
- * @param recordsCrc  CRC32C of every record's {@link PacketRecord#DECODED_BYTES} bytes, in order
+ * @param snapLength  most frame bytes a record keeps
+ * @param recordsCrc  CRC32C of every record's stored bytes (metadata and frame), in order
  * @param files       queue file name to its size and CRC32C, in name order
  * @param entries     every manifest line as key and value (source, skip counters), in file order
  */
-record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files, Map<String, String> entries) {
+record StoreManifest(long records, int snapLength, long recordsCrc, Map<String, QueueFile> files,
+                     Map<String, String> entries) {
     static final String FORMAT = "rmtemu-trace-store " + TraceStore.FORMAT_VERSION;
     /** Prefix of the manifest keys listing queue files. */
     static final String FILE_KEY = "file.";
@@ -109,10 +111,14 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
         String format = m.get("format");
         if (!FORMAT.equals(format)) {
             throw new UserError(dir + ": unsupported trace store format '" + cut(format) + "' (this rmtemu reads '" + FORMAT
-                    + "'; stores of format 1 have no checksums: convert the trace again)");
+                    + "'; stores of formats 1 and 2 keep no frame bytes: convert the trace again)");
         }
-        if (!Integer.toString(PacketRecord.DECODED_BYTES).equals(m.get("record_bytes"))) {
-            throw corrupt(dir, "record_bytes is '" + cut(m.get("record_bytes")) + "', expected " + PacketRecord.DECODED_BYTES);
+        if (!Integer.toString(PacketRecord.METADATA_BYTES).equals(m.get("metadata_bytes"))) {
+            throw corrupt(dir, "metadata_bytes is '" + cut(m.get("metadata_bytes")) + "', expected " + PacketRecord.METADATA_BYTES);
+        }
+        long snap = number(dir, m, "snap_length", 10);
+        if (snap < 1 || snap > PacketRecord.MAX_FRAME_BYTES) {
+            throw corrupt(dir, "snap_length is " + snap + ", not in 1.." + PacketRecord.MAX_FRAME_BYTES);
         }
         long records = number(dir, m, "records", 10);
         long recordsCrc = number(dir, m, "records_crc32c", 16);
@@ -142,7 +148,7 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
                 }
             }
         }
-        return new StoreManifest(records, recordsCrc, files, m);
+        return new StoreManifest(records, (int) snap, recordsCrc, files, m);
     }
 
     /**

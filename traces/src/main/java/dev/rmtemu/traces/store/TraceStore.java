@@ -12,9 +12,10 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Layout of a trace store: a Chronicle Queue directory with one excerpt of
- * {@code PacketRecord.DECODED_BYTES} bytes per packet (the record's bytes as eight
- * little-endian longs), plus {@value #MANIFEST} naming the source, the record count,
+ * Layout of a trace store: a Chronicle Queue directory with one excerpt per packet, the
+ * record as it is copied everywhere: its {@code PacketRecord.METADATA_BYTES} of metadata as
+ * nine little-endian longs, then its captured frame bytes (at most the manifest's
+ * {@code snap_length}), plus {@value #MANIFEST} naming the source, the snap length, the record count,
  * a CRC32C of the records, every queue file with its size and CRC32C, and the
  * source's skip counters (see {@link StoreManifest}). The queue runs on a fixed clock
  * ({@link #FIXED_TIME_MILLIS}) and the largest daily roll cycle, so everything lands
@@ -29,8 +30,11 @@ public final class TraceStore {
     static final LargeRollCycles ROLL_CYCLE = LargeRollCycles.HUGE_DAILY;
     /** How long a reader waits for a queue file's header to be complete (a written store's always is). */
     static final long READER_HEADER_TIMEOUT_MS = 1_000L;
-    /** 2: the manifest carries the checksums and file sizes the reader checks. */
-    static final String FORMAT_VERSION = "2";
+    /**
+     * 3: each record keeps its frame's bytes (up to the manifest's snap length). 2 added the
+     * checksums and file sizes the reader checks.
+     */
+    static final String FORMAT_VERSION = "3";
 
     private TraceStore() {
     }

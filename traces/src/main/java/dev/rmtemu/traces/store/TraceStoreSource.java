@@ -24,6 +24,9 @@ public final class TraceStoreSource implements PacketSource {
     private final SkipCounters skips = new SkipCounters();
     private final long expected;
     private final long expectedCrc;
+    private final int snapLength;
+    /** One record's frame bytes as read from the queue (the manifest's snap length). */
+    private final byte[] frame;
     private final RecordChecksum crc = new RecordChecksum();
     private final String source;
     private long read;
@@ -41,6 +44,8 @@ public final class TraceStoreSource implements PacketSource {
         Map<String, String> m = manifest.entries();
         this.expected = manifest.records();
         this.expectedCrc = manifest.recordsCrc();
+        this.snapLength = manifest.snapLength();
+        this.frame = new byte[snapLength];
         // the manifest is a file anyone can edit: its text is printed escaped and cut
         this.source = Printable.escape(m.getOrDefault("source", "?"), StoreManifest.MAX_SOURCE_CHARS);
         for (SkipReason r : SkipReason.values()) {
@@ -102,18 +107,29 @@ public final class TraceStoreSource implements PacketSource {
                 throw StoreManifest.corrupt(dir, "store has more records than the " + expected + " its manifest says");
             }
             Bytes<?> bytes = dc.wire().bytes();
-            if (bytes.readRemaining() != PacketRecord.DECODED_BYTES) {
-                throw StoreManifest.corrupt(dir, "excerpt " + read + " has " + bytes.readRemaining() + " bytes, expected "
-                        + PacketRecord.DECODED_BYTES);
+            long size = bytes.readRemaining();
+            if (size < PacketRecord.METADATA_BYTES) {
+                throw StoreManifest.corrupt(dir, "excerpt " + read + " has " + size + " bytes, less than a record's "
+                        + PacketRecord.METADATA_BYTES);
             }
             MutableDirectBuffer b = into.buffer();
             int off = into.offset();
-            for (int i = 0; i < PacketRecord.DECODED_BYTES; i += Long.BYTES) {
+            for (int i = 0; i < PacketRecord.METADATA_BYTES; i += Long.BYTES) {
                 long w = bytes.readLong();
                 crc.word(w);
                 b.putLong(off + i, w, ByteOrder.LITTLE_ENDIAN);
             }
-            into.noFrame();
+            int caplen = into.capturedLength();
+            if (caplen < 0 || caplen > snapLength || size != PacketRecord.METADATA_BYTES + (long) caplen) {
+                throw StoreManifest.corrupt(dir, "excerpt " + read + " has " + size + " bytes for a captured length of "
+                        + Integer.toUnsignedString(caplen) + " (snap length " + snapLength + ")");
+            }
+            // a record with less room keeps the frame's head, as a shorter snap length would
+            int kept = Math.min(caplen, into.frameCapacity());
+            bytes.read(frame, 0, caplen);
+            crc.frame(frame, caplen); // every stored byte, also those a shorter record does not keep
+            b.putBytes(off + PacketRecord.FRAME_OFFSET, frame, 0, kept);
+            into.capturedLength(kept);
         }
         read++;
         return true;

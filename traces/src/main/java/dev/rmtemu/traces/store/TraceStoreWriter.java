@@ -10,6 +10,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
 import java.io.IOException;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -30,20 +31,33 @@ public final class TraceStoreWriter {
      * null) receives the running count every {@link #PROGRESS_EVERY} records.
      */
     public static long write(PacketSource source, Path dir, LongConsumer progress) {
+        return write(source, dir, PacketRecord.DEFAULT_FRAME_CAPACITY, progress);
+    }
+
+    /**
+     * As {@link #write(PacketSource, Path, LongConsumer)}, keeping at most {@code snapLength}
+     * bytes of each frame (a longer one is stored truncated with its wire length).
+     */
+    public static long write(PacketSource source, Path dir, int snapLength, LongConsumer progress) {
+        PacketRecord r = PacketRecord.allocate(snapLength);
+        byte[] frame = new byte[snapLength];
         prepare(dir);
         long n = 0;
-        PacketRecord r = PacketRecord.allocate();
         RecordChecksum crc = new RecordChecksum();
         try (SingleChronicleQueue q = TraceStore.open(dir, false);
              ExcerptAppender appender = q.createAppender()) {
             while (source.next(r)) {
                 try (DocumentContext dc = appender.writingDocument()) {
                     Bytes<?> bytes = dc.wire().bytes();
-                    for (int i = 0; i < PacketRecord.DECODED_BYTES / Long.BYTES; i++) {
-                        long w = r.word(i);
+                    for (int i = 0; i < PacketRecord.METADATA_BYTES; i += Long.BYTES) {
+                        long w = r.buffer().getLong(r.offset() + i, ByteOrder.LITTLE_ENDIAN);
                         bytes.writeLong(w);
                         crc.word(w);
                     }
+                    int caplen = r.capturedLength();
+                    r.buffer().getBytes(r.offset() + PacketRecord.FRAME_OFFSET, frame, 0, caplen);
+                    bytes.write(frame, 0, caplen);
+                    crc.frame(frame, caplen);
                 }
                 n++;
                 if (progress != null && (n % PROGRESS_EVERY) == 0) {
@@ -53,7 +67,8 @@ public final class TraceStoreWriter {
         }
         Map<String, String> m = new LinkedHashMap<>();
         m.put("format", StoreManifest.FORMAT);
-        m.put("record_bytes", Integer.toString(PacketRecord.DECODED_BYTES));
+        m.put("metadata_bytes", Integer.toString(PacketRecord.METADATA_BYTES));
+        m.put("snap_length", Integer.toString(snapLength));
         m.put("records", Long.toString(n));
         m.put("records_crc32c", Long.toHexString(crc.value()));
         for (Map.Entry<String, StoreManifest.QueueFile> f : StoreManifest.describeFiles(dir).entrySet()) {

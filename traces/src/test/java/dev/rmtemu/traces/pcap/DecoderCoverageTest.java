@@ -16,6 +16,7 @@ import static dev.rmtemu.traces.pcap.CaptureBuilder.be16;
 import static dev.rmtemu.traces.pcap.CaptureBuilder.concat;
 import static dev.rmtemu.traces.pcap.CaptureBuilder.ip;
 import static dev.rmtemu.traces.pcap.CaptureBuilder.macs;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,7 +40,27 @@ class DecoderCoverageTest {
                 .payloadHash(77);
     }
 
-    /** Reads one frame of a pcap with the given link type and checks it decodes like {@code expect}. */
+    /** Bytes of a link type's own header, replaced by an Ethernet header in the record's frame. */
+    private static int linkHeader(int linkType) {
+        switch (linkType) {
+            case LinkType.LINUX_SLL:
+                return 16;
+            case LinkType.LINUX_SLL2:
+                return 20;
+            case LinkType.NULL:
+            case LinkType.LOOP:
+                return 4;
+            default:
+                return 0;
+        }
+    }
+
+    /**
+     * Reads one frame of a pcap with the given link type and checks it decodes like {@code expect}
+     * and carries the frame's bytes: an Ethernet frame as captured; any other link type's frame
+     * behind a 14-byte Ethernet header (hosts' MACs, the ethertype of its IP version) in place of
+     * its own link header, the wire length changed by the difference.
+     */
     private static void assertFrame(int linkType, byte[] frame, PacketRecord expect) {
         // the record's frame is whole (its wire length); tags and link headers wrapped around it lengthen the wire
         int wire = Math.max(frame.length, expect.wireLength());
@@ -49,9 +70,42 @@ class DecoderCoverageTest {
             List<byte[]> got = drain(rd);
             assertEquals(1, got.size(), "link type " + linkType + " skipped: " + rd.skipped());
             PacketRecord r = view(got.get(0));
-            PacketRecord want = PacketRecord.allocate().copyFrom(expect).timestampNs(1_000_002_000L).ingressPort(0)
-                    .wireLength(wire);
+            byte[] carried = frame;
+            int wireCarried = wire;
+            if (linkType != LinkType.ETHERNET) {
+                int h = linkHeader(linkType);
+                byte[] eth = java.util.Arrays.copyOf(CaptureBuilder.ethernet(expect), 14);
+                carried = concat(eth, java.util.Arrays.copyOfRange(frame, h, frame.length));
+                wireCarried = wire - h + 14;
+            }
+            PacketRecord want = PacketRecord.allocate(carried.length).copyFrom(expect).timestampNs(1_000_002_000L)
+                    .ingressPort(0).wireLength(wireCarried).putFrame(carried, 0, carried.length);
             assertTrue(want.contentEquals(r), "link type " + linkType + ": " + r + " vs " + want);
+            assertEquals(0, rd.notIp().total());
+        }
+    }
+
+    /** Reads one Ethernet frame that is not (a well-formed) IP: a record with IP version 0 and exactly its bytes. */
+    private static SkipReason notIp(byte[] frame) {
+        byte[] file = new CaptureBuilder(ByteOrder.BIG_ENDIAN).pcapHeader(true, LinkType.ETHERNET)
+                .pcapPacket(1, 2, frame, frame.length + 3).bytes();
+        try (CaptureReader rd = open(file, false)) {
+            List<byte[]> got = drain(rd);
+            assertEquals(1, got.size());
+            assertEquals(0, rd.skipped().total());
+            PacketRecord r = view(got.get(0));
+            assertEquals(0, r.ipVersion());
+            assertEquals(0, r.protocol());
+            assertEquals(0, r.srcIpv4());
+            assertEquals(frame.length + 3, r.wireLength());
+            assertArrayEquals(frame, r.frameBytes());
+            assertEquals(1, rd.notIp().total());
+            for (SkipReason s : SkipReason.values()) {
+                if (rd.notIp().count(s) == 1) {
+                    return s;
+                }
+            }
+            throw new AssertionError();
         }
     }
 
@@ -148,23 +202,43 @@ class DecoderCoverageTest {
     }
 
     @Test
-    void skippedFramesAreCountedByReason() {
+    void framesThatAreNotIpAreKeptWithTheirBytesAndCountedByWhy() {
         byte[] arp = concat(macs(), be16(0x0806), new byte[28]);
-        assertEquals(SkipReason.ARP, skipReason(LinkType.ETHERNET, arp));
-        assertEquals(SkipReason.NON_IP_ETHERTYPE, skipReason(LinkType.ETHERNET, concat(macs(), be16(0x88CC), new byte[30])));
-        assertEquals(SkipReason.TRUNCATED_L2, skipReason(LinkType.ETHERNET, new byte[10]));
-        assertEquals(SkipReason.TRUNCATED_L3, skipReason(LinkType.ETHERNET,
-                concat(macs(), be16(0x0800), java.util.Arrays.copyOf(ip(tcp4()), 12))));
-        assertEquals(SkipReason.TRUNCATED_L4, skipReason(LinkType.RAW, java.util.Arrays.copyOf(ip(tcp4()), 30)));
-        assertEquals(SkipReason.UNSUPPORTED_LINK_TYPE, skipReason(147, ip(tcp4())));
-        assertEquals(SkipReason.NOT_IP, skipReason(LinkType.RAW, new byte[] {0x55, 0, 0, 0}));
+        assertEquals(SkipReason.ARP, notIp(arp));
+        assertEquals(SkipReason.ARP, notIp(concat(macs(), be16(0x8100), be16(7), be16(0x0806), new byte[28]))); // VLAN
+        assertEquals(SkipReason.ARP, notIp(concat(macs(), be16(0x88A8), be16(5), be16(0x8100), be16(6), be16(0x0806),
+                new byte[28]))); // QinQ
+        assertEquals(SkipReason.NON_IP_ETHERTYPE, notIp(concat(macs(), be16(0x88CC), new byte[30])));
+        assertEquals(SkipReason.TRUNCATED_L2, notIp(new byte[10]));
+        assertEquals(SkipReason.TRUNCATED_L3, notIp(concat(macs(), be16(0x0800), java.util.Arrays.copyOf(ip(tcp4()), 12))));
         byte[] badLabels = {0, 1, 1, 64, 0x12, 0x34};
-        assertEquals(SkipReason.MPLS_NON_IP, skipReason(LinkType.ETHERNET, concat(macs(), be16(0x8847), badLabels)));
+        assertEquals(SkipReason.MPLS_NON_IP, notIp(concat(macs(), be16(0x8847), badLabels)));
         byte[] tags = new byte[4 * 10];
         for (int i = 0; i < 10; i++) {
             tags[4 * i + 2] = (byte) 0x81;
         }
-        assertEquals(SkipReason.TOO_MANY_TAGS, skipReason(LinkType.ETHERNET, concat(macs(), be16(0x8100), tags)));
+        assertEquals(SkipReason.TOO_MANY_TAGS, notIp(concat(macs(), be16(0x8100), tags)));
+    }
+
+    @Test
+    void framesThatCannotBeFramedAsEthernetAreSkipped() {
+        // another link type's frame must be IP (or say its ethertype) to get an Ethernet header in front
+        assertEquals(SkipReason.UNSUPPORTED_LINK_TYPE, skipReason(147, ip(tcp4())));
+        assertEquals(SkipReason.NOT_IP, skipReason(LinkType.RAW, new byte[] {0x55, 0, 0, 0}));
+        assertEquals(SkipReason.TRUNCATED_L2, skipReason(LinkType.LINUX_SLL, new byte[10]));
+        // a raw IP frame cut short is kept (as not IP), with an Ethernet header in front
+        byte[] file = new CaptureBuilder(ByteOrder.BIG_ENDIAN).pcapHeader(true, LinkType.RAW)
+                .pcapPacket(1, 2, java.util.Arrays.copyOf(ip(tcp4()), 30), 200).bytes();
+        try (CaptureReader rd = open(file, false)) {
+            List<byte[]> got = drain(rd);
+            assertEquals(1, got.size());
+            assertEquals(1, rd.notIp().count(SkipReason.TRUNCATED_L4));
+            PacketRecord r = view(got.get(0));
+            assertEquals(0, r.ipVersion());
+            assertEquals(214, r.wireLength());
+            assertEquals(44, r.capturedLength());
+            assertArrayEquals(concat(new byte[12], be16(0x0800), java.util.Arrays.copyOf(ip(tcp4()), 30)), r.frameBytes());
+        }
     }
 
     @Test

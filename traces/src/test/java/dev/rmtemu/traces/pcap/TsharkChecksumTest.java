@@ -57,7 +57,7 @@ class TsharkChecksumTest {
     private Path write(String spec, CaptureFiles.Format format, int snap) {
         Path f = dir.resolve("t." + format.name().toLowerCase());
         try (PacketSource src = TraceSpec.open(spec); CaptureWriter w = CaptureWriter.create(f, format, snap)) {
-            PacketRecord r = PacketRecord.allocate();
+            PacketRecord r = PacketRecord.allocate(Math.min(snap, PacketRecord.MAX_FRAME_BYTES)); // frames as the snap keeps them
             while (src.next(r)) {
                 w.write(r);
             }

@@ -111,7 +111,7 @@ class CorruptStoreTest {
 
     /** Offset of record {@code k} in the cycle file (its 64 bytes as written), searched from {@code from}. */
     private int offsetOf(byte[] file, int k, int from) {
-        byte[] rec = java.util.Arrays.copyOf(records.get(k), dev.rmtemu.traces.PacketRecord.DECODED_BYTES);
+        byte[] rec = records.get(k); // as stored: metadata and frame bytes
         outer:
         for (int i = from; i + rec.length <= file.length; i++) {
             for (int j = 0; j < rec.length; j++) {
@@ -170,8 +170,17 @@ class CorruptStoreTest {
         assertEquals(store + ": corrupt trace store: store ends after 2000 records, manifest says 2001", refusal());
         Files.writeString(manifest, good.replace("records=2000", "records=-3"));
         assertEquals(store + ": corrupt trace store: manifest value of 'records' is '-3', not a count", refusal());
-        Files.writeString(manifest, good.replace("format=rmtemu-trace-store 2", "format=rmtemu-trace-store 1"));
+        Files.writeString(manifest, good.replace("format=rmtemu-trace-store 3", "format=rmtemu-trace-store 1"));
         assertTrue(refusal().startsWith(store + ": unsupported trace store format 'rmtemu-trace-store 1'"));
+        // a store of the previous format holds no frame bytes: the switch could not parse its packets
+        Files.writeString(manifest, good.replace("format=rmtemu-trace-store 3", "format=rmtemu-trace-store 2"));
+        assertEquals(store + ": unsupported trace store format 'rmtemu-trace-store 2' (this rmtemu reads"
+                + " 'rmtemu-trace-store 3'; stores of formats 1 and 2 keep no frame bytes: convert the trace again)",
+                refusal());
+        Files.writeString(manifest, good.replace("snap_length=256", "snap_length=0"));
+        assertEquals(store + ": corrupt trace store: snap_length is 0, not in 1..65535", refusal());
+        Files.writeString(manifest, good.replace("snap_length=256", "snap_length=60"));
+        assertTrue(refusal().startsWith(store + ": corrupt trace store: excerpt 0 has "), "a record longer than the snap length");
         Files.writeString(manifest, good + "file.a\u0000b.cq4=1 crc32c=0\n");
         assertEquals(store + ": corrupt trace store: manifest lists 'a\\u0000b.cq4', not a queue file name", refusal());
         Files.write(manifest, new byte[] {'f', (byte) 0xFF, '\n'});

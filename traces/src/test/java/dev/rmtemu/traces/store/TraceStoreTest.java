@@ -1,5 +1,6 @@
 package dev.rmtemu.traces.store;
 
+import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.SkipReason;
@@ -34,7 +35,7 @@ class TraceStoreTest {
                 "ports", "8"));
         Path store = dir.resolve("t.cq");
         long n = TraceStoreWriter.write(gen(GeneratorKind.ISP, "packets", "30000", "flows", "700", "ipv6", "0.3",
-                "ports", "8"), store, null);
+                "ports", "8"), store, PacketRecord.MAX_FRAME_BYTES, null); // whole frames, byte for byte
         assertEquals(30000, n);
         try (PacketSource src = TraceSpec.open(store.toString())) {
             assertEquals(30000, src.knownCount()); // from the manifest, before reading: the progress bar's total

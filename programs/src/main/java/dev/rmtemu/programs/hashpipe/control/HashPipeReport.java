@@ -78,6 +78,9 @@ public final class HashPipeReport implements ProgramReport {
         try (PacketSource src = TraceSpec.open(trace)) {
             while (n < packets && src.next(r)) {
                 n++;
+                if (r.ipVersion() == 0) {
+                    continue; // ARP and other frames that are not IP belong to no flow
+                }
                 boolean fold = ipv4Only && r.ipVersion() == 6;
                 if (fold) {
                     foldedPackets++;

@@ -88,6 +88,9 @@ public final class LdsReport implements ProgramReport {
         try (PacketSource src = TraceSpec.open(trace)) {
             while (n < packets && src.next(r)) {
                 n++;
+                if (r.ipVersion() == 0) {
+                    continue; // ARP and other frames that are not IP belong to no flow
+                }
                 long key = LdsPacketKeys.tupleKey(r);
                 int i = (int) index.get(key);
                 if (i < 0) {

@@ -1,5 +1,7 @@
 package dev.rmtemu.programs.midst.experiment;
 
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
+import org.agrona.concurrent.UnsafeBuffer;
 import dev.rmtemu.traces.PacketRecord;
 
 import java.util.SplittableRandom;
@@ -14,6 +16,8 @@ import java.util.SplittableRandom;
  * lookup tables. Seeded and deterministic.
  */
 public final class MidstTraffic {
+    /** Takes a frame whose headers do not fit a record's capacity (a tiny snap length). */
+    private final UnsafeBuffer frameScratch = new UnsafeBuffer(new byte[FrameSynthesizer.MAX_MIN_FRAME]);
     public static final int FLOW_BASE = 0x0A800000;
     public static final int DST = 0x0A000001;
     public static final int DST_PORT = 5001;
@@ -89,6 +93,7 @@ public final class MidstTraffic {
                 .srcIpv4(FLOW_BASE + f).dstIpv4(DST).srcPort(SRC_PORT_BASE + (f & 0x7FFF)).dstPort(DST_PORT)
                 .ttl(64).tcpSeq(seq[f]).payloadHash((int) index)
                 .ingressPort(spec.inputPorts()[f % spec.inputPorts().length]);
+        FrameSynthesizer.putFrame(r, frameScratch); // the frame the switch parses
         index++;
         if (++inBurst == spec.packetsPerBurst()) {
             inBurst = 0;
