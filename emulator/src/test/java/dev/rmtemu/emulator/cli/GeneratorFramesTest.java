@@ -71,13 +71,14 @@ class GeneratorFramesTest {
 
     @Test
     void replaySnaplenOutsideItsRangeIsOneLine() {
+        // refused before any run directory is touched
         for (String bad : new String[] {"0", "65536", "-4"}) {
             String[] r = run("replay", "--program", "counter", "--trace", "gen:uniform?packets=10", "--snaplen", bad);
             assertEquals("2", r[0]);
             assertEquals("rmtemu: --snaplen " + bad + ": must be in [1, 65535]", r[2].strip());
         }
         String[] ok = run("replay", "--program", "counter", "--trace", "gen:uniform?packets=100&seed=1", "--snaplen", "64",
-                "--json");
+                "--json", "--out", dir.resolve("run").toString());
         assertEquals("0", ok[0], ok[2]);
     }
 }
