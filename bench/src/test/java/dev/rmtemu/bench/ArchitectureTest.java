@@ -60,7 +60,7 @@ class ArchitectureTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("machine").definedBy(EMU + ".engine..", EMU + ".tm..", EMU + ".ring..", EMU + ".network..",
                         EMU + ".topology..", EMU + ".journal..", EMU + ".metrics..", EMU + ".json..", EMU + ".host..",
-                        EMU + ".rundir..")
+                        EMU + ".rundir..", EMU + ".capture..")
                 .layer("spi").definedBy(EMU + ".spi..")
                 .layer("run").definedBy(EMU + ".run..")
                 .layer("output").definedBy(EMU + ".output..")

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.capture.CaptureOptions;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.rundir.OutputPaths;
@@ -54,6 +55,11 @@ import java.util.concurrent.Callable;
             "DIR is locked for the run (DIR/run.lock); report.json says \"complete\": false until the run ends",
             "and lists the run's files, which are all a rerun removes. SIGINT/SIGTERM stop the run with a final",
             "report marked incomplete (exit 130/143). Network packets have a hop budget (--max-hops): loops end.",
+            "--capture records what leaves: DIR/capture/egress.pcapng (interface N = egress port N, named",
+            "portN, each frame at its emulated departure in ns) and DIR/capture/drops.pcapng (interface N =",
+            "the port the packet arrived on, its drop cause as the packet's comment); --packet-log writes",
+            "DIR/packets.csv.gz, one row per packet. With --topology: DIR/capture/SWITCH/ and",
+            "DIR/packets/SWITCH.csv.gz per switch.",
             HelpText.SIGINT_INHERITED_IGNORED
         },
         footer = {"", "Examples:",
@@ -174,6 +180,16 @@ public final class ReplayCommand implements Callable<Integer> {
             + " in all; smaller ones are always saved.")
     boolean saveRegisters;
 
+    @Option(names = "--capture", descriptionKey = "capture")
+    boolean capture;
+
+    @Option(names = "--capture-limit", paramLabel = "N", descriptionKey = "capture-limit",
+            defaultValue = "" + CaptureOptions.DEFAULT_LIMIT)
+    long captureLimit;
+
+    @Option(names = "--packet-log", descriptionKey = "packet-log")
+    boolean packetLog;
+
     @Option(names = "--json", description = "Print report.json to stdout instead of the summary table.")
     boolean json;
 
@@ -210,8 +226,19 @@ public final class ReplayCommand implements Callable<Integer> {
         ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
                 topology, force, maxHops, saveRegisters,
-                snaplen == null ? ReplayOptions.WINDOW_SNAP : Snaplen.check(snaplen), loop);
+                snaplen == null ? ReplayOptions.WINDOW_SNAP : Snaplen.check(snaplen), loop, captureOptions());
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
+    }
+
+    /** --capture, --capture-limit and --packet-log, checked. */
+    private CaptureOptions captureOptions() {
+        if (!capture && spec.commandLine().getParseResult().hasMatchedOption("--capture-limit")) {
+            throw new UserError("--capture-limit bounds the capture files: it needs --capture");
+        }
+        if (captureLimit < 1) {
+            throw new UserError("--capture-limit must be at least 1 packet, got " + captureLimit);
+        }
+        return new CaptureOptions(capture, captureLimit, packetLog);
     }
 
     /** Exit code of a run that ended with warnings under {@code --strict} (README: exit codes). */

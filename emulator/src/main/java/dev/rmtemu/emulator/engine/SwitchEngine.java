@@ -152,6 +152,8 @@ public final class SwitchEngine {
     private final List<Generator> generators = new ArrayList<>();
     private int[][] multicastGroups = new int[0][];
     private DepartureListener listener = (c, p, s, pool) -> { };
+    /** Captures and the packet log (null: neither is on, and the engine reports nothing). */
+    private PacketTap tap;
     private ForwardingTable forwarding;
     private boolean routerTtl;
     private int causeTtl;
@@ -260,6 +262,11 @@ public final class SwitchEngine {
 
     public void onDeparture(DepartureListener l) {
         this.listener = l;
+    }
+
+    /** Tells {@code t} of every packet that leaves or is dropped from now on (null: nobody). */
+    public void tap(PacketTap t) {
+        this.tap = t;
     }
 
     /** The current departure listener (a control plane chains its own before it, e.g. in a network). */
@@ -755,7 +762,7 @@ public final class SwitchEngine {
         // a program's bridged header rides through the buffer (not the wire): it costs cells
         int code = tm.enqueue(c, out, qid, slot, pool.record(slot).wireLength(), bridgedBytes);
         if (code != DropCause.ADMITTED) {
-            drop(slot, out >= frontPorts ? causeRecirc : causeTm[code]);
+            drop(slot, out >= frontPorts ? causeRecirc : causeTm[code], out < frontPorts ? out : PacketTap.NO_PORT, qid);
             return;
         }
         timeline.record(c, tm.bufferOccupancyCells());
@@ -804,7 +811,7 @@ public final class SwitchEngine {
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
         }
         if (fEgressDrop != null && phv.get(fEgressDrop) != 0) {
-            drop(slot, causeEgress);
+            drop(slot, causeEgress, recirc ? PacketTap.NO_PORT : out, dq.qid());
             return;
         }
         long departure = dq.serialisationEndCycle() + egressToWire;
@@ -834,6 +841,10 @@ public final class SwitchEngine {
         }
         if (hasShim) {
             pool.shim(slot, parser.deparseShim(phv));
+        }
+        if (tap != null) {
+            tap.departed(pool.packetNumber(slot), pool.ingressPort(slot), pool.arrivalCycle(slot), out, dq.qid(),
+                    departure, pool.record(slot));
         }
         listener.departed(departure, out, slot, pool);
         pool.release(slot);
@@ -869,8 +880,16 @@ public final class SwitchEngine {
     }
 
     private void drop(int slot, int cause) {
+        drop(slot, cause, PacketTap.NO_PORT, PacketTap.NO_QUEUE);
+    }
+
+    private void drop(int slot, int cause, int port, int queue) {
         counters.dropped(cause);
         droppedPackets.add(now, 1);
+        if (tap != null) {
+            tap.dropped(pool.packetNumber(slot), pool.ingressPort(slot), pool.arrivalCycle(slot), port, queue, cause, now,
+                    pool.record(slot));
+        }
         pool.release(slot);
     }
 

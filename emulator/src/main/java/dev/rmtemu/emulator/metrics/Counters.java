@@ -85,6 +85,19 @@ public final class Counters {
         return newId;
     }
 
+    /** The name of drop cause {@code causeId} (as {@link #dropCause(String)} registered it). */
+    public String causeName(int causeId) {
+        if (causeId < 0 || causeId >= causeNames.size()) {
+            throw new IllegalArgumentException("unknown drop cause id " + causeId);
+        }
+        return causeNames.get(causeId);
+    }
+
+    /** Drop causes registered so far (ids 0 .. n-1). */
+    public int causeCount() {
+        return causeNames.size();
+    }
+
     /** Counts one packet dropped for the cause with id {@code causeId}. */
     public void dropped(int causeId) {
         if (causeId < 0 || causeId >= causeNames.size()) {

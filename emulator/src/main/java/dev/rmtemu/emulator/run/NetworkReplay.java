@@ -20,6 +20,7 @@ import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.spec.TraceSpec;
 
 import dev.rmtemu.emulator.spi.RunResults;
+import dev.rmtemu.emulator.capture.RunCaptures;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.emulator.rundir.StopRequest;
 
@@ -84,9 +85,11 @@ public final class NetworkReplay {
             progress.total(Replay.expectedPackets(source, o.maxPackets()));
         }
         net.stopWhen(stop == null ? null : stop::requested);
+        RunCaptures captures = null;
         try (RunDirectory rd = Replay.openRunDirectory(o, source)) {
             try {
                 ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+                captures = Replay.captures(rd, o, () -> RunCaptures.forNetwork(rd, o.capture(), net));
                 Injector injector = new Injector(net, timing, progress);
                 long hostStart = HostClock.nanos();
                 List<ProgramControlPlane.Session> sessions = new ArrayList<>();
@@ -95,12 +98,15 @@ public final class NetworkReplay {
                 }
                 String stoppedBy = RunLoop.run(source, o.maxPackets(), net.frameCapacity(), injector, sessions, net::drain, net::now, journal, stop);
                 long hostNs = HostClock.nanos() - hostStart;
+                // the captures close before the report lists the run's files: stopped or not, they are whole
+                List<String> captureWarnings = captures == null ? List.of() : captures.finish();
                 net.checkConservation(stoppedBy == null);
                 if (progress != null) {
                     progress.done(injector.packets);
                 }
                 ReplayResult run = ReplayResult.ofNetwork(o, net, injector.packets, source.skipped(), hostNs, injector.firstArrival,
-                        injector.lastArrival, stoppedBy, RunResults.NONE);
+                        injector.lastArrival, stoppedBy, RunResults.NONE)
+                        .withOutputWarnings(captureWarnings);
                 // read from the switches (and the closed journal) once, for report.json, results/*.csv and the summary
                 ReplayResult r = stoppedBy != null ? run : run.withResults(ProgramReport.collectNetwork(run));
                 if (rd != null) {
@@ -109,10 +115,17 @@ public final class NetworkReplay {
                 return r;
             } catch (DiskFull e) {
                 // a full file system ends the run as a stop does: report.json says complete: false and why
+                if (captures != null) {
+                    captures.close();
+                }
                 if (rd != null) {
                     rd.failed(e);
                 }
                 throw e;
+            } finally {
+                if (captures != null) {
+                    captures.close(); // after a failure; a no-op once finished
+                }
             }
         }
     }

@@ -20,11 +20,13 @@ import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.spec.TraceSpec;
 
 import dev.rmtemu.emulator.spi.RunResults;
+import dev.rmtemu.emulator.capture.RunCaptures;
 import dev.rmtemu.emulator.rundir.RunDirectory;
 import dev.rmtemu.emulator.rundir.StopRequest;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Replays a trace through one switch: a reader thread feeds packet records
@@ -106,9 +108,11 @@ public final class Replay {
             progress.total(expectedPackets(source, o.maxPackets()));
         }
         engine.stopWhen(stop == null ? null : stop::requested);
+        RunCaptures captures = null;
         try (RunDirectory rd = openRunDirectory(o, source)) {
             try {
                 ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+                captures = Replay.captures(rd, o, () -> RunCaptures.forSwitch(rd, o.capture(), engine));
                 Feeder feeder = new Feeder(engine, timing, ports, progress);
                 long hostStart = HostClock.nanos();
                 List<ProgramControlPlane.Session> sessions = new ArrayList<>();
@@ -117,12 +121,15 @@ public final class Replay {
                 }
                 String stoppedBy = RunLoop.run(source, o.maxPackets(), engine.frameCapacity(), feeder, sessions, engine::drain, engine::now, journal, stop);
                 long hostNs = HostClock.nanos() - hostStart;
+                // the captures close before the report lists the run's files: stopped or not, they are whole
+                List<String> captureWarnings = captures == null ? List.of() : captures.finish();
                 engine.checkConservation();
                 if (progress != null) {
                     progress.done(feeder.packets);
                 }
                 ReplayResult run = ReplayResult.ofSwitch(o, engine, feeder.packets, source.skipped(), hostNs,
-                        feeder.firstArrival, feeder.lastArrival, stoppedBy, RunResults.NONE);
+                        feeder.firstArrival, feeder.lastArrival, stoppedBy, RunResults.NONE)
+                        .withOutputWarnings(captureWarnings);
                 // read from the switch (and the closed journal) once, for report.json, results/*.csv and the summary
                 ReplayResult result = stoppedBy != null ? run : run.withResults(ProgramReport.collect(run));
                 if (rd != null) {
@@ -131,12 +138,30 @@ public final class Replay {
                 return result;
             } catch (DiskFull e) {
                 // a full file system ends the run as a stop does: report.json says complete: false and why
+                if (captures != null) {
+                    captures.close();
+                }
                 if (rd != null) {
                     rd.failed(e);
                 }
                 throw e;
+            } finally {
+                if (captures != null) {
+                    captures.close(); // after a failure; a no-op once finished
+                }
             }
         }
+    }
+
+    /** The captures and packet log {@code o} asks for, started in {@code rd}; null when it asks for none. */
+    static RunCaptures captures(RunDirectory rd, ReplayOptions o, Supplier<RunCaptures> start) {
+        if (!o.capture().any()) {
+            return null;
+        }
+        if (rd == null) {
+            throw new IllegalArgumentException("captures and a packet log need a run directory (out)");
+        }
+        return start.get();
     }
 
     /**

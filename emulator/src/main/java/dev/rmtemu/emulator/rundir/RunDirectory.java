@@ -218,6 +218,45 @@ public final class RunDirectory implements AutoCloseable {
     }
 
     /**
+     * Starts {@code name} as a file written during the run (a capture): plans it, creates its
+     * parents and returns its temporary path; {@link #commit} renames it into place. Until
+     * then it is the same temporary file {@link #failed} and the next run remove.
+     */
+    public Path openStream(String name) {
+        String n = checkedName(name);
+        if (!files.contains(n)) {
+            plan(List.of(n));
+        }
+        refuseLinkedParent(n);
+        Path temp = tempFor(dir.resolve(n));
+        try {
+            createParents(n);
+            Files.deleteIfExists(temp);
+        } catch (IOException e) {
+            throw writeFailure(temp, e);
+        }
+        return temp;
+    }
+
+    /** Renames a file started with {@link #openStream} (and closed by its writer) into place. */
+    public void commit(String name) {
+        Path target = dir.resolve(checkedName(name));
+        try {
+            move(tempFor(target), target);
+        } catch (IOException e) {
+            throw writeFailure(target, e);
+        }
+    }
+
+    /** A failed write of {@code file} during the run: {@link DiskFull} when the file system is full. */
+    public static RuntimeException writeFailure(Path file, IOException e, String what) {
+        if (DiskFull.isNoSpace(e)) {
+            return new DiskFull(file, e);
+        }
+        return new UncheckedIOException("cannot " + what + " " + file + ": " + e.getMessage(), e);
+    }
+
+    /**
      * Refuses (exit 2) a manifest or output name one of whose parent directories inside the run
      * directory is a symbolic link: writing or deleting through it would reach outside {@code --out}.
      * The last component may be a link (it is replaced or removed, never followed).

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.spi;
 
+import dev.rmtemu.emulator.capture.CaptureOptions;
 import dev.rmtemu.emulator.network.NetworkOptions;
 import java.nio.file.Path;
 import java.util.Map;
@@ -27,11 +28,12 @@ import java.util.TreeMap;
  *                    truncated, with its wire length); {@link #WINDOW_SNAP} = the target's parser window
  * @param loops       passes over the trace, back to back, each one's timestamps shifted past the one
  *                    before (tcpreplay's {@code --loop}; 1 = once)
+ * @param capture     the captures and packet log to write into {@code out} ({@link CaptureOptions#NONE}: none)
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                             boolean progress, Path control, String topology, boolean force, int maxHops,
-                            boolean saveRegisters, int snapLength, int loops) {
+                            boolean saveRegisters, int snapLength, int loops, CaptureOptions capture) {
     /** {@link #snapLength()} meaning: the parser window of the target (of the largest, in a network). */
     public static final int WINDOW_SNAP = NetworkOptions.WINDOW_SNAP;
 
@@ -44,6 +46,33 @@ public record ReplayOptions(String program, Map<String, String> params, String t
         if (loops < 1) {
             throw new IllegalArgumentException("loops must be at least 1, got " + loops);
         }
+        if (capture == null) {
+            capture = CaptureOptions.NONE;
+        }
+    }
+
+    /** Without captures or a packet log. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops,
+                         boolean saveRegisters, int snapLength) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, saveRegisters, snapLength, 1, CaptureOptions.NONE);
+    }
+
+    /** With the parser window's snap length and {@code capture} as the captures and packet log. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops,
+                         boolean saveRegisters, CaptureOptions capture) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, saveRegisters, WINDOW_SNAP, 1, capture);
+    }
+
+    /** These options with {@code c} as the captures and packet log. */
+    public ReplayOptions withCapture(CaptureOptions c) {
+        return new ReplayOptions(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out,
+                progress, control, topology, force, maxHops, saveRegisters, snapLength, loops, c);
     }
 
     /** With the parser window's snap length, one pass over the trace. */
@@ -52,7 +81,7 @@ public record ReplayOptions(String program, Map<String, String> params, String t
                          boolean progress, Path control, String topology, boolean force, int maxHops,
                          boolean saveRegisters) {
         this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
-                topology, force, maxHops, saveRegisters, WINDOW_SNAP, 1);
+                topology, force, maxHops, saveRegisters, WINDOW_SNAP, 1, CaptureOptions.NONE);
     }
 
     /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */

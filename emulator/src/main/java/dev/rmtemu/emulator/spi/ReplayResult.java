@@ -11,15 +11,24 @@ import java.util.List;
  * ran it ({@code engine} for one switch, {@code network} for a network; the other is null: its
  * counters, metrics and state) and host measurements. {@code interruptedBy} names the signal that
  * stopped the run early (null: it ran to the end); {@code results} are the programs' results
- * read from the switches after the run ({@link ProgramReport}).
+ * read from the switches after the run ({@link ProgramReport}); {@code outputWarnings} are what
+ * writing the run's outputs had to say (a capture file that reached its limit).
  */
 public record ReplayResult(ReplayOptions options, SwitchEngine engine, NetworkEngine network, long packetsRead,
                            SkipCounters skipped, long hostNanos, long firstArrivalCycle, long lastArrivalCycle,
-                           String interruptedBy, RunResults results) {
+                           String interruptedBy, RunResults results, List<String> outputWarnings) {
     public ReplayResult {
         if ((engine == null) == (network == null)) {
             throw new IllegalArgumentException("a replay runs one switch or one network");
         }
+        outputWarnings = List.copyOf(outputWarnings);
+    }
+
+    public ReplayResult(ReplayOptions options, SwitchEngine engine, NetworkEngine network, long packetsRead,
+                        SkipCounters skipped, long hostNanos, long firstArrivalCycle, long lastArrivalCycle,
+                        String interruptedBy, RunResults results) {
+        this(options, engine, network, packetsRead, skipped, hostNanos, firstArrivalCycle, lastArrivalCycle,
+                interruptedBy, results, List.of());
     }
 
     /** The result of a single-switch replay. */
@@ -46,7 +55,13 @@ public record ReplayResult(ReplayOptions options, SwitchEngine engine, NetworkEn
     /** This result with the programs' results. */
     public ReplayResult withResults(RunResults r) {
         return new ReplayResult(options, engine, network, packetsRead, skipped, hostNanos, firstArrivalCycle,
-                lastArrivalCycle, interruptedBy, r);
+                lastArrivalCycle, interruptedBy, r, outputWarnings);
+    }
+
+    /** This result with the warnings of writing its outputs (they follow the run's own). */
+    public ReplayResult withOutputWarnings(List<String> w) {
+        return new ReplayResult(options, engine, network, packetsRead, skipped, hostNanos, firstArrivalCycle,
+                lastArrivalCycle, interruptedBy, results, w);
     }
 
     /** Host throughput in millions of trace packets per second of wall time. */

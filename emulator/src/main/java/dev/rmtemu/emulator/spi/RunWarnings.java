@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * What a user should know about a run that finished but probably did not do what they meant:
  * the compiler's warnings about the program (a table keyed by a field its own stage writes),
  * the trace gave no packets, every packet was dropped (one switch) or none was delivered (a
- * network), a switch sent packets out of topology ports that have no link, a forwarding loop.
+ * network), a switch sent packets out of topology ports that have no link, a forwarding loop,
+ * a capture file that reached its limit ({@link ReplayResult#outputWarnings()}, last).
  * One list for both kinds of replay: printed as {@code warning:} lines on stderr, written under
  * {@code warnings} in report.json, and turned into exit 5 by {@code replay --strict}. Each
  * warning depends only on the run's inputs (counters, never the host), in a fixed order.
@@ -53,6 +54,7 @@ public final class RunWarnings {
         }
         poolMemory(w, e);
         programs(w, r.results());
+        w.addAll(r.outputWarnings());
         return List.copyOf(w);
     }
 
@@ -109,6 +111,7 @@ public final class RunWarnings {
         }
         w.addAll(net.warnings());
         programs(w, r.results());
+        w.addAll(r.outputWarnings());
         return List.copyOf(w);
     }
 

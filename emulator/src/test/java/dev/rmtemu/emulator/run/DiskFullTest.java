@@ -185,6 +185,28 @@ class DiskFullTest {
     }
 
     @Test
+    void aCaptureThatFillsTheDiskEndsTheRunAndLeavesNoHalfFile(@TempDir Path tmp) throws Exception {
+        Path small = tmp.resolve("small");
+        mountTmpfs(small, OUTPUTS_DO_NOT_FIT);
+        try {
+            Path out = small.resolve("run");
+            // ~140 bytes of pcapng per packet: 20,000 packets need ~2.8 MB, the file system has 1000 KiB
+            Cli r = cli("replay", "--program", "counter", "--trace", "gen:isp?packets=20000&flows=200&seed=3",
+                    "--rate", "10G", "--no-progress", "--capture", "--packet-log", "--out", out.toString());
+            String line = out.resolve("capture/egress.pcapng") + ": no space left on device";
+            assertEquals(DiskFull.EXIT_CODE, r.exit(), r.err());
+            assertEquals(List.of("rmtemu: " + line), r.err().lines().toList());
+            assertEquals(List.of(), temporaries(out));
+            assertFalse(Files.exists(out.resolve("capture/egress.pcapng")));
+            JsonNode report = report(out);
+            assertFalse(report.get("complete").asBoolean());
+            assertEquals(line, report.get("interrupted_by").asText());
+        } finally {
+            unmount(small);
+        }
+    }
+
+    @Test
     void anExperimentWhoseOutputsDoNotFitSaysWhyInItsReport(@TempDir Path tmp) throws Exception {
         Path small = tmp.resolve("small");
         mountTmpfs(small, OUTPUTS_DO_NOT_FIT);

@@ -20,23 +20,47 @@ import java.nio.file.StandardOpenOption;
 public abstract class CaptureWriter implements AutoCloseable {
     /** Output buffer size: many frames per write system call. */
     static final int BUFFER_BYTES = 1 << 20;
+    /** Frames written at most when no limit is given. */
+    public static final long NO_LIMIT = Long.MAX_VALUE;
 
     protected final String name;
     /** Bytes of each frame written at most (raised per frame to its headers and payload word). */
     protected final int snapLength;
     private final FileChannel channel;
-    private final ByteBuffer bytes = ByteBuffer.allocateDirect(BUFFER_BYTES);
-    protected final UnsafeBuffer out = new UnsafeBuffer(bytes);
+    private final int bufferBytes;
+    private final ByteBuffer bytes;
+    protected final UnsafeBuffer out;
     protected int used;
     private long written;
     private long lengthsRaised;
+    /** Frames the file takes at most; later ones are counted, not written. */
+    private final long limit;
+    private long notWritten;
 
     protected CaptureWriter(Path file, int snapLength) {
+        this(file, snapLength, BUFFER_BYTES, NO_LIMIT);
+    }
+
+    /**
+     * A writer whose output buffer holds {@code bufferBytes} (at least one largest frame and its
+     * framing) and whose file takes at most {@code limit} frames.
+     */
+    protected CaptureWriter(Path file, int snapLength, int bufferBytes, long limit) {
         if (snapLength < 1 || snapLength > FrameSynthesizer.WHOLE_FRAME) {
             throw new IllegalArgumentException("snap length " + snapLength + " not in [1, " + FrameSynthesizer.WHOLE_FRAME + "]");
         }
+        if (bufferBytes < snapLength + MAX_FRAMING_BYTES) {
+            throw new IllegalArgumentException("buffer of " + bufferBytes + " bytes holds no frame of " + snapLength);
+        }
+        if (limit < 0) {
+            throw new IllegalArgumentException("negative frame limit " + limit);
+        }
         this.name = file.toString();
         this.snapLength = snapLength;
+        this.bufferBytes = bufferBytes;
+        this.bytes = ByteBuffer.allocateDirect(bufferBytes);
+        this.out = new UnsafeBuffer(bytes);
+        this.limit = limit;
         try {
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
@@ -61,6 +85,29 @@ public abstract class CaptureWriter implements AutoCloseable {
     }
 
     /**
+     * Counts one more frame against the limit: true when it may be written, false (counted as
+     * not written) once the file holds {@code limit} frames.
+     */
+    protected final boolean admit() {
+        if (written >= limit) {
+            notWritten++;
+            return false;
+        }
+        return true;
+    }
+
+    /** Counts a frame a subclass wrote itself (see {@link #admit()}). */
+    protected final void wrote(int bytesWritten) {
+        used += bytesWritten;
+        written++;
+    }
+
+    /** Frames refused because the file held its limit. */
+    public long notWritten() {
+        return notWritten;
+    }
+
+    /**
      * Appends one record as a frame: its own bytes cut to the snap length, or (a record without
      * frame bytes, IPv4/IPv6 only) the synthesised frame.
      */
@@ -73,6 +120,9 @@ public abstract class CaptureWriter implements AutoCloseable {
         used += n;
         written++;
     }
+
+    /** Bytes of block framing around one frame that every buffer leaves room for (headers, padding). */
+    static final int MAX_FRAMING_BYTES = 4096;
 
     /** Bytes of {@code r}'s frame this writer writes. */
     protected final int frameBytes(PacketRecord r) {
@@ -104,7 +154,7 @@ public abstract class CaptureWriter implements AutoCloseable {
 
     /** Makes room for {@code n} bytes in the buffer. */
     protected final void reserve(int n) {
-        if (used + n > BUFFER_BYTES) {
+        if (used + n > bufferBytes) {
             flush();
         }
     }

@@ -5,6 +5,7 @@ import dev.rmtemu.traces.SkipReason;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -22,6 +23,8 @@ public final class PcapngReader extends CaptureReader {
     static final int BLOCK_EPB = 0x00000006;
     static final int BYTE_ORDER_MAGIC = 0x1A2B3C4D;
     static final int OPT_END = 0;
+    static final int OPT_COMMENT = 1;
+    static final int OPT_IF_NAME = 2;
     static final int OPT_IF_TSRESOL = 9;
     static final int OPT_IF_TSOFFSET = 14;
     /** Smallest block: type, total length, trailing total length. */
@@ -52,6 +55,11 @@ public final class PcapngReader extends CaptureReader {
     /** if_tsresol byte per interface: bit 7 set = negative power of 2, else of 10. */
     private int[] tsResol = new int[4];
     private long[] tsOffsetNs = new long[4];
+    /** if_name per interface (null: none), read for {@link #interfaceName}. */
+    private String[] ifNames = new String[4];
+    /** Whether packet comments are read ({@link #readComments}); off, packets cost no option scan. */
+    private boolean readComments;
+    private String comment;
     private long lastTimestampNs;
     private int sections;
 
@@ -169,12 +177,14 @@ public final class PcapngReader extends CaptureReader {
             snapLens = Arrays.copyOf(snapLens, n);
             tsResol = Arrays.copyOf(tsResol, n);
             tsOffsetNs = Arrays.copyOf(tsOffsetNs, n);
+            ifNames = Arrays.copyOf(ifNames, n);
         }
         int i = interfaces++;
         linkTypes[i] = b.getShort(p + 8, order) & 0xFFFF;
         snapLens[i] = b.getInt(p + 12, order);
         tsResol[i] = DEFAULT_TSRESOL_EXPONENT;
         tsOffsetNs[i] = 0;
+        ifNames[i] = null;
         int o = p + 16;
         int end = p + len - 4;
         while (end - o >= 4) {
@@ -194,6 +204,8 @@ public final class PcapngReader extends CaptureReader {
                     throw corrupt(at + (o - p), "unsupported timestamp resolution 0x" + Integer.toHexString(r));
                 }
                 tsResol[i] = r;
+            } else if (code == OPT_IF_NAME) {
+                ifNames[i] = utf8(b, o + 4, olen);
             } else if (code == OPT_IF_TSOFFSET && olen >= 8) {
                 long seconds = b.getLong(o + 4, order);
                 if (seconds > MAX_TSOFFSET_SECONDS || seconds < -MAX_TSOFFSET_SECONDS) {
@@ -278,6 +290,9 @@ public final class PcapngReader extends CaptureReader {
             lastTimestampNs = ns + offset;
         }
         into.timestampNs(lastTimestampNs).wireLength(origLen).ingressPort(iface);
+        if (readComments) {
+            comment = type == BLOCK_EPB ? packetComment(b, p + 28 + ((capLen + 3) & ~3), p + len - 4) : null;
+        }
         tapFrame(b, p + data, capLen, origLen, linkTypes[iface]);
         boolean ok = PacketDecoder.toRecord(b, p + data, capLen, linkTypes[iface], into, skips, notIp);
         in.advance(len);
@@ -318,6 +333,45 @@ public final class PcapngReader extends CaptureReader {
             return lo;
         }
         return (hi << (64 - exponent)) | (lo >>> exponent);
+    }
+
+    /** Reads each enhanced packet block's opt_comment from now on ({@link #comment()}). */
+    public void readComments(boolean on) {
+        this.readComments = on;
+    }
+
+    /** The opt_comment of the last packet read (null: none, or comments not read). */
+    public String comment() {
+        return comment;
+    }
+
+    /** The if_name of interface {@code i} of the current section (null: none given). */
+    public String interfaceName(int i) {
+        if (i < 0 || i >= interfaces) {
+            throw new IllegalArgumentException("no interface " + i + " (" + interfaces + " declared)");
+        }
+        return ifNames[i];
+    }
+
+    private String packetComment(UnsafeBuffer b, int o, int end) {
+        while (end - o >= 4) {
+            int code = b.getShort(o, order) & 0xFFFF;
+            int olen = b.getShort(o + 2, order) & 0xFFFF;
+            if (code == OPT_END || end - o - 4 < olen) {
+                return null;
+            }
+            if (code == OPT_COMMENT) {
+                return utf8(b, o + 4, olen);
+            }
+            o += 4 + ((olen + 3) & ~3);
+        }
+        return null;
+    }
+
+    private static String utf8(UnsafeBuffer b, int at, int length) {
+        byte[] bytes = new byte[length];
+        b.getBytes(at, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** Interfaces declared in the current section. */
