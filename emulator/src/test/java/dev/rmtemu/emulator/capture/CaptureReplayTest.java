@@ -192,7 +192,7 @@ class CaptureReplayTest {
             }
         }
         Path control = dir.resolve("fwd.txt");
-        Files.writeString(control, "table l2_fwd exact 10.0.0.2 action=1 data=3\n");
+        Files.writeString(control, "table_add l2_fwd forward 02:00:0a:00:00:02 => 3\n");
         Path out = dir.resolve("run");
         Replay.run(options("l2fwd", Map.of(), in.toString(), "original", 100, out, control,
                 new CaptureOptions(false, CaptureOptions.DEFAULT_LIMIT, true)), null);
