@@ -10,8 +10,9 @@ import dev.rmtemu.model.compiler.CompilerPass;
 import dev.rmtemu.model.compiler.PhvLiveness;
 import dev.rmtemu.model.compiler.Refusal;
 import dev.rmtemu.model.compiler.TablePlacement;
+import dev.rmtemu.model.program.ElementPlacement;
 
-/** The compiler's part of {@code rmtemu resources}: passes in order, table placement, broken rules. */
+/** The compiler's part of {@code rmtemu resources}: passes in order, table placement (and why, for a program naming no stages), broken rules. */
 final class CompilerReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -29,6 +30,13 @@ final class CompilerReport {
             for (TablePlacement t : c.placements()) {
                 b.append(String.format("  %-8s %-24s stage %2d (earliest legal %d)%n", t.gress().label(), t.table(),
                         t.stage(), t.earliestStage()));
+            }
+        }
+        if (!c.program().placement().isEmpty()) {
+            b.append("\nPlacement (the program names no stages; each element's stage and why):\n");
+            for (ElementPlacement e : c.program().placement()) {
+                b.append(String.format("  %-8s stage %2d  %-8s %-28s %s%n", e.gress().label(), e.stage(), e.kind(), e.element(),
+                        e.reason()));
             }
         }
         if (!c.overlays().isEmpty()) {
@@ -60,6 +68,12 @@ final class CompilerReport {
             for (TablePlacement t : c.placements()) {
                 placed.addObject().put("gress", t.gress().label()).put("table", t.table()).put("stage", t.stage())
                         .put("earliest_stage", t.earliestStage());
+            }
+            ArrayNode elements = comp.putArray("element_placement");
+            for (ElementPlacement e : c.program().placement()) {
+                elements.addObject().put("gress", e.gress().label()).put("stage", e.stage()).put("kind", e.kind())
+                        .put("element", e.element()).put("earliest_stage", e.earliest()).put("cause", e.cause())
+                        .put("on", e.on()).put("field", e.field()).put("pushed_by", e.pushedBy()).put("reason", e.reason());
             }
             ArrayNode overlays = comp.putArray("phv_overlays");
             for (PhvLiveness.Overlay o : c.overlays()) {

@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.emulator.spi.ProgramPlugins;
+import dev.rmtemu.model.compiler.TablePlacer;
 import dev.rmtemu.model.program.P4Printer;
 import dev.rmtemu.model.program.ProgramParams;
 import dev.rmtemu.model.parse.DefaultParseGraph;
@@ -30,7 +31,10 @@ import java.io.PrintWriter;
             "actions (conditions, predicated updates, output, and the stateful-ALU template), tables,",
             "and the stage's control flow: gateways as 'if', table applications as 'switch' on the",
             "action, VLIW instructions as assignments. The text is P4-like, not input for a P4",
-            "compiler. Exit 2 on an unknown program or parameter."
+            "compiler. A program that names no stages is shown as the compiler places it on",
+            "--target, each element with its stage and why it is there (the dependency, the pin or",
+            "the full stage that put it there). Exit 2 on an unknown program or parameter, 3 when",
+            "it cannot be placed on --target."
         },
         footer = {"", "Examples:",
             "  rmtemu show --program hashpipe --param stages=2",
@@ -58,10 +62,12 @@ public final class ShowCommand implements Runnable {
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
-        StageProgram program = ProgramPlugins.registry().build(programOptions.program,
+        StageProgram built = ProgramPlugins.registry().build(programOptions.program,
                 ProgramParams.parseAssignments(programOptions.params));
+        TargetProfile profile = TargetProfiles.load(targetOption.target);
+        // a program that names no stages is shown as the compiler places it on --target
+        StageProgram program = TablePlacer.placeIfNeeded(built, profile);
         if (parser) {
-            TargetProfile profile = TargetProfiles.load(targetOption.target);
             ParseGraph graph = DefaultParseGraph.build();
             out.print(ParseGraphPrinter.text(graph, ParserLimitsCheck.check(program.name(), graph, profile)));
         } else {

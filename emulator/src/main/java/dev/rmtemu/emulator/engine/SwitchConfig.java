@@ -4,6 +4,7 @@ import dev.rmtemu.model.phv.PortNumbers;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.emulator.tm.TrafficManagerConfig;
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.compiler.TablePlacer;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.target.TargetProfile;
@@ -30,6 +31,8 @@ public record SwitchConfig(TargetProfile profile, StageProgram program, int fron
 
     public SwitchConfig {
         backend = backend == null ? Backend.COMPILED : backend;
+        // a program whose gresses are controls runs as the compiler places it for this target
+        program = TablePlacer.placeIfNeeded(program, profile);
         int max = maxFrontPanelPorts(profile);
         if (frontPanelPorts < 1 || frontPanelPorts > max) {
             throw new UserError("switch: " + frontPanelPorts + " front-panel ports, " + profile.name() + " has 1.." + max);

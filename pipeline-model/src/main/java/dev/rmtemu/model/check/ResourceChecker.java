@@ -63,6 +63,10 @@ public final class ResourceChecker {
      */
     public static ResourceReport check(StageProgram program, TargetProfile target, List<StageLogic> logic,
                                        List<PhvAllocation.Demand> phvDemands) {
+        if (!program.isPlaced()) {
+            // a control's elements have no stage until the compiler places them (ProgramCompiler.compile does)
+            throw new IllegalArgumentException("program " + program.name() + " names no stages: place it before checking it");
+        }
         Map<String, StageLogic> logicByRow = new TreeMap<>();
         for (StageLogic l : logic) {
             if (logicByRow.put(ResourceReport.rowKey(l.stage(), l.gress()), l) != null) {

@@ -20,7 +20,13 @@ public final class ProgramCompiler {
                 new TargetOperatorsPass(), new VliwInstructionsPass(), new GatewayConditionsPass(), new StageResourcesPass());
     }
 
-    public static Compilation compile(StageProgram program, TargetProfile target) {
+    /**
+     * Compiles {@code program} for {@code target}; a program whose gresses are controls is
+     * placed first ({@link TablePlacer}: refused with exit 3 when it cannot be), and the
+     * compilation's program is the placed one.
+     */
+    public static Compilation compile(StageProgram unplaced, TargetProfile target) {
+        StageProgram program = TablePlacer.placeIfNeeded(unplaced, target);
         List<CompilerPass> passes = passes();
         Refusals out = new Refusals(program.name());
         PassInput in = new PassInput(program, target);

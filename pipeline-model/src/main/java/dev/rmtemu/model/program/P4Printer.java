@@ -17,7 +17,8 @@ import java.util.Map;
  * the hash units, registers with their register actions, tables, and the
  * stage's control flow (gateways as {@code if}, table applications as
  * {@code switch} on the action, instructions as assignments). P4-like text,
- * not P4 for a compiler: stages are explicit, as in the IR.
+ * not P4 for a compiler: stages are explicit, as in the IR; in a program the compiler
+ * placed, each stage first says which elements it holds and why they are there.
  */
 public final class P4Printer {
     private static final String INDENT = "    ";
@@ -58,14 +59,20 @@ public final class P4Printer {
             line(0, "");
             line(0, "control " + capital(g.label()) + " {");
             for (StageDecl d : p.stages(g)) {
-                stage(d);
+                stage(d, p.placement());
             }
             line(0, "}");
         }
     }
 
-    private void stage(StageDecl d) {
+    private void stage(StageDecl d, List<ElementPlacement> placement) {
         line(1, "stage " + d.number() + " {");
+        // a program placed by the compiler: what is in this stage and why
+        for (ElementPlacement e : placement) {
+            if (e.gress() == d.gress() && e.stage() == d.number()) {
+                line(2, "// placed here: " + e.kind() + " " + e.element() + ": " + e.reason());
+            }
+        }
         for (HashUnit h : d.hashes()) {
             line(2, "Hash<bit<" + h.outputBits() + ">>(" + h.algorithm().describe() + ") " + h.name() + "("
                     + String.join(", ", h.inputs().stream().map(Field::name).toList()) + ");");

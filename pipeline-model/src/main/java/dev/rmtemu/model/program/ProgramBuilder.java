@@ -40,6 +40,7 @@ public final class ProgramBuilder {
     private final Map<String, Field> fieldsByName = new LinkedHashMap<>();
     private final Map<Intrinsic, Field> intrinsics = new EnumMap<>(Intrinsic.class);
     private final Map<Gress, Map<Integer, StageBuilder>> stages = new EnumMap<>(Gress.class);
+    private final Map<Gress, ControlBuilder> controls = new EnumMap<>(Gress.class);
     private final List<RegisterArray> registers = new ArrayList<>();
     private final List<MatchTable> tables = new ArrayList<>();
     private final List<HashUnit> hashes = new ArrayList<>();
@@ -128,11 +129,26 @@ public final class ProgramBuilder {
     /** The declaration of stage {@code number} of a gress (created on first use). */
     public StageBuilder stage(Gress gress, int number) {
         checkOpen();
+        if (controls.containsKey(gress)) {
+            throw new IllegalArgumentException(gress.label() + " is written as a control (placed by the compiler); it has no stages to declare");
+        }
         if (number < 0) {
             throw new IllegalArgumentException("stage number must be >= 0: " + number);
         }
         return stages.computeIfAbsent(gress, g -> new TreeMap<>())
                 .computeIfAbsent(number, n -> new StageBuilder(gress, n));
+    }
+
+    /**
+     * The gress written as a P4 control: elements declared without a stage and an apply body
+     * in program order; the compiler places them ({@code model.compiler.TablePlacer}).
+     */
+    public ControlBuilder control(Gress gress) {
+        checkOpen();
+        if (stages.containsKey(gress)) {
+            throw new IllegalArgumentException(gress.label() + " already declares stages; a gress is either staged or a control");
+        }
+        return controls.computeIfAbsent(gress, ControlBuilder::new);
     }
 
     private void claim(String resource) {
@@ -157,8 +173,125 @@ public final class ProgramBuilder {
             }
             decls.put(e.getKey(), list);
         }
+        Map<Gress, ControlDecl> unplaced = new EnumMap<>(Gress.class);
+        for (ControlBuilder c : controls.values()) {
+            unplaced.put(c.gress, c.toDecl());
+        }
         built = true;
-        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged);
+        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
+                unplaced);
+    }
+
+    /**
+     * One gress as a P4 control: its hash units, register arrays, register actions and tables
+     * carry no stage ({@link StageProgram#UNPLACED}) until the compiler places them; {@link #pin}
+     * is P4's {@code @stage(N)}; {@link #apply} is the control's apply body in program order.
+     */
+    public final class ControlBuilder {
+        private final Gress gress;
+        private final List<HashUnit> ctlHashes = new ArrayList<>();
+        private final List<RegisterArray> ctlRegisters = new ArrayList<>();
+        private final List<RegisterAction> ctlActions = new ArrayList<>();
+        private final List<MatchTable> ctlTables = new ArrayList<>();
+        private final Map<String, Integer> pins = new TreeMap<>();
+        private List<Stmt> body;
+
+        private ControlBuilder(Gress gress) {
+            this.gress = gress;
+        }
+
+        public HashUnit hash(String unitName, HashAlgorithm algorithm, int outputBits, Field... inputs) {
+            checkOpen();
+            for (Field f : inputs) {
+                checkVisible(gress, f, "hash " + unitName);
+            }
+            claim(unitName);
+            HashUnit h = new HashUnit(hashes.size(), unitName, algorithm, Arrays.asList(inputs), outputBits, gress,
+                    StageProgram.UNPLACED);
+            hashes.add(h);
+            ctlHashes.add(h);
+            return h;
+        }
+
+        public RegisterArray register(String arrayName, int wordBits, int size) {
+            return register(arrayName, wordBits, false, size);
+        }
+
+        public RegisterArray register(String arrayName, int wordBits, boolean pair, int size) {
+            checkOpen();
+            claim(arrayName);
+            RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, StageProgram.UNPLACED);
+            registers.add(r);
+            ctlRegisters.add(r);
+            return r;
+        }
+
+        public RegisterAction action(RegisterAction.Builder b) {
+            return action(b.build());
+        }
+
+        public RegisterAction action(RegisterAction a) {
+            checkOpen();
+            if (!ctlRegisters.contains(a.array())) {
+                throw new IllegalArgumentException("register action " + a.name() + " of array " + a.array().name()
+                        + ": the array is not declared in the " + gress.label() + " control");
+            }
+            ctlActions.add(a);
+            return a;
+        }
+
+        public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, Field... key) {
+            checkOpen();
+            for (Field f : key) {
+                checkVisible(gress, f, "table " + tableName);
+            }
+            claim(tableName);
+            MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress,
+                    StageProgram.UNPLACED);
+            tables.add(t);
+            ctlTables.add(t);
+            return t;
+        }
+
+        /** P4's {@code @stage(N)} on a table, register array or hash unit of this control. */
+        public ControlBuilder pin(String element, int stage) {
+            checkOpen();
+            if (stage < 0) {
+                throw new IllegalArgumentException("@stage(" + stage + ") on " + element + ": a stage number is >= 0");
+            }
+            boolean known = ctlTables.stream().anyMatch(t -> t.name().equals(element))
+                    || ctlRegisters.stream().anyMatch(r -> r.name().equals(element))
+                    || ctlHashes.stream().anyMatch(h -> h.name().equals(element));
+            if (!known) {
+                throw new IllegalArgumentException("@stage(" + stage + ") on " + element + ": no table, register array or "
+                        + "hash unit of that name in the " + gress.label() + " control");
+            }
+            pins.put(element, stage);
+            return this;
+        }
+
+        /** The control's apply body, in program order: {@code code} runs once, now. */
+        public ControlBuilder apply(Consumer<Block> code) {
+            checkOpen();
+            if (body != null) {
+                throw new IllegalArgumentException("the " + gress.label() + " control already has an apply body");
+            }
+            Block b = new Block();
+            code.accept(b);
+            body = b.statements();
+            return this;
+        }
+
+        private ControlDecl toDecl() {
+            return new ControlDecl(gress, ctlHashes, ctlRegisters, ctlActions, ctlTables, pins,
+                    body == null ? List.of() : body);
+        }
+    }
+
+    private static void checkVisible(Gress gress, Field f, String user) {
+        if (!f.visibleIn(gress)) {
+            throw new IllegalArgumentException(user + " in " + gress.label() + " reads " + f.name() + " of the other gress");
+        }
     }
 
     /** One stage of one gress. */

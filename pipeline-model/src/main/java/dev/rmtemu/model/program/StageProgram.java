@@ -20,6 +20,9 @@ import java.util.TreeMap;
  * {@link ProgramBuilder}; checked against a target by the resource checker.
  */
 public final class StageProgram {
+    /** The stage of an element of a control the compiler has not placed yet. */
+    public static final int UNPLACED = -1;
+
     private final String name;
     private final int bridgedBytes;
     private final String description;
@@ -32,10 +35,21 @@ public final class StageProgram {
     private final Map<Intrinsic, Field> intrinsics;
     /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
     private final Object config;
+    /** Gresses written as controls, not yet placed (empty for a placed program). */
+    private final Map<Gress, ControlDecl> controls;
+    /** Where the compiler placed each element of a control, and why (empty for a hand-placed program). */
+    private final List<ElementPlacement> placement;
 
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
                  List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged) {
+        this(name, description, params, fields, stages, registers, tables, hashes, intrinsics, bridged, Map.of());
+    }
+
+    StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
+                 Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
+                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged,
+                 Map<Gress, ControlDecl> controls) {
         int bits = 0;
         for (Field f : bridged) {
             bits += f.width();
@@ -55,6 +69,30 @@ public final class StageProgram {
         this.hashes = List.copyOf(hashes);
         this.intrinsics = new EnumMap<>(intrinsics);
         this.config = null;
+        this.controls = controls.isEmpty() ? Map.of() : new EnumMap<>(controls);
+        this.placement = List.of();
+    }
+
+    /** The placed twin of an unplaced program: same fields and parameters, the compiler's stages and elements. */
+    private StageProgram(StageProgram p, Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers,
+                         List<MatchTable> tables, List<HashUnit> hashes, List<ElementPlacement> placement) {
+        this.name = p.name;
+        this.bridgedBytes = p.bridgedBytes;
+        this.description = p.description;
+        this.params = p.params;
+        this.fields = p.fields;
+        EnumMap<Gress, List<StageDecl>> s = new EnumMap<>(Gress.class);
+        for (Gress g : Gress.values()) {
+            s.put(g, List.copyOf(stages.getOrDefault(g, List.of())));
+        }
+        this.stages = s;
+        this.registers = List.copyOf(registers);
+        this.tables = List.copyOf(tables);
+        this.hashes = List.copyOf(hashes);
+        this.intrinsics = p.intrinsics;
+        this.config = p.config;
+        this.controls = Map.of();
+        this.placement = List.copyOf(placement);
     }
 
     private StageProgram(StageProgram p, Object config) {
@@ -69,6 +107,36 @@ public final class StageProgram {
         this.hashes = p.hashes;
         this.intrinsics = p.intrinsics;
         this.config = config;
+        this.controls = p.controls;
+        this.placement = p.placement;
+    }
+
+    /**
+     * This program with its controls placed: {@code stages} per gress (ascending), every
+     * register array, table and hash unit as placed (indexed by id), and why each element is
+     * where it is. Only the compiler's table placement calls it.
+     */
+    public StageProgram placed(Map<Gress, List<StageDecl>> placedStages, List<RegisterArray> placedRegisters,
+                               List<MatchTable> placedTables, List<HashUnit> placedHashes, List<ElementPlacement> why) {
+        if (controls.isEmpty()) {
+            throw new IllegalStateException("program " + name + " has no control to place");
+        }
+        return new StageProgram(this, placedStages, placedRegisters, placedTables, placedHashes, why);
+    }
+
+    /** True unless a gress is a control the compiler has not placed yet ({@link #control}). */
+    public boolean isPlaced() {
+        return controls.isEmpty();
+    }
+
+    /** The unplaced control of a gress, or null (a staged gress, or a placed program). */
+    public ControlDecl control(Gress g) {
+        return controls.get(g);
+    }
+
+    /** Where the compiler placed each element of the program's controls and why; empty for a hand-placed program. */
+    public List<ElementPlacement> placement() {
+        return placement;
     }
 
     /**

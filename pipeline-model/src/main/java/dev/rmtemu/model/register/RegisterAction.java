@@ -110,6 +110,24 @@ public final class RegisterAction {
         return new Builder(array, name);
     }
 
+    /**
+     * This action on {@code other}, an array of the same shape (the compiler's table placement
+     * gives an unplaced array its stage by making it anew).
+     */
+    public RegisterAction on(RegisterArray other) {
+        if (other.wordBits() != array.wordBits() || other.pair() != array.pair()) {
+            throw new IllegalArgumentException(array.name() + "." + name + ": " + other.name() + " has another cell shape");
+        }
+        Builder b = new Builder(other, name);
+        b.conditions.addAll(List.of(conditions));
+        b.loBranches.addAll(List.of(loBranches));
+        b.hiBranches.addAll(List.of(hiBranches));
+        b.output = output;
+        b.outputPredicate = outputPredicate;
+        b.freeform = freeform;
+        return new RegisterAction(b);
+    }
+
     /** A free-form action; only targets listing FREEFORM accept it. */
     public static RegisterAction freeform(RegisterArray array, String name, FreeformUpdate update) {
         Builder b = new Builder(array, name);

@@ -1,0 +1,153 @@
+package dev.rmtemu.model.compiler;
+
+import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.program.ControlDecl;
+import dev.rmtemu.model.register.RegisterAction;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A control's apply body split into placement units, in program order: each gateway and
+ * table application is one, a table's own action code goes with it, and each maximal run of
+ * instructions and register actions in one block is one (split where a statement reads or
+ * writes again a field the run already wrote: program order makes it see the new value).
+ */
+final class ControlUnits {
+    private final List<PlacementUnit> units;
+
+    private ControlUnits(List<PlacementUnit> units) {
+        this.units = units;
+    }
+
+    /** Appends the units of {@code c}'s body to {@code units} (their order continues the list's). */
+    static void split(ControlDecl c, List<PlacementUnit> units) {
+        new ControlUnits(units).walk(c.gress(), c.body(), null, List.of());
+    }
+
+    private void walk(Gress g, List<Stmt> block, PlacementUnit parent, List<PlacementUnit.Choice> path) {
+        List<Stmt> run = new ArrayList<>();
+        for (Stmt s : block) {
+            Stmt.If i = IrWalk.gateway(s);
+            Stmt.Apply a = IrWalk.application(s);
+            if (i == null && a == null) {
+                if (readsOrRewrites(run, s)) {
+                    // program order: a statement that reads or writes again what the run wrote sees
+                    // the new value, so it is an action of its own, after the run (a PHV write is
+                    // visible from the next stage)
+                    flush(g, run, parent, path);
+                    run = new ArrayList<>();
+                }
+                run.add(s);
+                continue;
+            }
+            flush(g, run, parent, path);
+            run = new ArrayList<>();
+            PlacementUnit u = new PlacementUnit(units.size(), g, i != null ? PlacementUnit.Kind.GATEWAY : PlacementUnit.Kind.TABLE, s, List.of(), parent, path);
+            units.add(u);
+            if (i != null) {
+                u.name = "if (" + i.condition() + ")";
+                for (Expr side : List.of(i.condition().left(), i.condition().right())) {
+                    collect(u, side, true);
+                }
+            } else {
+                u.name = a.table().name();
+                u.matchReads.addAll(a.table().key());
+            }
+            List<List<Stmt>> branches = s.branches();
+            for (int b = 0; b < branches.size(); b++) {
+                List<PlacementUnit.Choice> deeper = new ArrayList<>(path);
+                deeper.add(new PlacementUnit.Choice(s, b));
+                if (a != null) {
+                    // a table's own action code runs with the table; what it applies is controlled by it
+                    List<Stmt> nested = new ArrayList<>();
+                    for (Stmt x : branches.get(b)) {
+                        if (IrWalk.gateway(x) == null && IrWalk.application(x) == null) {
+                            actionCode(u, x);
+                        } else {
+                            nested.add(x);
+                        }
+                    }
+                    walk(g, nested, u, List.copyOf(deeper));
+                } else {
+                    walk(g, branches.get(b), u, List.copyOf(deeper));
+                }
+            }
+        }
+        flush(g, run, parent, path);
+    }
+
+    /** True when {@code s} reads a field a statement of {@code run} writes, or writes one again. */
+    private static boolean readsOrRewrites(List<Stmt> run, Stmt s) {
+        if (run.isEmpty()) {
+            return false;
+        }
+        PlacementUnit before = new PlacementUnit(-1, null, PlacementUnit.Kind.ACTION, null, List.of(), null, List.of());
+        run.forEach(x -> actionCode(before, x));
+        PlacementUnit next = new PlacementUnit(-1, null, PlacementUnit.Kind.ACTION, null, List.of(), null, List.of());
+        actionCode(next, s);
+        return PlacementUnit.first(before.writes, next.reads()) != null || PlacementUnit.first(before.writes, next.writes) != null;
+    }
+
+    private void flush(Gress g, List<Stmt> run, PlacementUnit parent, List<PlacementUnit.Choice> path) {
+        if (run.isEmpty()) {
+            return;
+        }
+        PlacementUnit u = new PlacementUnit(units.size(), g, PlacementUnit.Kind.ACTION, null, List.copyOf(run), parent, path);
+        units.add(u);
+        List<String> sets = new ArrayList<>();
+        String first = null;
+        for (Stmt s : run) {
+            actionCode(u, s);
+            Stmt.Assign as = IrWalk.assignment(s);
+            Stmt.Execute ex = IrWalk.execution(s);
+            if (as != null) {
+                sets.add(as.dest().name());
+            } else if (first == null) {
+                first = ex.action().array().name() + "." + ex.action().name();
+            }
+        }
+        u.name = first != null ? first : "set(" + String.join(", ", sets) + ")";
+    }
+
+    /** Adds an instruction or register action (of an action run or a table's action) to a unit. */
+    private static void actionCode(PlacementUnit u, Stmt s) {
+        Stmt.Assign as = IrWalk.assignment(s);
+        if (as != null) {
+            u.writes.add(as.dest());
+            collect(u, as.value(), false);
+            return;
+        }
+        Stmt.Execute ex = IrWalk.execution(s);
+        u.runs.add(ex.action());
+        u.arrays.add(ex.action().array());
+        // a stateful ALU's index and inputs come over the input crossbar: a match read (IXBAR_READ)
+        for (Expr e : List.of(ex.index(), ex.inLo(), ex.inHi())) {
+            collect(u, e, true);
+        }
+    }
+
+    /** Records what an expression reads: fields (at the crossbar or the PHV ALU), hash units, outputs, action data. */
+    private static void collect(PlacementUnit u, Expr e, boolean crossbar) {
+        IrWalk.forEachExpr(e, x -> {
+            Field f = IrWalk.fieldRead(x);
+            HashUnit h = IrWalk.hashOutput(x);
+            RegisterAction r = IrWalk.registerOutput(x);
+            Expr.ActionData d = IrWalk.actionDataRead(x);
+            if (f != null) {
+                (crossbar ? u.matchReads : u.actionReads).add(f);
+            } else if (h != null) {
+                u.hashes.add(h);
+                u.matchReads.addAll(h.inputs()); // a hash is computed from crossbar bytes
+            } else if (r != null) {
+                u.outputsRead.add(r);
+            } else if (d != null) {
+                u.actionDataRead.add(d.table());
+            }
+        });
+    }
+}
