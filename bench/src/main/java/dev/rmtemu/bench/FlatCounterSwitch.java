@@ -11,9 +11,9 @@ import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.model.hash.PositionalCrc;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.PackedRecords;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
@@ -56,6 +56,9 @@ final class FlatCounterSwitch {
     private final Divisor cyclesPerBitDen;
 
     // packets: record copy, parsed fields, arrival cycle; a LIFO free list keeps slots hot
+    /** Frame bytes a slot keeps, as the engine's pool with the default snap length. */
+    private static final int FRAME = PacketRecord.DEFAULT_FRAME_CAPACITY;
+    private static final int STRIDE = PacketRecord.stride(FRAME);
     private final UnsafeBuffer records;
     private final PacketRecord view = new PacketRecord();
     private final long[] fields;
@@ -147,7 +150,7 @@ final class FlatCounterSwitch {
         queueBytes = new int[queue];
         queueCells = new int[queue];
         int slots = lanes + queue;
-        records = new UnsafeBuffer(ByteBuffer.allocateDirect(slots * PacketRecord.LENGTH));
+        records = new UnsafeBuffer(new byte[slots * STRIDE]);
         fields = new long[slots * FIELDS];
         arrival = new long[slots];
         packetNumber = new long[slots];
@@ -165,9 +168,9 @@ final class FlatCounterSwitch {
      * Replays {@code packets} records of {@code trace}, the first at cycle {@code base}, spaced by
      * {@code timing}, on ingress port {@code ingressPort % ports}; runs to the end, returns packets out.
      */
-    long replay(UnsafeBuffer trace, int packets, long base, ArrivalTiming timing, int ports, PacketRecord in) {
+    long replay(PackedRecords trace, int packets, long base, ArrivalTiming timing, int ports, PacketRecord in) {
         for (int i = 0; i < packets; i++) {
-            PacketRecord r = in.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, in);
             arrive(base + timing.next(r.timestampNs(), r.wireLength()), r.ingressPort() % ports, r);
         }
         runBefore(Long.MAX_VALUE);
@@ -178,9 +181,10 @@ final class FlatCounterSwitch {
         runBefore(cycle);
         int s = free[--freeCount];
         // the record is copied once, as the engine's pool does, and parsed from the copy
-        int at = s * PacketRecord.LENGTH;
-        records.putBytes(at, r.buffer(), r.offset(), PacketRecord.LENGTH);
-        PacketRecord c = view.wrap(records, at);
+        int at = s * STRIDE;
+        int n = Math.min(r.capturedLength(), FRAME);
+        records.putBytes(at, r.buffer(), r.offset(), PacketRecord.FRAME_OFFSET + n);
+        PacketRecord c = view.wrap(records, at, FRAME);
         long[] f = fields;
         int b = s * FIELDS;
         f[b] = c.srcIpv4() & 0xFFFFFFFFL;
@@ -247,7 +251,7 @@ final class FlatCounterSwitch {
     }
 
     private void enqueue(long cycle, int s) {
-        int bytes = view.wrap(records, s * PacketRecord.LENGTH).wireLength();
+        int bytes = view.wrap(records, s * STRIDE, FRAME).wireLength();
         int cells = (int) cellDivisor.quotient(bytes + cellBytes - 1L);
         // one queue holds all of the port's and the buffer's cells, so the three limits see one count
         if (cellsQueued + cells > queueLimitCells || cellsQueued + cells > portLimitCells

@@ -9,7 +9,7 @@ import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -23,7 +23,7 @@ import java.util.Map;
  * is what its generality and hardware checks cost. One operation = one packet.
  */
 public class FlatSwitchBenchmark extends EngineBenchmark {
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private SwitchEngine model;
     private FlatCounterSwitch flat;
     private final PacketRecord view = new PacketRecord();

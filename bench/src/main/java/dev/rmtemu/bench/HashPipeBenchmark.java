@@ -2,6 +2,7 @@ package dev.rmtemu.bench;
 
 import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.emulator.engine.SwitchConfig;
+import dev.rmtemu.emulator.engine.FrameParser;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.runtime.PassExecutor;
@@ -16,7 +17,7 @@ import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
 import dev.rmtemu.programs.hashpipe.reference.HashPipeReference;
 import dev.rmtemu.programs.hashpipe.program.KeyKind;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -41,7 +42,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     @Param({"true", "false"})
     public boolean enforce;
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private StageProgram prog;
     private TargetProfile profile;
     private SwitchEngine engine;
@@ -51,6 +52,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     private PipelineState passState;
     private PassExecutor pass;
     private HeaderParser parser;
+    private FrameParser frames;
     private Phv passPhv;
 
     @Setup(Level.Trial)
@@ -69,6 +71,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
         passState = new PipelineState(prog, 1);
         pass = new PassExecutor(passState, enforce);
         parser = new HeaderParser(prog);
+        frames = new FrameParser(prog, profile.parser().windowBytes());
         passPhv = new Phv(prog.fields().size());
     }
 
@@ -85,7 +88,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     @Benchmark
     @OperationsPerInvocation(PACKETS)
     public long ingressPass() {
-        InMemoryTrace.ingressPasses(trace, PACKETS, view, parser, passPhv, pass, ONE_PIPE);
+        InMemoryTrace.ingressPasses(trace, PACKETS, view, parser, frames, passPhv, pass, ONE_PIPE);
         return passState.readRegisterHi(0, "hashpipe_s0", 0);
     }
 
@@ -93,7 +96,7 @@ public class HashPipeBenchmark extends EngineBenchmark {
     @OperationsPerInvocation(PACKETS)
     public long reference() {
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             keys.load(r);
             reference.update(keys.lo(), keys.hi(), 1);
         }

@@ -8,13 +8,12 @@ import dev.rmtemu.programs.lds.control.LdsSwitch;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.spec.TraceSpec;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Setup;
 
-import java.nio.ByteBuffer;
 
 /**
  * LDS end to end on tofino1: the sender sketch in ingress and the receiver sketch in egress
@@ -36,7 +35,7 @@ public class LdsBenchmark extends EngineBenchmark {
     /** Delay the reference's receiver adds (any constant does the same work). */
     static final long REFERENCE_DELAY_NS = 25_000;
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private final PacketRecord view = new PacketRecord();
     private final LdsConfig cfg = LdsConfig.defaults();
     private LdsSwitch sw;
@@ -48,14 +47,8 @@ public class LdsBenchmark extends EngineBenchmark {
 
     @Setup(Level.Trial)
     public void generate() {
-        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
-        try (PacketSource src = TraceSpec.open(TRACE)) {
-            int i = 0;
-            while (i < PACKETS && src.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
-                i++;
-            }
-        }
-        startNs = view.wrap(trace, 0).timestampNs();
+        trace = InMemoryTrace.load(TraceSpec.open(TRACE), PACKETS);
+        startNs = trace.get(0, view).timestampNs();
     }
 
     @Setup(Level.Iteration)
@@ -72,7 +65,7 @@ public class LdsBenchmark extends EngineBenchmark {
     public long engine() {
         long base = startNs - sw.engine().clock().cyclesToNs(sw.engine().now() + 1);
         for (int i = 0; i < PACKETS; i++) {
-            sw.arrive(view.wrap(trace, i * PacketRecord.LENGTH), base);
+            sw.arrive(trace.get(i, view), base);
         }
         sw.drain();
         return sw.engine().counters().packetsOut();
@@ -82,7 +75,7 @@ public class LdsBenchmark extends EngineBenchmark {
     @OperationsPerInvocation(PACKETS)
     public long reference() {
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             long ts = r.timestampNs();
             tx.record(txKeys.of(r), ts);
             rx.record(rxKeys.of(r), ts + REFERENCE_DELAY_NS);

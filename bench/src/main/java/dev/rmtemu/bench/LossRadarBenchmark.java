@@ -12,13 +12,12 @@ import dev.rmtemu.programs.lossradar.program.Signature;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.spec.TraceSpec;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Setup;
 
-import java.nio.ByteBuffer;
 
 /**
  * LossRadar on tofino1: one switch running {@code lossradar} (the downstream meter and
@@ -32,7 +31,7 @@ import java.nio.ByteBuffer;
 public class LossRadarBenchmark extends EngineBenchmark {
     static final int PACKETS = 1 << 18;
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private final PacketRecord view = new PacketRecord();
     private LossRadarConfig cfg;
     private SwitchEngine sw;
@@ -41,13 +40,8 @@ public class LossRadarBenchmark extends EngineBenchmark {
 
     @Setup(Level.Trial)
     public void generate() {
-        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
-        try (PacketSource s = TraceSpec.open("gen:tcp?packets=" + PACKETS + "&flows=4000&load=0.5&start=0&seed=7")) {
-            int i = 0;
-            while (i < PACKETS && s.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
-                i++;
-            }
-        }
+        trace = InMemoryTrace.load(TraceSpec.open("gen:tcp?packets=" + PACKETS + "&flows=4000&load=0.5&start=0&seed=7"),
+                PACKETS);
         cfg = LossRadarConfig.defaults();
     }
 
@@ -65,7 +59,7 @@ public class LossRadarBenchmark extends EngineBenchmark {
     public long engine() {
         long base = sw.now() + 1;
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             sw.arrive(base + sw.clock().nsToCycles(r.timestampNs()), 0, r);
         }
         sw.drain();
@@ -77,7 +71,7 @@ public class LossRadarBenchmark extends EngineBenchmark {
     public long reference() {
         long n = 0;
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             long ns = r.timestampNs();
             dm.downstream(r, 0, 0, Signature.timestamp(ns));
             um.upstream(r, cfg.port(), ns);

@@ -14,13 +14,13 @@ import dev.rmtemu.programs.midst.reference.MidstReference;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.experiment.MidstTraffic;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Setup;
 
-import java.nio.ByteBuffer;
 
 /**
  * MIDST end to end on tofino1: bursty incast (1.5× overload) into a congested 10 Gb/s
@@ -42,7 +42,7 @@ public class MidstBenchmark extends EngineBenchmark {
     static final long PROBE_CYCLES = 2_440;
     static final int[] INPUTS = {3, 4, 5, 6, 7, 8, 9, 10};
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private final PacketRecord view = new PacketRecord();
     private MidstConfig cfg;
     private MidstSwitch sw;
@@ -59,14 +59,15 @@ public class MidstBenchmark extends EngineBenchmark {
 
     @Setup(Level.Trial)
     public void generate() {
-        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
+        trace = new PackedRecords(PACKETS);
         MidstTraffic t = new MidstTraffic(new MidstTraffic.Spec(FLOWS, 1.0, 1000, GBPS, 1.5, PACKETS / 4, 4,
                 50_000_000L, INPUTS, 7));
-        int i = 0;
-        while (i < PACKETS && t.next(view.wrap(trace, i * PacketRecord.LENGTH))) {
-            i++;
+        PacketRecord r = PacketRecord.allocate(FrameSynthesizer.MAX_MIN_FRAME);
+        while (trace.size() < PACKETS && t.next(r)) {
+            FrameSynthesizer.attachFrame(r); // the headers' bytes, as a header capture keeps them
+            trace.add(r);
         }
-        spanNs = view.wrap(trace, (PACKETS - 1) * PacketRecord.LENGTH).timestampNs() + 1_000_000;
+        spanNs = trace.get((PACKETS - 1), view).timestampNs() + 1_000_000;
         cfg = MidstConfig.defaults().withWaterMarks(250, 25);
     }
 
@@ -89,7 +90,7 @@ public class MidstBenchmark extends EngineBenchmark {
         Phv phv = passPhv;
         long sum = 0;
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             phv.clear();
             parser.parse(r, phv);
             pass.run(phv, 0, Gress.INGRESS, i);
@@ -107,7 +108,7 @@ public class MidstBenchmark extends EngineBenchmark {
         long spanCycles = sw.engine().clock().nsToCycles(spanNs);
         sw.startProbes(base, PROBE_CYCLES, spanCycles / PROBE_CYCLES);
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             sw.engine().arrive(base + sw.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
         }
         sw.engine().drain();
@@ -119,7 +120,7 @@ public class MidstBenchmark extends EngineBenchmark {
     public long reference() {
         long sum = 0;
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             ref.ingress(r, idx, u);
             sum += ref.egress(idx, u);
         }

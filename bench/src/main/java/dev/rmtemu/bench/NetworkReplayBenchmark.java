@@ -6,7 +6,7 @@ import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -28,7 +28,7 @@ public class NetworkReplayBenchmark extends EngineBenchmark {
     @Param({"builtin:fattree?k=4", "builtin:chain?m=2&regular=3"})
     public String topology;
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private Topology topo;
     private NetworkEngine net;
     private final PacketRecord view = new PacketRecord();
@@ -50,7 +50,7 @@ public class NetworkReplayBenchmark extends EngineBenchmark {
         ArrivalTiming timing = ArrivalTiming.parse("rate:40G", net.clock());
         long base = net.now() + 1;
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             net.inject(base + timing.next(r.timestampNs(), r.wireLength()), r);
         }
         net.drain();

@@ -1,6 +1,5 @@
 package dev.rmtemu.bench;
 
-import dev.rmtemu.emulator.ring.PacketRing;
 import dev.rmtemu.emulator.ring.RingConfig;
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
@@ -47,7 +46,7 @@ public class RawAgronaRingBenchmark extends ForkedJvm {
 
         @Override
         public void onMessage(int msgTypeId, MutableDirectBuffer buffer, int index, int length) {
-            checksum += buffer.getLong(index) + buffer.getLong(index + PacketRing.RECORD_BYTES - Long.BYTES);
+            checksum += buffer.getLong(index) + buffer.getLong(index + RingHandoffBenchmark.RECORD_BYTES - Long.BYTES);
         }
     }
 
@@ -57,13 +56,13 @@ public class RawAgronaRingBenchmark extends ForkedJvm {
                 RingConfig.DEFAULT_CAPACITY_BYTES + RingBufferDescriptor.TRAILER_LENGTH, BitUtil.CACHE_LINE_LENGTH)));
         running = true;
         producer = new Thread(() -> {
-            UnsafeBuffer record = new UnsafeBuffer(new byte[PacketRing.RECORD_BYTES]);
+            UnsafeBuffer record = new UnsafeBuffer(new byte[RingHandoffBenchmark.RECORD_BYTES]);
             long seq = 0;
             while (running) {
-                for (int i = 0; i < PacketRing.RECORD_BYTES; i += Long.BYTES) {
+                for (int i = 0; i < RingHandoffBenchmark.RECORD_BYTES; i += Long.BYTES) {
                     record.putLong(i, seq + i);
                 }
-                if (ring.write(1, record, 0, PacketRing.RECORD_BYTES)) {
+                if (ring.write(1, record, 0, RingHandoffBenchmark.RECORD_BYTES)) {
                     seq++;
                 } else {
                     Thread.onSpinWait();

@@ -1,6 +1,7 @@
 package dev.rmtemu.bench;
 
 import dev.rmtemu.emulator.spi.ProgramPlugins;
+import dev.rmtemu.emulator.engine.FrameParser;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.model.hash.Crc;
@@ -13,8 +14,9 @@ import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.traces.HostMac;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -44,7 +46,7 @@ public class ReplayBenchmark extends EngineBenchmark {
     @Param({"true", "false"})
     public boolean enforce;
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private StageProgram prog;
     private TargetProfile profile;
     private SwitchEngine engine;
@@ -52,6 +54,7 @@ public class ReplayBenchmark extends EngineBenchmark {
     private long[] counters;
     private PassExecutor pass;
     private HeaderParser passParser;
+    private FrameParser passFrames;
     private Phv passPhv;
     private int[] pipeOfPort;
     /** CRC-32 over the 5-tuple, one table lookup per byte: the same primitive the emulator's hash unit uses. */
@@ -66,6 +69,7 @@ public class ReplayBenchmark extends EngineBenchmark {
         PipelineState passState = new PipelineState(prog, profile.pipes());
         pass = new PassExecutor(passState, enforce);
         passParser = new HeaderParser(prog);
+        passFrames = new FrameParser(prog, profile.parser().windowBytes());
         passPhv = new Phv(prog.fields().size());
         pipeOfPort = new int[InMemoryTrace.PORTS];
         for (int p = 0; p < pipeOfPort.length; p++) {
@@ -73,7 +77,7 @@ public class ReplayBenchmark extends EngineBenchmark {
         }
         if (program.equals("l2fwd")) {
             // one entry is enough here: this times the pass (a lookup per packet), not where packets go
-            passState.addExact("l2_fwd", new long[] {view.wrap(trace, 0).dstIpv4() & 0xFFFFFFFFL}, 1, 1);
+            passState.addExact("l2_fwd", new long[] {HostMac.ofIpv4(trace.get(0, view).dstIpv4())}, 1, 1);
         }
     }
 
@@ -85,10 +89,10 @@ public class ReplayBenchmark extends EngineBenchmark {
             // forward every destination of the trace that fits the table to port 1
             Set<Integer> dsts = new LinkedHashSet<>();
             for (int i = 0; i < PACKETS && dsts.size() < prog.table("l2_fwd").size(); i++) {
-                dsts.add(view.wrap(trace, i * PacketRecord.LENGTH).dstIpv4());
+                dsts.add(trace.get(i, view).dstIpv4());
             }
             for (int d : dsts) {
-                engine.state().addExact("l2_fwd", new long[] {d & 0xFFFFFFFFL}, 1, 1);
+                engine.state().addExact("l2_fwd", new long[] {HostMac.ofIpv4(d)}, 1, 1); // the host's MAC
             }
         }
     }
@@ -107,7 +111,7 @@ public class ReplayBenchmark extends EngineBenchmark {
     @Benchmark
     @OperationsPerInvocation(PACKETS)
     public long ingressPass() {
-        InMemoryTrace.ingressPasses(trace, PACKETS, view, passParser, passPhv, pass, pipeOfPort);
+        InMemoryTrace.ingressPasses(trace, PACKETS, view, passParser, passFrames, passPhv, pass, pipeOfPort);
         return passPhv.values()[0];
     }
 
@@ -117,7 +121,7 @@ public class ReplayBenchmark extends EngineBenchmark {
         long[] c = counters;
         long sum = 0;
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             PositionalCrc h = crc;
             long hash = h.finish(h.field(0, r.srcIpv4()) ^ h.field(1, r.dstIpv4()) ^ h.field(2, r.protocol())
                     ^ h.field(3, r.srcPort()) ^ h.field(4, r.dstPort()));

@@ -10,8 +10,9 @@ import dev.rmtemu.programs.wbmon.program.WbmonHeader;
 import dev.rmtemu.programs.wbmon.program.WbmonPipeline;
 import dev.rmtemu.programs.wbmon.reference.WindowMonitor;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import dev.rmtemu.traces.gen.SplitMix64;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
@@ -19,7 +20,6 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.ByteBuffer;
 
 /**
  * WBMon's downstream m-switch on tofino1 (the thesis build: 256 vconns, N = 4, W = 32,
@@ -38,7 +38,7 @@ public class WbmonBenchmark extends EngineBenchmark {
     static final double LOSS = 0.01;
     static final double SWAP = 0.02;
 
-    private UnsafeBuffer trace;
+    private PackedRecords trace;
     private final PacketRecord view = new PacketRecord();
     private final WbmonConfig cfg = WbmonConfig.defaults();
     private final int[] vconn = new int[PACKETS];
@@ -50,7 +50,7 @@ public class WbmonBenchmark extends EngineBenchmark {
 
     @Setup(Level.Trial)
     public void generate() {
-        trace = new UnsafeBuffer(ByteBuffer.allocateDirect(PACKETS * PacketRecord.LENGTH));
+        trace = new PackedRecords(PACKETS);
         SplitMix64 rnd = new SplitMix64(9);
         long[] next = new long[cfg.vconns()];
         int i = 0;
@@ -71,9 +71,11 @@ public class WbmonBenchmark extends EngineBenchmark {
             i++;
         }
         for (i = 0; i < PACKETS; i++) {
-            view.wrap(trace, i * PacketRecord.LENGTH).clear();
-            view.wireLength(BYTES).ipVersion(4).protocol(PacketRecord.PROTO_UDP).srcIpv4(0x0A000001).dstIpv4(0x0A000002)
+            PacketRecord r = PacketRecord.allocate(FrameSynthesizer.MAX_MIN_FRAME);
+            r.wireLength(BYTES).ipVersion(4).protocol(PacketRecord.PROTO_UDP).srcIpv4(0x0A000001).dstIpv4(0x0A000002)
                     .srcPort(1000).dstPort(2000);
+            FrameSynthesizer.attachFrame(r); // the headers' bytes, as a header capture keeps them
+            trace.add(r);
             shim[i] = WbmonHeader.word(vconn[i], seq[i]);
         }
         WbmonPipeline p = new WbmonPipeline(cfg);
@@ -92,7 +94,7 @@ public class WbmonBenchmark extends EngineBenchmark {
         }
         long base = engine.now() + SPACING_CYCLES;
         for (int i = 0; i < PACKETS; i++) {
-            engine.arrive(base + i * SPACING_CYCLES, 0, view.wrap(trace, i * PacketRecord.LENGTH), shim[i]);
+            engine.arrive(base + i * SPACING_CYCLES, 0, trace.get(i, view), shim[i]);
         }
         engine.drain();
         return WbmonPipeline.readDrops(engine, cfg, 7);

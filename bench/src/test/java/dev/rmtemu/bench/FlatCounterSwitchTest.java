@@ -9,7 +9,7 @@ import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -36,7 +36,7 @@ class FlatCounterSwitchTest {
     void sameDeparturesDropsAndCountersAsTheEngine(String timingSpec, double portGbps, int cells) {
         TargetProfile profile = TargetProfiles.builtIn("tofino1");
         var program = new ProgramRegistry().build("counter", Map.of("cells", String.valueOf(cells)));
-        UnsafeBuffer trace = InMemoryTrace.isp(PACKETS, 5_000);
+        PackedRecords trace = InMemoryTrace.isp(PACKETS, 5_000);
         PacketRecord view = new PacketRecord();
 
         SwitchEngine engine = new SwitchEngine(new SwitchConfig(profile, program, SwitchConfig.defaultPorts(profile),
@@ -51,7 +51,7 @@ class FlatCounterSwitchTest {
         ArrivalTiming engineTiming = ArrivalTiming.parse(timingSpec, engine.clock());
         long base = engine.now() + 1;
         for (int i = 0; i < PACKETS; i++) {
-            PacketRecord r = view.wrap(trace, i * PacketRecord.LENGTH);
+            PacketRecord r = trace.get(i, view);
             engine.arrive(base + engineTiming.next(r.timestampNs(), r.wireLength()), r.ingressPort() % InMemoryTrace.PORTS, r);
         }
         engine.drain();

@@ -19,6 +19,7 @@ import dev.rmtemu.programs.wbmon.control.WbmonDeployment;
 import dev.rmtemu.programs.wbmon.program.WbmonHeader;
 import dev.rmtemu.programs.wbmon.program.WbmonPipeline;
 import dev.rmtemu.programs.wbmon.reference.WindowMonitor;
+import dev.rmtemu.traces.HostMac;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -123,7 +124,9 @@ class BackendEquivalenceTest {
         int ports = cfg.frontPanelPorts();
         if (cfg.program().name().equals(L2FwdProgram.NAME)) {
             for (int d = 0; d < ROUTED; d++) {
-                e.state().addExact("l2_fwd", new long[] {0xC0A80000L | d}, L2FwdProgram.ACTION_FORWARD, d % ports);
+                // the destination host's MAC (the frames carry the host map's MACs)
+                e.state().addExact("l2_fwd", new long[] {HostMac.ofIpv4(0xC0A80000 | d)}, L2FwdProgram.ACTION_FORWARD,
+                        d % ports);
             }
         }
         if (cfg.program().name().startsWith("lossradar")) {

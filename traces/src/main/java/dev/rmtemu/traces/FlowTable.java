@@ -12,6 +12,8 @@ import java.util.Arrays;
  */
 public final class FlowTable {
     private static final int INITIAL_ENTRIES = 1024;
+    /** A key is a record's metadata only: flows are told apart by decoded fields, not bytes. */
+    private static final int KEY_BYTES = PacketRecord.stride(0);
 
     private int[] index;        // slot -> entry + 1, 0 = empty
     private long[] hashes;
@@ -26,7 +28,7 @@ public final class FlowTable {
         hashes = new long[INITIAL_ENTRIES];
         packets = new long[INITIAL_ENTRIES];
         bytes = new long[INITIAL_ENTRIES];
-        keys = new UnsafeBuffer(new byte[INITIAL_ENTRIES * PacketRecord.LENGTH]);
+        keys = new UnsafeBuffer(new byte[INITIAL_ENTRIES * KEY_BYTES]);
     }
 
     /** Counts one packet of {@code wireBytes} for the record's flow; returns the flow's entry number. */
@@ -54,7 +56,7 @@ public final class FlowTable {
         hashes[e] = h;
         packets[e] = 1;
         bytes[e] = wireBytes;
-        FlowKey.copyKey(r, keyView.wrap(keys, e * PacketRecord.LENGTH));
+        FlowKey.copyKey(r, keyView.wrap(keys, e * KEY_BYTES, 0));
         index[slot] = e + 1;
         return e;
     }
@@ -64,8 +66,8 @@ public final class FlowTable {
         hashes = Arrays.copyOf(hashes, n);
         packets = Arrays.copyOf(packets, n);
         bytes = Arrays.copyOf(bytes, n);
-        UnsafeBuffer k = new UnsafeBuffer(new byte[n * PacketRecord.LENGTH]);
-        k.putBytes(0, keys, 0, size * PacketRecord.LENGTH);
+        UnsafeBuffer k = new UnsafeBuffer(new byte[n * KEY_BYTES]);
+        k.putBytes(0, keys, 0, size * KEY_BYTES);
         keys = k;
         index = new int[n * 2];
         int mask = index.length - 1;
@@ -85,7 +87,7 @@ public final class FlowTable {
 
     /** The 5-tuple of entry {@code e} as a record view (other fields zero; reused on each call). */
     public PacketRecord key(int e) {
-        return keyView.wrap(keys, e * PacketRecord.LENGTH);
+        return keyView.wrap(keys, e * KEY_BYTES, 0);
     }
 
     public long packets(int e) {

@@ -7,10 +7,17 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A fixed 64-byte packet record: the unit every reader, generator, store and the
- * engine's packet ring exchange. This class is a flyweight: {@link #wrap} points it
- * at 64 bytes of an Agrona buffer and the accessors read and write those bytes in
+ * A packet record: 72 bytes of metadata followed by the first bytes of the frame, the
+ * unit every reader, generator, store and the engine's packet ring exchange. This class
+ * is a flyweight: {@link #wrap} points it at a record of an Agrona buffer with room for
+ * {@link #frameCapacity()} frame bytes, and the accessors read and write those bytes in
  * place, so no object is created per packet.
+ *
+ * <p>The decoded fields (bytes 0..63) serve trace statistics, generators, impairments and
+ * the plain-Java references; the switch reads the frame. A record occupies
+ * {@link #METADATA_BYTES} + {@link #capturedLength()} bytes wherever it is copied (ring,
+ * pool, store): {@link #recordBytes()}. A frame longer than the capacity it is copied
+ * into is truncated to that capacity and keeps its wire length, as a pcap snap length does.
  *
  * <h2>Byte layout (all multi-byte fields little-endian)</h2>
  * <pre>
@@ -32,14 +39,33 @@ import java.nio.ByteOrder;
  * 32     16   source address: IPv4 as an int at 32 (bytes 36..47 zero); IPv6 as two
  *             longs, high half (first 8 address bytes, big-endian value) at 32, low at 40
  * 48     16   destination address, same encoding at 48 / 56
+ * 64      4   captured length: frame bytes carried from 72 on (<= wire length, <= frame capacity)
+ * 68      4   reserved, zero
+ * 72      n   the frame's first n = captured length bytes, as on the wire
  * </pre>
  * IPv4 addresses are held as the int whose big-endian bytes are the dotted quad
  * (10.0.0.1 is 0x0A000001). IPv6 halves are the longs whose big-endian bytes are the
  * address bytes.
  */
 public final class PacketRecord {
-    /** Size of one record in bytes. */
-    public static final int LENGTH = 64;
+    /** Bytes of metadata before the frame: the decoded fields, the captured length, reserved. */
+    public static final int METADATA_BYTES = 72;
+    /** Where the frame's bytes start. */
+    public static final int FRAME_OFFSET = METADATA_BYTES;
+    /** The captured length (u32): frame bytes the record carries. */
+    public static final int CAPTURED_LENGTH_OFFSET = 64;
+    /** Four reserved bytes, zero. */
+    public static final int RESERVED_OFFSET = 68;
+    /** Bytes of decoded fields (the eight words {@link #word} reads). */
+    public static final int DECODED_BYTES = 64;
+    /** The largest frame a record can carry: pcap's largest snap length. */
+    public static final int MAX_FRAME_BYTES = 65_535;
+    /**
+     * Frame capacity of {@link #allocate()}: the parser window of the built-in Tofino profiles
+     * ({@code "parser": {"windowBytes": 256}}), enough for Ethernet, two 802.1Q tags, IPv6 with
+     * extension headers and TCP with options.
+     */
+    public static final int DEFAULT_FRAME_CAPACITY = 256;
 
     public static final int TIMESTAMP_OFFSET = 0;
     public static final int WIRE_LENGTH_OFFSET = 8;
@@ -76,18 +102,47 @@ public final class PacketRecord {
 
     private MutableDirectBuffer buffer;
     private int offset;
+    private int frameCapacity;
 
-    /** A record over a fresh 64-byte heap buffer (for tools and tests; not per packet). */
+    /**
+     * A record over a fresh heap buffer with room for {@link #DEFAULT_FRAME_CAPACITY} frame
+     * bytes (for tools and tests; not per packet).
+     */
     public static PacketRecord allocate() {
+        return allocate(DEFAULT_FRAME_CAPACITY);
+    }
+
+    /**
+     * A record over a fresh heap buffer with room for {@code frameCapacity} frame bytes; 0 keeps
+     * only the metadata (for code that holds many records and reads only their decoded fields).
+     */
+    public static PacketRecord allocate(int frameCapacity) {
+        checkCapacity(frameCapacity);
         PacketRecord r = new PacketRecord();
-        r.wrap(new UnsafeBuffer(new byte[LENGTH]), 0);
+        r.wrap(new UnsafeBuffer(new byte[METADATA_BYTES + frameCapacity]), 0, frameCapacity);
         return r;
     }
 
-    /** Points this flyweight at {@code LENGTH} bytes of {@code buffer} from {@code offset}. */
-    public PacketRecord wrap(MutableDirectBuffer buffer, int offset) {
+    /** Bytes one record with room for {@code frameCapacity} frame bytes occupies: a stride. */
+    public static int stride(int frameCapacity) {
+        checkCapacity(frameCapacity);
+        return METADATA_BYTES + frameCapacity;
+    }
+
+    private static void checkCapacity(int frameCapacity) {
+        if (frameCapacity < 0 || frameCapacity > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException("frame capacity " + frameCapacity + " outside 0.." + MAX_FRAME_BYTES);
+        }
+    }
+
+    /**
+     * Points this flyweight at the record of {@code buffer} at {@code offset}, which has room for
+     * {@code frameCapacity} frame bytes after its metadata.
+     */
+    public PacketRecord wrap(MutableDirectBuffer buffer, int offset, int frameCapacity) {
         this.buffer = buffer;
         this.offset = offset;
+        this.frameCapacity = frameCapacity;
         return this;
     }
 
@@ -99,32 +154,101 @@ public final class PacketRecord {
         return offset;
     }
 
-    /** Sets all 64 bytes to zero. */
+    /** Room for frame bytes after the metadata of the record this flyweight points at. */
+    public int frameCapacity() {
+        return frameCapacity;
+    }
+
+    /** Sets the metadata to zero (so the captured length too: no frame bytes). */
     public PacketRecord clear() {
-        buffer.setMemory(offset, LENGTH, (byte) 0);
+        buffer.setMemory(offset, METADATA_BYTES, (byte) 0);
         return this;
     }
 
-    /** Copies the 64 bytes of {@code other} into this record. */
+    /**
+     * Copies {@code other}'s metadata and frame into this record. A frame longer than this
+     * record's capacity is truncated to it (the captured length says so; the wire length stays),
+     * as a snap length truncates a capture: never written past the capacity.
+     */
     public PacketRecord copyFrom(PacketRecord other) {
-        buffer.putBytes(offset, other.buffer, other.offset, LENGTH);
-        return this;
+        return copyFrom(other.buffer, other.offset);
     }
 
-    /** Copies 64 bytes from a buffer position into this record. */
+    /**
+     * Copies the record at {@code srcOffset} of {@code src} (its metadata and the
+     * captured length's frame bytes) into this record, truncating the frame to this record's
+     * capacity as {@link #copyFrom(PacketRecord)} does.
+     */
     public PacketRecord copyFrom(DirectBuffer src, int srcOffset) {
-        buffer.putBytes(offset, src, srcOffset, LENGTH);
+        // unsigned: a negative (corrupt) length is large, so at most the capacity is read
+        int c = src.getInt(srcOffset + CAPTURED_LENGTH_OFFSET, LE);
+        int n = Integer.compareUnsigned(c, frameCapacity) < 0 ? c : frameCapacity;
+        buffer.putBytes(offset, src, srcOffset, FRAME_OFFSET + n);
+        buffer.putInt(offset + CAPTURED_LENGTH_OFFSET, n, LE);
         return this;
     }
 
-    /** Byte-wise equality of the two records' 64 bytes. */
+    /** Byte-wise equality of the two records' metadata and carried frame bytes. */
     public boolean contentEquals(PacketRecord other) {
-        for (int i = 0; i < LENGTH; i += 8) {
+        for (int i = 0; i < METADATA_BYTES; i += 8) {
             if (buffer.getLong(offset + i, LE) != other.buffer.getLong(other.offset + i, LE)) {
                 return false;
             }
         }
+        int n = capturedLength();
+        for (int i = 0; i < n; i++) {
+            if (buffer.getByte(offset + FRAME_OFFSET + i) != other.buffer.getByte(other.offset + FRAME_OFFSET + i)) {
+                return false;
+            }
+        }
         return true;
+    }
+
+    /** Frame bytes this record carries (from {@link #FRAME_OFFSET}). */
+    public int capturedLength() {
+        return buffer.getInt(offset + CAPTURED_LENGTH_OFFSET, LE);
+    }
+
+    /** Bytes the record occupies when copied: metadata plus the carried frame bytes. */
+    public int recordBytes() {
+        return METADATA_BYTES + capturedLength();
+    }
+
+    /**
+     * Copies the first min({@code length}, {@link #frameCapacity()}) bytes of a frame into this
+     * record and sets the captured length to that count. The wire length is the caller's to set.
+     */
+    public PacketRecord putFrame(byte[] src, int srcOffset, int length) {
+        int n = Math.min(length, frameCapacity);
+        buffer.putBytes(offset + FRAME_OFFSET, src, srcOffset, n);
+        buffer.putInt(offset + CAPTURED_LENGTH_OFFSET, n, LE);
+        return this;
+    }
+
+    /** As {@link #putFrame(byte[], int, int)}, from a buffer. */
+    public PacketRecord putFrame(DirectBuffer src, int srcOffset, int length) {
+        int n = Math.min(length, frameCapacity);
+        buffer.putBytes(offset + FRAME_OFFSET, src, srcOffset, n);
+        buffer.putInt(offset + CAPTURED_LENGTH_OFFSET, n, LE);
+        return this;
+    }
+
+    /** Drops the frame bytes (captured length 0), keeping the metadata. */
+    public PacketRecord noFrame() {
+        buffer.putInt(offset + CAPTURED_LENGTH_OFFSET, 0, LE);
+        return this;
+    }
+
+    /** Frame byte {@code i} (0 .. captured length - 1), unsigned. */
+    public int frameByte(int i) {
+        return buffer.getByte(offset + FRAME_OFFSET + i) & 0xFF;
+    }
+
+    /** A copy of the carried frame bytes (allocates; for tools, writers and tests). */
+    public byte[] frameBytes() {
+        byte[] b = new byte[capturedLength()];
+        buffer.getBytes(offset + FRAME_OFFSET, b);
+        return b;
     }
 
     public long timestampNs() {
@@ -307,7 +431,7 @@ public final class PacketRecord {
         return this;
     }
 
-    /** Raw 64-bit word {@code i} (0..7) of the record, for hashing and copying. */
+    /** Raw 64-bit word {@code i} (0..7) of the decoded fields, for hashing and copying. */
     public long word(int i) {
         return buffer.getLong(offset + i * 8, LE);
     }
@@ -323,6 +447,6 @@ public final class PacketRecord {
                 + " ttl=" + ttl() + " tcpFlags=0x" + Integer.toHexString(tcpFlags()) + " id=" + ipId()
                 + " " + Addresses.format(this, true) + ":" + srcPort() + " > " + Addresses.format(this, false)
                 + ":" + dstPort() + " seq=" + Integer.toUnsignedString(tcpSeq())
-                + " hash=0x" + Integer.toHexString(payloadHash()) + "]";
+                + " hash=0x" + Integer.toHexString(payloadHash()) + " caplen=" + capturedLength() + "]";
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Helpers shared by the traces tests. */
@@ -16,19 +17,20 @@ public final class TraceTestSupport {
     private TraceTestSupport() {
     }
 
-    /** All records of a source as 64-byte arrays. */
+    /** All records of a source as arrays of their {@link PacketRecord#recordBytes()} bytes (metadata and frame). */
     public static List<byte[]> drain(PacketSource src) {
         List<byte[]> out = new ArrayList<>();
-        UnsafeBuffer buf = new UnsafeBuffer(new byte[PacketRecord.LENGTH]);
-        PacketRecord r = new PacketRecord().wrap(buf, 0);
+        UnsafeBuffer buf = new UnsafeBuffer(new byte[PacketRecord.stride(PacketRecord.MAX_FRAME_BYTES)]);
+        PacketRecord r = new PacketRecord().wrap(buf, 0, PacketRecord.MAX_FRAME_BYTES);
         while (src.next(r)) {
-            out.add(buf.byteArray().clone());
+            out.add(Arrays.copyOf(buf.byteArray(), r.recordBytes()));
         }
         return out;
     }
 
+    /** A record over an array {@link #drain} returned. */
     public static PacketRecord view(byte[] bytes) {
-        return new PacketRecord().wrap(new UnsafeBuffer(bytes), 0);
+        return new PacketRecord().wrap(new UnsafeBuffer(bytes), 0, bytes.length - PacketRecord.METADATA_BYTES);
     }
 
     public static SyntheticSource gen(GeneratorKind kind, String... keyValues) {

@@ -329,7 +329,7 @@ public final class TraceCommand implements Runnable {
             try (PacketSource in0 = TraceSpec.open(in, lenient);
                  ProgressBar bar = new ProgressBar(spec.commandLine().getErr(), "convert", "pkts",
                          chain == null ? in0.knownCount() : -1, progress)) {
-                PacketSource src = chain == null ? in0 : new ImpairedSource(in0, chain, log);
+                PacketSource src = chain == null ? in0 : new ImpairedSource(in0, chain, log, PacketRecord.MAX_FRAME_BYTES);
                 n = copy(src, out, f, snap, bar);
                 skipped = src.skipped().asMap();
                 if (in0 instanceof CaptureReader cr) {

@@ -34,7 +34,7 @@ public final class HeaderDeparser {
     public HeaderDeparser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
         for (Field f : program.fields()) {
-            if (f.kind() == FieldKind.HEADER && f.source() != ParsedField.CARRIED && f.source() != ParsedField.SHIM
+            if (f.kind() == FieldKind.HEADER && f.source() != null && f.source() != ParsedField.CARRIED && f.source() != ParsedField.SHIM
                     && f.source() != ParsedField.PACKET_LENGTH) {
                 fs.add(f);
             }

@@ -6,6 +6,7 @@ import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
@@ -47,9 +48,13 @@ public final class HeaderParser {
     private final long[] zeros;
 
     public HeaderParser(StageProgram program) {
+        this.program = program;
         List<Field> fs = new ArrayList<>();
         List<Field> shimFields = new ArrayList<>();
         for (Field f : program.fields()) {
+            if (f.source() == null) {
+                continue; // metadata, or a field of the parse graph (FrameParser loads those)
+            }
             if (f.kind() == FieldKind.HEADER && f.source() == ParsedField.SHIM) {
                 shimFields.add(f);
             } else if (f.kind() == FieldKind.HEADER && f.source() != ParsedField.CARRIED) {
@@ -90,8 +95,32 @@ public final class HeaderParser {
         parse(r, 0, phv);
     }
 
-    /** Loads the record's fields and the shim header fields from {@code shimWord}. */
+    /**
+     * Loads the record's fields, the shim header fields from {@code shimWord}, and the fields
+     * the program names by its parse graph from the record's frame (the frame its decoded
+     * fields describe when it carries none; a frame the graph refuses leaves them 0). For
+     * programs run pass by pass outside a switch; the switch runs {@link FrameParser} itself.
+     */
     public void parse(PacketRecord r, long shimWord, Phv phv) {
+        loadRecordFields(r, shimWord, phv);
+        if (frames == null) {
+            frames = new FrameParser(program, PacketRecord.DEFAULT_FRAME_CAPACITY);
+            framed = PacketRecord.allocate(PacketRecord.DEFAULT_FRAME_CAPACITY);
+        }
+        if (frames != null && frames.loadsFields()) {
+            framed.copyFrom(r);
+            FrameSynthesizer.attachFrame(framed);
+            frames.parse(framed.buffer().byteArray(), framed.offset() + PacketRecord.FRAME_OFFSET,
+                    framed.capturedLength(), framed.wireLength(), phv.values());
+        }
+    }
+
+    private final StageProgram program;
+    /** The program's parser over a record's frame, and a record to give a frame to: made on a first {@link #parse}. */
+    private FrameParser frames;
+    private PacketRecord framed;
+
+    private void loadRecordFields(PacketRecord r, long shimWord, Phv phv) {
         long[] v = phv.values();
         DirectBuffer b = r.buffer();
         int o = r.offset();
@@ -124,8 +153,8 @@ public final class HeaderParser {
 
     /**
      * A fresh packet: every field the parser fills comes from the record, every other
-     * slot (metadata, carried headers) is zero. Same result as {@code phv.clear()} then
-     * {@link #parse}, writing each slot once.
+     * slot (metadata, carried headers, the fields of the parse graph, which the switch then
+     * loads with {@link FrameParser}) is zero, each slot written once.
      */
     public void parseFresh(PacketRecord r, Phv phv) {
         parseFresh(r, 0, phv);
@@ -143,7 +172,7 @@ public final class HeaderParser {
                 v[s] = 0;
             }
         }
-        parse(r, shimWord, phv);
+        loadRecordFields(r, shimWord, phv);
     }
 
     /**

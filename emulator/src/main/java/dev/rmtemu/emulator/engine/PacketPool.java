@@ -5,17 +5,22 @@ import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
  * In-flight packets of one switch, as struct-of-arrays slots: each has a PHV,
- * a copy of its 64-byte record, its packet number, arrival cycle and ports.
+ * a copy of its record (metadata and up to {@link #frameCapacity()} frame bytes),
+ * its packet number, arrival cycle and ports. Records and frames live in one heap
+ * byte array with a stride of {@code METADATA_BYTES + frameCapacity}, so a parser
+ * reads a slot's frame in place ({@link #frameArray()}, {@link #frameOffset(int)}).
  * Slots are recycled through a free list; the pool grows (geometrically) only
  * while warming up, so steady-state replay allocates nothing.
  */
 public final class PacketPool {
     private final int phvSlots;
+    private final int frameCapacity;
+    private final int stride;
     private Phv[] phvs;
     private UnsafeBuffer records;
     /**
@@ -36,12 +41,20 @@ public final class PacketPool {
     private int capacity;
     private int inUse;
     private final PacketRecord view = new PacketRecord();
+    /** The largest Java array a pool may hold, a little under Integer.MAX_VALUE as the JDK's own limit. */
+    private static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
 
-    public PacketPool(int phvSlots, int initialCapacity) {
+    /**
+     * @param frameCapacity frame bytes each slot keeps (the replay's snap length); a longer frame
+     *                      is truncated to it, keeping its wire length
+     */
+    public PacketPool(int phvSlots, int initialCapacity, int frameCapacity) {
         this.phvSlots = phvSlots;
+        this.frameCapacity = frameCapacity;
+        this.stride = PacketRecord.stride(frameCapacity);
         this.capacity = 0;
         this.phvs = new Phv[0];
-        this.records = new UnsafeBuffer(ByteBuffer.allocateDirect(0));
+        this.records = new UnsafeBuffer(new byte[0]);
         this.meta = new long[0];
         this.free = new int[0];
         grow(Math.max(16, initialCapacity));
@@ -52,8 +65,13 @@ public final class PacketPool {
         for (int i = capacity; i < newCapacity; i++) {
             phvs[i] = new Phv(phvSlots);
         }
-        UnsafeBuffer bigger = new UnsafeBuffer(ByteBuffer.allocateDirect(newCapacity * PacketRecord.LENGTH));
-        bigger.putBytes(0, records, 0, capacity * PacketRecord.LENGTH);
+        long bytes = (long) newCapacity * stride;
+        if (bytes > MAX_ARRAY_BYTES) {
+            throw new IllegalStateException("packet pool: " + newCapacity + " packets in flight of " + stride
+                    + " B each exceed one array (" + MAX_ARRAY_BYTES + " B); a smaller snap length keeps fewer bytes per packet");
+        }
+        UnsafeBuffer bigger = new UnsafeBuffer(new byte[(int) bytes]);
+        bigger.putBytes(0, records, 0, capacity * stride);
         records = bigger;
         meta = Arrays.copyOf(meta, newCapacity * META);
         int[] f = new int[newCapacity];
@@ -94,21 +112,53 @@ public final class PacketPool {
 
     /** A flyweight over the slot's record copy (valid until the next call). */
     public PacketRecord record(int slot) {
-        return view.wrap(records, slot * PacketRecord.LENGTH);
+        return view.wrap(records, slot * stride, frameCapacity);
     }
 
+    /** Frame bytes a slot keeps: the snap length. */
+    public int frameCapacity() {
+        return frameCapacity;
+    }
+
+    /** The heap array holding every slot's record and frame (it changes when the pool grows). */
+    public byte[] frameArray() {
+        return records.byteArray();
+    }
+
+    /** Where slot {@code slot}'s frame starts in {@link #frameArray()}. */
+    public int frameOffset(int slot) {
+        return slot * stride + PacketRecord.FRAME_OFFSET;
+    }
+
+    /** Frame bytes slot {@code slot} carries. */
+    public int capturedLength(int slot) {
+        return records.getInt(slot * stride + PacketRecord.CAPTURED_LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Copies {@code from}'s metadata and frame into the slot; a frame longer than the pool's
+     * capacity is truncated to it (captured length says so, the wire length stays).
+     */
     public void storeRecord(int slot, PacketRecord from) {
-        // eight word moves: cheaper than a 64-byte copyMemory call per packet
+        // nine word moves for the metadata: cheaper than a copyMemory call per packet
         DirectBuffer src = from.buffer();
         int s = from.offset();
-        int d = slot * PacketRecord.LENGTH;
-        for (int i = 0; i < PacketRecord.LENGTH; i += Long.BYTES) {
+        int d = slot * stride;
+        for (int i = 0; i < PacketRecord.METADATA_BYTES; i += Long.BYTES) {
             records.putLong(d + i, src.getLong(s + i));
+        }
+        int n = from.capturedLength();
+        if (n > frameCapacity) {
+            n = frameCapacity;
+            records.putInt(d + PacketRecord.CAPTURED_LENGTH_OFFSET, n, ByteOrder.LITTLE_ENDIAN);
+        }
+        if (n > 0) {
+            records.putBytes(d + PacketRecord.FRAME_OFFSET, src, s + PacketRecord.FRAME_OFFSET, n);
         }
     }
 
     public void copy(int fromSlot, int toSlot) {
-        records.putBytes(toSlot * PacketRecord.LENGTH, records, fromSlot * PacketRecord.LENGTH, PacketRecord.LENGTH);
+        records.putBytes(toSlot * stride, records, fromSlot * stride, PacketRecord.METADATA_BYTES + capturedLength(fromSlot));
         phvs[toSlot].copyFrom(phvs[fromSlot]);
         int from = fromSlot * META;
         int to = toSlot * META;

@@ -25,6 +25,7 @@ import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class SwitchEngine {
      * Packet slots (PHV and record) a switch starts with; the pool doubles as packets pile
      * up, so a switch of a large network that sees few packets stays small.
      */
-    static final int INITIAL_POOL_SLOTS = 16;
+    public static final int INITIAL_POOL_SLOTS = 16;
     /** Drop cause of a router (regular switch) for a packet whose TTL / hop limit ran out. */
     public static final String DROP_TTL_EXPIRED = "ttl_expired";
     private static final int IPV4 = 4;
@@ -86,6 +87,10 @@ public final class SwitchEngine {
     private final PipelineState state;
     private final PassExecutor executor;
     private final HeaderParser parser;
+    /** The program's parse graph over each frame's bytes, and its deparser. */
+    private final FrameParser frames;
+    /** Whether the program declares fields of its parse graph: only then can a write change the frame. */
+    private final boolean framesWritable;
     /** Null when the program has no header field to write back. */
     private final HeaderDeparser deparser;
     private final TrafficManager tm;
@@ -156,7 +161,21 @@ public final class SwitchEngine {
     private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template) {
     }
 
+    /** Frame bytes each packet in this switch keeps (the snap length). */
+    public int frameCapacity() {
+        return pool.frameCapacity();
+    }
+
+    /** A switch whose packets keep the profile's parser window of frame bytes. */
     public SwitchEngine(SwitchConfig config) {
+        this(config, config.profile().parser().windowBytes());
+    }
+
+    /**
+     * A switch whose packet pool keeps {@code frameCapacity} bytes of each frame (the replay's
+     * snap length; a longer frame is kept truncated, with its wire length).
+     */
+    public SwitchEngine(SwitchConfig config, int frameCapacity) {
         this.config = config;
         this.bridgedBytes = config.program().bridgedBytes();
         this.profile = config.profile();
@@ -168,10 +187,12 @@ public final class SwitchEngine {
         this.state = new PipelineState(program, profile.pipes());
         this.executor = new PassExecutor(state, config.enforce(), config.backend());
         this.parser = new HeaderParser(program);
+        this.frames = new FrameParser(program, profile.parser().windowBytes());
+        this.framesWritable = frames.loadsFields();
         HeaderDeparser d = new HeaderDeparser(program);
         this.deparser = d.emitsAnything() ? d : null;
         this.tm = new TrafficManager(config.trafficManager());
-        this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS);
+        this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS, frameCapacity);
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
         this.portPipe = new int[frontPorts];
@@ -249,8 +270,9 @@ public final class SwitchEngine {
     }
 
     /**
-     * Makes this switch a router (a topology's regular switch): an IPv4 packet's TTL or an
-     * IPv6 packet's hop limit is decremented on the way out, and a packet whose TTL would
+     * Makes this switch a router (a topology's regular switch): an IPv4 packet's TTL (its
+     * header checksum updated) or an IPv6 packet's hop limit is decremented in the frame on the
+     * way out, and a packet whose TTL would
      * reach 0 (it arrives with 1) is dropped as {@value #DROP_TTL_EXPIRED}, so a forwarding
      * loop ends. A record with TTL 0 carries none (a hand-built packet; captures and the
      * generators always set one) and passes unchanged; the network's hop budget bounds it.
@@ -472,6 +494,7 @@ public final class SwitchEngine {
         runUntil(cycle, EventQueue.Phase.PORT_ARRIVAL);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
+        FrameSynthesizer.attachFrame(pool.record(slot));
         pool.packetNumber(slot, nextPacketNumber++);
         pool.arrivalCycle(slot, cycle);
         pool.ingressPort(slot, port);
@@ -480,7 +503,9 @@ public final class SwitchEngine {
         now = cycle;
         Phv phv = pool.phv(slot);
         parser.parseFresh(pool.record(slot), shimWord, phv);
-        ingress(slot, cycle, port);
+        if (parseFrame(slot, phv)) {
+            ingress(slot, cycle, port);
+        }
     }
 
     /**
@@ -502,6 +527,7 @@ public final class SwitchEngine {
         checkPort(port);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
+        FrameSynthesizer.attachFrame(pool.record(slot));
         pool.ingressPort(slot, port);
         pool.shim(slot, shimWord);
         pool.hops(slot, hops);
@@ -530,7 +556,9 @@ public final class SwitchEngine {
                 counters.packetIn();
                 Phv phv = pool.phv(slot);
                 parser.parseFresh(pool.record(slot), pool.shim(slot), phv);
-                ingress(slot, c, pool.ingressPort(slot));
+                if (parseFrame(slot, phv)) {
+                    ingress(slot, c, pool.ingressPort(slot));
+                }
             }
             case EV_RECIRC_ARRIVAL -> {
                 int slot = payload;
@@ -561,6 +589,7 @@ public final class SwitchEngine {
         g.template().accept(genRecord);
         int slot = pool.acquire();
         pool.storeRecord(slot, genRecord);
+        FrameSynthesizer.attachFrame(pool.record(slot));
         pool.packetNumber(slot, nextPacketNumber++);
         pool.arrivalCycle(slot, c);
         int port = PortNumbers.recirculationPort(g.pipe());
@@ -568,10 +597,44 @@ public final class SwitchEngine {
         counters.packetIn();
         Phv phv = pool.phv(slot);
         parser.parseFresh(pool.record(slot), phv);
-        ingress(slot, c, port);
+        // a generated packet without frame bytes is the generator's own header (Tofino's pktgen
+        // header, which the parser does not run the frame's graph over)
+        if (pool.capturedLength(slot) == 0 || parseFrame(slot, phv)) {
+            ingress(slot, c, port);
+        }
         long emitted = ++genEmitted[index];
         if (g.count() == 0 || emitted < g.count()) {
             events.schedule(c + g.periodCycles(), EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_GENERATOR, index);
+        }
+    }
+
+    /**
+     * The program's parser over the slot's frame, in place: loads the header fields it declares
+     * by the graph's names. A frame the graph refuses is dropped as a parser error of its kind.
+     */
+    private boolean parseFrame(int slot, Phv phv) {
+        if (frames.parse(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot),
+                pool.record(slot).wireLength(), phv.values())) {
+            return true;
+        }
+        counters.parserError(frames.error());
+        pool.release(slot);
+        return false;
+    }
+
+    /**
+     * The deparser, after a pass that wrote a header field: the frame is rewritten from the
+     * PHV (headers made valid or invalid added or removed, checksums updated), and the wire
+     * length follows the frame's. A frame longer than the slot keeps its first bytes.
+     */
+    private void deparseFrame(int slot, Phv phv) {
+        PacketRecord r = pool.record(slot);
+        int caplen = pool.capturedLength(slot);
+        int wire = r.wireLength();
+        int n = frames.deparse(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values());
+        if (n >= 0) {
+            r.wireLength(wire + n - caplen);
+            r.putFrame(frames.deparsed(), 0, n);
         }
     }
 
@@ -600,7 +663,8 @@ public final class SwitchEngine {
         if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
             phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));
         }
-        if (routerTtl && carriesTtl(pool.record(slot)) && pool.record(slot).ttl() == 1) {
+        if (routerTtl && frames.ttl(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot),
+                pool.record(slot).wireLength()) == 1) {
             drop(slot, causeTtl); // a router does not forward a packet whose TTL would reach 0
             return;
         }
@@ -617,6 +681,9 @@ public final class SwitchEngine {
                 events.schedule(toTm, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_RECIRC_ARRIVAL, slot);
             }
             return;
+        }
+        if (framesWritable && phv.headerWritten()) {
+            deparseFrame(slot, phv); // the ingress deparser: the traffic manager buffers what it emits
         }
         lanes.add(pipe, toTm, slot);
     }
@@ -746,9 +813,17 @@ public final class SwitchEngine {
         if (deparser != null && phv.headerWritten()) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
         }
-        if (routerTtl && carriesTtl(pool.record(slot))) {
+        if (framesWritable && hasEgress && phv.headerWritten()) {
+            deparseFrame(slot, phv); // the egress deparser writes the frame that leaves
+        }
+        if (routerTtl) {
             PacketRecord r = pool.record(slot);
-            r.ttl(r.ttl() - 1); // the router's deparser writes the decremented TTL / hop limit
+            // the router's deparser writes the decremented TTL / hop limit into the frame (and the
+            // record's decoded field, which statistics and the plain-Java references read)
+            frames.decrementTtl(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot), r.wireLength());
+            if (carriesTtl(r)) {
+                r.ttl(r.ttl() - 1);
+            }
         }
         if (hasShim) {
             pool.shim(slot, parser.deparseShim(phv));

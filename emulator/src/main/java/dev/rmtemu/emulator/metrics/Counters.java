@@ -1,5 +1,7 @@
 package dev.rmtemu.emulator.metrics;
 
+import dev.rmtemu.model.parse.ParserError;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -27,6 +29,11 @@ public final class Counters {
     private final List<String> causeNames = new ArrayList<>();
     private final Map<String, Integer> causeIds = new HashMap<>();
     private long[] dropped = new long[8];
+    private final long[] parserErrors = new long[ParserError.count()];
+    private int causeParserError = -1;
+
+    /** Drop cause of a frame the program's parser refused (its kind counted apart, {@link #parserErrors()}). */
+    public static final String PARSER_ERROR = "parser_error";
 
     /** Counts one packet entering the switch (or one extra replica). */
     public void packetIn() {
@@ -84,6 +91,29 @@ public final class Counters {
             throw new IllegalArgumentException("unknown drop cause id " + causeId);
         }
         dropped[causeId]++;
+    }
+
+    /**
+     * Counts one packet dropped as {@value #PARSER_ERROR}, and its kind. The cause is registered
+     * on the first such drop, so a run without one reports no {@value #PARSER_ERROR} row.
+     */
+    public void parserError(ParserError kind) {
+        if (causeParserError < 0) {
+            causeParserError = dropCause(PARSER_ERROR);
+        }
+        dropped[causeParserError]++;
+        parserErrors[kind.ordinal()]++;
+    }
+
+    /** Parser errors by kind ({@link ParserError#label()}, in the enum's order), kinds seen only. */
+    public SortedMap<String, Long> parserErrors() {
+        TreeMap<String, Long> m = new TreeMap<>();
+        for (ParserError e : ParserError.values()) {
+            if (parserErrors[e.ordinal()] > 0) {
+                m.put(e.label(), parserErrors[e.ordinal()]);
+            }
+        }
+        return Collections.unmodifiableSortedMap(m);
     }
 
     /** Counts {@code n} packets dropped for {@code cause} (registering it if new). */
@@ -148,7 +178,8 @@ public final class Counters {
 
     /**
      * The counters for a report, keys sorted: {@code dropped} (a sorted cause → count map),
-     * {@code dropped_total}, {@code in}, {@code out}, {@code recirculated}, {@code violations}.
+     * {@code dropped_total}, {@code in}, {@code out}, {@code parser_errors} (by kind, after a
+     * parser error only), {@code recirculated}, {@code violations}.
      */
     public SortedMap<String, Object> toMap() {
         TreeMap<String, Object> m = new TreeMap<>();
@@ -156,6 +187,9 @@ public final class Counters {
         m.put("dropped_total", droppedTotal());
         m.put("in", in);
         m.put("out", out);
+        if (causeParserError >= 0) {
+            m.put("parser_errors", parserErrors());
+        }
         m.put("recirculated", recirculated);
         m.put("violations", violations);
         return Collections.unmodifiableSortedMap(m);

@@ -24,9 +24,14 @@ final class LinkHold {
     private int count;
     private long refused;
 
-    LinkHold(int capacity) {
+    private final int frameCapacity;
+    private final int stride;
+
+    LinkHold(int capacity, int frameCapacity) {
         this.capacity = Math.max(1, capacity);
-        this.records = new UnsafeBuffer(new byte[this.capacity * PacketRecord.LENGTH]);
+        this.frameCapacity = frameCapacity;
+        this.stride = PacketRecord.stride(frameCapacity);
+        this.records = new UnsafeBuffer(new byte[this.capacity * stride]);
         this.index = new long[this.capacity];
         this.ownArrival = new long[this.capacity];
         this.left = new int[this.capacity];
@@ -44,7 +49,7 @@ final class LinkHold {
             return false;
         }
         int s = count++;
-        view.wrap(records, s * PacketRecord.LENGTH).copyFrom(rec);
+        view.wrap(records, s * stride, frameCapacity).copyFrom(rec);
         index[s] = linkIndex;
         ownArrival[s] = arrivalCycle;
         left[s] = overtakes;
@@ -77,7 +82,7 @@ final class LinkHold {
     }
 
     PacketRecord record(int s) {
-        return view.wrap(records, s * PacketRecord.LENGTH);
+        return view.wrap(records, s * stride, frameCapacity);
     }
 
     long linkIndex(int s) {
@@ -109,7 +114,7 @@ final class LinkHold {
     void remove(int s) {
         int last = count - 1;
         if (s < last) {
-            records.putBytes(s * PacketRecord.LENGTH, records, (s + 1) * PacketRecord.LENGTH, (last - s) * PacketRecord.LENGTH);
+            records.putBytes(s * stride, records, (s + 1) * stride, (last - s) * stride);
             System.arraycopy(index, s + 1, index, s, last - s);
             System.arraycopy(ownArrival, s + 1, ownArrival, s, last - s);
             System.arraycopy(left, s + 1, left, s, last - s);

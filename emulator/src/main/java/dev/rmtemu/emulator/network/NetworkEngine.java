@@ -34,6 +34,7 @@ import dev.rmtemu.traces.impair.ImpairmentDecision;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
@@ -145,7 +146,9 @@ public final class NetworkEngine {
     private final LatencyHistogram latency;
 
     private final ImpairmentDecision decision = new ImpairmentDecision();
-    private final PacketRecord scratch = PacketRecord.allocate();
+    private final PacketRecord scratch;
+    /** Frame bytes every packet keeps through the network. */
+    private final int frameCapacity;
     private DeliveryListener deliveryListener;
     private ShimArrivalListener arrivalListener;
     private long now;
@@ -206,7 +209,9 @@ public final class NetworkEngine {
                 programs[i] = plainForwardingProgram();
             }
         }
-        NetworkMemoryEstimate.of(t, programs).check(t.source(), Runtime.getRuntime().maxMemory());
+        this.frameCapacity = o.snapLength() != NetworkOptions.WINDOW_SNAP ? o.snapLength() : largestWindow(sw, regularTarget);
+        NetworkMemoryEstimate.of(t, programs, frameCapacity).check(t.source(), Runtime.getRuntime().maxMemory());
+        this.scratch = PacketRecord.allocate(frameCapacity);
         this.routing = Routing.of(t);
         this.hostMap = new HostMap(t);
         switches = new SwitchEngine[sw.size()];
@@ -236,7 +241,7 @@ public final class NetworkEngine {
             }
             SwitchConfig cfg = new SwitchConfig(profile, program, s.ports(), PortConfig.strictPriority(UNLINKED_PORT_GBPS),
                     o.enforce(), rates);
-            switches[i] = new SwitchEngine(cfg);
+            switches[i] = new SwitchEngine(cfg, frameCapacity);
             switches[i].runOverWhen(() -> draining && onlyWithinRunOpsPending());
             switchNode[i] = s.index();
             switchProgram[i] = program.name();
@@ -308,7 +313,7 @@ public final class NetworkEngine {
                     chLog[ch] = new GroundTruthLog();
                     chLostBy[ch] = new long[chImpair[ch].size()];
                     if (chImpair[ch].maxHold() > 0) {
-                        chHold[ch] = new LinkHold(chImpair[ch].maxHold());
+                        chHold[ch] = new LinkHold(chImpair[ch].maxHold(), frameCapacity);
                     }
                 }
             }
@@ -353,6 +358,24 @@ public final class NetworkEngine {
                     + " hops fit 2^61 cycles at " + clock.hz() + " Hz)");
         }
         return l.latencyNs();
+    }
+
+    /** The largest parser window among the switches' targets: what no switch's parser would miss. */
+    private static int largestWindow(List<Node> switches, String regularTarget) {
+        TreeSet<String> targets = new TreeSet<>(); // each target loaded once, not once per switch
+        for (Node s : switches) {
+            targets.add(s.isProgrammable() ? s.target() : regularTarget);
+        }
+        int w = 1;
+        for (String target : targets) {
+            w = Math.max(w, TargetProfiles.load(target).parser().windowBytes());
+        }
+        return w;
+    }
+
+    /** Frame bytes every packet keeps through the network (the snap length). */
+    public int frameCapacity() {
+        return frameCapacity;
     }
 
     /** Builds the network of {@code t}; every switch program is checked against its target. */

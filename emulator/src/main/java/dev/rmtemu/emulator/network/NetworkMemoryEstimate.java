@@ -1,6 +1,8 @@
 package dev.rmtemu.emulator.network;
 
+import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.topology.Topology;
+import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
@@ -22,7 +24,8 @@ import java.util.Locale;
  */
 public record NetworkMemoryEstimate(long bytes, long switchBytes, long routingBytes, long registerBytes) {
     /**
-     * Heap one idle switch takes (engine, traffic manager, packet pool, metrics): the bytes
+     * Heap one idle switch takes (engine, traffic manager, packet pool, metrics) besides its pool's
+     * frames ({@link #idlePoolBytes}): the bytes
      * allocated while building one, measured 131-140 KiB on the built-in topologies (see
      * NetworkMemoryEstimateTest; it was 82-94 KiB before the engine gained the compiler's
      * warnings, stop checks and typed program parameters), rounded up.
@@ -42,11 +45,20 @@ public record NetworkMemoryEstimate(long bytes, long switchBytes, long routingBy
     private static final long MIB = 1024 * 1024;
     private static final long GIB = 1024 * MIB;
 
-    /** The estimate for {@code t} whose switches run {@code programs} (in switch order). */
+    /** The estimate for {@code t} whose switches run {@code programs}, packets keeping the default frame capacity. */
     public static NetworkMemoryEstimate of(Topology t, StageProgram[] programs) {
+        return of(t, programs, PacketRecord.DEFAULT_FRAME_CAPACITY);
+    }
+
+    /**
+     * The estimate for {@code t} whose switches run {@code programs} (in switch order), each
+     * packet keeping {@code frameCapacity} frame bytes: an idle switch's packet pool starts with
+     * {@link SwitchEngine#INITIAL_POOL_SLOTS} slots of that stride.
+     */
+    public static NetworkMemoryEstimate of(Topology t, StageProgram[] programs, int frameCapacity) {
         long nodes = t.nodes().size();
         long hosts = t.hosts().size();
-        long switchBytes = (long) programs.length * IDLE_SWITCH_BYTES;
+        long switchBytes = (long) programs.length * (IDLE_SWITCH_BYTES + idlePoolBytes(frameCapacity));
         long routing = nodes * hosts * ROUTING_BYTES_PER_NODE_AND_HOST;
         long links = 2L * t.links().size() * LINK_DIRECTION_BYTES + hosts * HOST_BYTES;
         long registers = 0;
@@ -54,6 +66,11 @@ public record NetworkMemoryEstimate(long bytes, long switchBytes, long routingBy
             registers += registerBytes(p, t);
         }
         return new NetworkMemoryEstimate(switchBytes + routing + links + registers, switchBytes, routing, registers);
+    }
+
+    /** The frames of an idle switch's packet pool (its first slots' heap array). */
+    public static long idlePoolBytes(int frameCapacity) {
+        return (long) SwitchEngine.INITIAL_POOL_SLOTS * PacketRecord.stride(frameCapacity);
     }
 
     /** Register arrays of one switch: a word per cell (two for pairs), in every pipe of its target. */

@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.network;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.traces.PacketRecord;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -14,8 +15,14 @@ import java.util.TreeMap;
  * @param enforce  check the per-packet hardware rules in every switch
  * @param seed     seed of every random decision (link impairments)
  * @param maxHops  switch hops a packet may take before it is dropped as {@code hop_limit}
+ * @param snapLength frame bytes every packet keeps through the network (switch pools, links);
+ *                 {@link #WINDOW_SNAP} = the largest parser window of the network's targets
  */
-public record NetworkOptions(String program, Map<String, String> params, boolean enforce, long seed, int maxHops) {
+public record NetworkOptions(String program, Map<String, String> params, boolean enforce, long seed, int maxHops,
+                             int snapLength) {
+    /** {@link #snapLength()} meaning: the largest parser window among the network's targets. */
+    public static final int WINDOW_SNAP = 0;
+
     /**
      * Switch hops a packet may take before the network drops it as {@code hop_limit}: the
      * common initial IP TTL, so a packet that a router network would carry is never cut short.
@@ -27,6 +34,14 @@ public record NetworkOptions(String program, Map<String, String> params, boolean
         if (maxHops < 1) {
             throw new UserError("--max-hops must be at least 1, got " + maxHops);
         }
+        if (snapLength < 0 || snapLength > PacketRecord.MAX_FRAME_BYTES) {
+            throw new UserError("--snaplen must be in 1.." + PacketRecord.MAX_FRAME_BYTES + ", got " + snapLength);
+        }
+    }
+
+    /** With the parser windows' snap length. */
+    public NetworkOptions(String program, Map<String, String> params, boolean enforce, long seed, int maxHops) {
+        this(program, params, enforce, seed, maxHops, WINDOW_SNAP);
     }
 
     /** With the default hop budget. */

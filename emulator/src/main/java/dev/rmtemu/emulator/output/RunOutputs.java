@@ -93,7 +93,7 @@ public final class RunOutputs {
         RunReport.Trace trace = new RunReport.Trace(r.packetsRead(), new TreeMap<>(r.skipped().asMap()));
         RunReport.Counters counters = new RunReport.Counters(e.counters().packetsIn(), e.counters().packetsOut(),
                 e.counters().droppedTotal(), e.counters().recirculations(), e.inFlight(),
-                new LinkedHashMap<>(e.counters().droppedByCause()));
+                new LinkedHashMap<>(e.counters().droppedByCause()), new LinkedHashMap<>(e.counters().parserErrors()));
         long clock = e.config().profile().clockHz();
         RunReport.EmulatedTime time = new RunReport.EmulatedTime(clock, Math.max(0, r.firstArrivalCycle()),
                 r.lastArrivalCycle(), e.now(), e.clock().cyclesToNs(e.now() - Math.max(0, r.firstArrivalCycle())),

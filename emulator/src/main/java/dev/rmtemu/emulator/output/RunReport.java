@@ -55,8 +55,10 @@ public final class RunReport {
     public record Trace(long packets, Map<String, Long> skipped) {
     }
 
+    /** {@code parser_errors}: the {@code parser_error} drops by kind, present after one only. */
     public record Counters(long in, long out, long dropped, long recirculated, long inFlight,
-                           Map<String, Long> droppedByCause) {
+                           Map<String, Long> droppedByCause,
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> parserErrors) {
     }
 
     /** Emulated time in target clock cycles; the two pipeline offsets only in a single-switch run. */
@@ -108,7 +110,8 @@ public final class RunReport {
 
     /** One switch of a network run; {@code register_arrays} in program order. */
     public record SwitchSection(String kind, String target, String program, List<String> registerArrays, long in,
-                                long out, long dropped, Map<String, Long> droppedByCause, long recirculated,
+                                long out, long dropped, Map<String, Long> droppedByCause,
+                                @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> parserErrors, long recirculated,
                                 long unlinkedPortDrops, long hopLimitDrops, PercentileSummary latencyNs) {
     }
 

@@ -17,8 +17,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The packet ring between a trace reader and the engine: one reader thread publishes
- * fixed-size packet records into an Agrona one-to-one ring buffer; the engine thread
- * drains them in batches, reading each record in place.
+ * variable-length packet records (a record's metadata and its captured frame bytes, at most
+ * {@link RingConfig#maxRecordBytes()}) into an Agrona one-to-one ring buffer; the engine
+ * thread drains them in batches, reading each record in place.
  *
  * <ul>
  *   <li>Nothing is ever dropped: when the ring is full the reader waits (backoff idle).</li>
@@ -37,12 +38,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class PacketRing implements AutoCloseable {
 
-    /** Size of one packet record: the trace's fixed 64-byte record, opaque to the ring. */
-    public static final int RECORD_BYTES = 64;
+    /** Returned by {@link RecordProducer#fill} at the end of the trace. */
+    public static final int END = -1;
 
-    /** Ring bytes one record occupies: Agrona's message header plus the record, aligned. */
-    public static final int SLOT_BYTES =
-            BitUtil.align(RecordDescriptor.HEADER_LENGTH + RECORD_BYTES, RecordDescriptor.ALIGNMENT);
+    /** Ring bytes a record of {@code recordBytes} occupies: Agrona's message header plus the record, aligned. */
+    public static int slotBytes(int recordBytes) {
+        return BitUtil.align(RecordDescriptor.HEADER_LENGTH + recordBytes, RecordDescriptor.ALIGNMENT);
+    }
 
     /** Message type of a packet record. Agrona reserves type ids below 1. */
     static final int MSG_RECORD = 1;
@@ -202,9 +204,9 @@ public final class PacketRing implements AutoCloseable {
         return recordsConsumed.get();
     }
 
-    /** Records waiting in the ring (approximate while both sides run). */
-    public int recordsWaiting() {
-        return ring.size() / SLOT_BYTES;
+    /** Bytes of records waiting in the ring, headers included (approximate while both sides run). */
+    public int bytesWaiting() {
+        return ring.size();
     }
 
     public RingConfig config() {
@@ -239,30 +241,30 @@ public final class PacketRing implements AutoCloseable {
 
     private void runReader() {
         final IdleStrategy idle = config.newIdleStrategy();
-        final UnsafeBuffer buf = memory;
         final RingBuffer ring = this.ring;
+        final int max = config.maxRecordBytes();
+        // A record's length is known only once it is written: it is filled here, then copied into
+        // the ring as one message of exactly its length (Agrona cannot shrink a claimed message).
+        final UnsafeBuffer scratch = new UnsafeBuffer(new byte[max]);
         long published = 0;
         try {
             while (!closing) {
-                final int index = ring.tryClaim(MSG_RECORD, RECORD_BYTES);
-                if (index < 0) {
-                    idle.idle(); // ring full: wait for the engine, never drop
-                    continue;
-                }
-                idle.reset();
-                final boolean more;
-                try {
-                    more = producer.fill(buf, index);
-                } catch (Throwable t) {
-                    ring.abort(index);
-                    throw t;
-                }
-                if (!more) {
-                    ring.abort(index);
+                final int length = producer.fill(scratch, 0, max);
+                if (length == END) {
                     publishMarker(MSG_END, published, idle);
                     return;
                 }
-                ring.commit(index);
+                if (length < 0 || length > max) {
+                    throw new IllegalStateException("packet ring: producer wrote a " + length
+                            + "-byte record, the ring takes 0.." + max);
+                }
+                while (!ring.write(MSG_RECORD, scratch, 0, length)) {
+                    if (closing) {
+                        return;
+                    }
+                    idle.idle(); // ring full: wait for the engine, never drop
+                }
+                idle.reset();
                 published++;
                 recordsPublished.lazySet(published);
             }
@@ -315,7 +317,7 @@ public final class PacketRing implements AutoCloseable {
             switch (msgTypeId) {
                 case MSG_RECORD -> {
                     recordsThisRead++;
-                    target.onRecord(buffer, index);
+                    target.onRecord(buffer, index, length);
                 }
                 case MSG_END -> {
                     endMarkerCount = buffer.getLong(index);

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.ring;
 
+import dev.rmtemu.traces.PacketRecord;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -7,18 +8,23 @@ import org.agrona.concurrent.IdleStrategy;
  * Sizing and waiting policy of a {@link PacketRing}.
  *
  * @param capacityBytes    data capacity of the ring in bytes, a power of two; each record takes
- *                         {@link PacketRing#SLOT_BYTES} of it (the record plus Agrona's 8-byte
- *                         message header)
+ *                         {@link PacketRing#slotBytes(int)} of it (the record plus Agrona's 8-byte
+ *                         message header, aligned to 8)
  * @param drainBatch       the most records {@link PacketRing#drainAll} hands over per ring read
  * @param readerThreadName name of the reader thread (visible in thread dumps and profilers)
  * @param maxYields        how many times a waiting side yields its core before it starts parking
  * @param maxParkNs        longest park of either side while it waits (ring full or empty)
+ * @param maxRecordBytes   the longest record the producer may write: a packet record's metadata
+ *                         plus the snap length's frame bytes
  */
-public record RingConfig(int capacityBytes, int drainBatch, String readerThreadName, long maxYields, long maxParkNs) {
+public record RingConfig(int capacityBytes, int drainBatch, String readerThreadName, long maxYields, long maxParkNs,
+                         int maxRecordBytes) {
 
     /**
-     * 1 MiB: about 14.5 K records, many times a drain batch, yet small enough to stay in a
-     * core's L2 cache so records are still warm when the engine reads them.
+     * 1 MiB: about 14.5 K metadata-only records (fewer with frame bytes), many times a drain
+     * batch, yet small enough to stay in a core's L2 cache so records are still warm when the
+     * engine reads them. Agrona takes messages up to an eighth of it: 128 KiB, more than a
+     * record with the largest snap length.
      */
     public static final int DEFAULT_CAPACITY_BYTES = 1 << 20;
 
@@ -45,18 +51,24 @@ public record RingConfig(int capacityBytes, int drainBatch, String readerThreadN
     public static final long DEFAULT_MAX_YIELDS = BackoffIdleStrategy.DEFAULT_MAX_YIELDS;
     static final long MIN_PARK_NS = BackoffIdleStrategy.DEFAULT_MIN_PARK_PERIOD_NS;
 
-    public static final RingConfig DEFAULT = new RingConfig(
-            DEFAULT_CAPACITY_BYTES, DEFAULT_DRAIN_BATCH, DEFAULT_READER_THREAD_NAME, DEFAULT_MAX_YIELDS, DEFAULT_MAX_PARK_NS);
+    /** The longest record of {@link #DEFAULT}: metadata and the default frame capacity. */
+    public static final int DEFAULT_MAX_RECORD_BYTES = PacketRecord.stride(PacketRecord.DEFAULT_FRAME_CAPACITY);
+
+    public static final RingConfig DEFAULT = new RingConfig(DEFAULT_CAPACITY_BYTES, DEFAULT_DRAIN_BATCH,
+            DEFAULT_READER_THREAD_NAME, DEFAULT_MAX_YIELDS, DEFAULT_MAX_PARK_NS, DEFAULT_MAX_RECORD_BYTES);
 
     public RingConfig {
         if (capacityBytes <= 0 || Integer.bitCount(capacityBytes) != 1) {
             throw new IllegalArgumentException("packet ring capacity must be a power of two bytes, got " + capacityBytes);
         }
+        if (maxRecordBytes < 0) {
+            throw new IllegalArgumentException("packet ring max record must be zero or more bytes, got " + maxRecordBytes);
+        }
         // Agrona's one-to-one ring accepts messages up to capacity / 8 bytes.
-        if (capacityBytes / 8 < PacketRing.RECORD_BYTES) {
+        if (capacityBytes / 8 < maxRecordBytes) {
             throw new IllegalArgumentException("packet ring capacity " + capacityBytes
-                    + " B is too small for " + PacketRing.RECORD_BYTES + "-byte records (minimum "
-                    + Integer.highestOneBit(PacketRing.RECORD_BYTES * 8) + " B)");
+                    + " B is too small for " + maxRecordBytes + "-byte records (minimum "
+                    + minimumCapacity(maxRecordBytes) + " B)");
         }
         if (drainBatch <= 0) {
             throw new IllegalArgumentException("packet ring drain batch must be positive, got " + drainBatch);
@@ -72,24 +84,39 @@ public record RingConfig(int capacityBytes, int drainBatch, String readerThreadN
         }
     }
 
+    private static int minimumCapacity(int recordBytes) {
+        long bytes = Math.max(1L, (long) recordBytes * 8);
+        return (int) Math.min(1L << 30, Long.highestOneBit(bytes - 1) << 1);
+    }
+
     /** This configuration with another capacity (e.g. a tiny ring to force backpressure). */
     public RingConfig withCapacityBytes(int bytes) {
-        return new RingConfig(bytes, drainBatch, readerThreadName, maxYields, maxParkNs);
+        return new RingConfig(bytes, drainBatch, readerThreadName, maxYields, maxParkNs, maxRecordBytes);
     }
 
     /** This configuration with another reader thread name. */
     public RingConfig withReaderThreadName(String name) {
-        return new RingConfig(capacityBytes, drainBatch, name, maxYields, maxParkNs);
+        return new RingConfig(capacityBytes, drainBatch, name, maxYields, maxParkNs, maxRecordBytes);
     }
 
     /** This configuration with another yield budget before parking. */
     public RingConfig withMaxYields(long yields) {
-        return new RingConfig(capacityBytes, drainBatch, readerThreadName, yields, maxParkNs);
+        return new RingConfig(capacityBytes, drainBatch, readerThreadName, yields, maxParkNs, maxRecordBytes);
     }
 
-    /** How many records fit in the ring at once. */
-    public int recordCapacity() {
-        return capacityBytes / PacketRing.SLOT_BYTES;
+    /**
+     * This configuration for records carrying up to {@code snapLength} frame bytes; the ring
+     * grows (in powers of two) when its capacity could not hold such a record.
+     */
+    public RingConfig forSnapLength(int snapLength) {
+        int max = PacketRecord.stride(snapLength);
+        return new RingConfig(Math.max(capacityBytes, minimumCapacity(max)), drainBatch, readerThreadName, maxYields,
+                maxParkNs, max);
+    }
+
+    /** How many records of {@code recordBytes} fit in the ring at once. */
+    public int recordCapacity(int recordBytes) {
+        return capacityBytes / PacketRing.slotBytes(recordBytes);
     }
 
     /** A fresh idle strategy; each thread needs its own (they are stateful). */

@@ -15,9 +15,9 @@ import java.util.function.Function;
 /**
  * Control-plane operations from a text file, applied before the replay or at a
  * set cycle. One operation per line; '#' starts a comment; numbers are decimal,
- * 0x hex, or dotted IPv4 (a.b.c.d):
+ * 0x hex, dotted IPv4 (a.b.c.d) or a MAC address (aa:bb:cc:dd:ee:ff):
  * <pre>
- * table l2_fwd exact 10.0.0.2 action=1 data=3        # key fields in the table's order
+ * table l2_fwd exact 02:00:00:00:00:02 action=1 data=3   # key fields in the table's order
  * table routes lpm 10.1.0.0/16 action=1 data=2
  * table acl ternary 0x0a000000&amp;0xff000000 6&amp;0xff priority=10 action=1 data=0
  * register flow_count write 17 5                     # index, value (pipe 0; pipe=N for another)
@@ -25,7 +25,7 @@ import java.util.function.Function;
  * multicast 3 1 2 5                                  # group 3 -> ports 1, 2, 5
  * at 1220000 register flow_count reset               # at cycle 1,220,000 (after its packets)
  * on s1 register flow_count reset                    # network replays: every line names its switch
- * at 1220000 on s2 table l2_fwd exact 10.0.0.2 action=1 data=3
+ * at 1220000 on s2 table l2_fwd exact 02:00:00:00:00:02 action=1 data=3
  * </pre>
  * A line is {@code [at CYCLE] [on SWITCH] OPERATION}. In a single-switch replay there is
  * no {@code on}; in a network replay ({@code --topology}) it is required. Every line is
@@ -309,9 +309,22 @@ public final class ControlScript {
         return v.longValue();
     }
 
-    /** Decimal, 0x hex, or a dotted IPv4 address. */
+    /** Octets of a MAC address. */
+    private static final int MAC_OCTETS = 6;
+
+    /** Decimal, 0x hex, a dotted IPv4 address or a MAC address (six hex octets separated by ':'). */
     static long number(String w) {
         try {
+            if (w.chars().filter(ch -> ch == ':').count() == MAC_OCTETS - 1) {
+                long v = 0;
+                for (String part : w.split(":", -1)) {
+                    if (part.isEmpty() || part.length() > 2) {
+                        throw new NumberFormatException();
+                    }
+                    v = (v << 8) | Integer.parseInt(part, 16);
+                }
+                return v;
+            }
             if (w.chars().filter(ch -> ch == '.').count() == 3) {
                 long v = 0;
                 for (String part : w.split("\\.")) {
@@ -325,7 +338,7 @@ public final class ControlScript {
             }
             return Long.decode(w);
         } catch (NumberFormatException e) {
-            throw new UserError("'" + w + "' is not a number or IPv4 address");
+            throw new UserError("'" + w + "' is not a number, IPv4 or MAC address");
         }
     }
 }

@@ -93,7 +93,7 @@ public final class NetworkReplay {
                 for (ProgramControlPlane c : planes) {
                     sessions.add(c.startNetwork(net, o, journal));
                 }
-                String stoppedBy = RunLoop.run(source, o.maxPackets(), injector, sessions, net::drain, net::now, journal, stop);
+                String stoppedBy = RunLoop.run(source, o.maxPackets(), net.frameCapacity(), injector, sessions, net::drain, net::now, journal, stop);
                 long hostNs = HostClock.nanos() - hostStart;
                 net.checkConservation(stoppedBy == null);
                 if (progress != null) {

@@ -114,7 +114,7 @@ public final class Replay {
                 for (ProgramControlPlane c : planes) {
                     sessions.add(c.start(engine, o, journal));
                 }
-                String stoppedBy = RunLoop.run(source, o.maxPackets(), feeder, sessions, engine::drain, engine::now, journal, stop);
+                String stoppedBy = RunLoop.run(source, o.maxPackets(), engine.frameCapacity(), feeder, sessions, engine::drain, engine::now, journal, stop);
                 long hostNs = HostClock.nanos() - hostStart;
                 engine.checkConservation();
                 if (progress != null) {

@@ -27,12 +27,14 @@ final class RunLoop {
      * Runs to the end and returns null, or returns the stop request's reason when it stopped
      * the run early. Closes {@code source} and {@code journal} (may be null).
      */
-    static String run(PacketSource source, long maxPackets, TraceFeed feed, List<ProgramControlPlane.Session> sessions,
-                      Runnable drain, LongSupplier now, ExportJournal journal, StopRequest stop) {
+    static String run(PacketSource source, long maxPackets, int snapLength, TraceFeed feed,
+                      List<ProgramControlPlane.Session> sessions, Runnable drain, LongSupplier now, ExportJournal journal,
+                      StopRequest stop) {
         boolean finished = false;
         String stoppedBy = null;
         try {
-            try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT, TraceFeed.producer(source, maxPackets))) {
+            try (source; PacketRing ring = new PacketRing(RingConfig.DEFAULT.forSnapLength(snapLength),
+                    TraceFeed.producer(source, maxPackets))) {
                 ring.start();
                 ring.drainAll(feed, stop == null ? () -> false : stop::requested);
                 if (!ring.isEnded()) {

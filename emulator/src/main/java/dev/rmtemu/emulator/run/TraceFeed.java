@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.run;
 
 import dev.rmtemu.emulator.engine.ArrivalTiming;
+import dev.rmtemu.emulator.ring.PacketRing;
 import dev.rmtemu.emulator.ring.RecordHandler;
 import dev.rmtemu.emulator.ring.RecordProducer;
 import dev.rmtemu.traces.PacketRecord;
@@ -20,7 +21,7 @@ abstract class TraceFeed implements RecordHandler {
     private final ArrivalTiming timing;
     private final Replay.Progress progress;
     private final PacketRecord view = new PacketRecord();
-    private final UnsafeBuffer copy = new UnsafeBuffer(new byte[PacketRecord.LENGTH]);
+    private UnsafeBuffer copy = new UnsafeBuffer(new byte[0]);
     long packets;
     long firstArrival = -1;
     long lastArrival;
@@ -37,31 +38,38 @@ abstract class TraceFeed implements RecordHandler {
     void chunkDone() {
     }
 
-    /** The reader side: at most {@code max} records (0 = all) of {@code source}. */
+    /**
+     * The reader side: at most {@code max} records (0 = all) of {@code source}, each with the
+     * frame bytes the ring's record length leaves room for (the snap length).
+     */
     static RecordProducer producer(PacketSource source, long max) {
         PacketRecord into = new PacketRecord();
         long[] produced = {0};
-        return (buf, offset) -> {
+        return (buf, offset, maxLength) -> {
             if (max > 0 && produced[0] >= max) {
-                return false;
+                return PacketRing.END;
             }
-            into.wrap(buf, offset);
-            boolean more = source.next(into);
-            if (more) {
-                produced[0]++;
+            into.wrap(buf, offset, maxLength - PacketRecord.METADATA_BYTES);
+            if (!source.next(into)) {
+                return PacketRing.END;
             }
-            return more;
+            produced[0]++;
+            return into.recordBytes();
         };
     }
 
     @Override
-    public final void onRecord(DirectBuffer buf, int offset) {
+    public final void onRecord(DirectBuffer buf, int offset, int length) {
         PacketRecord r;
+        int frame = length - PacketRecord.METADATA_BYTES;
         if (buf instanceof MutableDirectBuffer m) {
-            r = view.wrap(m, offset);
+            r = view.wrap(m, offset, frame);
         } else {
-            copy.putBytes(0, buf, offset, PacketRecord.LENGTH);
-            r = view.wrap(copy, 0);
+            if (copy.capacity() < length) {
+                copy = new UnsafeBuffer(new byte[length]); // never: the ring's buffer is mutable
+            }
+            copy.putBytes(0, buf, offset, length);
+            r = view.wrap(copy, 0, frame);
         }
         long at = timing.next(r.timestampNs(), r.wireLength());
         if (firstArrival < 0) {

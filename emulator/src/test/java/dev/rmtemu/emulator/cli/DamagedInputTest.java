@@ -101,7 +101,7 @@ class DamagedInputTest {
         try (PacketSource gen = TraceSpec.open(GEN)) {
             TraceStoreWriter.write(gen, store, null);
         }
-        byte[] record = new byte[PacketRecord.LENGTH];
+        byte[] record = new byte[PacketRecord.DECODED_BYTES];
         try (PacketSource s = TraceSpec.open(store.toString())) {
             PacketRecord r = PacketRecord.allocate();
             for (int i = 0; i <= ALTERED_RECORD; i++) {

@@ -12,7 +12,7 @@ class ShowCommandTest {
         CliRunner r = CliRunner.run("show", "--program", "l2fwd");
         assertEquals(0, r.exit(), r.err());
         assertEquals(""
-                + "// l2fwd: exact-match forwarding table on the destination address; action data = egress port; miss drops\n"
+                + "// l2fwd: exact-match forwarding table on the destination MAC address; action data = egress port; miss drops\n"
                 + "// parameters: entries=4096\n"
                 + "\n"
                 + "struct phv_t {\n"
@@ -20,12 +20,12 @@ class ShowCommandTest {
                 + "    bit<9> ig_intr_tm_md.ucast_egress_port; // intrinsic, ingress\n"
                 + "    bit<3> ig_intr_dprsr_md.drop_ctl;       // intrinsic, ingress\n"
                 + "    bit<9> eg_intr_md.egress_port;          // intrinsic, egress\n"
-                + "    bit<32> ipv4.dst_addr;                  // header, from ipv4_dst\n"
+                + "    bit<48> ethernet.dst_addr;              // header, parsed: ethernet.dst_addr\n"
                 + "}\n"
                 + "\n"
                 + "control Ingress {\n"
                 + "    stage 0 {\n"
-                + "        table l2_fwd { key = { ipv4.dst_addr: exact } size = 4096; action data 9 b }\n"
+                + "        table l2_fwd { key = { ethernet.dst_addr: exact } size = 4096; action data 9 b }\n"
                 + "        apply {\n"
                 + "            switch (l2_fwd.apply().action) {\n"
                 + "                action 1: {\n"

@@ -21,7 +21,7 @@ class HeaderParserTest {
         SplittableRandom rnd = new SplittableRandom(3);
         PacketRecord r = PacketRecord.allocate();
         for (int round = 0; round < 2_000; round++) {
-            for (int i = 0; i < PacketRecord.LENGTH; i += Long.BYTES) {
+            for (int i = 0; i < PacketRecord.DECODED_BYTES; i += Long.BYTES) {
                 r.buffer().putLong(r.offset() + i, rnd.nextLong());
             }
             r.wireLength(rnd.nextInt(1, 65_536)); // a length is never negative
@@ -59,7 +59,7 @@ class HeaderParserTest {
             Phv fresh = new Phv(p.fields().size());
             Phv reference = new Phv(p.fields().size());
             for (int round = 0; round < 50; round++) {
-                for (int i = 0; i < PacketRecord.LENGTH; i += Long.BYTES) {
+                for (int i = 0; i < PacketRecord.DECODED_BYTES; i += Long.BYTES) {
                     r.buffer().putLong(r.offset() + i, rnd.nextLong());
                 }
                 long shim = rnd.nextLong();
@@ -81,7 +81,7 @@ class HeaderParserTest {
                 assertThrows(IllegalArgumentException.class, () -> HeaderParser.recordOffset(f));
                 continue;
             }
-            assertTrue(HeaderParser.recordOffset(f) + Long.BYTES <= PacketRecord.LENGTH, f.toString());
+            assertTrue(HeaderParser.recordOffset(f) + Long.BYTES <= PacketRecord.DECODED_BYTES, f.toString());
         }
     }
 }

@@ -16,6 +16,7 @@ import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -53,6 +54,7 @@ final class SteppedReferenceEngine {
             phv = new Phv(slots);
             rec = PacketRecord.allocate();
             rec.copyFrom(r);
+            FrameSynthesizer.attachFrame(rec);
         }
     }
 
@@ -62,6 +64,7 @@ final class SteppedReferenceEngine {
     final PipelineState state;
     private final PassExecutor exec;
     private final HeaderParser parser;
+    private final FrameParser frames;
     private final TrafficManager tm;
     private final CycleClock clock;
     private final int toTm;
@@ -77,6 +80,7 @@ final class SteppedReferenceEngine {
         this.state = new PipelineState(program, profile.pipes());
         this.exec = new PassExecutor(state, cfg.enforce());
         this.parser = new HeaderParser(program);
+        this.frames = new FrameParser(program, profile.parser().windowBytes());
         this.tm = new TrafficManager(cfg.trafficManager());
         this.clock = new CycleClock(profile.clockHz());
         this.front = cfg.frontPanelPorts();
@@ -127,6 +131,11 @@ final class SteppedReferenceEngine {
                 p.pipe = cfg.pipeOf(a.port());
                 p.phv.clear();
                 parser.parse(p.rec, p.phv);
+                if (!frames.parse(p.rec.buffer().byteArray(), p.rec.offset() + PacketRecord.FRAME_OFFSET,
+                        p.rec.capturedLength(), p.rec.wireLength(), p.phv.values())) {
+                    drops.add(new Drop(p.number, "parser_error"));
+                    continue;
+                }
                 fifo[p.pipe].add(p);
             }
             // 2. each parser takes one packet and runs its ingress pass

@@ -27,7 +27,10 @@ class PacketRingTest {
                 .withReaderThreadName("test-ring-reader-" + RING_IDS.incrementAndGet());
     }
 
-    /** Writes a numbered record: sequence at 0, its complement at 56, a pattern in between. */
+    /** Bytes of a numbered record. */
+    private static final int RECORD = 64;
+
+    /** Writes a numbered 64-byte record: sequence at 0, its complement at 56, a pattern in between. */
     private static final class NumberedProducer implements RecordProducer {
         final long count;
         final long failAfter;
@@ -45,12 +48,12 @@ class PacketRingTest {
         }
 
         @Override
-        public boolean fill(MutableDirectBuffer buf, int offset) {
+        public int fill(MutableDirectBuffer buf, int offset, int maxLength) {
             if (next == failAfter) {
                 throw failure;
             }
             if (next == count) {
-                return false;
+                return PacketRing.END;
             }
             buf.putLong(offset, next);
             for (int i = 8; i < 56; i += 8) {
@@ -58,7 +61,7 @@ class PacketRingTest {
             }
             buf.putLong(offset + 56, ~next);
             next++;
-            return true;
+            return RECORD;
         }
     }
 
@@ -67,8 +70,11 @@ class PacketRingTest {
         long expected;
 
         @Override
-        public void onRecord(DirectBuffer buf, int offset) {
+        public void onRecord(DirectBuffer buf, int offset, int length) {
             long seq = buf.getLong(offset);
+            if (length != RECORD) {
+                fail("record " + seq + " arrived with " + length + " bytes, not " + RECORD);
+            }
             if (seq != expected) {
                 fail("record " + seq + " arrived where " + expected + " was expected");
             }
@@ -89,7 +95,7 @@ class PacketRingTest {
         final long n = 1_000_000;
         SequenceChecker checker = new SequenceChecker();
         try (PacketRing ring = new PacketRing(tinyRing(), new NumberedProducer(n))) {
-            assertEquals(56, ring.config().recordCapacity());
+            assertEquals(56, ring.config().recordCapacity(RECORD));
             ring.start();
             long total = ring.drainAll(checker);
             assertEquals(n, total);
@@ -130,11 +136,11 @@ class PacketRingTest {
         java.util.SplittableRandom producerJitter = new java.util.SplittableRandom(7);
         java.util.SplittableRandom consumerJitter = new java.util.SplittableRandom(11);
         NumberedProducer numbered = new NumberedProducer(n);
-        RecordProducer jittery = (buf, offset) -> {
+        RecordProducer jittery = (buf, offset, max) -> {
             if (producerJitter.nextInt(1000) == 0) {
                 Thread.yield();
             }
-            return numbered.fill(buf, offset);
+            return numbered.fill(buf, offset, max);
         };
         SequenceChecker checker = new SequenceChecker();
         try (PacketRing ring = new PacketRing(tinyRing(), jittery)) {
@@ -184,12 +190,12 @@ class PacketRingTest {
     @Test
     void producerErrorIsCarriedToo() {
         AssertionError err = new AssertionError("generator bug");
-        RecordProducer failing = (buf, offset) -> {
+        RecordProducer failing = (buf, offset, max) -> {
             throw err;
         };
         try (PacketRing ring = new PacketRing(tinyRing(), failing)) {
             ring.start();
-            assertSame(err, assertThrows(AssertionError.class, () -> ring.drainAll((b, o) -> fail("no records"))));
+            assertSame(err, assertThrows(AssertionError.class, () -> ring.drainAll((b, o, l) -> fail("no records"))));
             assertEquals(0, ring.recordsConsumed());
         }
     }
@@ -200,11 +206,11 @@ class PacketRingTest {
         SequenceChecker checker = new SequenceChecker();
         try (PacketRing ring = new PacketRing(tinyRing(), new NumberedProducer(1000))) {
             ring.start();
-            RecordHandler failOn100 = (buf, off) -> {
+            RecordHandler failOn100 = (buf, off, len) -> {
                 if (buf.getLong(off) == 100) {
                     throw boom;
                 }
-                checker.onRecord(buf, off);
+                checker.onRecord(buf, off, len);
             };
             assertSame(boom, assertThrows(IllegalStateException.class, () -> ring.drainAll(failOn100)));
             // The failing record counts as consumed; the rest follow in order.
@@ -220,18 +226,18 @@ class PacketRingTest {
         PacketRing ring = new PacketRing(config, new NumberedProducer(Long.MAX_VALUE));
         ring.start();
         // Let it fill the ring: it must then be waiting, not dropping.
-        while (ring.recordsPublished() < config.recordCapacity()) {
+        while (ring.recordsPublished() < config.recordCapacity(RECORD)) {
             Thread.onSpinWait();
         }
         assertTrue(readerAlive(config.readerThreadName()));
-        assertEquals(config.recordCapacity(), ring.recordsPublished(), "a full ring must stop the reader");
+        assertEquals(config.recordCapacity(RECORD), ring.recordsPublished(), "a full ring must stop the reader");
         ring.close();
         assertFalse(readerAlive(config.readerThreadName()), "reader thread leaked after close");
         // Draining a closed ring hands what was published, then reports the early close.
         SequenceChecker checker = new SequenceChecker();
         IllegalStateException early = assertThrows(IllegalStateException.class, () -> ring.drainAll(checker));
         assertTrue(early.getMessage().contains("closed before the end"), early.getMessage());
-        assertEquals(config.recordCapacity(), checker.expected);
+        assertEquals(config.recordCapacity(RECORD), checker.expected);
         ring.close(); // idempotent
     }
 
@@ -263,9 +269,23 @@ class PacketRingTest {
     @Test
     void badCapacitiesAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> RingConfig.DEFAULT.withCapacityBytes(3000));
-        assertThrows(IllegalArgumentException.class, () -> RingConfig.DEFAULT.withCapacityBytes(256));
-        assertEquals(512, RingConfig.DEFAULT.withCapacityBytes(512).capacityBytes());
-        assertEquals(72, PacketRing.SLOT_BYTES);
+        // Agrona takes messages up to an eighth of the ring: 2 KiB cannot hold a 328-byte record (72 + 256)
+        IllegalArgumentException small = assertThrows(IllegalArgumentException.class,
+                () -> RingConfig.DEFAULT.withCapacityBytes(2048));
+        assertEquals("packet ring capacity 2048 B is too small for 328-byte records (minimum 4096 B)", small.getMessage());
+        assertEquals(4096, RingConfig.DEFAULT.withCapacityBytes(4096).capacityBytes());
+        assertEquals(72, PacketRing.slotBytes(64));
+        assertEquals(136, PacketRing.slotBytes(126)); // 8-byte header, aligned to 8
+    }
+
+    @Test
+    void aSnapLengthSizesTheLongestRecordAndGrowsATooSmallRing() {
+        RingConfig tiny = tinyRing().forSnapLength(1500);
+        assertEquals(72 + 1500, tiny.maxRecordBytes());
+        assertEquals(16384, tiny.capacityBytes()); // 1572 x 8 = 12576, the next power of two
+        RingConfig max = RingConfig.DEFAULT.forSnapLength(65_535);
+        assertEquals(72 + 65_535, max.maxRecordBytes());
+        assertEquals(RingConfig.DEFAULT_CAPACITY_BYTES, max.capacityBytes()); // 1 MiB / 8 = 128 KiB is enough
     }
 
     private static boolean readerAlive(String name) {

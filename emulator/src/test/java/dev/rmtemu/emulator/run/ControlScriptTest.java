@@ -35,9 +35,9 @@ class ControlScriptTest {
     void tableEntriesForwardAndMissesDrop(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("fwd.txt");
         Files.writeString(f, """
-                # two routes
-                table l2_fwd exact 10.0.0.2 action=1 data=3
-                table l2_fwd exact 0x0a000003 action=1 data=5   # hex works too
+                # two hosts: the MACs of 10.0.0.2 and 10.0.0.3 (HostMac)
+                table l2_fwd exact 02:00:0a:00:00:02 action=1 data=3
+                table l2_fwd exact 0x02000a000003 action=1 data=5   # hex works too
                 """);
         SwitchEngine e = engine("l2fwd");
         assertEquals(2, ControlScript.apply(f, e));
@@ -74,7 +74,10 @@ class ControlScriptTest {
         assertEquals(f + ":1: register operation 'explode' (write, reset)", e.getMessage(), "checked before the run");
         Files.writeString(f, "table l2_fwd exact 300.1.1.1 action=1\n");
         e = assertThrows(UserError.class, () -> ControlScript.apply(f, engine("l2fwd")));
-        assertEquals(f + ":1: '300.1.1.1' is not a number or IPv4 address", e.getMessage());
+        assertEquals(f + ":1: '300.1.1.1' is not a number, IPv4 or MAC address", e.getMessage());
+        Files.writeString(f, "table l2_fwd exact 02:00:0a:00:00:2g action=1\n");
+        e = assertThrows(UserError.class, () -> ControlScript.apply(f, engine("l2fwd")));
+        assertEquals(f + ":1: '02:00:0a:00:00:2g' is not a number, IPv4 or MAC address", e.getMessage());
         Files.writeString(f, "on s1 register flow_count reset\n");
         e = assertThrows(UserError.class, () -> ControlScript.apply(f, engine("counter")));
         assertEquals(f + ":1: 'on s1' names a switch, which needs a network replay (--topology)", e.getMessage());
@@ -113,7 +116,7 @@ class ControlScriptTest {
     @Test
     void aScheduledTableEntryIsCheckedBeforeTheRun(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("c.txt");
-        assertEquals(f + ":1: 'x1' is not a number or IPv4 address",
+        assertEquals(f + ":1: 'x1' is not a number, IPv4 or MAC address",
                 refusal(f, "at 10 table l2_fwd exact x1 action=1\n".getBytes(StandardCharsets.UTF_8), "l2fwd"));
         assertEquals(f + ":1: '-2' is out of range for an action (0..2147483647)",
                 refusal(f, "at 10 table l2_fwd exact 1 action=-2\n".getBytes(StandardCharsets.UTF_8), "l2fwd"));

@@ -3,7 +3,6 @@ package dev.rmtemu.model.examples;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ParamSpec;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.ProgramFactory;
@@ -17,10 +16,11 @@ import java.util.List;
 import static dev.rmtemu.model.ir.Ir.actionData;
 
 /**
- * Example: exact-match forwarding. One ingress table keyed on the destination
- * address (packet records carry no MAC addresses, so the L2 key is the IPv4
- * destination) whose action data is the egress port; a miss drops the packet
- * (drop_ctl = 1). Entries are installed through the control plane.
+ * Example: L2 forwarding. One ingress exact-match table keyed on the frame's
+ * destination MAC address ({@code ethernet.dst_addr}, parsed from the frame's bytes)
+ * whose action data is the egress port; a miss drops the packet (drop_ctl = 1).
+ * Entries are installed through the control plane
+ * ({@code table l2_fwd exact 02:00:00:00:00:02 action=1 data=3}).
  */
 public final class L2FwdProgram implements ProgramFactory {
     public static final String NAME = "l2fwd";
@@ -39,7 +39,7 @@ public final class L2FwdProgram implements ProgramFactory {
 
     @Override
     public String description() {
-        return "exact-match forwarding table on the destination address; action data = egress port; miss drops";
+        return "exact-match forwarding table on the destination MAC address; action data = egress port; miss drops";
     }
 
     @Override
@@ -51,7 +51,7 @@ public final class L2FwdProgram implements ProgramFactory {
     public StageProgram build(ProgramParams p) {
         ProgramBuilder b = ProgramBuilder.create(NAME, description());
         p.values().forEach(b::param);
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
+        Field dst = b.header("ethernet.dst_addr");
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);

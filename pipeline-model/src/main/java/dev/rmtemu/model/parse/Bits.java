@@ -7,6 +7,18 @@ final class Bits {
 
     /** {@code bits} (1..64) bits starting at bit {@code pos} of {@code buf}. */
     static long read(byte[] buf, long pos, int bits) {
+        int first = (int) (pos >>> 3);
+        int lead = (int) (pos & 7);
+        int span = (lead + bits + 7) >>> 3;
+        if (span <= Long.BYTES) {
+            // the bytes the field touches fit one long: gather them, then shift and mask once
+            long w = 0;
+            for (int i = 0; i < span; i++) {
+                w = (w << 8) | (buf[first + i] & 0xFF);
+            }
+            w >>>= span * 8 - lead - bits;
+            return bits == Long.SIZE ? w : w & ((1L << bits) - 1);
+        }
         long v = 0;
         int left = bits;
         long p = pos;

@@ -20,6 +20,17 @@ public final class PacketParser {
     private final long[][] vsMask;
     private final int[] vsCount;
     private final long[] key;
+    /**
+     * Per header and field: whether a lean parse ({@link #parseNeeded}) reads it. Select keys
+     * and variable-length fields are always read; {@link #need} adds the fields a program uses.
+     */
+    private final boolean[][] needed;
+    /** Per header, what a lean parse reads, flat: each read's bit offset in the header, width and result word. */
+    private final int[][] leanBit;
+    private final int[][] leanBits;
+    private final int[][] leanWord;
+    /** Per header: its variable-length tail's rule, or null. */
+    private final VarbitLength[] varbits;
     private final long[] errorCounts = new long[ParserError.count()];
     private long acceptedCount;
 
@@ -45,6 +56,76 @@ public final class PacketParser {
             keys = Math.max(keys, s.keys().size());
         }
         key = new long[keys];
+        int nh = graph.headers().size();
+        needed = new boolean[nh][];
+        leanBit = new int[nh][];
+        leanBits = new int[nh][];
+        leanWord = new int[nh][];
+        varbits = new VarbitLength[nh];
+        for (int h = 0; h < nh; h++) {
+            needed[h] = new boolean[graph.hdrFieldBits[h].length];
+            HeaderType t = graph.headers().get(h).type();
+            varbits[h] = t.varbit();
+            if (t.varbit() != null) {
+                needed[h][t.indexOf(t.varbit().lengthField())] = true;
+            }
+            planLean(h);
+        }
+        for (ParseState s : graph.states()) {
+            for (SelectKey k : s.keys()) {
+                if (k instanceof SelectKey.Field f) {
+                    need(graph.field(f.field()));
+                }
+            }
+        }
+    }
+
+    /** A lean parse ({@link #parseNeeded}) reads this field too. Set up before the first packet. */
+    public void need(FieldRef f) {
+        needed[f.header()][f.field()] = true;
+        planLean(f.header());
+    }
+
+    /** The reads of header {@code h} in a lean parse: its needed fields (a field wider than 64 bits is two reads). */
+    private void planLean(int h) {
+        int[] widths = g.hdrFieldBits[h];
+        int n = 0;
+        for (int fi = 0; fi < widths.length; fi++) {
+            if (needed[h][fi]) {
+                n += widths[fi] > Long.SIZE ? 2 : 1;
+            }
+        }
+        leanBit[h] = new int[n];
+        leanBits[h] = new int[n];
+        leanWord[h] = new int[n];
+        int i = 0;
+        int bit = 0;
+        int w = g.hdrFirstWord[h];
+        for (int fi = 0; fi < widths.length; fi++) {
+            int bits = widths[fi];
+            if (needed[h][fi]) {
+                if (bits > Long.SIZE) {
+                    int top = bits - Long.SIZE;
+                    leanBit[h][i] = bit;
+                    leanBits[h][i] = top;
+                    leanWord[h][i++] = w;
+                    leanBit[h][i] = bit + top;
+                    leanBits[h][i] = Long.SIZE;
+                    leanWord[h][i++] = w + 1;
+                } else {
+                    leanBit[h][i] = bit;
+                    leanBits[h][i] = bits;
+                    leanWord[h][i++] = w;
+                }
+            }
+            w += bits > Long.SIZE ? 2 : 1;
+            bit += bits;
+        }
+    }
+
+    /** Whether a lean parse reads the field. */
+    public boolean needs(FieldRef f) {
+        return needed[f.header()][f.field()];
     }
 
     public ParseGraph graph() {
@@ -86,6 +167,20 @@ public final class PacketParser {
      * bytes. Returns true on accept; otherwise {@link ParseResult#error()} says why.
      */
     public boolean parse(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
+        return parse(buf, off, caplen, wireLen, r, false);
+    }
+
+    /**
+     * As {@link #parse}, reading only the fields a select, a header length or a {@link #need}
+     * asks for: the other words of {@code r} keep whatever they held, so only needed fields may
+     * be read from it (and a deparse wants a full {@link #parse}). Same accept, error, validity
+     * and offsets as a full parse; counts the packet the same way.
+     */
+    public boolean parseNeeded(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
+        return parse(buf, off, caplen, wireLen, r, true);
+    }
+
+    private boolean parse(byte[] buf, int off, int caplen, int wireLen, ParseResult r, boolean lean) {
         if (off < 0 || caplen < 0 || off + Math.min(caplen, window) > buf.length || r.graph() != g) {
             throw new IllegalArgumentException("frame bounds " + off + "+" + caplen + " outside a " + buf.length
                     + "-byte buffer, or a result of another graph");
@@ -120,23 +215,31 @@ public final class PacketParser {
                     return fail(r, e, state);
                 }
                 long bit = base + (long) cursor * Byte.SIZE;
-                int w = g.hdrFirstWord[op];
-                int[] widths = g.hdrFieldBits[op];
-                for (int bits : widths) {
-                    if (bits > Long.SIZE) {
-                        int top = bits - Long.SIZE;
-                        r.words[w++] = Bits.read(buf, bit, top);
-                        r.words[w++] = Bits.read(buf, bit + top, Long.SIZE);
-                    } else {
-                        r.words[w++] = Bits.read(buf, bit, bits);
+                if (lean) {
+                    int[] at = leanBit[op];
+                    int[] bits = leanBits[op];
+                    int[] into = leanWord[op];
+                    for (int i = 0; i < at.length; i++) {
+                        r.words[into[i]] = Bits.read(buf, bit + at[i], bits[i]);
                     }
-                    bit += bits;
+                } else {
+                    int w = g.hdrFirstWord[op];
+                    for (int bits : g.hdrFieldBits[op]) {
+                        if (bits > Long.SIZE) {
+                            int top = bits - Long.SIZE;
+                            r.words[w++] = Bits.read(buf, bit, top);
+                            r.words[w++] = Bits.read(buf, bit + top, Long.SIZE);
+                        } else {
+                            r.words[w++] = Bits.read(buf, bit, bits);
+                        }
+                        bit += bits;
+                    }
                 }
                 r.offset[op] = cursor;
                 cursor += fixed;
                 int tail = 0;
                 if (g.hdrLengthWord[op] >= 0) {
-                    tail = g.headers().get(op).type().varbit().bytesFor(r.words[g.hdrLengthWord[op]]);
+                    tail = varbits[op].bytesFor(r.words[g.hdrLengthWord[op]]);
                     if (tail < 0) {
                         return fail(r, ParserError.HEADER_LENGTH, state);
                     }

@@ -3,9 +3,11 @@ package dev.rmtemu.model.parse;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A programmable parser as data: header instances, parser value sets and states,
@@ -243,6 +245,57 @@ public final class ParseGraph {
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether no accepted parse extracts both headers (p4c's mutually exclusive headers, whose
+     * fields may share PHV containers). Found by walking every path of the graph once per set
+     * of headers extracted so far; a graph of more than 64 headers counts none as exclusive.
+     */
+    public boolean mutuallyExclusive(int h1, int h2) {
+        boolean[][] t = together;
+        if (t == null) {
+            // computed whole before it is published: a graph is shared by the switches that run it
+            t = new boolean[headers.size()][headers.size()];
+            if (headers.size() > Long.SIZE) {
+                for (boolean[] row : t) {
+                    Arrays.fill(row, true);
+                }
+            } else {
+                walk(0, 0L, new HashSet<>(), t);
+            }
+            together = t;
+        }
+        return h1 != h2 && !t[h1][h2];
+    }
+
+    private volatile boolean[][] together;
+
+    private void walk(int state, long extracted, Set<List<Long>> seen, boolean[][] together) {
+        if (!seen.add(List.of((long) state, extracted))) {
+            return;
+        }
+        long mask = extracted;
+        for (int op : ops[state]) {
+            if (op >= 0) {
+                if ((mask & (1L << op)) != 0) {
+                    return; // extracted twice: a parser error, no accepted parse goes on
+                }
+                mask |= 1L << op;
+            }
+        }
+        for (int t : next[state]) {
+            if (t == ParseState.ACCEPT) {
+                for (long a = mask; a != 0; a &= a - 1) {
+                    int i = Long.numberOfTrailingZeros(a);
+                    for (long b = mask; b != 0; b &= b - 1) {
+                        together[i][Long.numberOfTrailingZeros(b)] = true;
+                    }
+                }
+            } else if (t >= 0) {
+                walk(t, mask, seen, together);
+            }
+        }
     }
 
     /** Index of a state by name, or -1. */

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.phv;
 
+import java.util.List;
+
 /**
  * A PHV field: a name, a width of 1..64 bits, and a slot in the runtime PHV.
  * Headers have {@code gress == null} (present in both gresses the program uses).
@@ -13,10 +15,23 @@ public final class Field {
     private final FieldKind kind;
     private final Gress gress;
     private final ParsedField source;
+    private final List<String> wireFields;
     private final int slot;
     private final long mask;
 
     public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, int slot) {
+        this(name, width, kind, gress, source, List.of(), slot);
+    }
+
+    /**
+     * A header field bound to fields of the program's parse graph ({@code wireFields}: dotted
+     * names, a slice as {@code ipv6.src_addr[127:64]}, or {@code header.$valid} for a header's
+     * validity bit). Several wire fields are fields of mutually exclusive headers overlaid in
+     * one PHV field (p4c's mutually exclusive overlay): the parser fills it from the one it
+     * extracted.
+     */
+    public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, List<String> wireFields,
+                 int slot) {
         if (width < 1 || width > MAX_WIDTH) {
             throw new IllegalArgumentException("field " + name + ": width " + width + " outside 1.." + MAX_WIDTH);
         }
@@ -25,6 +40,7 @@ public final class Field {
         this.kind = kind;
         this.gress = gress;
         this.source = source;
+        this.wireFields = List.copyOf(wireFields);
         this.slot = slot;
         this.mask = width == 64 ? -1L : (1L << width) - 1;
     }
@@ -49,6 +65,16 @@ public final class Field {
     /** The record field a header is parsed from; null for metadata. */
     public ParsedField source() {
         return source;
+    }
+
+    /** The (first) parse-graph field or slice this header field holds ({@code ipv4.ttl}, {@code ipv4.$valid}); null otherwise. */
+    public String wireField() {
+        return wireFields.isEmpty() ? null : wireFields.get(0);
+    }
+
+    /** Every parse-graph field overlaid in this PHV field (one unless it is an overlay); empty for other fields. */
+    public List<String> wireFields() {
+        return wireFields;
     }
 
     public int slot() {

@@ -7,6 +7,10 @@ import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.parse.FieldRef;
+import dev.rmtemu.model.parse.FieldSlice;
+import dev.rmtemu.model.parse.ParseGraph;
+import dev.rmtemu.model.parse.ParserSpec;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
@@ -46,6 +50,7 @@ public final class ProgramBuilder {
     private final List<HashUnit> hashes = new ArrayList<>();
     private final List<Field> bridged = new ArrayList<>();
     private final Set<String> resourceNames = new HashSet<>();
+    private ParserSpec parser;
     private boolean built;
 
     private ProgramBuilder(String name, String description) {
@@ -66,6 +71,120 @@ public final class ProgramBuilder {
     public ProgramBuilder param(String key, Object value) {
         params.put(key, String.valueOf(value));
         return this;
+    }
+
+    /**
+     * The program's own parse graph and deparser (its header types, the states that extract
+     * them, their place in the emit order); declared before any header field, else the
+     * program gets {@link ParserSpec#defaults()}.
+     */
+    public ProgramBuilder parser(ParserSpec spec) {
+        checkOpen();
+        if (parser != null) {
+            throw new IllegalArgumentException("program " + name + ": parser declared after header fields or twice");
+        }
+        parser = spec;
+        return this;
+    }
+
+    private ParserSpec parserSpec() {
+        if (parser == null) {
+            parser = ParserSpec.defaults();
+        }
+        return parser;
+    }
+
+    /**
+     * A header field of the program's parse graph by its name ({@code ethernet.dst_addr}),
+     * its width the header type's; a field wider than 64 bits is declared as slices in P4's
+     * notation ({@code ipv6.src_addr[127:64]}, {@code ipv6.src_addr[63:0]}). Both gresses see it;
+     * the parser fills it from the packet's bytes and the deparser writes it back.
+     */
+    public Field header(String wireName) {
+        FieldSlice slice = slice("header " + wireName, wireName);
+        if (slice.bits() > Field.MAX_WIDTH) {
+            String base = slice.field();
+            throw new IllegalArgumentException("header " + wireName + " is " + slice.bits() + " bits: declare slices of at most "
+                    + Field.MAX_WIDTH + " (" + base + "[" + (slice.bits() - 1) + ":" + Field.MAX_WIDTH + "], " + base + "["
+                    + (Field.MAX_WIDTH - 1) + ":0])");
+        }
+        return wire(wireName, slice.bits(), List.of(wireName));
+    }
+
+    /** As {@link #header(String)}, the PHV keeping only the field's low {@code width} bits ({@code NAME[WIDTH-1:0]}). */
+    public Field header(String wireName, int width) {
+        FieldSlice slice = slice("header " + wireName, wireName);
+        if (width > slice.bits()) {
+            throw new IllegalArgumentException("header " + wireName + ": " + width + " bits wider than the field (" + slice.bits() + ")");
+        }
+        return wire(wireName, width, List.of(width == slice.bits() ? wireName : wireName + "[" + (width - 1) + ":0]"));
+    }
+
+    /**
+     * The validity bit of a header of the program's parse graph, {@code HEADER.$valid} as p4c
+     * names it: 1 when the parser extracted the header. A condition on it is {@code isValid()};
+     * setting it to 1 or 0 is {@code setValid()} / {@code setInvalid()} (the deparser then emits
+     * or drops the header, and the wire length follows). Takes one PHV bit, as in p4c.
+     */
+    public Field valid(String header) {
+        parserSpec().graph().header(header); // refuses an unknown header
+        String n = header + VALID_SUFFIX;
+        Field f = fieldsByName.get(n);
+        return f != null ? f : wire(n, 1, List.of(n));
+    }
+
+    /**
+     * One PHV field for fields of mutually exclusive headers ({@code l4.src_port} over
+     * {@code tcp.src_port}, {@code udp.src_port}, {@code icmp.type}): the parser fills it from
+     * the header it extracted (0 when none), the deparser writes it back there. This is p4c's
+     * overlay of mutually exclusive fields in one PHV container; headers a parse can extract
+     * together are refused. Its width is the widest field's; a narrower one is zero-extended.
+     */
+    public Field overlay(String fieldName, String... wireFields) {
+        if (wireFields.length < 2) {
+            throw new IllegalArgumentException("overlay " + fieldName + ": needs two or more header fields");
+        }
+        ParseGraph g = parserSpec().graph();
+        int width = 0;
+        List<FieldRef> refs = new ArrayList<>();
+        for (String w : wireFields) {
+            FieldSlice slice = slice("overlay " + fieldName, w);
+            FieldRef r = g.field(slice.field());
+            if (slice.bits() > Field.MAX_WIDTH) {
+                throw new IllegalArgumentException("overlay " + fieldName + ": " + w + " is wider than " + Field.MAX_WIDTH + " bits");
+            }
+            for (FieldRef other : refs) {
+                if (!g.mutuallyExclusive(other.header(), r.header())) {
+                    throw new IllegalArgumentException("overlay " + fieldName + ": " + other.name() + " and " + slice.field()
+                            + " are in headers one parse can extract together");
+                }
+            }
+            refs.add(r);
+            width = Math.max(width, slice.bits());
+        }
+        return wire(fieldName, width, List.of(wireFields));
+    }
+
+    /** The name p4c gives a header's validity bit, after the header's name. */
+    public static final String VALID_SUFFIX = ".$valid";
+
+    private FieldSlice slice(String what, String name) {
+        try {
+            return FieldSlice.parse(parserSpec().graph(), name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + ": " + e.getMessage());
+        }
+    }
+
+    private Field wire(String fieldName, int width, List<String> wireFields) {
+        checkOpen();
+        if (fieldsByName.containsKey(fieldName)) {
+            throw new IllegalArgumentException("field " + fieldName + " declared twice");
+        }
+        Field f = new Field(fieldName, width, FieldKind.HEADER, null, null, wireFields, fields.size());
+        fields.add(f);
+        fieldsByName.put(fieldName, f);
+        return f;
     }
 
     /** A header field the parser fills from the packet record (both gresses). */
@@ -179,7 +298,7 @@ public final class ProgramBuilder {
         }
         built = true;
         return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
-                unplaced);
+                parserSpec(), unplaced);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.rmtemu.model.program;
 
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.parse.ParserSpec;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -33,6 +34,7 @@ public final class StageProgram {
     private final List<MatchTable> tables;
     private final List<HashUnit> hashes;
     private final Map<Intrinsic, Field> intrinsics;
+    private final ParserSpec parser;
     /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
     private final Object config;
     /** Gresses written as controls, not yet placed (empty for a placed program). */
@@ -42,13 +44,13 @@ public final class StageProgram {
 
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
-                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged) {
-        this(name, description, params, fields, stages, registers, tables, hashes, intrinsics, bridged, Map.of());
+                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged, ParserSpec parser) {
+        this(name, description, params, fields, stages, registers, tables, hashes, intrinsics, bridged, parser, Map.of());
     }
 
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
-                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged,
+                 List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged, ParserSpec parser,
                  Map<Gress, ControlDecl> controls) {
         int bits = 0;
         for (Field f : bridged) {
@@ -68,6 +70,7 @@ public final class StageProgram {
         this.tables = List.copyOf(tables);
         this.hashes = List.copyOf(hashes);
         this.intrinsics = new EnumMap<>(intrinsics);
+        this.parser = parser;
         this.config = null;
         this.controls = controls.isEmpty() ? Map.of() : new EnumMap<>(controls);
         this.placement = List.of();
@@ -90,6 +93,7 @@ public final class StageProgram {
         this.tables = List.copyOf(tables);
         this.hashes = List.copyOf(hashes);
         this.intrinsics = p.intrinsics;
+        this.parser = p.parser;
         this.config = p.config;
         this.controls = Map.of();
         this.placement = List.copyOf(placement);
@@ -106,6 +110,7 @@ public final class StageProgram {
         this.tables = p.tables;
         this.hashes = p.hashes;
         this.intrinsics = p.intrinsics;
+        this.parser = p.parser;
         this.config = config;
         this.controls = p.controls;
         this.placement = p.placement;
@@ -146,6 +151,11 @@ public final class StageProgram {
      */
     public StageProgram withConfig(Object config) {
         return new StageProgram(this, config);
+    }
+
+    /** The program's parse graph and deparser (the default ones unless the program declared its own). */
+    public ParserSpec parser() {
+        return parser;
     }
 
     /** The typed parameters the factory built this program from ({@link #withConfig}); null if none. */

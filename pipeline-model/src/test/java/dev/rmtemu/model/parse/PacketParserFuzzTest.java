@@ -23,6 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PacketParserFuzzTest {
     private static final ParseGraph DEFAULT = DefaultParseGraph.build();
     private static final Deparser DEPARSER = DefaultParseGraph.deparser(DEFAULT);
+    private static final List<FieldRef> LEAN_FIELDS = List.of(DEFAULT.field("ethernet.dst_addr"),
+            DEFAULT.field("vlan_inner.vid"), DEFAULT.field("ipv4.ttl"), DEFAULT.field("ipv4.src_addr"),
+            DEFAULT.field("ipv6.hop_limit"), DEFAULT.field("tcp.flags"), DEFAULT.field("udp.dst_port"));
 
     /** Byte 0 = window / 2, byte 1 = how many bytes the capture lost, then the frame. */
     @FuzzTest(maxDuration = "10m")
@@ -36,6 +39,21 @@ class PacketParserFuzzTest {
         PacketParser parser = new PacketParser(DEFAULT, window);
         ParseResult r = new ParseResult(DEFAULT);
         boolean ok = parser.parse(frame, 0, frame.length, frame.length + lost, r);
+        // the default graph reading only a program's fields: the outcome of a full parse
+        PacketParser leanParser = new PacketParser(DEFAULT, window);
+        LEAN_FIELDS.forEach(leanParser::need);
+        ParseResult lean = new ParseResult(DEFAULT);
+        assertEquals(ok, leanParser.parseNeeded(frame, 0, frame.length, frame.length + lost, lean));
+        assertEquals(r.error(), lean.error());
+        if (ok) {
+            assertEquals(r.payloadOffset(), lean.payloadOffset());
+            for (FieldRef f : LEAN_FIELDS) {
+                if (r.isValid(f.header())) {
+                    assertTrue(lean.isValid(f.header()));
+                    assertEquals(r.get(f), lean.get(f), f.name());
+                }
+            }
+        }
         if (ok) {
             byte[] out = new byte[DEPARSER.length(r, frame.length)];
             DEPARSER.deparse(r, frame, 0, frame.length, out, 0);

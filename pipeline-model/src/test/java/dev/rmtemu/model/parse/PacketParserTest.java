@@ -101,6 +101,41 @@ class PacketParserTest {
         assertEquals(14 + 28 + 32, r.payloadOffset());
     }
 
+    /**
+     * A lean parse reads the needed fields (a program's, the selects', the header lengths') with
+     * the values a full parse reads, and leaves the others alone; accept, validity and offsets
+     * are those of the full parse.
+     */
+    @Test
+    void leanParseReadsTheNeededFieldsOnly() {
+        byte[] f = frame().ethernet(0x8100).vlan(5, 42, 0x0800).ipv4(6, 72, 8, 0xBEEF).tcp(80, 1234, 12)
+                .payload("GET /").build();
+        PacketParser lean = new PacketParser(g, WINDOW);
+        lean.need(g.field("ipv4.ttl"));
+        lean.need(g.field("vlan_outer.vid"));
+        lean.need(g.field("ethernet.src_addr"));
+        assertFalse(lean.needs(g.field("tcp.window")));
+        assertTrue(lean.needs(g.field("ipv4.protocol")), "a select key");
+        assertTrue(lean.needs(g.field("tcp.data_offset")), "a header length");
+        ParseResult lr = new ParseResult(g);
+        lr.set(g.field("tcp.window"), 0x7777);
+        assertTrue(lean.parseNeeded(f, 0, f.length, f.length, lr));
+        parseAccepted(f);
+        for (String name : new String[] {"ipv4.ttl", "vlan_outer.vid", "ethernet.src_addr", "ipv4.protocol",
+                "ipv4.frag_offset", "tcp.data_offset", "ipv4.ihl"}) {
+            assertEquals(field(name), lr.get(g.field(name)), name);
+        }
+        assertEquals(42, lr.get(g.field("vlan_outer.vid")));
+        assertEquals(0x020000000002L, lr.get(g.field("ethernet.src_addr")));
+        assertEquals(0x7777, lr.get(g.field("tcp.window")), "not read by a lean parse");
+        assertEquals(r.payloadOffset(), lr.payloadOffset());
+        assertEquals(r.extractedCount(), lr.extractedCount());
+        assertEquals(12, lr.varbitLength(g.header("tcp").index()));
+        byte[] cut = Arrays.copyOf(f, 30);
+        assertFalse(lean.parseNeeded(cut, 0, cut.length, f.length, lr));
+        assertEquals(ParserError.CAPTURE_TRUNCATED, lr.error());
+    }
+
     @Test
     void ipv6ExtensionChain() {
         byte[] f = frame().ethernet(0x86DD).ipv6(0, 48).ipv6Extension(43, 0).ipv6Extension(44, 1)

@@ -21,9 +21,11 @@ public final class ImpairedSource implements PacketSource {
     private final ImpairmentChain chain;
     private final GroundTruthLog log;
     private final ImpairmentDecision decision = new ImpairmentDecision();
-    private final PacketRecord scratch = PacketRecord.allocate();
-    private final PacketRecord current = PacketRecord.allocate();
+    private final PacketRecord scratch;
+    private final PacketRecord current;
     private final UnsafeBuffer held;
+    private final int frameCapacity;
+    private final int stride;
     private final PacketRecord heldView = new PacketRecord();
     private final long[] heldIndex;
     private final int[] heldLeft;
@@ -38,12 +40,21 @@ public final class ImpairedSource implements PacketSource {
     private long holdsRefused;
     private boolean inputDone;
 
-    public ImpairedSource(PacketSource source, ImpairmentChain chain, GroundTruthLog log, int holdCapacity) {
+    /**
+     * @param frameCapacity frame bytes each packet keeps through the link: the snap length of the
+     *                      source (a longer frame is truncated to it, keeping its wire length)
+     */
+    public ImpairedSource(PacketSource source, ImpairmentChain chain, GroundTruthLog log, int holdCapacity,
+                          int frameCapacity) {
         this.source = source;
         this.chain = chain;
         this.log = log;
         this.capacity = Math.max(1, holdCapacity);
-        this.held = new UnsafeBuffer(new byte[capacity * PacketRecord.LENGTH]);
+        this.frameCapacity = frameCapacity;
+        this.stride = PacketRecord.stride(frameCapacity);
+        this.scratch = PacketRecord.allocate(frameCapacity);
+        this.current = PacketRecord.allocate(frameCapacity);
+        this.held = new UnsafeBuffer(new byte[capacity * stride]);
         this.heldIndex = new long[capacity];
         this.heldLeft = new int[capacity];
         this.heldWanted = new int[capacity];
@@ -51,8 +62,8 @@ public final class ImpairedSource implements PacketSource {
     }
 
     /** With a hold buffer as large as the chain's largest reorder displacement (at least 1). */
-    public ImpairedSource(PacketSource source, ImpairmentChain chain, GroundTruthLog log) {
-        this(source, chain, log, Math.max(1, chain.maxHold()));
+    public ImpairedSource(PacketSource source, ImpairmentChain chain, GroundTruthLog log, int frameCapacity) {
+        this(source, chain, log, Math.max(1, chain.maxHold()), frameCapacity);
     }
 
     @Override
@@ -93,7 +104,7 @@ public final class ImpairedSource implements PacketSource {
             if (decision.holdPackets() > 0) {
                 if (heldCount < capacity) {
                     int s = heldCount++;
-                    heldView.wrap(held, s * PacketRecord.LENGTH).copyFrom(scratch);
+                    heldView.wrap(held, s * stride, frameCapacity).copyFrom(scratch);
                     heldIndex[s] = idx;
                     heldLeft[s] = decision.holdPackets();
                     heldWanted[s] = decision.holdPackets();
@@ -122,7 +133,7 @@ public final class ImpairedSource implements PacketSource {
 
     /** Emits held slot {@code s} (removing it, keeping arrival order of the rest). */
     private void release(int s, PacketRecord into) {
-        heldView.wrap(held, s * PacketRecord.LENGTH);
+        heldView.wrap(held, s * stride, frameCapacity);
         into.copyFrom(heldView);
         current.copyFrom(heldView);
         long idx = heldIndex[s];
@@ -130,7 +141,7 @@ public final class ImpairedSource implements PacketSource {
         pendingCopies = heldCopies[s];
         int last = heldCount - 1;
         if (s < last) {
-            held.putBytes(s * PacketRecord.LENGTH, held, (s + 1) * PacketRecord.LENGTH, (last - s) * PacketRecord.LENGTH);
+            held.putBytes(s * stride, held, (s + 1) * stride, (last - s) * stride);
             System.arraycopy(heldIndex, s + 1, heldIndex, s, last - s);
             System.arraycopy(heldLeft, s + 1, heldLeft, s, last - s);
             System.arraycopy(heldWanted, s + 1, heldWanted, s, last - s);

@@ -111,6 +111,24 @@ public final class FrameSynthesizer {
         }
     }
 
+    /**
+     * Gives a record that carries no frame bytes (one built from decoded fields by a generator,
+     * a tool or a test) the frame those fields describe, as {@link #build} writes it to a pcap,
+     * up to the record's frame capacity; its wire length is raised to the frame's when shorter.
+     * A record that carries bytes, a non-IP record, or one whose headers do not fit the capacity
+     * is left as it is. Returns the record's captured length.
+     */
+    public static int attachFrame(PacketRecord r) {
+        int carried = r.capturedLength();
+        if (carried != 0 || (r.ipVersion() != 4 && r.ipVersion() != 6) || frameLength(r) > r.frameCapacity()) {
+            return carried;
+        }
+        r.wireLength(wireLength(r));
+        int n = build(r, r.buffer(), r.offset() + PacketRecord.FRAME_OFFSET, r.frameCapacity());
+        r.buffer().putInt(r.offset() + PacketRecord.CAPTURED_LENGTH_OFFSET, n, ByteOrder.LITTLE_ENDIAN);
+        return n;
+    }
+
     /** Writes the whole frame for an IPv4/IPv6 record at {@code off}; returns its length. */
     public static int build(PacketRecord r, MutableDirectBuffer b, int off) {
         return build(r, b, off, WHOLE_FRAME);

@@ -57,7 +57,7 @@ public final class PacketDecoder {
     public static boolean decode(DirectBuffer b, int off, int caplen, int linkType, PacketRecord rec,
                                  SkipCounters skips) {
         rec.buffer().setMemory(rec.offset() + PacketRecord.VERSION_FLAGS_OFFSET,
-                PacketRecord.LENGTH - PacketRecord.VERSION_FLAGS_OFFSET, (byte) 0);
+                PacketRecord.DECODED_BYTES - PacketRecord.VERSION_FLAGS_OFFSET, (byte) 0);
         SkipReason why;
         switch (linkType) {
             case LinkType.ETHERNET:

@@ -13,7 +13,7 @@ import java.util.zip.CRC32C;
  */
 final class RecordChecksum {
     private final CRC32C crc = new CRC32C();
-    private final ByteBuffer record = ByteBuffer.allocate(PacketRecord.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer record = ByteBuffer.allocate(PacketRecord.DECODED_BYTES).order(ByteOrder.LITTLE_ENDIAN);
 
     /** The next word of the current record. */
     void word(long w) {

@@ -29,7 +29,7 @@ import java.util.zip.CRC32C;
  * fault inside a memory-mapped read or a wait on a corrupt lock.
  *
  * @param records     records in the store
- * @param recordsCrc  CRC32C of every record's {@link PacketRecord#LENGTH} bytes, in order
+ * @param recordsCrc  CRC32C of every record's {@link PacketRecord#DECODED_BYTES} bytes, in order
  * @param files       queue file name to its size and CRC32C, in name order
  * @param entries     every manifest line as key and value (source, skip counters), in file order
  */
@@ -111,8 +111,8 @@ record StoreManifest(long records, long recordsCrc, Map<String, QueueFile> files
             throw new UserError(dir + ": unsupported trace store format '" + cut(format) + "' (this rmtemu reads '" + FORMAT
                     + "'; stores of format 1 have no checksums: convert the trace again)");
         }
-        if (!Integer.toString(PacketRecord.LENGTH).equals(m.get("record_bytes"))) {
-            throw corrupt(dir, "record_bytes is '" + cut(m.get("record_bytes")) + "', expected " + PacketRecord.LENGTH);
+        if (!Integer.toString(PacketRecord.DECODED_BYTES).equals(m.get("record_bytes"))) {
+            throw corrupt(dir, "record_bytes is '" + cut(m.get("record_bytes")) + "', expected " + PacketRecord.DECODED_BYTES);
         }
         long records = number(dir, m, "records", 10);
         long recordsCrc = number(dir, m, "records_crc32c", 16);

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * Layout of a trace store: a Chronicle Queue directory with one excerpt of
- * {@code PacketRecord.LENGTH} bytes per packet (the record's bytes as eight
+ * {@code PacketRecord.DECODED_BYTES} bytes per packet (the record's bytes as eight
  * little-endian longs), plus {@value #MANIFEST} naming the source, the record count,
  * a CRC32C of the records, every queue file with its size and CRC32C, and the
  * source's skip counters (see {@link StoreManifest}). The queue runs on a fixed clock

@@ -102,17 +102,18 @@ public final class TraceStoreSource implements PacketSource {
                 throw StoreManifest.corrupt(dir, "store has more records than the " + expected + " its manifest says");
             }
             Bytes<?> bytes = dc.wire().bytes();
-            if (bytes.readRemaining() != PacketRecord.LENGTH) {
+            if (bytes.readRemaining() != PacketRecord.DECODED_BYTES) {
                 throw StoreManifest.corrupt(dir, "excerpt " + read + " has " + bytes.readRemaining() + " bytes, expected "
-                        + PacketRecord.LENGTH);
+                        + PacketRecord.DECODED_BYTES);
             }
             MutableDirectBuffer b = into.buffer();
             int off = into.offset();
-            for (int i = 0; i < PacketRecord.LENGTH; i += Long.BYTES) {
+            for (int i = 0; i < PacketRecord.DECODED_BYTES; i += Long.BYTES) {
                 long w = bytes.readLong();
                 crc.word(w);
                 b.putLong(off + i, w, ByteOrder.LITTLE_ENDIAN);
             }
+            into.noFrame();
         }
         read++;
         return true;

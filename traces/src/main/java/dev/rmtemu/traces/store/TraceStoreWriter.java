@@ -39,7 +39,7 @@ public final class TraceStoreWriter {
             while (source.next(r)) {
                 try (DocumentContext dc = appender.writingDocument()) {
                     Bytes<?> bytes = dc.wire().bytes();
-                    for (int i = 0; i < PacketRecord.LENGTH / Long.BYTES; i++) {
+                    for (int i = 0; i < PacketRecord.DECODED_BYTES / Long.BYTES; i++) {
                         long w = r.word(i);
                         bytes.writeLong(w);
                         crc.word(w);
@@ -53,7 +53,7 @@ public final class TraceStoreWriter {
         }
         Map<String, String> m = new LinkedHashMap<>();
         m.put("format", StoreManifest.FORMAT);
-        m.put("record_bytes", Integer.toString(PacketRecord.LENGTH));
+        m.put("record_bytes", Integer.toString(PacketRecord.DECODED_BYTES));
         m.put("records", Long.toString(n));
         m.put("records_crc32c", Long.toHexString(crc.value()));
         for (Map.Entry<String, StoreManifest.QueueFile> f : StoreManifest.describeFiles(dir).entrySet()) {

@@ -109,7 +109,7 @@ class BackboneTraceTest {
     private static long digest(String spec) {
         CRC32 crc = new CRC32();
         PacketRecord r = PacketRecord.allocate();
-        byte[] b = new byte[PacketRecord.LENGTH];
+        byte[] b = new byte[PacketRecord.DECODED_BYTES];
         try (var src = TraceSpec.open(spec)) {
             while (src.next(r)) {
                 r.buffer().getBytes(r.offset(), b);

@@ -119,7 +119,7 @@ class ImpairmentTest {
                 "udp", "1", "seed", "6");
         List<long[]> inputs = new ArrayList<>();
         ImpairedSource out = new ImpairedSource(gen(GeneratorKind.UNIFORM, "packets", Integer.toString(n), "flows",
-                "1", "tcp", "0", "udp", "1", "seed", "6"), chain, log);
+                "1", "tcp", "0", "udp", "1", "seed", "6"), chain, log, PacketRecord.DEFAULT_FRAME_CAPACITY);
         PacketRecord r = PacketRecord.allocate();
         while (input.next(r)) {
             inputs.add(new long[] {r.timestampNs(), r.payloadHash()});

@@ -111,7 +111,7 @@ class CorruptStoreTest {
 
     /** Offset of record {@code k} in the cycle file (its 64 bytes as written), searched from {@code from}. */
     private int offsetOf(byte[] file, int k, int from) {
-        byte[] rec = records.get(k);
+        byte[] rec = java.util.Arrays.copyOf(records.get(k), dev.rmtemu.traces.PacketRecord.DECODED_BYTES);
         outer:
         for (int i = from; i + rec.length <= file.length; i++) {
             for (int j = 0; j < rec.length; j++) {

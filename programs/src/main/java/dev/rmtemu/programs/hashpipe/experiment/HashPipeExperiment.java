@@ -22,7 +22,7 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
 import dev.rmtemu.traces.spec.TraceSpec;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 
 import java.io.PrintWriter;
 import java.math.BigDecimal;
@@ -237,13 +237,13 @@ public final class HashPipeExperiment implements Experiment {
 
     /**
      * The trace held in memory (one pass over the source): every packet's key and increment
-     * for the plain-Java algorithms, and its 64-byte record for the emulated switch.
+     * for the plain-Java algorithms, and its record (metadata and frame) for the emulated switch.
      */
     static final class KeyedTrace {
         long[] lo = new long[1 << 16];
         long[] hi;
         int[] inc = new int[1 << 16];
-        UnsafeBuffer records = new UnsafeBuffer(new byte[(1 << 16) * PacketRecord.LENGTH]);
+        PackedRecords records = new PackedRecords(1 << 16);
         long firstNs;
         int n;
 
@@ -254,7 +254,6 @@ public final class HashPipeExperiment implements Experiment {
             }
             FlowKeys keys = new FlowKeys(kind);
             PacketRecord r = PacketRecord.allocate();
-            PacketRecord stored = new PacketRecord();
             try (PacketSource src = TraceSpec.open(spec)) {
                 while (src.next(r)) {
                     if (t.n == t.lo.length) {
@@ -274,7 +273,7 @@ public final class HashPipeExperiment implements Experiment {
                         t.hi[t.n] = keys.hi();
                     }
                     t.inc[t.n] = bytes ? r.wireLength() : 1;
-                    stored.wrap(t.records, t.n * PacketRecord.LENGTH).copyFrom(r);
+                    t.records.add(r);
                     t.n++;
                 }
             }
@@ -282,7 +281,7 @@ public final class HashPipeExperiment implements Experiment {
         }
 
         private void grow() {
-            if ((long) n * 2 * PacketRecord.LENGTH > Integer.MAX_VALUE) {
+            if ((long) n * 2 > Integer.MAX_VALUE - 8) {
                 throw new UserError("experiment hashpipe: the trace has more than " + n + " packets, more than it holds in memory");
             }
             lo = Arrays.copyOf(lo, n * 2);
@@ -290,9 +289,6 @@ public final class HashPipeExperiment implements Experiment {
             if (hi != null) {
                 hi = Arrays.copyOf(hi, n * 2);
             }
-            UnsafeBuffer r = new UnsafeBuffer(new byte[n * 2 * PacketRecord.LENGTH]);
-            r.putBytes(0, records, 0, n * PacketRecord.LENGTH);
-            records = r;
         }
 
         void feed(HeavyHitters a, int from, int to) {

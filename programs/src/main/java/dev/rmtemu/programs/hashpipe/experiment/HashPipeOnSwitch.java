@@ -11,7 +11,7 @@ import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.traces.PacketRecord;
-import org.agrona.concurrent.UnsafeBuffer;
+import dev.rmtemu.traces.PackedRecords;
 
 import java.util.List;
 
@@ -43,12 +43,12 @@ final class HashPipeOnSwitch {
     }
 
     /**
-     * Sends records {@code from} to {@code to} of {@code records} (64 bytes each) into the switch,
+     * Sends records {@code from} to {@code to} of {@code records} into the switch,
      * at their timestamps relative to {@code originNs}, then lets every packet leave.
      */
-    void feed(UnsafeBuffer records, int from, int to, long originNs) {
+    void feed(PackedRecords records, int from, int to, long originNs) {
         for (int i = from; i < to; i++) {
-            view.wrap(records, i * PacketRecord.LENGTH);
+            records.get(i, view);
             feed.arrive(view.timestampNs() - originNs, INGRESS_PORT, view);
         }
         engine.drain();

@@ -165,7 +165,9 @@ public final class HashPipeProgram implements ProgramFactory {
                         .set(egressPort, port));
             }
             case SRCIP -> {
-                Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+                // an IPv6 packet's source folds to its address bits 95..64, the IPv4 slot of its
+                // first half (reported as ipv6_folded): the two headers overlay one PHV field
+                Field src = b.overlay("ip.src_addr32", "ipv4.src_addr", "ipv6.src_addr[95:64]");
                 s.body(code -> code
                         .set(carry.key(), max(read(src), constant(KeyKind.ZERO_KEY_ALIAS)))
                         .set(carry.count(), increment)
@@ -190,17 +192,20 @@ public final class HashPipeProgram implements ProgramFactory {
      * 128-bit source and destination address slots (an IPv6 address, or an IPv4 address in
      * the low 32 bits of the high half and zeros), protocol and ports. So IPv6 flows are keyed
      * by their whole 5-tuple, and an IPv4 and an IPv6 flow never share a fingerprint input.
+     * The IPv4 and IPv6 headers, and TCP, UDP, ICMP and ICMPv6, are mutually exclusive: each
+     * slot is one PHV field overlaying them (the protocol of an IPv6 packet is its first next
+     * header).
      */
     static Field[] fingerprintInputs(ProgramBuilder b) {
         return new Field[] {
-            b.header("ip.version", ParsedField.IP_VERSION.maxWidth(), ParsedField.IP_VERSION),
-            b.header("ip.src_addr_hi", 64, ParsedField.IPV6_SRC_HI),
-            b.header("ip.src_addr_lo", 64, ParsedField.IPV6_SRC_LO),
-            b.header("ip.dst_addr_hi", 64, ParsedField.IPV6_DST_HI),
-            b.header("ip.dst_addr_lo", 64, ParsedField.IPV6_DST_LO),
-            b.header("ip.protocol", 8, ParsedField.PROTOCOL),
-            b.header("l4.src_port", 16, ParsedField.SRC_PORT),
-            b.header("l4.dst_port", 16, ParsedField.DST_PORT)};
+            b.overlay("ip.version", "ipv4.version", "ipv6.version"),
+            b.overlay("ip.src_addr_hi", "ipv6.src_addr[127:64]", "ipv4.src_addr"),
+            b.header("ipv6.src_addr[63:0]"),
+            b.overlay("ip.dst_addr_hi", "ipv6.dst_addr[127:64]", "ipv4.dst_addr"),
+            b.header("ipv6.dst_addr[63:0]"),
+            b.overlay("ip.protocol", "ipv4.protocol", "ipv6.next_hdr"),
+            b.overlay("l4.src_port", "tcp.src_port", "udp.src_port", "icmp.type", "icmpv6.type"),
+            b.overlay("l4.dst_port", "tcp.dst_port", "udp.dst_port", "icmp.code", "icmpv6.code")};
     }
 
     /** The ingress stage of HashPipe stage i's stateful ALUs; the stage before it (from i = 1) selects its entry. */

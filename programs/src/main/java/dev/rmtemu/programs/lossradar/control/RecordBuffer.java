@@ -1,18 +1,17 @@
 package dev.rmtemu.programs.lossradar.control;
 
+import dev.rmtemu.traces.PackedRecords;
 import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.PacketSource;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
 
-/** Packet records in memory with one long tag each (a cycle or a shim word), growing as needed. */
+/** Packet records (metadata and frame) in memory with two long tags each (a cycle, a shim word), growing as needed. */
 public final class RecordBuffer {
-    private UnsafeBuffer records = new UnsafeBuffer(new byte[PacketRecord.LENGTH * 1024]);
+    private final PackedRecords records = new PackedRecords();
     private long[] tagA = new long[1024];
     private long[] tagB = new long[1024];
     private int size;
-    private final PacketRecord view = new PacketRecord();
 
     /** Reads up to {@code max} records of {@code source} (tags zero). */
     public static RecordBuffer load(PacketSource source, long max) {
@@ -27,13 +26,10 @@ public final class RecordBuffer {
     public void add(PacketRecord r, long a, long bTag) {
         if (size == tagA.length) {
             int n = size * 2;
-            UnsafeBuffer bigger = new UnsafeBuffer(new byte[n * PacketRecord.LENGTH]);
-            bigger.putBytes(0, records, 0, size * PacketRecord.LENGTH);
-            records = bigger;
             tagA = Arrays.copyOf(tagA, n);
             tagB = Arrays.copyOf(tagB, n);
         }
-        records.putBytes(size * PacketRecord.LENGTH, r.buffer(), r.offset(), PacketRecord.LENGTH);
+        records.add(r);
         tagA[size] = a;
         tagB[size] = bTag;
         size++;
@@ -41,7 +37,7 @@ public final class RecordBuffer {
 
     /** A flyweight over record {@code i} (valid until the next call). */
     public PacketRecord get(int i) {
-        return view.wrap(records, i * PacketRecord.LENGTH);
+        return records.get(i);
     }
 
     public long tagA(int i) {
@@ -58,5 +54,6 @@ public final class RecordBuffer {
 
     public void clear() {
         size = 0;
+        records.clear();
     }
 }

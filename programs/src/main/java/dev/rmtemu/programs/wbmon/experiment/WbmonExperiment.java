@@ -229,7 +229,7 @@ public final class WbmonExperiment implements Experiment {
             while (src.next(r)) {
                 String key = r.srcIpv4() + "," + r.dstIpv4() + "," + r.protocol() + "," + r.srcPort() + "," + r.dstPort();
                 if (seen.add(key)) {
-                    out.add(PacketRecord.allocate().copyFrom(r));
+                    out.add(PacketRecord.allocate(0).copyFrom(r)); // a flow's decoded fields; its bytes are not needed
                 }
             }
         } catch (Exception e) {

@@ -1,0 +1,258 @@
+package dev.rmtemu.emulator.engine;
+
+import dev.rmtemu.model.parse.Checksum16;
+import dev.rmtemu.model.parse.Deparser;
+import dev.rmtemu.model.parse.FieldRef;
+import dev.rmtemu.model.parse.FieldSlice;
+import dev.rmtemu.model.parse.HeaderInstance;
+import dev.rmtemu.model.parse.HeaderType;
+import dev.rmtemu.model.parse.PacketParser;
+import dev.rmtemu.model.parse.ParseGraph;
+import dev.rmtemu.model.parse.ParseResult;
+import dev.rmtemu.model.parse.ParserError;
+import dev.rmtemu.model.parse.StandardHeaders;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.program.ProgramBuilder;
+import dev.rmtemu.model.program.StageProgram;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The switch's programmable parser and deparser over a packet's frame bytes, for one
+ * program: its parse graph runs over every arriving frame (in place, in the packet pool's
+ * heap array) and the header fields the program declares by the graph's names
+ * ({@code ethernet.dst_addr}, {@code ipv4.$valid}) are loaded into their PHV slots. The
+ * parse is lean: only the fields the program reads, the selects and the header lengths are
+ * extracted. On the rare departure where the program wrote such a field, the frame is
+ * parsed again in full, the PHV's values go into that result and the program's deparser
+ * writes the frame that leaves (checksums updated). Allocates nothing per packet.
+ */
+public final class FrameParser {
+    private final PacketParser parser;
+    private final ParseResult lean;
+    /** The full parse, deparser and output buffer of the deparse path: made on a first write (an idle or read-only switch has none). */
+    private ParseResult full;
+    private Deparser deparser;
+    private byte[] scratch;
+    private final StageProgram program;
+    private final int windowBytes;
+    /**
+     * Per declared value field: its PHV slot, and its wire fields from {@code first[i]} to
+     * {@code first[i + 1]} (several for an overlay): each one's header, field, the word, shift
+     * and mask of its bits.
+     */
+    private final int[] slots;
+    private final int[] first;
+    private final int[] headers;
+    private final FieldRef[] refs;
+    private final int[] wordIndex;
+    private final int[] shifts;
+    private final long[] altMasks;
+    /** The graph's ipv4 and ipv6 headers (-1 when it has none), for a router's TTL decrement. */
+    private final int ipv4;
+    private final int ipv6;
+    private final Checksum16 checksum = new Checksum16();
+    /** Byte offsets in the IPv4 header of the TTL and of the header checksum; in IPv6 of the hop limit. */
+    private static final int IPV4_TTL = 8;
+    private static final int IPV4_CHECKSUM = 10;
+    private static final int IPV6_HOP_LIMIT = 7;
+
+    /** Per declared validity bit: PHV slot and header. */
+    private final int[] validSlots;
+    private final int[] validHeaders;
+
+    public FrameParser(StageProgram program, int windowBytes) {
+        ParseGraph g = program.parser().graph();
+        this.parser = new PacketParser(g, windowBytes);
+        this.lean = new ParseResult(g);
+        this.program = program;
+        this.windowBytes = windowBytes;
+        List<Field> values = new ArrayList<>();
+        List<Field> valids = new ArrayList<>();
+        for (Field f : program.fields()) {
+            if (f.wireField() == null) {
+                continue;
+            }
+            (f.wireField().endsWith(ProgramBuilder.VALID_SUFFIX) ? valids : values).add(f);
+        }
+        int n = values.size();
+        slots = new int[n];
+        first = new int[n + 1];
+        int alternatives = 0;
+        for (Field f : values) {
+            alternatives += f.wireFields().size();
+        }
+        headers = new int[alternatives];
+        refs = new FieldRef[alternatives];
+        wordIndex = new int[alternatives];
+        shifts = new int[alternatives];
+        altMasks = new long[alternatives];
+        int a = 0;
+        for (int i = 0; i < n; i++) {
+            Field f = values.get(i);
+            slots[i] = f.slot();
+            first[i] = a;
+            for (String w : f.wireFields()) {
+                FieldSlice slice = FieldSlice.parse(g, w);
+                FieldRef r = g.field(slice.field());
+                parser.need(r);
+                headers[a] = r.header();
+                refs[a] = r;
+                // a field wider than 64 bits: word 0 holds its bits from 64 up, word 1 the low 64
+                boolean high = r.words() > 1 && slice.lo() >= Long.SIZE;
+                wordIndex[a] = r.words() > 1 && !high ? 1 : 0;
+                shifts[a] = high ? slice.lo() - Long.SIZE : slice.lo();
+                altMasks[a] = (slice.bits() == Long.SIZE ? -1L : (1L << slice.bits()) - 1) & f.mask();
+                a++;
+            }
+        }
+        first[n] = a;
+        validSlots = new int[valids.size()];
+        validHeaders = new int[valids.size()];
+        for (int i = 0; i < validSlots.length; i++) {
+            Field f = valids.get(i);
+            String h = f.wireField().substring(0, f.wireField().length() - ProgramBuilder.VALID_SUFFIX.length());
+            validSlots[i] = f.slot();
+            validHeaders[i] = g.header(h).index();
+        }
+        ipv4 = headerIndex(g, "ipv4", StandardHeaders.IPV4);
+        ipv6 = headerIndex(g, "ipv6", StandardHeaders.IPV6);
+    }
+
+    private static int headerIndex(ParseGraph g, String name, HeaderType type) {
+        for (HeaderInstance h : g.headers()) {
+            if (h.name().equals(name) && h.type().equals(type)) {
+                return h.index();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The frame's IPv4 TTL or IPv6 hop limit, or -1 when it has neither header (or no longer
+     * parses): what a router's TTL check reads.
+     */
+    public int ttl(byte[] buf, int off, int caplen, int wireLen) {
+        int at = ttlAt(buf, off, caplen, wireLen);
+        return at < 0 ? -1 : buf[at] & 0xFF;
+    }
+
+    /** Where the TTL or hop limit byte is, or -1. */
+    private int ttlAt(byte[] buf, int off, int caplen, int wireLen) {
+        if (ipv4 < 0 && ipv6 < 0 || !parser.parseNeeded(buf, off, caplen, wireLen, lean)) {
+            return -1;
+        }
+        if (ipv4 >= 0 && lean.isValid(ipv4)) {
+            return off + lean.headerOffset(ipv4) + IPV4_TTL;
+        }
+        if (ipv6 >= 0 && lean.isValid(ipv6)) {
+            return off + lean.headerOffset(ipv6) + IPV6_HOP_LIMIT;
+        }
+        return -1;
+    }
+
+    /**
+     * A router's deparser: the frame's IPv4 TTL decremented with its header checksum updated
+     * incrementally (RFC 1624, as TNA's Checksum extern subtracts the old word and adds the new),
+     * or its IPv6 hop limit decremented. A TTL of 0 (a packet that carries none) is left alone.
+     * False when nothing was decremented.
+     */
+    public boolean decrementTtl(byte[] buf, int off, int caplen, int wireLen) {
+        int at = ttlAt(buf, off, caplen, wireLen);
+        if (at < 0 || buf[at] == 0) {
+            return false;
+        }
+        if (ipv4 >= 0 && lean.isValid(ipv4)) {
+            int old = ((buf[at] & 0xFF) << 8) | (buf[at + 1] & 0xFF); // TTL and protocol: one 16-bit word
+            int now = (old - 0x100) & 0xFFFF;
+            int sumAt = at - IPV4_TTL + IPV4_CHECKSUM;
+            int sum = ((buf[sumAt] & 0xFF) << 8) | (buf[sumAt + 1] & 0xFF);
+            int updated = checksum.resume(sum).subtract(old, 16).add(now, 16).get();
+            buf[sumAt] = (byte) (updated >>> 8);
+            buf[sumAt + 1] = (byte) updated;
+        }
+        buf[at] = (byte) ((buf[at] & 0xFF) - 1);
+        return true;
+    }
+
+    /** True when the program declares a field of its parse graph (else nothing is ever deparsed). */
+    public boolean loadsFields() {
+        return slots.length + validSlots.length > 0;
+    }
+
+    /**
+     * Parses the frame {@code buf[off .. off+caplen)} of {@code wireLen} bytes and loads the
+     * program's header fields into {@code phv} (a field of a header the parse did not extract
+     * is 0, its validity bit 0). False on a parser error: {@link #error()} says which.
+     */
+    public boolean parse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
+        if (!parser.parseNeeded(buf, off, caplen, wireLen, lean)) {
+            return false;
+        }
+        ParseResult r = lean;
+        for (int i = 0; i < slots.length; i++) {
+            long v = 0;
+            for (int a = first[i], end = first[i + 1]; a < end; a++) {
+                if (r.isValid(headers[a])) {
+                    v = (r.word(refs[a], wordIndex[a]) >>> shifts[a]) & altMasks[a];
+                    break;
+                }
+            }
+            phv[slots[i]] = v;
+        }
+        for (int i = 0; i < validSlots.length; i++) {
+            phv[validSlots[i]] = r.isValid(validHeaders[i]) ? 1 : 0;
+        }
+        return true;
+    }
+
+    /** The error of the last {@link #parse} that returned false. */
+    public ParserError error() {
+        return lean.error();
+    }
+
+    /**
+     * The frame that leaves: parses {@code buf[off .. off+caplen)} again in full, applies the
+     * PHV's validity bits then its field values, runs the deparser into a scratch buffer
+     * ({@link #deparsed()}) and returns the new frame's length (its captured part: headers
+     * emitted and the payload the capture kept). The wire length changes by the same amount.
+     * Returns -1 when the frame no longer parses (the control plane changed a parser value set
+     * while the packet was inside): the frame then leaves as it came.
+     */
+    public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
+        if (deparser == null) {
+            ParseGraph g = program.parser().graph();
+            full = new ParseResult(g);
+            deparser = program.parser().deparser();
+            int most = windowBytes;
+            for (HeaderInstance h : g.headers()) {
+                HeaderType t = h.type();
+                most += t.fixedBytes() + (t.varbit() == null ? 0 : t.varbit().maxBytes());
+            }
+            scratch = new byte[most];
+        }
+        if (!parser.parse(buf, off, caplen, wireLen, full)) {
+            return -1;
+        }
+        for (int i = 0; i < validSlots.length; i++) {
+            full.setValid(validHeaders[i], phv[validSlots[i]] != 0);
+        }
+        for (int i = 0; i < slots.length; i++) {
+            for (int a = first[i], end = first[i + 1]; a < end; a++) {
+                if (full.isValid(headers[a])) {
+                    long m = altMasks[a] << shifts[a];
+                    long w = full.word(refs[a], wordIndex[a]);
+                    full.setWord(refs[a], wordIndex[a], (w & ~m) | ((phv[slots[i]] << shifts[a]) & m));
+                    break;
+                }
+            }
+        }
+        return deparser.deparse(full, buf, off, caplen, scratch, 0);
+    }
+
+    /** The buffer {@link #deparse} wrote the frame into, from offset 0. */
+    public byte[] deparsed() {
+        return scratch;
+    }
+}
