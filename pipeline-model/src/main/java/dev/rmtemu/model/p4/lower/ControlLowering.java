@@ -1,0 +1,501 @@
+package dev.rmtemu.model.p4.lower;
+
+import dev.rmtemu.model.ir.Block;
+import dev.rmtemu.model.ir.Condition;
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.p4.ast.Annotation;
+import dev.rmtemu.model.p4.ast.Argument;
+import dev.rmtemu.model.p4.ast.Declaration;
+import dev.rmtemu.model.p4.ast.Expression;
+import dev.rmtemu.model.p4.ast.Parameter;
+import dev.rmtemu.model.p4.ast.Statement;
+import dev.rmtemu.model.p4.ast.TableProperty;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.phv.Intrinsic;
+import dev.rmtemu.model.program.ProgramBuilder;
+import dev.rmtemu.model.register.CmpOp;
+import dev.rmtemu.model.table.MatchKind;
+import dev.rmtemu.model.table.MatchTable;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import static dev.rmtemu.model.ir.Ir.actionData;
+import static dev.rmtemu.model.ir.Ir.add;
+import static dev.rmtemu.model.ir.Ir.and;
+import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.or;
+import static dev.rmtemu.model.ir.Ir.read;
+import static dev.rmtemu.model.ir.Ir.shl;
+import static dev.rmtemu.model.ir.Ir.shr;
+import static dev.rmtemu.model.ir.Ir.sub;
+import static dev.rmtemu.model.ir.Ir.xor;
+
+/**
+ * A TNA ingress control lowered to an unplaced IR control (the compiler's table placement
+ * gives it stages; {@code @stage(N)} pins a table). Tables become match tables whose action
+ * ids are the actions' positions in the table's {@code actions} list, from 1; an entry's
+ * action data packs the action's parameters in declaration order, the last in the low bits.
+ * The default action (NoAction when none is given) is the miss. TNA's intrinsic metadata
+ * are the engine's intrinsics (see {@link #INTRINSICS}).
+ */
+final class ControlLowering {
+    /** TNA's intrinsic metadata members the engine has, by {@code TYPE.member}. */
+    static final Map<String, Intrinsic> INTRINSICS = Map.of(
+            "ingress_intrinsic_metadata_t.ingress_port", Intrinsic.INGRESS_PORT,
+            "ingress_intrinsic_metadata_t.ingress_mac_tstamp", Intrinsic.INGRESS_MAC_TSTAMP,
+            "ingress_intrinsic_metadata_for_tm_t.ucast_egress_port", Intrinsic.UCAST_EGRESS_PORT,
+            "ingress_intrinsic_metadata_for_tm_t.qid", Intrinsic.QID,
+            "ingress_intrinsic_metadata_for_tm_t.mcast_grp_a", Intrinsic.MCAST_GRP,
+            "ingress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.DROP_CTL);
+
+    private final ProgramBuilder b;
+    private final ProgramBuilder.ControlBuilder c;
+    private final Types types;
+    private final Headers headers;
+    private final Declaration.Control control;
+    private final Map<String, String> paramTypes = new HashMap<>();
+    private final Map<String, Declaration.Action> actions = new HashMap<>();
+    private final Map<String, Declaration.Table> tableDecls = new HashMap<>();
+    private final Map<String, MatchTable> tables = new HashMap<>();
+    private final Map<String, Field> fields;
+    private String headersParam;
+    private String metadataParam;
+    private Declaration.StructLike metadataStruct;
+
+    private ControlLowering(ProgramBuilder b, Types types, Headers headers, Declaration.Control control, Map<String, Field> fields) {
+        this.b = b;
+        this.c = b.control(Gress.INGRESS);
+        this.types = types;
+        this.headers = headers;
+        this.control = control;
+        this.fields = fields;
+    }
+
+    /** Lowers the ingress control {@code (inout H, inout M, in ig_intr_md, in prsr_md, inout dprsr_md, inout tm_md)}. */
+    static void lower(ProgramBuilder b, Types types, Headers headers, Declaration.Control control, Map<String, Field> fields) {
+        new ControlLowering(b, types, headers, control, fields).lower();
+    }
+
+    private void lower() {
+        List<Parameter> ps = control.type().parameters();
+        if (ps.size() != 6) {
+            throw new Refusal(control.position(), "ingress control " + control.name() + " must have TNA's six parameters");
+        }
+        headersParam = ps.get(0).name();
+        metadataParam = ps.get(1).name();
+        metadataStruct = types.structLike(ps.get(1).type());
+        for (Parameter p : ps.subList(2, 6)) {
+            paramTypes.put(p.name(), Types.named(p.type()));
+        }
+        for (Declaration d : control.locals()) {
+            if (d instanceof Declaration.Action a) {
+                actions.put(a.name(), a);
+            } else if (d instanceof Declaration.Table t) {
+                tableDecls.put(t.name(), t);
+            } else if (d instanceof Declaration.Instantiation in) {
+                throw new Refusal(in.position(), "extern " + Types.named(in.type()) + " (" + in.name()
+                        + ") is not supported by the lowering yet");
+            } else {
+                throw new Refusal(d.position(), "this declaration in control " + control.name()
+                        + " is not supported by the lowering (actions and tables are)");
+            }
+        }
+        for (Declaration d : control.locals()) {
+            if (d instanceof Declaration.Table t) {
+                tables.put(t.name(), table(t));
+            }
+        }
+        List<Refusal> inBody = new ArrayList<>();
+        c.apply(code -> {
+            try {
+                statements(code, control.apply().statements(), Map.of());
+            } catch (Refusal r) {
+                inBody.add(r);
+            }
+        });
+        if (!inBody.isEmpty()) {
+            throw inBody.get(0);
+        }
+    }
+
+    // ---- tables
+
+    private MatchTable table(Declaration.Table t) {
+        List<Field> key = new ArrayList<>();
+        MatchKind kind = null;
+        int size = 512;
+        int dataBits = 0;
+        for (TableProperty p : t.properties()) {
+            if (p instanceof TableProperty.Key k) {
+                for (TableProperty.KeyElement e : k.elements()) {
+                    MatchKind mk = switch (e.matchKind()) {
+                        case "exact" -> MatchKind.EXACT;
+                        case "ternary" -> MatchKind.TERNARY;
+                        case "lpm" -> MatchKind.LPM;
+                        default -> throw new Refusal(e.position(), "match kind " + e.matchKind() + " is not supported by the lowering yet");
+                    };
+                    if (kind != null && kind != mk) {
+                        throw new Refusal(e.position(), "table " + t.name() + " mixes match kinds; the lowering supports one kind per table");
+                    }
+                    kind = mk;
+                    key.add(field(e.expression()));
+                }
+            } else if (p instanceof TableProperty.Actions as) {
+                for (TableProperty.ActionRef r : as.actions()) {
+                    dataBits = Math.max(dataBits, paramBits(action(r.name(), r.position())));
+                }
+            } else if (p instanceof TableProperty.Property pr) {
+                switch (pr.name()) {
+                    case "size" -> size = (int) types.constant(pr.value());
+                    case "default_action" -> { }
+                    default -> throw new Refusal(pr.position(), "table property " + pr.name() + " is not supported by the lowering yet");
+                }
+            } else if (p instanceof TableProperty.Entries en) {
+                throw new Refusal(en.position(), "entries of table " + t.name() + " are not supported by the lowering yet");
+            }
+        }
+        if (key.isEmpty()) {
+            throw new Refusal(t.position(), "table " + t.name() + " has no key; keyless tables are not supported by the lowering yet");
+        }
+        if (dataBits > 64) {
+            throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
+        }
+        MatchTable m = c.table(t.name(), kind, size, dataBits, key.toArray(new Field[0]));
+        for (Annotation a : t.annotations()) {
+            if (a.name().equals("stage")) {
+                c.pin(t.name(), Integer.parseInt(String.join("", a.body()).trim()));
+            }
+        }
+        return m;
+    }
+
+    private Declaration.Action action(String name, dev.rmtemu.model.p4.source.SourcePosition at) {
+        if (name.equals("NoAction")) {
+            return null;
+        }
+        Declaration.Action a = actions.get(name);
+        if (a == null) {
+            throw new Refusal(at, "action " + name + " is not declared in control " + control.name());
+        }
+        return a;
+    }
+
+    private int paramBits(Declaration.Action a) {
+        int bits = 0;
+        if (a != null) {
+            for (Parameter p : a.parameters()) {
+                bits += types.width(p.type());
+            }
+        }
+        return bits;
+    }
+
+    private void applyTable(Block code, Statement at, String name) {
+        MatchTable m = tables.get(name);
+        Declaration.Table t = tableDecls.get(name);
+        if (m == null) {
+            throw new Refusal(at.position(), "table " + name + " is not declared in control " + control.name());
+        }
+        Block.TableApply apply = code.apply(m);
+        int id = 0;
+        TableProperty.ActionRef defaultAction = null;
+        for (TableProperty p : t.properties()) {
+            if (p instanceof TableProperty.Actions as) {
+                for (TableProperty.ActionRef r : as.actions()) {
+                    id++;
+                    Declaration.Action a = action(r.name(), r.position());
+                    Map<String, Expr> params = actionDataParams(a, m);
+                    apply.on(id, blk -> body(blk, a, params));
+                }
+            } else if (p instanceof TableProperty.Property pr && pr.name().equals("default_action")) {
+                if (!(pr.value() instanceof Expression.Call call) || !(call.callee() instanceof Expression.Name n)) {
+                    throw new Refusal(pr.position(), "default_action must be an action call");
+                }
+                defaultAction = new TableProperty.ActionRef(pr.position(), List.of(), n.name(), call.arguments());
+            }
+        }
+        if (defaultAction != null) {
+            Declaration.Action a = action(defaultAction.name(), defaultAction.position());
+            Map<String, Expr> params = constantParams(a, defaultAction.arguments(), defaultAction.position());
+            apply.miss(blk -> body(blk, a, params));
+        }
+    }
+
+    /** Each parameter as its bits of the entry's action data (the last parameter in the low bits). */
+    private Map<String, Expr> actionDataParams(Declaration.Action a, MatchTable m) {
+        Map<String, Expr> params = new HashMap<>();
+        if (a == null) {
+            return params;
+        }
+        int shift = 0;
+        List<Parameter> ps = a.parameters();
+        for (int i = ps.size() - 1; i >= 0; i--) {
+            int w = types.width(ps.get(i).type());
+            Expr e = shift == 0 ? actionData(m) : shr(actionData(m), constant(shift));
+            params.put(ps.get(i).name(), shift + w >= m.actionDataBits() ? e : and(e, constant(Types.longMask(w))));
+            shift += w;
+        }
+        return params;
+    }
+
+    private Map<String, Expr> constantParams(Declaration.Action a, List<Argument> args, dev.rmtemu.model.p4.source.SourcePosition at) {
+        Map<String, Expr> params = new HashMap<>();
+        int n = a == null ? 0 : a.parameters().size();
+        if (args.size() != n) {
+            throw new Refusal(at, "action " + (a == null ? "NoAction" : a.name()) + " takes " + n + " arguments, given " + args.size());
+        }
+        for (int i = 0; i < n; i++) {
+            Parameter p = a.parameters().get(i);
+            params.put(p.name(), constant(types.constant(args.get(i).value()) & Types.longMask(types.width(p.type()))));
+        }
+        return params;
+    }
+
+    private void body(Block blk, Declaration.Action a, Map<String, Expr> params) {
+        if (a != null) {
+            statements(blk, a.body().statements(), params);
+        }
+    }
+
+    // ---- statements
+
+    private void statements(Block code, List<Statement> stmts, Map<String, Expr> params) {
+        for (Statement s : stmts) {
+            statement(code, s, params);
+        }
+    }
+
+    private void statement(Block code, Statement s, Map<String, Expr> params) {
+        if (s instanceof Statement.Assignment a) {
+            Field dest = field(a.target());
+            code.set(dest, value(a.value(), params, dest.width()));
+        } else if (s instanceof Statement.Block blk) {
+            statements(code, blk.statements(), params);
+        } else if (s instanceof Statement.Empty) {
+            return;
+        } else if (s instanceof Statement.If i) {
+            Consumer<Block> then = x -> statement(x, i.then(), params);
+            Consumer<Block> otherwise = i.otherwise() == null ? x -> { } : x -> statement(x, i.otherwise(), params);
+            branch(code, i.condition(), then, otherwise, params);
+        } else if (s instanceof Statement.CallStatement cs) {
+            call(code, cs, params);
+        } else {
+            throw new Refusal(s.position(), statementName(s) + " is not supported by the lowering yet");
+        }
+    }
+
+    private static String statementName(Statement s) {
+        if (s instanceof Statement.Exit) {
+            return "exit";
+        }
+        if (s instanceof Statement.Switch) {
+            return "switch";
+        }
+        if (s instanceof Statement.Return) {
+            return "return";
+        }
+        if (s instanceof Statement.Local) {
+            return "a local declaration";
+        }
+        return "this statement";
+    }
+
+    private void call(Block code, Statement.CallStatement cs, Map<String, Expr> params) {
+        Expression.Call call = cs.call();
+        if (call.callee() instanceof Expression.Member m) {
+            if (m.member().equals("apply") && m.target() instanceof Expression.Name n && tableDecls.containsKey(n.name())) {
+                applyTable(code, cs, n.name());
+                return;
+            }
+            if ((m.member().equals("setValid") || m.member().equals("setInvalid")) && call.arguments().isEmpty()) {
+                code.set(validBit(m.target()), m.member().equals("setValid") ? 1 : 0);
+                return;
+            }
+        }
+        if (call.callee() instanceof Expression.Name n && actions.containsKey(n.name())) {
+            Declaration.Action a = actions.get(n.name());
+            Map<String, Expr> args = new HashMap<>();
+            if (call.arguments().size() != a.parameters().size()) {
+                throw new Refusal(cs.position(), "action " + a.name() + " takes " + a.parameters().size() + " arguments, given "
+                        + call.arguments().size());
+            }
+            for (int i = 0; i < call.arguments().size(); i++) {
+                Parameter p = a.parameters().get(i);
+                args.put(p.name(), value(call.arguments().get(i).value(), params, types.width(p.type())));
+            }
+            body(code, a, args);
+            return;
+        }
+        throw new Refusal(cs.position(), "this call is not supported by the lowering yet (table apply, setValid,"
+                + " setInvalid and action calls are)");
+    }
+
+    private void branch(Block code, Expression cond, Consumer<Block> then, Consumer<Block> otherwise, Map<String, Expr> params) {
+        if (cond instanceof Expression.Binary bin && bin.operator().equals("&&")) {
+            branch(code, bin.left(), x -> branch(x, bin.right(), then, otherwise, params), otherwise, params);
+        } else if (cond instanceof Expression.Binary bin && bin.operator().equals("||")) {
+            branch(code, bin.left(), then, x -> branch(x, bin.right(), then, otherwise, params), params);
+        } else if (cond instanceof Expression.Unary u && u.operator().equals("!")) {
+            branch(code, u.operand(), otherwise, then, params);
+        } else {
+            code.when(condition(cond, params), then, otherwise);
+        }
+    }
+
+    private Condition condition(Expression e, Map<String, Expr> params) {
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("isValid")
+                && call.arguments().isEmpty()) {
+            return new Condition(read(validBit(m.target())), CmpOp.EQ, constant(1));
+        }
+        if (e instanceof Expression.Binary bin) {
+            CmpOp op = switch (bin.operator()) {
+                case "==" -> CmpOp.EQ;
+                case "!=" -> CmpOp.NE;
+                case "<" -> CmpOp.LT;
+                case "<=" -> CmpOp.LE;
+                case ">" -> CmpOp.GT;
+                case ">=" -> CmpOp.GE;
+                default -> null;
+            };
+            if (op != null) {
+                int w = Math.max(width(bin.left(), params), width(bin.right(), params));
+                return new Condition(value(bin.left(), params, w), op, value(bin.right(), params, w));
+            }
+        }
+        throw new Refusal(e.position(), "this condition is not supported by the lowering yet (comparisons, isValid(), && || ! are)");
+    }
+
+    // ---- expressions
+
+    /** An expression's width: a field's or parameter's, a cast's, a slice's; 0 for an unsized constant. */
+    private int width(Expression e, Map<String, Expr> params) {
+        if (e instanceof Expression.Cast c) {
+            return types.width(c.type());
+        }
+        if (e instanceof Expression.Slice s) {
+            return (int) (types.constant(s.high()) - types.constant(s.low()) + 1);
+        }
+        if (e instanceof Expression.IntegerLiteral l) {
+            return l.width() == null ? 0 : l.width();
+        }
+        if (e instanceof Expression.Binary bin) {
+            return Math.max(width(bin.left(), params), width(bin.right(), params));
+        }
+        if (e instanceof Expression.Unary u) {
+            return width(u.operand(), params);
+        }
+        if (types.isConstant(e)) {
+            return 0;
+        }
+        if (e instanceof Expression.Name) {
+            return 64;
+        }
+        return field(e).width();
+    }
+
+    /** An expression's value at {@code width} bits (the specification's unsigned arithmetic modulo 2^width). */
+    private Expr value(Expression e, Map<String, Expr> params, int width) {
+        long mask = Types.longMask(width == 0 ? 64 : width);
+        if (types.isConstant(e)) {
+            return constant(types.constant(e) & mask);
+        }
+        if (e instanceof Expression.Name n && params.containsKey(n.name())) {
+            return params.get(n.name());
+        }
+        if (e instanceof Expression.Cast c) {
+            int w = types.width(c.type());
+            return and(value(c.operand(), params, w), constant(Types.longMask(w)));
+        }
+        if (e instanceof Expression.Slice s) {
+            int lo = (int) types.constant(s.low());
+            int hi = (int) types.constant(s.high());
+            Expr v = value(s.target(), params, 64);
+            return and(lo == 0 ? v : shr(v, constant(lo)), constant(Types.longMask(hi - lo + 1)));
+        }
+        if (e instanceof Expression.Unary u && u.operator().equals("~")) {
+            return and(xor(value(u.operand(), params, width), constant(-1L)), constant(mask));
+        }
+        if (e instanceof Expression.Binary bin) {
+            Expr l = value(bin.left(), params, width);
+            Expr r = value(bin.right(), params, width);
+            return switch (bin.operator()) {
+                case "+" -> and(add(l, r), constant(mask));
+                case "-" -> and(sub(l, r), constant(mask));
+                case "&" -> and(l, r);
+                case "|" -> or(l, r);
+                case "^" -> xor(l, r);
+                case "<<" -> and(shl(l, r), constant(mask));
+                case ">>" -> shr(l, r);
+                default -> throw new Refusal(bin.position(), "operator " + bin.operator() + " is not supported by the lowering yet");
+            };
+        }
+        if (e instanceof Expression.Member || e instanceof Expression.Name) {
+            return read(field(e));
+        }
+        throw new Refusal(e.position(), "this expression is not supported by the lowering yet");
+    }
+
+    /** The PHV field an l-value or a read names: a header field, a metadata field, an intrinsic. */
+    private Field field(Expression e) {
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n
+                && n.name().equals(headersParam)) {
+            Headers.Instance hi = headers.instance(h.member());
+            if (hi == null || hi.width(m.member()) < 0) {
+                throw new Refusal(e.position(), h.member() + "." + m.member() + " is not a field of the program's headers");
+            }
+            String wire = h.member() + "." + m.member();
+            Field f = fields.get(wire);
+            if (f == null) {
+                f = b.header(wire);
+                fields.put(wire, f);
+            }
+            return f;
+        }
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Name n) {
+            if (n.name().equals(metadataParam) && metadataStruct != null) {
+                for (Declaration.Field mf : metadataStruct.fields()) {
+                    if (mf.name().equals(m.member())) {
+                        String name = n.name() + "." + m.member();
+                        Field f = fields.get(name);
+                        if (f == null) {
+                            f = b.metadata(Gress.INGRESS, name, types.width(mf.type()));
+                            fields.put(name, f);
+                        }
+                        return f;
+                    }
+                }
+                throw new Refusal(e.position(), m.member() + " is not a field of " + metadataStruct.name());
+            }
+            String type = paramTypes.get(n.name());
+            if (type != null) {
+                Intrinsic i = INTRINSICS.get(type + "." + m.member());
+                if (i == null) {
+                    throw new Refusal(e.position(), "intrinsic metadata " + n.name() + "." + m.member()
+                            + " is not supported by the lowering yet");
+                }
+                return b.intrinsic(i);
+            }
+        }
+        throw new Refusal(e.position(), "this is not a field the lowering can read or write (header, metadata and"
+                + " intrinsic metadata fields are)");
+    }
+
+    private Field validBit(Expression header) {
+        if (header instanceof Expression.Member h && h.target() instanceof Expression.Name n && n.name().equals(headersParam)
+                && headers.instance(h.member()) != null) {
+            String name = h.member() + ProgramBuilder.VALID_SUFFIX;
+            Field f = fields.get(name);
+            if (f == null) {
+                f = b.valid(h.member());
+                fields.put(name, f);
+            }
+            return f;
+        }
+        throw new Refusal(header.position(), "not a header of the program's headers struct");
+    }
+}
