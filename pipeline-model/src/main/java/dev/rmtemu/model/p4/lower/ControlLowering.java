@@ -53,6 +53,14 @@ final class ControlLowering {
             "ingress_intrinsic_metadata_for_tm_t.mcast_grp_a", Intrinsic.MCAST_GRP,
             "ingress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.DROP_CTL);
 
+    /**
+     * An action parameter: its bits of the action data before ({@code raw}) and after
+     * ({@code masked}) the other parameters' bits are masked off; a write of it to a field no
+     * wider than it uses {@code raw}, since the PHV container keeps only the field's bits.
+     */
+    private record Param(Expr raw, Expr masked, int width) {
+    }
+
     private final ProgramBuilder b;
     private final ProgramBuilder.ControlBuilder c;
     private final Types types;
@@ -209,7 +217,7 @@ final class ControlLowering {
                 for (TableProperty.ActionRef r : as.actions()) {
                     id++;
                     Declaration.Action a = action(r.name(), r.position());
-                    Map<String, Expr> params = actionDataParams(a, m);
+                    Map<String, Param> params = actionDataParams(a, m);
                     apply.on(id, blk -> body(blk, a, params));
                 }
             } else if (p instanceof TableProperty.Property pr && pr.name().equals("default_action")) {
@@ -221,14 +229,14 @@ final class ControlLowering {
         }
         if (defaultAction != null) {
             Declaration.Action a = action(defaultAction.name(), defaultAction.position());
-            Map<String, Expr> params = constantParams(a, defaultAction.arguments(), defaultAction.position());
+            Map<String, Param> params = constantParams(a, defaultAction.arguments(), defaultAction.position());
             apply.miss(blk -> body(blk, a, params));
         }
     }
 
     /** Each parameter as its bits of the entry's action data (the last parameter in the low bits). */
-    private Map<String, Expr> actionDataParams(Declaration.Action a, MatchTable m) {
-        Map<String, Expr> params = new HashMap<>();
+    private Map<String, Param> actionDataParams(Declaration.Action a, MatchTable m) {
+        Map<String, Param> params = new HashMap<>();
         if (a == null) {
             return params;
         }
@@ -237,26 +245,27 @@ final class ControlLowering {
         for (int i = ps.size() - 1; i >= 0; i--) {
             int w = types.width(ps.get(i).type());
             Expr e = shift == 0 ? actionData(m) : shr(actionData(m), constant(shift));
-            params.put(ps.get(i).name(), shift + w >= m.actionDataBits() ? e : and(e, constant(Types.longMask(w))));
+            params.put(ps.get(i).name(), new Param(e, shift + w >= m.actionDataBits() ? e : and(e, constant(Types.longMask(w))), w));
             shift += w;
         }
         return params;
     }
 
-    private Map<String, Expr> constantParams(Declaration.Action a, List<Argument> args, dev.rmtemu.model.p4.source.SourcePosition at) {
-        Map<String, Expr> params = new HashMap<>();
+    private Map<String, Param> constantParams(Declaration.Action a, List<Argument> args, dev.rmtemu.model.p4.source.SourcePosition at) {
+        Map<String, Param> params = new HashMap<>();
         int n = a == null ? 0 : a.parameters().size();
         if (args.size() != n) {
             throw new Refusal(at, "action " + (a == null ? "NoAction" : a.name()) + " takes " + n + " arguments, given " + args.size());
         }
         for (int i = 0; i < n; i++) {
             Parameter p = a.parameters().get(i);
-            params.put(p.name(), constant(types.constant(args.get(i).value()) & Types.longMask(types.width(p.type()))));
+            Expr v = constant(types.constant(args.get(i).value()) & Types.longMask(types.width(p.type())));
+            params.put(p.name(), new Param(v, v, 64));
         }
         return params;
     }
 
-    private void body(Block blk, Declaration.Action a, Map<String, Expr> params) {
+    private void body(Block blk, Declaration.Action a, Map<String, Param> params) {
         if (a != null) {
             statements(blk, a.body().statements(), params);
         }
@@ -264,16 +273,16 @@ final class ControlLowering {
 
     // ---- statements
 
-    private void statements(Block code, List<Statement> stmts, Map<String, Expr> params) {
+    private void statements(Block code, List<Statement> stmts, Map<String, Param> params) {
         for (Statement s : stmts) {
             statement(code, s, params);
         }
     }
 
-    private void statement(Block code, Statement s, Map<String, Expr> params) {
+    private void statement(Block code, Statement s, Map<String, Param> params) {
         if (s instanceof Statement.Assignment a) {
             Field dest = field(a.target());
-            code.set(dest, value(a.value(), params, dest.width()));
+            code.set(dest, top(a.value(), params, dest.width()));
         } else if (s instanceof Statement.Block blk) {
             statements(code, blk.statements(), params);
         } else if (s instanceof Statement.Empty) {
@@ -305,7 +314,7 @@ final class ControlLowering {
         return "this statement";
     }
 
-    private void call(Block code, Statement.CallStatement cs, Map<String, Expr> params) {
+    private void call(Block code, Statement.CallStatement cs, Map<String, Param> params) {
         Expression.Call call = cs.call();
         if (call.callee() instanceof Expression.Member m) {
             if (m.member().equals("apply") && m.target() instanceof Expression.Name n && tableDecls.containsKey(n.name())) {
@@ -319,14 +328,16 @@ final class ControlLowering {
         }
         if (call.callee() instanceof Expression.Name n && actions.containsKey(n.name())) {
             Declaration.Action a = actions.get(n.name());
-            Map<String, Expr> args = new HashMap<>();
+            Map<String, Param> args = new HashMap<>();
             if (call.arguments().size() != a.parameters().size()) {
                 throw new Refusal(cs.position(), "action " + a.name() + " takes " + a.parameters().size() + " arguments, given "
                         + call.arguments().size());
             }
             for (int i = 0; i < call.arguments().size(); i++) {
                 Parameter p = a.parameters().get(i);
-                args.put(p.name(), value(call.arguments().get(i).value(), params, types.width(p.type())));
+                int w = types.width(p.type());
+                Expr v = value(call.arguments().get(i).value(), params, w);
+                args.put(p.name(), new Param(v, v, w));
             }
             body(code, a, args);
             return;
@@ -335,7 +346,7 @@ final class ControlLowering {
                 + " setInvalid and action calls are)");
     }
 
-    private void branch(Block code, Expression cond, Consumer<Block> then, Consumer<Block> otherwise, Map<String, Expr> params) {
+    private void branch(Block code, Expression cond, Consumer<Block> then, Consumer<Block> otherwise, Map<String, Param> params) {
         if (cond instanceof Expression.Binary bin && bin.operator().equals("&&")) {
             branch(code, bin.left(), x -> branch(x, bin.right(), then, otherwise, params), otherwise, params);
         } else if (cond instanceof Expression.Binary bin && bin.operator().equals("||")) {
@@ -347,7 +358,7 @@ final class ControlLowering {
         }
     }
 
-    private Condition condition(Expression e, Map<String, Expr> params) {
+    private Condition condition(Expression e, Map<String, Param> params) {
         if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("isValid")
                 && call.arguments().isEmpty()) {
             return new Condition(read(validBit(m.target())), CmpOp.EQ, constant(1));
@@ -373,7 +384,7 @@ final class ControlLowering {
     // ---- expressions
 
     /** An expression's width: a field's or parameter's, a cast's, a slice's; 0 for an unsized constant. */
-    private int width(Expression e, Map<String, Expr> params) {
+    private int width(Expression e, Map<String, Param> params) {
         if (e instanceof Expression.Cast c) {
             return types.width(c.type());
         }
@@ -398,14 +409,37 @@ final class ControlLowering {
         return field(e).width();
     }
 
+    /**
+     * The value written to a field of {@code width} bits: the PHV container keeps only the
+     * field's bits, so the outermost wrap-around masks of + - << and a parameter's mask are
+     * left out (each would be one more ALU operation on Tofino).
+     */
+    private Expr top(Expression e, Map<String, Param> params, int width) {
+        if (e instanceof Expression.Name n && params.containsKey(n.name())) {
+            Param p = params.get(n.name());
+            return width <= p.width() ? p.raw() : p.masked();
+        }
+        if (e instanceof Expression.Binary bin && !types.isConstant(e)) {
+            Expr l = value(bin.left(), params, width);
+            Expr r = value(bin.right(), params, width);
+            switch (bin.operator()) {
+                case "+": return add(l, r);
+                case "-": return sub(l, r);
+                case "<<": return shl(l, r);
+                default: break;
+            }
+        }
+        return value(e, params, width);
+    }
+
     /** An expression's value at {@code width} bits (the specification's unsigned arithmetic modulo 2^width). */
-    private Expr value(Expression e, Map<String, Expr> params, int width) {
+    private Expr value(Expression e, Map<String, Param> params, int width) {
         long mask = Types.longMask(width == 0 ? 64 : width);
         if (types.isConstant(e)) {
             return constant(types.constant(e) & mask);
         }
         if (e instanceof Expression.Name n && params.containsKey(n.name())) {
-            return params.get(n.name());
+            return params.get(n.name()).masked();
         }
         if (e instanceof Expression.Cast c) {
             int w = types.width(c.type());
