@@ -178,7 +178,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
-                topology, force, maxHops, saveRegisters);
+                topology, force, maxHops, saveRegisters, programOptions.p4Options());
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 

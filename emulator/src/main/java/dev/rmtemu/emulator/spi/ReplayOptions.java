@@ -1,7 +1,11 @@
 package dev.rmtemu.emulator.spi;
 
+import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
+import dev.rmtemu.model.target.TargetProfiles;
+
 import dev.rmtemu.emulator.network.NetworkOptions;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -23,17 +27,35 @@ import java.util.TreeMap;
  *                    {@code hop_limit} (see NetworkOptions#DEFAULT_MAX_HOPS)
  * @param saveRegisters save the register arrays into the run directory even when they are over
  *                    {@link SavedRegisters#ALWAYS_SAVE_BYTES} (smaller ones are always saved)
+ * @param p4          how a {@code program} given as {@code FILE.p4} is preprocessed ({@code -I}, {@code -D}), or
+ *                    null for no include directories and no macros (see {@link #p4Options()})
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                             boolean progress, Path control, String topology, boolean force, int maxHops,
-                            boolean saveRegisters) {
+                            boolean saveRegisters, PreprocessorOptions p4) {
     /** Default port rate: a 100 Gb/s link, the rate rmtemu aims to beat in real time. */
     public static final double DEFAULT_PORT_GBPS = 100;
     public static final String DEFAULT_TIMING = "original";
 
     public ReplayOptions {
         params = new TreeMap<>(params);
+    }
+
+    /** With the default preprocessing of a {@code FILE.p4} program. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops,
+                         boolean saveRegisters) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, saveRegisters, null);
+    }
+
+    /** The preprocessor options of a {@code FILE.p4} program: {@link #p4} or none, {@code __TARGET_TOFINO__} from {@link #target}. */
+    public PreprocessorOptions p4Options() {
+        int generation = PreprocessorOptions.tofinoGeneration(TargetProfiles.load(target).name());
+        return p4 == null ? new PreprocessorOptions(List.of(), List.of(), generation)
+                : new PreprocessorOptions(p4.includeDirs(), p4.defines(), generation);
     }
 
     /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */
