@@ -2,6 +2,8 @@ package dev.rmtemu.model.p4.lower;
 
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.Condition;
+import dev.rmtemu.model.hash.HashAlgorithm;
+import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.p4.ast.Annotation;
 import dev.rmtemu.model.p4.ast.Argument;
@@ -15,6 +17,7 @@ import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.register.CmpOp;
+import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
 
@@ -28,6 +31,8 @@ import static dev.rmtemu.model.ir.Ir.actionData;
 import static dev.rmtemu.model.ir.Ir.add;
 import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.hash;
+import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.or;
 import static dev.rmtemu.model.ir.Ir.read;
 import static dev.rmtemu.model.ir.Ir.shl;
@@ -71,6 +76,11 @@ final class ControlLowering {
     private final Map<String, Declaration.Table> tableDecls = new HashMap<>();
     private final Map<String, MatchTable> tables = new HashMap<>();
     private final Map<String, Field> fields;
+    private final Map<String, RegisterArray> registers = new HashMap<>();
+    private final Map<String, Declaration.Instantiation> registerActionDecls = new HashMap<>();
+    private final Map<String, RegisterActionLowering.Lowered> registerActions = new HashMap<>();
+    private final Map<String, Declaration.Instantiation> hashDecls = new HashMap<>();
+    private final Map<String, HashUnit> hashUnits = new HashMap<>();
     private String headersParam;
     private String metadataParam;
     private Declaration.StructLike metadataStruct;
@@ -106,12 +116,22 @@ final class ControlLowering {
             } else if (d instanceof Declaration.Table t) {
                 tableDecls.put(t.name(), t);
             } else if (d instanceof Declaration.Instantiation in) {
-                throw new Refusal(in.position(), "extern " + Types.named(in.type()) + " (" + in.name()
-                        + ") is not supported by the lowering yet");
+                instance(in);
             } else {
                 throw new Refusal(d.position(), "this declaration in control " + control.name()
                         + " is not supported by the lowering (actions and tables are)");
             }
+        }
+        for (Map.Entry<String, Declaration.Instantiation> e : new java.util.TreeMap<>(registerActionDecls).entrySet()) {
+            Declaration.Instantiation in = e.getValue();
+            Expression reg = in.arguments().isEmpty() ? null : in.arguments().get(0).value();
+            RegisterArray array = reg instanceof Expression.Name n ? registers.get(n.name()) : null;
+            if (array == null) {
+                throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
+            }
+            RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, in, this::isField);
+            c.action(l.action());
+            registerActions.put(e.getKey(), l);
         }
         for (Declaration d : control.locals()) {
             if (d instanceof Declaration.Table t) {
@@ -129,6 +149,104 @@ final class ControlLowering {
         if (!inBody.isEmpty()) {
             throw inBody.get(0);
         }
+    }
+
+    // ---- externs
+
+    private void instance(Declaration.Instantiation in) {
+        String type = Types.named(in.type());
+        List<dev.rmtemu.model.p4.ast.TypeRef> typeArgs = in.type() instanceof dev.rmtemu.model.p4.ast.TypeRef.Named n
+                ? n.arguments() : List.of();
+        switch (type == null ? "" : type) {
+            case "Register" -> {
+                if (typeArgs.size() != 2 || in.arguments().isEmpty() || in.arguments().size() > 2) {
+                    throw new Refusal(in.position(), "Register " + in.name() + " needs Register<bit<W>, I>(size[, initial_value])");
+                }
+                if (types.structLike(typeArgs.get(0)) != null) {
+                    throw new Refusal(in.position(), "Register " + in.name() + " of a struct (a pair of words) is not supported by the lowering yet");
+                }
+                if (in.arguments().size() == 2 && types.constant(in.arguments().get(1).value()) != 0) {
+                    throw new Refusal(in.arguments().get(1).position(), "Register " + in.name()
+                            + ": an initial_value other than 0 is not supported by the lowering yet");
+                }
+                RegisterArray r = c.register(in.name(), types.width(typeArgs.get(0)), (int) types.constant(in.arguments().get(0).value()));
+                registers.put(in.name(), r);
+                pin(in.annotations(), in.name());
+            }
+            case "RegisterAction" -> registerActionDecls.put(in.name(), in);
+            case "Hash" -> {
+                if (typeArgs.size() != 1 || in.arguments().size() != 1) {
+                    throw new Refusal(in.position(), "Hash " + in.name() + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO) (CUSTOM is not supported yet)");
+                }
+                hashDecls.put(in.name(), in);
+            }
+            default -> throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
+        }
+    }
+
+    private void pin(List<Annotation> annotations, String element) {
+        for (Annotation a : annotations) {
+            if (a.name().equals("stage")) {
+                c.pin(element, Integer.parseInt(String.join("", a.body()).trim()));
+            }
+        }
+    }
+
+    /** Tofino's hash algorithms by their TNA name, as rmtemu's hash units name them. */
+    private static final Map<String, String> ALGORITHMS = Map.of(
+            "IDENTITY", "identity", "CRC8", "crc8", "CRC16", "crc16", "CRC32", "crc32");
+
+    /** The hash unit of {@code h.get({fields})}: one per Hash instance (a second field list is refused). */
+    private Expr hashGet(Expression.Call call, String name) {
+        Declaration.Instantiation in = hashDecls.get(name);
+        if (call.arguments().size() != 1 || !(call.arguments().get(0).value() instanceof Expression.ListExpression list)) {
+            throw new Refusal(call.position(), "Hash " + name + ".get takes one list of fields ({a, b, ...})");
+        }
+        HashUnit h = hashUnits.get(name);
+        if (h != null) {
+            throw new Refusal(call.position(), "Hash " + name + " is used twice; the lowering gives each Hash instance one get");
+        }
+        Expression algo = in.arguments().get(0).value();
+        String algorithm = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
+                && t.name().equals("HashAlgorithm_t") ? ALGORITHMS.get(m.member()) : null;
+        if (algorithm == null) {
+            throw new Refusal(algo.position(), "hash algorithm " + RegisterActionLowering.path(algo)
+                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 are)");
+        }
+        List<Field> inputs = new ArrayList<>();
+        for (Expression e : list.elements()) {
+            inputs.add(field(e));
+        }
+        int bits = types.width(((dev.rmtemu.model.p4.ast.TypeRef.Named) in.type()).arguments().get(0));
+        h = c.hash(name, HashAlgorithm.byName(algorithm), bits, inputs.toArray(new Field[0]));
+        pin(in.annotations(), name);
+        hashUnits.put(name, h);
+        return hash(h);
+    }
+
+    private boolean isField(Expression e) {
+        try {
+            field(e);
+            return true;
+        } catch (Refusal r) {
+            return false;
+        }
+    }
+
+    private RegisterActionLowering.Lowered registerAction(Expression callee) {
+        if (callee instanceof Expression.Member m && m.member().equals("execute") && m.target() instanceof Expression.Name n) {
+            return registerActions.get(n.name());
+        }
+        return null;
+    }
+
+    private void execute(Block code, Expression.Call call, RegisterActionLowering.Lowered ra, Map<String, Param> params) {
+        if (call.arguments().size() != 1) {
+            throw new Refusal(call.position(), "execute takes the cell's index");
+        }
+        Expr index = value(call.arguments().get(0).value(), params, 32);
+        Expr in = ra.input() == null ? constant(0) : read(field(ra.input()));
+        code.execute(ra.action(), index, in);
     }
 
     // ---- tables
@@ -174,11 +292,7 @@ final class ControlLowering {
             throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
         }
         MatchTable m = c.table(t.name(), kind, size, dataBits, key.toArray(new Field[0]));
-        for (Annotation a : t.annotations()) {
-            if (a.name().equals("stage")) {
-                c.pin(t.name(), Integer.parseInt(String.join("", a.body()).trim()));
-            }
-        }
+        pin(t.annotations(), t.name());
         return m;
     }
 
@@ -280,7 +394,11 @@ final class ControlLowering {
     }
 
     private void statement(Block code, Statement s, Map<String, Param> params) {
-        if (s instanceof Statement.Assignment a) {
+        if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Call call && registerAction(call.callee()) != null) {
+            RegisterActionLowering.Lowered ra = registerAction(call.callee());
+            execute(code, call, ra, params);
+            code.set(field(a.target()), output(ra.action()));
+        } else if (s instanceof Statement.Assignment a) {
             Field dest = field(a.target());
             code.set(dest, top(a.value(), params, dest.width()));
         } else if (s instanceof Statement.Block blk) {
@@ -316,6 +434,10 @@ final class ControlLowering {
 
     private void call(Block code, Statement.CallStatement cs, Map<String, Param> params) {
         Expression.Call call = cs.call();
+        if (registerAction(call.callee()) != null) {
+            execute(code, call, registerAction(call.callee()), params);
+            return;
+        }
         if (call.callee() instanceof Expression.Member m) {
             if (m.member().equals("apply") && m.target() instanceof Expression.Name n && tableDecls.containsKey(n.name())) {
                 applyTable(code, cs, n.name());
@@ -467,6 +589,10 @@ final class ControlLowering {
                 case ">>" -> shr(l, r);
                 default -> throw new Refusal(bin.position(), "operator " + bin.operator() + " is not supported by the lowering yet");
             };
+        }
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
+                && m.target() instanceof Expression.Name n && hashDecls.containsKey(n.name())) {
+            return hashGet(call, n.name());
         }
         if (e instanceof Expression.Member || e instanceof Expression.Name) {
             return read(field(e));
