@@ -317,7 +317,15 @@ final class ControlLowering {
         return bits;
     }
 
-    private void applyTable(Block code, Statement at, String name) {
+    /** What runs after a table's action: per action name, or for a hit or a miss ({@code .hit}, {@code .miss}, {@code action_run}). */
+    private interface After {
+        /** Statements after action {@code action} ran, on a hit ({@code hit}) or as the default action on a miss. */
+        Consumer<Block> after(String action, boolean hit);
+    }
+
+    private static final After NOTHING = (action, hit) -> x -> { };
+
+    private void applyTable(Block code, Statement at, String name, After after) {
         MatchTable m = tables.get(name);
         Declaration.Table t = tableDecls.get(name);
         if (m == null) {
@@ -332,7 +340,11 @@ final class ControlLowering {
                     id++;
                     Declaration.Action a = action(r.name(), r.position());
                     Map<String, Param> params = actionDataParams(a, m);
-                    apply.on(id, blk -> body(blk, a, params));
+                    Consumer<Block> then = after.after(r.name(), true);
+                    apply.on(id, blk -> {
+                        body(blk, a, params);
+                        then.accept(blk);
+                    });
                 }
             } else if (p instanceof TableProperty.Property pr && pr.name().equals("default_action")) {
                 if (!(pr.value() instanceof Expression.Call call) || !(call.callee() instanceof Expression.Name n)) {
@@ -341,11 +353,52 @@ final class ControlLowering {
                 defaultAction = new TableProperty.ActionRef(pr.position(), List.of(), n.name(), call.arguments());
             }
         }
-        if (defaultAction != null) {
-            Declaration.Action a = action(defaultAction.name(), defaultAction.position());
-            Map<String, Param> params = constantParams(a, defaultAction.arguments(), defaultAction.position());
-            apply.miss(blk -> body(blk, a, params));
+        Declaration.Action a = defaultAction == null ? null : action(defaultAction.name(), defaultAction.position());
+        Map<String, Param> params = defaultAction == null ? Map.of()
+                : constantParams(a, defaultAction.arguments(), defaultAction.position());
+        Consumer<Block> then = after.after(defaultAction == null ? "NoAction" : defaultAction.name(), false);
+        apply.miss(blk -> {
+            body(blk, a, params);
+            then.accept(blk);
+        });
+    }
+
+    /** {@code switch (t.apply().action_run) { a: {...} b: c: {...} default: {...} }}: each case runs after its actions. */
+    private void switchOnAction(Block code, Statement.Switch sw, String table, Map<String, Param> params) {
+        Map<String, Statement.Block> cases = new HashMap<>();
+        Statement.Block otherwise = null;
+        List<String> pending = new ArrayList<>();
+        for (Statement.SwitchCase sc : sw.cases()) {
+            if (sc.label() == null || sc.label() instanceof Expression.Default) {
+                otherwise = sc.body();
+                continue;
+            }
+            if (!(sc.label() instanceof Expression.Name n)) {
+                throw new Refusal(sc.position(), "a case of switch (action_run) names an action");
+            }
+            pending.add(n.name());
+            if (sc.body() != null) {
+                for (String label : pending) {
+                    cases.put(label, sc.body());
+                }
+                pending.clear();
+            }
         }
+        Statement.Block fallback = otherwise;
+        applyTable(code, sw, table, (action, hit) -> {
+            Statement.Block blk = cases.getOrDefault(action, fallback);
+            return blk == null ? x -> { } : x -> statement(x, blk, params);
+        });
+    }
+
+    /** The table of {@code t.apply().hit}, {@code .miss} or {@code .action_run}, or null. */
+    private String appliedTable(Expression e, String member) {
+        if (e instanceof Expression.Member m && m.member().equals(member) && m.target() instanceof Expression.Call call
+                && call.arguments().isEmpty() && call.callee() instanceof Expression.Member ap && ap.member().equals("apply")
+                && ap.target() instanceof Expression.Name n && tableDecls.containsKey(n.name())) {
+            return n.name();
+        }
+        return null;
     }
 
     /** Each parameter as its bits of the entry's action data (the last parameter in the low bits). */
@@ -405,6 +458,15 @@ final class ControlLowering {
             statements(code, blk.statements(), params);
         } else if (s instanceof Statement.Empty) {
             return;
+        } else if (s instanceof Statement.If i && (appliedTable(i.condition(), "hit") != null
+                || appliedTable(i.condition(), "miss") != null)) {
+            boolean onHit = appliedTable(i.condition(), "hit") != null;
+            String table = onHit ? appliedTable(i.condition(), "hit") : appliedTable(i.condition(), "miss");
+            Consumer<Block> then = x -> statement(x, i.then(), params);
+            Consumer<Block> otherwise = i.otherwise() == null ? x -> { } : x -> statement(x, i.otherwise(), params);
+            applyTable(code, s, table, (action, hit) -> hit == onHit ? then : otherwise);
+        } else if (s instanceof Statement.Switch sw && appliedTable(sw.selector(), "action_run") != null) {
+            switchOnAction(code, sw, appliedTable(sw.selector(), "action_run"), params);
         } else if (s instanceof Statement.If i) {
             Consumer<Block> then = x -> statement(x, i.then(), params);
             Consumer<Block> otherwise = i.otherwise() == null ? x -> { } : x -> statement(x, i.otherwise(), params);
@@ -440,7 +502,7 @@ final class ControlLowering {
         }
         if (call.callee() instanceof Expression.Member m) {
             if (m.member().equals("apply") && m.target() instanceof Expression.Name n && tableDecls.containsKey(n.name())) {
-                applyTable(code, cs, n.name());
+                applyTable(code, cs, n.name(), NOTHING);
                 return;
             }
             if ((m.member().equals("setValid") || m.member().equals("setInvalid")) && call.arguments().isEmpty()) {
