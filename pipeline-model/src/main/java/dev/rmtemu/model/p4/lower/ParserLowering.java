@@ -93,6 +93,7 @@ final class ParserLowering {
         roles.put(ps.get(2).name(), Role.METADATA);
         roles.put(ps.get(3).name(), Role.INTRINSIC);
         ParserLowering l = new ParserLowering(types, headers);
+        l.checkLocals(parser);
         Context top = new Context(parser, "", roles, "accept");
         l.enqueue(top, "start", parser.position());
         while (!l.work.isEmpty()) {
@@ -189,7 +190,22 @@ final class ParserLowering {
         return null;
     }
 
+    /** A parser's local declarations: sub-parser instances only (a value set or an extern is refused by name). */
+    private void checkLocals(Declaration.Parser p) {
+        for (Declaration d : p.locals()) {
+            if (d instanceof Declaration.ValueSet v) {
+                throw new Refusal(v.position(), "value_set " + v.name() + " is not supported by the lowering yet");
+            }
+            if (!(d instanceof Declaration.Instantiation in) || !(types.declaration(Types.named(in.type())) instanceof Declaration.Parser)) {
+                String what = d instanceof Declaration.Instantiation in ? "extern " + Types.named(in.type()) + " (" + in.name() + ")"
+                        : "declaration " + d.name();
+                throw new Refusal(d.position(), what + " in parser " + p.name() + " is not supported by the lowering yet");
+            }
+        }
+    }
+
     private Map<String, Role> bind(Context c, Declaration.Parser sp, List<Argument> args, Statement at) {
+        checkLocals(sp);
         List<Parameter> ps = sp.type().parameters();
         if (args.size() != ps.size()) {
             throw new Refusal(at.position(), "parser " + sp.name() + " takes " + ps.size() + " arguments, given " + args.size());
@@ -302,7 +318,7 @@ final class ParserLowering {
                 throw new Refusal(sc.position(), "this case has " + parts.size() + " key sets for " + keys.size() + " keys");
             } else {
                 for (int i = 0; i < parts.size(); i++) {
-                    sets[i] = keySet(parts.get(i), widths.get(i));
+                    sets[i] = keySet(c, parts.get(i), widths.get(i));
                 }
             }
             p.sets.add(sets);
@@ -311,7 +327,7 @@ final class ParserLowering {
         }
     }
 
-    private KeySet keySet(Expression e, int width) {
+    private KeySet keySet(Context c, Expression e, int width) {
         long m = Types.longMask(width);
         if (e instanceof Expression.Default || e instanceof Expression.DontCare) {
             return KeySet.ANY;
@@ -322,7 +338,8 @@ final class ParserLowering {
         if (e instanceof Expression.Range r) {
             return KeySet.range(types.constant(r.low()) & m, types.constant(r.high()) & m);
         }
-        if (e instanceof Expression.Name n && types.declaration(n.name()) instanceof Declaration.ValueSet) {
+        if (e instanceof Expression.Name n && (types.declaration(n.name()) instanceof Declaration.ValueSet
+                || c.parser.locals().stream().anyMatch(d -> d instanceof Declaration.ValueSet v && v.name().equals(n.name())))) {
             throw new Refusal(e.position(), "value_set " + n.name() + " is not supported by the lowering yet");
         }
         return KeySet.exact(types.constant(e) & m);
