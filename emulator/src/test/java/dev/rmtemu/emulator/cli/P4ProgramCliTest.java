@@ -36,6 +36,14 @@ class P4ProgramCliTest {
     }
 
     @Test
+    void checkLowersAndPlacesTheProgram(@TempDir Path tmp) throws IOException {
+        Path f = router(tmp);
+        CliRunner r = CliRunner.run("check", f.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(f + ": no errors; lowered to the pipeline and placed on tofino1: 1 table in 1 ingress stage\n", r.out());
+    }
+
+    @Test
     void showPrintsTheLoweredProgram(@TempDir Path tmp) throws IOException {
         CliRunner r = CliRunner.run("show", "--program", router(tmp).toString());
         assertEquals(0, r.exit(), r.err());

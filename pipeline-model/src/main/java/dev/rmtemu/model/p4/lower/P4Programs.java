@@ -42,6 +42,11 @@ public final class P4Programs {
         return lower(P4Front.text(fileName, text, options), nameOf(fileName), fileName);
     }
 
+    /** A front end's well-formed result lowered; {@code file} names the program (its stem) and the whole-file errors. */
+    public static Result lower(P4Front.Result front, Path file) {
+        return lower(front, nameOf(file.getFileName().toString()), file.toString());
+    }
+
     private static Result lower(P4Front.Result front, String name, String file) {
         if (!front.ok()) {
             return new Result(null, front.errors());
