@@ -126,7 +126,7 @@ public final class NetworkReport {
             });
             switches.put(net.switchNode(s).name(), new RunReport.SwitchSection(net.switchNode(s).kind().fileName(),
                     e.config().profile().name(), net.switchProgram(s), arrays, e.counters().packetsIn(),
-                    e.counters().packetsOut(), e.counters().droppedTotal(), drops, new LinkedHashMap<>(e.counters().parserErrors()),
+                    e.counters().packetsOut(), e.counters().droppedTotal(), drops, RunOutputs.parserErrors(e.counters()),
                     e.counters().recirculations(),
                     net.unlinkedDrops(s), net.hopLimitDrops(s), e.metrics().latency().summary()));
         }

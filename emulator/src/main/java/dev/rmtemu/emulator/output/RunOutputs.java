@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.output;
 
+import dev.rmtemu.emulator.metrics.Counters;
 import dev.rmtemu.emulator.spi.ReplayOptions;
 import dev.rmtemu.emulator.spi.ReplayResult;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -93,7 +94,7 @@ public final class RunOutputs {
         RunReport.Trace trace = new RunReport.Trace(r.packetsRead(), new TreeMap<>(r.skipped().asMap()));
         RunReport.Counters counters = new RunReport.Counters(e.counters().packetsIn(), e.counters().packetsOut(),
                 e.counters().droppedTotal(), e.counters().recirculations(), e.inFlight(),
-                new LinkedHashMap<>(e.counters().droppedByCause()), new LinkedHashMap<>(e.counters().parserErrors()));
+                new LinkedHashMap<>(e.counters().droppedByCause()), parserErrors(e.counters()));
         long clock = e.config().profile().clockHz();
         RunReport.EmulatedTime time = new RunReport.EmulatedTime(clock, Math.max(0, r.firstArrivalCycle()),
                 r.lastArrivalCycle(), e.now(), e.clock().cyclesToNs(e.now() - Math.max(0, r.firstArrivalCycle())),
@@ -206,5 +207,10 @@ public final class RunOutputs {
 
     private static String fmt(double d) {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    /** The parser errors by kind, or null (left out of report.json) for a run without one. */
+    static Map<String, Long> parserErrors(Counters c) {
+        return c.parserErrors().isEmpty() ? null : new LinkedHashMap<>(c.parserErrors());
     }
 }

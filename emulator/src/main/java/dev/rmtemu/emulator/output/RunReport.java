@@ -55,10 +55,10 @@ public final class RunReport {
     public record Trace(long packets, Map<String, Long> skipped) {
     }
 
-    /** {@code parser_errors}: the {@code parser_error} drops by kind, present after one only. */
+    /** {@code parser_errors}: the {@code parser_error} drops by kind, present (non-null) after one only. */
     public record Counters(long in, long out, long dropped, long recirculated, long inFlight,
                            Map<String, Long> droppedByCause,
-                           @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> parserErrors) {
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> parserErrors) {
     }
 
     /** Emulated time in target clock cycles; the two pipeline offsets only in a single-switch run. */
@@ -111,7 +111,7 @@ public final class RunReport {
     /** One switch of a network run; {@code register_arrays} in program order. */
     public record SwitchSection(String kind, String target, String program, List<String> registerArrays, long in,
                                 long out, long dropped, Map<String, Long> droppedByCause,
-                                @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> parserErrors, long recirculated,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> parserErrors, long recirculated,
                                 long unlinkedPortDrops, long hopLimitDrops, PercentileSummary latencyNs) {
     }
 

@@ -85,6 +85,15 @@ public final class Field {
         return mask;
     }
 
+    /**
+     * Whether a write to this field can change the frame that leaves: a header field of the
+     * parse graph or of the record, not a shim or carried field (their words travel beside the
+     * frame). Only such a write sends the packet through the deparser.
+     */
+    public boolean reachesFrame() {
+        return kind == FieldKind.HEADER && source != ParsedField.SHIM && source != ParsedField.CARRIED;
+    }
+
     public boolean visibleIn(Gress g) {
         return gress == null || gress == g;
     }

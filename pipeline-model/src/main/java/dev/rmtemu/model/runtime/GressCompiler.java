@@ -8,7 +8,6 @@ import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.phv.Field;
-import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
@@ -199,7 +198,7 @@ public final class GressCompiler {
                 m.visitInsn(Opcodes.LCONST_0);
                 m.visitVarInsn(Opcodes.LSTORE, l);
             }
-            if (bySlot.values().stream().anyMatch(f -> f.kind() == FieldKind.HEADER)) {
+            if (bySlot.values().stream().anyMatch(Field::reachesFrame)) {
                 headerFlag = local();
                 m.visitInsn(Opcodes.ICONST_0);
                 m.visitVarInsn(Opcodes.ISTORE, headerFlag);
@@ -263,7 +262,7 @@ public final class GressCompiler {
                 m.visitInsn(Opcodes.LAND);
             }
             m.visitVarInsn(Opcodes.LSTORE, written.get(f));
-            if (f.kind() == FieldKind.HEADER) {
+            if (f.reachesFrame()) {
                 m.visitInsn(Opcodes.ICONST_1);
                 m.visitVarInsn(Opcodes.ISTORE, headerFlag);
             }

@@ -1,7 +1,6 @@
 package dev.rmtemu.model.runtime;
 
 import dev.rmtemu.model.phv.Field;
-import dev.rmtemu.model.phv.FieldKind;
 
 import java.util.Arrays;
 
@@ -25,7 +24,7 @@ public final class Phv {
     private final int[] dirty;
     private final boolean[] isDirty;
     private int nDirty;
-    /** Set when a stage writes a header field: only then has the deparser anything to write back. */
+    /** Set when a stage writes a header field that reaches the frame: only then has the deparser anything to write back. */
     private boolean headerWritten;
 
     public Phv(int slots) {
@@ -44,7 +43,7 @@ public final class Phv {
     public void set(Field f, long value) {
         int s = f.slot();
         next[s] = value & f.mask();
-        if (f.kind() == FieldKind.HEADER) {
+        if (f.reachesFrame()) {
             headerWritten = true;
         }
         if (s < Long.SIZE) {
