@@ -49,7 +49,12 @@ import static dev.rmtemu.model.ir.Ir.xor;
  * are the engine's intrinsics (see {@link #INTRINSICS}).
  */
 final class ControlLowering {
-    /** TNA's intrinsic metadata members the engine has, by {@code TYPE.member}. */
+    /**
+     * TNA's intrinsic metadata members the engine has, by {@code TYPE.member}. Ports: a
+     * {@code PortId_t} value is rmtemu's port number as it is (front-panel ports 0..N-1 of
+     * the target, recirculation ports 448 + pipe, 511 = none chosen, which drops the packet as
+     * no_egress_port); Tofino's device-port numbering (pipe = port >> 7) is not applied.
+     */
     static final Map<String, Intrinsic> INTRINSICS = Map.of(
             "ingress_intrinsic_metadata_t.ingress_port", Intrinsic.INGRESS_PORT,
             "ingress_intrinsic_metadata_t.ingress_mac_tstamp", Intrinsic.INGRESS_MAC_TSTAMP,
