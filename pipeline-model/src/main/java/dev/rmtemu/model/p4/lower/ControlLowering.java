@@ -1,9 +1,9 @@
 package dev.rmtemu.model.p4.lower;
 
-import dev.rmtemu.model.ir.Block;
-import dev.rmtemu.model.ir.Condition;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Block;
+import dev.rmtemu.model.ir.Condition;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.p4.ast.Annotation;
 import dev.rmtemu.model.p4.ast.Argument;
@@ -12,6 +12,8 @@ import dev.rmtemu.model.p4.ast.Expression;
 import dev.rmtemu.model.p4.ast.Parameter;
 import dev.rmtemu.model.p4.ast.Statement;
 import dev.rmtemu.model.p4.ast.TableProperty;
+import dev.rmtemu.model.p4.ast.TypeRef;
+import dev.rmtemu.model.p4.source.SourcePosition;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 import static dev.rmtemu.model.ir.Ir.actionData;
@@ -32,8 +35,8 @@ import static dev.rmtemu.model.ir.Ir.add;
 import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.hash;
-import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.or;
+import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.read;
 import static dev.rmtemu.model.ir.Ir.shl;
 import static dev.rmtemu.model.ir.Ir.shr;
@@ -127,7 +130,7 @@ final class ControlLowering {
                         + " is not supported by the lowering (actions and tables are)");
             }
         }
-        for (Map.Entry<String, Declaration.Instantiation> e : new java.util.TreeMap<>(registerActionDecls).entrySet()) {
+        for (Map.Entry<String, Declaration.Instantiation> e : new TreeMap<>(registerActionDecls).entrySet()) {
             Declaration.Instantiation in = e.getValue();
             Expression reg = in.arguments().isEmpty() ? null : in.arguments().get(0).value();
             RegisterArray array = reg instanceof Expression.Name n ? registers.get(n.name()) : null;
@@ -160,7 +163,7 @@ final class ControlLowering {
 
     private void instance(Declaration.Instantiation in) {
         String type = Types.named(in.type());
-        List<dev.rmtemu.model.p4.ast.TypeRef> typeArgs = in.type() instanceof dev.rmtemu.model.p4.ast.TypeRef.Named n
+        List<TypeRef> typeArgs = in.type() instanceof TypeRef.Named n
                 ? n.arguments() : List.of();
         switch (type == null ? "" : type) {
             case "Register" -> {
@@ -222,7 +225,7 @@ final class ControlLowering {
         for (Expression e : list.elements()) {
             inputs.add(field(e));
         }
-        int bits = types.width(((dev.rmtemu.model.p4.ast.TypeRef.Named) in.type()).arguments().get(0));
+        int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
         h = c.hash(name, HashAlgorithm.byName(algorithm), bits, inputs.toArray(new Field[0]));
         pin(in.annotations(), name);
         hashUnits.put(name, h);
@@ -301,7 +304,7 @@ final class ControlLowering {
         return m;
     }
 
-    private Declaration.Action action(String name, dev.rmtemu.model.p4.source.SourcePosition at) {
+    private Declaration.Action action(String name, SourcePosition at) {
         if (name.equals("NoAction")) {
             return null;
         }
@@ -423,7 +426,7 @@ final class ControlLowering {
         return params;
     }
 
-    private Map<String, Param> constantParams(Declaration.Action a, List<Argument> args, dev.rmtemu.model.p4.source.SourcePosition at) {
+    private Map<String, Param> constantParams(Declaration.Action a, List<Argument> args, SourcePosition at) {
         Map<String, Param> params = new HashMap<>();
         int n = a == null ? 0 : a.parameters().size();
         if (args.size() != n) {

@@ -6,6 +6,7 @@ import dev.rmtemu.model.p4.ast.Expression;
 import dev.rmtemu.model.p4.ast.Parameter;
 import dev.rmtemu.model.p4.ast.ParserState;
 import dev.rmtemu.model.p4.ast.Statement;
+import dev.rmtemu.model.p4.source.SourcePosition;
 import dev.rmtemu.model.parse.KeySet;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParseState;
@@ -13,6 +14,7 @@ import dev.rmtemu.model.parse.SelectKey;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -125,7 +127,7 @@ final class ParserLowering {
         return g.build();
     }
 
-    private void enqueue(Context c, String astState, dev.rmtemu.model.p4.source.SourcePosition from) {
+    private void enqueue(Context c, String astState, SourcePosition from) {
         String name = c.state(astState);
         if (name.equals("accept") || name.equals("reject") || !done.add(name)) {
             return;
@@ -313,7 +315,7 @@ final class ParserLowering {
             List<Expression> parts = sc.keyset() instanceof Expression.Tuple tu ? tu.elements() : List.of(sc.keyset());
             KeySet[] sets = new KeySet[keys.size()];
             if (parts.size() == 1 && (parts.get(0) instanceof Expression.Default || parts.get(0) instanceof Expression.DontCare)) {
-                java.util.Arrays.fill(sets, KeySet.ANY);
+                Arrays.fill(sets, KeySet.ANY);
             } else if (parts.size() != keys.size()) {
                 throw new Refusal(sc.position(), "this case has " + parts.size() + " key sets for " + keys.size() + " keys");
             } else {
