@@ -15,6 +15,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The exact-match forwarder of {@code p4/exact_forwarder.p4}, lowered and placed, behaves as
@@ -32,7 +33,31 @@ class P4ForwarderTest {
 
     @Test
     void knownDestinationsAreForwardedUnknownOnesDroppedLldpSentToPortZero() {
-        StageProgram p = ProgramCompiler.compile(P4Programs.text("exact_forwarder.p4", P4RouterTest.resource("exact_forwarder.p4"),
+        assertForwards(P4RouterTest.resource("exact_forwarder.p4"));
+    }
+
+    /** The same program with {@code if (dmac.apply().hit)} instead of the switch on action_run behaves the same. */
+    @Test
+    void applyHitRunsItsBranchAfterAHit() {
+        String text = P4RouterTest.resource("exact_forwarder.p4");
+        String withSwitch = """
+                            switch (dmac.apply().action_run) {
+                                forward: {
+                                    hdr.ethernet.src_addr = 48w0x02aabbccddee;
+                                }
+                            }
+                """;
+        String withHit = """
+                            if (dmac.apply().hit) {
+                                hdr.ethernet.src_addr = 48w0x02aabbccddee;
+                            }
+                """;
+        assertTrue(text.contains(withSwitch));
+        assertForwards(text.replace(withSwitch, withHit));
+    }
+
+    private static void assertForwards(String programText) {
+        StageProgram p = ProgramCompiler.compile(P4Programs.text("exact_forwarder.p4", programText,
                 PreprocessorOptions.defaults()).require(), TOFINO1).requireAccepted().program();
         SwitchEngine e = new SwitchEngine(new SwitchConfig(TOFINO1, p, SwitchConfig.defaultPorts(TOFINO1),
                 PortConfig.strictPriority(40), true));
