@@ -1,10 +1,14 @@
 package dev.rmtemu.emulator.cli;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.compiler.Compilation;
+import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.p4.P4Front;
+import dev.rmtemu.model.p4.lower.P4Programs;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.p4.source.Diagnostic;
 import dev.rmtemu.model.p4.source.Diagnostics;
+import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.target.TargetProfiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,18 +38,16 @@ import java.util.concurrent.Callable;
             "a match kind after a key, a state after transition (with the closest name when one is near).",
             "Each error is one line 'FILE:LINE:COL: message' in your own file (through includes and",
             "macros), on stderr; all of them are printed, as a compiler does. The types of expressions",
-            "are not checked yet, and compiling a P4 program to the pipeline is not available yet: a",
-            "program without errors is reported as such and the command exits 8, never pretending to",
-            "compile or run it.",
-            "Exit 2 when the program has errors or the file cannot be read."
+            "are not checked yet. A program without such errors is then lowered to rmtemu's pipeline",
+            "(Switch(pipe) main's ingress parser, control and deparser; what the lowering does not",
+            "support is refused with its FILE:LINE:COL) and its tables placed on --target.",
+            "Exit 2 when the program has errors, uses what the lowering does not support, or the file",
+            "cannot be read; exit 3 when it does not fit the target."
         },
         footer = {"", "Examples:",
             "  rmtemu check switch.p4",
             "  rmtemu check -I include -D USE_VLAN -D TABLE_SIZE=4096 switch.p4"})
 public final class CheckCommand implements Callable<Integer> {
-    /** Exit code for a program with no errors, since compiling it to the pipeline is not available yet. */
-    public static final int EXIT_NOT_COMPILED = 8;
-
     @Mixin
     TargetOption targetOption;
 
@@ -81,9 +83,21 @@ public final class CheckCommand implements Callable<Integer> {
             err.flush();
             throw new UserError(file + ": " + n + (n == 1 ? " error" : " errors"));
         }
-        out.println(file + ": no errors (preprocessed, parsed, names resolved; the types of expressions are not checked yet); "
-                + "compiling P4 to the pipeline is not available yet");
+        P4Programs.Result lowered = P4Programs.lower(result, file);
+        if (lowered.program() == null) {
+            for (Diagnostic d : lowered.errors()) {
+                err.println(d.line());
+            }
+            err.flush();
+            int n = lowered.errors().size();
+            throw new UserError(file + ": " + n + (n == 1 ? " error" : " errors"));
+        }
+        Compilation c = ProgramCompiler.compile(lowered.program(), TargetProfiles.load(targetOption.target)).requireAccepted();
+        int tables = c.program().tables().size();
+        int stages = c.program().stages(Gress.INGRESS).size();
+        out.println(file + ": no errors; lowered to the pipeline and placed on " + profile + ": " + tables
+                + (tables == 1 ? " table" : " tables") + " in " + stages + (stages == 1 ? " ingress stage" : " ingress stages"));
         out.flush();
-        return EXIT_NOT_COMPILED;
+        return 0;
     }
 }

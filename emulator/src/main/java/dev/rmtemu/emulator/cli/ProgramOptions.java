@@ -1,10 +1,16 @@
 package dev.rmtemu.emulator.cli;
 
+import dev.rmtemu.emulator.spi.ProgramPlugins;
+import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
+import dev.rmtemu.model.program.ProgramRegistry;
+import dev.rmtemu.model.target.TargetProfiles;
+
 import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +29,25 @@ public final class ProgramOptions {
 
     @Option(names = "--param", paramLabel = "KEY=VALUE", description = "Program parameter; repeat for several.")
     List<String> params = new ArrayList<>();
+
+    @Option(names = "-I", paramLabel = "DIR", description = "For a --program FILE.p4: directory to search for #include files; "
+            + "repeat for several.")
+    List<Path> includeDirs = new ArrayList<>();
+
+    @Option(names = "-D", paramLabel = "NAME[=VALUE]", description = "For a --program FILE.p4: define a macro (value 1 when none "
+            + "is given); repeat for several.")
+    List<String> defines = new ArrayList<>();
+
+    /** The programs, a {@code FILE.p4} preprocessed with {@code -I}, {@code -D} and the target's {@code __TARGET_TOFINO__}. */
+    ProgramRegistry registry(String target) {
+        String profile = TargetProfiles.load(target).name();
+        return ProgramPlugins.registry(new PreprocessorOptions(includeDirs, defines, PreprocessorOptions.tofinoGeneration(profile)));
+    }
+
+    /** {@code -I} and {@code -D} for a {@code FILE.p4} program ({@code __TARGET_TOFINO__} follows the replay's target). */
+    PreprocessorOptions p4Options() {
+        return new PreprocessorOptions(includeDirs, defines, PreprocessorOptions.TOFINO1);
+    }
 
     /** Makes {@code --program} required in the command it transforms ({@code replay} can take it from a topology). */
     public static final class Required implements IModelTransformer {

@@ -226,7 +226,8 @@ public final class ReplayCommand implements Callable<Integer> {
         ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
                 topology, force, maxHops, saveRegisters,
-                snaplen == null ? ReplayOptions.WINDOW_SNAP : Snaplen.check(snaplen), loop, captureOptions());
+                snaplen == null ? ReplayOptions.WINDOW_SNAP : Snaplen.check(snaplen), loop, captureOptions(),
+                programOptions.p4Options());
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 

@@ -1,6 +1,5 @@
 package dev.rmtemu.emulator.cli;
 
-import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.parse.DefaultParseGraph;
 import dev.rmtemu.model.parse.ParseGraph;
@@ -78,7 +77,7 @@ public final class ResourcesCommand implements Callable<Integer> {
             throw new UserError("resources: --parser prints text; leave out --json");
         }
         TargetProfile profile = TargetProfiles.load(targetOption.target);
-        StageProgram p = ProgramPlugins.registry().build(programOptions.program, ProgramParams.parseAssignments(programOptions.params));
+        StageProgram p = programOptions.registry(targetOption.target).build(programOptions.program, ProgramParams.parseAssignments(programOptions.params));
         Compilation c = ProgramCompiler.compile(p, profile);
         ResourceReport report = c.resources();
         if (json) {

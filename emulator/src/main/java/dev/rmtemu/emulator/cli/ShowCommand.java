@@ -1,6 +1,5 @@
 package dev.rmtemu.emulator.cli;
 
-import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.model.compiler.TablePlacer;
 import dev.rmtemu.model.program.P4Printer;
 import dev.rmtemu.model.program.ProgramParams;
@@ -62,7 +61,7 @@ public final class ShowCommand implements Runnable {
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut();
-        StageProgram built = ProgramPlugins.registry().build(programOptions.program,
+        StageProgram built = programOptions.registry(targetOption.target).build(programOptions.program,
                 ProgramParams.parseAssignments(programOptions.params));
         TargetProfile profile = TargetProfiles.load(targetOption.target);
         // a program that names no stages is shown as the compiler places it on --target

@@ -1,6 +1,8 @@
 package dev.rmtemu.emulator.spi;
 
 import dev.rmtemu.model.program.ProgramFactory;
+import dev.rmtemu.model.p4.lower.P4ProgramSource;
+import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.program.ProgramRegistry;
 
 import java.util.ArrayList;
@@ -41,13 +43,21 @@ public final class ProgramPlugins {
         }
     }
 
-    /** Every program (the plug-ins' factories and variants, and the model's), for building one by name. */
+    /**
+     * Every program (the plug-ins' factories and variants, and the model's), for building one by
+     * name; a {@code FILE.p4} is compiled with the default preprocessor options (tofino1).
+     */
     public static ProgramRegistry registry() {
+        return registry(PreprocessorOptions.defaults());
+    }
+
+    /** As {@link #registry()}, a {@code FILE.p4} preprocessed with {@code p4} ({@code -I}, {@code -D}, the target). */
+    public static ProgramRegistry registry(PreprocessorOptions p4) {
         List<ProgramFactory> factories = new ArrayList<>();
         for (ProgramPlugin p : ServiceLoader.load(ProgramPlugin.class)) {
             factories.add(p.factory());
             factories.addAll(p.variants());
         }
-        return new ProgramRegistry(factories);
+        return new ProgramRegistry(factories, new P4ProgramSource(p4));
     }
 }

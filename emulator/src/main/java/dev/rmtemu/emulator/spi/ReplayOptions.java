@@ -1,8 +1,12 @@
 package dev.rmtemu.emulator.spi;
 
 import dev.rmtemu.emulator.capture.CaptureOptions;
+import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
+import dev.rmtemu.model.target.TargetProfiles;
+
 import dev.rmtemu.emulator.network.NetworkOptions;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -29,11 +33,14 @@ import java.util.TreeMap;
  * @param loops       passes over the trace, back to back, each one's timestamps shifted past the one
  *                    before (tcpreplay's {@code --loop}; 1 = once)
  * @param capture     the captures and packet log to write into {@code out} ({@link CaptureOptions#NONE}: none)
+ * @param p4          how a {@code program} given as {@code FILE.p4} is preprocessed ({@code -I}, {@code -D}), or
+ *                    null for no include directories and no macros (see {@link #p4Options()})
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                             boolean progress, Path control, String topology, boolean force, int maxHops,
-                            boolean saveRegisters, int snapLength, int loops, CaptureOptions capture) {
+                            boolean saveRegisters, int snapLength, int loops, CaptureOptions capture,
+                            PreprocessorOptions p4) {
     /** {@link #snapLength()} meaning: the parser window of the target (of the largest, in a network). */
     public static final int WINDOW_SNAP = NetworkOptions.WINDOW_SNAP;
 
@@ -57,7 +64,7 @@ public record ReplayOptions(String program, Map<String, String> params, String t
                          boolean progress, Path control, String topology, boolean force, int maxHops,
                          boolean saveRegisters, int snapLength) {
         this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
-                topology, force, maxHops, saveRegisters, snapLength, 1, CaptureOptions.NONE);
+                topology, force, maxHops, saveRegisters, snapLength, 1, CaptureOptions.NONE, null);
     }
 
     /** With the parser window's snap length and {@code capture} as the captures and packet log. */
@@ -66,13 +73,20 @@ public record ReplayOptions(String program, Map<String, String> params, String t
                          boolean progress, Path control, String topology, boolean force, int maxHops,
                          boolean saveRegisters, CaptureOptions capture) {
         this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
-                topology, force, maxHops, saveRegisters, WINDOW_SNAP, 1, capture);
+                topology, force, maxHops, saveRegisters, WINDOW_SNAP, 1, capture, null);
+    }
+
+    /** The preprocessor options of a {@code FILE.p4} program: {@link #p4} or none, {@code __TARGET_TOFINO__} from {@link #target}. */
+    public PreprocessorOptions p4Options() {
+        int generation = PreprocessorOptions.tofinoGeneration(TargetProfiles.load(target).name());
+        return p4 == null ? new PreprocessorOptions(List.of(), List.of(), generation)
+                : new PreprocessorOptions(p4.includeDirs(), p4.defines(), generation);
     }
 
     /** These options with {@code c} as the captures and packet log. */
     public ReplayOptions withCapture(CaptureOptions c) {
         return new ReplayOptions(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out,
-                progress, control, topology, force, maxHops, saveRegisters, snapLength, loops, c);
+                progress, control, topology, force, maxHops, saveRegisters, snapLength, loops, c, p4);
     }
 
     /** With the parser window's snap length, one pass over the trace. */
@@ -81,7 +95,7 @@ public record ReplayOptions(String program, Map<String, String> params, String t
                          boolean progress, Path control, String topology, boolean force, int maxHops,
                          boolean saveRegisters) {
         this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
-                topology, force, maxHops, saveRegisters, WINDOW_SNAP, 1, CaptureOptions.NONE);
+                topology, force, maxHops, saveRegisters, WINDOW_SNAP, 1, CaptureOptions.NONE, null);
     }
 
     /** Without --save-registers (arrays over {@link SavedRegisters#ALWAYS_SAVE_BYTES} are not saved). */

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** {@code rmtemu check FILE.p4}: every error of a malformed program and exit 2; exit 8 and one honest line for a well-formed one. */
+/** {@code rmtemu check FILE.p4}: every error of a malformed program and exit 2; a well-formed one goes on to the lowering. */
 class CheckCommandTest {
     @TempDir
     Path dir;
@@ -31,13 +31,13 @@ class CheckCommandTest {
     }
 
     @Test
-    void aWellFormedProgramIsReportedAsSuchWithExitEight() throws IOException {
+    void aWellFormedProgramWithoutMainIsRefusedByTheLoweringWithExitTwo() throws IOException {
         Path p = program(GOOD);
         CliRunner r = CliRunner.run("check", "-I", dir.resolve("inc").toString(), "-D", "SIZE=1024", p.toString());
-        assertEquals("", r.err());
-        assertEquals(p + ": no errors (preprocessed, parsed, names resolved; the types of expressions are not checked yet); "
-                + "compiling P4 to the pipeline is not available yet\n", r.out());
-        assertEquals(CheckCommand.EXIT_NOT_COMPILED, r.exit());
+        assertEquals(p + ":1:1: the program declares no main (a TNA program ends with Switch(pipe) main;)\n"
+                + "rmtemu: " + p + ": 1 error\n", r.err());
+        assertEquals("", r.out());
+        assertEquals(2, r.exit());
     }
 
     @Test

@@ -11,6 +11,8 @@ import java.util.TreeMap;
 /** The programs on the class path, by name (sorted). */
 public final class ProgramRegistry {
     private final Map<String, ProgramFactory> factories = new TreeMap<>();
+    /** Programs given as files of another language ({@code FILE.p4}), or null. */
+    private final ProgramSource files;
 
     /** The factories registered with {@link ServiceLoader} under {@code META-INF/services/dev.rmtemu.model.program.ProgramFactory}. */
     public ProgramRegistry() {
@@ -19,6 +21,12 @@ public final class ProgramRegistry {
 
     /** Those and {@code more} (a layer above adds the programs of its plug-ins); a name used twice is a bug. */
     public ProgramRegistry(Collection<ProgramFactory> more) {
+        this(more, null);
+    }
+
+    /** Those, and the programs {@code files} builds from files ({@code FILE.p4}). */
+    public ProgramRegistry(Collection<ProgramFactory> more, ProgramSource files) {
+        this.files = files;
         for (ProgramFactory f : ServiceLoader.load(ProgramFactory.class)) {
             add(f);
         }
@@ -41,6 +49,9 @@ public final class ProgramRegistry {
 
     /** A built-in program by name, or a user's program: {@code FILE.java} or {@code JAR!CLASS}. */
     public ProgramFactory get(String name) {
+        if (files != null && files.accepts(name)) {
+            return files.load(name);
+        }
         if (UserPrograms.isUserProgram(name)) {
             return UserPrograms.load(name);
         }
@@ -56,7 +67,7 @@ public final class ProgramRegistry {
     public StageProgram build(String name, Map<String, String> params) {
         ProgramFactory f = get(name);
         ProgramParams p = new ProgramParams(f.name(), f.params(), params);
-        if (!UserPrograms.isUserProgram(name)) {
+        if (!UserPrograms.isUserProgram(name) && (files == null || !files.accepts(name))) {
             return f.build(p);
         }
         try {

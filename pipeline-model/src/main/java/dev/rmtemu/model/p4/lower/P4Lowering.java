@@ -1,0 +1,202 @@
+package dev.rmtemu.model.p4.lower;
+
+import dev.rmtemu.model.p4.ast.Argument;
+import dev.rmtemu.model.p4.ast.Declaration;
+import dev.rmtemu.model.p4.ast.Expression;
+import dev.rmtemu.model.p4.ast.Parameter;
+import dev.rmtemu.model.p4.ast.Program;
+import dev.rmtemu.model.p4.ast.Statement;
+import dev.rmtemu.model.p4.source.Diagnostics;
+import dev.rmtemu.model.p4.source.SourcePosition;
+import dev.rmtemu.model.parse.ChecksumUpdate;
+import dev.rmtemu.model.parse.ParseGraph;
+import dev.rmtemu.model.parse.ParserSpec;
+import dev.rmtemu.model.program.ProgramBuilder;
+import dev.rmtemu.model.program.StageProgram;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A TNA program's AST lowered to rmtemu's program IR: {@code Switch(Pipeline(...)) main}'s
+ * ingress parser becomes the parse graph (its headers struct the program's header types),
+ * the ingress deparser the emit order and checksum updates, the ingress control an
+ * unplaced control the compiler places. The egress pipeline must be empty (an egress
+ * control with no statements) for now. Whatever is not supported is refused with its
+ * position, never skipped.
+ */
+public final class P4Lowering {
+    private final Types types;
+    private final Diagnostics errors;
+
+    private P4Lowering(Program program, Diagnostics errors) {
+        this.types = new Types(program);
+        this.errors = errors;
+    }
+
+    /** The lowered (unplaced) program, or null with the reasons in {@code errors}. */
+    public static StageProgram lower(Program ast, String name, SourcePosition whole, Diagnostics errors) {
+        return new P4Lowering(ast, errors).lower(ast, name, whole);
+    }
+
+    private StageProgram lower(Program ast, String name, SourcePosition whole) {
+        try {
+            Declaration.Instantiation main = instance(ast, "main", whole);
+            if (!"Switch".equals(Types.named(main.type())) || main.arguments().size() != 1) {
+                throw new Refusal(main.position(), "main must be Switch(pipe) with one pipeline (multi-pipeline programs are not supported yet)");
+            }
+            Declaration.Instantiation pipe = pipeline(ast, main.arguments().get(0));
+            List<Declaration> blocks = new ArrayList<>();
+            for (Argument a : pipe.arguments()) {
+                blocks.add(block(a.value()));
+            }
+            if (blocks.size() != 6) {
+                throw new Refusal(pipe.position(), "Pipeline takes six blocks (ingress parser, control, deparser; egress parser, control, deparser)");
+            }
+            Declaration.Parser ingressParser = as(blocks.get(0), Declaration.Parser.class, pipe.arguments().get(0));
+            Declaration.Control ingress = as(blocks.get(1), Declaration.Control.class, pipe.arguments().get(1));
+            Declaration.Control deparser = as(blocks.get(2), Declaration.Control.class, pipe.arguments().get(2));
+            Declaration.Control egress = as(blocks.get(4), Declaration.Control.class, pipe.arguments().get(4));
+            checkEmptyEgress(egress);
+            List<Parameter> ps = ingressParser.type().parameters();
+            if (ps.size() < 2 || types.structLike(ps.get(1).type()) == null) {
+                throw new Refusal(ingressParser.position(), "ingress parser " + ingressParser.name() + ": its second parameter must be the headers struct");
+            }
+            Headers headers = new Headers(types, types.structLike(ps.get(1).type()));
+            ParseGraph graph = ParserLowering.lower(types, headers, ingressParser);
+            ProgramBuilder b = ProgramBuilder.create(name, "P4 program " + name);
+            b.parser(deparser(graph, headers, deparser));
+            ControlLowering.lower(b, types, headers, ingress, new HashMap<>());
+            return b.build();
+        } catch (Refusal r) {
+            errors.error(r.position(), r.getMessage());
+            return null;
+        } catch (IllegalArgumentException e) {
+            // a rule of the IR the program breaks (a parse graph or table the builder refuses)
+            errors.error(whole, e.getMessage());
+            return null;
+        }
+    }
+
+    private static Declaration.Instantiation instance(Program ast, String name, SourcePosition whole) {
+        for (Declaration d : ast.declarations()) {
+            if (d instanceof Declaration.Instantiation i && i.name().equals(name)) {
+                return i;
+            }
+        }
+        throw new Refusal(whole, "the program declares no " + name + " (a TNA program ends with Switch(pipe) main;)");
+    }
+
+    private Declaration.Instantiation pipeline(Program ast, Argument arg) {
+        if (arg.value() instanceof Expression.Name n) {
+            for (Declaration d : ast.declarations()) {
+                if (d instanceof Declaration.Instantiation i && i.name().equals(n.name()) && "Pipeline".equals(Types.named(i.type()))) {
+                    return i;
+                }
+            }
+        }
+        throw new Refusal(arg.position(), "Switch's argument must name a Pipeline instance");
+    }
+
+    private Declaration block(Expression e) {
+        if (e instanceof Expression.Call c && c.callee() instanceof Expression.Name n && c.arguments().isEmpty()) {
+            Declaration d = types.declaration(n.name());
+            if (d instanceof Declaration.Parser || d instanceof Declaration.Control) {
+                return d;
+            }
+        }
+        throw new Refusal(e.position(), "a Pipeline argument must instantiate a parser or control without constructor arguments");
+    }
+
+    private static <T> T as(Declaration d, Class<T> kind, Argument at) {
+        if (!kind.isInstance(d)) {
+            throw new Refusal(at.position(), d.name() + " is not a " + (kind == Declaration.Parser.class ? "parser" : "control"));
+        }
+        return kind.cast(d);
+    }
+
+    private static void checkEmptyEgress(Declaration.Control egress) {
+        if (!egress.locals().isEmpty() || !egress.apply().statements().isEmpty()) {
+            throw new Refusal(egress.position(), "egress control " + egress.name()
+                    + " is not empty; the lowering supports ingress processing only yet");
+        }
+    }
+
+    /** The ingress deparser: {@code emit} order and {@code Checksum.update} assignments. */
+    private ParserSpec deparser(ParseGraph graph, Headers headers, Declaration.Control d) {
+        List<Parameter> ps = d.type().parameters();
+        String hdr = ps.size() > 1 ? ps.get(1).name() : "";
+        Map<String, Declaration.Instantiation> checksums = new HashMap<>();
+        for (Declaration l : d.locals()) {
+            if (l instanceof Declaration.Instantiation in && "Checksum".equals(Types.named(in.type()))) {
+                checksums.put(in.name(), in);
+            } else {
+                throw new Refusal(l.position(), "this declaration in deparser " + d.name()
+                        + " is not supported by the lowering (Checksum instances are)");
+            }
+        }
+        List<String> emit = new ArrayList<>();
+        List<ChecksumUpdate> updates = new ArrayList<>();
+        for (Statement s : d.apply().statements()) {
+            deparserStatement(s, hdr, headers, checksums, emit, updates, null);
+        }
+        return new ParserSpec(graph, emit, updates);
+    }
+
+    private void deparserStatement(Statement s, String hdr, Headers headers, Map<String, Declaration.Instantiation> checksums,
+                                   List<String> emit, List<ChecksumUpdate> updates, String guard) {
+        if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m && m.member().equals("emit")
+                && cs.call().arguments().size() == 1) {
+            Expression a = cs.call().arguments().get(0).value();
+            if (a instanceof Expression.Name n && n.name().equals(hdr)) {
+                for (Headers.Instance i : headers.instances()) {
+                    emit.add(i.name());
+                }
+                return;
+            }
+            if (a instanceof Expression.Member h && h.target() instanceof Expression.Name n && n.name().equals(hdr)
+                    && headers.instance(h.member()) != null) {
+                emit.add(h.member());
+                return;
+            }
+            throw new Refusal(a.position(), "emit of something other than the headers struct or one of its headers");
+        }
+        if (s instanceof Statement.If i && i.otherwise() == null && i.condition() instanceof Expression.Call c
+                && c.callee() instanceof Expression.Member m && m.member().equals("isValid")
+                && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n && n.name().equals(hdr)) {
+            Statement body = i.then();
+            List<Statement> inner = body instanceof Statement.Block blk ? blk.statements() : List.of(body);
+            for (Statement x : inner) {
+                deparserStatement(x, hdr, headers, checksums, emit, updates, h.member());
+            }
+            return;
+        }
+        if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Call c && c.callee() instanceof Expression.Member m
+                && m.member().equals("update") && m.target() instanceof Expression.Name cn && checksums.containsKey(cn.name())
+                && c.arguments().size() == 1 && c.arguments().get(0).value() instanceof Expression.ListExpression list) {
+            String dest = headerField(a.target(), hdr);
+            String header = dest.substring(0, dest.indexOf('.'));
+            if (guard != null && !guard.equals(header)) {
+                throw new Refusal(s.position(), "a checksum into " + dest + " guarded by " + guard + ".isValid() is not supported");
+            }
+            List<String> fields = new ArrayList<>();
+            for (Expression e : list.elements()) {
+                fields.add(headerField(e, hdr));
+            }
+            updates.add(new ChecksumUpdate(header, fields, false, dest));
+            return;
+        }
+        throw new Refusal(s.position(), "this deparser statement is not supported by the lowering (emit, Checksum.update and"
+                + " if (h.isValid()) around them are)");
+    }
+
+    private static String headerField(Expression e, String hdr) {
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n
+                && n.name().equals(hdr)) {
+            return h.member() + "." + m.member();
+        }
+        throw new Refusal(e.position(), "not a header field of the deparser's headers");
+    }
+}

@@ -1,0 +1,160 @@
+package dev.rmtemu.model.p4.lower;
+
+import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
+import dev.rmtemu.model.p4.source.Diagnostic;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One test per construct the lowering refuses: the base program (a well-formed TNA counter)
+ * with one construct changed is refused with exactly one {@code FILE:LINE:COL: message}
+ * naming the construct where it is written; the base program itself lowers.
+ */
+class P4LoweringRefusalsTest {
+    private static final String FILE = "base.p4";
+
+    private static String base() {
+        try (InputStream in = P4LoweringRefusalsTest.class.getResourceAsStream(FILE)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The base program with {@code from} replaced by {@code to}; {@code at} is where the error must point (in the new text). */
+    private static void assertRefused(String from, String to, String at, String message) {
+        String src = base();
+        assertTrue(src.contains(from), from);
+        String text = src.replace(from, to);
+        int offset = text.indexOf(at);
+        assertTrue(offset >= 0, at);
+        int line = 1 + (int) text.substring(0, offset).chars().filter(ch -> ch == '\n').count();
+        int column = offset - text.lastIndexOf('\n', offset - 1);
+        P4Programs.Result r = P4Programs.text(FILE, text, PreprocessorOptions.defaults());
+        List<String> lines = r.errors().stream().map(Diagnostic::line).toList();
+        assertEquals(List.of(FILE + ":" + line + ":" + column + ": " + message), lines);
+    }
+
+    @Test
+    void theBaseProgramLowers() {
+        P4Programs.Result r = P4Programs.text(FILE, base(), PreprocessorOptions.defaults());
+        assertEquals(List.of(), r.errors());
+        assertNotNull(r.program());
+        assertEquals(List.of("flow_count"), r.program().control(dev.rmtemu.model.phv.Gress.INGRESS).registers().stream()
+                .map(a -> a.name()).toList());
+    }
+
+    @Test
+    void counterExtern() {
+        assertRefused("    Register<bit<32>, bit<16>>(65536) flow_count;",
+                "    Register<bit<32>, bit<16>>(65536) flow_count;\n    Counter<bit<32>, bit<8>>(256, CounterType_t.PACKETS) pkts;",
+                "Counter<", "extern Counter (pkts) is not supported by the lowering yet");
+    }
+
+    @Test
+    void meterExtern() {
+        assertRefused("    Register<bit<32>, bit<16>>(65536) flow_count;",
+                "    Register<bit<32>, bit<16>>(65536) flow_count;\n    Meter<bit<8>>(256, MeterType_t.BYTES) m;",
+                "Meter<", "extern Meter (m) is not supported by the lowering yet");
+    }
+
+    @Test
+    void exitStatement() {
+        assertRefused("        ig_tm_md.ucast_egress_port = 1;\n", "        ig_tm_md.ucast_egress_port = 1;\n        exit;\n",
+                "exit;", "exit is not supported by the lowering yet");
+    }
+
+    @Test
+    void localVariable() {
+        assertRefused("        ig_tm_md.ucast_egress_port = 1;\n", "        bit<8> x = 1;\n        ig_tm_md.ucast_egress_port = 1;\n",
+                "bit<8> x", "a local declaration is not supported by the lowering yet");
+    }
+
+    @Test
+    void signedMetadata() {
+        assertRefused("    bit<32> flow_count;\n}", "    int<32> flow_count;\n}", "int<32>",
+                "int<W> (signed arithmetic) is not supported by the lowering yet");
+    }
+
+    @Test
+    void bypassEgress() {
+        assertRefused("        ig_tm_md.ucast_egress_port = 1;\n", "        ig_tm_md.ucast_egress_port = 1;\n        ig_tm_md.bypass_egress = 1;\n",
+                "ig_tm_md.bypass_egress", "intrinsic metadata ig_tm_md.bypass_egress is not supported by the lowering yet");
+    }
+
+    @Test
+    void nonEmptyEgress() {
+        assertRefused("                    inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {\n    apply {}",
+                "                    inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {\n    apply { eg_dprsr_md.drop_ctl = 1; }",
+                "control EmptyEgress", "egress control EmptyEgress is not empty; the lowering supports ingress processing only yet");
+    }
+
+    @Test
+    void constEntries() {
+        assertRefused("    apply {\n        ig_md.flow_count",
+                "    action set_port(PortId_t p) { ig_tm_md.ucast_egress_port = p; }\n"
+                        + "    table t { key = { hdr.ipv4.protocol : exact; } actions = { set_port; } const entries = { 6 : set_port(2); } }\n"
+                        + "    apply {\n        t.apply();\n        ig_md.flow_count",
+                "const entries", "entries of table t are not supported by the lowering yet");
+    }
+
+    @Test
+    void rangeMatch() {
+        assertRefused("    apply {\n        ig_md.flow_count",
+                "    table t { key = { hdr.ipv4.protocol : range; } actions = { NoAction; } }\n    apply {\n        t.apply();\n        ig_md.flow_count",
+                "hdr.ipv4.protocol : range", "match kind range is not supported by the lowering yet");
+    }
+
+    @Test
+    void mixedMatchKinds() {
+        assertRefused("    apply {\n        ig_md.flow_count",
+                "    table t { key = { hdr.ipv4.protocol : exact; hdr.ipv4.dst_addr : lpm; } actions = { NoAction; } }\n"
+                        + "    apply {\n        t.apply();\n        ig_md.flow_count",
+                "hdr.ipv4.dst_addr : lpm", "table t mixes match kinds; the lowering supports one kind per table");
+    }
+
+    @Test
+    void valueSet() {
+        assertRefused("    TofinoIngressParser() tofino_parser;\n",
+                "    TofinoIngressParser() tofino_parser;\n    value_set<bit<8>>(4) protos;\n", "value_set<bit<8>>(4) protos",
+                "value_set protos is not supported by the lowering yet");
+    }
+
+    @Test
+    void randomHash() {
+        assertRefused("Hash<bit<16>>(HashAlgorithm_t.CRC32)", "Hash<bit<16>>(HashAlgorithm_t.RANDOM)", "HashAlgorithm_t.RANDOM",
+                "hash algorithm HashAlgorithm_t.RANDOM is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 are)");
+    }
+
+    @Test
+    void twoUpdatesInARegisterAction() {
+        assertRefused("            value = value + 1;\n", "            value = value + 1;\n            value = value + 2;\n",
+                "value = value + 2", "the register value is updated once per branch by a stateful ALU");
+    }
+
+    @Test
+    void multiplicationInARegisterAction() {
+        assertRefused("            value = value + 1;\n", "            value = value * 3;\n", "* 3",
+                "operator * is not an operation of the stateful ALU the lowering supports");
+    }
+
+    @Test
+    void registerWithAnInitialValue() {
+        assertRefused("Register<bit<32>, bit<16>>(65536) flow_count;", "Register<bit<32>, bit<16>>(65536, 7) flow_count;", "7) flow_count",
+                "Register flow_count: an initial_value other than 0 is not supported by the lowering yet");
+    }
+
+    @Test
+    void headerStack() {
+        assertRefused("    tcp_h tcp;\n}", "    tcp_h tcp;\n    tcp_h[2] more;\n}", "tcp_h[2] more",
+                "member more of header_t: only headers are supported in the headers struct by the lowering (no stacks, unions or nested structs)");
+    }
+}
