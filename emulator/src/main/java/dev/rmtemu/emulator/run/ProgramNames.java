@@ -56,6 +56,12 @@ final class ProgramNames {
         throw new UserError("table " + t.name() + " has no action '" + given + "'" + closest(name, names));
     }
 
+    /** Whether {@code given} names one of the actions entries can take. */
+    static boolean hasAction(MatchTable t, String given) {
+        String name = unqualified(given, t);
+        return t.actions().actions().stream().anyMatch(a -> a.name().equals(name));
+    }
+
     /** Whether {@code given} names the table's own default action (the program's miss block). */
     static boolean isDefault(MatchTable t, String given) {
         requireActions(t);

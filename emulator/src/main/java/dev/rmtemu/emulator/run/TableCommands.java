@@ -56,7 +56,9 @@ final class TableCommands {
                     + " is const: the control plane cannot change it");
         }
         List<String> params = args.subList(2, args.size());
-        if (ProgramNames.isDefault(t, args.get(1))) {
+        // the program's own default restores the miss block; with parameters, the entries' action of that name (P4's
+        // default_action = set_port(0) is also set_port, which table_set_default may give new parameters)
+        if (ProgramNames.isDefault(t, args.get(1)) && (params.isEmpty() || !ProgramNames.hasAction(t, args.get(1)))) {
             if (!params.isEmpty()) {
                 throw new UserError("action " + t.actions().defaultAction() + " takes no parameters, got " + params.size());
             }

@@ -53,8 +53,8 @@ class P4ProgramCliTest {
     @Test
     void replayRoutesEveryIpv4PacketThroughTheDefaultRoute(@TempDir Path tmp) throws IOException {
         Path control = tmp.resolve("routes.txt");
-        // 0.0.0.0/0 -> route(next_hop_mac = 0x0a0b0c0d0e0f, port = 5): action 1, data = mac << 9 | port
-        Files.writeString(control, "table ipv4_lpm lpm 0.0.0.0/0 action=1 data=" + ((0x0A0B0C0D0E0FL << 9) | 5) + "\n");
+        // 0.0.0.0/0 -> route(next_hop_mac = 0a:0b:0c:0d:0e:0f, port = 5), by the P4 program's own names
+        Files.writeString(control, "table_add ipv4_lpm route 0.0.0.0/0 => 0a:0b:0c:0d:0e:0f port=5\n");
         Path out = tmp.resolve("run");
         CliRunner r = CliRunner.run("replay", "--program", router(tmp).toString(), "--trace", "gen:isp?packets=2000&flows=40",
                 "--control", control.toString(), "--no-progress", "--out", out.toString());

@@ -83,7 +83,7 @@ final class PlacedStages {
             MatchTable t = u.table();
             if (t != null) {
                 MatchTable c = new MatchTable(t.id(), t.name(), t.kind(), t.key(), t.size(), t.actionDataBits(), t.gress(),
-                        u.stage, t.constEntries());
+                        u.stage, t.constEntries(), t.actions());
                 remap.put(t, c);
                 tables.set(t.id(), c);
                 sp.tables.add(c);

@@ -367,13 +367,19 @@ public final class ProgramBuilder {
         }
 
         public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, Field... key) {
+            return table(tableName, kind, size, actionDataBits, TableActions.NONE, key);
+        }
+
+        /** A table whose actions the control plane names ({@code table_add TABLE ACTION ...}). */
+        public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
+                                Field... key) {
             checkOpen();
             for (Field f : key) {
                 checkVisible(gress, f, "table " + tableName);
             }
             claim(tableName);
             MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress,
-                    StageProgram.UNPLACED);
+                    StageProgram.UNPLACED, List.of(), actions);
             tables.add(t);
             ctlTables.add(t);
             return t;

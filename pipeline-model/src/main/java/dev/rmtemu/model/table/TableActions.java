@@ -7,7 +7,8 @@ import java.util.List;
  * The actions of a table as the control plane sees them: the actions an entry can select,
  * and the name of the table's default action (what the program runs on a miss, its
  * {@code miss} block), which may be {@code const} (P4's {@code const default_action}: the
- * control plane cannot change it). A table declared without actions ({@link #NONE}) can
+ * control plane cannot change it). The default may also be one of the entries' actions, as P4
+ * allows ({@code actions = { forward; drop; } default_action = drop();}). A table declared without actions ({@link #NONE}) can
  * only be filled through the Java control-plane API by action id.
  */
 public record TableActions(List<TableAction> actions, String defaultAction, boolean defaultConst) {
@@ -19,7 +20,7 @@ public record TableActions(List<TableAction> actions, String defaultAction, bool
         List<String> names = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
         for (TableAction a : actions) {
-            if (names.contains(a.name()) || a.name().equals(defaultAction)) {
+            if (names.contains(a.name())) {
                 throw new IllegalArgumentException("action " + a.name() + " declared twice");
             }
             if (ids.contains(a.id())) {

@@ -22,6 +22,8 @@ import dev.rmtemu.model.register.CmpOp;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableAction;
+import dev.rmtemu.model.table.TableActions;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -261,6 +263,10 @@ final class ControlLowering {
 
     private MatchTable table(Declaration.Table t) {
         List<Field> key = new ArrayList<>();
+        // the control plane's view: ids are positions in the actions list (as applyTable numbers them), P4's names
+        List<TableAction> named = new ArrayList<>();
+        String defaultName = "NoAction";
+        boolean defaultConst = false;
         MatchKind kind = null;
         int size = 512;
         int dataBits = 0;
@@ -281,12 +287,19 @@ final class ControlLowering {
                 }
             } else if (p instanceof TableProperty.Actions as) {
                 for (TableProperty.ActionRef r : as.actions()) {
-                    dataBits = Math.max(dataBits, paramBits(action(r.name(), r.position())));
+                    Declaration.Action a = action(r.name(), r.position());
+                    dataBits = Math.max(dataBits, paramBits(a));
+                    named.add(namedAction(named.size() + 1, r.name(), a));
                 }
             } else if (p instanceof TableProperty.Property pr) {
                 switch (pr.name()) {
                     case "size" -> size = (int) types.constant(pr.value());
-                    case "default_action" -> { }
+                    case "default_action" -> {
+                        if (pr.value() instanceof Expression.Call call && call.callee() instanceof Expression.Name n) {
+                            defaultName = n.name();
+                        }
+                        defaultConst = pr.constant();
+                    }
                     default -> throw new Refusal(pr.position(), "table property " + pr.name() + " is not supported by the lowering yet");
                 }
             } else if (p instanceof TableProperty.Entries en) {
@@ -299,7 +312,8 @@ final class ControlLowering {
         if (dataBits > 64) {
             throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
         }
-        MatchTable m = c.table(t.name(), kind, size, dataBits, key.toArray(new Field[0]));
+        MatchTable m = c.table(t.name(), kind, size, dataBits, new TableActions(named, defaultName, defaultConst),
+                key.toArray(new Field[0]));
         pin(t.annotations(), t.name());
         return m;
     }
@@ -313,6 +327,18 @@ final class ControlLowering {
             throw new Refusal(at, "action " + name + " is not declared in control " + control.name());
         }
         return a;
+    }
+
+    /** Action {@code name} as control scripts name it: its parameters' names and widths, in declaration order. */
+    private TableAction namedAction(int id, String name, Declaration.Action a) {
+        List<Object> pairs = new ArrayList<>();
+        if (a != null) {
+            for (Parameter p : a.parameters()) {
+                pairs.add(p.name());
+                pairs.add(types.width(p.type()));
+            }
+        }
+        return TableAction.of(id, name, pairs.toArray());
     }
 
     private int paramBits(Declaration.Action a) {
