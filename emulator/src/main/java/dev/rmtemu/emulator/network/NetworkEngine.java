@@ -27,6 +27,7 @@ import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.FlowKey;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import dev.rmtemu.traces.impair.GroundTruthLog;
 import dev.rmtemu.traces.impair.ImpairmentChain;
 import dev.rmtemu.traces.impair.ImpairmentDecision;
@@ -424,6 +425,7 @@ public final class NetworkEngine {
         now = Math.max(now, cycle);
         scratch.copyFrom(traceRecord);
         int src = hostMap.assign(scratch);
+        FrameSynthesizer.rebuildFrame(scratch); // the host map rewrote the addresses the frame's bytes carry
         scratch.timestampNs(clock.cyclesToNs(cycle));
         injected[src]++;
         transmit(hostChannel[src], cycle, scratch, 0, 0);

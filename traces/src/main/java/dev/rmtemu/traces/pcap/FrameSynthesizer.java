@@ -137,6 +137,20 @@ public final class FrameSynthesizer {
     }
 
     /**
+     * Rebuilds an IP record's frame from its decoded fields after a tool rewrote them (a
+     * network's host map assigning its hosts' addresses, an experiment steering a packet to a
+     * queue): the bytes it carried describe the old fields, and the switch parses the bytes.
+     * A non-IP record keeps its bytes. Returns the record's captured length.
+     */
+    public static int rebuildFrame(PacketRecord r) {
+        if (r.ipVersion() != 4 && r.ipVersion() != 6) {
+            return r.capturedLength();
+        }
+        r.noFrame();
+        return attachFrame(r);
+    }
+
+    /**
      * Gives a record that carries no frame bytes (one built from decoded fields by a generator,
      * a tool or a test) the frame those fields describe, as {@link #build} writes it to a pcap,
      * up to the record's frame capacity; its wire length is raised to the frame's when shorter.

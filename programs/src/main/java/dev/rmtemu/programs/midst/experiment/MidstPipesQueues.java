@@ -10,6 +10,7 @@ import dev.rmtemu.model.phv.PortNumbers;
 import java.util.Locale;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 
 /**
  * Experiment part (e): MIDST on several pipes and queues. Incast from input ports spread over
@@ -117,6 +118,7 @@ public final class MidstPipesQueues {
                 int f = MidstTraffic.flowOf(r);
                 int i = pipeOfInput[f % INPUTS];
                 r.dstIpv4(MidstSwitch.destination(cfg, MidstTraffic.DST, (i + 1) % p, queueOf(f, cfg.queues())));
+                FrameSynthesizer.rebuildFrame(r); // the frame carries the destination the switch parses
             }
         });
         feed.drainAndCheck();
