@@ -47,6 +47,8 @@ public final class FrameParser {
     private final int[] headers;
     private final FieldRef[] refs;
     private final int[] wordIndex;
+    /** The result word each wire field's bits are in ({@code refs[a].word() + wordIndex[a]}): one load per field on the hot path. */
+    private final int[] resultWord;
     private final int[] shifts;
     private final long[] altMasks;
     /** The graph's ipv4 and ipv6 headers (-1 when it has none), for a router's TTL decrement. */
@@ -86,6 +88,7 @@ public final class FrameParser {
         headers = new int[alternatives];
         refs = new FieldRef[alternatives];
         wordIndex = new int[alternatives];
+        resultWord = new int[alternatives];
         shifts = new int[alternatives];
         altMasks = new long[alternatives];
         int a = 0;
@@ -103,6 +106,7 @@ public final class FrameParser {
                 boolean high = r.words() > 1 && slice.lo() >= Long.SIZE;
                 wordIndex[a] = r.words() > 1 && !high ? 1 : 0;
                 shifts[a] = high ? slice.lo() - Long.SIZE : slice.lo();
+                resultWord[a] = r.word() + wordIndex[a];
                 altMasks[a] = (slice.bits() == Long.SIZE ? -1L : (1L << slice.bits()) - 1) & f.mask();
                 a++;
             }
@@ -195,7 +199,7 @@ public final class FrameParser {
             long v = 0;
             for (int a = first[i], end = first[i + 1]; a < end; a++) {
                 if (r.isValid(headers[a])) {
-                    v = (r.word(refs[a], wordIndex[a]) >>> shifts[a]) & altMasks[a];
+                    v = (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a];
                     break;
                 }
             }

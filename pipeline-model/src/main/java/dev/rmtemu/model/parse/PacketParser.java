@@ -25,10 +25,20 @@ public final class PacketParser {
      * and variable-length fields are always read; {@link #need} adds the fields a program uses.
      */
     private final boolean[][] needed;
-    /** Per header, what a lean parse reads, flat: each read's bit offset in the header, width and result word. */
-    private final int[][] leanBit;
-    private final int[][] leanBits;
-    private final int[][] leanWord;
+    /**
+     * Per header, what a lean parse reads, as triples in one array (one bounds-checked load
+     * stream per header): each read's bit offset in the header, width and result word.
+     */
+    private final int[][] leanReads;
+    /**
+     * Per state whose every case is exact, masked or default on each key (an ethertype's, a
+     * protocol's or IPv4's fragment-and-protocol select): case {@code b}'s key {@code i} as a
+     * mask and a value at {@code b * keys + i}, the case matching when
+     * {@code (key & mask) == value} for every key, first in case order; null for the other
+     * states (a range or a value set).
+     */
+    private final long[][] caseMask;
+    private final long[][] caseValue;
     /** Per header: its variable-length tail's rule, or null. */
     private final VarbitLength[] varbits;
     private final long[] errorCounts = new long[ParserError.count()];
@@ -56,11 +66,15 @@ public final class PacketParser {
             keys = Math.max(keys, s.keys().size());
         }
         key = new long[keys];
+        int ns = graph.states().size();
+        caseMask = new long[ns][];
+        caseValue = new long[ns][];
+        for (int s = 0; s < ns; s++) {
+            planCases(s);
+        }
         int nh = graph.headers().size();
         needed = new boolean[nh][];
-        leanBit = new int[nh][];
-        leanBits = new int[nh][];
-        leanWord = new int[nh][];
+        leanReads = new int[nh][];
         varbits = new VarbitLength[nh];
         for (int h = 0; h < nh; h++) {
             needed[h] = new boolean[graph.hdrFieldBits[h].length];
@@ -80,6 +94,41 @@ public final class PacketParser {
         }
     }
 
+    /** The mask/value form of state {@code s}'s cases, when it has keys and no range or value-set case. */
+    private void planCases(int s) {
+        int k = g.keyWord[s].length;
+        if (k == 0) {
+            return;
+        }
+        int[][] kinds = g.setKind[s];
+        long[] mask = new long[kinds.length * k];
+        long[] value = new long[kinds.length * k];
+        for (int b = 0; b < kinds.length; b++) {
+            for (int i = 0; i < k; i++) {
+                int at = b * k + i;
+                switch (kinds[b][i]) {
+                    case ParseGraph.SET_ANY -> {
+                        mask[at] = 0;
+                        value[at] = 0;
+                    }
+                    case ParseGraph.SET_EXACT -> {
+                        mask[at] = -1L;
+                        value[at] = g.setA[s][b][i];
+                    }
+                    case ParseGraph.SET_MASKED -> {
+                        mask[at] = g.setB[s][b][i];
+                        value[at] = g.setA[s][b][i];
+                    }
+                    default -> {
+                        return;
+                    }
+                }
+            }
+        }
+        caseMask[s] = mask;
+        caseValue[s] = value;
+    }
+
     /** A lean parse ({@link #parseNeeded}) reads this field too. Set up before the first packet. */
     public void need(FieldRef f) {
         needed[f.header()][f.field()] = true;
@@ -95,9 +144,7 @@ public final class PacketParser {
                 n += widths[fi] > Long.SIZE ? 2 : 1;
             }
         }
-        leanBit[h] = new int[n];
-        leanBits[h] = new int[n];
-        leanWord[h] = new int[n];
+        int[] reads = new int[3 * n];
         int i = 0;
         int bit = 0;
         int w = g.hdrFirstWord[h];
@@ -106,21 +153,22 @@ public final class PacketParser {
             if (needed[h][fi]) {
                 if (bits > Long.SIZE) {
                     int top = bits - Long.SIZE;
-                    leanBit[h][i] = bit;
-                    leanBits[h][i] = top;
-                    leanWord[h][i++] = w;
-                    leanBit[h][i] = bit + top;
-                    leanBits[h][i] = Long.SIZE;
-                    leanWord[h][i++] = w + 1;
+                    reads[i++] = bit;
+                    reads[i++] = top;
+                    reads[i++] = w;
+                    reads[i++] = bit + top;
+                    reads[i++] = Long.SIZE;
+                    reads[i++] = w + 1;
                 } else {
-                    leanBit[h][i] = bit;
-                    leanBits[h][i] = bits;
-                    leanWord[h][i++] = w;
+                    reads[i++] = bit;
+                    reads[i++] = bits;
+                    reads[i++] = w;
                 }
             }
             w += bits > Long.SIZE ? 2 : 1;
             bit += bits;
         }
+        leanReads[h] = reads;
     }
 
     /** Whether a lean parse reads the field. */
@@ -216,11 +264,9 @@ public final class PacketParser {
                 }
                 long bit = base + (long) cursor * Byte.SIZE;
                 if (lean) {
-                    int[] at = leanBit[op];
-                    int[] bits = leanBits[op];
-                    int[] into = leanWord[op];
-                    for (int i = 0; i < at.length; i++) {
-                        r.words[into[i]] = Bits.read(buf, bit + at[i], bits[i]);
+                    int[] reads = leanReads[op];
+                    for (int i = 0; i + 2 < reads.length; i += 3) {
+                        r.words[reads[i + 2]] = Bits.read(buf, bit + reads[i], reads[i + 1]);
                     }
                 } else {
                     int w = g.hdrFirstWord[op];
@@ -283,6 +329,23 @@ public final class PacketParser {
                 key[i] = Bits.read(buf, base + (long) cursor * Byte.SIZE + g.keyLookBit[state][i], g.keyBits[state][i]);
             }
         }
+        long[] mask = caseMask[state];
+        if (mask != null) {
+            long[] value = caseValue[state];
+            int keys = kw.length;
+            for (int b = 0, at = 0; at < mask.length; b++, at += keys) {
+                if (casesMatch(mask, value, at, keys)) {
+                    int t = g.next[state][b];
+                    if (t == ParseState.REJECT) {
+                        fail(r, ParserError.REJECT, state);
+                        return ParseState.REJECT - 1;
+                    }
+                    return t;
+                }
+            }
+            fail(r, ParserError.NO_MATCH, state);
+            return ParseState.REJECT - 1;
+        }
         int[][] kinds = g.setKind[state];
         for (int b = 0; b < kinds.length; b++) {
             if (matches(state, b, kw.length)) {
@@ -296,6 +359,15 @@ public final class PacketParser {
         }
         fail(r, ParserError.NO_MATCH, state);
         return ParseState.REJECT - 1;
+    }
+
+    private boolean casesMatch(long[] mask, long[] value, int at, int keys) {
+        for (int i = 0; i < keys; i++) {
+            if ((key[i] & mask[at + i]) != value[at + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean matches(int state, int branch, int keys) {

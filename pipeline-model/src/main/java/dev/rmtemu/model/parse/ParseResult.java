@@ -22,6 +22,8 @@ public final class ParseResult {
     int payloadOffset;
     ParserError error;
     int errorState;
+    /** True once {@link #setValid} made valid a header the parse did not extract: the next reset clears every bit. */
+    private boolean validBeyondOrder;
 
     public ParseResult(ParseGraph graph) {
         this.graph = graph;
@@ -39,7 +41,15 @@ public final class ParseResult {
     }
 
     void reset() {
-        Arrays.fill(valid, false);
+        // only the headers the last parse extracted are valid (unless setValid added one)
+        if (validBeyondOrder) {
+            Arrays.fill(valid, false);
+            validBeyondOrder = false;
+        } else {
+            for (int i = 0; i < extracted; i++) {
+                valid[order[i]] = false;
+            }
+        }
         extracted = 0;
         payloadOffset = 0;
         error = null;
@@ -79,6 +89,7 @@ public final class ParseResult {
             int first = graph.hdrFirstWord[header];
             Arrays.fill(words, first, first + graph.hdrWords[header], 0L);
             varbitLength[header] = 0;
+            validBeyondOrder = true;
         }
         valid[header] = v;
     }
@@ -116,6 +127,11 @@ public final class ParseResult {
     /** Word {@code i} of a field (0 is the most significant). */
     public long word(FieldRef f, int i) {
         return words[f.word() + i];
+    }
+
+    /** Result word {@code w} (a field's first word is {@link FieldRef#word()}): for readers that resolved their fields once. */
+    public long wordAt(int w) {
+        return words[w];
     }
 
     /** Writes a field of at most 64 bits, keeping only its width's bits. */
