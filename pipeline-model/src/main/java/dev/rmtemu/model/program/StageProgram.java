@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * A complete, immutable stage program: fields, and per gress the stages in
@@ -226,22 +227,22 @@ public final class StageProgram {
         return meters;
     }
 
-    public Counter counter(String name) {
-        for (Counter c : counters) {
-            if (c.name().equals(name)) {
-                return c;
+    /** The element of {@code elements} called {@code name}; a user error naming the program and the {@code kind} otherwise. */
+    private <T> T named(List<T> elements, Function<T, String> nameOf, String kind, String name) {
+        for (T e : elements) {
+            if (nameOf.apply(e).equals(name)) {
+                return e;
             }
         }
-        throw new UserError("program " + this.name + " has no counter '" + name + "'");
+        throw new UserError("program " + this.name + " has no " + kind + " '" + name + "'");
+    }
+
+    public Counter counter(String name) {
+        return named(counters, Counter::name, "counter", name);
     }
 
     public Meter meter(String name) {
-        for (Meter m : meters) {
-            if (m.name().equals(name)) {
-                return m;
-            }
-        }
-        throw new UserError("program " + this.name + " has no meter '" + name + "'");
+        return named(meters, Meter::name, "meter", name);
     }
 
     /** The field carrying an intrinsic, or null when the program does not carry it. */
@@ -250,21 +251,11 @@ public final class StageProgram {
     }
 
     public RegisterArray register(String name) {
-        for (RegisterArray r : registers) {
-            if (r.name().equals(name)) {
-                return r;
-            }
-        }
-        throw new UserError("program " + this.name + " has no register array '" + name + "'");
+        return named(registers, RegisterArray::name, "register array", name);
     }
 
     public MatchTable table(String name) {
-        for (MatchTable t : tables) {
-            if (t.name().equals(name)) {
-                return t;
-            }
-        }
-        throw new UserError("program " + this.name + " has no table '" + name + "'");
+        return named(tables, MatchTable::name, "table", name);
     }
 
     public Field field(String name) {
