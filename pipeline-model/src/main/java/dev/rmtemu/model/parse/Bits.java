@@ -12,6 +12,14 @@ final class Bits {
     /** Eight bytes of a byte array as one big-endian long: one load instead of eight. */
     private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
+    /**
+     * The eight bytes from {@code at} as one big-endian long; the caller has checked
+     * {@code at <= buf.length - 8} (the array's own bounds check stays, as a belt).
+     */
+    static long bigEndianLong(byte[] buf, int at) {
+        return (long) BIG_ENDIAN_LONG.get(buf, at);
+    }
+
     /** {@code bits} (1..64) bits starting at bit {@code pos} of {@code buf}. */
     static long read(byte[] buf, long pos, int bits) {
         int first = (int) (pos >>> 3);

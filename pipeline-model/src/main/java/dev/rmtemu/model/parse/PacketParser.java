@@ -2,6 +2,8 @@ package dev.rmtemu.model.parse;
 
 import dev.rmtemu.model.UserError;
 
+import java.util.Arrays;
+
 /**
  * Runs a {@link ParseGraph} over a frame's bytes into a {@link ParseResult}: the
  * switch's programmable parser. Allocates nothing per packet. Every bound is
@@ -26,10 +28,22 @@ public final class PacketParser {
      */
     private final boolean[][] needed;
     /**
-     * Per header, what a lean parse reads, as triples in one array (one bounds-checked load
-     * stream per header): each read's bit offset in the header, width and result word.
+     * The lean parse compiled for this graph and the needed fields ({@link #compileLean}): every
+     * state's operations, reads and select in one int array, entered at {@code leanEntry[state]},
+     * so a packet walks one array with constant operands instead of the graph's per-state and
+     * per-header arrays. Cases of a mask/value select keep their masks and values in
+     * {@code leanMask}/{@code leanValue}.
      */
-    private final int[][] leanReads;
+    private int[] lean;
+    private final int[] leanEntry;
+    private long[] leanMask;
+    private long[] leanValue;
+    /** A lean state's select: a plain transition, mask/value cases on field keys, or the general {@link #select}. */
+    private static final int SEL_PLAIN = 0;
+    private static final int SEL_CASES = 1;
+    private static final int SEL_GENERAL = 2;
+    /** Words of one read in {@link #lean}: byte offset in the header, bit offset in that byte, right shift (or -width), result word. */
+    private static final int READ_INTS = 4;
     /**
      * Per state whose every case is exact, masked or default on each key (an ethertype's, a
      * protocol's or IPv4's fragment-and-protocol select): case {@code b}'s key {@code i} as a
@@ -74,7 +88,7 @@ public final class PacketParser {
         }
         int nh = graph.headers().size();
         needed = new boolean[nh][];
-        leanReads = new int[nh][];
+        leanEntry = new int[ns];
         varbits = new VarbitLength[nh];
         for (int h = 0; h < nh; h++) {
             needed[h] = new boolean[graph.hdrFieldBits[h].length];
@@ -83,15 +97,16 @@ public final class PacketParser {
             if (t.varbit() != null) {
                 needed[h][t.indexOf(t.varbit().lengthField())] = true;
             }
-            planLean(h);
         }
         for (ParseState s : graph.states()) {
             for (SelectKey k : s.keys()) {
                 if (k instanceof SelectKey.Field f) {
-                    need(graph.field(f.field()));
+                    FieldRef r = graph.field(f.field());
+                    needed[r.header()][r.field()] = true;
                 }
             }
         }
+        compileLean();
     }
 
     /** The mask/value form of state {@code s}'s cases, when it has keys and no range or value-set case. */
@@ -131,44 +146,118 @@ public final class PacketParser {
 
     /** A lean parse ({@link #parseNeeded}) reads this field too. Set up before the first packet. */
     public void need(FieldRef f) {
-        needed[f.header()][f.field()] = true;
-        planLean(f.header());
+        if (!needed[f.header()][f.field()]) {
+            needed[f.header()][f.field()] = true;
+            compileLean();
+        }
     }
 
-    /** The reads of header {@code h} in a lean parse: its needed fields (a field wider than 64 bits is two reads). */
-    private void planLean(int h) {
-        int[] widths = g.hdrFieldBits[h];
+    /**
+     * Compiles the lean parse: per state its operations ({@code -1 - bytes} for an advance; for
+     * an extract the header, its fixed bytes, its needed reads and the word of its length field
+     * or -1), then its select ({@link #SEL_PLAIN} and the target; {@link #SEL_CASES}, the key
+     * words, the case count, where its masks and values start and each case's target;
+     * {@link #SEL_GENERAL}). A read whose bits lie in the eight bytes from its first is one
+     * big-endian load, a shift left by its bit offset and one right by {@code 64 - width}.
+     */
+    private void compileLean() {
+        int[] code = new int[64];
         int n = 0;
-        for (int fi = 0; fi < widths.length; fi++) {
-            if (needed[h][fi]) {
-                n += widths[fi] > Long.SIZE ? 2 : 1;
-            }
-        }
-        int[] reads = new int[3 * n];
-        int i = 0;
-        int bit = 0;
-        int w = g.hdrFirstWord[h];
-        for (int fi = 0; fi < widths.length; fi++) {
-            int bits = widths[fi];
-            if (needed[h][fi]) {
-                if (bits > Long.SIZE) {
-                    int top = bits - Long.SIZE;
-                    reads[i++] = bit;
-                    reads[i++] = top;
-                    reads[i++] = w;
-                    reads[i++] = bit + top;
-                    reads[i++] = Long.SIZE;
-                    reads[i++] = w + 1;
-                } else {
-                    reads[i++] = bit;
-                    reads[i++] = bits;
-                    reads[i++] = w;
+        long[] masks = new long[16];
+        long[] values = new long[16];
+        int consts = 0;
+        for (int s = 0; s < leanEntry.length; s++) {
+            leanEntry[s] = n;
+            int[] ops = g.ops[s];
+            code = room(code, n, 1);
+            code[n++] = ops.length;
+            for (int op : ops) {
+                if (op < 0) {
+                    code = room(code, n, 1);
+                    code[n++] = op;
+                    continue;
                 }
+                int[] widths = g.hdrFieldBits[op];
+                int reads = 0;
+                for (int fi = 0; fi < widths.length; fi++) {
+                    if (needed[op][fi]) {
+                        reads += widths[fi] > Long.SIZE ? 2 : 1;
+                    }
+                }
+                code = room(code, n, 4 + READ_INTS * reads);
+                code[n++] = op;
+                code[n++] = g.hdrFixedBytes[op];
+                code[n++] = reads;
+                int bit = 0;
+                int w = g.hdrFirstWord[op];
+                for (int fi = 0; fi < widths.length; fi++) {
+                    int bits = widths[fi];
+                    if (needed[op][fi]) {
+                        if (bits > Long.SIZE) {
+                            int top = bits - Long.SIZE;
+                            n = read(code, n, bit, top, w);
+                            n = read(code, n, bit + top, Long.SIZE, w + 1);
+                        } else {
+                            n = read(code, n, bit, bits, w);
+                        }
+                    }
+                    w += bits > Long.SIZE ? 2 : 1;
+                    bit += bits;
+                }
+                code[n++] = g.hdrLengthWord[op];
             }
-            w += bits > Long.SIZE ? 2 : 1;
-            bit += bits;
+            int[] kw = g.keyWord[s];
+            int k = kw.length;
+            boolean fieldKeys = true;
+            for (int word : kw) {
+                fieldKeys &= word >= 0;
+            }
+            if (k == 0) {
+                code = room(code, n, 2);
+                code[n++] = SEL_PLAIN;
+                code[n++] = g.next[s][0];
+            } else if (caseMask[s] != null && fieldKeys) {
+                int cases = g.next[s].length;
+                code = room(code, n, 4 + k + cases);
+                code[n++] = SEL_CASES;
+                code[n++] = k;
+                for (int word : kw) {
+                    code[n++] = word;
+                }
+                code[n++] = cases;
+                code[n++] = consts;
+                for (int b = 0; b < cases; b++) {
+                    code[n++] = g.next[s][b];
+                }
+                if (consts + caseMask[s].length > masks.length) {
+                    masks = Arrays.copyOf(masks, 2 * (consts + caseMask[s].length));
+                    values = Arrays.copyOf(values, masks.length);
+                }
+                System.arraycopy(caseMask[s], 0, masks, consts, caseMask[s].length);
+                System.arraycopy(caseValue[s], 0, values, consts, caseValue[s].length);
+                consts += caseMask[s].length;
+            } else {
+                code = room(code, n, 1);
+                code[n++] = SEL_GENERAL;
+            }
         }
-        leanReads[h] = reads;
+        lean = Arrays.copyOf(code, n);
+        leanMask = Arrays.copyOf(masks, consts);
+        leanValue = Arrays.copyOf(values, consts);
+    }
+
+    private static int[] room(int[] code, int n, int more) {
+        return n + more <= code.length ? code : Arrays.copyOf(code, Math.max(2 * code.length, n + more));
+    }
+
+    /** One read of {@code bits} bits at bit {@code bit} of the header into word {@code word}. */
+    private static int read(int[] code, int n, int bit, int bits, int word) {
+        int lead = bit & 7;
+        code[n++] = bit >>> 3;
+        code[n++] = lead;
+        code[n++] = lead + bits <= Long.SIZE ? Long.SIZE - bits : -bits;
+        code[n++] = word;
+        return n;
     }
 
     /** Whether a lean parse reads the field. */
@@ -215,20 +304,6 @@ public final class PacketParser {
      * bytes. Returns true on accept; otherwise {@link ParseResult#error()} says why.
      */
     public boolean parse(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
-        return parse(buf, off, caplen, wireLen, r, false);
-    }
-
-    /**
-     * As {@link #parse}, reading only the fields a select, a header length or a {@link #need}
-     * asks for: the other words of {@code r} keep whatever they held, so only needed fields may
-     * be read from it (and a deparse wants a full {@link #parse}). Same accept, error, validity
-     * and offsets as a full parse; counts the packet the same way.
-     */
-    public boolean parseNeeded(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
-        return parse(buf, off, caplen, wireLen, r, true);
-    }
-
-    private boolean parse(byte[] buf, int off, int caplen, int wireLen, ParseResult r, boolean lean) {
         if (off < 0 || caplen < 0 || off + Math.min(caplen, window) > buf.length || r.graph() != g) {
             throw new IllegalArgumentException("frame bounds " + off + "+" + caplen + " outside a " + buf.length
                     + "-byte buffer, or a result of another graph");
@@ -263,23 +338,16 @@ public final class PacketParser {
                     return fail(r, e, state);
                 }
                 long bit = base + (long) cursor * Byte.SIZE;
-                if (lean) {
-                    int[] reads = leanReads[op];
-                    for (int i = 0; i + 2 < reads.length; i += 3) {
-                        r.words[reads[i + 2]] = Bits.read(buf, bit + reads[i], reads[i + 1]);
+                int w = g.hdrFirstWord[op];
+                for (int bits : g.hdrFieldBits[op]) {
+                    if (bits > Long.SIZE) {
+                        int top = bits - Long.SIZE;
+                        r.words[w++] = Bits.read(buf, bit, top);
+                        r.words[w++] = Bits.read(buf, bit + top, Long.SIZE);
+                    } else {
+                        r.words[w++] = Bits.read(buf, bit, bits);
                     }
-                } else {
-                    int w = g.hdrFirstWord[op];
-                    for (int bits : g.hdrFieldBits[op]) {
-                        if (bits > Long.SIZE) {
-                            int top = bits - Long.SIZE;
-                            r.words[w++] = Bits.read(buf, bit, top);
-                            r.words[w++] = Bits.read(buf, bit + top, Long.SIZE);
-                        } else {
-                            r.words[w++] = Bits.read(buf, bit, bits);
-                        }
-                        bit += bits;
-                    }
+                    bit += bits;
                 }
                 r.offset[op] = cursor;
                 cursor += fixed;
@@ -311,6 +379,134 @@ public final class PacketParser {
             }
             state = target;
         }
+    }
+
+    /**
+     * As {@link #parse}, reading only the fields a select, a header length or a {@link #need}
+     * asks for: the other words of {@code r} keep whatever they held, so only needed fields may
+     * be read from it (and a deparse wants a full {@link #parse}). Same accept, error, validity
+     * and offsets as a full parse; counts the packet the same way.
+     */
+    public boolean parseNeeded(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
+        if (off < 0 || caplen < 0 || off + Math.min(caplen, window) > buf.length || r.graph() != g) {
+            throw new IllegalArgumentException("frame bounds " + off + "+" + caplen + " outside a " + buf.length
+                    + "-byte buffer, or a result of another graph");
+        }
+        r.reset();
+        int readable = Math.min(caplen, window);
+        int[] code = lean;
+        long[] words = r.words;
+        boolean[] valid = r.valid;
+        int lastLong = buf.length - Long.BYTES;
+        int cursor = 0;
+        int state = 0;
+        int steps = 0;
+        while (true) {
+            if (++steps > maxSteps) {
+                return fail(r, ParserError.TIMEOUT, state);
+            }
+            int pc = leanEntry[state];
+            for (int ops = code[pc++]; ops > 0; ops--) {
+                int op = code[pc++];
+                if (op < 0) {
+                    long end = cursor - 1L - op;
+                    if (end > readable) {
+                        return fail(r, bound(end, readable, caplen, wireLen), state);
+                    }
+                    cursor = (int) end;
+                    continue;
+                }
+                if (valid[op]) {
+                    return fail(r, ParserError.HEADER_REPEATED, state);
+                }
+                int fixed = code[pc++];
+                if (cursor + (long) fixed > readable) {
+                    return fail(r, bound(cursor + (long) fixed, readable, caplen, wireLen), state);
+                }
+                int at = off + cursor;
+                for (int reads = code[pc++]; reads > 0; reads--, pc += READ_INTS) {
+                    int a = at + code[pc];
+                    int lead = code[pc + 1];
+                    int shift = code[pc + 2];
+                    words[code[pc + 3]] = shift >= 0 && a <= lastLong
+                            ? (Bits.bigEndianLong(buf, a) << lead) >>> shift
+                            : Bits.read(buf, (long) a * Byte.SIZE + lead, shift >= 0 ? Long.SIZE - shift : -shift);
+                }
+                r.offset[op] = cursor;
+                cursor += fixed;
+                int tail = 0;
+                int lengthWord = code[pc++];
+                if (lengthWord >= 0) {
+                    tail = varbits[op].bytesFor(words[lengthWord]);
+                    if (tail < 0) {
+                        return fail(r, ParserError.HEADER_LENGTH, state);
+                    }
+                    if (cursor + (long) tail > readable) {
+                        return fail(r, bound(cursor + (long) tail, readable, caplen, wireLen), state);
+                    }
+                }
+                r.varbitOffset[op] = off + cursor;
+                r.varbitLength[op] = tail;
+                cursor += tail;
+                valid[op] = true;
+                r.order[r.extracted++] = op;
+            }
+            int target;
+            int kind = code[pc++];
+            if (kind == SEL_PLAIN) {
+                target = code[pc];
+            } else if (kind == SEL_CASES) {
+                target = selectCases(code, pc, words, state, r);
+            } else {
+                target = select(buf, (long) off * Byte.SIZE, cursor, readable, caplen, wireLen, state, r);
+            }
+            if (target == ParseState.ACCEPT) {
+                acceptedCount++;
+                r.payloadOffset = cursor;
+                return true;
+            }
+            if (target < 0) {
+                if (target == ParseState.REJECT) {
+                    return fail(r, ParserError.REJECT, state);
+                }
+                return false;
+            }
+            state = target;
+        }
+    }
+
+    /**
+     * A lean state's mask/value select at {@code pc} ({@link #SEL_CASES}'s operands): the first
+     * case whose every key matches; NO_MATCH recorded (and {@code REJECT - 1}) when none does.
+     * A case going to reject returns {@link ParseState#REJECT}, for the caller to record.
+     */
+    private int selectCases(int[] code, int pc, long[] words, int state, ParseResult r) {
+        int keys = code[pc];
+        int cases = code[pc + keys + 1];
+        int at = code[pc + keys + 2];
+        int targets = pc + keys + 3;
+        long[] mask = leanMask;
+        long[] value = leanValue;
+        if (keys == 1) {
+            long k = words[code[pc + 1]];
+            for (int b = 0; b < cases; b++, at++) {
+                if ((k & mask[at]) == value[at]) {
+                    return code[targets + b];
+                }
+            }
+        } else {
+            for (int b = 0; b < cases; b++, at += keys) {
+                boolean all = true;
+                for (int i = 0; i < keys && all; i++) {
+                    all = (words[code[pc + 1 + i]] & mask[at + i]) == value[at + i];
+                }
+                if (all) {
+                    return code[targets + b];
+                }
+            }
+        }
+        fail(r, ParserError.NO_MATCH, state);
+        return ParseState.REJECT - 1;
     }
 
     /** The next state, ACCEPT, or a negative value after recording an error in {@code r}. */
