@@ -39,11 +39,20 @@ public final class PacketParser {
     private long[] leanMask;
     private long[] leanValue;
     /** A lean state's select: a plain transition, mask/value cases on field keys, or the general {@link #select}. */
-    private static final int SEL_PLAIN = 0;
-    private static final int SEL_CASES = 1;
-    private static final int SEL_GENERAL = 2;
+    static final int SEL_PLAIN = 0;
+    static final int SEL_CASES = 1;
+    static final int SEL_GENERAL = 2;
     /** Words of one read in {@link #lean}: byte offset in the header, bit offset in that byte, right shift (or -width), result word. */
-    private static final int READ_INTS = 4;
+    static final int READ_INTS = 4;
+    /**
+     * The plan as generated code, or null when it stays interpreted (a graph too large to
+     * compile); generated at the first lean parse after the plan changed, so a parser set up
+     * field by field ({@link #need}) generates one class.
+     */
+    private LeanParseCode leanCode;
+    private boolean leanGenerated;
+    /** Whether a state of the graph can be reached again (a loop): only then can a parse time out. */
+    private final boolean cyclic;
     /**
      * Per state whose every case is exact, masked or default on each key (an ethertype's, a
      * protocol's or IPv4's fragment-and-protocol select): case {@code b}'s key {@code i} as a
@@ -106,7 +115,30 @@ public final class PacketParser {
                 }
             }
         }
+        cyclic = hasCycle(graph);
         compileLean();
+    }
+
+    private static boolean hasCycle(ParseGraph g) {
+        int n = g.states().size();
+        int[] mark = new int[n]; // 0 unseen, 1 on the current path, 2 done
+        for (int s = 0; s < n; s++) {
+            if (mark[s] == 0 && reachesPath(g, s, mark)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean reachesPath(ParseGraph g, int s, int[] mark) {
+        mark[s] = 1;
+        for (int t : g.next[s]) {
+            if (t >= 0 && (mark[t] == 1 || mark[t] == 0 && reachesPath(g, t, mark))) {
+                return true;
+            }
+        }
+        mark[s] = 2;
+        return false;
     }
 
     /** The mask/value form of state {@code s}'s cases, when it has keys and no range or value-set case. */
@@ -244,6 +276,17 @@ public final class PacketParser {
         lean = Arrays.copyOf(code, n);
         leanMask = Arrays.copyOf(masks, consts);
         leanValue = Arrays.copyOf(values, consts);
+        leanCode = null;
+        leanGenerated = false;
+    }
+
+    /** The plan's generated code (made on the first call after the plan changed), or null. */
+    private LeanParseCode leanCode() {
+        if (!leanGenerated) {
+            leanCode = LeanParseCode.compile(this, lean, leanEntry, leanMask, leanValue, cyclic, maxSteps);
+            leanGenerated = true;
+        }
+        return leanCode;
     }
 
     private static int[] room(int[] code, int n, int more) {
@@ -394,6 +437,26 @@ public final class PacketParser {
         }
         r.reset();
         int readable = Math.min(caplen, window);
+        LeanParseCode c = leanGenerated ? leanCode : leanCode();
+        return c != null ? c.run(buf, off, readable, caplen, wireLen, r) : runPlan(buf, off, readable, caplen, wireLen, r);
+    }
+
+    /** As {@link #parseNeeded}, always by the interpreted plan: the reference its generated code is tested against. */
+    boolean parseNeededByPlan(byte[] buf, int off, int caplen, int wireLen, ParseResult r) {
+        if (off < 0 || caplen < 0 || off + Math.min(caplen, window) > buf.length || r.graph() != g) {
+            throw new IllegalArgumentException("frame bounds " + off + "+" + caplen + " outside a " + buf.length
+                    + "-byte buffer, or a result of another graph");
+        }
+        r.reset();
+        return runPlan(buf, off, Math.min(caplen, window), caplen, wireLen, r);
+    }
+
+    /** Whether the lean parse runs as generated code (false: the plan is interpreted). */
+    boolean leanParseGenerated() {
+        return leanCode() != null;
+    }
+
+    private boolean runPlan(byte[] buf, int off, int readable, int caplen, int wireLen, ParseResult r) {
         int[] code = lean;
         long[] words = r.words;
         boolean[] valid = r.valid;
@@ -425,12 +488,7 @@ public final class PacketParser {
                 }
                 int at = off + cursor;
                 for (int reads = code[pc++]; reads > 0; reads--, pc += READ_INTS) {
-                    int a = at + code[pc];
-                    int lead = code[pc + 1];
-                    int shift = code[pc + 2];
-                    words[code[pc + 3]] = shift >= 0 && a <= lastLong
-                            ? (Bits.bigEndianLong(buf, a) << lead) >>> shift
-                            : Bits.read(buf, (long) a * Byte.SIZE + lead, shift >= 0 ? Long.SIZE - shift : -shift);
+                    words[code[pc + 3]] = readAt(buf, at + code[pc], code[pc + 1], code[pc + 2], lastLong);
                 }
                 r.offset[op] = cursor;
                 cursor += fixed;
@@ -609,6 +667,38 @@ public final class PacketParser {
             }
         }
         return false;
+    }
+
+    // called by the generated lean parse (LeanParseCode), each the one definition of its step
+
+    /** A read of the plan: bits at byte {@code a} (bit {@code lead}), shifted right by {@code shift} (or {@code -width}). */
+    static long readAt(byte[] buf, int a, int lead, int shift, int lastLong) {
+        return shift >= 0 && a <= lastLong
+                ? (Bits.bigEndianLong(buf, a) << lead) >>> shift
+                : Bits.read(buf, (long) a * Byte.SIZE + lead, shift >= 0 ? Long.SIZE - shift : -shift);
+    }
+
+    boolean accepted(ParseResult r, int cursor) {
+        acceptedCount++;
+        r.payloadOffset = cursor;
+        return true;
+    }
+
+    boolean failBound(ParseResult r, long end, int readable, int caplen, int wireLen, int state) {
+        return fail(r, bound(end, readable, caplen, wireLen), state);
+    }
+
+    boolean failCode(ParseResult r, int error, int state) {
+        return fail(r, ParserError.of(error), state);
+    }
+
+    /** Tail bytes of header {@code h}'s variable-length part for its length field's value, or -1. */
+    int tailBytes(int h, long lengthValue) {
+        return varbits[h].bytesFor(lengthValue);
+    }
+
+    int selectGeneral(byte[] buf, int off, int cursor, int readable, int caplen, int wireLen, int state, ParseResult r) {
+        return select(buf, (long) off * Byte.SIZE, cursor, readable, caplen, wireLen, state, r);
     }
 
     /** Which bound reading up to byte {@code end} of the frame breaks, or null when it is readable. */
