@@ -142,25 +142,39 @@ public final class PacketPool {
      * capacity is truncated to it (captured length says so, the wire length stays).
      */
     public void storeRecord(int slot, PacketRecord from) {
-        // nine word moves for the metadata: cheaper than a copyMemory call per packet
         DirectBuffer src = from.buffer();
         int s = from.offset();
         int d = slot * stride;
-        for (int i = 0; i < PacketRecord.METADATA_BYTES; i += Long.BYTES) {
-            records.putLong(d + i, src.getLong(s + i));
-        }
         int n = from.capturedLength();
         if (n > frameCapacity) {
             n = frameCapacity;
+        }
+        copyWords(src, s, d, PacketRecord.METADATA_BYTES + n);
+        if (n != from.capturedLength()) {
             records.putInt(d + PacketRecord.CAPTURED_LENGTH_OFFSET, n, ByteOrder.LITTLE_ENDIAN);
         }
-        if (n > 0) {
-            records.putBytes(d + PacketRecord.FRAME_OFFSET, src, s + PacketRecord.FRAME_OFFSET, n);
+    }
+
+    /**
+     * Copies {@code len} (at least {@link PacketRecord#METADATA_BYTES}) bytes from {@code src} at
+     * {@code s} to the records at {@code d} as 8-byte words, the last word overlapping the one
+     * before it when {@code len} is not a multiple of 8: metadata and a header-sized frame are a
+     * dozen word moves, cheaper than a copyMemory call per packet, and nothing outside the
+     * {@code len} bytes is read or written.
+     */
+    private void copyWords(DirectBuffer src, int s, int d, int len) {
+        int i = 0;
+        for (; i + Long.BYTES <= len; i += Long.BYTES) {
+            records.putLong(d + i, src.getLong(s + i));
+        }
+        if (i < len) {
+            int last = len - Long.BYTES;
+            records.putLong(d + last, src.getLong(s + last));
         }
     }
 
     public void copy(int fromSlot, int toSlot) {
-        records.putBytes(toSlot * stride, records, fromSlot * stride, PacketRecord.METADATA_BYTES + capturedLength(fromSlot));
+        copyWords(records, fromSlot * stride, toSlot * stride, PacketRecord.METADATA_BYTES + capturedLength(fromSlot));
         phvs[toSlot].copyFrom(phvs[fromSlot]);
         int from = fromSlot * META;
         int to = toSlot * META;
