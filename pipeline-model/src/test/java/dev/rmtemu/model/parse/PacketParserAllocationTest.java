@@ -12,8 +12,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Parsing and deparsing allocate nothing per packet: after warm-up, 200,000 frames
  * of every kind (and errors) through the default graph, the checksum-updating
- * deparser included, move the thread's allocation counter by less than one object
- * per thousand packets (as CompiledPassAllocationTest measures the stages).
+ * deparser included, and a lean parse of each by its generated code ({@link LeanParseCode}), move
+ * the thread's allocation counter by less than one object per thousand packets (as
+ * CompiledPassAllocationTest measures the stages).
  */
 class PacketParserAllocationTest {
     private static final int PACKETS = 200_000;
@@ -29,6 +30,11 @@ class PacketParserAllocationTest {
         ParseGraph g = DefaultParseGraph.build();
         PacketParser parser = new PacketParser(g, 256);
         ParseResult r = new ParseResult(g);
+        PacketParser lean = new PacketParser(g, 256);
+        lean.need(g.field("ipv4.src_addr"));
+        lean.need(g.field("tcp.dst_port"));
+        assertTrue(lean.leanParseGenerated());
+        ParseResult leanResult = new ParseResult(g);
         Deparser deparser = DefaultParseGraph.deparserWithIpv4Checksum(g);
         FieldRef ttl = g.field("ipv4.ttl");
         byte[][] frames = {
@@ -42,18 +48,23 @@ class PacketParserAllocationTest {
             frame().ethernet(0x8100).vlan(0, 7, 0x0800).build(),
         };
         byte[] out = new byte[512];
-        long accepted = run(parser, r, deparser, ttl, frames, out);
+        long accepted = run(parser, r, lean, leanResult, deparser, ttl, frames, out);
         assertEquals(PACKETS / frames.length * 5 + Math.min(5, PACKETS % frames.length), accepted);
         long before = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
-        run(parser, r, deparser, ttl, frames, out);
+        run(parser, r, lean, leanResult, deparser, ttl, frames, out);
         long bytes = mx.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
         assertTrue(bytes <= TOLERATED_BYTES, bytes + " bytes allocated by " + PACKETS + " parses and deparses");
     }
 
-    private static long run(PacketParser parser, ParseResult r, Deparser deparser, FieldRef ttl, byte[][] frames, byte[] out) {
+    private static long run(PacketParser parser, ParseResult r, PacketParser lean, ParseResult leanResult,
+                            Deparser deparser, FieldRef ttl, byte[][] frames, byte[] out) {
         long accepted = 0;
         for (int i = 0; i < PACKETS; i++) {
             byte[] f = frames[i % frames.length];
+            boolean leanOk = lean.parseNeeded(f, 0, f.length, f.length, leanResult);
+            if (leanOk != (leanResult.error() == null)) {
+                throw new AssertionError("lean parse of frame " + (i % frames.length) + " says accepted and an error");
+            }
             if (parser.parse(f, 0, f.length, f.length, r)) {
                 accepted++;
                 if (r.isValid(ttl.header())) {
