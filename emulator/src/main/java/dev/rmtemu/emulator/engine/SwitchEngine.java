@@ -269,11 +269,6 @@ public final class SwitchEngine {
         this.tap = t;
     }
 
-    /** The packet tap, or null. */
-    public PacketTap packetTap() {
-        return tap;
-    }
-
     /**
      * Whether a control operation or a packet generator was ever scheduled: code from outside the
      * packet path runs in this switch's event loop (a network then runs its switches on one thread).

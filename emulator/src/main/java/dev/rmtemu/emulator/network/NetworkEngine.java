@@ -98,7 +98,8 @@ import java.util.function.BooleanSupplier;
  * network runs on one thread (and says why in {@link #threadNote()}) when a switch-to-switch
  * link has no delay (no lookahead), or when code outside the packets' path runs inside the
  * switches and may share state across them: delivery or arrival listeners, a departure listener
- * or packet tap added to a switch, control operations or packet generators. A hardware-rule
+ * added to a switch, control operations or packet generators (a packet tap, the run's captures
+ * and packet log, writes only its own switch's files and may run on any worker). A hardware-rule
  * violation that two workers meet in one window is reported for the switch with the lower
  * (cycle, ordinal) of the two.
  */
@@ -806,9 +807,9 @@ public final class NetworkEngine {
         }
         for (int s = 0; s < switches.length; s++) {
             SwitchEngine e = switches[s];
-            if (e.hasControlEvents() || e.departureListener() != ownDeparture[s] || e.packetTap() != null) {
+            if (e.hasControlEvents() || e.departureListener() != ownDeparture[s]) {
                 return "switch " + switchNode(s).name() + " runs control-plane code in its event loop (control"
-                        + " operations, a packet generator, a departure listener or a capture)";
+                        + " operations, a packet generator or a departure listener of its own)";
             }
         }
         return null;
