@@ -86,21 +86,22 @@ import java.util.function.BooleanSupplier;
  * packet once warm.
  *
  * <p><b>Threads.</b> With {@link NetworkOptions#threads()} above one, worker threads run the
- * switches (switch ordinal s on worker s mod threads) in windows, the conservative scheme of
+ * switches in windows, split into as many parts as threads (switch ordinal s in part s mod
+ * threads; a part runs on whichever thread claims it first), the conservative scheme of
  * parallel discrete-event simulators (ns-3's distributed simulator, OMNeT++): the lookahead L
  * is the shortest switch-to-switch link latency, and a window runs every switch's events from
  * the earliest pending cycle T up to T + L (exclusive) at once, because nothing a switch sends in
- * the window can reach another switch before T + L. Arrivals for a switch another worker runs
+ * the window can reach another switch before T + L. Arrivals for a switch of another part
  * wait in an outbox until the barrier; host deliveries are counted by the coordinating thread
  * after it. The output is the same bytes as on one thread: a switch's arrivals are ordered by
- * (cycle, port, then the order its link sent them), which no interleaving of workers changes,
- * and everything else a worker touches belongs to its switches and their outgoing links. The
+ * (cycle, port, then the order its link sent them), which no interleaving of parts changes,
+ * and everything else a part touches belongs to its switches and their outgoing links. The
  * network runs on one thread (and says why in {@link #threadNote()}) when a switch-to-switch
  * link has no delay (no lookahead), or when code outside the packets' path runs inside the
  * switches and may share state across them: delivery or arrival listeners, a departure listener
  * added to a switch, control operations or packet generators (a packet tap, the run's captures
- * and packet log, writes only its own switch's files and may run on any worker). A hardware-rule
- * violation that two workers meet in one window is reported for the switch with the lower
+ * and packet log, writes only its own switch's files and may run on any thread). A hardware-rule
+ * violation that two parts meet in one window is reported for the switch with the lower
  * (cycle, ordinal) of the two.
  */
 public final class NetworkEngine {
@@ -131,8 +132,14 @@ public final class NetworkEngine {
     /** node → channel a host sends on, or -1. */
     private final int[] hostChannel;
     private final long[] scheduledArrivals;
-    /** Cached next-event cycle per switch (see {@link #runBefore}). */
-    private final long[] nextCycle;
+    /** The switches by next event, on one thread (see {@link #runBefore}). */
+    private final SwitchTimeline timeline;
+    /**
+     * Whether the timeline must be read again from every switch: at the start, and after anything
+     * other than this class's own loop and links may have scheduled events (a parallel run, a
+     * caller of {@link #runBefore} or {@link #drain}).
+     */
+    private boolean timelineStale = true;
     private final long[] unlinkedDrops;
     /** Per switch, per engine port: packets sent out of that unlinked port (a row is made on its first drop). */
     private final long[][] unlinkedByPort;
@@ -185,7 +192,7 @@ public final class NetworkEngine {
     private long lookahead;
     /** Worker of each switch ordinal. */
     private int[] ownerOf;
-    private WindowWorker[] windowWorkers;
+    private WindowPart[] windowParts;
     private NetworkWorkers workers;
     private final NetworkWorkers.Part windowPart = this::runWindow;
     /** Set by the coordinating thread around a window (published to the workers by the barrier). */
@@ -290,7 +297,7 @@ public final class NetworkEngine {
         }
         this.clock = new CycleClock(clockHz);
         scheduledArrivals = new long[sw.size()];
-        nextCycle = new long[sw.size()];
+        timeline = new SwitchTimeline(sw.size());
         unlinkedDrops = new long[sw.size()];
         unlinkedByPort = new long[sw.size()][];
         hopLimitDrops = new long[sw.size()];
@@ -463,6 +470,8 @@ public final class NetworkEngine {
             throw new IllegalArgumentException("injection at cycle " + cycle + " after one at " + lastInjection);
         }
         lastInjection = cycle;
+        // between two injections only this class schedules switch events (control planes and
+        // scripts act before the first or inside a switch's own run): no rescan of every switch
         if (parallel()) {
             // an injection's packet reaches a switch at least one cycle later: the network may lag
             // behind the injections, and runs once a whole window's worth has come
@@ -471,7 +480,7 @@ public final class NetworkEngine {
                 ranUntil = cycle;
             }
         } else {
-            runBefore(cycle);
+            runSerial(cycle);
         }
         now = Math.max(now, cycle);
         scratch.copyFrom(traceRecord);
@@ -496,6 +505,7 @@ public final class NetworkEngine {
      */
     public void drain() {
         draining = true;
+        timelineStale = true;
         try {
             drainLinks();
         } finally {
@@ -538,41 +548,47 @@ public final class NetworkEngine {
 
     /**
      * Runs every switch event at a cycle below {@code limit}, earliest first (ties: lower
-     * node index). The next-event cycles are cached in a primitive array: running a switch
-     * changes only its own queue and, through its links, adds arrivals to others (which
-     * {@link #arrive} folds in), so the scan reads one array rather than every switch.
+     * node index). Reads every switch's next event first, so events a caller scheduled on a
+     * switch directly are seen.
      */
     public void runBefore(long limit) {
         if (parallel()) {
             runParallel(limit);
             return;
         }
+        timelineStale = true;
+        runSerial(limit);
+    }
+
+    /**
+     * {@link #runBefore} on one thread. The next-event cycles are kept in a {@link SwitchTimeline}:
+     * running a switch changes only its own queue and, through its links, adds arrivals to others
+     * (which {@link #arrive} folds in), so a step costs O(log switches), not a read of every switch.
+     */
+    private void runSerial(long limit) {
         SwitchEngine[] sw = switches;
-        long[] next = nextCycle;
-        for (int i = 0; i < sw.length; i++) {
-            next[i] = sw[i].nextEventCycle(); // anything scheduled from outside since the last run
+        SwitchTimeline t = timeline;
+        if (timelineStale) {
+            for (int i = 0; i < sw.length; i++) {
+                t.set(i, sw[i].nextEventCycle());
+            }
+            timelineStale = false;
         }
         while (true) {
-            int best = -1;
-            long bestCycle = Long.MAX_VALUE;
-            for (int i = 0; i < next.length; i++) {
-                if (next[i] < bestCycle) {
-                    bestCycle = next[i];
-                    best = i;
-                }
-            }
-            if (best < 0 || bestCycle >= limit) {
+            int best = t.first();
+            long bestCycle = t.next(best);
+            if (bestCycle >= limit) {
                 return;
             }
             sw[best].runUntil(bestCycle + 1, 0);
             now = Math.max(now, sw[best].now()); // a control operation after the last event does not move it
-            next[best] = sw[best].nextEventCycle();
+            t.set(best, sw[best].nextEventCycle());
         }
     }
 
     /** A packet leaves a switch, which was the {@code hops}-th switch on its way. */
     private void departed(int ordinal, long cycle, int port, PacketRecord rec, long shim, int hops) {
-        WindowWorker w = windowOpen ? windowWorkers[ownerOf[ordinal]] : null;
+        WindowPart w = windowOpen ? windowParts[ownerOf[ordinal]] : null;
         int ch = portChannel[ordinal][port];
         if (ch < 0) {
             unlinkedDrops[ordinal]++;
@@ -594,10 +610,10 @@ public final class NetworkEngine {
 
     /**
      * The packet's last bit enters channel {@code ch} at {@code cycle}, with the shim header word
-     * its switch emitted, having passed {@code hops} switches; {@code w} is the worker of the sending
+     * its switch emitted, having passed {@code hops} switches; {@code w} is the part of the sending
      * switch inside a parallel window, else null.
      */
-    private void transmit(int ch, long cycle, PacketRecord rec, long shim, int hops, WindowWorker w) {
+    private void transmit(int ch, long cycle, PacketRecord rec, long shim, int hops, WindowPart w) {
         ImpairmentDecision decision = w == null ? this.decision : w.decision;
         long index = chCarried[ch]++;
         long at = cycle + chLatency[ch];
@@ -641,7 +657,7 @@ public final class NetworkEngine {
         }
     }
 
-    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int hops, int copies, WindowWorker w) {
+    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int hops, int copies, WindowPart w) {
         arrive(ch, at, rec, shim, hops, w);
         if (copies > 0) {
             long gap = serialisationCycles(rec.wireLength(), chRateBps[ch]);
@@ -652,7 +668,7 @@ public final class NetworkEngine {
     }
 
     /** A held packet leaves the link right behind the packet that completed its overtakes (or at {@code notBefore}). */
-    private void release(int ch, int slot, long notBefore, WindowWorker w) {
+    private void release(int ch, int slot, long notBefore, WindowPart w) {
         LinkHold hold = chHold[ch];
         chReordered[ch]++;
         chLog[ch].add(hold.linkIndex(slot), GroundTruthLog.REORDER, hold.overtakes(slot));
@@ -667,7 +683,7 @@ public final class NetworkEngine {
         return Math.max(1, (bits * clock.hz() + rateBps - 1) / rateBps);
     }
 
-    private void arrive(int ch, long at, PacketRecord rec, long shim, int hops, WindowWorker w) {
+    private void arrive(int ch, long at, PacketRecord rec, long shim, int hops, WindowPart w) {
         if (w != null) {
             arriveInWindow(ch, at, rec, shim, hops, w);
             return;
@@ -679,9 +695,7 @@ public final class NetworkEngine {
             }
             scheduledArrivals[s]++;
             switches[s].scheduleArrival(at, chToPort[ch], rec, shim, hops);
-            if (at < nextCycle[s]) {
-                nextCycle[s] = at;
-            }
+            timeline.earlier(s, at);
             return;
         }
         int h = chToHostNode[ch];
@@ -775,13 +789,13 @@ public final class NetworkEngine {
             ownerOf[s] = s % wanted;
             owned[s % wanted]++;
         }
-        windowWorkers = new WindowWorker[wanted];
+        windowParts = new WindowPart[wanted];
         for (int w = 0; w < wanted; w++) {
             int[] mine = new int[owned[w]];
             for (int s = w, i = 0; s < switches.length; s += wanted) {
                 mine[i++] = s;
             }
-            windowWorkers[w] = new WindowWorker(w, mine, wanted, frameCapacity);
+            windowParts[w] = new WindowPart(w, mine, wanted, frameCapacity);
         }
         threadsUsed = wanted;
     }
@@ -821,8 +835,9 @@ public final class NetworkEngine {
      * everything pending, as after a run on one thread.
      */
     private void runParallel(long limit) {
+        timelineStale = true; // the switches move without the one-thread timeline
         if (workers == null) {
-            workers = new NetworkWorkers(threadsUsed);
+            workers = new NetworkWorkers(threadsUsed, windowParts.length);
         }
         long t = Long.MAX_VALUE;
         for (SwitchEngine e : switches) {
@@ -836,7 +851,7 @@ public final class NetworkEngine {
             windowOpen = false;
             t = afterWindow();
         }
-        for (WindowWorker from : windowWorkers) {
+        for (WindowPart from : windowParts) {
             for (ArrivalOutbox[] parity : from.outboxes) {
                 for (ArrivalOutbox box : parity) {
                     if (box != null) {
@@ -847,14 +862,14 @@ public final class NetworkEngine {
         }
     }
 
-    /** One worker's part of a window: the arrivals sent to its switches, then its switches up to the window's end. */
-    private void runWindow(int worker) {
-        WindowWorker me = windowWorkers[worker];
+    /** One part of a window: the arrivals sent to its switches, then its switches up to the window's end. */
+    private void runWindow(int part) {
+        WindowPart me = windowParts[part];
         me.nextCycle = Long.MAX_VALUE;
         me.failedSwitch = -1;
         int previous = windowParity ^ 1;
-        for (WindowWorker from : windowWorkers) {
-            ArrivalOutbox box = from.outboxes[previous][worker];
+        for (WindowPart from : windowParts) {
+            ArrivalOutbox box = from.outboxes[previous][part];
             if (box != null) {
                 scheduleAll(box);
             }
@@ -886,8 +901,8 @@ public final class NetworkEngine {
         box.clear();
     }
 
-    /** A link arrival inside a window: into a switch of the same worker now, else into the outbox for its worker. */
-    private void arriveInWindow(int ch, long at, PacketRecord rec, long shim, int hops, WindowWorker w) {
+    /** A link arrival inside a window: into a switch of the same part now, else into the outbox for its part. */
+    private void arriveInWindow(int ch, long at, PacketRecord rec, long shim, int hops, WindowPart w) {
         if (at < w.nextCycle) {
             w.nextCycle = at;
         }
@@ -907,14 +922,14 @@ public final class NetworkEngine {
     }
 
     /**
-     * After the barrier: rethrows a worker's failure, applies the deliveries, and returns the
+     * After the barrier: rethrows a part's failure, applies the deliveries, and returns the
      * earliest cycle anything is pending at.
      */
     private long afterWindow() {
         RuntimeException failure = null;
         long failedAt = Long.MAX_VALUE;
         int failedSwitch = Integer.MAX_VALUE;
-        for (WindowWorker w : windowWorkers) {
+        for (WindowPart w : windowParts) {
             Throwable t = workers.failure(w.index);
             if (t == null) {
                 continue;
@@ -936,7 +951,7 @@ public final class NetworkEngine {
             throw failure;
         }
         long next = Long.MAX_VALUE;
-        for (WindowWorker w : windowWorkers) {
+        for (WindowPart w : windowParts) {
             for (int i = 0, n = w.deliveries(); i < n; i++) {
                 int h = w.deliveryHost(i);
                 delivered[h]++;

@@ -5,13 +5,13 @@ import dev.rmtemu.traces.impair.ImpairmentDecision;
 import java.util.Arrays;
 
 /**
- * What one worker of a parallel network owns in a window: its switches (ordinals in ascending
- * order), its impairment decision scratch, an outbox per other worker for the link arrivals its
- * switches send there, the host deliveries its switches made (applied by the coordinating thread
- * after the barrier: counters, the latency histogram), and the earliest cycle anything it owns
- * or sent still has to happen at.
+ * One part of a parallel network's windows (run by whichever worker thread claims it): its
+ * switches (ordinals in ascending order), its impairment decision scratch, an outbox per other
+ * part for the link arrivals its switches send there, the host deliveries its switches made
+ * (applied by the coordinating thread after the barrier: counters, the latency histogram), and
+ * the earliest cycle anything it owns or sent still has to happen at.
  */
-final class WindowWorker {
+final class WindowPart {
     private static final int INITIAL_DELIVERIES = 64;
 
     final int index;
@@ -35,7 +35,7 @@ final class WindowWorker {
     private boolean[] deliveryMisdelivered = new boolean[INITIAL_DELIVERIES];
     private int deliveries;
 
-    WindowWorker(int index, int[] switches, int workers, int frameCapacity) {
+    WindowPart(int index, int[] switches, int workers, int frameCapacity) {
         this.index = index;
         this.switches = switches;
         this.outboxes = new ArrivalOutbox[2][workers];
