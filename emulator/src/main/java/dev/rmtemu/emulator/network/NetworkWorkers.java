@@ -21,6 +21,9 @@ final class NetworkWorkers implements AutoCloseable {
         void run(int part);
     }
 
+    /** Name prefix of the worker threads (a number follows). */
+    static final String THREAD_NAME = "rmtemu-network-";
+
     /** Spins of a waiting thread before it parks: a few microseconds, about one window's work. */
     static final int SPINS_BEFORE_PARK = 1 << 11;
 
@@ -47,7 +50,7 @@ final class NetworkWorkers implements AutoCloseable {
         this.failures = new Throwable[parts];
         for (int w = 1; w < count; w++) {
             final int worker = w;
-            Thread t = new Thread(() -> loop(worker), "rmtemu-network-" + w);
+            Thread t = new Thread(() -> loop(worker), THREAD_NAME + w);
             t.setDaemon(true);
             threads[w] = t;
             t.start();
