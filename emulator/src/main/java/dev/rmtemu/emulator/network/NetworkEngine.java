@@ -85,24 +85,26 @@ import java.util.function.BooleanSupplier;
  * arrivals at one switch enter its parser in port order. Allocation-free per
  * packet once warm.
  *
- * <p><b>Threads.</b> With {@link NetworkOptions#threads()} above one, worker threads run the
- * switches in windows, split into as many parts as threads (switch ordinal s in part s mod
- * threads; a part runs on whichever thread claims it first), the conservative scheme of
+ * <p><b>Windows and threads.</b> The switches run in windows, the conservative scheme of
  * parallel discrete-event simulators (ns-3's distributed simulator, OMNeT++): the lookahead L
  * is the shortest switch-to-switch link latency, and a window runs every switch's events from
- * the earliest pending cycle T up to T + L (exclusive) at once, because nothing a switch sends in
- * the window can reach another switch before T + L. Arrivals for a switch of another part
- * wait in an outbox until the barrier; host deliveries are counted by the coordinating thread
- * after it. The output is the same bytes as on one thread: a switch's arrivals are ordered by
- * (cycle, port, then the order its link sent them), which no interleaving of parts changes,
- * and everything else a part touches belongs to its switches and their outgoing links. The
- * network runs on one thread (and says why in {@link #threadNote()}) when a switch-to-switch
- * link has no delay (no lookahead), or when code outside the packets' path runs inside the
- * switches and may share state across them: delivery or arrival listeners, a departure listener
- * added to a switch, control operations or packet generators (a packet tap, the run's captures
- * and packet log, writes only its own switch's files and may run on any thread). A hardware-rule
- * violation that two parts meet in one window is reported for the switch with the lower
- * (cycle, ordinal) of the two.
+ * the earliest pending cycle T up to T + L (exclusive) at once, switch by switch, because
+ * nothing a switch sends in the window can reach another switch before T + L. The switches are
+ * split into as many parts as {@link NetworkOptions#threads()} (switch ordinal s in part s mod
+ * threads; a part runs on whichever thread claims it first); arrivals for a switch of another
+ * part wait in an outbox until the barrier, and host deliveries are counted by the
+ * coordinating thread after it. Even on one thread a window is cheaper than the event-by-event
+ * loop above (one run per switch and window, not one per switch and cycle). The output is the
+ * same bytes as that loop's: a switch's arrivals are ordered by (cycle, port, then the order
+ * its link sent them), which no interleaving of switches or parts changes, and everything else
+ * a part touches belongs to its switches and their outgoing links. The network runs the
+ * event-by-event loop on one thread (and says why in {@link #threadNote()} when more threads
+ * were asked for) when a switch-to-switch link has no delay (no lookahead), or when code
+ * outside the packets' path runs inside the switches and may share state across them: delivery
+ * or arrival listeners, a departure listener added to a switch, control operations or packet
+ * generators (a packet tap, the run's captures and packet log, writes only its own switch's
+ * files and may run on any thread). A hardware-rule violation that two parts meet in one
+ * window is reported for the switch with the lower (cycle, ordinal) of the two.
  */
 public final class NetworkEngine {
     /** Name of the built-in program of regular switches and of programmable switches without one. */
@@ -187,6 +189,8 @@ public final class NetworkEngine {
     private final DepartureListener[] ownDeparture;
     /** Threads the switches run on; 0 until the first run decides. */
     private int threadsUsed;
+    /** Whether the switches run in windows (on one thread or several) rather than the event-by-event loop. */
+    private boolean windowed;
     private String threadNote;
     /** Shortest switch-to-switch link latency, in cycles: how far a window reaches past its start. */
     private long lookahead;
@@ -472,7 +476,7 @@ public final class NetworkEngine {
         lastInjection = cycle;
         // between two injections only this class schedules switch events (control planes and
         // scripts act before the first or inside a switch's own run): no rescan of every switch
-        if (parallel()) {
+        if (runsInWindows()) {
             // an injection's packet reaches a switch at least one cycle later: the network may lag
             // behind the injections, and runs once a whole window's worth has come
             if (cycle - ranUntil >= lookahead) {
@@ -552,7 +556,7 @@ public final class NetworkEngine {
      * switch directly are seen.
      */
     public void runBefore(long limit) {
-        if (parallel()) {
+        if (runsInWindows()) {
             runParallel(limit);
             return;
         }
@@ -737,6 +741,11 @@ public final class NetworkEngine {
         return Math.max(1, threadsUsed);
     }
 
+    /** Whether the switches run in windows (decided at the first injection or run), not event by event. */
+    public boolean windowed() {
+        return windowed;
+    }
+
     /**
      * Why the network runs on one thread although more were asked for, as one line (for a
      * warning), or null. Decided at the first injection or run.
@@ -750,11 +759,11 @@ public final class NetworkEngine {
         return lookahead;
     }
 
-    private boolean parallel() {
+    private boolean runsInWindows() {
         if (threadsUsed == 0) {
             decideThreads();
         }
-        return threadsUsed > 1;
+        return windowed;
     }
 
     /** A listener came after the decision: decide again at the next run (between windows, nothing is pending). */
@@ -765,15 +774,12 @@ public final class NetworkEngine {
 
     private void decideThreads() {
         threadNote = null;
-        int wanted = Math.min(options.threadsToUse(), switches.length);
-        if (wanted <= 1) {
-            threadsUsed = 1;
-            return;
-        }
+        int wanted = Math.max(1, Math.min(options.threadsToUse(), switches.length));
         String why = serialReason();
         if (why != null) {
             threadsUsed = 1;
-            threadNote = why + "; running on one thread";
+            windowed = false;
+            threadNote = wanted > 1 ? why + "; running on one thread" : null;
             return;
         }
         long reach = MAX_PATH_CYCLES;
@@ -798,6 +804,7 @@ public final class NetworkEngine {
             windowParts[w] = new WindowPart(w, mine, wanted, frameCapacity);
         }
         threadsUsed = wanted;
+        windowed = true;
     }
 
     /** Whether channel {@code ch} leaves a switch (its sender is a switch port). */

@@ -1,19 +1,28 @@
 package dev.rmtemu.emulator.network;
 
+import dev.rmtemu.emulator.RandomTopology;
 import dev.rmtemu.emulator.engine.RunStopped;
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.traces.impair.GroundTruthLog;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** When a network runs its switches on several threads, and what it says when it does not. */
 class NetworkThreadsTest {
@@ -40,10 +49,66 @@ class NetworkThreadsTest {
     }
 
     @Test
-    void oneThreadAskedIsOneThreadWithoutANote() {
+    void oneThreadAskedIsOneThreadInWindowsWithoutANote() {
         NetworkEngine net = run(FAT_TREE, NetworkOptions.of(1).withThreads(1), 10);
         assertEquals(1, net.threadsUsed());
+        assertTrue(net.windowed());
         assertNull(net.threadNote());
+    }
+
+    /**
+     * The event-by-event loop (which a delivery listener keeps, told nothing here), windows on one
+     * thread and windows on two give the same network: every counter of every switch, link and
+     * host, the ground truth of every impaired link direction, the latency histogram and the end.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void eventLoopAndWindowsOnOneAndTwoThreadsAgreeOnRandomTopologies(long seed, @TempDir Path tmp) throws IOException {
+        Topology t = TopologySpec.parse(RandomTopology.write(tmp.resolve("random.yaml"), seed).toString());
+        NetworkEngine loop = NetworkEngine.build(t, NetworkOptions.of(seed).withThreads(1));
+        loop.onDelivery((h, c, r) -> { });
+        NetworkEngine one = NetworkEngine.build(t, NetworkOptions.of(seed).withThreads(1));
+        NetworkEngine two = NetworkEngine.build(t, NetworkOptions.of(seed).withThreads(2));
+        List<String> expected = null;
+        for (NetworkEngine net : List.of(loop, one, two)) {
+            for (int i = 0; i < 3_000; i++) {
+                net.inject(40L * i, NetworkEngineTest.packet(i, 64 + (i * 37) % 1400));
+            }
+            net.drain();
+            net.checkConservation();
+            List<String> f = fingerprint(net);
+            if (expected == null) {
+                expected = f;
+            } else {
+                assertEquals(expected, f);
+            }
+        }
+        assertFalse(loop.windowed());
+        assertTrue(one.windowed());
+        assertEquals(2, two.threadsUsed());
+    }
+
+    private static List<String> fingerprint(NetworkEngine net) {
+        List<String> f = new ArrayList<>();
+        f.add(net.totals() + " now " + net.now() + " " + net.latency().summary());
+        for (int s = 0; s < net.switchCount(); s++) {
+            SwitchEngine e = net.switchEngine(s);
+            f.add(s + ": in " + e.counters().packetsIn() + " out " + e.counters().packetsOut() + " dropped "
+                    + e.counters().droppedByCause() + " now " + e.now() + " " + e.metrics().latency().summary()
+                    + " hop-limit " + net.hopLimitDrops(s) + " unlinked " + net.unlinkedDropsByPort(s));
+        }
+        for (Link l : net.topology().links()) {
+            for (int d = 0; d < 2; d++) {
+                f.add("link " + l.id() + "/" + d + ": carried " + net.carried(l.id(), d) + " lost " + net.lost(l.id(), d)
+                        + " dup " + net.duplicates(l.id(), d) + " delayed " + net.delayed(l.id(), d) + " reordered "
+                        + net.reordered(l.id(), d) + (net.groundTruth(l.id(), d) == null ? ""
+                        : " " + events(net.groundTruth(l.id(), d))));
+            }
+        }
+        for (int h = 0; h < net.topology().nodes().size(); h++) {
+            f.add("node " + h + ": " + net.injected(h) + " " + net.delivered(h) + " " + net.misdelivered(h));
+        }
+        return f;
     }
 
     @Test
@@ -60,6 +125,7 @@ class NetworkThreadsTest {
         net.drain();
         assertEquals(1, d.size());
         assertEquals(1, net.threadsUsed());
+        assertFalse(net.windowed());
         assertEquals("a listener follows the network's deliveries or arrivals in event order; running on one thread",
                 net.threadNote());
     }
@@ -113,7 +179,7 @@ class NetworkThreadsTest {
     }
 
     private static List<String> events(GroundTruthLog log) {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (int e = 0; e < log.size(); e++) {
             out.add(log.packetIndex(e) + ":" + log.kind(e) + ":" + log.value(e));
         }
