@@ -42,17 +42,16 @@ public final class RunCaptures implements AutoCloseable {
     /** Starts recording every switch of {@code net} into {@code rd}, in node order. */
     public static RunCaptures forNetwork(RunDirectory rd, CaptureOptions options, NetworkEngine net) {
         RunCaptures c = new RunCaptures();
-        UnsafeBuffer frame = frameBuffer();
         for (int s = 0; s < net.switchCount(); s++) {
             String name = net.switchNode(s).name();
             SwitchEngine e = net.switchEngine(s);
             c.add(e, new SwitchCapture(e, rd, options, DIR + "/" + name + "/", PACKET_LOG_DIR + "/" + name + ".csv.gz",
-                    frame, false));
+                    frameBuffer(), false));
         }
         return c;
     }
 
-    /** Where each frame is built before it is written: one per run, the engines run on one thread. */
+    /** Where a switch's frames are built before they are written: one per switch, as switches may run on several threads. */
     private static UnsafeBuffer frameBuffer() {
         return new UnsafeBuffer(new byte[FrameSynthesizer.MAX_MIN_FRAME]);
     }

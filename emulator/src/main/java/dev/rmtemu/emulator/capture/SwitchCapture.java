@@ -36,7 +36,7 @@ final class SwitchCapture implements PacketTap {
     private final String egressName;
     private final String dropsName;
     private final String logName;
-    /** Where a frame is written before it goes to a file (shared by the run's switches: one engine thread). */
+    /** Where a frame is written before it goes to a file (this switch's own: switches may run on several threads). */
     private final UnsafeBuffer frame;
     private PcapngWriter egress;
     private PcapngWriter drops;

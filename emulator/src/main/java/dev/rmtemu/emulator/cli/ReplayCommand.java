@@ -170,6 +170,12 @@ public final class ReplayCommand implements Callable<Integer> {
                     + " (ends forwarding loops; default: ${DEFAULT-VALUE}).")
     int maxHops;
 
+    @Option(names = "--threads", paramLabel = "N", description = "With --topology: threads that run the switches"
+            + " (default: the cores available). The output is the same for every N; a network whose switches cannot"
+            + " run apart (a link with latency_ns 0, a program's control plane) runs on one thread, with a warning"
+            + " when N > 1 was given.")
+    Integer threads;
+
     @Option(names = "--snaplen", paramLabel = "N", description = "Bytes of each frame the packet ring and the switches"
             + " carry, 1.." + PacketRecord.MAX_FRAME_BYTES + " (default: the target's parser window, 256 on the Tofino"
             + " profiles); a longer frame is carried truncated with its original length, as tcpdump -s does.")
@@ -223,11 +229,14 @@ public final class ReplayCommand implements Callable<Integer> {
         if (maxHops < 1) {
             throw new UserError("--max-hops must be at least 1, got " + maxHops);
         }
+        if (threads != null && threads < 1) {
+            throw new UserError("--threads must be at least 1, got " + threads);
+        }
         ReplayOptions o = new ReplayOptions(programOptions.program, ProgramParams.parseAssignments(programOptions.params), targetOption.target, trace,
                 timing.spec(), seed, ports == null ? 0 : ports, portGbps, !noEnforce, maxPackets, outDir, progress, control,
                 topology, force, maxHops, saveRegisters,
                 snaplen == null ? ReplayOptions.WINDOW_SNAP : Snaplen.check(snaplen), loop, captureOptions(),
-                programOptions.p4Options());
+                programOptions.p4Options(), threads == null ? NetworkOptions.AUTO_THREADS : threads);
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), o, json, strict);
     }
 
@@ -314,6 +323,10 @@ public final class ReplayCommand implements Callable<Integer> {
             ReplayResult r = NetworkReplay.run(o, p, stop);
             for (int s = 0; s < r.network().switchCount(); s++) {
                 warnNotApplied(err, r.network().switchEngine(s), r.network().now());
+            }
+            if (o.threads() > 1 && r.network().threadNote() != null) {
+                // on stderr only: report.json is the same whatever the threads
+                err.println("rmtemu: warning: --threads " + o.threads() + ": " + r.network().threadNote());
             }
             if (o.out() != null) {
                 SavedRegisters.notSavedWarning(NetworkReport.registerBytes(r.network()), o.saveRegisters(),

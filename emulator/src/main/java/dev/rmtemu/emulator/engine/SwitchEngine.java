@@ -269,6 +269,14 @@ public final class SwitchEngine {
         this.tap = t;
     }
 
+    /**
+     * Whether a control operation or a packet generator was ever scheduled: code from outside the
+     * packet path runs in this switch's event loop (a network then runs its switches on one thread).
+     */
+    public boolean hasControlEvents() {
+        return !controlOps.isEmpty() || !generators.isEmpty();
+    }
+
     /** The current departure listener (a control plane chains its own before it, e.g. in a network). */
     public DepartureListener departureListener() {
         return listener;

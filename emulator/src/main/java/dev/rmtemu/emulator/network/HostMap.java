@@ -39,6 +39,14 @@ public final class HostMap {
     private final int[] prefixMask;
     /** Node indices of the sink hosts, in node order. */
     private final int[] sinkNodes;
+    /**
+     * The prefix every sink's (source's) prefix lies in, as mask and address: an address outside
+     * it is in no host's prefix, which one comparison tells instead of a scan of every host.
+     */
+    private final int sinkCoverMask;
+    private final int sinkCoverAddress;
+    private final int sourceCoverMask;
+    private final int sourceCoverAddress;
 
     public HostMap(Topology t) {
         List<Node> hosts = t.hosts();
@@ -80,6 +88,24 @@ public final class HostMap {
             }
             sinksFor[i] = others.stream().mapToInt(Integer::intValue).toArray();
         }
+        sinkCoverMask = coverMask(sinkNodes);
+        sinkCoverAddress = prefixAddress[sinkNodes[0]] & sinkCoverMask;
+        sourceCoverMask = coverMask(sourceNodes);
+        sourceCoverAddress = prefixAddress[sourceNodes[0]] & sourceCoverMask;
+    }
+
+    /** Mask of the longest prefix that holds the prefixes of all {@code nodes}. */
+    private int coverMask(int[] nodes) {
+        int mask = -1;
+        int differ = 0;
+        for (int n : nodes) {
+            mask &= prefixMask[n];
+            differ |= prefixAddress[n] ^ prefixAddress[nodes[0]];
+        }
+        if (differ != 0) {
+            mask &= ~((Integer.highestOneBit(differ) << 1) - 1); // bits from the highest differing one down
+        }
+        return mask;
     }
 
     private static int lowBits(PacketRecord r, boolean src) {
@@ -106,8 +132,8 @@ public final class HostMap {
      */
     public int assign(PacketRecord r) {
         boolean v4 = r.ipVersion() == 4;
-        int keptDst = v4 ? containing(sinkNodes, r.dstIpv4(), -1) : -1;
-        int keptSi = v4 ? containingIndex(sourceNodes, r.srcIpv4(), keptDst) : -1;
+        int keptDst = v4 && inSinkCover(r.dstIpv4()) ? containing(sinkNodes, r.dstIpv4(), -1) : -1;
+        int keptSi = v4 && inSourceCover(r.srcIpv4()) ? containingIndex(sourceNodes, r.srcIpv4(), keptDst) : -1;
         int si = keptSi >= 0 ? keptSi : index(addressKey(r, true), sourceNodes.length);
         if (keptSi < 0 && sourceNodes[si] == keptDst) {
             if (sourceNodes.length > 1) {
@@ -118,14 +144,22 @@ public final class HostMap {
         }
         int src = sourceNodes[si];
         int dst = keptDst >= 0 ? keptDst : sinksFor[si][index(addressKey(r, false), sinksFor[si].length)];
-        boolean keepSrc = keptSi >= 0 || v4 && containingIndex(sinkNodes, r.srcIpv4(), -1) >= 0
-                || v4 && containingIndex(sourceNodes, r.srcIpv4(), -1) >= 0;
+        boolean keepSrc = keptSi >= 0 || v4 && inSinkCover(r.srcIpv4()) && containingIndex(sinkNodes, r.srcIpv4(), -1) >= 0
+                || v4 && inSourceCover(r.srcIpv4()) && containingIndex(sourceNodes, r.srcIpv4(), -1) >= 0;
         int srcAddr = keepSrc ? r.srcIpv4() : prefixAddress[src] | (lowBits(r, true) & ~prefixMask[src]);
         int dstAddr = keptDst >= 0 ? r.dstIpv4() : prefixAddress[dst] | (lowBits(r, false) & ~prefixMask[dst]);
         r.ipVersion(4);
         r.srcIpv4(srcAddr);
         r.dstIpv4(dstAddr);
         return src;
+    }
+
+    private boolean inSinkCover(int addr) {
+        return (addr & sinkCoverMask) == sinkCoverAddress;
+    }
+
+    private boolean inSourceCover(int addr) {
+        return (addr & sourceCoverMask) == sourceCoverAddress;
     }
 
     /** The node among {@code nodes} whose prefix holds {@code addr}, the longest prefix first; -1 if none. */

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import dev.rmtemu.emulator.engine.CycleClock;
+import dev.rmtemu.emulator.engine.DepartureListener;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.metrics.LatencyHistogram;
@@ -81,8 +82,29 @@ import java.util.function.BooleanSupplier;
  * runs the switch with the earliest pending event (ties: lower node index) for
  * all its events of that cycle. That is causal because a packet leaving a
  * switch at cycle c reaches any other switch at a later cycle; same-cycle
- * arrivals at one switch enter its parser in port order. Single-threaded,
- * allocation-free per packet once warm.
+ * arrivals at one switch enter its parser in port order. Allocation-free per
+ * packet once warm.
+ *
+ * <p><b>Windows and threads.</b> The switches run in windows, the conservative scheme of
+ * parallel discrete-event simulators (ns-3's distributed simulator, OMNeT++): the lookahead L
+ * is the shortest switch-to-switch link latency, and a window runs every switch's events from
+ * the earliest pending cycle T up to T + L (exclusive) at once, switch by switch, because
+ * nothing a switch sends in the window can reach another switch before T + L. The switches are
+ * split into as many parts as {@link NetworkOptions#threads()} (switch ordinal s in part s mod
+ * threads; a part runs on whichever thread claims it first); arrivals for a switch of another
+ * part wait in an outbox until the barrier, and host deliveries are counted by the
+ * coordinating thread after it. Even on one thread a window is cheaper than the event-by-event
+ * loop above (one run per switch and window, not one per switch and cycle). The output is the
+ * same bytes as that loop's: a switch's arrivals are ordered by (cycle, port, then the order
+ * its link sent them), which no interleaving of switches or parts changes, and everything else
+ * a part touches belongs to its switches and their outgoing links. The network runs the
+ * event-by-event loop on one thread (and says why in {@link #threadNote()} when more threads
+ * were asked for) when a switch-to-switch link has no delay (no lookahead), or when code
+ * outside the packets' path runs inside the switches and may share state across them: delivery
+ * or arrival listeners, a departure listener added to a switch, control operations or packet
+ * generators (a packet tap, the run's captures and packet log, writes only its own switch's
+ * files and may run on any thread). A hardware-rule violation that two parts meet in one
+ * window is reported for the switch with the lower (cycle, ordinal) of the two.
  */
 public final class NetworkEngine {
     /** Name of the built-in program of regular switches and of programmable switches without one. */
@@ -112,8 +134,14 @@ public final class NetworkEngine {
     /** node → channel a host sends on, or -1. */
     private final int[] hostChannel;
     private final long[] scheduledArrivals;
-    /** Cached next-event cycle per switch (see {@link #runBefore}). */
-    private final long[] nextCycle;
+    /** The switches by next event, on one thread (see {@link #runBefore}). */
+    private final SwitchTimeline timeline;
+    /**
+     * Whether the timeline must be read again from every switch: at the start, and after anything
+     * other than this class's own loop and links may have scheduled events (a parallel run, a
+     * caller of {@link #runBefore} or {@link #drain}).
+     */
+    private boolean timelineStale = true;
     private final long[] unlinkedDrops;
     /** Per switch, per engine port: packets sent out of that unlinked port (a row is made on its first drop). */
     private final long[][] unlinkedByPort;
@@ -155,6 +183,29 @@ public final class NetworkEngine {
     private long now;
     private boolean draining;
     private long lastInjection;
+
+    // threads (see the class comment)
+    /** The departure listener each switch got from the network, to tell a control plane's own from it. */
+    private final DepartureListener[] ownDeparture;
+    /** Threads the switches run on; 0 until the first run decides. */
+    private int threadsUsed;
+    /** Whether the switches run in windows (on one thread or several) rather than the event-by-event loop. */
+    private boolean windowed;
+    private String threadNote;
+    /** Shortest switch-to-switch link latency, in cycles: how far a window reaches past its start. */
+    private long lookahead;
+    /** Worker of each switch ordinal. */
+    private int[] ownerOf;
+    private WindowPart[] windowParts;
+    private NetworkWorkers workers;
+    private final NetworkWorkers.Part windowPart = this::runWindow;
+    /** Set by the coordinating thread around a window (published to the workers by the barrier). */
+    private boolean windowOpen;
+    private long windowEnd;
+    /** Which of the two outbox sets the current window's senders fill. */
+    private int windowParity;
+    /** Cycle up to which the injections' batch last ran the network. */
+    private long ranUntil;
 
     /** Told of every packet a host receives. */
     @FunctionalInterface
@@ -250,7 +301,7 @@ public final class NetworkEngine {
         }
         this.clock = new CycleClock(clockHz);
         scheduledArrivals = new long[sw.size()];
-        nextCycle = new long[sw.size()];
+        timeline = new SwitchTimeline(sw.size());
         unlinkedDrops = new long[sw.size()];
         unlinkedByPort = new long[sw.size()][];
         hopLimitDrops = new long[sw.size()];
@@ -330,6 +381,7 @@ public final class NetworkEngine {
         latency = new LatencyHistogram("network_latency", LatencyMetrics.DEFAULT_INITIAL_HIGHEST_NS);
 
         // forwarding and departures
+        ownDeparture = new DepartureListener[switches.length];
         for (int i = 0; i < switches.length; i++) {
             final int node = switchNode[i];
             final int ordinal = i;
@@ -337,8 +389,9 @@ public final class NetworkEngine {
                 int p = routing.route(node, rec.dstIpv4(), FlowKey.hash(rec));
                 return p == Routing.NO_ROUTE ? PortNumbers.UNSET : p - 1;
             });
-            switches[i].onDeparture((cycle, port, slot, pool) ->
-                    departed(ordinal, cycle, port, pool.record(slot), pool.shim(slot), pool.hops(slot) + 1));
+            ownDeparture[i] = (cycle, port, slot, pool) ->
+                    departed(ordinal, cycle, port, pool.record(slot), pool.shim(slot), pool.hops(slot) + 1);
+            switches[i].onDeparture(ownDeparture[i]);
         }
     }
 
@@ -421,14 +474,25 @@ public final class NetworkEngine {
             throw new IllegalArgumentException("injection at cycle " + cycle + " after one at " + lastInjection);
         }
         lastInjection = cycle;
-        runBefore(cycle);
+        // between two injections only this class schedules switch events (control planes and
+        // scripts act before the first or inside a switch's own run): no rescan of every switch
+        if (runsInWindows()) {
+            // an injection's packet reaches a switch at least one cycle later: the network may lag
+            // behind the injections, and runs once a whole window's worth has come
+            if (cycle - ranUntil >= lookahead) {
+                runParallel(cycle);
+                ranUntil = cycle;
+            }
+        } else {
+            runSerial(cycle);
+        }
         now = Math.max(now, cycle);
         scratch.copyFrom(traceRecord);
         int src = hostMap.assign(scratch);
         FrameSynthesizer.rebuildFrame(scratch); // the host map rewrote the addresses the frame's bytes carry
         scratch.timestampNs(clock.cyclesToNs(cycle));
         injected[src]++;
-        transmit(hostChannel[src], cycle, scratch, 0, 0);
+        transmit(hostChannel[src], cycle, scratch, 0, 0, null);
     }
 
     /** Every switch's event loop throws {@link dev.rmtemu.emulator.engine.RunStopped} once {@code stop} says so. */
@@ -445,10 +509,12 @@ public final class NetworkEngine {
      */
     public void drain() {
         draining = true;
+        timelineStale = true;
         try {
             drainLinks();
         } finally {
             draining = false;
+            closeWorkers(); // the run is over; a later injection starts them again
         }
     }
 
@@ -474,7 +540,7 @@ public final class NetworkEngine {
             for (int ch = 0; ch < channels; ch++) {
                 LinkHold hold = chHold[ch];
                 while (hold != null && hold.count() > 0) {
-                    release(ch, 0, now + 1);
+                    release(ch, 0, now + 1, null);
                     released = true;
                 }
             }
@@ -486,36 +552,47 @@ public final class NetworkEngine {
 
     /**
      * Runs every switch event at a cycle below {@code limit}, earliest first (ties: lower
-     * node index). The next-event cycles are cached in a primitive array: running a switch
-     * changes only its own queue and, through its links, adds arrivals to others (which
-     * {@link #arrive} folds in), so the scan reads one array rather than every switch.
+     * node index). Reads every switch's next event first, so events a caller scheduled on a
+     * switch directly are seen.
      */
     public void runBefore(long limit) {
+        if (runsInWindows()) {
+            runParallel(limit);
+            return;
+        }
+        timelineStale = true;
+        runSerial(limit);
+    }
+
+    /**
+     * {@link #runBefore} on one thread. The next-event cycles are kept in a {@link SwitchTimeline}:
+     * running a switch changes only its own queue and, through its links, adds arrivals to others
+     * (which {@link #arrive} folds in), so a step costs O(log switches), not a read of every switch.
+     */
+    private void runSerial(long limit) {
         SwitchEngine[] sw = switches;
-        long[] next = nextCycle;
-        for (int i = 0; i < sw.length; i++) {
-            next[i] = sw[i].nextEventCycle(); // anything scheduled from outside since the last run
+        SwitchTimeline t = timeline;
+        if (timelineStale) {
+            for (int i = 0; i < sw.length; i++) {
+                t.set(i, sw[i].nextEventCycle());
+            }
+            timelineStale = false;
         }
         while (true) {
-            int best = -1;
-            long bestCycle = Long.MAX_VALUE;
-            for (int i = 0; i < next.length; i++) {
-                if (next[i] < bestCycle) {
-                    bestCycle = next[i];
-                    best = i;
-                }
-            }
-            if (best < 0 || bestCycle >= limit) {
+            int best = t.first();
+            long bestCycle = t.next(best);
+            if (bestCycle >= limit) {
                 return;
             }
             sw[best].runUntil(bestCycle + 1, 0);
             now = Math.max(now, sw[best].now()); // a control operation after the last event does not move it
-            next[best] = sw[best].nextEventCycle();
+            t.set(best, sw[best].nextEventCycle());
         }
     }
 
     /** A packet leaves a switch, which was the {@code hops}-th switch on its way. */
     private void departed(int ordinal, long cycle, int port, PacketRecord rec, long shim, int hops) {
+        WindowPart w = windowOpen ? windowParts[ownerOf[ordinal]] : null;
         int ch = portChannel[ordinal][port];
         if (ch < 0) {
             unlinkedDrops[ordinal]++;
@@ -532,14 +609,16 @@ public final class NetworkEngine {
             hopLimitDrops[ordinal]++; // it would enter a switch beyond its budget: a loop, or a path too long
             return;
         }
-        transmit(ch, cycle, rec, shim, hops);
+        transmit(ch, cycle, rec, shim, hops, w);
     }
 
     /**
      * The packet's last bit enters channel {@code ch} at {@code cycle}, with the shim header word
-     * its switch emitted, having passed {@code hops} switches.
+     * its switch emitted, having passed {@code hops} switches; {@code w} is the part of the sending
+     * switch inside a parallel window, else null.
      */
-    private void transmit(int ch, long cycle, PacketRecord rec, long shim, int hops) {
+    private void transmit(int ch, long cycle, PacketRecord rec, long shim, int hops, WindowPart w) {
+        ImpairmentDecision decision = w == null ? this.decision : w.decision;
         long index = chCarried[ch]++;
         long at = cycle + chLatency[ch];
         int copies = 0;
@@ -571,34 +650,34 @@ public final class NetworkEngine {
                 return;
             }
         }
-        arriveWithCopies(ch, at, rec, shim, hops, copies);
+        arriveWithCopies(ch, at, rec, shim, hops, copies, w);
         LinkHold hold = chHold[ch];
         if (hold != null && hold.count() > 0) {
             hold.overtaken();
             int slot;
             while ((slot = hold.due()) >= 0) {
-                release(ch, slot, at);
+                release(ch, slot, at, w);
             }
         }
     }
 
-    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int hops, int copies) {
-        arrive(ch, at, rec, shim, hops);
+    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int hops, int copies, WindowPart w) {
+        arrive(ch, at, rec, shim, hops, w);
         if (copies > 0) {
             long gap = serialisationCycles(rec.wireLength(), chRateBps[ch]);
             for (int i = 1; i <= copies; i++) {
-                arrive(ch, at + i * gap, rec, shim, hops);
+                arrive(ch, at + i * gap, rec, shim, hops, w);
             }
         }
     }
 
     /** A held packet leaves the link right behind the packet that completed its overtakes (or at {@code notBefore}). */
-    private void release(int ch, int slot, long notBefore) {
+    private void release(int ch, int slot, long notBefore, WindowPart w) {
         LinkHold hold = chHold[ch];
         chReordered[ch]++;
         chLog[ch].add(hold.linkIndex(slot), GroundTruthLog.REORDER, hold.overtakes(slot));
         arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.shim(slot), hold.hops(slot),
-                hold.copies(slot));
+                hold.copies(slot), w);
         hold.remove(slot);
     }
 
@@ -608,7 +687,11 @@ public final class NetworkEngine {
         return Math.max(1, (bits * clock.hz() + rateBps - 1) / rateBps);
     }
 
-    private void arrive(int ch, long at, PacketRecord rec, long shim, int hops) {
+    private void arrive(int ch, long at, PacketRecord rec, long shim, int hops, WindowPart w) {
+        if (w != null) {
+            arriveInWindow(ch, at, rec, shim, hops, w);
+            return;
+        }
         int s = chToSwitch[ch];
         if (s >= 0) {
             if (arrivalListener != null) {
@@ -616,9 +699,7 @@ public final class NetworkEngine {
             }
             scheduledArrivals[s]++;
             switches[s].scheduleArrival(at, chToPort[ch], rec, shim, hops);
-            if (at < nextCycle[s]) {
-                nextCycle[s] = at;
-            }
+            timeline.earlier(s, at);
             return;
         }
         int h = chToHostNode[ch];
@@ -635,17 +716,270 @@ public final class NetworkEngine {
         }
     }
 
+    /** Told of every delivery, in the network's event order (the network then runs on one thread). */
     public void onDelivery(DeliveryListener l) {
         this.deliveryListener = l;
+        redecideThreads();
     }
 
+    /** Told of every arrival, in the network's event order (the network then runs on one thread). */
     public void onArrival(ArrivalListener l) {
         this.arrivalListener = l == null ? null : (node, port, cycle, rec, shim) -> l.arriving(node, port, cycle, rec);
+        redecideThreads();
     }
 
     /** As {@link #onArrival(ArrivalListener)}, with the shim header word each packet carries (a program's own header). */
     public void onArrivalWithShim(ShimArrivalListener l) {
         this.arrivalListener = l;
+        redecideThreads();
+    }
+
+    // ------------------------------------------------------------------ threads
+
+    /** Threads the switches run on (decided at the first injection or run; 1 before). */
+    public int threadsUsed() {
+        return Math.max(1, threadsUsed);
+    }
+
+    /** Whether the switches run in windows (decided at the first injection or run), not event by event. */
+    public boolean windowed() {
+        return windowed;
+    }
+
+    /**
+     * Why the network runs on one thread although more were asked for, as one line (for a
+     * warning), or null. Decided at the first injection or run.
+     */
+    public String threadNote() {
+        return threadNote;
+    }
+
+    /** The shortest switch-to-switch link latency in cycles (a parallel window's reach), 0 before a parallel run. */
+    public long lookaheadCycles() {
+        return lookahead;
+    }
+
+    private boolean runsInWindows() {
+        if (threadsUsed == 0) {
+            decideThreads();
+        }
+        return windowed;
+    }
+
+    /** A listener came after the decision: decide again at the next run (between windows, nothing is pending). */
+    private void redecideThreads() {
+        closeWorkers();
+        threadsUsed = 0;
+    }
+
+    private void decideThreads() {
+        threadNote = null;
+        int wanted = Math.max(1, Math.min(options.threadsToUse(), switches.length));
+        String why = serialReason();
+        if (why != null) {
+            threadsUsed = 1;
+            windowed = false;
+            threadNote = wanted > 1 ? why + "; running on one thread" : null;
+            return;
+        }
+        long reach = MAX_PATH_CYCLES;
+        for (int ch = 0; ch < channels; ch++) {
+            if (chToSwitch[ch] >= 0 && chLatency[ch] > 0 && isSwitchChannel(ch)) {
+                reach = Math.min(reach, chLatency[ch]);
+            }
+        }
+        lookahead = reach;
+        ownerOf = new int[switches.length];
+        int[] owned = new int[wanted];
+        for (int s = 0; s < switches.length; s++) {
+            ownerOf[s] = s % wanted;
+            owned[s % wanted]++;
+        }
+        windowParts = new WindowPart[wanted];
+        for (int w = 0; w < wanted; w++) {
+            int[] mine = new int[owned[w]];
+            for (int s = w, i = 0; s < switches.length; s += wanted) {
+                mine[i++] = s;
+            }
+            windowParts[w] = new WindowPart(w, mine, wanted, frameCapacity);
+        }
+        threadsUsed = wanted;
+        windowed = true;
+    }
+
+    /** Whether channel {@code ch} leaves a switch (its sender is a switch port). */
+    private boolean isSwitchChannel(int ch) {
+        Link l = topology.link(ch / 2);
+        Endpoint from = ch % 2 == 0 ? l.a() : l.b();
+        return switchOf[from.node()] >= 0;
+    }
+
+    /** Why the switches cannot run on several threads with the same output, or null. */
+    private String serialReason() {
+        for (Link l : topology.links()) {
+            if (l.latencyNs() == 0 && switchOf[l.a().node()] >= 0 && switchOf[l.b().node()] >= 0) {
+                return topology.source() + ": links[" + l.id() + "] (" + topology.node(l.a().node()).name() + " - "
+                        + topology.node(l.b().node()).name() + ") has latency_ns 0, which leaves the switches no"
+                        + " lookahead to run ahead of each other";
+            }
+        }
+        if (deliveryListener != null || arrivalListener != null) {
+            return "a listener follows the network's deliveries or arrivals in event order";
+        }
+        for (int s = 0; s < switches.length; s++) {
+            SwitchEngine e = switches[s];
+            if (e.hasControlEvents() || e.departureListener() != ownDeparture[s]) {
+                return "switch " + switchNode(s).name() + " runs control-plane code in its event loop (control"
+                        + " operations, a packet generator or a departure listener of its own)";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Runs every switch event before {@code limit} in windows on the workers; at the end the
+     * arrivals still in outboxes (at or after the limit) are scheduled, so the switches hold
+     * everything pending, as after a run on one thread.
+     */
+    private void runParallel(long limit) {
+        timelineStale = true; // the switches move without the one-thread timeline
+        if (workers == null) {
+            workers = new NetworkWorkers(threadsUsed, windowParts.length);
+        }
+        long t = Long.MAX_VALUE;
+        for (SwitchEngine e : switches) {
+            t = Math.min(t, e.nextEventCycle());
+        }
+        while (t < limit) {
+            windowEnd = t > limit - lookahead ? limit : t + lookahead;
+            windowParity ^= 1;
+            windowOpen = true;
+            workers.runAll(windowPart);
+            windowOpen = false;
+            t = afterWindow();
+        }
+        for (WindowPart from : windowParts) {
+            for (ArrivalOutbox[] parity : from.outboxes) {
+                for (ArrivalOutbox box : parity) {
+                    if (box != null) {
+                        scheduleAll(box);
+                    }
+                }
+            }
+        }
+    }
+
+    /** One part of a window: the arrivals sent to its switches, then its switches up to the window's end. */
+    private void runWindow(int part) {
+        WindowPart me = windowParts[part];
+        me.nextCycle = Long.MAX_VALUE;
+        me.failedSwitch = -1;
+        int previous = windowParity ^ 1;
+        for (WindowPart from : windowParts) {
+            ArrivalOutbox box = from.outboxes[previous][part];
+            if (box != null) {
+                scheduleAll(box);
+            }
+        }
+        long end = windowEnd;
+        long reached = me.now;
+        for (int s : me.switches) {
+            SwitchEngine e = switches[s];
+            me.failedSwitch = s;
+            e.runUntil(end, 0);
+            reached = Math.max(reached, e.now());
+        }
+        me.failedSwitch = -1;
+        me.now = reached;
+        long next = me.nextCycle;
+        for (int s : me.switches) {
+            next = Math.min(next, switches[s].nextEventCycle());
+        }
+        me.nextCycle = next;
+    }
+
+    /** The outbox's arrivals into their switches, in the order they were sent. */
+    private void scheduleAll(ArrivalOutbox box) {
+        for (int i = 0, n = box.size(); i < n; i++) {
+            int s = box.toSwitch(i);
+            scheduledArrivals[s]++;
+            switches[s].scheduleArrival(box.at(i), box.port(i), box.record(i), box.shim(i), box.hops(i));
+        }
+        box.clear();
+    }
+
+    /** A link arrival inside a window: into a switch of the same part now, else into the outbox for its part. */
+    private void arriveInWindow(int ch, long at, PacketRecord rec, long shim, int hops, WindowPart w) {
+        if (at < w.nextCycle) {
+            w.nextCycle = at;
+        }
+        int s = chToSwitch[ch];
+        if (s >= 0) {
+            int owner = ownerOf[s];
+            if (owner == w.index) {
+                scheduledArrivals[s]++;
+                switches[s].scheduleArrival(at, chToPort[ch], rec, shim, hops);
+            } else {
+                w.outboxes[windowParity][owner].add(at, s, chToPort[ch], rec, shim, hops);
+            }
+            return;
+        }
+        int h = chToHostNode[ch];
+        w.delivered(h, at, clock.cyclesToNs(at) - rec.timestampNs(), !topology.node(h).address().contains(rec.dstIpv4()));
+    }
+
+    /**
+     * After the barrier: rethrows a part's failure, applies the deliveries, and returns the
+     * earliest cycle anything is pending at.
+     */
+    private long afterWindow() {
+        RuntimeException failure = null;
+        long failedAt = Long.MAX_VALUE;
+        int failedSwitch = Integer.MAX_VALUE;
+        for (WindowPart w : windowParts) {
+            Throwable t = workers.failure(w.index);
+            if (t == null) {
+                continue;
+            }
+            if (t instanceof Error e) {
+                closeWorkers();
+                throw e;
+            }
+            long at = w.failedSwitch >= 0 ? switches[w.failedSwitch].now() : -1;
+            int s = w.failedSwitch >= 0 ? w.failedSwitch : -1;
+            if (failure == null || at < failedAt || at == failedAt && s < failedSwitch) {
+                failure = t instanceof RuntimeException r ? r : new IllegalStateException(t);
+                failedAt = at;
+                failedSwitch = s;
+            }
+        }
+        if (failure != null) {
+            closeWorkers();
+            throw failure;
+        }
+        long next = Long.MAX_VALUE;
+        for (WindowPart w : windowParts) {
+            for (int i = 0, n = w.deliveries(); i < n; i++) {
+                int h = w.deliveryHost(i);
+                delivered[h]++;
+                if (w.deliveryMisdelivered(i)) {
+                    misdelivered[h]++;
+                }
+                latency.record(w.deliveryLatencyNs(i));
+                now = Math.max(now, w.deliveryCycle(i));
+            }
+            w.clearDeliveries();
+            now = Math.max(now, w.now);
+            next = Math.min(next, w.nextCycle);
+        }
+        return next;
+    }
+
+    private void closeWorkers() {
+        if (workers != null) {
+            workers.close();
+            workers = null;
+        }
     }
 
     // ------------------------------------------------------------------ results

@@ -17,9 +17,14 @@ import java.util.TreeMap;
  * @param maxHops  switch hops a packet may take before it is dropped as {@code hop_limit}
  * @param snapLength frame bytes every packet keeps through the network (switch pools, links);
  *                 {@link #WINDOW_SNAP} = the largest parser window of the network's targets
+ * @param threads  threads that run the switches ({@link #AUTO_THREADS} = the cores available); the
+ *                 output does not depend on it (see {@link NetworkEngine}, "Threads")
  */
 public record NetworkOptions(String program, Map<String, String> params, boolean enforce, long seed, int maxHops,
-                             int snapLength) {
+                             int snapLength, int threads) {
+    /** {@link #threads()} meaning: as many threads as the JVM has cores available. */
+    public static final int AUTO_THREADS = 0;
+
     /** {@link #snapLength()} meaning: the largest parser window among the network's targets. */
     public static final int WINDOW_SNAP = 0;
 
@@ -37,6 +42,25 @@ public record NetworkOptions(String program, Map<String, String> params, boolean
         if (snapLength < 0 || snapLength > PacketRecord.MAX_FRAME_BYTES) {
             throw new UserError("--snaplen must be in 1.." + PacketRecord.MAX_FRAME_BYTES + ", got " + snapLength);
         }
+        if (threads < 0) {
+            throw new UserError("--threads must be at least 1, got " + threads);
+        }
+    }
+
+    /** With as many threads as cores. */
+    public NetworkOptions(String program, Map<String, String> params, boolean enforce, long seed, int maxHops,
+                          int snapLength) {
+        this(program, params, enforce, seed, maxHops, snapLength, AUTO_THREADS);
+    }
+
+    /** These options with {@code n} threads ({@link #AUTO_THREADS}: the cores available). */
+    public NetworkOptions withThreads(int n) {
+        return new NetworkOptions(program, params, enforce, seed, maxHops, snapLength, n);
+    }
+
+    /** The threads to run on: {@link #threads()}, or the cores available when it is {@link #AUTO_THREADS}. */
+    public int threadsToUse() {
+        return threads == AUTO_THREADS ? Runtime.getRuntime().availableProcessors() : threads;
     }
 
     /** With the parser windows' snap length. */

@@ -62,7 +62,7 @@ public final class NetworkReplay {
         // every input is checked before the run directory is touched
         Topology topology = TopologySpec.parse(o.topology());
         NetworkEngine net = NetworkEngine.build(topology,
-                new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed(), o.maxHops(), o.snapLength()), ProgramPlugins.registry());
+                new NetworkOptions(o.program(), o.params(), o.enforce(), o.seed(), o.maxHops(), o.snapLength(), o.threads()), ProgramPlugins.registry());
         if (o.control() != null) {
             ControlScript.apply(o.control(), net);
         }

@@ -185,9 +185,10 @@ public final class RunDirectory implements AutoCloseable {
 
     /**
      * Adds {@code names} (relative paths; a directory ends in '/') to the manifest and rewrites
-     * the interim report.json, before any of them is written.
+     * the interim report.json, before any of them is written. Synchronized: a network's switches
+     * open their capture files from their worker threads.
      */
-    public void plan(List<String> names) {
+    public synchronized void plan(List<String> names) {
         for (String n : names) {
             refuseLinkedParent(checkedName(n));
         }
@@ -222,7 +223,7 @@ public final class RunDirectory implements AutoCloseable {
      * parents and returns its temporary path; {@link #commit} renames it into place. Until
      * then it is the same temporary file {@link #failed} and the next run remove.
      */
-    public Path openStream(String name) {
+    public synchronized Path openStream(String name) {
         String n = checkedName(name);
         if (!files.contains(n)) {
             plan(List.of(n));

@@ -35,12 +35,14 @@ import java.util.TreeMap;
  * @param capture     the captures and packet log to write into {@code out} ({@link CaptureOptions#NONE}: none)
  * @param p4          how a {@code program} given as {@code FILE.p4} is preprocessed ({@code -I}, {@code -D}), or
  *                    null for no include directories and no macros (see {@link #p4Options()})
+ * @param threads     threads a network replay runs its switches on ({@link NetworkOptions#AUTO_THREADS}: the
+ *                    cores available); no output depends on it
  */
 public record ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
                             long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
                             boolean progress, Path control, String topology, boolean force, int maxHops,
                             boolean saveRegisters, int snapLength, int loops, CaptureOptions capture,
-                            PreprocessorOptions p4) {
+                            PreprocessorOptions p4, int threads) {
     /** {@link #snapLength()} meaning: the parser window of the target (of the largest, in a network). */
     public static final int WINDOW_SNAP = NetworkOptions.WINDOW_SNAP;
 
@@ -56,6 +58,16 @@ public record ReplayOptions(String program, Map<String, String> params, String t
         if (capture == null) {
             capture = CaptureOptions.NONE;
         }
+    }
+
+    /** With as many network threads as cores. */
+    public ReplayOptions(String program, Map<String, String> params, String target, String trace, String timing,
+                         long seed, int ports, double portGbps, boolean enforce, long maxPackets, Path out,
+                         boolean progress, Path control, String topology, boolean force, int maxHops,
+                         boolean saveRegisters, int snapLength, int loops, CaptureOptions capture,
+                         PreprocessorOptions p4) {
+        this(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out, progress, control,
+                topology, force, maxHops, saveRegisters, snapLength, loops, capture, p4, NetworkOptions.AUTO_THREADS);
     }
 
     /** Without captures or a packet log. */
@@ -86,7 +98,7 @@ public record ReplayOptions(String program, Map<String, String> params, String t
     /** These options with {@code c} as the captures and packet log. */
     public ReplayOptions withCapture(CaptureOptions c) {
         return new ReplayOptions(program, params, target, trace, timing, seed, ports, portGbps, enforce, maxPackets, out,
-                progress, control, topology, force, maxHops, saveRegisters, snapLength, loops, c, p4);
+                progress, control, topology, force, maxHops, saveRegisters, snapLength, loops, c, p4, threads);
     }
 
     /** With the parser window's snap length, one pass over the trace. */

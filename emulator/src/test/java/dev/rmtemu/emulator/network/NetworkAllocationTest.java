@@ -2,9 +2,12 @@ package dev.rmtemu.emulator.network;
 
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.traces.PacketRecord;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,19 +16,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Injecting, forwarding through five switches and delivering allocates nothing per
  * packet once warm (measured with the JVM's per-thread allocation counter; the bound
- * is far below one object per packet, which would be megabytes).
+ * is far below one object per packet, which would be megabytes), on one thread and on
+ * two (the injecting thread and the network's worker threads counted together).
  */
 class NetworkAllocationTest {
     private static final long TOLERATED_BYTES = 64 * 1024;
 
-    @Test
-    void fatTreeSteadyStateAllocatesNothingPerPacket() {
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void fatTreeSteadyStateAllocatesNothingPerPacket(int threads) {
         java.lang.management.ThreadMXBean plain = ManagementFactory.getThreadMXBean();
         assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "allocation counter not available");
         com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) plain;
         assumeTrue(bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled(),
                 "allocation counter disabled");
-        NetworkEngine net = NetworkEngine.build(TopologySpec.parse("builtin:fattree?k=4"), NetworkOptions.of(2));
+        NetworkEngine net = NetworkEngine.build(TopologySpec.parse("builtin:fattree?k=4"), NetworkOptions.of(2).withThreads(threads));
         PacketRecord[] packets = new PacketRecord[4096];
         for (int i = 0; i < packets.length; i++) {
             packets[i] = NetworkEngineTest.packet(i, 64 + (i * 37) % 1400);
@@ -34,14 +39,36 @@ class NetworkAllocationTest {
         for (int i = 0; i < 20_000; i++) {
             net.inject(cycle += 150, packets[i & (packets.length - 1)]);
         }
-        long before = bean.getThreadAllocatedBytes(Thread.currentThread().getId());
+        long[] ids = engineThreads();
+        assertTrue(ids.length >= threads, "worker threads: " + (ids.length - 1));
+        long before = allocated(bean, ids);
         for (int i = 0; i < 40_000; i++) {
             net.inject(cycle += 150, packets[i & (packets.length - 1)]);
         }
-        long allocated = bean.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        long allocated = allocated(bean, ids) - before;
+        assertEquals(threads, net.threadsUsed());
         net.drain();
         net.checkConservation();
         assertEquals(60_000, net.totals().delivered());
         assertTrue(allocated < TOLERATED_BYTES, "allocated " + allocated + " B for 40,000 packets");
+    }
+
+    /** This thread and the network's workers (started by the warm-up's first window). */
+    private static long[] engineThreads() {
+        List<Long> ids = new ArrayList<>(List.of(Thread.currentThread().getId()));
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(NetworkWorkers.THREAD_NAME)) {
+                ids.add(t.getId());
+            }
+        }
+        return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static long allocated(com.sun.management.ThreadMXBean bean, long[] ids) {
+        long sum = 0;
+        for (long b : bean.getThreadAllocatedBytes(ids)) {
+            sum += b;
+        }
+        return sum;
     }
 }
