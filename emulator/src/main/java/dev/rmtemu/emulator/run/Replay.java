@@ -84,6 +84,12 @@ public final class Replay {
     }
 
     static ReplayResult run(ReplayOptions o, Progress progress, List<ProgramControlPlane> planes, StopRequest stop) {
+        return run(o, progress, planes, stop, true);
+    }
+
+    /** As {@link #run(ReplayOptions, Progress, List, StopRequest)}, the switch's cut-through on or off (the tests' A/B). */
+    static ReplayResult run(ReplayOptions o, Progress progress, List<ProgramControlPlane> planes, StopRequest stop,
+                            boolean cutThrough) {
         // every input is checked before the run directory is touched
         TargetProfile profile = TargetProfiles.load(o.target());
         StageProgram program = ProgramPlugins.registry(o.p4Options()).build(o.program(), o.params());
@@ -91,6 +97,7 @@ public final class Replay {
         SwitchConfig cfg = new SwitchConfig(profile, program, ports, PortConfig.strictPriority(o.portGbps()), o.enforce());
         int snap = o.snapLength() == ReplayOptions.WINDOW_SNAP ? profile.parser().windowBytes() : o.snapLength();
         SwitchEngine engine = new SwitchEngine(cfg, snap);
+        engine.cutThrough(cutThrough);
         if (o.control() != null) {
             ControlScript.apply(o.control(), engine);
         }
