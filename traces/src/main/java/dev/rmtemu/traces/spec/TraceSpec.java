@@ -8,6 +8,7 @@ import dev.rmtemu.traces.gen.GeneratorConfig;
 import dev.rmtemu.traces.gen.GeneratorKind;
 import dev.rmtemu.traces.gen.SyntheticSource;
 import dev.rmtemu.traces.pcap.CaptureFiles;
+import dev.rmtemu.traces.pcap.CaptureReader;
 import dev.rmtemu.traces.store.TraceStore;
 import dev.rmtemu.traces.store.TraceStoreSource;
 
@@ -61,8 +62,9 @@ public final class TraceSpec {
     }
 
     /**
-     * Reads the whole trace {@code spec} names once, strictly, and returns its record count: a
-     * capture to its end (a record cut off mid-file is refused), a trace store's every record
+     * Reads the whole trace {@code spec} names once, strictly, and returns its frame count: a
+     * capture to its end, every header checked but no frame decoded (a record cut off mid-file is
+     * refused), a trace store's every record
      * against the count and CRC32C of its manifest. A run calls it before its run directory is
      * touched, so damage that would otherwise show only at the end (or never, with a packet
      * limit) costs nothing of the previous run. A generator is not read (it cannot be damaged):
@@ -73,6 +75,10 @@ public final class TraceSpec {
             return PacketSource.UNKNOWN_COUNT;
         }
         try (PacketSource s = open(spec, false)) {
+            if (s instanceof CaptureReader capture) {
+                // every check reading makes, without decoding the frames: a header walk
+                return capture.verifyRest();
+            }
             PacketRecord r = PacketRecord.allocate();
             long n = 0;
             while (s.next(r)) {
