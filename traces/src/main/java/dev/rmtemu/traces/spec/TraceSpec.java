@@ -70,6 +70,40 @@ public final class TraceSpec {
      * limit) costs nothing of the previous run. A generator is not read (it cannot be damaged):
      * returns {@link PacketSource#UNKNOWN_COUNT}.
      */
+    /**
+     * {@link #verify} then {@link #open}: the trace {@code spec} names, checked to its end and
+     * ready from its first packet. A trace store is read once for the check and rewound, so its
+     * files are checked once, not twice.
+     */
+    public static PacketSource openVerified(String spec) {
+        if (spec.startsWith(GENERATOR_PREFIX)) {
+            return open(spec);
+        }
+        PacketSource s = open(spec, false);
+        if (!(s instanceof TraceStoreSource store)) {
+            s.close();
+            verify(spec);
+            return open(spec);
+        }
+        try {
+            readToEnd(store);
+            store.rewind();
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private static long readToEnd(PacketSource s) {
+        PacketRecord r = PacketRecord.allocate();
+        long n = 0;
+        while (s.next(r)) {
+            n++;
+        }
+        return n;
+    }
+
     public static long verify(String spec) {
         if (spec.startsWith(GENERATOR_PREFIX)) {
             return PacketSource.UNKNOWN_COUNT;
@@ -79,12 +113,7 @@ public final class TraceSpec {
                 // every check reading makes, without decoding the frames: a header walk
                 return capture.verifyRest();
             }
-            PacketRecord r = PacketRecord.allocate();
-            long n = 0;
-            while (s.next(r)) {
-                n++;
-            }
-            return n;
+            return readToEnd(s);
         }
     }
 

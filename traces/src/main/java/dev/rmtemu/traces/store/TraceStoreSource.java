@@ -141,6 +141,20 @@ public final class TraceStoreSource implements PacketSource {
                 + ")");
     }
 
+    /**
+     * Back to the first record, as a fresh open would be but without checking the files again:
+     * a run that read the whole store to check it replays it from the start.
+     */
+    public void rewind() {
+        try {
+            tailer.toStart();
+        } catch (Exception | InternalError e) {
+            throw chronicleFailure("rewinding it", e);
+        }
+        read = 0;
+        crc.reset();
+    }
+
     /** Records in the store according to its manifest. */
     public long recordCount() {
         return expected;
