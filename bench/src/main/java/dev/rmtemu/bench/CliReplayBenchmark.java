@@ -50,8 +50,8 @@ import java.util.stream.Stream;
  * </ul>
  * One operation is one packet, so both scores are packets per second.
  */
-@Warmup(iterations = 2)
-@Measurement(iterations = 5)
+@Warmup(iterations = 2, time = 4)
+@Measurement(iterations = 5, time = 4)
 public class CliReplayBenchmark extends EngineBenchmark {
     /** Packets per invocation: an invocation is about a second of work, so a run's fixed costs show as they do to a user. */
     static final int PACKETS = 1 << 22;
