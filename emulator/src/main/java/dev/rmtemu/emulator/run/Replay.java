@@ -84,6 +84,12 @@ public final class Replay {
     }
 
     static ReplayResult run(ReplayOptions o, Progress progress, List<ProgramControlPlane> planes, StopRequest stop) {
+        return run(o, progress, planes, stop, true);
+    }
+
+    /** As {@link #run(ReplayOptions, Progress, List, StopRequest)}, the switch's cut-through on or off (the tests' A/B). */
+    static ReplayResult run(ReplayOptions o, Progress progress, List<ProgramControlPlane> planes, StopRequest stop,
+                            boolean cutThrough) {
         // every input is checked before the run directory is touched
         TargetProfile profile = TargetProfiles.load(o.target());
         StageProgram program = ProgramPlugins.registry(o.p4Options()).build(o.program(), o.params());
@@ -91,6 +97,7 @@ public final class Replay {
         SwitchConfig cfg = new SwitchConfig(profile, program, ports, PortConfig.strictPriority(o.portGbps()), o.enforce());
         int snap = o.snapLength() == ReplayOptions.WINDOW_SNAP ? profile.parser().windowBytes() : o.snapLength();
         SwitchEngine engine = new SwitchEngine(cfg, snap);
+        engine.cutThrough(cutThrough);
         if (o.control() != null) {
             ControlScript.apply(o.control(), engine);
         }
@@ -98,12 +105,10 @@ public final class Replay {
         for (ProgramControlPlane c : planes) {
             c.check(engine, o);
         }
-        if (o.out() != null) {
-            // the whole trace, before the run directory is touched: damage found only at its end
-            // (a cut-off capture, a store record that fails its checksum) must not cost the previous run
-            TraceSpec.verify(o.trace());
-        }
-        PacketSource source = LoopedSource.of(TraceSpec.open(o.trace()), () -> TraceSpec.open(o.trace()), o.loops());
+        // with outputs, the whole trace before the run directory is touched: damage found only at its
+        // end (a cut-off capture, a store record that fails its checksum) must not cost the previous run
+        PacketSource first = o.out() != null ? TraceSpec.openVerified(o.trace()) : TraceSpec.open(o.trace());
+        PacketSource source = LoopedSource.of(first, () -> TraceSpec.open(o.trace()), o.loops());
         if (progress != null) {
             progress.total(expectedPackets(source, o.maxPackets()));
         }

@@ -229,20 +229,31 @@ public final class TrafficManager {
         return admitted;
     }
 
-    private int admit(long cycle, int port, int gq, int packetHandle, int bytes, int bufferBytes) {
+    /**
+     * Tail-drop admission of {@code cells} to queue {@code gq} of {@code port}: -1 when they fit,
+     * else the ordinal of the first limit they break (queue, port, shared buffer).
+     */
+    private int refusal(long cycle, int port, int gq, int cells) {
         if (cycle < lastEnqueueCycle[gq]) {
             throw new IllegalArgumentException("enqueue at cycle " + cycle + " to port " + port + " queue "
                     + (gq - queueBase[port]) + " after an enqueue at cycle " + lastEnqueueCycle[gq]);
         }
-        int cells = cellsFor(bufferBytes);
-        int cause;
         if (queueCells[gq] + cells > queueLimitCells[gq]) {
-            cause = DropCause.QUEUE_LIMIT.ordinal();
-        } else if (portCells[port] + cells > portLimitCells[port]) {
-            cause = DropCause.PORT_LIMIT.ordinal();
-        } else if (bufferCells + cells > sharedBufferCells) {
-            cause = DropCause.BUFFER_FULL.ordinal();
-        } else {
+            return DropCause.QUEUE_LIMIT.ordinal();
+        }
+        if (portCells[port] + cells > portLimitCells[port]) {
+            return DropCause.PORT_LIMIT.ordinal();
+        }
+        if (bufferCells + cells > sharedBufferCells) {
+            return DropCause.BUFFER_FULL.ordinal();
+        }
+        return -1;
+    }
+
+    private int admit(long cycle, int port, int gq, int packetHandle, int bytes, int bufferBytes) {
+        int cells = cellsFor(bufferBytes);
+        int cause = refusal(cycle, port, gq, cells);
+        if (cause < 0) {
             lastEnqueueCycle[gq] = cycle;
             fifos[gq].push(packetHandle, bytes, cells, queueCells[gq], cycle);
             nonEmpty[port] |= 1L << (gq - queueBase[port]);
@@ -256,6 +267,65 @@ public final class TrafficManager {
         }
         dropped[gq * CAUSES + cause]++;
         return cause + 1;
+    }
+
+    // ------------------------------------------------------------------ cut-through
+
+    /**
+     * Whether a packet offered to {@code port} at {@code cycle} could start at once: the port
+     * holds no packet, its serialiser is free by {@code cycle}, and it schedules by strict
+     * priority (a DRR port moves its round-robin pointer and deficits even for a lone packet,
+     * so it always goes through its queue). {@link #cutThrough} may then be used instead of
+     * {@link #enqueue} and {@link #dequeue} at the same cycle.
+     */
+    public boolean canCutThrough(int port, long cycle) {
+        checkPort(port);
+        return portPackets[port] == 0 && !drr[port] && cycle >= lastDequeueCycle[port]
+                && (freeRemainder[port] == 0 ? freeCycle[port] : freeCycle[port] + 1) <= cycle;
+    }
+
+    /**
+     * Cut-through: offers a packet to a port for which {@link #canCutThrough} holds and, if it
+     * is admitted, starts serialising it at once, exactly as
+     * {@code enqueue(cycle, port, qid, handle, bytes, extra)} followed by
+     * {@code dequeue(cycle, port, out)} would: the same admission (limits, drop counts), the
+     * same counters, the same serialisation and the same {@code out}, without passing the
+     * packet through its queue's FIFO.
+     *
+     * @return {@link DropCause#ADMITTED} (0) with {@code out} filled, or the drop cause's code
+     * @throws IllegalStateException if {@link #canCutThrough} does not hold (an engine bug)
+     */
+    public int cutThrough(long cycle, int port, int qid, int packetHandle, int bytes, int extraBufferBytes,
+                          DequeueInfo out) {
+        int gq = queueIndex(port, qid);
+        checkBytes(bytes);
+        if (extraBufferBytes < 0) {
+            throw new IllegalArgumentException("extra buffer bytes " + extraBufferBytes + " < 0");
+        }
+        if (!canCutThrough(port, cycle)) {
+            throw new IllegalStateException("cut-through at cycle " + cycle + " on port " + port
+                    + ", which is busy or holds packets");
+        }
+        int cause = refusal(cycle, port, gq, cellsFor(bytes + extraBufferBytes));
+        if (cause >= 0) {
+            dropped[gq * CAUSES + cause]++;
+            return cause + 1;
+        }
+        lastEnqueueCycle[gq] = cycle;
+        enqueued[gq]++;
+        serialise(port, cycle, cycle, bytes, out);
+        lastDequeueCycle[port] = cycle;
+        dequeued[gq]++;
+        dequeuedBytes[gq] += bytes;
+        out.packetHandle = packetHandle;
+        out.port = port;
+        out.qid = gq - queueBase[port];
+        out.bytes = bytes;
+        out.enqQdepth = queueCells[gq]; // the empty queue it would have joined (and left again)
+        out.enqTstamp = cycle;
+        out.deqQdepth = queueCells[gq];
+        out.deqTimedelta = out.serialisationStartCycle - cycle;
+        return DropCause.ADMITTED;
     }
 
     // ------------------------------------------------------------------ dequeue

@@ -72,6 +72,19 @@ public abstract class CaptureReader implements PacketSource {
         return false;
     }
 
+    /**
+     * Reads the rest of the capture as {@link #next} would, every block and frame header checked
+     * (strictly: the first damage throws; lenient: it ends reading), without decoding a frame into
+     * a record: a run's check of its whole input before it starts. Returns the frames read.
+     */
+    public final long verifyRest() {
+        long before = frames;
+        while (next(null)) {
+            // each frame is checked by readFrame, which decodes nothing when given no record
+        }
+        return frames - before;
+    }
+
     /** Shows every frame read from now on to {@code tap} (null: none). */
     public void tap(FrameTap frameTap) {
         this.tap = frameTap;
@@ -84,7 +97,10 @@ public abstract class CaptureReader implements PacketSource {
         }
     }
 
-    /** Reads one frame: a record into {@code into}, a counted skip, or the end of input. */
+    /**
+     * Reads one frame: a record into {@code into}, a counted skip, or the end of input. With
+     * {@code into} null the frame is checked as always and skipped undecoded ({@link #verifyRest}).
+     */
     protected abstract int readFrame(PacketRecord into);
 
     /** Records returned so far. */

@@ -263,7 +263,10 @@ public final class FrameSynthesizer {
         }
         if (checksumAt >= 0 && !r.isFragment()) {
             int sum = r.protocol() == PacketRecord.PROTO_ICMP ? 0 : pseudoHeaderSum(r, b, ip, l4Len);
-            int checksum = ~onesSum(b, l4, Math.min(l4Len, off + cap - l4), sum) & 0xFFFF;
+            // past the header and the payload's leading word the captured bytes are zeros, which add nothing
+            int summed = Math.min(Math.min(l4Len, off + cap - l4),
+                    payload - l4 + (r.payloadHash() != 0 ? PayloadHash.SYNTHETIC_PAYLOAD_BYTES : 0));
+            int checksum = ~onesSum(b, l4, summed, sum) & 0xFFFF;
             if (checksum == 0 && r.protocol() == PacketRecord.PROTO_UDP) {
                 checksum = 0xFFFF; // RFC 768: a computed 0 is sent as all ones (0 means "no checksum")
             }

@@ -101,6 +101,10 @@ public final class PcapReader extends CaptureReader {
             return badFrame(at, SkipReason.BAD_TIMESTAMP, (fracToNanos == 1 ? "nanosecond" : "microsecond")
                     + " field " + frac + " is not below " + NANOS_PER_SECOND / fracToNanos);
         }
+        if (into == null) {
+            in.advance(RECORD_HEADER + capLen); // checked, not decoded (verifyRest)
+            return FRAME_RECORD;
+        }
         into.timestampNs(seconds * NANOS_PER_SECOND + frac * fracToNanos)
                 .wireLength(origLen).ingressPort(0);
         tapFrame(b, p + RECORD_HEADER, capLen, origLen, linkType);

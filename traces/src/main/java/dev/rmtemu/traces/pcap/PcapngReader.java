@@ -289,10 +289,14 @@ public final class PcapngReader extends CaptureReader {
             }
             lastTimestampNs = ns + offset;
         }
-        into.timestampNs(lastTimestampNs).wireLength(origLen).ingressPort(iface);
         if (readComments) {
             comment = type == BLOCK_EPB ? packetComment(b, p + 28 + ((capLen + 3) & ~3), p + len - 4) : null;
         }
+        if (into == null) {
+            in.advance(len); // checked, not decoded (verifyRest)
+            return FRAME_RECORD;
+        }
+        into.timestampNs(lastTimestampNs).wireLength(origLen).ingressPort(iface);
         tapFrame(b, p + data, capLen, origLen, linkTypes[iface]);
         boolean ok = PacketDecoder.toRecord(b, p + data, capLen, linkTypes[iface], into, skips, notIp);
         in.advance(len);

@@ -8,6 +8,7 @@ import dev.rmtemu.traces.gen.GeneratorConfig;
 import dev.rmtemu.traces.gen.GeneratorKind;
 import dev.rmtemu.traces.gen.SyntheticSource;
 import dev.rmtemu.traces.pcap.CaptureFiles;
+import dev.rmtemu.traces.pcap.CaptureReader;
 import dev.rmtemu.traces.store.TraceStore;
 import dev.rmtemu.traces.store.TraceStoreSource;
 
@@ -61,24 +62,58 @@ public final class TraceSpec {
     }
 
     /**
-     * Reads the whole trace {@code spec} names once, strictly, and returns its record count: a
-     * capture to its end (a record cut off mid-file is refused), a trace store's every record
+     * Reads the whole trace {@code spec} names once, strictly, and returns its frame count: a
+     * capture to its end, every header checked but no frame decoded (a record cut off mid-file is
+     * refused), a trace store's every record
      * against the count and CRC32C of its manifest. A run calls it before its run directory is
      * touched, so damage that would otherwise show only at the end (or never, with a packet
      * limit) costs nothing of the previous run. A generator is not read (it cannot be damaged):
      * returns {@link PacketSource#UNKNOWN_COUNT}.
      */
+    /**
+     * {@link #verify} then {@link #open}: the trace {@code spec} names, checked to its end and
+     * ready from its first packet. A trace store is read once for the check and rewound, so its
+     * files are checked once, not twice.
+     */
+    public static PacketSource openVerified(String spec) {
+        if (spec.startsWith(GENERATOR_PREFIX)) {
+            return open(spec);
+        }
+        PacketSource s = open(spec, false);
+        if (!(s instanceof TraceStoreSource store)) {
+            s.close();
+            verify(spec);
+            return open(spec);
+        }
+        try {
+            readToEnd(store);
+            store.rewind();
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private static long readToEnd(PacketSource s) {
+        PacketRecord r = PacketRecord.allocate();
+        long n = 0;
+        while (s.next(r)) {
+            n++;
+        }
+        return n;
+    }
+
     public static long verify(String spec) {
         if (spec.startsWith(GENERATOR_PREFIX)) {
             return PacketSource.UNKNOWN_COUNT;
         }
         try (PacketSource s = open(spec, false)) {
-            PacketRecord r = PacketRecord.allocate();
-            long n = 0;
-            while (s.next(r)) {
-                n++;
+            if (s instanceof CaptureReader capture) {
+                // every check reading makes, without decoding the frames: a header walk
+                return capture.verifyRest();
             }
-            return n;
+            return readToEnd(s);
         }
     }
 

@@ -33,4 +33,10 @@ final class RecordChecksum {
     long value() {
         return crc.getValue();
     }
+
+    /** Back to the checksum of no record. */
+    void reset() {
+        crc.reset();
+        metadata.clear();
+    }
 }

@@ -141,6 +141,23 @@ public final class TraceStoreSource implements PacketSource {
                 + ")");
     }
 
+    /**
+     * Back to the first record, as a fresh open would be but without checking the files again:
+     * a run that read the whole store to check it replays it from the start. The records may
+     * then be read on another thread (the packet ring's reader) than the one that checked them.
+     */
+    public void rewind() {
+        try {
+            tailer.toStart();
+            // Chronicle binds a tailer to the first thread that uses it; the hand-over is sequential
+            tailer.singleThreadedCheckReset();
+        } catch (Exception | InternalError e) {
+            throw chronicleFailure("rewinding it", e);
+        }
+        read = 0;
+        crc.reset();
+    }
+
     /** Records in the store according to its manifest. */
     public long recordCount() {
         return expected;

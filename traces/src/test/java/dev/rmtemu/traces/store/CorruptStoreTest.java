@@ -18,6 +18,7 @@ import java.util.Random;
 
 import static dev.rmtemu.traces.TraceTestSupport.drain;
 import static dev.rmtemu.traces.TraceTestSupport.gen;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -158,6 +159,33 @@ class CorruptStoreTest {
         }
         Files.writeString(manifest, sb.toString(), StandardCharsets.UTF_8);
         assertEquals(store + ": corrupt trace store: the records do not match their checksum (corrupt records)", refusal());
+    }
+
+    @Test
+    void openVerifiedReadsTheStoreOnceToCheckItThenHandsItOutFromTheStart() throws IOException {
+        try (PacketSource src = TraceSpec.openVerified(store.toString())) {
+            List<byte[]> again = drain(src);
+            assertEquals(records.size(), again.size());
+            for (int i = 0; i < again.size(); i++) {
+                assertArrayEquals(records.get(i), again.get(i), "record " + i);
+            }
+        }
+    }
+
+    @Test
+    void openVerifiedRefusesDamageOnlyTheLastRecordShowsBeforeHandingOutOne() throws IOException {
+        flipRecordBytes();
+        Path manifest = store.resolve(TraceStore.MANIFEST);
+        String key = StoreManifest.FILE_KEY + cycleFile.getFileName();
+        StoreManifest.QueueFile now = StoreManifest.describeFiles(store).get(cycleFile.getFileName().toString());
+        StringBuilder sb = new StringBuilder();
+        for (String line : Files.readAllLines(manifest, StandardCharsets.UTF_8)) {
+            sb.append(line.startsWith(key + "=") ? key + "=" + now.manifestValue() : line).append('\n');
+        }
+        Files.writeString(manifest, sb.toString(), StandardCharsets.UTF_8);
+        UserError e = assertThrows(UserError.class, () -> TraceSpec.openVerified(store.toString()).close());
+        assertEquals(store + ": corrupt trace store: the records do not match their checksum (corrupt records)",
+                e.getMessage());
     }
 
     @Test

@@ -1,0 +1,86 @@
+package dev.rmtemu.emulator.tm;
+
+import dev.rmtemu.traces.gen.SplitMix64;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link TrafficManager#cutThrough} is enqueue followed by dequeue at the same cycle, for a port
+ * that is empty and idle: the same dequeue description, port timing, counters and drops.
+ */
+class CutThroughTest {
+    private static TrafficManager tm(double gbps, int queueLimitCells) {
+        PortConfig port = PortConfig.strictPriority(gbps).withLimits(queueLimitCells, PortConfig.DEFAULT_PORT_LIMIT_CELLS);
+        return new TrafficManager(TrafficManagerConfig.uniform(TrafficManagerConfig.TOFINO1_CLOCK_HZ, 2, port));
+    }
+
+    @Test
+    void aPacketToAnIdlePortStartsAsEnqueueThenDequeueWouldStartIt() {
+        // 40 G: a 1500 B frame takes 1520 * 8 * 1.22e9 / 40e9 = 370.88 cycles, so free instants carry fractions
+        TrafficManager queued = tm(40, PortConfig.DEFAULT_QUEUE_LIMIT_CELLS);
+        TrafficManager cut = tm(40, PortConfig.DEFAULT_QUEUE_LIMIT_CELLS);
+        DequeueInfo a = new DequeueInfo();
+        DequeueInfo b = new DequeueInfo();
+        SplitMix64 random = new SplitMix64(34);
+        long cycle = 0;
+        int fractional = 0;
+        for (int handle = 1; handle <= 2000; handle++) {
+            int bytes = 64 + random.nextInt(1437);
+            int qid = random.nextInt(8);
+            cycle = Math.max(cycle + random.nextInt(400), queued.portFreeCycle(1));
+            assertEquals(queued.canCutThrough(1, cycle), cut.canCutThrough(1, cycle));
+            assertTrue(cut.canCutThrough(1, cycle), "port idle and empty at cycle " + cycle);
+            assertEquals(0, queued.enqueue(cycle, 1, qid, handle, bytes, 3));
+            assertEquals(qid, queued.dequeue(cycle, 1, a));
+            assertEquals(0, cut.cutThrough(cycle, 1, qid, handle, bytes, 3, b));
+            assertEquals(a.toString(), b.toString());
+            assertEquals(queued.portFreeCycleFloor(1), cut.portFreeCycleFloor(1));
+            assertEquals(queued.portFreeCycleRemainder(1), cut.portFreeCycleRemainder(1));
+            assertEquals(queued.enqueuedPackets(1, qid), cut.enqueuedPackets(1, qid));
+            assertEquals(queued.dequeuedBytes(1, qid), cut.dequeuedBytes(1, qid));
+            assertEquals(0, cut.bufferOccupancyCells());
+            assertEquals(cycle, b.serialisationStartCycle(), "starts at once");
+            if (queued.portFreeCycleRemainder(1) != 0) {
+                fractional++;
+            }
+        }
+        assertEquals(queued.totalDequeued(), cut.totalDequeued());
+        assertTrue(fractional > 1000, "most free instants fall between two cycles: " + fractional);
+    }
+
+    @Test
+    void aBusyOrNonEmptyPortCannotCutThrough() {
+        TrafficManager tm = tm(40, PortConfig.DEFAULT_QUEUE_LIMIT_CELLS);
+        DequeueInfo info = new DequeueInfo();
+        assertEquals(0, tm.cutThrough(100, 0, 0, 1, 1500, 0, info));
+        assertEquals(471, info.serialisationEndCycle()); // 100 + 370.88, rounded up
+        assertFalse(tm.canCutThrough(0, 470), "still serialising");
+        assertTrue(tm.canCutThrough(0, 471));
+        assertTrue(tm.canCutThrough(1, 100), "another port is idle");
+        assertEquals(0, tm.enqueue(471, 0, 0, 2, 64));
+        assertFalse(tm.canCutThrough(0, 471), "a packet is queued");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> tm.cutThrough(471, 0, 0, 3, 64, 0, info));
+        assertEquals("cut-through at cycle 471 on port 0, which is busy or holds packets", e.getMessage());
+        TrafficManager drr = new TrafficManager(TrafficManagerConfig.uniform(TrafficManagerConfig.TOFINO1_CLOCK_HZ, 1,
+                PortConfig.drr(40, List.of(1500, 1500))));
+        assertFalse(drr.canCutThrough(0, 0), "a DRR port always goes through its queues");
+    }
+
+    @Test
+    void aRefusedPacketIsDroppedAndCountedAsAtEnqueue() {
+        TrafficManager tm = tm(40, 10); // a 1500 B frame needs 19 cells
+        DequeueInfo info = new DequeueInfo();
+        assertEquals(DropCause.QUEUE_LIMIT.code(), tm.cutThrough(0, 0, 2, 1, 1500, 0, info));
+        assertEquals(1, tm.droppedPackets(0, 2, DropCause.QUEUE_LIMIT));
+        assertEquals(0, tm.totalEnqueued());
+        assertTrue(tm.canCutThrough(0, 0), "nothing was sent");
+        assertEquals(0, tm.cutThrough(0, 0, 2, 2, 800, 0, info)); // 10 cells fit
+        assertEquals(1, tm.totalDequeued());
+    }
+}
