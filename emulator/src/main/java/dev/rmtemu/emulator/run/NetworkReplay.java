@@ -75,12 +75,10 @@ public final class NetworkReplay {
         for (ProgramControlPlane c : planes) {
             c.checkNetwork(net, o);
         }
-        if (o.out() != null) {
-            // the whole trace, before the run directory is touched: damage found only at its end
-            // (a cut-off capture, a store record that fails its checksum) must not cost the previous run
-            TraceSpec.verify(o.trace());
-        }
-        PacketSource source = LoopedSource.of(TraceSpec.open(o.trace()), () -> TraceSpec.open(o.trace()), o.loops());
+        // with outputs, the whole trace before the run directory is touched: damage found only at its
+        // end (a cut-off capture, a store record that fails its checksum) must not cost the previous run
+        PacketSource first = o.out() != null ? TraceSpec.openVerified(o.trace()) : TraceSpec.open(o.trace());
+        PacketSource source = LoopedSource.of(first, () -> TraceSpec.open(o.trace()), o.loops());
         if (progress != null) {
             progress.total(Replay.expectedPackets(source, o.maxPackets()));
         }
