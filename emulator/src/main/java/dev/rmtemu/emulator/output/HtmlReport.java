@@ -331,7 +331,8 @@ final class HtmlReport {
 
     /**
      * The programs' results tables (results/*.csv) drawn as each program's {@link ProgramResults#plots()}
-     * say (HashPipe: estimate and truth by rank on one chart, and the error); nothing when the run has no results.
+     * say (an estimate against its truth as a scatter with y = x, and its error; a sweep as lines); nothing
+     * when the run has no results.
      */
     private static String results(RunResults results) {
         StringBuilder sb = new StringBuilder();
