@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.wbmon.control;
 
+import dev.rmtemu.programs.ReportCharts;
 import dev.rmtemu.programs.wbmon.program.WbmonPipeline;
 
 import dev.rmtemu.emulator.cli.Main;
@@ -158,6 +159,10 @@ class WbmonReplayCliTest {
             assertTrue(csv.get(v + 1).startsWith(set.path("links").get(0).asText() + " " + set.path("links").get(1).asText() + ","
                     + v + ","), csv.get(v + 1));
         }
+        // report.html: each set's inferred least success rate against its true one
+        assertEquals(2, ReportCharts.assertEstimateVsTruth(run, 0, "wbmon: link sets: inferred least success rate against true",
+                "true least success rate of the set's links", "estimated least success rate of the set's links", sets,
+                "true_min_success", "links", false, "min_success"));
     }
 
     @Test
