@@ -254,7 +254,11 @@ final class HtmlReport {
         return last;
     }
 
-    /** The network run's report: totals, end-to-end latency, switches, links, busiest buffers, resources. */
+    /**
+     * The network run's report: totals, end-to-end latency, drops, the switch and link tables, each
+     * switch's port table, throughput and drops over time, the deepest ports' and busiest buffers'
+     * occupancy, resources and results.
+     */
     static String renderNetwork(ReplayResult r) {
         NetworkEngine net = r.network();
         ReplayOptions o = r.options();

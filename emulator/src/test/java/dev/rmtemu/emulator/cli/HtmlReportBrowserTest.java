@@ -155,6 +155,31 @@ class HtmlReportBrowserTest {
         assertTrue(queues.get("toolbox").get("feature").has("saveAsImage"), "save as PNG");
         List<String> drawn = drawnCharts(out.resolve("report.html"), tmp);
         assertEquals(List.of("latency", "drops", "throughput", "drop-rate", "queues", "buffers"), drawn);
+        // charts are as wide as the window lets them be: 500 px more window, 500 px more chart
+        int narrow = chartWidth(out.resolve("report.html"), tmp, 800, "queues");
+        int wide = chartWidth(out.resolve("report.html"), tmp, 1300, "queues");
+        assertEquals(500, wide - narrow, narrow + " px in an 800 px window, " + wide + " px in a 1300 px one");
+    }
+
+    private static final Pattern CHART_WIDTH = Pattern.compile(
+            "<div class=\"chart\" id=\"([a-z0-9-]+)\"[^>]*data-drawn=\"true\"[^>]*><div style=\"[^\"]*width: (\\d+)px");
+
+    /** The width ECharts gave chart {@code id} in a window {@code windowWidth} pixels wide. */
+    static int chartWidth(Path html, Path tmp, int windowWidth, String id) throws IOException, InterruptedException {
+        assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed (apt-get install chromium)");
+        Path dom = tmp.resolve("dom-" + windowWidth + ".html");
+        Process p = new ProcessBuilder(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--user-data-dir=" + tmp.resolve("profile-" + windowWidth), "--window-size=" + windowWidth + ",2000",
+                "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString())
+                .redirectOutput(dom.toFile()).redirectError(tmp.resolve("chromium-" + windowWidth + ".log").toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
+        Matcher m = CHART_WIDTH.matcher(Files.readString(dom, StandardCharsets.UTF_8));
+        while (m.find()) {
+            if (m.group(1).equals(id)) {
+                return Integer.parseInt(m.group(2));
+            }
+        }
+        throw new AssertionError("chart " + id + " was not drawn in a " + windowWidth + " px window");
     }
 
     private static List<String> names(JsonNode chart) {
