@@ -86,21 +86,19 @@ class FiguresBrowserTest {
     }
 
     @Test
-    void hashpipesReportDrawsEstimateAndTruthOnOneChart() throws Exception {
+    void hashpipesReportDrawsEachEstimateAgainstItsTruthAndItsError() throws Exception {
         Path out = tmp.resolve("hp");
         StringWriter err = new StringWriter();
         int code = Main.run(new String[] {"replay", "--program", "hashpipe", "--trace", "gen:isp?packets=5000&flows=200",
             "--out", out.toString(), "--no-progress"}, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
         assertEquals(0, code, err.toString());
-        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
-        String start = "<script type=\"application/json\" id=\"results-0-option\">";
-        int i = html.indexOf(start);
-        assertTrue(i >= 0, "a results chart");
-        JsonNode o = new ObjectMapper().readTree(html.substring(i + start.length(), html.indexOf("</script>", i)));
-        assertEquals("hashpipe: top-k flows: estimate and true count by rank", o.get("title").get("text").asText());
-        assertEquals("rank (largest estimate first)", o.get("xAxis").get("name").asText());
-        assertEquals(List.of("estimate", "true"), List.of(o.get("series").get(0).get("name").asText(),
-                o.get("series").get(1).get("name").asText()));
+        JsonNode topK = new ObjectMapper().readTree(out.resolve("report.json").toFile()).path("results").path("hashpipe").path("top_k");
+        assertEquals(topK.size(), ReportCharts.assertEstimateVsTruth(out, 0, "hashpipe: top-k flows: estimate against true count",
+                "true flow size (packets)", "estimated flow size (packets)", topK, "true", "key", true, "estimate"));
+        JsonNode scatter = ReportCharts.option(out, "results-0");
+        assertEquals("scatter", scatter.get("series").get(0).get("type").asText());
+        assertEquals("item", scatter.get("tooltip").get("trigger").asText(), "a point's tooltip names its flow");
+        assertTrue(scatter.get("toolbox").get("feature").has("saveAsImage"), "save as PNG");
         List<String> drawn = drawnCharts(out.resolve("report.html"));
         assertTrue(drawn.containsAll(List.of("results-0", "results-1")), drawn.toString());
     }

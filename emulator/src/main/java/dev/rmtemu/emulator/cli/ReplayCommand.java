@@ -51,7 +51,7 @@ import java.util.concurrent.Callable;
             "With --topology the trace runs through a network of switches, hosts and links (latency, rate,",
             "impairments) on one timeline; targets, port counts and rates then come from the topology, and",
             "DIR gets report.json with a 'network' section, network-latency.hgrm, ground-truth/ logs,",
-            "journal/ and report.html (per-switch and per-link tables, busiest buffers, resources).",
+            "journal/ and report.html (switch, link and per-port tables; throughput, drops and queues).",
             "DIR is locked for the run (DIR/run.lock); report.json says \"complete\": false until the run ends",
             "and lists the run's files, which are all a rerun removes. SIGINT/SIGTERM stop the run with a final",
             "report marked incomplete (exit 130/143). Network packets have a hop budget (--max-hops): loops end.",

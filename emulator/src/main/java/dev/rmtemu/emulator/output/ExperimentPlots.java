@@ -7,6 +7,8 @@ import dev.rmtemu.emulator.spi.CsvTables;
 import dev.rmtemu.emulator.spi.PlotSpec;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,6 +72,9 @@ public final class ExperimentPlots {
         if (spec.panel() != null) {
             named.add(spec.panel());
         }
+        if (spec.label() != null) {
+            named.add(spec.label());
+        }
         if (!cols.containsAll(named)) {
             // a part of the experiment that did not run leaves its columns out: no figure, not a failed run
             return List.of();
@@ -83,6 +88,9 @@ public final class ExperimentPlots {
         Map<String, List<List<String>>> panels = new LinkedHashMap<>();
         for (List<String> row : t.rows()) {
             panels.computeIfAbsent(panel < 0 ? "" : row.get(panel), k -> new ArrayList<>()).add(row);
+        }
+        if (spec.estimateVsTruth()) {
+            return estimateCharts(experiment, t, spec, x, panel, y, series, panels);
         }
         List<ObjectNode> charts = new ArrayList<>();
         for (Map.Entry<String, List<List<String>>> p : panels.entrySet()) {
@@ -133,6 +141,131 @@ public final class ExperimentPlots {
             charts.add(o);
         }
         return charts;
+    }
+
+    /** Name of the line y = x on an estimate-against-truth chart. */
+    static final String EXACT = "y = x (estimate = truth)";
+    /** Significant digits kept of a relative error (an estimate within 1e-5 of its truth keeps its digits). */
+    private static final MathContext RELATIVE_ERROR_DIGITS = new MathContext(6, RoundingMode.HALF_EVEN);
+
+    /**
+     * Per panel two charts: every estimate (y) against its truth (x) as points, with the line y = x
+     * drawn over the range of both (a point on it is exact, above it an overestimate); and the error
+     * of each estimate against its truth ({@link PlotSpec.ErrorMeasure}), with a marked line at 0.
+     * Rows without a truth or an estimate (empty, infinite) are left out of both.
+     */
+    private static List<ObjectNode> estimateCharts(String experiment, CsvTables.Table t, PlotSpec spec, int x, int panel,
+                                                   int[] y, int[] series, Map<String, List<List<String>>> panels) {
+        List<String> cols = t.columns();
+        boolean relative = spec.error() == PlotSpec.ErrorMeasure.RELATIVE;
+        String quantity = spec.xName().startsWith("true ") ? spec.xName().substring("true ".length()) : spec.xName();
+        int label = spec.label() == null ? -1 : column(t, spec.label());
+        List<ObjectNode> charts = new ArrayList<>();
+        for (Map.Entry<String, List<List<String>>> p : panels.entrySet()) {
+            String suffix = panel < 0 ? "" : " (" + cols.get(panel) + " = " + p.getKey() + ")";
+            String prefix = experiment.isEmpty() ? "" : experiment + ": ";
+            ObjectNode scatter = Charts.base(prefix + spec.title() + suffix);
+            ObjectNode error = Charts.base(prefix + spec.title() + ": error of the estimate" + suffix);
+            for (ObjectNode o : List.of(scatter, error)) {
+                o.putObject("tooltip").put("trigger", "item");
+                Charts.axis(o.putObject("xAxis"), "value", spec.xName()).put("scale", true);
+            }
+            Charts.yAxis(scatter, "value", spec.yName()).put("scale", true);
+            Charts.yAxis(error, "value", relative ? "relative error: (estimated - true) / true"
+                    : "error: estimated - true " + quantity).put("scale", true);
+            ArrayNode points = scatter.putArray("series");
+            ArrayNode errors = error.putArray("series");
+            Map<String, ArrayNode> pointSeries = new LinkedHashMap<>();
+            Map<String, ArrayNode> errorSeries = new LinkedHashMap<>();
+            Map<String, String> colours = new LinkedHashMap<>();
+            BigDecimal lo = null;
+            BigDecimal hi = null;
+            int noTruth = 0;
+            for (List<String> row : p.getValue()) {
+                BigDecimal truth = number(row.get(x));
+                if (truth == null) {
+                    continue;
+                }
+                for (int col : y) {
+                    BigDecimal estimate = number(row.get(col));
+                    if (estimate == null) {
+                        continue;
+                    }
+                    String key = name(t, row, series, y.length > 1 || series.length == 0 ? cols.get(col) : null);
+                    String colour = colours.computeIfAbsent(key, k -> Charts.PALETTE[colours.size() % Charts.PALETTE.length]);
+                    point(points(points, pointSeries, key, colour), row, label).add(truth).add(estimate);
+                    lo = lo == null ? truth.min(estimate) : lo.min(truth).min(estimate);
+                    hi = hi == null ? truth.max(estimate) : hi.max(truth).max(estimate);
+                    if (relative && truth.signum() == 0) {
+                        noTruth++;
+                        continue;
+                    }
+                    BigDecimal e = relative
+                            ? estimate.subtract(truth).divide(truth, RELATIVE_ERROR_DIGITS).stripTrailingZeros()
+                            : estimate.subtract(truth);
+                    point(points(errors, errorSeries, key, colour), row, label).add(truth).add(e);
+                }
+            }
+            if (pointSeries.isEmpty()) {
+                continue;
+            }
+            ObjectNode exact = points.addObject();
+            exact.put("type", "line").put("name", EXACT).put("showSymbol", false).put("silent", true);
+            exact.putObject("itemStyle").put("color", EXACT_COLOUR);
+            exact.putObject("lineStyle").put("color", EXACT_COLOUR).put("type", "dashed");
+            ArrayNode diagonal = exact.putArray("data");
+            diagonal.addArray().add(lo).add(lo);
+            diagonal.addArray().add(hi).add(hi);
+            Charts.legend(scatter, pointSeries.size() + 1);
+            charts.add(scatter);
+            if (errorSeries.isEmpty()) {
+                continue;
+            }
+            if (noTruth > 0) {
+                ((ObjectNode) error.get("title")).put("text", error.get("title").get("text").asText() + "; " + noTruth
+                        + " estimate(s) of a true 0 left out");
+            }
+            ObjectNode first = (ObjectNode) errors.get(0);
+            ObjectNode ml = first.putObject("markLine");
+            ml.put("symbol", "none").put("silent", true);
+            ml.putObject("lineStyle").put("type", "dashed").put("color", EXACT_COLOUR);
+            ml.putArray("data").addObject().put("name", "exact").put("yAxis", 0).putObject("label")
+                    .put("formatter", "exact").put("position", "insideEndTop");
+            Charts.legend(error, errorSeries.size());
+            charts.add(error);
+        }
+        return charts;
+    }
+
+    /** The colour of the exact line (y = x, error 0): a neutral grey no series takes. */
+    private static final String EXACT_COLOUR = "#555555";
+
+    private static ArrayNode points(ArrayNode ss, Map<String, ArrayNode> into, String key, String colour) {
+        return into.computeIfAbsent(key, k -> {
+            ObjectNode s = ss.addObject();
+            s.put("type", "scatter").put("name", k).put("symbolSize", 7);
+            s.putObject("itemStyle").put("color", colour);
+            return s.putArray("data");
+        });
+    }
+
+    /** A new point of {@code data}: its [x, y], named by the row's {@code label} column if there is one. */
+    private static ArrayNode point(ArrayNode data, List<String> row, int label) {
+        if (label < 0) {
+            return data.addArray();
+        }
+        ObjectNode p = data.addObject();
+        p.put("name", row.get(label));
+        return p.putArray("value");
+    }
+
+    /** A cell as a number, or null when it holds none (empty, "inf", "-inf", text). */
+    private static BigDecimal number(String v) {
+        try {
+            return v.isEmpty() ? null : new BigDecimal(v);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /**

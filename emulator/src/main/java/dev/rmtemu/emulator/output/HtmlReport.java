@@ -31,9 +31,11 @@ import java.util.Map;
  * A self-contained HTML report: tables, and charts drawn by Apache ECharts (bundled in the page,
  * see {@link Charts}): the latency percentile distribution of every histogram the run wrote with
  * its percentile table, the ports' key numbers, throughput and drops over time, drops by cause,
- * queue depth over time per egress port with its tail-drop limits (a network: per busiest
- * switch), per-stage use of every accounted resource and the programs' results as their plot
- * specs say, with named axes, ticks and units. Deterministic: it shows no host measurements.
+ * queue depth over time of the deepest egress ports with their tail-drop limits, per-stage use of
+ * every accounted resource and the programs' results as their plot specs say, with named axes,
+ * ticks and units. A network's report has the same per switch (a port table each; throughput,
+ * drops and queues of the busiest) beside its switch and link tables. Deterministic: it shows no
+ * host measurements.
  */
 final class HtmlReport {
 
@@ -62,36 +64,18 @@ final class HtmlReport {
             }
         }
         sb.append(latency("latency", "arrival to departure and queueing delay per port and queue", histograms));
-        sb.append("<h2>Ports</h2>\n").append(portTable(e));
+        String portTable = portTable(e, NO_SWITCH);
+        sb.append("<h2>Ports</h2>\n").append(portTable.isEmpty() ? "<p>No packet reached the traffic manager.</p>\n" : portTable);
         sb.append("<h2>Throughput and drops over time</h2>\n");
-        sb.append(overTime(e));
+        sb.append(overTime(Map.of("throughput", e.departedBits()), Map.of("drops", e.droppedPackets()), e.clock().hz(),
+                "throughput out of the front-panel ports (bits with preamble and gap, per bucket)",
+                "drop rate (every cause, per bucket)"));
         sb.append("<h2>Drops by cause</h2>\n");
         sb.append(Charts.div("drops", Charts.dropsByCause("packets dropped by cause", e.counters().droppedByCause())));
         sb.append("<h2>Queue depth over time per egress port</h2>\n");
-        Map<String, QueueDepthTimeline> ports = new LinkedHashMap<>();
-        int front = e.config().frontPanelPorts();
-        for (int p = 0; p < e.trafficManager().portCount(); p++) {
-            QueueDepthTimeline t = e.portDepthTimeline(p);
-            if (t != null) {
-                ports.put(p < front ? "port " + p : "recirc " + (p - front), t);
-            }
-        }
-        List<String> shown = Charts.deepest(ports, Charts.QUEUE_DEPTH_PORTS);
-        if (shown.isEmpty()) {
-            sb.append("<p>Nothing was queued.</p>\n");
-        } else {
-            Map<String, QueueDepthTimeline> drawn = new LinkedHashMap<>();
-            shown.forEach(k -> drawn.put(k, ports.get(k)));
-            PortConfig pc = e.config().port();
-            List<Charts.Limit> limits = new ArrayList<>();
-            limits.add(new Charts.Limit("tail-drop limit per queue", pc.queueLimitCells()));
-            if (pc.queues() > 1 && pc.portLimitCells() > pc.queueLimitCells()) {
-                limits.add(new Charts.Limit("tail-drop limit per port", pc.portLimitCells()));
-            }
-            sb.append(Charts.div("queues", Charts.queueDepth("egress port occupancy (max per bucket; the "
-                    + shown.size() + " deepest of " + ports.size() + " ports that queued)", drawn, e.clock().hz(),
-                    e.trafficManager().config().cellBytes(), limits)));
-        }
+        Map<String, PortDepth> ports = new LinkedHashMap<>();
+        portDepths(e, NO_SWITCH, ports);
+        sb.append(queueDepth(ports, e.clock().hz(), e.trafficManager().config().cellBytes()));
         sb.append("<h2>Stage resources</h2>\n");
         sb.append(resources("resources", e.resources()));
         sb.append(results(r.results()));
@@ -100,8 +84,11 @@ final class HtmlReport {
         return sb.toString();
     }
 
+    /** A single switch's report names its ports without a switch ({@link #portName}). */
+    private static final String NO_SWITCH = null;
+
     /** The key numbers of every port that saw a packet: enqueued, dequeued, bytes, drops by cause. */
-    private static String portTable(SwitchEngine e) {
+    private static String portTable(SwitchEngine e, String switchName) {
         TrafficManager tm = e.trafficManager();
         int front = e.config().frontPanelPorts();
         StringBuilder sb = new StringBuilder("<table><tr><th>port</th><th>enqueued</th><th>dequeued</th><th>bytes dequeued</th>");
@@ -114,7 +101,7 @@ final class HtmlReport {
             long enq = 0;
             long deq = 0;
             long bytes = 0;
-            for (int q = 0; q < e.config().portConfig(p).queues(); q++) {
+            for (int q = 0; q < tm.config().ports().get(p).queues(); q++) {
                 enq += tm.enqueuedPackets(p, q);
                 deq += tm.dequeuedPackets(p, q);
                 bytes += tm.dequeuedBytes(p, q);
@@ -127,7 +114,7 @@ final class HtmlReport {
                 continue;
             }
             rows++;
-            sb.append("<tr><td>").append(p < front ? "port " + p : "recirc " + (p - front)).append("</td><td>").append(enq)
+            sb.append("<tr><td>").append(esc(portName(switchName, p, front))).append("</td><td>").append(enq)
                     .append("</td><td>").append(deq).append("</td><td>").append(bytes).append("</td>");
             for (DropCause c : DropCause.values()) {
                 sb.append("<td>").append(tm.droppedPackets(p, c)).append("</td>");
@@ -135,40 +122,117 @@ final class HtmlReport {
             sb.append("</tr>\n");
         }
         sb.append("</table>\n");
-        return rows == 0 ? "<p>No packet reached the traffic manager.</p>\n" : sb.toString();
+        return rows == 0 ? "" : sb.toString();
     }
 
-    /** Throughput (Gb/s out of the front-panel ports) and drops (packets per µs) over the run's time. */
-    private static String overTime(SwitchEngine e) {
-        RateTimeline bits = e.departedBits();
-        RateTimeline drops = e.droppedPackets();
-        long[] b = bits.sums();
-        long[] d = drops.sums();
-        // both timelines start at cycle 0; the coarser one's buckets are whole multiples of the other's
-        long bucket = Math.max(bits.bucketCycles(), drops.bucketCycles());
-        double[] gbps = rebucket(b, bits.bucketCycles(), bucket);
-        double[] dropsPerUs = rebucket(d, drops.bucketCycles(), bucket);
-        double bucketUs = bucket * 1e6 / e.clock().hz();
-        int last = Math.max(lastNonZero(gbps), lastNonZero(dropsPerUs));
+    /**
+     * A port as the reader knows it: a single switch's as the engine numbers it ("port 3"), a network
+     * switch's as the topology does ("s1:4", engine port + 1, as the links table names it); a
+     * recirculation port by its pipe ("recirc 0", "s1 recirc 0").
+     */
+    private static String portName(String switchName, int p, int front) {
+        if (switchName == null) {
+            return p < front ? "port " + p : "recirc " + (p - front);
+        }
+        return p < front ? switchName + ":" + (p + 1) : switchName + " recirc " + (p - front);
+    }
+
+    /**
+     * Throughput (Gb/s) and drops (packets per µs) over the run's time, one line per timeline: every
+     * timeline put on the widest bucket among them (they all start at cycle 0 and their widths are
+     * powers of two), up to the last bucket with anything in it.
+     */
+    private static String overTime(Map<String, RateTimeline> bits, Map<String, RateTimeline> drops, long hz,
+                                   String throughputTitle, String dropTitle) {
+        long bucket = 1;
+        for (RateTimeline t : bits.values()) {
+            bucket = Math.max(bucket, t.bucketCycles());
+        }
+        for (RateTimeline t : drops.values()) {
+            bucket = Math.max(bucket, t.bucketCycles());
+        }
+        Map<String, double[]> b = new LinkedHashMap<>();
+        Map<String, double[]> d = new LinkedHashMap<>();
+        int last = -1;
+        for (Map.Entry<String, RateTimeline> t : bits.entrySet()) {
+            b.put(t.getKey(), rebucket(t.getValue().sums(), t.getValue().bucketCycles(), bucket));
+            last = Math.max(last, lastNonZero(b.get(t.getKey())));
+        }
+        for (Map.Entry<String, RateTimeline> t : drops.entrySet()) {
+            d.put(t.getKey(), rebucket(t.getValue().sums(), t.getValue().bucketCycles(), bucket));
+            last = Math.max(last, lastNonZero(d.get(t.getKey())));
+        }
         if (last < 0) {
             return "<p>No packet departed or was dropped.</p>\n";
         }
-        int n = Math.min(gbps.length, last + 2);
-        double seconds = bucket / (double) e.clock().hz();
-        Map<String, double[]> tput = new LinkedHashMap<>();
-        Map<String, double[]> drop = new LinkedHashMap<>();
-        double[] g = new double[n];
-        double[] dr = new double[n];
-        for (int i = 0; i < n; i++) {
-            g[i] = gbps[i] / seconds / 1e9;
-            dr[i] = dropsPerUs[i] / (seconds * 1e6);
+        int n = Math.min(RateTimeline.BUCKETS, last + 2);
+        double seconds = bucket / (double) hz;
+        double bucketUs = bucket * 1e6 / hz;
+        b.replaceAll((k, v) -> scaled(v, n, 1 / seconds / 1e9));
+        d.replaceAll((k, v) -> scaled(v, n, 1 / (seconds * 1e6)));
+        StringBuilder sb = new StringBuilder("<div class=\"pair\">");
+        if (!b.isEmpty()) {
+            sb.append(Charts.div("throughput", Charts.overTime(throughputTitle, "throughput (Gb/s)", b, bucketUs)));
         }
-        tput.put("throughput", g);
-        drop.put("drops", dr);
-        return "<div class=\"pair\">" + Charts.div("throughput", Charts.overTime("throughput out of the front-panel ports"
-                + " (bits with preamble and gap, per bucket)", "throughput (Gb/s)", tput, bucketUs))
-                + Charts.div("drop-rate", Charts.overTime("drop rate (every cause, per bucket)", "drops (packets/\u00b5s)", drop,
-                bucketUs)) + "</div>\n";
+        if (!d.isEmpty()) {
+            sb.append(Charts.div("drop-rate", Charts.overTime(dropTitle, "drops (packets/\u00b5s)", d, bucketUs)));
+        } else {
+            sb.append("<p>No switch dropped a packet.</p>");
+        }
+        return sb.append("</div>\n").toString();
+    }
+
+    private static double[] scaled(double[] v, int n, double factor) {
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = v[i] * factor;
+        }
+        return out;
+    }
+
+    /** One egress port's occupancy over time and the configuration that limits it. */
+    private record PortDepth(QueueDepthTimeline timeline, PortConfig config) {
+    }
+
+    /** Every port of {@code e} that queued a packet, named as {@link #portName} says. */
+    private static void portDepths(SwitchEngine e, String switchName, Map<String, PortDepth> into) {
+        int front = e.config().frontPanelPorts();
+        for (int p = 0; p < e.trafficManager().portCount(); p++) {
+            QueueDepthTimeline t = e.portDepthTimeline(p);
+            if (t != null) {
+                into.put(portName(switchName, p, front), new PortDepth(t, e.trafficManager().config().ports().get(p)));
+            }
+        }
+    }
+
+    /**
+     * The deepest ports' occupancy over time with the tail-drop limits that apply to them (per queue,
+     * and per port when a port has several queues and a larger limit) as marked lines, in cells and
+     * in KB.
+     */
+    private static String queueDepth(Map<String, PortDepth> ports, long hz, int cellBytes) {
+        Map<String, QueueDepthTimeline> timelines = new LinkedHashMap<>();
+        ports.forEach((k, v) -> timelines.put(k, v.timeline()));
+        List<String> shown = Charts.deepest(timelines, Charts.QUEUE_DEPTH_PORTS);
+        if (shown.isEmpty()) {
+            return "<p>Nothing was queued.</p>\n";
+        }
+        Map<String, QueueDepthTimeline> drawn = new LinkedHashMap<>();
+        Set<Long> perQueue = new TreeSet<>();
+        Set<Long> perPort = new TreeSet<>();
+        for (String k : shown) {
+            drawn.put(k, timelines.get(k));
+            PortConfig pc = ports.get(k).config();
+            perQueue.add((long) pc.queueLimitCells());
+            if (pc.queues() > 1 && pc.portLimitCells() > pc.queueLimitCells()) {
+                perPort.add((long) pc.portLimitCells());
+            }
+        }
+        List<Charts.Limit> limits = new ArrayList<>();
+        perQueue.forEach(v -> limits.add(new Charts.Limit("tail-drop limit per queue", v)));
+        perPort.forEach(v -> limits.add(new Charts.Limit("tail-drop limit per port", v)));
+        return Charts.div("queues", Charts.queueDepth("egress port occupancy (max per bucket; the " + shown.size()
+                + " deepest of " + timelines.size() + " ports that queued)", drawn, hz, cellBytes, limits));
     }
 
     private static double[] rebucket(long[] sums, long width, long into) {
@@ -190,7 +254,11 @@ final class HtmlReport {
         return last;
     }
 
-    /** The network run's report: totals, end-to-end latency, switches, links, busiest buffers, resources. */
+    /**
+     * The network run's report: totals, end-to-end latency, drops, the switch and link tables, each
+     * switch's port table, throughput and drops over time, the deepest ports' and busiest buffers'
+     * occupancy, resources and results.
+     */
     static String renderNetwork(ReplayResult r) {
         NetworkEngine net = r.network();
         ReplayOptions o = r.options();
@@ -248,6 +316,30 @@ final class HtmlReport {
         }
         sb.append("</table>\n");
 
+        sb.append("<h2>Ports of each switch</h2>\n");
+        sb.append(switchPorts(net));
+
+        sb.append("<h2>Throughput and drops over time</h2>\n");
+        Map<String, RateTimeline> bits = new LinkedHashMap<>();
+        Map<String, RateTimeline> dropped = new LinkedHashMap<>();
+        for (int s : busiest(net, true)) {
+            bits.put(net.switchNode(s).name(), net.switchEngine(s).departedBits());
+        }
+        for (int s : busiest(net, false)) {
+            dropped.put(net.switchNode(s).name(), net.switchEngine(s).droppedPackets());
+        }
+        sb.append(overTime(bits, dropped, net.clock().hz(), "throughput out of the front-panel ports of the busiest switches ("
+                + bits.size() + " of " + net.switchCount() + "; bits with preamble and gap, per bucket)",
+                "drop rate of the switches that dropped most (" + dropped.size() + " of " + net.switchCount()
+                + "; every cause, per bucket; link losses are in the links table)"));
+
+        sb.append("<h2>Queue depth over time per egress port</h2>\n");
+        Map<String, PortDepth> ports = new LinkedHashMap<>();
+        for (int s = 0; s < net.switchCount(); s++) {
+            portDepths(net.switchEngine(s), net.switchNode(s).name(), ports);
+        }
+        sb.append(queueDepth(ports, net.clock().hz(), net.switchEngine(0).trafficManager().config().cellBytes()));
+
         sb.append("<h2>Buffer occupancy over time of the busiest switches</h2>\n");
         Map<String, QueueDepthTimeline> buffers = new LinkedHashMap<>();
         for (int s = 0; s < net.switchCount(); s++) {
@@ -259,8 +351,10 @@ final class HtmlReport {
         } else {
             Map<String, QueueDepthTimeline> drawn = new LinkedHashMap<>();
             busiest.forEach(k -> drawn.put(k, buffers.get(k)));
-            sb.append(Charts.div("queues", Charts.queueDepth("traffic-manager buffer occupancy (max per bucket; the "
-                    + busiest.size() + " busiest switches)", drawn, net.clock().hz(),
+            // the shared buffer's size is a limit too, but far above any port's: named in the title, not drawn
+            sb.append(Charts.div("buffers", Charts.queueDepth("traffic-manager buffer occupancy (max per bucket; the "
+                    + busiest.size() + " busiest switches; shared buffer "
+                    + net.switchEngine(0).trafficManager().config().sharedBufferCells() + " cells)", drawn, net.clock().hz(),
                     net.switchEngine(0).trafficManager().config().cellBytes(), List.of())));
         }
 
@@ -283,6 +377,53 @@ final class HtmlReport {
         sb.append(Charts.script());
         sb.append("</body></html>\n");
         return sb.toString();
+    }
+
+    /**
+     * Per switch that saw a packet, its ports' table in a section of its own (open when the switch
+     * dropped a packet, the ones a reader looks for), summarised in its heading.
+     */
+    private static String switchPorts(NetworkEngine net) {
+        StringBuilder sb = new StringBuilder();
+        for (int s = 0; s < net.switchCount(); s++) {
+            SwitchEngine e = net.switchEngine(s);
+            String table = portTable(e, net.switchNode(s).name());
+            if (table.isEmpty()) {
+                continue;
+            }
+            long dropped = e.counters().droppedTotal();
+            sb.append("<details class=\"ports\"").append(dropped > 0 ? " open" : "").append("><summary>")
+                    .append(esc(net.switchNode(s).name())).append(": ").append(e.counters().packetsIn()).append(" in, ")
+                    .append(e.counters().packetsOut()).append(" out, ").append(dropped).append(" dropped</summary>\n")
+                    .append(table).append("</details>\n");
+        }
+        return sb.length() == 0 ? "<p>No packet reached a switch's traffic manager.</p>\n" : sb.toString();
+    }
+
+    /**
+     * The switches with the most bits departed ({@code bits}) or packets dropped, most first (ties: in
+     * node order), at most {@link Charts#QUEUE_DEPTH_PORTS}, none with nothing.
+     */
+    private static List<Integer> busiest(NetworkEngine net, boolean bits) {
+        List<Integer> order = new ArrayList<>();
+        long[] amount = new long[net.switchCount()];
+        for (int s = 0; s < net.switchCount(); s++) {
+            SwitchEngine e = net.switchEngine(s);
+            amount[s] = bits ? total(e.departedBits()) : e.counters().droppedTotal();
+            if (amount[s] > 0) {
+                order.add(s);
+            }
+        }
+        order.sort((a, b) -> amount[a] != amount[b] ? Long.compare(amount[b], amount[a]) : Integer.compare(a, b));
+        return order.subList(0, Math.min(Charts.QUEUE_DEPTH_PORTS, order.size()));
+    }
+
+    private static long total(RateTimeline t) {
+        long sum = 0;
+        for (long v : t.sums()) {
+            sum += v;
+        }
+        return sum;
     }
 
     /** Histograms drawn on one percentile chart at most (the most packets first, then by name); the table has all. */
@@ -331,7 +472,8 @@ final class HtmlReport {
 
     /**
      * The programs' results tables (results/*.csv) drawn as each program's {@link ProgramResults#plots()}
-     * say (HashPipe: estimate and truth by rank on one chart, and the error); nothing when the run has no results.
+     * say (an estimate against its truth as a scatter with y = x, and its error; a sweep as lines); nothing
+     * when the run has no results.
      */
     private static String results(RunResults results) {
         StringBuilder sb = new StringBuilder();

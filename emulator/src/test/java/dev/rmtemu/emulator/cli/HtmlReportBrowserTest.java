@@ -89,8 +89,103 @@ class HtmlReportBrowserTest {
         CliRunner r = CliRunner.run("replay", "--topology", "builtin:fattree?k=4", "--trace",
                 "gen:isp?packets=5000&flows=100", "--rate", "40G", "--out", out.toString(), "--no-progress");
         assertEquals(0, r.exit(), r.err());
+        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+        // no switch dropped: the drop-rate chart is a sentence instead
+        assertTrue(html.contains("<p>No switch dropped a packet.</p>"), "no drop-rate chart without drops");
+        assertEquals(20, countOf(html, "<details class=\"ports\">"), "a port table per switch (all 20 carried packets)");
         List<String> drawn = drawnCharts(out.resolve("report.html"), tmp);
-        assertEquals(List.of("latency", "drops", "queues"), drawn.subList(0, 3));
+        assertEquals(List.of("latency", "drops", "throughput", "queues", "buffers"), drawn.subList(0, 5));
+    }
+
+    /** One switch between a 10 Gb/s and a 1 Gb/s link: its port towards the slow link fills to the limit and drops. */
+    private static final String SLOW_LINK = """
+            defaults: {latency_ns: 1000, rate_gbps: 100}
+            nodes:
+              - {name: s1, type: switch, target: tofino1, ports: 3}
+              - {name: h1, type: host, address: 10.0.0.0/9}
+              - {name: h2, type: host, address: 128.0.0.0/1}
+            links:
+              - {a: h1:1, b: s1:1, rate_gbps: 10}
+              - {a: s1:2, b: h2:1, rate_gbps: 1}
+            """;
+
+    @Test
+    void networkReportHasEachSwitchsPortTableThroughputDropRateAndQueueLimits(@TempDir Path tmp) throws Exception {
+        Path topo = tmp.resolve("slow.yaml");
+        Files.writeString(topo, SLOW_LINK);
+        Path out = tmp.resolve("net");
+        CliRunner r = CliRunner.run("replay", "--topology", topo.toString(), "--trace", "gen:isp?packets=20000&flows=300&seed=5",
+                "--rate", "10G", "--out", out.toString(), "--no-progress");
+        assertEquals(0, r.exit(), r.err());
+        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+        JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+        JsonNode s1 = report.path("network").path("switches").path("s1");
+        long dropped = s1.path("dropped").asLong();
+        assertTrue(dropped > 1000, "the slow port drops: " + s1);
+        assertEquals(dropped, s1.path("dropped_by_cause").path("tm_queue_limit").asLong(), s1.toString());
+        // s1's section is open (it dropped) and its table names ports as the links table does (s1:2 towards h2)
+        assertTrue(html.contains("<details class=\"ports\" open><summary>s1: 20000 in, "), "s1's port table, open");
+        assertTrue(html.contains("<tr><th>port</th><th>enqueued</th><th>dequeued</th><th>bytes dequeued</th>"
+                + "<th>dropped: tm_queue_limit</th>"), "port table columns");
+        Matcher row = Pattern.compile("<tr><td>s1:2</td><td>(\\d+)</td><td>(\\d+)</td><td>\\d+</td><td>(\\d+)</td>").matcher(html);
+        assertTrue(row.find(), "a row for s1:2");
+        assertEquals(dropped, Long.parseLong(row.group(3)), "s1:2's queue-limit drops are the switch's drops");
+        assertEquals(Long.parseLong(row.group(1)), Long.parseLong(row.group(2)), "everything enqueued left");
+        JsonNode tput = option(html, "throughput");
+        assertEquals("throughput (Gb/s)", tput.get("yAxis").get("name").asText());
+        assertEquals("time (\u00b5s)", tput.get("xAxis").get("name").asText());
+        assertEquals(List.of("s1"), names(tput), "one line per busiest switch");
+        JsonNode drops = option(html, "drop-rate");
+        assertEquals("drops (packets/\u00b5s)", drops.get("yAxis").get("name").asText());
+        assertEquals(List.of("s1"), names(drops));
+        JsonNode queues = option(html, "queues");
+        assertEquals(List.of("s1:2", "s1:1"), names(queues), "the deepest ports first");
+        JsonNode limits = queues.get("series").get(0).get("markLine").get("data");
+        assertEquals("tail-drop limit per queue", limits.get(0).get("name").asText());
+        assertEquals(12_500, limits.get(0).get("yAxis").asInt());
+        assertEquals("tail-drop limit per port", limits.get(1).get("name").asText());
+        assertEquals(25_000, limits.get(1).get("yAxis").asInt());
+        assertEquals("occupancy (80 B cells)", queues.get("yAxis").get(0).get("name").asText());
+        assertEquals("occupancy (KB, at 80 B per cell)", queues.get("yAxis").get(1).get("name").asText());
+        int peak = 0;
+        for (JsonNode p : queues.get("series").get(0).get("data")) {
+            peak = Math.max(peak, p.get(1).asInt());
+        }
+        assertTrue(peak >= 12_400 && peak <= 12_500, "s1:2 fills up to its queue's limit: " + peak);
+        assertTrue(queues.get("toolbox").get("feature").has("saveAsImage"), "save as PNG");
+        List<String> drawn = drawnCharts(out.resolve("report.html"), tmp);
+        assertEquals(List.of("latency", "drops", "throughput", "drop-rate", "queues", "buffers"), drawn);
+        // charts are as wide as the window lets them be: 500 px more window, 500 px more chart
+        int narrow = chartWidth(out.resolve("report.html"), tmp, 800, "queues");
+        int wide = chartWidth(out.resolve("report.html"), tmp, 1300, "queues");
+        assertEquals(500, wide - narrow, narrow + " px in an 800 px window, " + wide + " px in a 1300 px one");
+    }
+
+    private static final Pattern CHART_WIDTH = Pattern.compile(
+            "<div class=\"chart\" id=\"([a-z0-9-]+)\"[^>]*data-drawn=\"true\"[^>]*><div style=\"[^\"]*width: (\\d+)px");
+
+    /** The width ECharts gave chart {@code id} in a window {@code windowWidth} pixels wide. */
+    static int chartWidth(Path html, Path tmp, int windowWidth, String id) throws IOException, InterruptedException {
+        assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed (apt-get install chromium)");
+        Path dom = tmp.resolve("dom-" + windowWidth + ".html");
+        Process p = new ProcessBuilder(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--user-data-dir=" + tmp.resolve("profile-" + windowWidth), "--window-size=" + windowWidth + ",2000",
+                "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString())
+                .redirectOutput(dom.toFile()).redirectError(tmp.resolve("chromium-" + windowWidth + ".log").toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
+        Matcher m = CHART_WIDTH.matcher(Files.readString(dom, StandardCharsets.UTF_8));
+        while (m.find()) {
+            if (m.group(1).equals(id)) {
+                return Integer.parseInt(m.group(2));
+            }
+        }
+        throw new AssertionError("chart " + id + " was not drawn in a " + windowWidth + " px window");
+    }
+
+    private static List<String> names(JsonNode chart) {
+        List<String> names = new ArrayList<>();
+        chart.get("series").forEach(s -> names.add(s.get("name").asText()));
+        return names;
     }
 
     /** The ids of the charts that hold rendered SVG marks, in page order; fails on any console message. */

@@ -7,9 +7,11 @@ import dev.rmtemu.emulator.spi.PlotSpec;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class ExperimentPlotsTest {
     /** HashPipe's shape: an algorithm with a depth d and a baseline without one, two memories, two k. */
@@ -88,5 +90,64 @@ class ExperimentPlotsTest {
         assertEquals("[{\"type\":\"line\",\"name\":\"est\",\"itemStyle\":{\"color\":\"#1f77b4\"},\"lineStyle\":{\"color\":\"#1f77b4\"},"
                 + "\"data\":[[\"1-10\",5],[\"11-100\",3]]},{\"type\":\"line\",\"name\":\"truth\",\"itemStyle\":{\"color\":\"#ff7f0e\"},"
                 + "\"lineStyle\":{\"color\":\"#ff7f0e\"},\"data\":[[\"1-10\",4],[\"11-100\",3]]}]", c.get("series").toString());
+    }
+
+    /** HashPipe's top-k shape: a key, an estimate, a truth (0 for a key the trace never had), a missing estimate. */
+    private static final String TOP_K = "{\"top_k\":["
+            + "{\"key\":\"a\",\"estimate\":110,\"true\":100,\"reported\":90},"
+            + "{\"key\":\"b\",\"estimate\":40,\"true\":50,\"reported\":50},"
+            + "{\"key\":\"c\",\"estimate\":5,\"true\":0,\"reported\":null},"
+            + "{\"key\":\"d\",\"estimate\":null,\"true\":30,\"reported\":30}]}";
+
+    @Test
+    void anEstimateAgainstItsTruthIsAScatterWithTheLineYEqualsXAndItsRelativeErrorBeside() {
+        PlotSpec spec = PlotSpec.estimateVsTruth("top_k", "top-k", "true", "flow size (packets)", PlotSpec.ErrorMeasure.RELATIVE,
+                "estimate").labelled("key");
+        List<ObjectNode> charts = ExperimentPlots.charts("hashpipe", CsvTables.of(TOP_K).get(0), spec);
+        assertEquals(2, charts.size(), "the scatter and the error");
+        ObjectNode scatter = charts.get(0);
+        assertEquals("hashpipe: top-k", scatter.get("title").get("text").asText());
+        assertEquals("true flow size (packets)", scatter.get("xAxis").get("name").asText());
+        assertEquals("estimated flow size (packets)", scatter.get("yAxis").get("name").asText());
+        assertEquals("item", scatter.get("tooltip").get("trigger").asText());
+        // every row with both numbers is a point named by its key (d has no estimate); y = x spans both axes' data
+        assertEquals("[{\"type\":\"scatter\",\"name\":\"estimate\",\"symbolSize\":7,\"itemStyle\":{\"color\":\"#1f77b4\"},"
+                + "\"data\":[{\"name\":\"a\",\"value\":[100,110]},{\"name\":\"b\",\"value\":[50,40]},"
+                + "{\"name\":\"c\",\"value\":[0,5]}]},"
+                + "{\"type\":\"line\",\"name\":\"y = x (estimate = truth)\",\"showSymbol\":false,\"silent\":true,"
+                + "\"itemStyle\":{\"color\":\"#555555\"},\"lineStyle\":{\"color\":\"#555555\",\"type\":\"dashed\"},"
+                + "\"data\":[[0,0],[110,110]]}]", scatter.get("series").toString());
+        ObjectNode error = charts.get(1);
+        // (estimate - true) / true; c's truth is 0, so it has no relative error and the title says so
+        assertEquals("hashpipe: top-k: error of the estimate; 1 estimate(s) of a true 0 left out", error.get("title").get("text").asText());
+        assertEquals("relative error: (estimated - true) / true", error.get("yAxis").get("name").asText());
+        assertEquals("[{\"name\":\"a\",\"value\":[100,0.1]},{\"name\":\"b\",\"value\":[50,-0.2]}]",
+                error.get("series").get(0).get("data").toString());
+        assertEquals(0, error.get("series").get(0).get("markLine").get("data").get(0).get("yAxis").asInt(), "the exact line");
+    }
+
+    @Test
+    void severalEstimatesOfOneTruthAreOneSeriesEachAndTheirDifferenceKeepsATrueZero() {
+        PlotSpec spec = PlotSpec.estimateVsTruth("top_k", "losses", "true", "loss (packets)", PlotSpec.ErrorMeasure.DIFFERENCE,
+                "estimate", "reported");
+        List<ObjectNode> charts = ExperimentPlots.charts("", CsvTables.of(TOP_K).get(0), spec);
+        List<String> names = new ArrayList<>();
+        charts.get(0).get("series").forEach(s -> names.add(s.get("name").asText()));
+        assertEquals(List.of("estimate", "reported", "y = x (estimate = truth)"), names);
+        assertEquals("losses: error of the estimate", charts.get(1).get("title").get("text").asText());
+        assertEquals("error: estimated - true loss (packets)", charts.get(1).get("yAxis").get("name").asText());
+        assertEquals("[[100,10],[50,-10],[0,5]]", charts.get(1).get("series").get(0).get("data").toString());
+        assertEquals("[[100,-10],[50,0],[30,0]]", charts.get(1).get("series").get(1).get("data").toString());
+        assertEquals("[[0,0],[110,110]]", charts.get(0).get("series").get(2).get("data").toString());
+    }
+
+    @Test
+    void anEstimateAgainstItsTruthRefusesALogAxisAndOnlyItNamesItsPoints() {
+        PlotSpec scatter = PlotSpec.estimateVsTruth("t", "x", "true", "q", PlotSpec.ErrorMeasure.RELATIVE, "estimate");
+        assertEquals("plot of 't': an estimate against its truth has linear axes and no paper values",
+                assertThrows(IllegalArgumentException.class, scatter::logX).getMessage());
+        assertEquals("plot of 't': only an estimate against its truth names its points",
+                assertThrows(IllegalArgumentException.class,
+                        () -> PlotSpec.of("t", "x", "a", "a", "b", "b").labelled("key")).getMessage());
     }
 }

@@ -147,14 +147,11 @@ public final class HashPipeReport implements ProgramReport {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Results(int k, int stages, int slotsPerStage, String keyKind, String counts, int pipes,
                           long packets, long ipv6PacketsFolded, List<TopFlow> topK) implements ProgramResults {
-        /** The switch's estimate and the true count on one chart by rank, and the relative error. */
+        /** Each top-k flow's estimate against its true count (y = x is exact), and its relative error. */
         @Override
         public List<PlotSpec> plots() {
-            return List.of(
-                    PlotSpec.of("top_k", "top-k flows: estimate and true count by rank", "rank", "rank (largest estimate first)",
-                            counts, "estimate", "true"),
-                    PlotSpec.of("top_k", "top-k flows: relative error of the estimate by rank", "rank",
-                            "rank (largest estimate first)", "(estimate - true) / true", "error"));
+            return List.of(PlotSpec.estimateVsTruth("top_k", "top-k flows: estimate against true count", "true",
+                    "flow size (" + counts + ")", PlotSpec.ErrorMeasure.RELATIVE, "estimate").labelled("key"));
         }
 
         @Override

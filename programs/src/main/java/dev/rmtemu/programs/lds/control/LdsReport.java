@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.TreeMap;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.NoteResults;
 import dev.rmtemu.emulator.spi.ProgramResults;
@@ -123,6 +124,13 @@ public final class LdsReport implements ProgramReport {
     /** LDS's results without a run directory: sketches of every pipe, both banks merged, the trace's largest flows. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record MergedResults(int rows, int cells, int ldaCells, int pipes, List<FlowResult> flows) implements ProgramResults {
+        /** The largest flows' estimated size against their packets in the trace, and its relative error. */
+        @Override
+        public List<PlotSpec> plots() {
+            return List.of(PlotSpec.estimateVsTruth("flows", "largest flows: estimated size against packets in the trace",
+                    "packets", "flow size (packets)", PlotSpec.ErrorMeasure.RELATIVE, "est_packets").labelled("five_tuple"));
+        }
+
         @Override
         public String render() {
             StringBuilder b = new StringBuilder();
@@ -156,6 +164,13 @@ public final class LdsReport implements ProgramReport {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Results(int rows, int cells, int ldaCells, int intervalShift, List<IntervalResult> intervals,
                           List<FlowDelay> flows) implements ProgramResults {
+        /** Each listed flow's estimated mean delay against its true mean (every interval), and the relative error. */
+        @Override
+        public List<PlotSpec> plots() {
+            return List.of(PlotSpec.estimateVsTruth("flows", "largest flows per interval: estimated mean delay against true mean",
+                    "true_mean_ns", "mean delay (ns)", PlotSpec.ErrorMeasure.RELATIVE, "est_mean_ns").labelled("five_tuple"));
+        }
+
         @Override
         public String render() {
             StringBuilder b = new StringBuilder();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.spi.NoteResults;
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.emulator.spi.ProgramResults;
 import dev.rmtemu.emulator.spi.ProgramReport;
 import dev.rmtemu.emulator.spi.ReplayResult;
@@ -116,6 +117,16 @@ public final class LossRadarReport implements ProgramReport {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Results(boolean timestamped, List<LinkResult> links, List<Loss> losses, List<CauseCount> rootCauses,
                           List<String> notes) implements ProgramResults {
+        /**
+         * Per link direction the losses counted (UM - DM counts) and decoded (pure cells peeled) against the true
+         * losses; the error is the difference (a direction without losses has a truth of 0).
+         */
+        @Override
+        public List<PlotSpec> plots() {
+            return List.of(PlotSpec.estimateVsTruth("links", "losses per link direction: counted and decoded against true",
+                    "true_lost", "lost packets", PlotSpec.ErrorMeasure.DIFFERENCE, "counted", "decoded").labelled("link"));
+        }
+
         @Override
         public String render() {
             StringBuilder b = new StringBuilder();

@@ -121,14 +121,18 @@ public final class MidstReport implements ProgramReport {
     public record Results(int rows, int columns, int port, long portDrops, int flows, long sLossSum, int top,
                           Monitoring monitoring, List<FlaggedFlow> flagged, List<QueriedFlow> heavyLosers,
                           List<QueriedFlow> burstyFlows, List<String> notes) implements ProgramResults {
-        /** Estimates and their truth on one chart each: flagged losers' S_loss and true loss, bursty flows' S_in and arrivals. */
+        /**
+         * Estimates against their truth: the flagged heavy losers' reported loss and S_loss against their true loss
+         * (arrivals - departures; a false positive has a true loss of 0, so the error is the difference), the bursty
+         * flows' S_in against their true arrivals; and the end-of-run query's top heavy losers by rank (no truth).
+         */
         @Override
         public List<PlotSpec> plots() {
             return List.of(
-                    PlotSpec.of("flagged", "flagged heavy losers: S_loss estimate and true loss by rank", "rank", "rank",
-                            "lost packets", "s_loss", "true_loss"),
-                    PlotSpec.of("bursty_flows", "bursty flows: S_in estimate and true arrivals by rank", "rank", "rank",
-                            "packets", "s_in", "arrivals"),
+                    PlotSpec.estimateVsTruth("flagged", "flagged heavy losers: reported loss and S_loss against true loss",
+                            "true_loss", "loss (packets)", PlotSpec.ErrorMeasure.DIFFERENCE, "reported", "s_loss").labelled("five_tuple"),
+                    PlotSpec.estimateVsTruth("bursty_flows", "bursty flows: S_in against true arrivals", "arrivals",
+                            "arrivals (packets)", PlotSpec.ErrorMeasure.RELATIVE, "s_in").labelled("five_tuple"),
                     PlotSpec.of("heavy_losers", "top heavy losers of the end-of-run query: S_loss by rank", "rank", "rank",
                             "lost packets (estimate)", "s_loss"));
         }

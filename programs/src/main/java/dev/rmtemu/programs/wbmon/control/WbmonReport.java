@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.spi.NoteResults;
+import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.emulator.spi.ProgramResults;
 import dev.rmtemu.emulator.topology.Link;
 import dev.rmtemu.emulator.network.NetworkEngine;
@@ -106,17 +107,27 @@ public final class WbmonReport implements ProgramReport {
      * A set of directed links crossed by exactly the same vconns (which WBMon cannot tell apart):
      * the least success probability NetBouncer inferred among them, whether the set is blamed
      * (below {@code blame_below}), and the ground truth the network counted on those directed
-     * links (packets carried and lost).
+     * links: packets carried (that entered them) and lost, and the least true success rate among
+     * them, (carried - lost) / carried, the truth {@code min_success} estimates (null when none
+     * of them carried a packet).
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record LinkSetResult(List<String> links, List<Integer> vconns, double minSuccess, boolean blamed, long trueCarried,
-                                long trueLost) {
+                                long trueLost, Double trueMinSuccess) {
     }
 
     /** WBMon's results of a network replay: per vconn from the m-switches' registers, per link NetBouncer's inference. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Results(double blameBelow, List<VconnResult> vconns, List<LinkSetResult> linkSets, List<String> notes)
             implements ProgramResults {
+        /** Each link set's least inferred success rate against its least true one, and the difference. */
+        @Override
+        public List<PlotSpec> plots() {
+            return List.of(PlotSpec.estimateVsTruth("link_sets", "link sets: inferred least success rate against true",
+                    "true_min_success", "least success rate of the set's links", PlotSpec.ErrorMeasure.DIFFERENCE,
+                    "min_success").labelled("links"));
+        }
+
         @Override
         public String render() {
             StringBuilder b = new StringBuilder();
@@ -133,12 +144,13 @@ public final class WbmonReport implements ProgramReport {
             if (!linkSets.isEmpty()) {
                 b.append(String.format(Locale.ROOT, "WBMon analyser (NetBouncer on the vconns' loss rates; directed links crossed by the"
                         + " same vconns are one set; blamed below %s)%n", blameBelow));
-                b.append(String.format(Locale.ROOT, "  %-40s %-8s %11s %7s %14s %10s%n", "directed links", "vconns", "min success",
-                        "blamed", "true carried", "true lost"));
+                b.append(String.format(Locale.ROOT, "  %-40s %-8s %11s %7s %14s %10s %12s%n", "directed links", "vconns", "min success",
+                        "blamed", "true carried", "true lost", "true success"));
                 for (LinkSetResult l : linkSets) {
-                    b.append(String.format(Locale.ROOT, "  %-40s %-8s %11.6f %7s %14d %10d%n", String.join(" ", l.links()),
+                    b.append(String.format(Locale.ROOT, "  %-40s %-8s %11.6f %7s %14d %10d %12s%n", String.join(" ", l.links()),
                             l.vconns().stream().map(String::valueOf).collect(Collectors.joining(" ")),
-                            l.minSuccess(), l.blamed() ? "yes" : "no", l.trueCarried(), l.trueLost()));
+                            l.minSuccess(), l.blamed() ? "yes" : "no", l.trueCarried(), l.trueLost(),
+                            l.trueMinSuccess() == null ? "-" : String.format(Locale.ROOT, "%.6f", l.trueMinSuccess())));
                 }
             }
             return b.toString();
@@ -194,18 +206,24 @@ public final class WbmonReport implements ProgramReport {
             List<String> names = new ArrayList<>();
             long carried = 0;
             long lost = 0;
+            Double trueMin = null;
             for (int d : set.links()) {
                 Link l = t.link(d / 2);
                 int dir = d % 2;
                 names.add(dir == 0 ? l.a() + "->" + l.b() : l.b() + "->" + l.a());
-                carried += net.carried(l.id(), dir);
-                lost += net.lost(l.id(), dir);
+                long c = net.carried(l.id(), dir);
+                long x = net.lost(l.id(), dir);
+                carried += c;
+                lost += x;
+                if (c > 0) {
+                    trueMin = Math.min(trueMin == null ? 1.0 : trueMin, (double) (c - x) / c);
+                }
             }
             List<Integer> ids = new ArrayList<>();
             for (int v : set.vconns()) {
                 ids.add(rows.stream().filter(r -> r.numbered() > 0).toList().get(v).vconn());
             }
-            out.add(new LinkSetResult(names, ids, set.minSuccess(), set.blamed(), carried, lost));
+            out.add(new LinkSetResult(names, ids, set.minSuccess(), set.blamed(), carried, lost, trueMin));
         }
         return out;
     }

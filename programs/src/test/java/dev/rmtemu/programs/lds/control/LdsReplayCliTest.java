@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lds.control;
 
+import dev.rmtemu.programs.ReportCharts;
 import dev.rmtemu.programs.lds.program.LdsConfig;
 
 import dev.rmtemu.emulator.cli.Main;
@@ -177,6 +178,10 @@ class LdsReplayCliTest {
             assertTrue(Math.abs(f.path("error").asDouble()) < 1e-9, f.toString());
             assertEquals(f.path("true_mean_ns").asDouble(), f.path("est_mean_ns").asDouble(), 1e-6 * f.path("true_mean_ns").asDouble());
         }
+        // report.html: every listed flow a point on y = x, its relative error 0
+        assertEquals(rows, ReportCharts.assertEstimateVsTruth(tmp.resolve("run"), 0,
+                "lds: largest flows per interval: estimated mean delay against true mean", "true mean delay (ns)",
+                "estimated mean delay (ns)", flows, "true_mean_ns", "five_tuple", true, "est_mean_ns"));
     }
 
     @Test

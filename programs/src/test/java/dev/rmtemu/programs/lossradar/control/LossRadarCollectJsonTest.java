@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.lossradar.control;
 
+import dev.rmtemu.programs.ReportCharts;
 import dev.rmtemu.programs.lossradar.program.IbfDigest;
 import dev.rmtemu.programs.lossradar.program.MeterDigest;
 
@@ -95,6 +96,10 @@ class LossRadarCollectJsonTest {
             classified += cause.path("losses").asLong();
         }
         assertEquals(decoded, classified, "every decoded loss has a root cause");
+        // report.html: per link direction, counted and decoded against the true losses (here all exact)
+        assertEquals(results.path("links").size(), ReportCharts.assertEstimateVsTruth(run, 0,
+                "lossradar: losses per link direction: counted and decoded against true", "true lost packets",
+                "estimated lost packets", results.path("links"), "true_lost", "link", false, "counted", "decoded"));
     }
 
     @Test

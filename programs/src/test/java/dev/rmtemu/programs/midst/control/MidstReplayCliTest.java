@@ -1,5 +1,8 @@
 package dev.rmtemu.programs.midst.control;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rmtemu.programs.ReportCharts;
 import dev.rmtemu.programs.midst.program.MidstConfig;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
 import dev.rmtemu.programs.midst.program.MidstProgram;
@@ -12,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -120,6 +124,23 @@ class MidstReplayCliTest {
         assertTrue(truePositives >= flagged.size() * 99 / 100, "precision " + truePositives + " / " + flagged.size());
         assertEquals(worst, topReported, "the largest reported loss is the flow that lost most");
         assertTrue(r.out().contains("precision"), r.out());
+
+        // report.html: the flagged flows' estimates against their true loss, the bursty flows' S_in against their arrivals
+        JsonNode results = readJson(run.resolve("report.json")).path("results").path("midst");
+        assertTrue(ReportCharts.assertEstimateVsTruth(run, 0, "midst: flagged heavy losers: reported loss and S_loss against true loss",
+                "true loss (packets)", "estimated loss (packets)", results.path("flagged"), "true_loss", "five_tuple", false,
+                "reported", "s_loss") > 0, "flagged flows drawn");
+        assertTrue(ReportCharts.assertEstimateVsTruth(run, 2, "midst: bursty flows: S_in against true arrivals",
+                "true arrivals (packets)", "estimated arrivals (packets)", results.path("bursty_flows"), "arrivals", "five_tuple",
+                true, "s_in") > 0, "bursty flows drawn");
+    }
+
+    private static JsonNode readJson(Path file) {
+        try {
+            return new ObjectMapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** h1 and c at 10 Gb/s, h2 behind a 1 Gb/s link: s1's port towards h2 (port 1) congests; the collector is c (port 2). */

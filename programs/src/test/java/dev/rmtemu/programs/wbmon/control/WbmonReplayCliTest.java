@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.wbmon.control;
 
+import dev.rmtemu.programs.ReportCharts;
 import dev.rmtemu.programs.wbmon.program.WbmonPipeline;
 
 import dev.rmtemu.emulator.cli.Main;
@@ -144,7 +145,7 @@ class WbmonReplayCliTest {
         assertEquals(2, sets.size(), sets.toString());
         String[] upstream = {"m1", "m2"};
         List<String> csv = Files.readAllLines(run.resolve("results/wbmon_link_sets.csv"));
-        assertEquals("links,vconns,min_success,blamed,true_carried,true_lost", csv.get(0));
+        assertEquals("links,vconns,min_success,blamed,true_carried,true_lost,true_min_success", csv.get(0));
         for (int v = 0; v < 2; v++) {
             com.fasterxml.jackson.databind.JsonNode set = sets.get(v);
             assertEquals(v, set.path("vconns").get(0).asInt(), set.toString());
@@ -152,9 +153,16 @@ class WbmonReplayCliTest {
             assertEquals(groundTruthDrops(run, firstLink.get(upstream[v]), Long.MAX_VALUE)[0], set.path("true_lost").asLong(),
                     set.toString());
             assertTrue(set.path("min_success").asDouble() < WbmonAnalyser.Params.DEFAULT_BLAME_BELOW, set.toString());
+            // the truth min_success estimates: the lossy link's (carried - lost) / carried, the other link's is 1
+            assertTrue(set.path("true_min_success").asDouble() < 1.0, set.toString());
+            assertEquals(set.path("true_min_success").asDouble(), set.path("min_success").asDouble(), 0.001, set.toString());
             assertTrue(csv.get(v + 1).startsWith(set.path("links").get(0).asText() + " " + set.path("links").get(1).asText() + ","
                     + v + ","), csv.get(v + 1));
         }
+        // report.html: each set's inferred least success rate against its true one
+        assertEquals(2, ReportCharts.assertEstimateVsTruth(run, 0, "wbmon: link sets: inferred least success rate against true",
+                "true least success rate of the set's links", "estimated least success rate of the set's links", sets,
+                "true_min_success", "links", false, "min_success"));
     }
 
     @Test
