@@ -253,15 +253,22 @@ class BackendEquivalenceTest {
             departures.add(cycle);
             departures.add((long) port);
             departures.add(pool.packetNumber(slot));
-            departures.add(pool.shim(slot));
+            PacketRecord d = pool.record(slot);
+            // the header the egress wrote (or its absence), as the next hop would parse it
+            departures.add(WbmonHeader.present(d) ? (long) WbmonHeader.vconn(d) << 32 | WbmonHeader.seq(d) : -1L);
+            departures.add((long) d.wireLength());
         });
         PacketRecord r = PacketRecord.allocate();
         long cycle = e.now() + 1;
         for (int i = 0; i < trace.size(); i++) {
+            r.clear();
             r.ipVersion(4).srcIpv4(0x0A000001).dstIpv4(0x0A000002).protocol(17).srcPort(1000)
                     .dstPort(ports / 2 + trace.outPort[i]).wireLength(64 + trace.outPort[i] * 40);
+            if (trace.valid[i]) {
+                WbmonHeader.push(r, trace.vconn[i], trace.seq[i]);
+            }
             cycle += 30;
-            e.arrive(cycle, trace.inPort[i], r, trace.shim(i));
+            e.arrive(cycle, trace.inPort[i], r);
         }
         e.drain();
         return new WbmonRun(e, departures);
@@ -332,11 +339,6 @@ class BackendEquivalenceTest {
 
         int size() {
             return PACKETS;
-        }
-
-        long shim(int i) {
-            long w = WbmonHeader.word(vconn[i], seq[i]);
-            return valid[i] ? w : w & ~(1L << (WbmonConfig.VCONN_ID_BITS + WbmonConfig.SEQ_BITS));
         }
 
         /** The downstream window counts it: a valid header of a tracked vconn on a port where a vconn ends. */

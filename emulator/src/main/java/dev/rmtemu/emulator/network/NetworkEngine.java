@@ -151,7 +151,7 @@ public final class NetworkEngine {
     /** Frame bytes every packet keeps through the network. */
     private final int frameCapacity;
     private DeliveryListener deliveryListener;
-    private ShimArrivalListener arrivalListener;
+    private ArrivalListener arrivalListener;
     private long now;
     private boolean draining;
     private long lastInjection;
@@ -173,13 +173,6 @@ public final class NetworkEngine {
     public interface ArrivalListener {
         /** @param port topology port (1-based); @param record valid only during the call */
         void arriving(int switchNode, int port, long cycle, PacketRecord record);
-    }
-
-    /** {@link ArrivalListener} that also sees the packet's shim header word (as its last deparser emitted it). */
-    @FunctionalInterface
-    public interface ShimArrivalListener {
-        /** @param port topology port (1-based); @param record valid only during the call; @param shim the shim word */
-        void arriving(int switchNode, int port, long cycle, PacketRecord record, long shim);
     }
 
     private NetworkEngine(Topology t, NetworkOptions o, ProgramRegistry registry) {
@@ -338,7 +331,7 @@ public final class NetworkEngine {
                 return p == Routing.NO_ROUTE ? PortNumbers.UNSET : p - 1;
             });
             switches[i].onDeparture((cycle, port, slot, pool) ->
-                    departed(ordinal, cycle, port, pool.record(slot), pool.shim(slot), pool.hops(slot) + 1));
+                    departed(ordinal, cycle, port, pool.record(slot), pool.hops(slot) + 1));
         }
     }
 
@@ -428,7 +421,7 @@ public final class NetworkEngine {
         FrameSynthesizer.rebuildFrame(scratch); // the host map rewrote the addresses the frame's bytes carry
         scratch.timestampNs(clock.cyclesToNs(cycle));
         injected[src]++;
-        transmit(hostChannel[src], cycle, scratch, 0, 0);
+        transmit(hostChannel[src], cycle, scratch, 0);
     }
 
     /** Every switch's event loop throws {@link dev.rmtemu.emulator.engine.RunStopped} once {@code stop} says so. */
@@ -515,7 +508,7 @@ public final class NetworkEngine {
     }
 
     /** A packet leaves a switch, which was the {@code hops}-th switch on its way. */
-    private void departed(int ordinal, long cycle, int port, PacketRecord rec, long shim, int hops) {
+    private void departed(int ordinal, long cycle, int port, PacketRecord rec, int hops) {
         int ch = portChannel[ordinal][port];
         if (ch < 0) {
             unlinkedDrops[ordinal]++;
@@ -532,14 +525,14 @@ public final class NetworkEngine {
             hopLimitDrops[ordinal]++; // it would enter a switch beyond its budget: a loop, or a path too long
             return;
         }
-        transmit(ch, cycle, rec, shim, hops);
+        transmit(ch, cycle, rec, hops);
     }
 
     /**
-     * The packet's last bit enters channel {@code ch} at {@code cycle}, with the shim header word
-     * its switch emitted, having passed {@code hops} switches.
+     * The packet's last bit enters channel {@code ch} at {@code cycle}, its frame as its switch's
+     * deparser emitted it, having passed {@code hops} switches.
      */
-    private void transmit(int ch, long cycle, PacketRecord rec, long shim, int hops) {
+    private void transmit(int ch, long cycle, PacketRecord rec, int hops) {
         long index = chCarried[ch]++;
         long at = cycle + chLatency[ch];
         int copies = 0;
@@ -567,11 +560,11 @@ public final class NetworkEngine {
                 chDuplicates[ch] += copies;
                 log.add(index, GroundTruthLog.DUPLICATE, copies);
             }
-            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, shim, hops, index, decision.holdPackets(), copies, at)) {
+            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, hops, index, decision.holdPackets(), copies, at)) {
                 return;
             }
         }
-        arriveWithCopies(ch, at, rec, shim, hops, copies);
+        arriveWithCopies(ch, at, rec, hops, copies);
         LinkHold hold = chHold[ch];
         if (hold != null && hold.count() > 0) {
             hold.overtaken();
@@ -582,12 +575,12 @@ public final class NetworkEngine {
         }
     }
 
-    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int hops, int copies) {
-        arrive(ch, at, rec, shim, hops);
+    private void arriveWithCopies(int ch, long at, PacketRecord rec, int hops, int copies) {
+        arrive(ch, at, rec, hops);
         if (copies > 0) {
             long gap = serialisationCycles(rec.wireLength(), chRateBps[ch]);
             for (int i = 1; i <= copies; i++) {
-                arrive(ch, at + i * gap, rec, shim, hops);
+                arrive(ch, at + i * gap, rec, hops);
             }
         }
     }
@@ -597,7 +590,7 @@ public final class NetworkEngine {
         LinkHold hold = chHold[ch];
         chReordered[ch]++;
         chLog[ch].add(hold.linkIndex(slot), GroundTruthLog.REORDER, hold.overtakes(slot));
-        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.shim(slot), hold.hops(slot),
+        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.hops(slot),
                 hold.copies(slot));
         hold.remove(slot);
     }
@@ -608,14 +601,14 @@ public final class NetworkEngine {
         return Math.max(1, (bits * clock.hz() + rateBps - 1) / rateBps);
     }
 
-    private void arrive(int ch, long at, PacketRecord rec, long shim, int hops) {
+    private void arrive(int ch, long at, PacketRecord rec, int hops) {
         int s = chToSwitch[ch];
         if (s >= 0) {
             if (arrivalListener != null) {
-                arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec, shim);
+                arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec);
             }
             scheduledArrivals[s]++;
-            switches[s].scheduleArrival(at, chToPort[ch], rec, shim, hops);
+            switches[s].scheduleArrival(at, chToPort[ch], rec, hops);
             if (at < nextCycle[s]) {
                 nextCycle[s] = at;
             }
@@ -639,12 +632,8 @@ public final class NetworkEngine {
         this.deliveryListener = l;
     }
 
+    /** Told of every packet as it reaches a switch: its frame as the last deparser emitted it (a program's shims included). */
     public void onArrival(ArrivalListener l) {
-        this.arrivalListener = l == null ? null : (node, port, cycle, rec, shim) -> l.arriving(node, port, cycle, rec);
-    }
-
-    /** As {@link #onArrival(ArrivalListener)}, with the shim header word each packet carries (a program's own header). */
-    public void onArrivalWithShim(ShimArrivalListener l) {
         this.arrivalListener = l;
     }
 
