@@ -35,4 +35,13 @@ public interface PacketTap {
      */
     void dropped(long packet, int ingressPort, long arrivalCycle, int port, int queue, int cause, long cycle,
                  PacketRecord record);
+
+    /**
+     * A link's impairment dropped a packet at {@code cycle} (its last bit entered the link) that
+     * this switch sent on egress port {@code port} or would have received on ingress port
+     * {@code port}: the network tells the switch at the link's far end, or the sending one when
+     * a host is at that end. {@code cause} names the link and impairment (one instance per
+     * impairment, so a tap may key on it).
+     */
+    void droppedOnLink(int port, long cycle, String cause, PacketRecord record);
 }

@@ -869,6 +869,16 @@ public final class SwitchEngine {
         }
     }
 
+    /**
+     * A network link dropped a packet at its port {@code port} (see {@link PacketTap#droppedOnLink}):
+     * the captures record it; the switch's own counters do not (the network counts it per link).
+     */
+    public void linkDropped(int port, long cycle, String cause, PacketRecord record) {
+        if (tap != null) {
+            tap.droppedOnLink(port, cycle, cause, record);
+        }
+    }
+
     private void drop(int slot, int cause) {
         drop(slot, cause, PacketTap.NO_PORT, PacketTap.NO_QUEUE);
     }

@@ -128,6 +128,11 @@ public final class NetworkEngine {
     private final int[] chToSwitch;
     private final int[] chToPort;
     private final int[] chToHostNode;
+    /** The switch (and its 0-based port) that sends into each channel, or -1 for a host. */
+    private final int[] chFromSwitch;
+    private final int[] chFromPort;
+    /** Per channel and impairment of its chain: the drop cause the captures write ("link_drop: bernoulli(p=0.01)"). */
+    private final String[][] chDropCauses;
     private final long[] chLatency;
     private final long[] chRateBps;
     private final ImpairmentChain[] chImpair;
@@ -152,6 +157,8 @@ public final class NetworkEngine {
     private final int frameCapacity;
     private DeliveryListener deliveryListener;
     private ArrivalListener arrivalListener;
+    /** What a link drop's cause starts with in the captures, before the impairment's description. */
+    public static final String LINK_DROP = "link_drop: ";
     private long now;
     private boolean draining;
     private long lastInjection;
@@ -260,6 +267,10 @@ public final class NetworkEngine {
         channels = 2 * t.links().size();
         chToSwitch = new int[channels];
         chToPort = new int[channels];
+        chFromSwitch = new int[channels];
+        chFromPort = new int[channels];
+        chDropCauses = new String[channels][];
+        Arrays.fill(chFromSwitch, -1);
         chToHostNode = new int[channels];
         chLatency = new long[channels];
         chRateBps = new long[channels];
@@ -298,6 +309,8 @@ public final class NetworkEngine {
                 }
                 if (switchOf[from.node()] >= 0) {
                     portChannel[switchOf[from.node()]][from.port() - 1] = ch;
+                    chFromSwitch[ch] = switchOf[from.node()];
+                    chFromPort[ch] = from.port() - 1;
                 } else {
                     hostChannel[from.node()] = ch;
                 }
@@ -306,6 +319,10 @@ public final class NetworkEngine {
                     chImpair[ch] = impairments(l, dir, spec, o.seed());
                     chLog[ch] = new GroundTruthLog();
                     chLostBy[ch] = new long[chImpair[ch].size()];
+                    chDropCauses[ch] = new String[chImpair[ch].size()];
+                    for (int i = 0; i < chDropCauses[ch].length; i++) {
+                        chDropCauses[ch][i] = LINK_DROP + chImpair[ch].part(i).describe();
+                    }
                     if (chImpair[ch].maxHold() > 0) {
                         chHold[ch] = new LinkHold(chImpair[ch].maxHold(), frameCapacity);
                     }
@@ -547,6 +564,7 @@ public final class NetworkEngine {
                 chLost[ch]++;
                 chLostBy[ch][decision.dropCause()]++;
                 log.add(index, GroundTruthLog.DROP, decision.dropCause());
+                linkDropped(ch, cycle, rec, decision.dropCause());
                 return;
             }
             long extra = decision.extraDelayNs();
@@ -572,6 +590,20 @@ public final class NetworkEngine {
             while ((slot = hold.due()) >= 0) {
                 release(ch, slot, at);
             }
+        }
+    }
+
+    /**
+     * A link's impairment dropped a packet: the switch at the link's far end records it at its
+     * ingress port (as its drops capture files every drop), else the switch that sent it at its
+     * egress port; a link between hosts has no switch to tell.
+     */
+    private void linkDropped(int ch, long cycle, PacketRecord rec, int cause) {
+        String name = chDropCauses[ch][cause];
+        if (chToSwitch[ch] >= 0) {
+            switches[chToSwitch[ch]].linkDropped(chToPort[ch], cycle, name, rec);
+        } else if (chFromSwitch[ch] >= 0) {
+            switches[chFromSwitch[ch]].linkDropped(chFromPort[ch], cycle, name, rec);
         }
     }
 
