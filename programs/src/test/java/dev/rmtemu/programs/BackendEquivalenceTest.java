@@ -177,10 +177,10 @@ class BackendEquivalenceTest {
     }
 
     /**
-     * WBMon on both back ends, fed shim headers on a random trace: per tracked vconn a sequence
+     * WBMon on both back ends, fed frames with WBMon headers on a random trace: per tracked vconn a sequence
      * from a random start (some across the 2^32 wrap) with losses, drop bursts and reordering,
      * plus packets without a valid header, of untracked vconns and on ports where no vconn ends.
-     * Both back ends give the same departures (with their shim words) and registers, and the
+     * Both back ends give the same departures (with the WBMon header each writes on the wire and the wire length) and registers, and the
      * registers equal the plain-Java window ({@link WindowMonitor}) fed the counted packets.
      */
     @ParameterizedTest(name = "wbmon {0} on {1}")
