@@ -1,5 +1,6 @@
 package dev.rmtemu.model.parse;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -33,7 +34,7 @@ public record EtherTypeShim(String header, HeaderType type, int etherType) {
 
     /** A shim type: the given fields, then {@value #NEXT_FIELD}. */
     public static HeaderType type(String typeName, HeaderField... fields) {
-        HeaderField[] all = java.util.Arrays.copyOf(fields, fields.length + 1);
+        HeaderField[] all = Arrays.copyOf(fields, fields.length + 1);
         all[fields.length] = new HeaderField(NEXT_FIELD, ETHER_TYPE_BITS);
         return HeaderType.of(typeName, all);
     }
