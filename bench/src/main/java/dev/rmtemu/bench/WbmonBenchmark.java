@@ -43,8 +43,6 @@ public class WbmonBenchmark extends EngineBenchmark {
     private final WbmonConfig cfg = WbmonConfig.defaults();
     private final int[] vconn = new int[PACKETS];
     private final long[] seq = new long[PACKETS];
-    /** The WBMon shim header each packet arrives with (from the upstream m-switch). */
-    private final long[] shim = new long[PACKETS];
     private SwitchEngine engine;
     private String[] arrays;
 
@@ -75,8 +73,8 @@ public class WbmonBenchmark extends EngineBenchmark {
             r.wireLength(BYTES).ipVersion(4).protocol(PacketRecord.PROTO_UDP).srcIpv4(0x0A000001).dstIpv4(0x0A000002)
                     .srcPort(1000).dstPort(2000);
             FrameSynthesizer.attachFrame(r); // the headers' bytes, as a header capture keeps them
+            WbmonHeader.push(r, vconn[i], seq[i]); // the upstream m-switch's header on the wire
             trace.add(r);
-            shim[i] = WbmonHeader.word(vconn[i], seq[i]);
         }
         WbmonPipeline p = new WbmonPipeline(cfg);
         engine = new SwitchEngine(new SwitchConfig(TargetProfiles.builtIn("tofino1"), p.program, 4, PortConfig.strictPriority(100), true));
@@ -94,7 +92,7 @@ public class WbmonBenchmark extends EngineBenchmark {
         }
         long base = engine.now() + SPACING_CYCLES;
         for (int i = 0; i < PACKETS; i++) {
-            engine.arrive(base + i * SPACING_CYCLES, 0, trace.get(i, view), shim[i]);
+            engine.arrive(base + i * SPACING_CYCLES, 0, trace.get(i, view));
         }
         engine.drain();
         return WbmonPipeline.readDrops(engine, cfg, 7);

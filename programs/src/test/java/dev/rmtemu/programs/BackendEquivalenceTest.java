@@ -177,10 +177,10 @@ class BackendEquivalenceTest {
     }
 
     /**
-     * WBMon on both back ends, fed shim headers on a random trace: per tracked vconn a sequence
+     * WBMon on both back ends, fed frames with WBMon headers on a random trace: per tracked vconn a sequence
      * from a random start (some across the 2^32 wrap) with losses, drop bursts and reordering,
      * plus packets without a valid header, of untracked vconns and on ports where no vconn ends.
-     * Both back ends give the same departures (with their shim words) and registers, and the
+     * Both back ends give the same departures (with the WBMon header each writes on the wire and the wire length) and registers, and the
      * registers equal the plain-Java window ({@link WindowMonitor}) fed the counted packets.
      */
     @ParameterizedTest(name = "wbmon {0} on {1}")
@@ -253,15 +253,22 @@ class BackendEquivalenceTest {
             departures.add(cycle);
             departures.add((long) port);
             departures.add(pool.packetNumber(slot));
-            departures.add(pool.shim(slot));
+            PacketRecord d = pool.record(slot);
+            // the header the egress wrote (or its absence), as the next hop would parse it
+            departures.add(WbmonHeader.present(d) ? (long) WbmonHeader.vconn(d) << 32 | WbmonHeader.seq(d) : -1L);
+            departures.add((long) d.wireLength());
         });
         PacketRecord r = PacketRecord.allocate();
         long cycle = e.now() + 1;
         for (int i = 0; i < trace.size(); i++) {
+            r.clear();
             r.ipVersion(4).srcIpv4(0x0A000001).dstIpv4(0x0A000002).protocol(17).srcPort(1000)
                     .dstPort(ports / 2 + trace.outPort[i]).wireLength(64 + trace.outPort[i] * 40);
+            if (trace.valid[i]) {
+                WbmonHeader.push(r, trace.vconn[i], trace.seq[i]);
+            }
             cycle += 30;
-            e.arrive(cycle, trace.inPort[i], r, trace.shim(i));
+            e.arrive(cycle, trace.inPort[i], r);
         }
         e.drain();
         return new WbmonRun(e, departures);
@@ -332,11 +339,6 @@ class BackendEquivalenceTest {
 
         int size() {
             return PACKETS;
-        }
-
-        long shim(int i) {
-            long w = WbmonHeader.word(vconn[i], seq[i]);
-            return valid[i] ? w : w & ~(1L << (WbmonConfig.VCONN_ID_BITS + WbmonConfig.SEQ_BITS));
         }
 
         /** The downstream window counts it: a valid header of a tracked vconn on a port where a vconn ends. */

@@ -15,7 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The captures and packet log of one switch: egress.pcapng (interface N = egress port N, named
@@ -46,6 +48,8 @@ final class SwitchCapture implements PacketTap {
     private PacketLog log;
     /** Each drop cause's name in UTF-8, the comment of its packets, made on the cause's first drop. */
     private byte[][] causeComments = new byte[0][];
+    /** Each link drop cause's comment in UTF-8, by the network's one instance of its name. */
+    private final Map<String, byte[]> linkComments = new IdentityHashMap<>();
     private final List<String> opened = new ArrayList<>();
 
     SwitchCapture(SwitchEngine engine, RunDirectory rd, CaptureOptions options, String captureDir, String logName,
@@ -101,6 +105,18 @@ final class SwitchCapture implements PacketTap {
             } catch (IOException e) {
                 throw RunDirectory.writeFailure(rd.path().resolve(logName), e, "write");
             }
+        }
+    }
+
+    @Override
+    public void droppedOnLink(int port, long cycle, String cause, PacketRecord record) {
+        if (options.capture()) {
+            byte[] comment = linkComments.get(cause);
+            if (comment == null) {
+                comment = cause.getBytes(StandardCharsets.UTF_8);
+                linkComments.put(cause, comment);
+            }
+            write(drops(), dropsFile, port, clock.cyclesToNs(cycle), record, comment);
         }
     }
 

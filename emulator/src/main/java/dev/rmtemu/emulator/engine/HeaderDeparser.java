@@ -19,8 +19,7 @@ import java.util.List;
  * narrower than its record field replaces only its low bits, so an unchanged
  * field writes back exactly what the parser read. The frame length is not a
  * header: {@link ParsedField#PACKET_LENGTH} is never written back, nor are
- * {@link ParsedField#CARRIED} fields (they are not in the record), nor shim fields (they
- * travel in the packet's shim word, see {@link HeaderParser#deparseShim}).
+ * {@link ParsedField#CARRIED} fields (they are not in the record).
  */
 public final class HeaderDeparser {
     private final Field[] fields;
@@ -34,8 +33,7 @@ public final class HeaderDeparser {
     public HeaderDeparser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
         for (Field f : program.fields()) {
-            if (f.kind() == FieldKind.HEADER && f.source() != null && f.source() != ParsedField.CARRIED && f.source() != ParsedField.SHIM
-                    && f.source() != ParsedField.PACKET_LENGTH) {
+            if (f.kind() == FieldKind.HEADER && f.source() != null && f.source() != ParsedField.CARRIED && f.source() != ParsedField.PACKET_LENGTH) {
                 fs.add(f);
             }
         }
@@ -91,7 +89,7 @@ public final class HeaderDeparser {
             case SRC_PORT -> r.srcPort((int) v);
             case DST_PORT -> r.dstPort((int) v);
             case PAYLOAD_HASH -> r.payloadHash((int) v);
-            case PACKET_LENGTH, CARRIED, SHIM -> throw new IllegalStateException(source + " is not written back");
+            case PACKET_LENGTH, CARRIED -> throw new IllegalStateException(source + " is not written back");
         }
     }
 }

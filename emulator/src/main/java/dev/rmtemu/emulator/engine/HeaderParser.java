@@ -18,9 +18,8 @@ import java.util.List;
  * The parser: loads a program's header fields from a packet record into a PHV
  * (each field truncated to its declared width). Fields the program adds to the
  * packet ({@link ParsedField#CARRIED}) are not in the record; they start at zero
- * on a packet's first parse and travel with it afterwards. Shim header fields
- * ({@link ParsedField#SHIM}) are unpacked from the packet's shim word (declaration
- * order, least significant bits first) and packed back by {@link #deparseShim}.
+ * on a packet's first parse and travel with it afterwards. A program's own headers on
+ * the wire (shims) are headers of its parse graph, which {@link FrameParser} loads.
  */
 public final class HeaderParser {
     /**
@@ -31,11 +30,7 @@ public final class HeaderParser {
     private final int[] slots;
     private final int[] offsets;
     private final long[] masks;
-    /** Shim header fields in declaration order (least significant bits of the word first): slot, mask, width. */
-    private final int[] shimSlots;
-    private final long[] shimMasks;
-    private final int[] shimWidths;
-    /** Slots the record does not fill (metadata, carried and shim headers): zeroed for a fresh packet. */
+    /** Slots the record does not fill (metadata, carried headers, the parse graph's fields): zeroed for a fresh packet. */
     private final int[] unparsedSlots;
     /**
      * From this many unparsed slots on, a fresh PHV is zeroed by one copy of a zero template
@@ -50,24 +45,13 @@ public final class HeaderParser {
     public HeaderParser(StageProgram program) {
         this.program = program;
         List<Field> fs = new ArrayList<>();
-        List<Field> shimFields = new ArrayList<>();
         for (Field f : program.fields()) {
             if (f.source() == null) {
                 continue; // metadata, or a field of the parse graph (FrameParser loads those)
             }
-            if (f.kind() == FieldKind.HEADER && f.source() == ParsedField.SHIM) {
-                shimFields.add(f);
-            } else if (f.kind() == FieldKind.HEADER && f.source() != ParsedField.CARRIED) {
+            if (f.kind() == FieldKind.HEADER && f.source() != ParsedField.CARRIED) {
                 fs.add(f);
             }
-        }
-        shimSlots = new int[shimFields.size()];
-        shimMasks = new long[shimFields.size()];
-        shimWidths = new int[shimFields.size()];
-        for (int i = 0; i < shimSlots.length; i++) {
-            shimSlots[i] = shimFields.get(i).slot();
-            shimMasks[i] = shimFields.get(i).mask();
-            shimWidths[i] = shimFields.get(i).width();
         }
         Field[] fields = fs.toArray(new Field[0]);
         slots = new int[fields.length];
@@ -91,18 +75,14 @@ public final class HeaderParser {
         zeros = n >= ZERO_COPY_MIN_SLOTS ? new long[parsed.length] : null;
     }
 
-    public void parse(PacketRecord r, Phv phv) {
-        parse(r, 0, phv);
-    }
-
     /**
-     * Loads the record's fields, the shim header fields from {@code shimWord}, and the fields
-     * the program names by its parse graph from the record's frame (the frame its decoded
-     * fields describe when it carries none; a frame the graph refuses leaves them 0). For
-     * programs run pass by pass outside a switch; the switch runs {@link FrameParser} itself.
+     * Loads the record's fields and the fields the program names by its parse graph from the
+     * record's frame (the frame its decoded fields describe when it carries none; a frame the
+     * graph refuses leaves them 0). For programs run pass by pass outside a switch; the switch
+     * runs {@link FrameParser} itself.
      */
-    public void parse(PacketRecord r, long shimWord, Phv phv) {
-        loadRecordFields(r, shimWord, phv);
+    public void parse(PacketRecord r, Phv phv) {
+        loadRecordFields(r, phv);
         if (frames == null) {
             frames = new FrameParser(program, PacketRecord.DEFAULT_FRAME_CAPACITY);
             framed = PacketRecord.allocate(PacketRecord.DEFAULT_FRAME_CAPACITY);
@@ -120,35 +100,13 @@ public final class HeaderParser {
     private FrameParser frames;
     private PacketRecord framed;
 
-    private void loadRecordFields(PacketRecord r, long shimWord, Phv phv) {
+    private void loadRecordFields(PacketRecord r, Phv phv) {
         long[] v = phv.values();
         DirectBuffer b = r.buffer();
         int o = r.offset();
         for (int i = 0; i < slots.length; i++) {
             v[slots[i]] = b.getLong(o + offsets[i], ByteOrder.LITTLE_ENDIAN) & masks[i];
         }
-        long w = shimWord;
-        for (int i = 0; i < shimSlots.length; i++) {
-            v[shimSlots[i]] = w & shimMasks[i];
-            w = shimWidths[i] == Long.SIZE ? 0 : w >>> shimWidths[i];
-        }
-    }
-
-    /** The shim word the deparser emits: the shim fields of the PHV, packed as {@link #parse} reads them. */
-    public long deparseShim(Phv phv) {
-        long[] v = phv.values();
-        long w = 0;
-        int shift = 0;
-        for (int i = 0; i < shimSlots.length; i++) {
-            w |= (v[shimSlots[i]] & shimMasks[i]) << shift;
-            shift += shimWidths[i];
-        }
-        return w;
-    }
-
-    /** True when the program declares shim header fields. */
-    public boolean hasShim() {
-        return shimSlots.length > 0;
     }
 
     /**
@@ -157,11 +115,6 @@ public final class HeaderParser {
      * loads with {@link FrameParser}) is zero, each slot written once.
      */
     public void parseFresh(PacketRecord r, Phv phv) {
-        parseFresh(r, 0, phv);
-    }
-
-    /** {@link #parseFresh(PacketRecord, Phv)} with the shim header word the packet arrived with. */
-    public void parseFresh(PacketRecord r, long shimWord, Phv phv) {
         phv.discardPendingWrites();
         long[] v = phv.values();
         if (zeros != null) {
@@ -172,7 +125,7 @@ public final class HeaderParser {
                 v[s] = 0;
             }
         }
-        loadRecordFields(r, shimWord, phv);
+        loadRecordFields(r, phv);
     }
 
     /**
@@ -196,7 +149,7 @@ public final class HeaderParser {
             case DST_PORT -> PacketRecord.DST_PORT_OFFSET;
             case PACKET_LENGTH -> PacketRecord.WIRE_LENGTH_OFFSET;
             case PAYLOAD_HASH -> PacketRecord.PAYLOAD_HASH_OFFSET;
-            case CARRIED, SHIM -> throw new IllegalArgumentException(f + " is not in the record");
+            case CARRIED -> throw new IllegalArgumentException(f + " is not in the record");
         };
     }
 
@@ -208,7 +161,7 @@ public final class HeaderParser {
             case IP_ID, SRC_PORT, DST_PORT -> 0xFFFFL;
             case PROTOCOL, TTL, TCP_FLAGS -> 0xFFL;
             case IP_VERSION -> 0x0FL; // the low nibble; the flags share the byte
-            case CARRIED, SHIM -> throw new IllegalArgumentException(f + " is not in the record");
+            case CARRIED -> throw new IllegalArgumentException(f + " is not in the record");
         };
     }
 
@@ -236,7 +189,7 @@ public final class HeaderParser {
             case DST_PORT -> r.dstPort();
             case PACKET_LENGTH -> r.wireLength();
             case PAYLOAD_HASH -> r.payloadHash() & 0xFFFFFFFFL;
-            case CARRIED, SHIM -> 0;
+            case CARRIED -> 0;
         };
     }
 }

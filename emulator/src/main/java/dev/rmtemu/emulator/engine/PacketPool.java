@@ -26,17 +26,16 @@ public final class PacketPool {
     private UnsafeBuffer records;
     /**
      * A slot's small state in one stride of {@value #META} longs (packet number, arrival cycle,
-     * shim word, ingress port, resubmits, hops): a packet that waited in a deep queue costs one
+     * ingress port, resubmits, hops): a packet that waited in a deep queue costs one
      * cache miss to account for at departure, not one per array.
      */
     private long[] meta;
     private static final int META = 8;
     private static final int PACKET_NUMBER = 0;
     private static final int ARRIVAL = 1;
-    private static final int SHIM = 2;
-    private static final int INGRESS_PORT = 3;
-    private static final int RESUBMITS = 4;
-    private static final int HOPS = 5;
+    private static final int INGRESS_PORT = 2;
+    private static final int RESUBMITS = 3;
+    private static final int HOPS = 4;
     private int[] free;
     private int freeCount;
     private int capacity;
@@ -95,7 +94,6 @@ public final class PacketPool {
         int m = s * META;
         meta[m + RESUBMITS] = 0;
         meta[m + HOPS] = 0;
-        meta[m + SHIM] = 0;
         return s;
     }
 
@@ -181,7 +179,6 @@ public final class PacketPool {
         meta[to + PACKET_NUMBER] = meta[from + PACKET_NUMBER];
         meta[to + ARRIVAL] = meta[from + ARRIVAL];
         meta[to + INGRESS_PORT] = meta[from + INGRESS_PORT];
-        meta[to + SHIM] = meta[from + SHIM];
         meta[to + HOPS] = meta[from + HOPS];
     }
 
@@ -192,15 +189,6 @@ public final class PacketPool {
 
     public void hops(int slot, int n) {
         meta[slot * META + HOPS] = n;
-    }
-
-    /** The packet's shim header word (see {@code ParsedField.SHIM}): as it arrived, or as the deparser emitted it at departure. */
-    public long shim(int slot) {
-        return meta[slot * META + SHIM];
-    }
-
-    public void shim(int slot, long word) {
-        meta[slot * META + SHIM] = word;
     }
 
     public long packetNumber(int slot) {

@@ -35,4 +35,13 @@ public interface PacketTap {
      */
     void dropped(long packet, int ingressPort, long arrivalCycle, int port, int queue, int cause, long cycle,
                  PacketRecord record);
+
+    /**
+     * A link's impairment dropped a packet at {@code cycle} (its last bit entered the link) that
+     * this switch sent on egress port {@code port} or would have received on ingress port
+     * {@code port}: the network tells the sending switch, or the switch at the far end when a
+     * host sent it. {@code cause} names the link and impairment (one instance per
+     * impairment, so a tap may key on it).
+     */
+    void droppedOnLink(int port, long cycle, String cause, PacketRecord record);
 }

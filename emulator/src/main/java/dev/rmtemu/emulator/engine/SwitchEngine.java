@@ -117,7 +117,6 @@ public final class SwitchEngine {
     private final int[] portPipe;
     private final int parserCycles;
     private final boolean hasEgress;
-    private final boolean hasShim;
     private final int tmPorts;
     private final Field fIngressPort;
     private final Field fIngressTstamp;
@@ -209,7 +208,6 @@ public final class SwitchEngine {
         }
         this.parserCycles = profile.latency().parserCycles();
         this.hasEgress = program.uses(Gress.EGRESS);
-        this.hasShim = parser.hasShim();
         this.tmPorts = frontPorts + profile.pipes();
         this.metrics = new LatencyMetrics(profile.clockHz(), tmPorts, config.port().queues());
         this.parserFree = new long[profile.pipes()];
@@ -502,11 +500,6 @@ public final class SwitchEngine {
 
     /** A packet reaches front-panel port {@code port} at {@code cycle}; earlier events must have run. */
     public void arrive(long cycle, int port, PacketRecord record) {
-        arrive(cycle, port, record, 0);
-    }
-
-    /** As {@link #arrive(long, int, PacketRecord)}, the packet carrying shim header word {@code shimWord}. */
-    public void arrive(long cycle, int port, PacketRecord record, long shimWord) {
         if (cycle < lastArrival) {
             throw new IllegalArgumentException("arrival at cycle " + cycle + " before the previous one at " + lastArrival);
         }
@@ -519,11 +512,10 @@ public final class SwitchEngine {
         pool.packetNumber(slot, nextPacketNumber++);
         pool.arrivalCycle(slot, cycle);
         pool.ingressPort(slot, port);
-        pool.shim(slot, shimWord);
         counters.packetIn();
         now = cycle;
         Phv phv = pool.phv(slot);
-        parser.parseFresh(pool.record(slot), shimWord, phv);
+        parser.parseFresh(pool.record(slot), phv);
         if (parseFrame(slot, phv)) {
             ingress(slot, cycle, port);
         }
@@ -538,19 +530,13 @@ public final class SwitchEngine {
         scheduleArrival(cycle, port, record, 0);
     }
 
-    /** As {@link #scheduleArrival(long, int, PacketRecord)}, with the shim header word the upstream deparser emitted. */
-    public void scheduleArrival(long cycle, int port, PacketRecord record, long shimWord) {
-        scheduleArrival(cycle, port, record, shimWord, 0);
-    }
-
-    /** As {@link #scheduleArrival(long, int, PacketRecord, long)}, the packet having passed {@code hops} switches. */
-    public void scheduleArrival(long cycle, int port, PacketRecord record, long shimWord, int hops) {
+    /** As {@link #scheduleArrival(long, int, PacketRecord)}, the packet having passed {@code hops} switches. */
+    public void scheduleArrival(long cycle, int port, PacketRecord record, int hops) {
         checkPort(port);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
         FrameSynthesizer.attachFrame(pool.record(slot));
         pool.ingressPort(slot, port);
-        pool.shim(slot, shimWord);
         pool.hops(slot, hops);
         pendingArrivals++;
         events.schedule(cycle, EventQueue.Phase.PORT_ARRIVAL, port, EV_PORT_ARRIVAL, slot);
@@ -576,7 +562,7 @@ public final class SwitchEngine {
                 pool.arrivalCycle(slot, c);
                 counters.packetIn();
                 Phv phv = pool.phv(slot);
-                parser.parseFresh(pool.record(slot), pool.shim(slot), phv);
+                parser.parseFresh(pool.record(slot), phv);
                 if (parseFrame(slot, phv)) {
                     ingress(slot, c, pool.ingressPort(slot));
                 }
@@ -863,6 +849,16 @@ public final class SwitchEngine {
             drop(slot, causeEgress, recirc ? PacketTap.NO_PORT : out, dq.qid());
             return;
         }
+        if (framesWritable && hasEgress && phv.headerWritten()) {
+            // the egress deparser writes the frame that leaves; the port serialises that frame
+            // (a header egress added or removed lengthens or shortens it on the wire)
+            int before = pool.record(slot).wireLength();
+            deparseFrame(slot, phv);
+            int after = pool.record(slot).wireLength();
+            if (after != before) {
+                tm.reserialise(out, after, dq);
+            }
+        }
         long departure = dq.serialisationEndCycle() + egressToWire;
         if (recirc) {
             counters.recirculated();
@@ -876,9 +872,6 @@ public final class SwitchEngine {
         if (deparser != null && phv.headerWritten()) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
         }
-        if (framesWritable && hasEgress && phv.headerWritten()) {
-            deparseFrame(slot, phv); // the egress deparser writes the frame that leaves
-        }
         if (routerTtl) {
             PacketRecord r = pool.record(slot);
             // the router's deparser writes the decremented TTL / hop limit into the frame (and the
@@ -887,9 +880,6 @@ public final class SwitchEngine {
             if (carriesTtl(r)) {
                 r.ttl(r.ttl() - 1);
             }
-        }
-        if (hasShim) {
-            pool.shim(slot, parser.deparseShim(phv));
         }
         if (tap != null) {
             tap.departed(pool.packetNumber(slot), pool.ingressPort(slot), pool.arrivalCycle(slot), out, dq.qid(),
@@ -925,6 +915,16 @@ public final class SwitchEngine {
         }
         if (fEgressDrop != null) {
             phv.load(fEgressDrop, 0);
+        }
+    }
+
+    /**
+     * A network link dropped a packet at its port {@code port} (see {@link PacketTap#droppedOnLink}):
+     * the captures record it; the switch's own counters do not (the network counts it per link).
+     */
+    public void linkDropped(int port, long cycle, String cause, PacketRecord record) {
+        if (tap != null) {
+            tap.droppedOnLink(port, cycle, cause, record);
         }
     }
 

@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * Link arrivals one worker's switches sent, during a window, to switches another worker runs:
- * copies of the records with their arrival cycle, destination switch and port, shim word and hop
+ * copies of the records with their arrival cycle, destination switch and port and hop
  * count, in the order they were sent. Written by the sending worker inside a window, read by the
  * receiving one after the barrier. Grows geometrically while warming up, then allocates nothing.
  */
@@ -19,7 +19,6 @@ final class ArrivalOutbox {
     private final PacketRecord view = new PacketRecord();
     private UnsafeBuffer records;
     private long[] at = new long[INITIAL];
-    private long[] shim = new long[INITIAL];
     private int[] toSwitch = new int[INITIAL];
     private int[] port = new int[INITIAL];
     private int[] hops = new int[INITIAL];
@@ -31,7 +30,7 @@ final class ArrivalOutbox {
         this.records = new UnsafeBuffer(new byte[INITIAL * stride]);
     }
 
-    void add(long cycle, int toSwitchOrdinal, int enginePort, PacketRecord rec, long shimWord, int hopCount) {
+    void add(long cycle, int toSwitchOrdinal, int enginePort, PacketRecord rec, int hopCount) {
         if (size == at.length) {
             grow();
         }
@@ -40,7 +39,6 @@ final class ArrivalOutbox {
         at[i] = cycle;
         toSwitch[i] = toSwitchOrdinal;
         port[i] = enginePort;
-        shim[i] = shimWord;
         hops[i] = hopCount;
     }
 
@@ -52,7 +50,6 @@ final class ArrivalOutbox {
         at = Arrays.copyOf(at, n);
         toSwitch = Arrays.copyOf(toSwitch, n);
         port = Arrays.copyOf(port, n);
-        shim = Arrays.copyOf(shim, n);
         hops = Arrays.copyOf(hops, n);
     }
 
@@ -70,10 +67,6 @@ final class ArrivalOutbox {
 
     int port(int i) {
         return port[i];
-    }
-
-    long shim(int i) {
-        return shim[i];
     }
 
     int hops(int i) {

@@ -18,7 +18,6 @@ final class LinkHold {
     private final int[] left;
     private final int[] wanted;
     private final int[] copies;
-    private final long[] shim;
     private final int[] hops;
     private final int capacity;
     private int count;
@@ -37,12 +36,11 @@ final class LinkHold {
         this.left = new int[this.capacity];
         this.wanted = new int[this.capacity];
         this.copies = new int[this.capacity];
-        this.shim = new long[this.capacity];
         this.hops = new int[this.capacity];
     }
 
     /** Holds a copy of {@code rec} until {@code overtakes} later packets passed; false if full. */
-    boolean hold(PacketRecord rec, long shimWord, int hopCount, long linkIndex, int overtakes, int extraCopies,
+    boolean hold(PacketRecord rec, int hopCount, long linkIndex, int overtakes, int extraCopies,
                  long arrivalCycle) {
         if (count == capacity) {
             refused++;
@@ -55,7 +53,6 @@ final class LinkHold {
         left[s] = overtakes;
         wanted[s] = overtakes;
         copies[s] = extraCopies;
-        shim[s] = shimWord;
         hops[s] = hopCount;
         return true;
     }
@@ -101,10 +98,6 @@ final class LinkHold {
         return copies[s];
     }
 
-    long shim(int s) {
-        return shim[s];
-    }
-
     /** Switches the held packet has passed through. */
     int hops(int s) {
         return hops[s];
@@ -120,7 +113,6 @@ final class LinkHold {
             System.arraycopy(left, s + 1, left, s, last - s);
             System.arraycopy(wanted, s + 1, wanted, s, last - s);
             System.arraycopy(copies, s + 1, copies, s, last - s);
-            System.arraycopy(shim, s + 1, shim, s, last - s);
             System.arraycopy(hops, s + 1, hops, s, last - s);
         }
         count = last;

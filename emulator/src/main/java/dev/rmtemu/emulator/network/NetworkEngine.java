@@ -156,6 +156,11 @@ public final class NetworkEngine {
     private final int[] chToSwitch;
     private final int[] chToPort;
     private final int[] chToHostNode;
+    /** The switch (and its 0-based port) that sends into each channel, or -1 for a host. */
+    private final int[] chFromSwitch;
+    private final int[] chFromPort;
+    /** Per channel and impairment of its chain: the drop cause the captures write ("link_drop: bernoulli(p=0.01)"). */
+    private final String[][] chDropCauses;
     private final long[] chLatency;
     private final long[] chRateBps;
     private final ImpairmentChain[] chImpair;
@@ -179,7 +184,9 @@ public final class NetworkEngine {
     /** Frame bytes every packet keeps through the network. */
     private final int frameCapacity;
     private DeliveryListener deliveryListener;
-    private ShimArrivalListener arrivalListener;
+    private ArrivalListener arrivalListener;
+    /** What a link drop's cause starts with in the captures, before the impairment's description. */
+    public static final String LINK_DROP = "link_drop: ";
     private long now;
     private boolean draining;
     private long lastInjection;
@@ -224,13 +231,6 @@ public final class NetworkEngine {
     public interface ArrivalListener {
         /** @param port topology port (1-based); @param record valid only during the call */
         void arriving(int switchNode, int port, long cycle, PacketRecord record);
-    }
-
-    /** {@link ArrivalListener} that also sees the packet's shim header word (as its last deparser emitted it). */
-    @FunctionalInterface
-    public interface ShimArrivalListener {
-        /** @param port topology port (1-based); @param record valid only during the call; @param shim the shim word */
-        void arriving(int switchNode, int port, long cycle, PacketRecord record, long shim);
     }
 
     private NetworkEngine(Topology t, NetworkOptions o, ProgramRegistry registry) {
@@ -318,6 +318,10 @@ public final class NetworkEngine {
         channels = 2 * t.links().size();
         chToSwitch = new int[channels];
         chToPort = new int[channels];
+        chFromSwitch = new int[channels];
+        chFromPort = new int[channels];
+        chDropCauses = new String[channels][];
+        Arrays.fill(chFromSwitch, -1);
         chToHostNode = new int[channels];
         chLatency = new long[channels];
         chRateBps = new long[channels];
@@ -356,6 +360,8 @@ public final class NetworkEngine {
                 }
                 if (switchOf[from.node()] >= 0) {
                     portChannel[switchOf[from.node()]][from.port() - 1] = ch;
+                    chFromSwitch[ch] = switchOf[from.node()];
+                    chFromPort[ch] = from.port() - 1;
                 } else {
                     hostChannel[from.node()] = ch;
                 }
@@ -364,6 +370,10 @@ public final class NetworkEngine {
                     chImpair[ch] = impairments(l, dir, spec, o.seed());
                     chLog[ch] = new GroundTruthLog();
                     chLostBy[ch] = new long[chImpair[ch].size()];
+                    chDropCauses[ch] = new String[chImpair[ch].size()];
+                    for (int i = 0; i < chDropCauses[ch].length; i++) {
+                        chDropCauses[ch][i] = LINK_DROP + chImpair[ch].part(i).describe();
+                    }
                     if (chImpair[ch].maxHold() > 0) {
                         chHold[ch] = new LinkHold(chImpair[ch].maxHold(), frameCapacity);
                     }
@@ -390,7 +400,7 @@ public final class NetworkEngine {
                 return p == Routing.NO_ROUTE ? PortNumbers.UNSET : p - 1;
             });
             ownDeparture[i] = (cycle, port, slot, pool) ->
-                    departed(ordinal, cycle, port, pool.record(slot), pool.shim(slot), pool.hops(slot) + 1);
+                    departed(ordinal, cycle, port, pool.record(slot), pool.hops(slot) + 1);
             switches[i].onDeparture(ownDeparture[i]);
         }
     }
@@ -492,7 +502,7 @@ public final class NetworkEngine {
         FrameSynthesizer.rebuildFrame(scratch); // the host map rewrote the addresses the frame's bytes carry
         scratch.timestampNs(clock.cyclesToNs(cycle));
         injected[src]++;
-        transmit(hostChannel[src], cycle, scratch, 0, 0, null);
+        transmit(hostChannel[src], cycle, scratch, 0, null);
     }
 
     /** Every switch's event loop throws {@link dev.rmtemu.emulator.engine.RunStopped} once {@code stop} says so. */
@@ -591,7 +601,7 @@ public final class NetworkEngine {
     }
 
     /** A packet leaves a switch, which was the {@code hops}-th switch on its way. */
-    private void departed(int ordinal, long cycle, int port, PacketRecord rec, long shim, int hops) {
+    private void departed(int ordinal, long cycle, int port, PacketRecord rec, int hops) {
         WindowPart w = windowOpen ? windowParts[ownerOf[ordinal]] : null;
         int ch = portChannel[ordinal][port];
         if (ch < 0) {
@@ -609,15 +619,15 @@ public final class NetworkEngine {
             hopLimitDrops[ordinal]++; // it would enter a switch beyond its budget: a loop, or a path too long
             return;
         }
-        transmit(ch, cycle, rec, shim, hops, w);
+        transmit(ch, cycle, rec, hops, w);
     }
 
     /**
-     * The packet's last bit enters channel {@code ch} at {@code cycle}, with the shim header word
-     * its switch emitted, having passed {@code hops} switches; {@code w} is the part of the sending
-     * switch inside a parallel window, else null.
+     * The packet's last bit enters channel {@code ch} at {@code cycle}, its frame as its switch's
+     * deparser emitted it, having passed {@code hops} switches; {@code w} is the part of the
+     * sending switch inside a parallel window, else null.
      */
-    private void transmit(int ch, long cycle, PacketRecord rec, long shim, int hops, WindowPart w) {
+    private void transmit(int ch, long cycle, PacketRecord rec, int hops, WindowPart w) {
         ImpairmentDecision decision = w == null ? this.decision : w.decision;
         long index = chCarried[ch]++;
         long at = cycle + chLatency[ch];
@@ -633,6 +643,7 @@ public final class NetworkEngine {
                 chLost[ch]++;
                 chLostBy[ch][decision.dropCause()]++;
                 log.add(index, GroundTruthLog.DROP, decision.dropCause());
+                linkDropped(ch, cycle, rec, decision.dropCause());
                 return;
             }
             long extra = decision.extraDelayNs();
@@ -646,11 +657,11 @@ public final class NetworkEngine {
                 chDuplicates[ch] += copies;
                 log.add(index, GroundTruthLog.DUPLICATE, copies);
             }
-            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, shim, hops, index, decision.holdPackets(), copies, at)) {
+            if (decision.holdPackets() > 0 && chHold[ch].hold(rec, hops, index, decision.holdPackets(), copies, at)) {
                 return;
             }
         }
-        arriveWithCopies(ch, at, rec, shim, hops, copies, w);
+        arriveWithCopies(ch, at, rec, hops, copies, w);
         LinkHold hold = chHold[ch];
         if (hold != null && hold.count() > 0) {
             hold.overtaken();
@@ -661,12 +672,27 @@ public final class NetworkEngine {
         }
     }
 
-    private void arriveWithCopies(int ch, long at, PacketRecord rec, long shim, int hops, int copies, WindowPart w) {
-        arrive(ch, at, rec, shim, hops, w);
+    /**
+     * A link's impairment dropped a packet: the switch that sent it records it at its egress port
+     * (as its drops capture files every drop); a packet a host sent is recorded by the switch at
+     * the link's far end, at its ingress port. The sender, because inside a parallel window only
+     * the sending switch's thread may write its files.
+     */
+    private void linkDropped(int ch, long cycle, PacketRecord rec, int cause) {
+        String name = chDropCauses[ch][cause];
+        if (chFromSwitch[ch] >= 0) {
+            switches[chFromSwitch[ch]].linkDropped(chFromPort[ch], cycle, name, rec);
+        } else if (chToSwitch[ch] >= 0) {
+            switches[chToSwitch[ch]].linkDropped(chToPort[ch], cycle, name, rec);
+        }
+    }
+
+    private void arriveWithCopies(int ch, long at, PacketRecord rec, int hops, int copies, WindowPart w) {
+        arrive(ch, at, rec, hops, w);
         if (copies > 0) {
             long gap = serialisationCycles(rec.wireLength(), chRateBps[ch]);
             for (int i = 1; i <= copies; i++) {
-                arrive(ch, at + i * gap, rec, shim, hops, w);
+                arrive(ch, at + i * gap, rec, hops, w);
             }
         }
     }
@@ -676,7 +702,7 @@ public final class NetworkEngine {
         LinkHold hold = chHold[ch];
         chReordered[ch]++;
         chLog[ch].add(hold.linkIndex(slot), GroundTruthLog.REORDER, hold.overtakes(slot));
-        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.shim(slot), hold.hops(slot),
+        arriveWithCopies(ch, Math.max(notBefore, hold.ownArrival(slot)), hold.record(slot), hold.hops(slot),
                 hold.copies(slot), w);
         hold.remove(slot);
     }
@@ -687,18 +713,18 @@ public final class NetworkEngine {
         return Math.max(1, (bits * clock.hz() + rateBps - 1) / rateBps);
     }
 
-    private void arrive(int ch, long at, PacketRecord rec, long shim, int hops, WindowPart w) {
+    private void arrive(int ch, long at, PacketRecord rec, int hops, WindowPart w) {
         if (w != null) {
-            arriveInWindow(ch, at, rec, shim, hops, w);
+            arriveInWindow(ch, at, rec, hops, w);
             return;
         }
         int s = chToSwitch[ch];
         if (s >= 0) {
             if (arrivalListener != null) {
-                arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec, shim);
+                arrivalListener.arriving(switchNode[s], chToPort[ch] + 1, at, rec);
             }
             scheduledArrivals[s]++;
-            switches[s].scheduleArrival(at, chToPort[ch], rec, shim, hops);
+            switches[s].scheduleArrival(at, chToPort[ch], rec, hops);
             timeline.earlier(s, at);
             return;
         }
@@ -722,14 +748,8 @@ public final class NetworkEngine {
         redecideThreads();
     }
 
-    /** Told of every arrival, in the network's event order (the network then runs on one thread). */
+    /** Told of every packet as it reaches a switch: its frame as the last deparser emitted it (a program's shims included); the network then runs on one thread. */
     public void onArrival(ArrivalListener l) {
-        this.arrivalListener = l == null ? null : (node, port, cycle, rec, shim) -> l.arriving(node, port, cycle, rec);
-        redecideThreads();
-    }
-
-    /** As {@link #onArrival(ArrivalListener)}, with the shim header word each packet carries (a program's own header). */
-    public void onArrivalWithShim(ShimArrivalListener l) {
         this.arrivalListener = l;
         redecideThreads();
     }
@@ -903,13 +923,13 @@ public final class NetworkEngine {
         for (int i = 0, n = box.size(); i < n; i++) {
             int s = box.toSwitch(i);
             scheduledArrivals[s]++;
-            switches[s].scheduleArrival(box.at(i), box.port(i), box.record(i), box.shim(i), box.hops(i));
+            switches[s].scheduleArrival(box.at(i), box.port(i), box.record(i), box.hops(i));
         }
         box.clear();
     }
 
     /** A link arrival inside a window: into a switch of the same part now, else into the outbox for its part. */
-    private void arriveInWindow(int ch, long at, PacketRecord rec, long shim, int hops, WindowPart w) {
+    private void arriveInWindow(int ch, long at, PacketRecord rec, int hops, WindowPart w) {
         if (at < w.nextCycle) {
             w.nextCycle = at;
         }
@@ -918,9 +938,9 @@ public final class NetworkEngine {
             int owner = ownerOf[s];
             if (owner == w.index) {
                 scheduledArrivals[s]++;
-                switches[s].scheduleArrival(at, chToPort[ch], rec, shim, hops);
+                switches[s].scheduleArrival(at, chToPort[ch], rec, hops);
             } else {
-                w.outboxes[windowParity][owner].add(at, s, chToPort[ch], rec, shim, hops);
+                w.outboxes[windowParity][owner].add(at, s, chToPort[ch], rec, hops);
             }
             return;
         }

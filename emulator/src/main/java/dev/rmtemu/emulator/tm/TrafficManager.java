@@ -72,6 +72,9 @@ public final class TrafficManager {
     /** Per port, bit q set while queue q holds packets (a port has at most 64 queues). */
     private final long[] nonEmpty;
     private final long[] freeRemainder;
+    /** Exact start of the port's last serialisation (as freeCycle/freeRemainder): {@link #reserialise} restarts from it. */
+    private final long[] lastStartCycle;
+    private final long[] lastStartRemainder;
     private final long[] lastDequeueCycle;
     private final int[] drrCurrent;
     private final boolean[] drrQuantumGiven;
@@ -112,6 +115,8 @@ public final class TrafficManager {
         freeCycle = new long[nPorts];
         nonEmpty = new long[nPorts];
         freeRemainder = new long[nPorts];
+        lastStartCycle = new long[nPorts];
+        lastStartRemainder = new long[nPorts];
         lastDequeueCycle = new long[nPorts];
         drrCurrent = new int[nPorts];
         drrQuantumGiven = new boolean[nPorts];
@@ -443,16 +448,34 @@ public final class TrafficManager {
             startCycle = cycle;
             startRemainder = 0;
         }
+        lastStartCycle[port] = startCycle;
+        lastStartRemainder[port] = startRemainder;
+        out.serialisationStartCycle = startRemainder == 0 ? startCycle : startCycle + 1;
+        serialiseFromLastStart(port, bytes, out);
+    }
+
+    /** The port serialises {@code bytes} from its last start: its end and the port's new free instant. */
+    private void serialiseFromLastStart(int port, int bytes, DequeueInfo out) {
         long bits = (long) (bytes + overheadBytes) * Byte.SIZE;
-        long numerator = startRemainder + bits * cyclesPerBitNum[port];
+        long numerator = lastStartRemainder[port] + bits * cyclesPerBitNum[port];
         Divisor d = cyclesPerBitDivisor[port];
         long whole = d.quotient(numerator);
-        long endCycle = startCycle + whole;
+        long endCycle = lastStartCycle[port] + whole;
         long endRemainder = d.remainder(numerator, whole);
         freeCycle[port] = endCycle;
         freeRemainder[port] = endRemainder;
-        out.serialisationStartCycle = startRemainder == 0 ? startCycle : startCycle + 1;
         out.serialisationEndCycle = endRemainder == 0 ? endCycle : endCycle + 1;
+    }
+
+    /**
+     * The egress deparser changed the frame of the packet {@link #dequeue} just served on
+     * {@code port} (a header added or removed): the port serialises the {@code bytes} that
+     * leave, from the same start, so the port's next packet waits for the longer (or shorter)
+     * frame. {@code out}'s end of serialisation follows.
+     */
+    public void reserialise(int port, int bytes, DequeueInfo out) {
+        checkPort(port);
+        serialiseFromLastStart(port, bytes, out);
     }
 
     /** Kept out of {@link #dequeue} so the hot method stays small enough to inline. */

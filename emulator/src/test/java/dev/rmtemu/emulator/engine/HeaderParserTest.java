@@ -26,7 +26,7 @@ class HeaderParserTest {
             }
             r.wireLength(rnd.nextInt(1, 65_536)); // a length is never negative
             for (ParsedField f : ParsedField.values()) {
-                if (f == ParsedField.CARRIED || f == ParsedField.SHIM) {
+                if (f == ParsedField.CARRIED) {
                     continue;
                 }
                 assertEquals(HeaderParser.value(r, f), HeaderParser.load(r, f), f + " in round " + round);
@@ -37,8 +37,7 @@ class HeaderParserTest {
     /**
      * A fresh packet's PHV, whichever way it is zeroed (slot by slot for a small PHV, one copy
      * of a zero template from {@link HeaderParser#ZERO_COPY_MIN_SLOTS} unparsed slots on), is
-     * what clear-then-parse gives: parsed fields from the record, shim fields from the word,
-     * every other slot 0 although the PHV held another packet's values.
+     * what clear-then-parse gives: parsed fields from the record, every other slot 0 although the PHV held another packet's values.
      */
     @Test
     void aFreshParseEqualsClearThenParseForSmallAndLargePhvs() {
@@ -47,8 +46,6 @@ class HeaderParserTest {
             ProgramBuilder b = ProgramBuilder.create("p" + metadata, "parser test");
             b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
             b.header("l4.dst_port", 16, ParsedField.DST_PORT);
-            b.header("shim.a", 12, ParsedField.SHIM);
-            b.header("shim.b", 20, ParsedField.SHIM);
             b.header("carried.x", 8, ParsedField.CARRIED);
             for (int i = 0; i < metadata; i++) {
                 b.metadata(Gress.INGRESS, "meta.m" + i, 32);
@@ -62,13 +59,12 @@ class HeaderParserTest {
                 for (int i = 0; i < PacketRecord.DECODED_BYTES; i += Long.BYTES) {
                     r.buffer().putLong(r.offset() + i, rnd.nextLong());
                 }
-                long shim = rnd.nextLong();
                 for (int s = 0; s < fresh.slots(); s++) {
                     fresh.values()[s] = rnd.nextLong(); // the previous packet's values
                 }
-                parser.parseFresh(r, shim, fresh);
+                parser.parseFresh(r, fresh);
                 reference.clear();
-                parser.parse(r, shim, reference);
+                parser.parse(r, reference);
                 assertArrayEquals(reference.values(), fresh.values(), metadata + " metadata fields, round " + round);
             }
         }
@@ -77,7 +73,7 @@ class HeaderParserTest {
     @Test
     void everyLoadStaysInsideTheRecord() {
         for (ParsedField f : ParsedField.values()) {
-            if (f == ParsedField.CARRIED || f == ParsedField.SHIM) {
+            if (f == ParsedField.CARRIED) {
                 assertThrows(IllegalArgumentException.class, () -> HeaderParser.recordOffset(f));
                 continue;
             }

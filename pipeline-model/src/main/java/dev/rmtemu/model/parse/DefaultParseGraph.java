@@ -1,5 +1,6 @@
 package dev.rmtemu.model.parse;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static dev.rmtemu.model.parse.KeySet.ANY;
@@ -40,8 +41,18 @@ public final class DefaultParseGraph {
     }
 
     public static ParseGraph build() {
-        ParseGraph.Builder b = ParseGraph.builder(NAME)
-                .header("ethernet", StandardHeaders.ETHERNET)
+        return build(List.of());
+    }
+
+    /**
+     * The default graph with a program's own shim headers between Ethernet and what follows
+     * it: each is selected by its EtherType (on Ethernet or an earlier shim) and ends with an
+     * {@code ether_type} field that names the next header, so the graph continues as after
+     * Ethernet (VLAN, IPv4, IPv6, ARP, or payload). A shim's header instance is its name.
+     */
+    public static ParseGraph build(List<EtherTypeShim> shims) {
+        ParseGraph.Builder b = ParseGraph.builder(shims.isEmpty() ? NAME : NAME + shimSuffix(shims));
+        b.header("ethernet", StandardHeaders.ETHERNET)
                 .header("vlan_outer", StandardHeaders.VLAN_TAG)
                 .header("vlan_inner", StandardHeaders.VLAN_TAG)
                 .header("arp", StandardHeaders.ARP)
@@ -56,10 +67,15 @@ public final class DefaultParseGraph {
                 .header("udp", StandardHeaders.UDP)
                 .header("icmp", StandardHeaders.ICMP)
                 .header("icmpv6", StandardHeaders.ICMP);
-        b.state("parse_ethernet").extract("ethernet").select("ethernet.ether_type")
-                .when(ETHERTYPE_VLAN, "parse_vlan_outer").when(ETHERTYPE_QINQ, "parse_vlan_outer")
-                .when(ETHERTYPE_IPV4, "parse_ipv4").when(ETHERTYPE_IPV6, "parse_ipv6").when(ETHERTYPE_ARP, "parse_arp")
-                .otherwise("accept");
+        for (EtherTypeShim s : shims) {
+            b.header(s.header(), s.type()); // after the standard headers: their indices stay the default graph's
+        }
+        // the start state is the first declared: a shim's state comes after it
+        etherTypeBranches(b.state("parse_ethernet").extract("ethernet").select("ethernet.ether_type"), shims);
+        for (EtherTypeShim s : shims) {
+            etherTypeBranches(b.state("parse_" + s.header()).extract(s.header()).select(s.header() + "." + EtherTypeShim.NEXT_FIELD),
+                    shims);
+        }
         b.state("parse_vlan_outer").extract("vlan_outer").select("vlan_outer.ether_type")
                 .when(ETHERTYPE_VLAN, "parse_vlan_inner")
                 .when(ETHERTYPE_IPV4, "parse_ipv4").when(ETHERTYPE_IPV6, "parse_ipv6").when(ETHERTYPE_ARP, "parse_arp")
@@ -95,6 +111,35 @@ public final class DefaultParseGraph {
         b.state("parse_icmp").extract("icmp").transition("accept");
         b.state("parse_icmpv6").extract("icmpv6").transition("accept");
         return b.build();
+    }
+
+    /** What may follow Ethernet (or a shim): VLAN tags, IPv4, IPv6, ARP, one of the shims, else payload. */
+    private static void etherTypeBranches(ParseGraph.StateBuilder s, List<EtherTypeShim> shims) {
+        s.when(ETHERTYPE_VLAN, "parse_vlan_outer").when(ETHERTYPE_QINQ, "parse_vlan_outer")
+                .when(ETHERTYPE_IPV4, "parse_ipv4").when(ETHERTYPE_IPV6, "parse_ipv6").when(ETHERTYPE_ARP, "parse_arp");
+        for (EtherTypeShim shim : shims) {
+            s.when(shim.etherType(), "parse_" + shim.header());
+        }
+        s.otherwise("accept");
+    }
+
+    private static String shimSuffix(List<EtherTypeShim> shims) {
+        StringBuilder sb = new StringBuilder();
+        for (EtherTypeShim s : shims) {
+            sb.append('+').append(s.header());
+        }
+        return sb.toString();
+    }
+
+    /** The emit order with the shims right after Ethernet. */
+    public static List<String> emitOrder(List<EtherTypeShim> shims) {
+        List<String> order = new ArrayList<>();
+        order.add(EMIT_ORDER.get(0));
+        for (EtherTypeShim s : shims) {
+            order.add(s.header());
+        }
+        order.addAll(EMIT_ORDER.subList(1, EMIT_ORDER.size()));
+        return order;
     }
 
     /** The deparser of the default graph: every header in wire order, no checksum updates. */

@@ -87,11 +87,11 @@ public final class Field {
 
     /**
      * Whether a write to this field can change the frame that leaves: a header field of the
-     * parse graph or of the record, not a shim or carried field (their words travel beside the
-     * frame). Only such a write sends the packet through the deparser.
+     * parse graph or of the record, not a carried field (it travels beside the frame). Only such
+     * a write sends the packet through the deparser.
      */
     public boolean reachesFrame() {
-        return kind == FieldKind.HEADER && source != ParsedField.SHIM && source != ParsedField.CARRIED;
+        return kind == FieldKind.HEADER && source != ParsedField.CARRIED;
     }
 
     public boolean visibleIn(Gress g) {

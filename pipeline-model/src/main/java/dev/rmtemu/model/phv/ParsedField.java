@@ -4,21 +4,15 @@ package dev.rmtemu.model.phv;
  * Where the parser fills a header field from: a field of the packet record.
  * {@link #CARRIED} marks a field the program adds to the packet (a bridged or
  * custom header such as a batch ID or sequence number) that travels with it.
- * {@link #SHIM} marks a field of a program-defined shim header on the wire: the
- * deparser packs a program's shim fields (declaration order, least significant
- * bits first, at most {@link #SHIM_BITS} bits in all) into one word that leaves
- * with the packet and reaches the next switch's parser (LossRadar's batch ID).
+ * A program's own header on the wire (a shim such as LossRadar's batch ID) is a header
+ * of its parse graph ({@code model.parse.EtherTypeShim}), not a field of the record.
  */
 public enum ParsedField {
     IPV4_SRC(32), IPV4_DST(32),
     IPV6_SRC_HI(64), IPV6_SRC_LO(64), IPV6_DST_HI(64), IPV6_DST_LO(64),
     IP_VERSION(4), PROTOCOL(8), TTL(8), IP_ID(16), TCP_FLAGS(8), TCP_SEQ(32),
     SRC_PORT(16), DST_PORT(16), PACKET_LENGTH(16), PAYLOAD_HASH(32),
-    CARRIED(64),
-    SHIM(64);
-
-    /** Bits a program's shim header may hold in all. */
-    public static final int SHIM_BITS = 64;
+    CARRIED(64);
 
     private final int maxWidth;
 

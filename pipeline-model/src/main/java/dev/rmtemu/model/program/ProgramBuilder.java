@@ -199,18 +199,6 @@ public final class ProgramBuilder {
         if (source != ParsedField.CARRIED && width > source.maxWidth()) {
             throw new IllegalArgumentException("header " + fieldName + ": " + width + " bits wider than " + source + " (" + source.maxWidth() + ")");
         }
-        if (source == ParsedField.SHIM) {
-            int used = width;
-            for (Field f : fields) {
-                if (f.source() == ParsedField.SHIM) {
-                    used += f.width();
-                }
-            }
-            if (used > ParsedField.SHIM_BITS) {
-                throw new IllegalArgumentException("shim header field " + fieldName + ": shim fields take " + used
-                        + " bits, more than " + ParsedField.SHIM_BITS);
-            }
-        }
         return addField(fieldName, width, FieldKind.HEADER, null, source);
     }
 

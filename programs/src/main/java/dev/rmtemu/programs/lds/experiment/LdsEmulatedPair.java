@@ -7,6 +7,7 @@ import dev.rmtemu.programs.lds.program.LdsIntervals;
 import dev.rmtemu.programs.lds.program.LdsPipeline;
 import dev.rmtemu.programs.lds.program.LdsRole;
 
+import dev.rmtemu.emulator.engine.FrameParser;
 import dev.rmtemu.emulator.engine.HeaderParser;
 import dev.rmtemu.model.compiler.Compilation;
 import dev.rmtemu.model.compiler.ProgramCompiler;
@@ -19,13 +20,15 @@ import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.FrameSynthesizer;
 
 /**
  * The LDS stage program's two ends as the emulator runs them, for the experiment: the
  * sender is the ingress pass and the receiver the egress pass of the compiled program (the
  * generated class the engine runs, every run-time rule enforced), fed packet by packet
  * with the times the experiment's delay model gives, the interval id carried from sender to
- * receiver in the shim word. The program is compiled for tofino1 when the compiler accepts
+ * receiver in the LDS shim ({@code LdsHeader}) the sender's deparser adds to the frame and the
+ * receiver's parser reads. The program is compiled for tofino1 when the compiler accepts
  * it there, else for {@code unconstrained} (a C that is not a power of two, or larger than a
  * tofino1 stage holds); {@link #target()} says which. One interval of 2^{@value #SHIFT} ns
  * holds the whole trace, and the sketches are read back from both banks.
@@ -42,6 +45,9 @@ public final class LdsEmulatedPair {
     private final PipelineState state;
     private final PassExecutor exec;
     private final HeaderParser parser;
+    /** The sender's deparser, and the packet as it leaves the sender (its frame with the shim). */
+    private final FrameParser frames;
+    private final PacketRecord wire = PacketRecord.allocate(PacketRecord.DEFAULT_FRAME_CAPACITY);
     private final Phv phv;
     private final Field txTs;
     private final Field rxTs;
@@ -66,6 +72,7 @@ public final class LdsEmulatedPair {
         this.state = new PipelineState(pipeline.program, 1);
         this.exec = new PassExecutor(state, true, backend);
         this.parser = new HeaderParser(pipeline.program);
+        this.frames = new FrameParser(pipeline.program, PacketRecord.DEFAULT_FRAME_CAPACITY);
         this.phv = new Phv(pipeline.program.fields().size());
         this.txTs = pipeline.program.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
         this.rxTs = pipeline.program.intrinsic(Intrinsic.EGRESS_GLOBAL_TSTAMP);
@@ -97,25 +104,37 @@ public final class LdsEmulatedPair {
      * two points) the receiver's egress pass at {@code receiveNs}.
      */
     public void packet(PacketRecord r, long sendNs, boolean lost, long receiveNs) {
-        long shim = send(r, sendNs);
+        PacketRecord sent = send(r, sendNs);
         if (!lost) {
-            receive(r, shim, receiveNs);
+            receive(sent, receiveNs);
         }
     }
 
-    /** The sender's ingress pass at {@code ns}; returns the shim word the packet leaves with (the interval id). */
-    public long send(PacketRecord r, long ns) {
+    /**
+     * The sender's ingress pass at {@code ns}; returns the packet as the sender's deparser
+     * emits it (the LDS shim with the interval id after Ethernet), valid until the next send.
+     */
+    public PacketRecord send(PacketRecord r, long ns) {
+        wire.copyFrom(r);
+        FrameSynthesizer.attachFrame(wire);
         phv.clear();
-        parser.parse(r, phv);
+        parser.parse(wire, phv);
         phv.load(txTs, ns);
         exec.run(phv, 0, Gress.INGRESS, packet++);
-        return parser.deparseShim(phv);
+        int caplen = wire.capturedLength();
+        int n = frames.deparse(wire.buffer().byteArray(), wire.offset() + PacketRecord.FRAME_OFFSET, caplen,
+                wire.wireLength(), phv.values());
+        if (n >= 0) {
+            wire.wireLength(wire.wireLength() + n - caplen);
+            wire.putFrame(frames.deparsed(), 0, n);
+        }
+        return wire;
     }
 
-    /** The receiver's egress pass at {@code ns} of a packet that arrived with {@code shim}. */
-    public void receive(PacketRecord r, long shim, long ns) {
+    /** The receiver's egress pass at {@code ns} of a packet as it arrived ({@link #send}'s result, its interval id in the shim). */
+    public void receive(PacketRecord onWire, long ns) {
         phv.clear();
-        parser.parse(r, shim, phv);
+        parser.parse(onWire, phv);
         phv.load(rxTs, ns);
         exec.run(phv, 0, Gress.EGRESS, packet++);
     }

@@ -7,6 +7,7 @@ import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
+import dev.rmtemu.model.parse.EtherTypeShim;
 import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
@@ -104,12 +105,16 @@ public final class LdsPipeline {
     static final int CARRY_BITS = 2;
     /** Weights up to {@link LdsWeights#MAX_WEIGHT} fit 17 bits. */
     static final int WEIGHT_BITS = 17;
-    /** Shim header field carrying the sender's interval id to the receiver. */
-    public static final String INTERVAL_FIELD = "lds.interval";
+    /** The shim header field carrying the sender's interval id to the receiver ({@link LdsHeader}). */
+    public static final String INTERVAL_FIELD = LdsHeader.INTERVAL;
     /** The offset table's action: write its data (2·offset + bank). */
     static final int OFFSET_ACTION = 1;
 
     public final LdsConfig config;
+    /** The shim's validity bit, Ethernet's EtherType and the shim's: adding or removing the shim moves one into the other. */
+    private Field shimValid;
+    private Field etherType;
+    private Field nextEtherType;
     public final LdsRole role;
     public final LdsIntervals intervals;
     public final StageProgram program;
@@ -149,11 +154,16 @@ public final class LdsPipeline {
         b.param("role", role.label).param("rows", cfg.rows()).param("cells", cfg.cells()).param("k", cfg.ldaCells())
                 .param("sampling", LdsProgram.samplingSpec(cfg)).param("weights", cfg.weights().toString())
                 .param("port", port).param("paths", paths).param("priority", priorityShare).param("interval_shift", intervals.shift());
+        // the default parse graph with the LDS shim after Ethernet
+        b.parser(EtherTypeShim.spec(List.of(LdsHeader.SHIM)));
         FiveTuple tuple = FiveTuple.declare(b);
-        Field ipId = b.header("ipv4.identification", 16, ParsedField.IP_ID);
+        Field ipId = b.header("ipv4.identification");
         Field payload = b.header("payload.hash", 32, ParsedField.PAYLOAD_HASH);
         Field[] packetFields = {tuple.src(), tuple.dst(), tuple.proto(), tuple.srcPort(), tuple.dstPort(), ipId, payload};
-        Field interval = b.header(INTERVAL_FIELD, LdsIntervals.ID_BITS, ParsedField.SHIM);
+        Field interval = b.header(INTERVAL_FIELD);
+        shimValid = b.valid(LdsHeader.HEADER);
+        etherType = b.header("ethernet.ether_type");
+        nextEtherType = b.header(LdsHeader.SHIM.nextField());
         Forwarding fwd = new Forwarding(port, paths, priorityThreshold(priorityShare));
         if (role.sends()) {
             declareEnd(b, Gress.INGRESS, SENDER_FIRST_STAGE, true, tuple, packetFields, b.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP),
@@ -358,8 +368,17 @@ public final class LdsPipeline {
                 // the interval id is a bit slice of the timestamp (cut to the shim field's 8 bits), the bank its low bit
                 code.set(interval, shr(read(tstamp), constant(intervalShift)));
                 code.set(f.bank, shr(read(tstamp), constant(intervalShift)));
+                // the shim goes on the packet (setValid), Ethernet's EtherType into it
+                code.when(eq(read(shimValid), constant(0)), add -> add
+                        .set(shimValid, 1)
+                        .set(nextEtherType, read(etherType))
+                        .set(etherType, LdsHeader.ETHER_TYPE));
             } else {
                 code.set(f.bank, read(interval));
+                // the receiver is the shim's last hop: it leaves (setInvalid), Ethernet gets its EtherType back
+                code.when(eq(read(shimValid), constant(1)), remove -> remove
+                        .set(shimValid, 0)
+                        .set(etherType, read(nextEtherType)));
             }
             code.set(f.digest, hash(digestHash));
             for (int r = 0; r < rows; r++) {

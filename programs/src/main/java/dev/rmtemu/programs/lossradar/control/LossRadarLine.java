@@ -2,6 +2,7 @@ package dev.rmtemu.programs.lossradar.control;
 
 import dev.rmtemu.emulator.run.SwitchFeed;
 import dev.rmtemu.programs.lossradar.program.LossRadarConfig;
+import dev.rmtemu.programs.lossradar.program.LossRadarHeader;
 import dev.rmtemu.programs.lossradar.program.LossRadarProgram;
 import dev.rmtemu.programs.lossradar.program.MeterDigest;
 import dev.rmtemu.programs.lossradar.program.Signature;
@@ -37,7 +38,7 @@ import java.util.List;
  *
  * <p>The plain-Java meters run alongside on exactly what each switch's ingress
  * saw (A: every trace packet; B: every packet the link delivered, with the shim
- * words it carried), so tests can compare the switches' digests with theirs.
+ * it carried on the wire), so tests can compare the switches' digests with theirs.
  */
 public final class LossRadarLine {
     public static final int SWITCH_A = 0;
@@ -158,7 +159,7 @@ public final class LossRadarLine {
         try (ExportJournal journal = ExportJournal.create(runDir, kinds)) {
             LossRadarExport exA = new LossRadarExport(a, config, LossRadarProgram.Role.UM, journal, SWITCH_A);
             LossRadarExport exB = new LossRadarExport(b, config, LossRadarProgram.Role.DM, journal, SWITCH_B);
-            a.onDeparture((cycle, port, slot, pool) -> departures.add(pool.record(slot), cycle, pool.shim(slot)));
+            a.onDeparture((cycle, port, slot, pool) -> departures.add(pool.record(slot), cycle, 0));
             exA.scheduleTicks(tickNs, untilNs);
             SwitchFeed feedA = new SwitchFeed(a);
             for (int i = 0; i < trace.size(); i++) {
@@ -179,8 +180,7 @@ public final class LossRadarLine {
                 }
                 for (int i = 0; i < departures.size(); i++) {
                     PacketRecord r = departures.get(i);
-                    int ts = (int) ((departures.tagB(i) >>> LossRadarConfig.BATCH_BITS) & ((1 << LossRadarConfig.TIMESTAMP_BITS) - 1));
-                    Signature.of(r, r.ttl(), ts, config, sig);
+                    Signature.of(r, r.ttl(), config.timestamp() ? LossRadarHeader.tstamp(r) : 0, config, sig);
                     sentByA.merge(new LostPacket(sig), -1, Integer::sum);
                 }
                 for (Map.Entry<LostPacket, Integer> e : sentByA.entrySet()) {
@@ -197,9 +197,9 @@ public final class LossRadarLine {
             long latency = Math.max(1, clock.nsToCyclesCeil(linkLatencyNs));
             for (int i = 0; i < departures.size(); i++) {
                 PacketRecord r = departures.get(i);
-                long shim = departures.tagB(i);
-                long batch = shim & LossRadarMeter.batchMask();
-                int ts = (int) ((shim >>> LossRadarConfig.BATCH_BITS) & ((1 << LossRadarConfig.TIMESTAMP_BITS) - 1));
+                // what A's UM wrote into the shim on the wire
+                long batch = LossRadarHeader.batch(r);
+                int ts = config.timestamp() ? LossRadarHeader.tstamp(r) : 0;
                 long index = carried++;
                 d.reset();
                 link.decide(r, index, d);
@@ -209,10 +209,9 @@ public final class LossRadarLine {
                     truth.put(new LostPacket(sig), d.dropCause());
                     continue;
                 }
-                int meterShift = LossRadarConfig.BATCH_BITS + (config.timestamp() ? LossRadarConfig.TIMESTAMP_BITS : 0);
-                int upstream = config.blackBox() ? (int) ((shim >>> meterShift) & ((1 << LossRadarConfig.METER_BITS) - 1)) : 0;
+                int upstream = config.blackBox() ? LossRadarHeader.meter(r) : 0;
                 refDm.downstream(r, LINK_PORT, batch, ts, upstream);
-                b.scheduleArrival(departures.tagA(i) + latency, LINK_PORT, r, shim);
+                b.scheduleArrival(departures.tagA(i) + latency, LINK_PORT, r);
             }
             b.drain();
             exB.flush(b.state(), clock.nsToCycles(untilNs) + 1);

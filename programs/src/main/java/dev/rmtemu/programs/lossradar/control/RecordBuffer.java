@@ -6,7 +6,7 @@ import dev.rmtemu.traces.PacketSource;
 
 import java.util.Arrays;
 
-/** Packet records (metadata and frame) in memory with two long tags each (a cycle, a shim word), growing as needed. */
+/** Packet records (metadata and frame) in memory with two long tags each (e.g. a cycle), growing as needed. */
 public final class RecordBuffer {
     private final PackedRecords records = new PackedRecords();
     private long[] tagA = new long[1024];

@@ -6,10 +6,10 @@ import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.parse.EtherTypeShim;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ParamSpec;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.ProgramFactory;
@@ -274,6 +274,8 @@ public class LossRadarProgram implements ProgramFactory {
         b.param("cells_per_hash", c.cellsPerHash());
         b.param("signature_words", c.words());
         b.param("digest_bytes", c.digestBytes());
+        // the default parse graph with LossRadar's shim after Ethernet (EtherType 0x88B5)
+        b.parser(EtherTypeShim.spec(List.of(LossRadarHeader.SHIM)));
         Fields f = new Fields(b, c);
         Stages st = new Stages(b);
         // the two packed signature words every meter's stateful ALUs xor in, as identity hashes of header bytes
@@ -290,6 +292,12 @@ public class LossRadarProgram implements ProgramFactory {
         if (role != Role.UM) {
             downstream(b, st, c, f);
         }
+        if (role == Role.DM) {
+            // a DM alone is the shim's last hop: it removes it (setInvalid), Ethernet gets its EtherType back
+            st.code(ACL_STAGE + 1, code -> code.when(eq(read(f.shimValid), constant(1)), remove -> remove
+                    .set(f.shimValid, 0)
+                    .set(f.etherType, read(f.nextEtherType))));
+        }
         if (role != Role.DM) {
             upstream(b, st, c, f, route);
         }
@@ -297,7 +305,7 @@ public class LossRadarProgram implements ProgramFactory {
         return b.build();
     }
 
-    /** The program's header, shim and intrinsic fields. */
+    /** The program's header, shim and intrinsic fields (the default parse graph with {@link LossRadarHeader}'s shim). */
     private static final class Fields {
         final FiveTuple tuple;
         final Field ipId;
@@ -306,6 +314,10 @@ public class LossRadarProgram implements ProgramFactory {
         final Field batch;
         final Field ts;
         final Field meter;
+        /** The shim's validity bit, Ethernet's EtherType and the shim's: adding or removing the shim moves one into the other. */
+        final Field shimValid;
+        final Field etherType;
+        final Field nextEtherType;
         final Field tstamp;
         final Field inPort;
         final Field outPort;
@@ -315,12 +327,16 @@ public class LossRadarProgram implements ProgramFactory {
 
         Fields(ProgramBuilder b, LossRadarConfig c) {
             tuple = FiveTuple.declare(b);
-            ipId = b.header("ipv4.identification", 16, ParsedField.IP_ID);
-            ttl = c.ttlBit() ? b.header("ipv4.ttl", 8, ParsedField.TTL) : null;
-            tcpFlags = c.synBit() ? b.header("tcp.flags", 8, ParsedField.TCP_FLAGS) : null;
-            batch = b.header("lossradar.batch", LossRadarConfig.BATCH_BITS, ParsedField.SHIM);
-            ts = c.timestamp() ? b.header("lossradar.tstamp", LossRadarConfig.TIMESTAMP_BITS, ParsedField.SHIM) : null;
-            meter = c.blackBox() ? b.header("lossradar.meter", LossRadarConfig.METER_BITS, ParsedField.SHIM) : null;
+            ipId = b.header("ipv4.identification");
+            // IPv4's TTL or IPv6's hop limit, whichever the packet has
+            ttl = c.ttlBit() ? b.overlay("lr.ttl", "ipv4.ttl", "ipv6.hop_limit") : null;
+            tcpFlags = c.synBit() ? b.header("tcp.flags") : null;
+            batch = b.header(LossRadarHeader.BATCH);
+            ts = c.timestamp() ? b.header(LossRadarHeader.TSTAMP) : null;
+            meter = c.blackBox() ? b.header(LossRadarHeader.METER) : null;
+            shimValid = b.valid(LossRadarHeader.HEADER);
+            etherType = b.header("ethernet.ether_type");
+            nextEtherType = b.header(LossRadarHeader.SHIM.nextField());
             tstamp = b.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
             inPort = b.intrinsic(Intrinsic.INGRESS_PORT);
             outPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
@@ -522,6 +538,11 @@ public class LossRadarProgram implements ProgramFactory {
             if (f.meter != null) {
                 code.set(f.meter, c.meterId());
             }
+            // a packet that came without the shim gets it (setValid): Ethernet's EtherType moves into it
+            code.when(eq(read(f.shimValid), constant(0)), add -> add
+                    .set(f.shimValid, 1)
+                    .set(f.nextEtherType, read(f.etherType))
+                    .set(f.etherType, LossRadarHeader.ETHER_TYPE));
             // the field's width keeps the slot bit (batch mod 2) at its place
             code.set(slotPart, shl(read(batch), constant(pb + mb)));
         });

@@ -65,8 +65,9 @@ public final class NetworkDetection {
         long[] downCycle = new long[packets];
         long[] downSeq = new long[packets];
         int[] n = {0};
-        net.onArrivalWithShim((node, port, cycle, r, shim) -> {
-            long sn = WbmonHeader.seq(shim);
+        net.onArrival((node, port, cycle, r) -> {
+            // the sequence number the upstream m-switch put on the wire (0 on a frame without the header)
+            long sn = WbmonHeader.present(r) ? WbmonHeader.seq(r) : 0;
             if (node == r1 && sn < packets) {
                 atR1[(int) sn] = cycle;
             } else if (node == m2 && port == 2) {

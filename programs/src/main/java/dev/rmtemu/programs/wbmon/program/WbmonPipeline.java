@@ -10,7 +10,7 @@ import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
+import dev.rmtemu.model.parse.EtherTypeShim;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AluOp;
@@ -151,6 +151,9 @@ public final class WbmonPipeline {
     public final Field vconnId;
     public final Field seq;
     public final Field headerValid;
+    /** Ethernet's EtherType and the shim's: the header is added or removed by moving the one into the other. */
+    private final Field etherType;
+    private final Field nextEtherType;
     private HashUnit flowHash;
     private final int bytes;
     /** Cells of the per-vconn arrays: vconns rounded up to a power of two, so that the index is a mask of the id. */
@@ -163,10 +166,13 @@ public final class WbmonPipeline {
         ProgramBuilder b = ProgramBuilder.create(WbmonProgram.NAME, WbmonProgram.DESCRIPTION);
         b.param("vconns", c.vconns()).param("registers", c.registers()).param("bits", c.bitsPerRegister())
                 .param("tolerance", c.tolerance());
-        // declaration order is the shim word's layout (WbmonHeader decodes it)
-        vconnId = b.header(WbmonHeader.VCONN, WbmonConfig.VCONN_ID_BITS, ParsedField.SHIM);
-        seq = b.header(WbmonHeader.SEQ, WbmonConfig.SEQ_BITS, ParsedField.SHIM);
-        headerValid = b.header(WbmonHeader.VALID, WbmonHeader.VALID_BITS, ParsedField.SHIM);
+        // the default parse graph with the WBMon shim after Ethernet (EtherType 0x88B6)
+        b.parser(EtherTypeShim.spec(List.of(WbmonHeader.SHIM)));
+        vconnId = b.header(WbmonHeader.VCONN);
+        seq = b.header(WbmonHeader.SEQ);
+        headerValid = b.valid(WbmonHeader.HEADER);
+        etherType = b.header("ethernet.ether_type");
+        nextEtherType = b.header(WbmonHeader.SHIM.nextField());
         declareIngress(b);
         declareEgress(b);
         this.program = b.build();
@@ -498,11 +504,19 @@ public final class WbmonPipeline {
         s2.body(code -> code.when(eq(read(numbered), constant(1)),
                 onVconn -> onVconn
                         .execute(stamp, and(read(vconn), constant(cells - 1)))
-                        .set(headerValid, 1)
                         .set(vconnId, read(vconn))
-                        .set(seq, output(stamp)),
-                // not on a vconn (a host): the incoming vconn's header goes no further
-                off -> off.set(headerValid, 0).set(vconnId, 0).set(seq, 0)));
+                        .set(seq, output(stamp))
+                        // a packet that came without the header gets it (setValid): Ethernet's EtherType
+                        // moves into the shim and Ethernet announces the shim
+                        .when(eq(read(headerValid), constant(0)), add -> add
+                                .set(headerValid, 1)
+                                .set(nextEtherType, read(etherType))
+                                .set(etherType, WbmonHeader.ETHER_TYPE)),
+                // not on a vconn (a host): the incoming vconn's header goes no further (setInvalid),
+                // Ethernet gets back the EtherType the shim carried
+                off -> off.when(eq(read(headerValid), constant(1)), remove -> remove
+                        .set(headerValid, 0)
+                        .set(etherType, read(nextEtherType)))));
     }
 
     /** The fingerprint the flow table keys on, of a 5-tuple (what the control plane computes for each flow it lists). */

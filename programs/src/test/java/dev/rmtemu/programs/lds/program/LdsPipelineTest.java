@@ -59,11 +59,12 @@ class LdsPipelineTest {
             PacketRecord p = LdsReferenceTest.packet(rng.nextInt(300), i);
             long delay = rng.nextInt(2_000_000);
             keys.of(p);
-            long shim = rig.send(p, t);
+            PacketRecord sent = rig.send(p, t);
+            assertEquals(iv.index(t) & LdsIntervals.ID_MASK, LdsHeader.interval(sent), "the sender's interval id on the wire");
             int bank = LdsIntervals.bank(iv.index(t)); // both ends file the packet under the sender's interval
             tx[bank].record(keys, t);
             if (rng.nextInt(100) != 0) { // 1 % lost between the two points
-                rig.receive(p, shim, t + delay);
+                rig.receive(sent, t + delay);
                 rx[bank].record(keys, t + delay);
                 crossed += iv.index(t + delay) != iv.index(t) ? 1 : 0;
             }

@@ -8,8 +8,6 @@ import dev.rmtemu.model.check.StageUsage;
 import dev.rmtemu.model.compiler.Compilation;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
-import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -124,12 +122,5 @@ class LossRadarResourcesTest {
     void badParametersAreUserErrors() {
         assertThrows(UserError.class, () -> ProgramPlugins.registry().build("lossradar", Map.of("cells", "100")));
         assertThrows(UserError.class, () -> ProgramPlugins.registry().build("lossradar", Map.of("port", "9", "ports", "4")));
-    }
-
-    @Test
-    void shimFieldsAreLimitedToSixtyFourBits() {
-        ProgramBuilder b = ProgramBuilder.create("shim", "test");
-        b.header("a", 40, ParsedField.SHIM);
-        assertThrows(IllegalArgumentException.class, () -> b.header("b", 30, ParsedField.SHIM));
     }
 }

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,9 +132,13 @@ class WbmonPipelineTest {
         return r.ipId((int) (h & 0xFFFF)).tcpSeq((int) (h >>> 32));
     }
 
-    /** The IP ID (low 16 bits) and TCP sequence (high 32) a test packet was sent with: a mix of its ports and length. */
+    /**
+     * The IP ID (low 16 bits) and TCP sequence (high 32) a test packet was sent with: a mix of its
+     * ports and length as sent (without the WBMon header's bytes a vconn adds on the wire).
+     */
     static long ownHeaders(PacketRecord r) {
-        return new SplitMix64(((long) r.srcPort() << 32) ^ ((long) r.dstPort() << 16) ^ r.wireLength()).nextLong();
+        int sent = r.wireLength() - (WbmonHeader.present(r) ? WbmonHeader.BYTES : 0);
+        return new SplitMix64(((long) r.srcPort() << 32) ^ ((long) r.dstPort() << 16) ^ sent).nextLong();
     }
 
     /** The packet still carries the IP ID and TCP sequence it was sent with. */
@@ -161,29 +166,33 @@ class WbmonPipelineTest {
         assertEquals(4, d.vconns().size());
         List<Arrival> arrivals = new ArrayList<>();
         long[] touched = {0, 0, 0}; // switch arrivals with rewritten IP ID / TCP seq, vconn arrivals without a header, others with one
-        net.onArrivalWithShim((node, port, cycle, r, shim) -> {
+        net.onArrival((node, port, cycle, r) -> {
             if (!ownHeadersIntact(r)) {
                 touched[0]++;
             }
             for (int id = 0; id < d.vconns().size(); id++) {
                 VConn v = d.vconns().get(id);
                 if (v.to() == node && v.toPort() == port) {
-                    if (!WbmonHeader.valid(shim)) {
+                    if (!WbmonHeader.present(r)) {
                         touched[1]++;
+                        return;
                     }
-                    arrivals.add(new Arrival(node, cycle, arrivals.size(), WbmonHeader.vconn(shim), WbmonHeader.seq(shim)));
+                    arrivals.add(new Arrival(node, cycle, arrivals.size(), WbmonHeader.vconn(r), WbmonHeader.seq(r)));
                     return;
                 }
             }
-            if (net.topology().node(node).isProgrammable() && shim != 0) {
+            if (net.topology().node(node).isProgrammable() && WbmonHeader.present(r)) {
                 touched[2]++; // arrived from a host: no WBMon header
             }
         });
-        long[] delivered = {0, 0};
+        long[] delivered = {0, 0, 0};
         net.onDelivery((host, cycle, r) -> {
             delivered[0]++;
             if (!ownHeadersIntact(r)) {
                 delivered[1]++;
+            }
+            if (WbmonHeader.present(r)) {
+                delivered[2]++;
             }
         });
         int n = 30_000;
@@ -197,6 +206,7 @@ class WbmonPipelineTest {
         assertEquals(0, touched[2], "arrivals from hosts with a WBMon header");
         assertTrue(delivered[0] > n / 2, "delivered " + delivered[0]);
         assertEquals(0, delivered[1], "packets reaching a host with a rewritten IP ID / TCP seq");
+        assertEquals(0, delivered[2], "packets reaching a host with a WBMon header (the last m-switch removes it)");
         arrivals.sort(Comparator.comparingLong(Arrival::cycle).thenComparingLong(Arrival::order));
         WindowMonitor ref = new WindowMonitor(cfg);
         for (Arrival a : arrivals) {
@@ -262,14 +272,19 @@ class WbmonPipelineTest {
         WbmonPipeline.addIncomingPort(e.state(), 0);
         WbmonPipeline.addOutgoingPort(e.state(), 1, 5);
         e.forwarding((in, rec) -> rec.dstPort());
-        List<long[]> out = new ArrayList<>(); // port, shim, ip id, tcp seq
-        e.onDeparture((cycle, port, slot, pool) -> out.add(new long[] {port, pool.shim(slot), pool.record(slot).ipId(),
-            pool.record(slot).tcpSeq() & 0xFFFFFFFFL}));
+        List<long[]> out = new ArrayList<>(); // port, header present, vconn, seq, ip id, tcp seq, wire length
+        e.onDeparture((cycle, port, slot, pool) -> {
+            PacketRecord d = pool.record(slot);
+            boolean h = WbmonHeader.present(d);
+            out.add(new long[] {port, h ? 1 : 0, h ? WbmonHeader.vconn(d) : -1, h ? WbmonHeader.seq(d) : -1, d.ipId(),
+                d.tcpSeq() & 0xFFFFFFFFL, d.wireLength()});
+        });
         int[] toPort = {1, 2, 1, 2};
         for (int i = 0; i < toPort.length; i++) {
             PacketRecord r = PacketRecord.allocate().wireLength(100).ipVersion(4).protocol(17).srcIpv4(1).dstIpv4(2)
                     .srcPort(1000).dstPort(toPort[i]).ipId(0x1234 + i).tcpSeq(0xCAFE0000 + i);
-            e.arrive(1000L * (i + 1), 0, r, WbmonHeader.word(3, 77 + i));
+            WbmonHeader.push(r, 3, 77 + i);
+            e.arrive(1000L * (i + 1), 0, r);
         }
         e.drain();
         assertEquals(4, out.size());
@@ -277,10 +292,15 @@ class WbmonPipelineTest {
         for (int i = 0; i < out.size(); i++) {
             long[] o = out.get(i);
             assertEquals(toPort[i], o[0]);
-            long want = toPort[i] == 1 ? WbmonHeader.word(5, nextSeq++) : 0;
-            assertEquals(want, o[1], "shim word of packet " + i);
-            assertEquals(0x1234 + i, o[2], "IP ID of packet " + i);
-            assertEquals(0xCAFE0000L + i, o[3], "TCP seq of packet " + i);
+            if (toPort[i] == 1) {
+                assertArrayEquals(new long[] {1, 5, nextSeq++}, Arrays.copyOfRange(o, 1, 4), "header of packet " + i);
+                assertEquals(100 + WbmonHeader.BYTES, o[6], "the header's 8 bytes stay on the wire");
+            } else {
+                assertEquals(0, o[1], "header removed for the host, packet " + i);
+                assertEquals(100, o[6], "the frame as it was sent, packet " + i);
+            }
+            assertEquals(0x1234 + i, o[4], "IP ID of packet " + i);
+            assertEquals(0xCAFE0000L + i, o[5], "TCP seq of packet " + i);
         }
         assertEquals(4, e.state().readRegister(0, WbmonPipeline.PACKETS, 3), "vconn 3's packets, counted by the downstream");
         assertEquals(64, e.state().readRegister(0, WbmonPipeline.NEWEST, 3), "newest slot's base from sequence 77..80");
@@ -311,19 +331,19 @@ class WbmonPipelineTest {
         WbmonPipeline.addIncomingPort(down.state(), 0);
         up.forwarding((in, rec) -> 1);
         down.forwarding((in, rec) -> 2);
-        List<Long> stamped = new ArrayList<>();
-        up.onDeparture((cycle, port, slot, pool) -> stamped.add(pool.shim(slot)));
+        List<PacketRecord> stamped = new ArrayList<>();
+        up.onDeparture((cycle, port, slot, pool) -> stamped.add(PacketRecord.allocate().copyFrom(pool.record(slot))));
         down.onDeparture((cycle, port, slot, pool) -> { });
         PacketRecord r = PacketRecord.allocate().wireLength(100).ipVersion(4).protocol(17).srcIpv4(1).dstIpv4(2);
         int n = 1_500;
         for (int i = 0; i < n; i++) {
-            up.arrive(1000L * (i + 1), 2, r, 0);
+            up.arrive(1000L * (i + 1), 2, r);
         }
         up.drain();
         assertEquals(n, stamped.size());
         assertEquals((first + n) & mask, up.state().readRegister(0, WbmonPipeline.NEXT_SEQ, 3), "numbering wrapped");
         // the link: every 31st packet lost, every 17th swapped with the next one
-        List<Long> arriving = new ArrayList<>();
+        List<PacketRecord> arriving = new ArrayList<>();
         java.util.BitSet lost = new java.util.BitSet();
         for (int i = 0; i < n; i++) {
             if (i % 31 == 5) {
@@ -333,13 +353,13 @@ class WbmonPipelineTest {
             }
         }
         for (int i = 0; i + 1 < arriving.size(); i += 17) {
-            Long x = arriving.get(i);
+            PacketRecord x = arriving.get(i);
             arriving.set(i, arriving.get(i + 1));
             arriving.set(i + 1, x);
         }
         WindowMonitor ref = new WindowMonitor(cfg);
         for (int i = 0; i < arriving.size(); i++) {
-            down.arrive(1000L * (i + 1), 0, r, arriving.get(i));
+            down.arrive(1000L * (i + 1), 0, arriving.get(i));
             ref.receive(3, WbmonHeader.seq(arriving.get(i)));
         }
         down.drain();
@@ -362,8 +382,16 @@ class WbmonPipelineTest {
         WbmonPipeline.addIncomingPort(e.state(), 0);
         e.forwarding((in, rec) -> 2);
         PacketRecord r = PacketRecord.allocate().wireLength(100).ipVersion(4).protocol(17).srcIpv4(1).dstIpv4(2);
-        e.arrive(1000, 0, r, WbmonHeader.word(3, 77) & ~(1L << 48)); // vconn and seq bits set, valid bit clear
-        e.arrive(2000, 0, r, WbmonHeader.word(3, 78));
+        // vconn 3 and sequence 77 in the frame's bytes after Ethernet, but Ethernet announces IPv4: no header
+        PacketRecord without = PacketRecord.allocate().copyFrom(r);
+        WbmonHeader.push(without, 3, 77);
+        byte[] f = without.frameBytes();
+        f[12] = 0x08;
+        f[13] = 0x00;
+        without.putFrame(f, 0, f.length);
+        e.arrive(1000, 0, without);
+        WbmonHeader.push(r, 3, 78);
+        e.arrive(2000, 0, r);
         e.drain();
         assertEquals(1, e.state().readRegister(0, WbmonPipeline.PACKETS, 3));
     }
