@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * A run's final counter values: {@code counters/NAME.csv} per counter (header
  * {@code index,packets,bytes}, one row per cell, summed over the pipes as the control plane's
- * {@code counter_read} reads them; a direct counter's index is its table entry's handle), and
+ * {@code counter_read} reads them; a direct counter's index is its table entry's handle, and its
+ * last row, index = its table's size, the miss entry's cell: {@link Counter#cells()}), and
  * report.json's {@code results.externs.counters} (per counter its placement, totals, the file and,
  * for counters of at most {@value #CELLS_IN_REPORT} cells, the cells that counted something).
  */
@@ -61,8 +62,8 @@ public final class SavedCounters {
             rd.writeString(READS, b.toString());
         }
         for (Counter c : s.program().counters()) {
-            StringBuilder b = new StringBuilder(c.size() * 8 + 32).append("index,packets,bytes\n");
-            for (int i = 0; i < c.size(); i++) {
+            StringBuilder b = new StringBuilder(c.cells() * 8 + 32).append("index,packets,bytes\n");
+            for (int i = 0; i < c.cells(); i++) {
                 long[] v = s.readCounter(c.name(), i);
                 b.append(i).append(',').append(Long.toUnsignedString(v[0])).append(',')
                         .append(Long.toUnsignedString(v[1])).append('\n');
@@ -84,6 +85,7 @@ public final class SavedCounters {
             o.put("type", c.type().name());
             o.put("width", c.widthBits());
             o.put("size", c.size());
+            o.put("cell_count", c.cells());
             if (c.direct()) {
                 o.put("direct_on", c.table().name());
             }
@@ -91,11 +93,11 @@ public final class SavedCounters {
             long packets = 0;
             long bytes = 0;
             ArrayNode cells = JSON.createArrayNode();
-            for (int i = 0; i < c.size(); i++) {
+            for (int i = 0; i < c.cells(); i++) {
                 long[] v = s.readCounter(c.name(), i);
                 packets += v[0];
                 bytes += v[1];
-                if ((v[0] != 0 || v[1] != 0) && c.size() <= CELLS_IN_REPORT) {
+                if ((v[0] != 0 || v[1] != 0) && c.cells() <= CELLS_IN_REPORT) {
                     ObjectNode cell = cells.addObject();
                     cell.put("index", i);
                     cell.put("packets", v[0]);
@@ -104,7 +106,7 @@ public final class SavedCounters {
             }
             o.put("packets", packets);
             o.put("bytes", bytes);
-            if (c.size() <= CELLS_IN_REPORT) {
+            if (c.cells() <= CELLS_IN_REPORT) {
                 o.set("cells", cells);
             }
         }

@@ -121,6 +121,39 @@ class ExternRuntimeTest {
         }
     }
 
+    /**
+     * A miss that runs the control plane's default action counts in the direct counter's miss
+     * cell (index 16, the table's size), on exact and ternary tables and both back ends: Tofino
+     * supplies a miss's stats address from the logical table's miss-value register
+     * (mau_stats_adr_miss_value), which the driver points at the default entry's own cell.
+     */
+    @Test
+    void aControlPlaneDefaultActionCountsInTheMissCellOnBothBackends() {
+        for (MatchKind kind : new MatchKind[] {MatchKind.EXACT, MatchKind.TERNARY}) {
+            for (Backend backend : Backend.values()) {
+                P p = new P(kind);
+                PipelineState s = new PipelineState(p.program, 1);
+                if (kind == MatchKind.EXACT) {
+                    s.addExact("fwd", new long[] {7}, 1, 0);
+                } else {
+                    s.addTernary("fwd", new long[] {7}, new long[] {0xFFFF}, 1, 1, 0);
+                }
+                s.table("fwd").setDefault(1, 0);
+                PassExecutor x = new PassExecutor(s, true, backend);
+                Phv phv = new Phv(p.program.fields().size());
+                send(x, phv, p, 1, 7, 0, 96, 0, 0);  // hit: cell 0
+                send(x, phv, p, 1, 8, 0, 46, 0, 1);  // misses: the miss cell
+                send(x, phv, p, 1, 9, 0, 196, 0, 2);
+                String at = kind + " " + backend;
+                assertEquals(17, s.externs(0, Gress.INGRESS).counter(p.program.counter("fwd_hits")).size(), at);
+                assertArrayEquals(new long[] {1, 100}, s.readCounter("fwd_hits", 0), at);
+                assertArrayEquals(new long[] {2, 50 + 200}, s.readCounter("fwd_hits", 16), at);
+                assertArrayEquals(new long[] {0, 0}, s.readCounter("fwd_hits", 1), at);
+                assertArrayEquals(new long[] {0, 0}, s.readCounter("port_bytes", 511), at + ": the program's miss block did not run");
+            }
+        }
+    }
+
     @Test
     void meterColoursReachThePhvOnBothBackends() {
         for (Backend backend : Backend.values()) {
