@@ -17,6 +17,8 @@ import java.util.List;
  * last row, index = its table's size, the miss entry's cell: {@link Counter#cells()}), and
  * report.json's {@code results.externs.counters} (per counter its placement, totals, the file and,
  * for counters of at most {@value #CELLS_IN_REPORT} cells, the cells that counted something).
+ * A network run keeps each switch's in {@code counters/SWITCH/NAME.csv} and its reads in
+ * {@code counter_reads/SWITCH.csv} (names as {@link SavedRegisters#pathPart}).
  */
 public final class SavedCounters {
     /** Folder of the counter files in a run directory. */
@@ -38,19 +40,40 @@ public final class SavedCounters {
     /** The control script's counter_read answers, when it asked any: {@code where,cycle,counter,index,packets,bytes}. */
     public static final String READS = "counter_reads.csv";
 
+    /** A counter's file in a network run: in its switch's folder. */
+    public static String fileName(String switchName, String counter) {
+        return switchName == null ? fileName(counter)
+                : DIR + SavedRegisters.pathPart(switchName) + "/" + SavedRegisters.pathPart(counter) + SUFFIX;
+    }
+
+    /** The counter_read answers' file: {@link #READS}, or in a network run {@code counter_reads/SWITCH.csv}. */
+    public static String readsFileName(String switchName) {
+        return switchName == null ? READS : "counter_reads/" + SavedRegisters.pathPart(switchName) + SUFFIX;
+    }
+
     /** The files {@link #write} writes, for the manifest. */
     static List<String> names(PipelineState s) {
+        return names(s, null);
+    }
+
+    /** The files {@link #write(PipelineState, String, RunDirectory)} writes ({@code switchName} null: a single-switch run). */
+    static List<String> names(PipelineState s, String switchName) {
         List<String> out = new ArrayList<>();
         if (!s.counterReads().isEmpty()) {
-            out.add(READS);
+            out.add(readsFileName(switchName));
         }
         for (Counter c : s.program().counters()) {
-            out.add(fileName(c.name()));
+            out.add(fileName(switchName, c.name()));
         }
         return out;
     }
 
     static void write(PipelineState s, RunDirectory rd) {
+        write(s, null, rd);
+    }
+
+    /** Writes one switch's counters ({@code switchName} null: a single-switch run). */
+    static void write(PipelineState s, String switchName, RunDirectory rd) {
         if (!s.counterReads().isEmpty()) {
             StringBuilder b = new StringBuilder("where,cycle,counter,index,packets,bytes\n");
             for (PipelineState.CounterRead r : s.counterReads()) {
@@ -59,7 +82,7 @@ public final class SavedCounters {
                         .append(Long.toUnsignedString(r.packets())).append(',').append(Long.toUnsignedString(r.bytes()))
                         .append('\n');
             }
-            rd.writeString(READS, b.toString());
+            rd.writeString(readsFileName(switchName), b.toString());
         }
         for (Counter c : s.program().counters()) {
             StringBuilder b = new StringBuilder(c.cells() * 8 + 32).append("index,packets,bytes\n");
@@ -68,7 +91,7 @@ public final class SavedCounters {
                 b.append(i).append(',').append(Long.toUnsignedString(v[0])).append(',')
                         .append(Long.toUnsignedString(v[1])).append('\n');
             }
-            rd.writeString(fileName(c.name()), b.toString());
+            rd.writeString(fileName(switchName, c.name()), b.toString());
         }
     }
 

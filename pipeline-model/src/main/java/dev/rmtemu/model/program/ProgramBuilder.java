@@ -319,6 +319,8 @@ public final class ProgramBuilder {
         private final List<RegisterArray> ctlRegisters = new ArrayList<>();
         private final List<RegisterAction> ctlActions = new ArrayList<>();
         private final List<MatchTable> ctlTables = new ArrayList<>();
+        private final List<Counter> ctlCounters = new ArrayList<>();
+        private final List<Meter> ctlMeters = new ArrayList<>();
         private final Map<String, Integer> pins = new TreeMap<>();
         private List<Stmt> body;
 
@@ -385,7 +387,54 @@ public final class ProgramBuilder {
             return t;
         }
 
-        /** P4's {@code @stage(N)} on a table, register array or hash unit of this control. */
+        /** An indirect counter of {@code size} cells (TNA {@code Counter<bit<W>, _>(size, type)}), placed with its users. */
+        public Counter counter(String counterName, CounterType type, int widthBits, int size) {
+            return addCounter(counterName, type, widthBits, size, null);
+        }
+
+        /** A direct counter of a table of this control (TNA {@code DirectCounter<bit<W>>(type)}): one cell per entry. */
+        public Counter directCounter(String counterName, CounterType type, int widthBits, MatchTable t) {
+            requireOwnTable(t, "direct counter " + counterName);
+            return addCounter(counterName, type, widthBits, t.size(), t);
+        }
+
+        private Counter addCounter(String counterName, CounterType type, int widthBits, int size, MatchTable t) {
+            checkOpen();
+            claim(counterName);
+            Counter c = new Counter(counters.size(), counterName, type, widthBits, size, gress, StageProgram.UNPLACED, t);
+            counters.add(c);
+            ctlCounters.add(c);
+            return c;
+        }
+
+        /** An indirect meter of {@code size} cells (TNA {@code Meter<_>(size, type)}), placed with its users. */
+        public Meter meter(String meterName, MeterType type, Meter.Algorithm algorithm, int size) {
+            return addMeter(meterName, type, algorithm, size, null);
+        }
+
+        /** A direct meter of a table of this control (TNA {@code DirectMeter(type)}): one cell per entry. */
+        public Meter directMeter(String meterName, MeterType type, Meter.Algorithm algorithm, MatchTable t) {
+            requireOwnTable(t, "direct meter " + meterName);
+            return addMeter(meterName, type, algorithm, t.size(), t);
+        }
+
+        private Meter addMeter(String meterName, MeterType type, Meter.Algorithm algorithm, int size, MatchTable t) {
+            checkOpen();
+            claim(meterName);
+            Meter m = new Meter(meters.size(), meterName, type, algorithm, size, gress, StageProgram.UNPLACED, t);
+            meters.add(m);
+            ctlMeters.add(m);
+            return m;
+        }
+
+        private void requireOwnTable(MatchTable t, String what) {
+            if (!ctlTables.contains(t)) {
+                throw new IllegalArgumentException(what + ": table " + t.name() + " is not declared in the "
+                        + gress.label() + " control");
+            }
+        }
+
+        /** P4's {@code @stage(N)} on a table, register array, hash unit or indirect counter or meter of this control. */
         public ControlBuilder pin(String element, int stage) {
             checkOpen();
             if (stage < 0) {
@@ -393,10 +442,12 @@ public final class ProgramBuilder {
             }
             boolean known = ctlTables.stream().anyMatch(t -> t.name().equals(element))
                     || ctlRegisters.stream().anyMatch(r -> r.name().equals(element))
-                    || ctlHashes.stream().anyMatch(h -> h.name().equals(element));
+                    || ctlHashes.stream().anyMatch(h -> h.name().equals(element))
+                    || ctlCounters.stream().anyMatch(x -> x.name().equals(element))
+                    || ctlMeters.stream().anyMatch(x -> x.name().equals(element));
             if (!known) {
-                throw new IllegalArgumentException("@stage(" + stage + ") on " + element + ": no table, register array or "
-                        + "hash unit of that name in the " + gress.label() + " control");
+                throw new IllegalArgumentException("@stage(" + stage + ") on " + element + ": no table, register array, "
+                        + "hash unit, counter or meter of that name in the " + gress.label() + " control");
             }
             pins.put(element, stage);
             return this;
@@ -410,12 +461,13 @@ public final class ProgramBuilder {
             }
             Block b = new Block();
             code.accept(b);
+            DirectUse.check(b.statements(), gress.label() + " control");
             body = b.statements();
             return this;
         }
 
         private ControlDecl toDecl() {
-            return new ControlDecl(gress, ctlHashes, ctlRegisters, ctlActions, ctlTables, pins,
+            return new ControlDecl(gress, ctlHashes, ctlRegisters, ctlActions, ctlTables, ctlCounters, ctlMeters, pins,
                     body == null ? List.of() : body);
         }
     }

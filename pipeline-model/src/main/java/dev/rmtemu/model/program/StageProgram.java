@@ -79,7 +79,8 @@ public final class StageProgram {
 
     /** The placed twin of an unplaced program: same fields and parameters, the compiler's stages and elements. */
     private StageProgram(StageProgram p, Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers,
-                         List<MatchTable> tables, List<HashUnit> hashes, List<ElementPlacement> placement) {
+                         List<MatchTable> tables, List<HashUnit> hashes, List<Counter> counters, List<Meter> meters,
+                         List<ElementPlacement> placement) {
         this.name = p.name;
         this.bridgedBytes = p.bridgedBytes;
         this.description = p.description;
@@ -93,8 +94,8 @@ public final class StageProgram {
         this.registers = List.copyOf(registers);
         this.tables = List.copyOf(tables);
         this.hashes = List.copyOf(hashes);
-        this.counters = p.counters; // a control declares no counters or meters (ControlBuilder has none yet)
-        this.meters = p.meters;
+        this.counters = List.copyOf(counters);
+        this.meters = List.copyOf(meters);
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = p.config;
@@ -123,15 +124,17 @@ public final class StageProgram {
 
     /**
      * This program with its controls placed: {@code stages} per gress (ascending), every
-     * register array, table and hash unit as placed (indexed by id), and why each element is
-     * where it is. Only the compiler's table placement calls it.
+     * register array, table, hash unit, counter and meter as placed (indexed by id), and why each
+     * element is where it is. Only the compiler's table placement calls it.
      */
     public StageProgram placed(Map<Gress, List<StageDecl>> placedStages, List<RegisterArray> placedRegisters,
-                               List<MatchTable> placedTables, List<HashUnit> placedHashes, List<ElementPlacement> why) {
+                               List<MatchTable> placedTables, List<HashUnit> placedHashes, List<Counter> placedCounters,
+                               List<Meter> placedMeters, List<ElementPlacement> why) {
         if (controls.isEmpty()) {
             throw new IllegalStateException("program " + name + " has no control to place");
         }
-        return new StageProgram(this, placedStages, placedRegisters, placedTables, placedHashes, why);
+        return new StageProgram(this, placedStages, placedRegisters, placedTables, placedHashes, placedCounters,
+                placedMeters, why);
     }
 
     /** True unless a gress is a control the compiler has not placed yet ({@link #control}). */
