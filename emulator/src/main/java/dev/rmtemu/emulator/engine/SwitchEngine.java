@@ -21,6 +21,7 @@ import dev.rmtemu.model.phv.PortNumbers;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
+import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
@@ -154,6 +155,12 @@ public final class SwitchEngine {
     private DepartureListener listener = (c, p, s, pool) -> { };
     /** Captures and the packet log (null: neither is on, and the engine reports nothing). */
     private PacketTap tap;
+    /** The learning digests by digest_type (null: the program has none), where they go, and how many were sent. */
+    private final Digest[] digestByType;
+    private final Field fDigestType;
+    private final long ingressToDeparsed;
+    private DigestSink digestSink;
+    private long digestsSent;
     private ForwardingTable forwarding;
     private boolean routerTtl;
     private int causeTtl;
@@ -215,6 +222,7 @@ public final class SwitchEngine {
         StageLatencyModel lat = profile.latency();
         this.ingressToTm = lat.parserCycles() + gressLatency(Gress.INGRESS) + lat.deparserCycles() + lat.trafficManagerCycles();
         this.egressToWire = lat.parserCycles() + gressLatency(Gress.EGRESS) + lat.deparserCycles();
+        this.ingressToDeparsed = ingressToTm - lat.trafficManagerCycles();
         List<Integer> meta = new ArrayList<>();
         for (Field f : program.fields()) {
             if (f.kind() != FieldKind.HEADER) {
@@ -229,6 +237,15 @@ public final class SwitchEngine {
         fMcast = program.intrinsic(Intrinsic.MCAST_GRP);
         fDrop = program.intrinsic(Intrinsic.DROP_CTL);
         fResubmit = program.intrinsic(Intrinsic.RESUBMIT);
+        fDigestType = program.intrinsic(Intrinsic.DIGEST_TYPE);
+        if (program.digests().isEmpty()) {
+            digestByType = null;
+        } else {
+            digestByType = new Digest[Digest.MAX_TYPE + 1];
+            for (Digest dg : program.digests()) {
+                digestByType[dg.type()] = dg;
+            }
+        }
         fEgressPort = program.intrinsic(Intrinsic.EGRESS_PORT);
         fEgressQid = program.intrinsic(Intrinsic.EGRESS_QID);
         fEnqQdepth = program.intrinsic(Intrinsic.ENQ_QDEPTH);
@@ -262,6 +279,16 @@ public final class SwitchEngine {
 
     public void onDeparture(DepartureListener l) {
         this.listener = l;
+    }
+
+    /** Hands every learning digest the ingress deparser sends from now on to {@code sink} (null: nobody). */
+    public void onDigest(DigestSink sink) {
+        this.digestSink = sink;
+    }
+
+    /** Learning digests the ingress deparser sent so far. */
+    public long digestsSent() {
+        return digestsSent;
     }
 
     /** Tells {@code t} of every packet that leaves or is dropped from now on (null: nobody). */
@@ -681,6 +708,9 @@ public final class SwitchEngine {
             return;
         }
         long toTm = p + ingressToTm;
+        if (digestByType != null) {
+            digest(phv, pipe, p + ingressToDeparsed); // the deparser sends it whether or not the packet is dropped
+        }
         if (phv.get(fDrop) != 0) {
             drop(slot, causeIngress);
             return;
@@ -700,6 +730,17 @@ public final class SwitchEngine {
         lanes.add(pipe, toTm, slot);
     }
 
+    private void digest(Phv phv, int pipe, long cycle) {
+        long type = phv.get(fDigestType);
+        Digest d = digestByType[(int) type];
+        if (d != null) {
+            digestsSent++;
+            if (digestSink != null) {
+                digestSink.digest(cycle, pipe, d, phv);
+            }
+        }
+    }
+
     /** Ingress intrinsic metadata as the parser hands the packet to stage 0 (kept apart so ingress stays inlinable). */
     private void loadIngressIntrinsics(Phv phv, long arrival, int port) {
         phv.load(fIngressPort, port);
@@ -716,6 +757,9 @@ public final class SwitchEngine {
         }
         if (fResubmit != null) {
             phv.load(fResubmit, 0);
+        }
+        if (fDigestType != null) {
+            phv.load(fDigestType, 0);
         }
     }
 

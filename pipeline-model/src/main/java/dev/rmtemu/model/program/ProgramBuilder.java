@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.Set;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterType;
+import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.hash.HashAlgorithm;
@@ -48,6 +49,7 @@ public final class ProgramBuilder {
     private final List<Field> fields = new ArrayList<>();
     private final Map<String, Field> fieldsByName = new LinkedHashMap<>();
     private final Map<Intrinsic, Field> intrinsics = new EnumMap<>(Intrinsic.class);
+    private final List<Digest> digests = new ArrayList<>();
     private final Map<Gress, Map<Integer, StageBuilder>> stages = new EnumMap<>(Gress.class);
     private final Map<Gress, ControlBuilder> controls = new EnumMap<>(Gress.class);
     private final List<RegisterArray> registers = new ArrayList<>();
@@ -252,6 +254,31 @@ public final class ProgramBuilder {
         return f;
     }
 
+    /**
+     * A learning digest of the ingress deparser (TNA {@code Digest<T>.pack({...})}), sent for
+     * every packet whose {@code ig_dprsr_md.digest_type} is {@code type}: {@code fields} named
+     * {@code names} (T's members). Declares the digest_type intrinsic.
+     */
+    public Digest digest(String digestName, int type, List<String> names, List<Field> values) {
+        checkOpen();
+        for (Digest d : digests) {
+            if (d.type() == type) {
+                throw new IllegalArgumentException("digest " + digestName + ": digest_type " + type + " already selects digest "
+                        + d.name());
+            }
+        }
+        for (Field f : values) {
+            if (!f.visibleIn(Gress.INGRESS)) {
+                throw new IllegalArgumentException("digest " + digestName + " packs " + f.name() + " of the egress gress");
+            }
+        }
+        Digest d = new Digest(digests.size(), digestName, type, names, values);
+        claim(digestName);
+        intrinsic(Intrinsic.DIGEST_TYPE);
+        digests.add(d);
+        return d;
+    }
+
     /** The declaration of stage {@code number} of a gress (created on first use). */
     public StageBuilder stage(Gress gress, int number) {
         checkOpen();
@@ -305,7 +332,7 @@ public final class ProgramBuilder {
         }
         built = true;
         return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
-                counters, meters, unplaced, parserSpec());
+                counters, meters, digests, unplaced, parserSpec());
     }
 
     /**

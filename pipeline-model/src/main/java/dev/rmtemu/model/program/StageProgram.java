@@ -2,6 +2,7 @@ package dev.rmtemu.model.program;
 
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.parse.ParserSpec;
@@ -38,6 +39,7 @@ public final class StageProgram {
     private final List<HashUnit> hashes;
     private final List<Counter> counters;
     private final List<Meter> meters;
+    private final List<Digest> digests;
     private final Map<Intrinsic, Field> intrinsics;
     private final ParserSpec parser;
     /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
@@ -50,7 +52,7 @@ public final class StageProgram {
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
                  List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged, List<Counter> counters,
-                 List<Meter> meters, Map<Gress, ControlDecl> controls, ParserSpec parser) {
+                 List<Meter> meters, List<Digest> digests, Map<Gress, ControlDecl> controls, ParserSpec parser) {
         int bits = 0;
         for (Field f : bridged) {
             bits += f.width();
@@ -70,6 +72,7 @@ public final class StageProgram {
         this.hashes = List.copyOf(hashes);
         this.counters = List.copyOf(counters);
         this.meters = List.copyOf(meters);
+        this.digests = List.copyOf(digests);
         this.intrinsics = new EnumMap<>(intrinsics);
         this.parser = parser;
         this.config = null;
@@ -96,6 +99,7 @@ public final class StageProgram {
         this.hashes = List.copyOf(hashes);
         this.counters = List.copyOf(counters);
         this.meters = List.copyOf(meters);
+        this.digests = p.digests;
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = p.config;
@@ -115,6 +119,7 @@ public final class StageProgram {
         this.hashes = p.hashes;
         this.counters = p.counters;
         this.meters = p.meters;
+        this.digests = p.digests;
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = config;
@@ -223,6 +228,11 @@ public final class StageProgram {
     /** All counters, indexed by id. */
     public List<Counter> counters() {
         return counters;
+    }
+
+    /** The learning digests of the ingress deparser, indexed by id. */
+    public List<Digest> digests() {
+        return digests;
     }
 
     /** All meters, indexed by id. */
