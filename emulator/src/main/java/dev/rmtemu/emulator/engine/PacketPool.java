@@ -37,6 +37,7 @@ public final class PacketPool {
     private static final int INGRESS_PORT = 3;
     private static final int RESUBMITS = 4;
     private static final int HOPS = 5;
+    private static final int MIRROR_SESSION = 6;
     private int[] free;
     private int freeCount;
     private int capacity;
@@ -96,6 +97,7 @@ public final class PacketPool {
         meta[m + RESUBMITS] = 0;
         meta[m + HOPS] = 0;
         meta[m + SHIM] = 0;
+        meta[m + MIRROR_SESSION] = 0;
         return s;
     }
 
@@ -211,6 +213,15 @@ public final class PacketPool {
 
     public void ingressPort(int slot, int port) {
         meta[slot * META + INGRESS_PORT] = port;
+    }
+
+    /** The mirror session a mirrored copy was made for; 0 for a packet that is no mirrored copy. */
+    public int mirrorSession(int slot) {
+        return (int) meta[slot * META + MIRROR_SESSION];
+    }
+
+    public void mirrorSession(int slot, int session) {
+        meta[slot * META + MIRROR_SESSION] = session;
     }
 
     public int resubmits(int slot) {

@@ -5,6 +5,7 @@ import java.util.Set;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterType;
 import dev.rmtemu.model.extern.Digest;
+import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.hash.HashAlgorithm;
@@ -50,6 +51,7 @@ public final class ProgramBuilder {
     private final Map<String, Field> fieldsByName = new LinkedHashMap<>();
     private final Map<Intrinsic, Field> intrinsics = new EnumMap<>(Intrinsic.class);
     private final List<Digest> digests = new ArrayList<>();
+    private final List<Mirror> mirrors = new ArrayList<>();
     private final Map<Gress, Map<Integer, StageBuilder>> stages = new EnumMap<>(Gress.class);
     private final Map<Gress, ControlBuilder> controls = new EnumMap<>(Gress.class);
     private final List<RegisterArray> registers = new ArrayList<>();
@@ -279,6 +281,38 @@ public final class ProgramBuilder {
         return d;
     }
 
+    /**
+     * A mirror of {@code gress}'s deparser (TNA {@code Mirror().emit<H>(session, {fields})}) for
+     * packets whose deparser metadata's {@code mirror_type} is {@code type}: the copy goes to the
+     * session {@code session} holds, behind a mirror header of {@code values} named {@code names}.
+     * Declares the gress's mirror_type intrinsic.
+     */
+    public Mirror mirror(Gress gress, int type, Field session, List<String> names, List<Field> values) {
+        checkOpen();
+        for (Mirror m : mirrors) {
+            if (m.gress() == gress && m.type() == type) {
+                throw new IllegalArgumentException(gress.label() + " mirror: mirror_type " + type + " is already used");
+            }
+        }
+        for (Field f : concat(session, values)) {
+            if (!f.visibleIn(gress)) {
+                throw new IllegalArgumentException(gress.label() + " mirror type " + type + " reads " + f.name()
+                        + " of the other gress");
+            }
+        }
+        Mirror m = new Mirror(mirrors.size(), gress, type, session, names, values);
+        intrinsic(gress == Gress.INGRESS ? Intrinsic.MIRROR_TYPE : Intrinsic.EGRESS_MIRROR_TYPE);
+        mirrors.add(m);
+        return m;
+    }
+
+    private static List<Field> concat(Field first, List<Field> rest) {
+        List<Field> all = new ArrayList<>(rest.size() + 1);
+        all.add(first);
+        all.addAll(rest);
+        return all;
+    }
+
     /** The declaration of stage {@code number} of a gress (created on first use). */
     public StageBuilder stage(Gress gress, int number) {
         checkOpen();
@@ -332,7 +366,7 @@ public final class ProgramBuilder {
         }
         built = true;
         return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
-                counters, meters, digests, unplaced, parserSpec());
+                counters, meters, digests, mirrors, unplaced, parserSpec());
     }
 
     /**

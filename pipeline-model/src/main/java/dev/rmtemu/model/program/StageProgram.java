@@ -3,6 +3,7 @@ package dev.rmtemu.model.program;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.Digest;
+import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.parse.ParserSpec;
@@ -40,6 +41,7 @@ public final class StageProgram {
     private final List<Counter> counters;
     private final List<Meter> meters;
     private final List<Digest> digests;
+    private final List<Mirror> mirrors;
     private final Map<Intrinsic, Field> intrinsics;
     private final ParserSpec parser;
     /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
@@ -52,7 +54,8 @@ public final class StageProgram {
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
                  List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged, List<Counter> counters,
-                 List<Meter> meters, List<Digest> digests, Map<Gress, ControlDecl> controls, ParserSpec parser) {
+                 List<Meter> meters, List<Digest> digests, List<Mirror> mirrors, Map<Gress, ControlDecl> controls,
+                 ParserSpec parser) {
         int bits = 0;
         for (Field f : bridged) {
             bits += f.width();
@@ -73,6 +76,7 @@ public final class StageProgram {
         this.counters = List.copyOf(counters);
         this.meters = List.copyOf(meters);
         this.digests = List.copyOf(digests);
+        this.mirrors = List.copyOf(mirrors);
         this.intrinsics = new EnumMap<>(intrinsics);
         this.parser = parser;
         this.config = null;
@@ -100,6 +104,7 @@ public final class StageProgram {
         this.counters = List.copyOf(counters);
         this.meters = List.copyOf(meters);
         this.digests = p.digests;
+        this.mirrors = p.mirrors;
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = p.config;
@@ -120,6 +125,7 @@ public final class StageProgram {
         this.counters = p.counters;
         this.meters = p.meters;
         this.digests = p.digests;
+        this.mirrors = p.mirrors;
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = config;
@@ -233,6 +239,11 @@ public final class StageProgram {
     /** The learning digests of the ingress deparser, indexed by id. */
     public List<Digest> digests() {
         return digests;
+    }
+
+    /** The mirrors of the ingress and egress deparsers, indexed by id. */
+    public List<Mirror> mirrors() {
+        return mirrors;
     }
 
     /** All meters, indexed by id. */
