@@ -67,7 +67,8 @@ final class ControlLowering {
             "ingress_intrinsic_metadata_for_tm_t.qid", Intrinsic.QID,
             "ingress_intrinsic_metadata_for_tm_t.mcast_grp_a", Intrinsic.MCAST_GRP,
             "ingress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.DROP_CTL,
-            "ingress_intrinsic_metadata_for_deparser_t.digest_type", Intrinsic.DIGEST_TYPE);
+            "ingress_intrinsic_metadata_for_deparser_t.digest_type", Intrinsic.DIGEST_TYPE,
+            "ingress_intrinsic_metadata_for_deparser_t.mirror_type", Intrinsic.MIRROR_TYPE);
 
     /**
      * An action parameter: its bits of the action data before ({@code raw}) and after

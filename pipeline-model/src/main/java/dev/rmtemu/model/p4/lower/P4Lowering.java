@@ -69,7 +69,7 @@ public final class P4Lowering {
             ParseGraph graph = ParserLowering.lower(types, headers, ingressParser);
             ProgramBuilder b = ProgramBuilder.create(name, "P4 program " + name);
             List<Parameter> dp = deparser.type().parameters();
-            DigestLowering digests = new DigestLowering(types, dp.size() > 1 ? dp.get(1).name() : "",
+            DeparserExterns digests = new DeparserExterns(types, dp.size() > 1 ? dp.get(1).name() : "",
                     dp.size() > 2 ? dp.get(2).name() : "", dp.size() > 3 ? dp.get(3).name() : "");
             b.parser(deparser(graph, headers, deparser, digests));
             Map<String, Field> fields = new HashMap<>();
@@ -132,18 +132,18 @@ public final class P4Lowering {
     }
 
     /** The ingress deparser: {@code emit} order and {@code Checksum.update} assignments. */
-    private ParserSpec deparser(ParseGraph graph, Headers headers, Declaration.Control d, DigestLowering digests) {
+    private ParserSpec deparser(ParseGraph graph, Headers headers, Declaration.Control d, DeparserExterns digests) {
         List<Parameter> ps = d.type().parameters();
         String hdr = ps.size() > 1 ? ps.get(1).name() : "";
         Map<String, Declaration.Instantiation> checksums = new HashMap<>();
         for (Declaration l : d.locals()) {
             if (l instanceof Declaration.Instantiation in && "Checksum".equals(Types.named(in.type()))) {
                 checksums.put(in.name(), in);
-            } else if (DigestLowering.isDigest(l)) {
+            } else if (DeparserExterns.isDigest(l)) {
                 digests.declare((Declaration.Instantiation) l);
             } else {
                 throw new Refusal(l.position(), "this declaration in deparser " + d.name()
-                        + " is not supported by the lowering (Checksum and Digest instances are)");
+                        + " is not supported by the lowering (Checksum, Digest and Mirror instances are)");
             }
         }
         List<String> emit = new ArrayList<>();
