@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.spi.JournalDecoder;
-import dev.rmtemu.emulator.journal.DigestPayload;
+import dev.rmtemu.emulator.run.DigestPayload;
 import dev.rmtemu.emulator.journal.JournalHandler;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.journal.JournalReader;

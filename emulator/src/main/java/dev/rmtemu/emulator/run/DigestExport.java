@@ -1,7 +1,6 @@
 package dev.rmtemu.emulator.run;
 
 import dev.rmtemu.emulator.engine.DigestSink;
-import dev.rmtemu.emulator.journal.DigestPayload;
 import dev.rmtemu.emulator.journal.ExportJournal;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.model.UserError;

@@ -1,4 +1,4 @@
-package dev.rmtemu.emulator.journal;
+package dev.rmtemu.emulator.run;
 
 import dev.rmtemu.emulator.spi.JournalDecoder;
 import dev.rmtemu.model.extern.Digest;
