@@ -3,6 +3,7 @@ package dev.rmtemu.model.extern;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -98,7 +99,7 @@ public final class Mirror {
      * width, packed big-endian in field order (no allocation).
      */
     public void pack(long[] values, byte[] out, int at) {
-        java.util.Arrays.fill(out, at, at + headerBytes, (byte) 0);
+        Arrays.fill(out, at, at + headerBytes, (byte) 0);
         int bit = 0;
         for (int i = 0; i < fields.size(); i++) {
             int w = fields.get(i).width();

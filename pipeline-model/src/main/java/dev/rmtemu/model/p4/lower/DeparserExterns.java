@@ -1,5 +1,6 @@
 package dev.rmtemu.model.p4.lower;
 
+import dev.rmtemu.model.p4.ast.Argument;
 import dev.rmtemu.model.p4.ast.Declaration;
 import dev.rmtemu.model.p4.ast.Expression;
 import dev.rmtemu.model.p4.ast.Statement;
@@ -177,7 +178,7 @@ final class DeparserExterns {
         for (Object[] e : emits) {
             int type = (Integer) e[0];
             Expression.Call call = (Expression.Call) e[1];
-            List<dev.rmtemu.model.p4.ast.Argument> args = call.arguments();
+            List<Argument> args = call.arguments();
             if (args.isEmpty() || args.size() > 2) {
                 throw new Refusal(call.position(), "Mirror emit takes (session[, {mirror header fields}])");
             }
