@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.spi.JournalDecoder;
+import dev.rmtemu.emulator.run.DigestPayload;
 import dev.rmtemu.emulator.journal.JournalHandler;
 import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.journal.JournalReader;
@@ -189,6 +190,8 @@ public final class CollectCommand implements Callable<Integer> {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Learning digests name their fields in their payload: one decoder reads every program's. */
+    private static final DigestPayload DIGESTS = new DigestPayload();
 
     /**
      * One message of {@code --json}: {@code message} is the decoded payload; {@code payload}
@@ -250,6 +253,10 @@ public final class CollectCommand implements Callable<Integer> {
                         .append(" pipe ").append(pipe)
                         .append(" kind ").append(name)
                         .append(" length ").append(length);
+                if (name.startsWith(DigestPayload.KIND_PREFIX) && digestFields(name, payload, offset, length)) {
+                    out.println(line);
+                    return;
+                }
                 int shown = Math.min(length, hexBytes);
                 if (shown > 0) {
                     line.append(" bytes ");
@@ -262,9 +269,25 @@ public final class CollectCommand implements Callable<Integer> {
             out.println(line);
         }
 
-        /** A message as a JSON line: decoded by its program's decoder, else its payload in hex. */
+        /** A learning digest's fields on a text line ({@code fields NAME=VALUE ...}); false for a damaged payload (shown in hex). */
+        private boolean digestFields(String kind, DirectBuffer payload, int offset, int length) {
+            Object fields;
+            try {
+                fields = DIGESTS.decode(kind, payload, offset, length);
+            } catch (JournalDecoder.BadPayload e) {
+                return false;
+            }
+            line.append(" fields");
+            ((Map<?, ?>) fields).forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+            return true;
+        }
+
+        /** A message as a JSON line: decoded by its program's decoder (a digest: by its field names), else its payload in hex. */
         private MessageLine message(long cycle, int switchId, int pipe, String kind, DirectBuffer payload, int offset, int length) {
             JournalDecoder d = decoders.get(kind);
+            if (d == null && kind.startsWith(DigestPayload.KIND_PREFIX)) {
+                d = DIGESTS;
+            }
             if (d != null) {
                 try {
                     return new MessageLine(cycle, switchId, pipe, kind, length, d.decode(kind, payload, offset, length), null, null);

@@ -87,7 +87,7 @@ public final class RegistersCommand implements Callable<Integer> {
         JsonNode counters = report.path("results").path(SavedCounters.RESULTS_KEY).path("counters");
         if (switchName == null && counters.has(array) && !report.path("registers").has(array)) {
             PrintWriter out = spec.commandLine().getOut();
-            printCounter(out, runDir, array, counters.get(array).path("size").asInt(), cells, csv);
+            printCounter(out, runDir, array, counters.get(array).path("cell_count").asInt(counters.get(array).path("size").asInt()), cells, csv);
             out.flush();
             return 0;
         }

@@ -36,6 +36,7 @@ public final class PacketPool {
     private static final int INGRESS_PORT = 2;
     private static final int RESUBMITS = 3;
     private static final int HOPS = 4;
+    private static final int MIRROR_SESSION = 5;
     private int[] free;
     private int freeCount;
     private int capacity;
@@ -94,6 +95,7 @@ public final class PacketPool {
         int m = s * META;
         meta[m + RESUBMITS] = 0;
         meta[m + HOPS] = 0;
+        meta[m + MIRROR_SESSION] = 0;
         return s;
     }
 
@@ -213,6 +215,15 @@ public final class PacketPool {
 
     public void ingressPort(int slot, int port) {
         meta[slot * META + INGRESS_PORT] = port;
+    }
+
+    /** The mirror session a mirrored copy was made for; 0 for a packet that is no mirrored copy. */
+    public int mirrorSession(int slot) {
+        return (int) meta[slot * META + MIRROR_SESSION];
+    }
+
+    public void mirrorSession(int slot, int session) {
+        meta[slot * META + MIRROR_SESSION] = session;
     }
 
     public int resubmits(int slot) {

@@ -43,5 +43,7 @@ public interface PacketTap {
      * host sent it. {@code cause} names the link and impairment (one instance per
      * impairment, so a tap may key on it).
      */
-    void droppedOnLink(int port, long cycle, String cause, PacketRecord record);
+    default void droppedOnLink(int port, long cycle, String cause, PacketRecord record) {
+        // a tap that files only the switch's own departures and drops ignores the network's
+    }
 }

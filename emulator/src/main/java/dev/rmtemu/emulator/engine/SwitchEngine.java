@@ -21,6 +21,8 @@ import dev.rmtemu.model.phv.PortNumbers;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
+import dev.rmtemu.model.extern.Digest;
+import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
@@ -68,6 +70,10 @@ public final class SwitchEngine {
     private static final int IPV4 = 4;
     private static final int IPV6 = 6;
     public static final String DROP_RESUBMIT = "resubmit_limit";
+    /** Drop cause of a mirrored copy whose session is 0 or was never set up (mirroring_add). */
+    public static final String DROP_MIRROR_SESSION = "mirror_no_session";
+    /** drop_ctl bit 2: the deparser makes no mirrored copy of the packet (TNA's drop_ctl: bit 0 drop, bit 2 disable mirroring). */
+    static final long DROP_CTL_NO_MIRROR = 0b100;
     public static final String DROP_RECIRCULATION = "recirculation_overflow";
 
     /** A control-plane operation applied at a set cycle. */
@@ -153,6 +159,22 @@ public final class SwitchEngine {
     private DepartureListener listener = (c, p, s, pool) -> { };
     /** Captures and the packet log (null: neither is on, and the engine reports nothing). */
     private PacketTap tap;
+    /** The learning digests by digest_type (null: the program has none), where they go, and how many were sent. */
+    private final Digest[] digestByType;
+    private final Field fDigestType;
+    private final long ingressToDeparsed;
+    private DigestSink digestSink;
+    private long digestsSent;
+    /** The deparsers' mirrors by mirror_type (null: the gress mirrors nothing), and the sessions' ports and lengths. */
+    private final Mirror[] ingressMirrors;
+    private final Mirror[] egressMirrors;
+    private final Field fMirrorType;
+    private final Field fEgressMirrorType;
+    private final int[] sessionPort = new int[Mirror.MAX_SESSION + 1];
+    private final int[] sessionMaxLength = new int[Mirror.MAX_SESSION + 1];
+    private final long[] mirrorValues;
+    private final long tmCycles;
+    private final int causeMirrorSession;
     private ForwardingTable forwarding;
     private boolean routerTtl;
     private int causeTtl;
@@ -216,6 +238,8 @@ public final class SwitchEngine {
         StageLatencyModel lat = profile.latency();
         this.ingressToTm = lat.parserCycles() + gressLatency(Gress.INGRESS) + lat.deparserCycles() + lat.trafficManagerCycles();
         this.egressToWire = lat.parserCycles() + gressLatency(Gress.EGRESS) + lat.deparserCycles();
+        this.ingressToDeparsed = ingressToTm - lat.trafficManagerCycles();
+        this.tmCycles = lat.trafficManagerCycles();
         List<Integer> meta = new ArrayList<>();
         for (Field f : program.fields()) {
             if (f.kind() != FieldKind.HEADER) {
@@ -230,6 +254,25 @@ public final class SwitchEngine {
         fMcast = program.intrinsic(Intrinsic.MCAST_GRP);
         fDrop = program.intrinsic(Intrinsic.DROP_CTL);
         fResubmit = program.intrinsic(Intrinsic.RESUBMIT);
+        fDigestType = program.intrinsic(Intrinsic.DIGEST_TYPE);
+        fMirrorType = program.intrinsic(Intrinsic.MIRROR_TYPE);
+        fEgressMirrorType = program.intrinsic(Intrinsic.EGRESS_MIRROR_TYPE);
+        ingressMirrors = mirrorsOf(program.mirrors(), Gress.INGRESS);
+        egressMirrors = mirrorsOf(program.mirrors(), Gress.EGRESS);
+        int widest = 0;
+        for (Mirror m : program.mirrors()) {
+            widest = Math.max(widest, m.fields().size());
+        }
+        mirrorValues = new long[widest];
+        Arrays.fill(sessionPort, -1);
+        if (program.digests().isEmpty()) {
+            digestByType = null;
+        } else {
+            digestByType = new Digest[Digest.MAX_TYPE + 1];
+            for (Digest dg : program.digests()) {
+                digestByType[dg.type()] = dg;
+            }
+        }
         fEgressPort = program.intrinsic(Intrinsic.EGRESS_PORT);
         fEgressQid = program.intrinsic(Intrinsic.EGRESS_QID);
         fEnqQdepth = program.intrinsic(Intrinsic.ENQ_QDEPTH);
@@ -243,6 +286,7 @@ public final class SwitchEngine {
         causeEgress = counters.dropCause(DROP_EGRESS);
         causeNoPort = counters.dropCause(DROP_NO_PORT);
         causeResubmit = counters.dropCause(DROP_RESUBMIT);
+        causeMirrorSession = program.mirrors().isEmpty() ? -1 : counters.dropCause(DROP_MIRROR_SESSION);
         causeRecirc = counters.dropCause(DROP_RECIRCULATION);
         causeTm = new int[DropCause.values().length + 1];
         for (DropCause c : DropCause.values()) {
@@ -263,6 +307,46 @@ public final class SwitchEngine {
 
     public void onDeparture(DepartureListener l) {
         this.listener = l;
+    }
+
+    private static Mirror[] mirrorsOf(List<Mirror> mirrors, Gress g) {
+        Mirror[] byType = null;
+        for (Mirror m : mirrors) {
+            if (m.gress() == g) {
+                if (byType == null) {
+                    byType = new Mirror[Mirror.MAX_TYPE + 1];
+                }
+                byType[m.type()] = m;
+            }
+        }
+        return byType;
+    }
+
+    /**
+     * Mirror session {@code session} (1..{@value Mirror#MAX_SESSION}) sends its copies to front-panel
+     * port {@code port}, truncated to {@code maxLength} bytes (0: whole), as bmv2's
+     * {@code mirroring_add} and Tofino's session max_pkt_len configure it.
+     */
+    public void mirrorSession(int session, int port, int maxLength) {
+        if (session < 1 || session > Mirror.MAX_SESSION) {
+            throw new UserError("mirror session " + session + " outside 1.." + Mirror.MAX_SESSION);
+        }
+        if (maxLength < 0) {
+            throw new UserError("mirror session " + session + ": maximum length " + maxLength + " is negative");
+        }
+        checkPort(port);
+        sessionPort[session] = port;
+        sessionMaxLength[session] = maxLength;
+    }
+
+    /** Hands every learning digest the ingress deparser sends from now on to {@code sink} (null: nobody). */
+    public void onDigest(DigestSink sink) {
+        this.digestSink = sink;
+    }
+
+    /** Learning digests the ingress deparser sent so far. */
+    public long digestsSent() {
+        return digestsSent;
     }
 
     /** Tells {@code t} of every packet that leaves or is dropped from now on (null: nobody). */
@@ -678,6 +762,12 @@ public final class SwitchEngine {
             return;
         }
         long toTm = p + ingressToTm;
+        if (digestByType != null) {
+            digest(phv, pipe, p + ingressToDeparsed); // the deparser sends it whether or not the packet is dropped
+        }
+        if (ingressMirrors != null) {
+            mirror(ingressMirrors, fMirrorType, fDrop, slot, phv, pipe, toTm); // ingress to egress, dropped or not
+        }
         if (phv.get(fDrop) != 0) {
             drop(slot, causeIngress);
             return;
@@ -697,6 +787,73 @@ public final class SwitchEngine {
         lanes.add(pipe, toTm, slot);
     }
 
+    private void digest(Phv phv, int pipe, long cycle) {
+        long type = phv.get(fDigestType);
+        Digest d = digestByType[(int) type];
+        if (d != null) {
+            digestsSent++;
+            if (digestSink != null) {
+                digestSink.digest(cycle, pipe, d, phv);
+            }
+        }
+    }
+
+    /**
+     * The deparser's mirror: when the gress's mirror_type selects a mirror and drop_ctl does not
+     * disable mirroring, a copy of the packet as the deparser emits it, behind the mirror
+     * header, truncated to the session's maximum length, reaches the traffic manager at
+     * {@code atTm} for the session's port (queue 0). It takes buffer as any packet, is counted
+     * as a mirrored copy, skips the egress pipeline (rmtemu's egress reads the PHV carried from
+     * ingress, which a copy has not: on Tofino its egress parser would read the mirror header)
+     * and leaves, or is dropped, as any packet.
+     */
+    private void mirror(Mirror[] byType, Field typeField, Field dropCtl, int slot, Phv phv, int pipe, long atTm) {
+        Mirror m = byType[(int) phv.get(typeField)];
+        if (m == null || dropCtl != null && (phv.get(dropCtl) & DROP_CTL_NO_MIRROR) != 0) {
+            return;
+        }
+        int session = (int) phv.get(m.session());
+        int copy = pool.acquire();
+        pool.copy(slot, copy);
+        counters.mirroredCopy();
+        int port = session >= 1 && session <= Mirror.MAX_SESSION ? sessionPort[session] : -1;
+        if (port < 0) {
+            drop(copy, causeMirrorSession);
+            return;
+        }
+        Phv cp = pool.phv(copy);
+        if (framesWritable && cp.headerWritten()) {
+            deparseFrame(copy, cp);
+        }
+        for (int i = 0; i < m.fields().size(); i++) {
+            mirrorValues[i] = phv.get(m.fields().get(i));
+        }
+        PacketRecord r = pool.record(copy);
+        int h = m.headerBytes();
+        int off = pool.frameOffset(copy);
+        int caplen = Math.min(pool.capturedLength(copy) + h, pool.frameCapacity());
+        int wire = r.wireLength() + h;
+        byte[] a = pool.frameArray();
+        System.arraycopy(a, off, a, off + h, caplen - h);
+        m.pack(mirrorValues, a, off);
+        int max = sessionMaxLength[session];
+        if (max > 0) {
+            caplen = Math.min(caplen, max);
+            wire = Math.min(wire, max);
+        }
+        r.capturedLength(caplen);
+        r.wireLength(wire);
+        cp.load(fEgressPortOut, port);
+        if (fMcast != null) {
+            cp.load(fMcast, 0);
+        }
+        if (fQid != null) {
+            cp.load(fQid, 0);
+        }
+        pool.mirrorSession(copy, session);
+        lanes.add(pipe, atTm, copy);
+    }
+
     /** Ingress intrinsic metadata as the parser hands the packet to stage 0 (kept apart so ingress stays inlinable). */
     private void loadIngressIntrinsics(Phv phv, long arrival, int port) {
         phv.load(fIngressPort, port);
@@ -713,6 +870,12 @@ public final class SwitchEngine {
         }
         if (fResubmit != null) {
             phv.load(fResubmit, 0);
+        }
+        if (fDigestType != null) {
+            phv.load(fDigestType, 0);
+        }
+        if (fMirrorType != null) {
+            phv.load(fMirrorType, 0);
         }
     }
 
@@ -841,15 +1004,21 @@ public final class SwitchEngine {
         int pipe = recirc ? out - frontPorts : portPipe[out];
         loadEgressIntrinsics(phv, portNumber, slot);
         metrics.recordQueueingDelayCycles(out, dq.qid(), dq.deqTimedelta());
-        if (hasEgress) {
+        boolean copy = pool.mirrorSession(slot) != 0;
+        if (hasEgress && !copy) {
             phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
+            if (egressMirrors != null) {
+                // egress to egress: the copy reaches the traffic manager once the egress deparser is done
+                mirror(egressMirrors, fEgressMirrorType, fEgressDrop, slot, phv, pipe,
+                        dq.serialisationStartCycle() + egressToWire + tmCycles);
+            }
         }
         if (fEgressDrop != null && phv.get(fEgressDrop) != 0) {
             drop(slot, causeEgress, recirc ? PacketTap.NO_PORT : out, dq.qid());
             return;
         }
-        if (framesWritable && hasEgress && phv.headerWritten()) {
+        if (framesWritable && hasEgress && phv.headerWritten() && !copy) {
             // the egress deparser writes the frame that leaves; the port serialises that frame
             // (a header egress added or removed lengthens or shortens it on the wire)
             int before = pool.record(slot).wireLength();
@@ -869,7 +1038,7 @@ public final class SwitchEngine {
         counters.packetOut();
         departedBits.add(departure, (pool.record(slot).wireLength() + ArrivalTiming.WIRE_OVERHEAD_BYTES) * 8L);
         metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
-        if (deparser != null && phv.headerWritten()) {
+        if (deparser != null && phv.headerWritten() && !copy) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
         }
         if (routerTtl) {
@@ -915,6 +1084,9 @@ public final class SwitchEngine {
         }
         if (fEgressDrop != null) {
             phv.load(fEgressDrop, 0);
+        }
+        if (fEgressMirrorType != null) {
+            phv.load(fEgressMirrorType, 0);
         }
     }
 

@@ -18,11 +18,13 @@ import java.util.TreeMap;
  * hot path, which allocates nothing. Reports list causes sorted by name.
  *
  * <p>Conservation: every packet that came in has left, been dropped, or is still queued:
- * {@code in = out + dropped + queued} (see {@link #checkConservation(long)}). A packet that
+ * {@code in + mirrored = out + dropped + queued} (see {@link #checkConservation(long)}; mirrored:
+ * the copies the deparsers' mirrors made, {@link #mirrored()}). A packet that
  * is replicated counts each extra copy as another packet in ({@link #packetsIn(long)}).
  */
 public final class Counters {
     private long in;
+    private long mirrored;
     private long out;
     private long recirculated;
     private long violations;
@@ -34,6 +36,16 @@ public final class Counters {
 
     /** Drop cause of a frame the program's parser refused (its kind counted apart, {@link #parserErrors()}). */
     public static final String PARSER_ERROR = "parser_error";
+
+    /** Counts one mirrored copy (a packet the switch made, not one that entered it). */
+    public void mirroredCopy() {
+        mirrored++;
+    }
+
+    /** Mirrored copies made so far. */
+    public long mirrored() {
+        return mirrored;
+    }
 
     /** Counts one packet entering the switch (or one extra replica). */
     public void packetIn() {
@@ -183,8 +195,9 @@ public final class Counters {
      */
     public void checkConservation(long queued) {
         long dropTotal = droppedTotal();
-        if (queued < 0 || in != out + dropTotal + queued) {
-            throw new IllegalStateException("packet conservation broken: in " + in + " != out " + out + " + dropped "
+        if (queued < 0 || in + mirrored != out + dropTotal + queued) {
+            throw new IllegalStateException("packet conservation broken: in " + in + (mirrored == 0 ? "" : " + mirrored " + mirrored)
+                    + " != out " + out + " + dropped "
                     + dropTotal + " + queued " + queued);
         }
     }

@@ -1223,7 +1223,8 @@ public final class NetworkEngine {
         for (int s = 0; s < switches.length; s++) {
             swDropped += switches[s].counters().droppedTotal();
             // arrivals still on their way in are in flight, not yet counted in by the switch
-            created += switches[s].counters().packetsIn() - (scheduledArrivals[s] - switches[s].pendingArrivals());
+            created += switches[s].counters().packetsIn() + switches[s].counters().mirrored()
+                    - (scheduledArrivals[s] - switches[s].pendingArrivals());
             unlinked += unlinkedDrops[s];
             hopLimit += hopLimitDrops[s];
             inFlight += switches[s].inFlight() + switches[s].pendingArrivals();

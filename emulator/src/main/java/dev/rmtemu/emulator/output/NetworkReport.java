@@ -55,6 +55,9 @@ public final class NetworkReport {
                 names.addAll(SavedRegisters.names(net.switchEngine(s).state(), net.switchNode(s).name()));
             }
         }
+        for (int s = 0; s < net.switchCount(); s++) {
+            names.addAll(SavedCounters.names(net.switchEngine(s).state(), net.switchNode(s).name()));
+        }
         names.addAll(r.results().fileNames());
         rd.plan(names);
         r.results().write(rd);
@@ -63,6 +66,9 @@ public final class NetworkReport {
             for (int s = 0; s < net.switchCount(); s++) {
                 SavedRegisters.write(net.switchEngine(s).state(), net.switchNode(s).name(), rd);
             }
+        }
+        for (int s = 0; s < net.switchCount(); s++) {
+            SavedCounters.write(net.switchEngine(s).state(), net.switchNode(s).name(), rd);
         }
         rd.writeString(RunOutputs.HTML, HtmlReport.renderNetwork(r));
         for (Link l : net.topology().links()) {

@@ -37,6 +37,7 @@ final class ControlCommands {
         r.put("mc_mgrp_create", new Row("GROUP", true, MulticastCommands::createGroup));
         r.put("mc_node_create", new Row("RID PORT...", true, MulticastCommands::createNode));
         r.put("mc_node_associate", new Row("GROUP NODE_HANDLE", true, MulticastCommands::associate));
+        r.put("mirroring_add", new Row("SESSION PORT [MAX_LENGTH]", true, MirrorCommands::add));
         r.put("counter_read", new Row("COUNTER INDEX", false, (ControlCommand.AtLine) ExternOps::counterRead));
         r.put("counter_reset", new Row("COUNTER", false, ExternOps::counterReset));
         r.put("meter_set_rates", new Row("METER INDEX RATE:BURST RATE:BURST", false, ExternOps::meterSetRates));

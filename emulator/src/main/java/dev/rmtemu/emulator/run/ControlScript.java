@@ -25,6 +25,7 @@ import java.util.function.Function;
  * mc_mgrp_create 3                                       # group 3 -&gt; ports 1, 2 (before the run)
  * mc_node_create 0 1 2
  * mc_node_associate 3 0
+ * mirroring_add 5 3 128                                 # session 5 -&gt; port 3, copies cut to 128 B (before the run)
  * counter_read port_bytes 3                              # the cell's packets and bytes, kept in counter_reads.csv
  * counter_reset port_bytes                               # every cell, every pipe
  * meter_set_rates police 0 0.125:3000 0.25:6000          # CIR:CBS PIR:PBS, rates in units per microsecond

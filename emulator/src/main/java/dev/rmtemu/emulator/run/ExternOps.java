@@ -18,7 +18,8 @@ import java.util.List;
  * A meter's rates are units (bytes or packets, as the meter) per microsecond, as bmv2 takes
  * them, and may be decimal (0.125 bytes/us is 125,000 B/s); they must come to whole units per
  * second. The first pair is CIR:CBS; the second PIR:PBS for a trTCM, CIR:EBS for an srTCM.
- * A direct counter or meter's INDEX is its table entry's handle (the order entries were added).
+ * A direct counter or meter's INDEX is its table entry's handle (the order entries were added), or
+ * its table's size for the miss entry's cell (the default action the control plane set).
  */
 final class ExternOps {
     private static final BigDecimal MICROS_PER_S = BigDecimal.valueOf(1_000_000);
@@ -30,7 +31,7 @@ final class ExternOps {
     static ControlCommand.Effect counterRead(SwitchControl sw, List<String> args, String where, long cycle) {
         arity(args, 2, "counter_read COUNTER INDEX");
         Counter c = sw.program().counter(args.get(0));
-        int index = index(args.get(1), "counter " + c.name(), c.size());
+        int index = index(args.get(1), "counter " + c.name(), c.cells());
         return s -> s.noteCounterRead(where, cycle, c.name(), index);
     }
 
@@ -45,7 +46,7 @@ final class ExternOps {
     static ControlCommand.Effect meterSetRates(SwitchControl sw, List<String> args) {
         arity(args, 4, "meter_set_rates METER INDEX RATE:BURST RATE:BURST");
         Meter m = sw.program().meter(args.get(0));
-        int index = index(args.get(1), "meter " + m.name(), m.size());
+        int index = index(args.get(1), "meter " + m.name(), m.cells());
         long[] c = rates(args.get(2));
         long[] p = rates(args.get(3));
         MeterCells.checkRates(m, index, c[0], c[1], p[0], p[1]);

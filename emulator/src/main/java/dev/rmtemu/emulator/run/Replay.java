@@ -11,6 +11,7 @@ import dev.rmtemu.emulator.host.HostClock;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
+import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
@@ -116,7 +117,10 @@ public final class Replay {
         RunCaptures captures = null;
         try (RunDirectory rd = openRunDirectory(o, source)) {
             try {
-                ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+                JournalKinds kinds = ProgramControlPlane.kinds(planes);
+                DigestExport.register(kinds, engine.state().program());
+                ExportJournal journal = rd == null ? null : rd.createJournal(kinds);
+                engine.onDigest(DigestExport.of(journal, 0, engine.state().program()));
                 captures = Replay.captures(rd, o, () -> RunCaptures.forSwitch(rd, o.capture(), engine));
                 Feeder feeder = new Feeder(engine, timing, ports, progress);
                 long hostStart = HostClock.nanos();

@@ -86,9 +86,9 @@ class P4ProgramCliTest {
     @Test
     void anUnsupportedConstructExitsTwoWithItsPosition(@TempDir Path tmp) throws IOException {
         Path f = router(tmp);
-        Files.writeString(f, Files.readString(f).replace("    action route(", "    Counter<bit<32>, bit<8>>(256, CounterType_t.PACKETS) c;\n    action route("));
+        Files.writeString(f, Files.readString(f).replace("    action route(", "    Lpf<bit<16>, bit<8>>(256) c;\n    action route("));
         CliRunner r = CliRunner.run("resources", "--program", f.toString());
         assertEquals(2, r.exit(), r.err());
-        assertEquals("rmtemu: " + f + ":80:5: extern Counter (c) is not supported by the lowering yet\n", r.err());
+        assertEquals("rmtemu: " + f + ":80:5: extern Lpf (c) is not supported by the lowering yet\n", r.err());
     }
 }

@@ -57,16 +57,18 @@ class RegistersCounterTest {
         assertEquals("[{\"index\":0,\"packets\":2,\"bytes\":1208},{\"index\":1,\"packets\":1,\"bytes\":304}]",
                 hits.path("cells").toString());
         assertTrue(report.path("files").toString().contains("counters/l2_fwd_hits.csv"), report.path("files").toString());
-        assertEquals(17, Files.readAllLines(out.resolve("counters/l2_fwd_hits.csv")).size(), "a header and a row per entry");
+        assertEquals(18, Files.readAllLines(out.resolve("counters/l2_fwd_hits.csv")).size(),
+                "a header, a row per entry and the miss entry's");
+        assertEquals(List.of(16, 17), List.of(hits.path("size").asInt(), hits.path("cell_count").asInt()));
 
         CliRunner one = CliRunner.run("registers", out.toString(), "l2_fwd_hits", "--range", "0:3");
         assertEquals(0, one.exit(), one.err());
         assertEquals("0 2 1208\n1 1 304\n2 0 0\n", one.out());
         CliRunner csv = CliRunner.run("registers", out.toString(), "l2_fwd_hits", "--csv", "--range", "1:2");
         assertEquals("index,packets,bytes\n1,1,304\n", csv.out());
-        CliRunner past = CliRunner.run("registers", out.toString(), "l2_fwd_hits", "--range", "0:17");
+        CliRunner past = CliRunner.run("registers", out.toString(), "l2_fwd_hits", "--range", "0:18");
         assertEquals(2, past.exit());
-        assertEquals("rmtemu: registers: --range 0:17 reaches past counter l2_fwd_hits's 16 cells\n", past.err());
+        assertEquals("rmtemu: registers: --range 0:18 reaches past counter l2_fwd_hits's 17 cells\n", past.err());
         CliRunner none = CliRunner.run("registers", out.toString(), "nosuch");
         assertEquals(2, none.exit());
         assertEquals(1, none.err().lines().count(), none.err());

@@ -74,6 +74,37 @@ class ExternControlTest {
         assertArrayEquals(new long[] {0, 0}, e.state().readCounter("l2_fwd_hits", 1), "reset at 7000");
     }
 
+    /**
+     * A miss that runs the default action the control plane set counts in the direct counter's
+     * miss cell (index = the table's size, 4096): Tofino takes a logical table's stats address
+     * on a miss from its miss-value register (mau_stats_adr_miss_value), pointed at the
+     * default entry's own cell; the entries' cells are untouched.
+     */
+    @Test
+    void aMissOnAControlPlaneDefaultActionCountsInTheMissCell(@TempDir Path tmp) throws Exception {
+        Path f = tmp.resolve("ops.txt");
+        Files.writeString(f, """
+                table_add l2_fwd forward 02:00:0a:00:00:02 => 3
+                table_set_default l2_fwd forward 7
+                at 5000 counter_read l2_fwd_hits 4096
+                """);
+        SwitchEngine e = engine(new ProgramRegistry().build("l2fwd", Map.of()));
+        ControlScript.apply(f, e);
+        List<Integer> ports = new ArrayList<>();
+        e.onDeparture((cycle, port, slot, pool) -> ports.add(port));
+        e.arrive(0, 0, to(0x0A000002, 100));
+        e.arrive(10, 0, to(0x0A000009, 200)); // misses: forwarded to 7 by the default action
+        e.arrive(20, 0, to(0x0A00000A, 60));
+        e.arrive(6000, 0, to(0x0A000002, 64)); // after the read
+        e.drain();
+        assertEquals(List.of(3, 7, 7, 3), ports);
+        assertEquals(List.of(new PipelineState.CounterRead(f + ":3", 5000, "l2_fwd_hits", 4096, 2, 204 + 64)),
+                e.state().counterReads());
+        assertArrayEquals(new long[] {2, 104 + 68}, e.state().readCounter("l2_fwd_hits", 0));
+        assertArrayEquals(new long[] {0, 0}, e.state().readCounter("l2_fwd_hits", 1));
+        assertArrayEquals(new long[] {2, 204 + 64}, e.state().readCounter("l2_fwd_hits", 4096));
+    }
+
     /** A policer: meter 'police' colours each packet; stage 1 drops the RED ones. */
     private static StageProgram policer() {
         ProgramBuilder b = ProgramBuilder.create("policer", "drops what its meter marks RED");
@@ -110,7 +141,7 @@ class ExternControlTest {
     @Test
     void badCounterAndMeterOperationsAreRefusedBeforeTheRun(@TempDir Path tmp) throws Exception {
         String[][] cases = {
-            {"counter_read l2_fwd_hits 4096", "counter l2_fwd_hits: index 4096 outside 0..4095", "l2fwd"},
+            {"counter_read l2_fwd_hits 4097", "counter l2_fwd_hits: index 4097 outside 0..4096", "l2fwd"},
             {"counter_read nosuch 0", "program l2fwd has no counter 'nosuch'", "l2fwd"},
             {"counter_reset", "missing arguments: counter_reset COUNTER", "l2fwd"},
             {"meter_set_rates police 0 0.0000001:10 2:300", "rate 0.0000001 units/us is not a whole number of units per second",

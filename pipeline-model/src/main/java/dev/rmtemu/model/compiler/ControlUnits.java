@@ -1,5 +1,6 @@
 package dev.rmtemu.model.compiler;
 
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
@@ -108,18 +109,40 @@ final class ControlUnits {
             if (as != null) {
                 sets.add(as.dest().name());
             } else if (first == null) {
-                first = ex.action().array().name() + "." + ex.action().name();
+                first = ex != null ? ex.action().array().name() + "." + ex.action().name() : externName(s);
             }
         }
         u.name = first != null ? first : "set(" + String.join(", ", sets) + ")";
     }
 
-    /** Adds an instruction or register action (of an action run or a table's action) to a unit. */
+    /** The counter a count statement counts or the meter a meter statement runs, by name. */
+    private static String externName(Stmt s) {
+        Stmt.Count c = IrWalk.counting(s);
+        return c != null ? c.counter().name() + ".count" : IrWalk.metering(s).meter().name() + ".execute";
+    }
+
+    /** Adds an instruction, register action, count or meter (of an action run or a table's action) to a unit. */
     private static void actionCode(PlacementUnit u, Stmt s) {
         Stmt.Assign as = IrWalk.assignment(s);
         if (as != null) {
             u.writes.add(as.dest());
             collect(u, as.value(), false);
+            return;
+        }
+        Stmt.Count count = IrWalk.counting(s);
+        if (count != null) {
+            u.counters.add(count.counter());
+            // a stats address comes over the input crossbar (hash distribution), the byte adjustment from the PHV
+            collect(u, count.index(), true);
+            collect(u, count.adjust(), false);
+            return;
+        }
+        Stmt.ExecuteMeter meter = IrWalk.metering(s);
+        if (meter != null) {
+            u.meters.add(meter.meter());
+            collect(u, meter.index(), true);
+            collect(u, meter.color(), true);
+            collect(u, meter.adjust(), false);
             return;
         }
         Stmt.Execute ex = IrWalk.execution(s);
@@ -138,6 +161,10 @@ final class ControlUnits {
             HashUnit h = IrWalk.hashOutput(x);
             RegisterAction r = IrWalk.registerOutput(x);
             Expr.ActionData d = IrWalk.actionDataRead(x);
+            Meter m = IrWalk.meterOutput(x);
+            if (m != null) {
+                u.coloursRead.add(m);
+            }
             if (f != null) {
                 (crossbar ? u.matchReads : u.actionReads).add(f);
             } else if (h != null) {

@@ -3,6 +3,8 @@ package dev.rmtemu.model.compiler;
 import dev.rmtemu.model.ir.Condition;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.ir.Stmt;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.table.MatchTable;
@@ -13,8 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Rewrites IR onto placed elements: every table, hash unit and register action a statement
- * names is replaced by its placed twin (same name, a stage); fields stay as they are.
+ * Rewrites IR onto placed elements: every table, hash unit, register action, counter and meter
+ * a statement names is replaced by its placed twin (same name, a stage); fields stay as they are.
  */
 final class IrRemap {
     private final Map<Object, Object> twins;
@@ -73,15 +75,14 @@ final class IrRemap {
             return new Stmt.Apply((MatchTable) map(s.table()), actions, block(s.miss()));
         }
 
-        // counters and meters are declared in stages, never in a control (ControlBuilder has none), so they keep their identity
         @Override
         public Stmt count(Stmt.Count s) {
-            return new Stmt.Count(s.counter(), expr(s.index()), expr(s.adjust()));
+            return new Stmt.Count((Counter) map(s.counter()), expr(s.index()), expr(s.adjust()));
         }
 
         @Override
         public Stmt meter(Stmt.ExecuteMeter s) {
-            return new Stmt.ExecuteMeter(s.meter(), expr(s.index()), expr(s.color()), expr(s.adjust()));
+            return new Stmt.ExecuteMeter((Meter) map(s.meter()), expr(s.index()), expr(s.color()), expr(s.adjust()));
         }
     };
 
@@ -113,7 +114,7 @@ final class IrRemap {
 
         @Override
         public Expr meterOut(Expr.MeterOut e) {
-            return e;
+            return new Expr.MeterOut((Meter) map(e.meter()));
         }
 
         @Override

@@ -513,4 +513,74 @@ final class IrWalk {
             }
         });
     }
+
+    /** The count a statement is (null: another kind). */
+    static Stmt.Count counting(Stmt s) {
+        return s.accept(new Stmt.Visitor<Stmt.Count>() {
+            @Override
+            public Stmt.Count count(Stmt.Count x) {
+                return x;
+            }
+
+            @Override
+            public Stmt.Count meter(Stmt.ExecuteMeter x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.Count assign(Stmt.Assign x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.Count execute(Stmt.Execute x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.Count gateway(Stmt.If x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.Count apply(Stmt.Apply x) {
+                return null;
+            }
+        });
+    }
+
+    /** The meter run a statement is (null: another kind). */
+    static Stmt.ExecuteMeter metering(Stmt s) {
+        return s.accept(new Stmt.Visitor<Stmt.ExecuteMeter>() {
+            @Override
+            public Stmt.ExecuteMeter count(Stmt.Count x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.ExecuteMeter meter(Stmt.ExecuteMeter x) {
+                return x;
+            }
+
+            @Override
+            public Stmt.ExecuteMeter assign(Stmt.Assign x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.ExecuteMeter execute(Stmt.Execute x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.ExecuteMeter gateway(Stmt.If x) {
+                return null;
+            }
+
+            @Override
+            public Stmt.ExecuteMeter apply(Stmt.Apply x) {
+                return null;
+            }
+        });
+    }
 }

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.compiler;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.ir.Stmt;
@@ -54,6 +56,8 @@ final class PlacedStages {
         List<RegisterArray> registers = new ArrayList<>(program.registers());
         List<MatchTable> tables = new ArrayList<>(program.tables());
         List<HashUnit> hashes = new ArrayList<>(program.hashes());
+        List<Counter> counters = new ArrayList<>(program.counters());
+        List<Meter> meters = new ArrayList<>(program.meters());
         for (PlacementUnit u : placed) {
             StageParts sp = parts.computeIfAbsent(u.gress, g -> new TreeMap<>())
                     .computeIfAbsent(u.stage, n -> new StageParts());
@@ -88,6 +92,25 @@ final class PlacedStages {
                 tables.set(t.id(), c);
                 sp.tables.add(c);
             }
+            // after the table: a direct counter or meter belongs to its table's placed twin
+            for (Counter x : u.counters) {
+                if (!remap.containsKey(x)) {
+                    Counter c = new Counter(x.id(), x.name(), x.type(), x.widthBits(), x.size(), x.gress(), u.stage,
+                            x.direct() ? (MatchTable) remap.get(x.table()) : null);
+                    remap.put(x, c);
+                    counters.set(x.id(), c);
+                    sp.counters.add(c);
+                }
+            }
+            for (Meter x : u.meters) {
+                if (!remap.containsKey(x)) {
+                    Meter c = new Meter(x.id(), x.name(), x.type(), x.algorithm(), x.size(), x.gress(), u.stage,
+                            x.direct() ? (MatchTable) remap.get(x.table()) : null);
+                    remap.put(x, c);
+                    meters.set(x.id(), c);
+                    sp.meters.add(c);
+                }
+            }
         }
         IrRemap ir = new IrRemap(remap);
         Map<Gress, List<StageDecl>> stages = new EnumMap<>(Gress.class);
@@ -99,7 +122,7 @@ final class PlacedStages {
                 StageParts sp = s.getValue();
                 List<Stmt> body = project(controls.get(g).body(), n, in, ir);
                 decls.add(new StageDecl(g, n, dependency(g, n, placed), sp.hashes, sp.registers, sp.actions, sp.tables,
-                        new IrInterpreter(g, n, sp.actions, sp.tables, body), body));
+                        new IrInterpreter(g, n, sp.actions, sp.tables, sp.meters, body), body, sp.counters, sp.meters));
             }
             stages.put(g, decls);
         }
@@ -111,7 +134,7 @@ final class PlacedStages {
                         w.field(), w.minStage(), u.pushedBy));
             }
         }
-        return program.placed(stages, registers, tables, hashes, why);
+        return program.placed(stages, registers, tables, hashes, counters, meters, why);
     }
 
     private static final class StageParts {
@@ -119,6 +142,8 @@ final class PlacedStages {
         final List<RegisterArray> registers = new ArrayList<>();
         final List<RegisterAction> actions = new ArrayList<>();
         final List<MatchTable> tables = new ArrayList<>();
+        final List<Counter> counters = new ArrayList<>();
+        final List<Meter> meters = new ArrayList<>();
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.compiler;
 
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Field;
@@ -60,6 +62,11 @@ final class PlacementUnit {
     final Set<RegisterAction> runs = new LinkedHashSet<>();
     final Set<RegisterAction> outputsRead = new LinkedHashSet<>();
     final Set<MatchTable> actionDataRead = new LinkedHashSet<>();
+    /** Counters it counts and meters it runs (a stats ALU, a meter ALU: with the table or run that uses them). */
+    final Set<Counter> counters = new LinkedHashSet<>();
+    final Set<Meter> meters = new LinkedHashSet<>();
+    /** Meters whose colour it reads (only where the meter runs, as a register action's output). */
+    final Set<Meter> coloursRead = new LinkedHashSet<>();
     String name;
     int stage = -1;
     Why why;

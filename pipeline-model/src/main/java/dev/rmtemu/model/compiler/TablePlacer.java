@@ -3,6 +3,8 @@ package dev.rmtemu.model.compiler;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
@@ -115,6 +117,8 @@ public final class TablePlacer {
             used.addAll(u.hashes);
             used.addAll(u.arrays);
             used.addAll(u.runs);
+            used.addAll(u.counters);
+            used.addAll(u.meters);
             MatchTable t = u.table();
             if (t != null) {
                 used.add(t);
@@ -128,6 +132,12 @@ public final class TablePlacer {
                             + r.name() + " outside the action that runs it; assign the output to a field and read the field");
                 }
             }
+            for (Meter m : u.coloursRead) {
+                if (!u.meters.contains(m)) {
+                    throw new UserError(where(u) + ": reads the colour of meter " + m.name()
+                            + " outside the action that runs it; assign the colour to a field and read the field");
+                }
+            }
             for (MatchTable d : u.actionDataRead) {
                 if (u.table() != d) {
                     throw new UserError(where(u) + ": reads the action data of table " + d.name()
@@ -139,6 +149,8 @@ public final class TablePlacer {
         c.tables().stream().filter(t -> !used.contains(t)).forEach(t -> unused.add("table " + t.name()));
         c.registers().stream().filter(r -> !used.contains(r)).forEach(r -> unused.add("register array " + r.name()));
         c.hashes().stream().filter(h -> !used.contains(h)).forEach(h -> unused.add("hash unit " + h.name()));
+        c.counters().stream().filter(x -> !used.contains(x)).forEach(x -> unused.add("counter " + x.name()));
+        c.meters().stream().filter(x -> !used.contains(x)).forEach(x -> unused.add("meter " + x.name()));
         if (!unused.isEmpty()) {
             throw new UserError("program " + program.name() + ": the " + c.gress().label() + " control declares "
                     + String.join(", ", unused) + " but its apply body never uses it");
@@ -156,6 +168,8 @@ public final class TablePlacer {
         }
         u.arrays.forEach(r -> names.add(r.name()));
         u.hashes.forEach(h -> names.add(h.name()));
+        u.counters.forEach(x -> names.add(x.name()));
+        u.meters.forEach(x -> names.add(x.name()));
         for (String n : names) {
             Integer pin = c.pins().get(n);
             if (pin == null) {
@@ -244,13 +258,17 @@ public final class TablePlacer {
         u.why = new PlacementUnit.Why(why.cause(), why.on(), why.field(), earliest);
     }
 
-    /** An earlier unit of the same gress using a register array or hash unit this one uses (it fixes the stage). */
+    /**
+     * An earlier unit of the same gress using a register array, hash unit, counter or meter this
+     * one uses (it fixes the stage: each lives in one stage's RAMs and ALU).
+     */
     private PlacementUnit sharer(PlacementUnit u) {
         for (PlacementUnit a : units) {
             if (a == u) {
                 return null;
             }
-            if (a.gress == u.gress && (!disjoint(a.arrays, u.arrays) || !disjoint(a.hashes, u.hashes))) {
+            if (a.gress == u.gress && (!disjoint(a.arrays, u.arrays) || !disjoint(a.hashes, u.hashes)
+                    || !disjoint(a.counters, u.counters) || !disjoint(a.meters, u.meters))) {
                 return a;
             }
         }
@@ -275,6 +293,16 @@ public final class TablePlacer {
         for (HashUnit h : u.hashes) {
             if (sharer.hashes.contains(h)) {
                 return "hash unit " + h.name();
+            }
+        }
+        for (Counter c : u.counters) {
+            if (sharer.counters.contains(c)) {
+                return "counter " + c.name();
+            }
+        }
+        for (Meter m : u.meters) {
+            if (sharer.meters.contains(m)) {
+                return "meter " + m.name();
             }
         }
         return "";

@@ -69,9 +69,21 @@ public final class Counter {
         return widthBits;
     }
 
-    /** Cells: the declared size, or the bound table's entries. */
+    /** The declared size, or the bound table's entries (what p4c sizes the stats RAMs by). */
     public int size() {
         return size;
+    }
+
+    /**
+     * Cells the counter keeps: its size, and for a direct counter one more, the miss entry's
+     * (cell {@link #size()}): a miss that runs the default action the control plane set counts
+     * there, as Tofino's match merge supplies a logical table's stats address on a miss from
+     * its miss-value register ({@code mau_stats_adr_miss_value}), which the driver points at
+     * the default entry's own direct cell (P4Runtime reads it as the default entry's
+     * DirectCounterEntry).
+     */
+    public int cells() {
+        return table == null ? size : size + 1;
     }
 
     public Gress gress() {

@@ -16,8 +16,8 @@ public final class CounterCells {
 
     public CounterCells(Counter counter) {
         this.counter = counter;
-        this.packets = new long[counter.size()];
-        this.bytes = new long[counter.size()];
+        this.packets = new long[counter.cells()];
+        this.bytes = new long[counter.cells()];
         this.packetMask = mask(counter.packetBits());
         this.byteMask = mask(counter.byteBits());
     }

@@ -59,9 +59,18 @@ public final class Meter {
         return algorithm;
     }
 
-    /** Cells: the declared size, or the bound table's entries. */
+    /** The declared size, or the bound table's entries (what p4c sizes the meter RAMs by). */
     public int size() {
         return size;
+    }
+
+    /**
+     * Cells the meter keeps: its size, and for a direct meter one more, the miss entry's (cell
+     * {@link #size()}), as for a direct counter ({@link Counter#cells()}): Tofino takes a miss's
+     * meter address from the logical table's {@code mau_meter_adr_miss_value}.
+     */
+    public int cells() {
+        return table == null ? size : size + 1;
     }
 
     public Gress gress() {

@@ -40,7 +40,7 @@ public final class MeterCells {
     private final boolean[] set;
 
     public MeterCells(Meter meter) {
-        int n = meter.size();
+        int n = meter.cells();
         this.meter = meter;
         this.srtcm = meter.algorithm() == Meter.Algorithm.SRTCM;
         cir = new long[n];

@@ -69,6 +69,34 @@ public final class Block {
         return this;
     }
 
+    /** Counts the packet in a direct counter's cell of the entry that hit, {@code adjust} bytes fewer. */
+    public Block countDirect(Counter c, Expr adjust) {
+        if (!c.direct()) {
+            throw new IllegalArgumentException("counter " + c.name() + " is indirect: count it at an index");
+        }
+        stmts.add(new Stmt.Count(c, Ir.constant(0), adjust));
+        return this;
+    }
+
+    /** Runs an indirect meter on cell {@code index} with pre-colour {@code color}, {@code adjust} bytes fewer. */
+    public Block meter(Meter m, Expr index, Expr color, Expr adjust) {
+        if (m.direct()) {
+            throw new IllegalArgumentException("meter " + m.name() + " is direct on table " + m.table().name()
+                    + ": its cell is the entry that hit, not an index");
+        }
+        stmts.add(new Stmt.ExecuteMeter(m, index, color, adjust));
+        return this;
+    }
+
+    /** Runs a direct meter on the entry that hit with pre-colour {@code color}, {@code adjust} bytes fewer. */
+    public Block meterDirect(Meter m, Expr color, Expr adjust) {
+        if (!m.direct()) {
+            throw new IllegalArgumentException("meter " + m.name() + " is indirect: run it at an index");
+        }
+        stmts.add(new Stmt.ExecuteMeter(m, Ir.constant(0), color, adjust));
+        return this;
+    }
+
     /** Runs an indirect meter colour-blind on cell {@code index}; its colour is {@link Ir#color}. */
     public Block meter(Meter m, Expr index) {
         return meter(m, index, Ir.constant(MeterColor.GREEN));

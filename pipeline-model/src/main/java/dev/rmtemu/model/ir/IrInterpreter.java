@@ -179,6 +179,7 @@ public final class IrInterpreter {
                 return (ctx, out) -> {
                     int entry = ctx.lookup(t);
                     if (entry < 0) {
+                        out[k + 1] = t.size(); // a direct counter or meter's miss cell (Counter#cells)
                         run(miss, ctx, out);
                         return;
                     }

@@ -15,6 +15,8 @@ public enum Intrinsic {
     MCAST_GRP("ig_intr_tm_md.mcast_grp_a", 16, Gress.INGRESS, false),
     DROP_CTL("ig_intr_dprsr_md.drop_ctl", 3, Gress.INGRESS, true),
     RESUBMIT("ig_intr_dprsr_md.resubmit_type", 3, Gress.INGRESS, false),
+    DIGEST_TYPE("ig_intr_dprsr_md.digest_type", 3, Gress.INGRESS, false),
+    MIRROR_TYPE("ig_intr_dprsr_md.mirror_type", 3, Gress.INGRESS, false),
     EGRESS_PORT("eg_intr_md.egress_port", 9, Gress.EGRESS, true),
     EGRESS_QID("eg_intr_md.egress_qid", 5, Gress.EGRESS, false),
     ENQ_QDEPTH("eg_intr_md.enq_qdepth", 19, Gress.EGRESS, false),
@@ -23,7 +25,8 @@ public enum Intrinsic {
     DEQ_TIMEDELTA("eg_intr_md.deq_timedelta", 32, Gress.EGRESS, false),
     EGRESS_GLOBAL_TSTAMP("eg_prsr_md.global_tstamp", 48, Gress.EGRESS, false),
     PKT_LENGTH("eg_intr_md.pkt_length", 16, Gress.EGRESS, false),
-    EGRESS_DROP_CTL("eg_intr_dprsr_md.drop_ctl", 3, Gress.EGRESS, false);
+    EGRESS_DROP_CTL("eg_intr_dprsr_md.drop_ctl", 3, Gress.EGRESS, false),
+    EGRESS_MIRROR_TYPE("eg_intr_dprsr_md.mirror_type", 3, Gress.EGRESS, false);
 
     private final String p4Name;
     private final int width;

@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * A direct counter or meter is addressed by the entry that hit (bf-p4c addresses a direct
- * attached table from the match entry's overhead), so it may only count or run inside a hit
- * action of its own table: not outside the table, and not in the table's miss (default) block,
- * where no entry hit.
+ * attached table from the match entry's overhead), or on a miss by the logical table's miss
+ * address (the miss cell, {@link dev.rmtemu.model.extern.Counter#cells()}), so it may only
+ * count or run inside an action of its own table: a hit action or the miss (default) block,
+ * never outside the table.
  */
 final class DirectUse {
     private DirectUse() {
@@ -49,7 +50,9 @@ final class DirectUse {
                         walk(e.getValue(), hitOf, where);
                         hitOf.pop();
                     }
+                    hitOf.push(a.table());
                     walk(a.miss(), hitOf, where);
+                    hitOf.pop();
                     return null;
                 }
 
@@ -67,8 +70,8 @@ final class DirectUse {
 
                 private void require(MatchTable t, String what) {
                     if (t != null && !hitOf.contains(t)) {
-                        throw new IllegalArgumentException(where + ": " + what + " is used outside a hit action of table "
-                                + t.name() + " (a direct cell is the entry that hit; a miss has none)");
+                        throw new IllegalArgumentException(where + ": " + what + " is used outside an action of table "
+                                + t.name() + " (a direct cell is the entry that hit, or the miss entry's)");
                     }
                 }
             });

@@ -4,6 +4,8 @@ import java.util.HashSet;
 import java.util.Set;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterType;
+import dev.rmtemu.model.extern.Digest;
+import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.hash.HashAlgorithm;
@@ -48,6 +50,8 @@ public final class ProgramBuilder {
     private final List<Field> fields = new ArrayList<>();
     private final Map<String, Field> fieldsByName = new LinkedHashMap<>();
     private final Map<Intrinsic, Field> intrinsics = new EnumMap<>(Intrinsic.class);
+    private final List<Digest> digests = new ArrayList<>();
+    private final List<Mirror> mirrors = new ArrayList<>();
     private final Map<Gress, Map<Integer, StageBuilder>> stages = new EnumMap<>(Gress.class);
     private final Map<Gress, ControlBuilder> controls = new EnumMap<>(Gress.class);
     private final List<RegisterArray> registers = new ArrayList<>();
@@ -240,6 +244,63 @@ public final class ProgramBuilder {
         return f;
     }
 
+    /**
+     * A learning digest of the ingress deparser (TNA {@code Digest<T>.pack({...})}), sent for
+     * every packet whose {@code ig_dprsr_md.digest_type} is {@code type}: {@code fields} named
+     * {@code names} (T's members). Declares the digest_type intrinsic.
+     */
+    public Digest digest(String digestName, int type, List<String> names, List<Field> values) {
+        checkOpen();
+        for (Digest d : digests) {
+            if (d.type() == type) {
+                throw new IllegalArgumentException("digest " + digestName + ": digest_type " + type + " already selects digest "
+                        + d.name());
+            }
+        }
+        for (Field f : values) {
+            if (!f.visibleIn(Gress.INGRESS)) {
+                throw new IllegalArgumentException("digest " + digestName + " packs " + f.name() + " of the egress gress");
+            }
+        }
+        Digest d = new Digest(digests.size(), digestName, type, names, values);
+        claim(digestName);
+        intrinsic(Intrinsic.DIGEST_TYPE);
+        digests.add(d);
+        return d;
+    }
+
+    /**
+     * A mirror of {@code gress}'s deparser (TNA {@code Mirror().emit<H>(session, {fields})}) for
+     * packets whose deparser metadata's {@code mirror_type} is {@code type}: the copy goes to the
+     * session {@code session} holds, behind a mirror header of {@code values} named {@code names}.
+     * Declares the gress's mirror_type intrinsic.
+     */
+    public Mirror mirror(Gress gress, int type, Field session, List<String> names, List<Field> values) {
+        checkOpen();
+        for (Mirror m : mirrors) {
+            if (m.gress() == gress && m.type() == type) {
+                throw new IllegalArgumentException(gress.label() + " mirror: mirror_type " + type + " is already used");
+            }
+        }
+        for (Field f : concat(session, values)) {
+            if (!f.visibleIn(gress)) {
+                throw new IllegalArgumentException(gress.label() + " mirror type " + type + " reads " + f.name()
+                        + " of the other gress");
+            }
+        }
+        Mirror m = new Mirror(mirrors.size(), gress, type, session, names, values);
+        intrinsic(gress == Gress.INGRESS ? Intrinsic.MIRROR_TYPE : Intrinsic.EGRESS_MIRROR_TYPE);
+        mirrors.add(m);
+        return m;
+    }
+
+    private static List<Field> concat(Field first, List<Field> rest) {
+        List<Field> all = new ArrayList<>(rest.size() + 1);
+        all.add(first);
+        all.addAll(rest);
+        return all;
+    }
+
     /** The declaration of stage {@code number} of a gress (created on first use). */
     public StageBuilder stage(Gress gress, int number) {
         checkOpen();
@@ -293,7 +354,7 @@ public final class ProgramBuilder {
         }
         built = true;
         return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
-                counters, meters, unplaced, parserSpec());
+                counters, meters, digests, mirrors, unplaced, parserSpec());
     }
 
     /**
@@ -307,6 +368,8 @@ public final class ProgramBuilder {
         private final List<RegisterArray> ctlRegisters = new ArrayList<>();
         private final List<RegisterAction> ctlActions = new ArrayList<>();
         private final List<MatchTable> ctlTables = new ArrayList<>();
+        private final List<Counter> ctlCounters = new ArrayList<>();
+        private final List<Meter> ctlMeters = new ArrayList<>();
         private final Map<String, Integer> pins = new TreeMap<>();
         private List<Stmt> body;
 
@@ -373,7 +436,54 @@ public final class ProgramBuilder {
             return t;
         }
 
-        /** P4's {@code @stage(N)} on a table, register array or hash unit of this control. */
+        /** An indirect counter of {@code size} cells (TNA {@code Counter<bit<W>, _>(size, type)}), placed with its users. */
+        public Counter counter(String counterName, CounterType type, int widthBits, int size) {
+            return addCounter(counterName, type, widthBits, size, null);
+        }
+
+        /** A direct counter of a table of this control (TNA {@code DirectCounter<bit<W>>(type)}): one cell per entry. */
+        public Counter directCounter(String counterName, CounterType type, int widthBits, MatchTable t) {
+            requireOwnTable(t, "direct counter " + counterName);
+            return addCounter(counterName, type, widthBits, t.size(), t);
+        }
+
+        private Counter addCounter(String counterName, CounterType type, int widthBits, int size, MatchTable t) {
+            checkOpen();
+            claim(counterName);
+            Counter c = new Counter(counters.size(), counterName, type, widthBits, size, gress, StageProgram.UNPLACED, t);
+            counters.add(c);
+            ctlCounters.add(c);
+            return c;
+        }
+
+        /** An indirect meter of {@code size} cells (TNA {@code Meter<_>(size, type)}), placed with its users. */
+        public Meter meter(String meterName, MeterType type, Meter.Algorithm algorithm, int size) {
+            return addMeter(meterName, type, algorithm, size, null);
+        }
+
+        /** A direct meter of a table of this control (TNA {@code DirectMeter(type)}): one cell per entry. */
+        public Meter directMeter(String meterName, MeterType type, Meter.Algorithm algorithm, MatchTable t) {
+            requireOwnTable(t, "direct meter " + meterName);
+            return addMeter(meterName, type, algorithm, t.size(), t);
+        }
+
+        private Meter addMeter(String meterName, MeterType type, Meter.Algorithm algorithm, int size, MatchTable t) {
+            checkOpen();
+            claim(meterName);
+            Meter m = new Meter(meters.size(), meterName, type, algorithm, size, gress, StageProgram.UNPLACED, t);
+            meters.add(m);
+            ctlMeters.add(m);
+            return m;
+        }
+
+        private void requireOwnTable(MatchTable t, String what) {
+            if (!ctlTables.contains(t)) {
+                throw new IllegalArgumentException(what + ": table " + t.name() + " is not declared in the "
+                        + gress.label() + " control");
+            }
+        }
+
+        /** P4's {@code @stage(N)} on a table, register array, hash unit or indirect counter or meter of this control. */
         public ControlBuilder pin(String element, int stage) {
             checkOpen();
             if (stage < 0) {
@@ -381,10 +491,12 @@ public final class ProgramBuilder {
             }
             boolean known = ctlTables.stream().anyMatch(t -> t.name().equals(element))
                     || ctlRegisters.stream().anyMatch(r -> r.name().equals(element))
-                    || ctlHashes.stream().anyMatch(h -> h.name().equals(element));
+                    || ctlHashes.stream().anyMatch(h -> h.name().equals(element))
+                    || ctlCounters.stream().anyMatch(x -> x.name().equals(element))
+                    || ctlMeters.stream().anyMatch(x -> x.name().equals(element));
             if (!known) {
-                throw new IllegalArgumentException("@stage(" + stage + ") on " + element + ": no table, register array or "
-                        + "hash unit of that name in the " + gress.label() + " control");
+                throw new IllegalArgumentException("@stage(" + stage + ") on " + element + ": no table, register array, "
+                        + "hash unit, counter or meter of that name in the " + gress.label() + " control");
             }
             pins.put(element, stage);
             return this;
@@ -398,12 +510,13 @@ public final class ProgramBuilder {
             }
             Block b = new Block();
             code.accept(b);
+            DirectUse.check(b.statements(), gress.label() + " control");
             body = b.statements();
             return this;
         }
 
         private ControlDecl toDecl() {
-            return new ControlDecl(gress, ctlHashes, ctlRegisters, ctlActions, ctlTables, pins,
+            return new ControlDecl(gress, ctlHashes, ctlRegisters, ctlActions, ctlTables, ctlCounters, ctlMeters, pins,
                     body == null ? List.of() : body);
         }
     }

@@ -2,6 +2,8 @@ package dev.rmtemu.model.program;
 
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.Digest;
+import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.parse.ParserSpec;
@@ -38,6 +40,8 @@ public final class StageProgram {
     private final List<HashUnit> hashes;
     private final List<Counter> counters;
     private final List<Meter> meters;
+    private final List<Digest> digests;
+    private final List<Mirror> mirrors;
     private final Map<Intrinsic, Field> intrinsics;
     private final ParserSpec parser;
     /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
@@ -50,7 +54,8 @@ public final class StageProgram {
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
                  List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged, List<Counter> counters,
-                 List<Meter> meters, Map<Gress, ControlDecl> controls, ParserSpec parser) {
+                 List<Meter> meters, List<Digest> digests, List<Mirror> mirrors, Map<Gress, ControlDecl> controls,
+                 ParserSpec parser) {
         int bits = 0;
         for (Field f : bridged) {
             bits += f.width();
@@ -70,6 +75,8 @@ public final class StageProgram {
         this.hashes = List.copyOf(hashes);
         this.counters = List.copyOf(counters);
         this.meters = List.copyOf(meters);
+        this.digests = List.copyOf(digests);
+        this.mirrors = List.copyOf(mirrors);
         this.intrinsics = new EnumMap<>(intrinsics);
         this.parser = parser;
         this.config = null;
@@ -79,7 +86,8 @@ public final class StageProgram {
 
     /** The placed twin of an unplaced program: same fields and parameters, the compiler's stages and elements. */
     private StageProgram(StageProgram p, Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers,
-                         List<MatchTable> tables, List<HashUnit> hashes, List<ElementPlacement> placement) {
+                         List<MatchTable> tables, List<HashUnit> hashes, List<Counter> counters, List<Meter> meters,
+                         List<ElementPlacement> placement) {
         this.name = p.name;
         this.bridgedBytes = p.bridgedBytes;
         this.description = p.description;
@@ -93,8 +101,10 @@ public final class StageProgram {
         this.registers = List.copyOf(registers);
         this.tables = List.copyOf(tables);
         this.hashes = List.copyOf(hashes);
-        this.counters = p.counters; // a control declares no counters or meters (ControlBuilder has none yet)
-        this.meters = p.meters;
+        this.counters = List.copyOf(counters);
+        this.meters = List.copyOf(meters);
+        this.digests = p.digests;
+        this.mirrors = p.mirrors;
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = p.config;
@@ -114,6 +124,8 @@ public final class StageProgram {
         this.hashes = p.hashes;
         this.counters = p.counters;
         this.meters = p.meters;
+        this.digests = p.digests;
+        this.mirrors = p.mirrors;
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = config;
@@ -123,15 +135,17 @@ public final class StageProgram {
 
     /**
      * This program with its controls placed: {@code stages} per gress (ascending), every
-     * register array, table and hash unit as placed (indexed by id), and why each element is
-     * where it is. Only the compiler's table placement calls it.
+     * register array, table, hash unit, counter and meter as placed (indexed by id), and why each
+     * element is where it is. Only the compiler's table placement calls it.
      */
     public StageProgram placed(Map<Gress, List<StageDecl>> placedStages, List<RegisterArray> placedRegisters,
-                               List<MatchTable> placedTables, List<HashUnit> placedHashes, List<ElementPlacement> why) {
+                               List<MatchTable> placedTables, List<HashUnit> placedHashes, List<Counter> placedCounters,
+                               List<Meter> placedMeters, List<ElementPlacement> why) {
         if (controls.isEmpty()) {
             throw new IllegalStateException("program " + name + " has no control to place");
         }
-        return new StageProgram(this, placedStages, placedRegisters, placedTables, placedHashes, why);
+        return new StageProgram(this, placedStages, placedRegisters, placedTables, placedHashes, placedCounters,
+                placedMeters, why);
     }
 
     /** True unless a gress is a control the compiler has not placed yet ({@link #control}). */
@@ -220,6 +234,16 @@ public final class StageProgram {
     /** All counters, indexed by id. */
     public List<Counter> counters() {
         return counters;
+    }
+
+    /** The learning digests of the ingress deparser, indexed by id. */
+    public List<Digest> digests() {
+        return digests;
+    }
+
+    /** The mirrors of the ingress and egress deparsers, indexed by id. */
+    public List<Mirror> mirrors() {
+        return mirrors;
     }
 
     /** All meters, indexed by id. */

@@ -528,6 +528,10 @@ public final class GressCompiler {
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionId" : "actionId", "(I)I", false);
             actionSwitch(ap, end);
             m.visitLabel(miss);
+            if (handle != null) {
+                ldcInt(t.size()); // a direct counter or meter's miss cell (Counter#cells)
+                m.visitVarInsn(Opcodes.ISTORE, handle);
+            }
             block(ap.miss());
             m.visitLabel(end);
         }

@@ -132,11 +132,12 @@ public final class PipelineState {
 
     /**
      * A counter cell summed over every pipe (the control plane's view of a symmetric program):
-     * {packets, bytes}. For a direct counter the index is the entry's handle.
+     * {packets, bytes}. For a direct counter the index is the entry's handle, or the table's
+     * size for the miss entry's cell ({@link Counter#cells()}).
      */
     public long[] readCounter(String name, int index) {
         Counter c = program.counter(name);
-        checkCell("counter", name, index, c.size());
+        checkCell("counter", name, index, c.cells());
         long packets = 0;
         long bytes = 0;
         for (int p = 0; p < pipes; p++) {
@@ -174,7 +175,7 @@ public final class PipelineState {
      */
     public void setMeterRates(String name, int index, long cir, long cbs, long pir, long pbs) {
         Meter m = program.meter(name);
-        checkCell("meter", name, index, m.size());
+        checkCell("meter", name, index, m.cells());
         for (int p = 0; p < pipes; p++) {
             externs(p, m.gress()).meter(m).setRates(index, cir, cbs, pir, pbs);
         }

@@ -133,8 +133,8 @@ public final class StageContext implements StageAccess {
             throw violation(PipelineViolation.Kind.EXTERN_OF_ANOTHER_STAGE, c.name(),
                     "placed in " + c.gress().label() + " stage " + c.stage());
         }
-        if (index < 0 || index >= c.size()) {
-            throw violation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, c.name(), "index " + index + ", size " + c.size());
+        if (index < 0 || index >= c.cells()) {
+            throw violation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, c.name(), "index " + index + ", size " + c.cells());
         }
         externs.counter(c).count((int) index, phv.countedBytes() - adjust);
     }
@@ -145,8 +145,8 @@ public final class StageContext implements StageAccess {
             throw violation(PipelineViolation.Kind.EXTERN_OF_ANOTHER_STAGE, m.name(),
                     "placed in " + m.gress().label() + " stage " + m.stage());
         }
-        if (index < 0 || index >= m.size()) {
-            throw violation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, m.name(), "index " + index + ", size " + m.size());
+        if (index < 0 || index >= m.cells()) {
+            throw violation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, m.name(), "index " + index + ", size " + m.cells());
         }
         long units = m.type() == MeterType.PACKETS ? 1 : phv.countedBytes() - adjust;
         return externs.meter(m).execute((int) index, color, units, phv.nowNs());

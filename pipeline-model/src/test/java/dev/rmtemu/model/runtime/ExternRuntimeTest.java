@@ -121,6 +121,39 @@ class ExternRuntimeTest {
         }
     }
 
+    /**
+     * A miss that runs the control plane's default action counts in the direct counter's miss
+     * cell (index 16, the table's size), on exact and ternary tables and both back ends: Tofino
+     * supplies a miss's stats address from the logical table's miss-value register
+     * (mau_stats_adr_miss_value), which the driver points at the default entry's own cell.
+     */
+    @Test
+    void aControlPlaneDefaultActionCountsInTheMissCellOnBothBackends() {
+        for (MatchKind kind : new MatchKind[] {MatchKind.EXACT, MatchKind.TERNARY}) {
+            for (Backend backend : Backend.values()) {
+                P p = new P(kind);
+                PipelineState s = new PipelineState(p.program, 1);
+                if (kind == MatchKind.EXACT) {
+                    s.addExact("fwd", new long[] {7}, 1, 0);
+                } else {
+                    s.addTernary("fwd", new long[] {7}, new long[] {0xFFFF}, 1, 1, 0);
+                }
+                s.table("fwd").setDefault(1, 0);
+                PassExecutor x = new PassExecutor(s, true, backend);
+                Phv phv = new Phv(p.program.fields().size());
+                send(x, phv, p, 1, 7, 0, 96, 0, 0);  // hit: cell 0
+                send(x, phv, p, 1, 8, 0, 46, 0, 1);  // misses: the miss cell
+                send(x, phv, p, 1, 9, 0, 196, 0, 2);
+                String at = kind + " " + backend;
+                assertEquals(17, s.externs(0, Gress.INGRESS).counter(p.program.counter("fwd_hits")).size(), at);
+                assertArrayEquals(new long[] {1, 100}, s.readCounter("fwd_hits", 0), at);
+                assertArrayEquals(new long[] {2, 50 + 200}, s.readCounter("fwd_hits", 16), at);
+                assertArrayEquals(new long[] {0, 0}, s.readCounter("fwd_hits", 1), at);
+                assertArrayEquals(new long[] {0, 0}, s.readCounter("port_bytes", 511), at + ": the program's miss block did not run");
+            }
+        }
+    }
+
     @Test
     void meterColoursReachThePhvOnBothBackends() {
         for (Backend backend : Backend.values()) {
@@ -237,16 +270,46 @@ class ExternRuntimeTest {
         assertTrue(accepted.accepted(), () -> String.valueOf(accepted.lines()));
     }
 
+    /**
+     * A direct counter outside its table's actions is refused; its twin in the table's own miss
+     * block counts at the miss cell (index 16, the table's size) on both back ends, as Tofino
+     * addresses a miss through the logical table's miss-value register.
+     */
     @Test
-    void aDirectCounterOutsideAHitActionOfItsTableIsRefusedWhenBuilt() {
-        ProgramBuilder b = ProgramBuilder.create("miss", "counts a direct counter on a miss");
+    void aDirectCounterOutsideItsTableIsRefusedInTheMissBlockItCountsAtTheMissCell() {
+        ProgramBuilder b = ProgramBuilder.create("outside", "counts a direct counter outside its table");
         Field k = b.header("k", 16, ParsedField.CARRIED);
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, 0);
         MatchTable t = s0.table("t", MatchKind.EXACT, 16, 0, k);
         Counter hits = s0.directCounter("hits", CounterType.PACKETS, 32, t);
-        s0.body(code -> code.apply(t).on(1, a -> { }).miss(miss -> miss.count(hits)));
+        s0.body(code -> {
+            code.apply(t).on(1, a -> a.count(hits));
+            code.count(hits);
+        });
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
-        assertEquals("ingress stage 0: direct counter hits is used outside a hit action of table t (a direct cell is the entry"
-                + " that hit; a miss has none)", e.getMessage());
+        assertEquals("ingress stage 0: direct counter hits is used outside an action of table t (a direct cell is the entry"
+                + " that hit, or the miss entry's)", e.getMessage());
+
+        for (Backend backend : Backend.values()) {
+            ProgramBuilder twin = ProgramBuilder.create("miss", "counts a direct counter on a miss");
+            Field key = twin.header("k", 16, ParsedField.CARRIED);
+            ProgramBuilder.StageBuilder st = twin.stage(Gress.INGRESS, 0);
+            MatchTable tt = st.table("t", MatchKind.EXACT, 16, 0, key);
+            Counter c = st.directCounter("hits", CounterType.PACKETS, 32, tt);
+            st.body(code -> code.apply(tt).on(1, a -> a.count(c)).miss(miss -> miss.count(c)));
+            StageProgram p = twin.build();
+            PipelineState s = new PipelineState(p, 1);
+            s.addExact("t", new long[] {5}, 1, 0);
+            PassExecutor x = new PassExecutor(s, true, backend);
+            Phv phv = new Phv(p.fields().size());
+            for (int i = 0; i < 3; i++) {
+                phv.clear();
+                phv.load(key, i == 0 ? 5 : 6);
+                phv.stamp(60, 0);
+                x.run(phv, 0, Gress.INGRESS, i);
+            }
+            assertArrayEquals(new long[] {1, 0}, s.readCounter("hits", 0), backend.name());
+            assertArrayEquals(new long[] {2, 0}, s.readCounter("hits", 16), backend.name());
+        }
     }
 }

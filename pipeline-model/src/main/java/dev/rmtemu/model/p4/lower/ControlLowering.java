@@ -66,7 +66,9 @@ final class ControlLowering {
             "ingress_intrinsic_metadata_for_tm_t.ucast_egress_port", Intrinsic.UCAST_EGRESS_PORT,
             "ingress_intrinsic_metadata_for_tm_t.qid", Intrinsic.QID,
             "ingress_intrinsic_metadata_for_tm_t.mcast_grp_a", Intrinsic.MCAST_GRP,
-            "ingress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.DROP_CTL);
+            "ingress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.DROP_CTL,
+            "ingress_intrinsic_metadata_for_deparser_t.digest_type", Intrinsic.DIGEST_TYPE,
+            "ingress_intrinsic_metadata_for_deparser_t.mirror_type", Intrinsic.MIRROR_TYPE);
 
     /**
      * An action parameter: its bits of the action data before ({@code raw}) and after
@@ -91,6 +93,8 @@ final class ControlLowering {
     private final Map<String, RegisterActionLowering.Lowered> registerActions = new HashMap<>();
     private final Map<String, Declaration.Instantiation> hashDecls = new HashMap<>();
     private final Map<String, HashUnit> hashUnits = new HashMap<>();
+    /** Counters and meters (ExternLowering). */
+    private final ExternLowering externs;
     private String headersParam;
     private String metadataParam;
     private Declaration.StructLike metadataStruct;
@@ -102,6 +106,7 @@ final class ControlLowering {
         this.headers = headers;
         this.control = control;
         this.fields = fields;
+        this.externs = new ExternLowering(types, c, control.name());
     }
 
     /** Lowers the ingress control {@code (inout H, inout M, in ig_intr_md, in prsr_md, inout dprsr_md, inout tm_md)}. */
@@ -148,6 +153,7 @@ final class ControlLowering {
                 tables.put(t.name(), table(t));
             }
         }
+        externs.checkBound();
         List<Refusal> inBody = new ArrayList<>();
         c.apply(code -> {
             try {
@@ -190,7 +196,11 @@ final class ControlLowering {
                 }
                 hashDecls.put(in.name(), in);
             }
-            default -> throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
+            default -> {
+                if (!externs.declare(in)) {
+                    throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
+                }
+            }
         }
     }
 
@@ -270,6 +280,7 @@ final class ControlLowering {
         MatchKind kind = null;
         int size = 512;
         int dataBits = 0;
+        List<TableProperty.Property> direct = new ArrayList<>();
         for (TableProperty p : t.properties()) {
             if (p instanceof TableProperty.Key k) {
                 for (TableProperty.KeyElement e : k.elements()) {
@@ -300,7 +311,12 @@ final class ControlLowering {
                         }
                         defaultConst = pr.constant();
                     }
-                    default -> throw new Refusal(pr.position(), "table property " + pr.name() + " is not supported by the lowering yet");
+                    default -> {
+                        if (!ExternLowering.isDirectProperty(pr)) {
+                            throw new Refusal(pr.position(), "table property " + pr.name() + " is not supported by the lowering yet");
+                        }
+                        direct.add(pr);
+                    }
                 }
             } else if (p instanceof TableProperty.Entries en) {
                 throw new Refusal(en.position(), "entries of table " + t.name() + " are not supported by the lowering yet");
@@ -315,6 +331,9 @@ final class ControlLowering {
         MatchTable m = c.table(t.name(), kind, size, dataBits, new TableActions(named, defaultName, defaultConst),
                 key.toArray(new Field[0]));
         pin(t.annotations(), t.name());
+        for (TableProperty.Property pr : direct) {
+            externs.bind(pr, m);
+        }
         return m;
     }
 
@@ -481,7 +500,10 @@ final class ControlLowering {
     }
 
     private void statement(Block code, Statement s, Map<String, Param> params) {
-        if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Call call && registerAction(call.callee()) != null) {
+        if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Call call && externs.isMeterExecute(call)) {
+            Expr colour = externs.execute(code, call, (e, w) -> value(e, params, w));
+            code.set(field(a.target()), colour);
+        } else if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Call call && registerAction(call.callee()) != null) {
             RegisterActionLowering.Lowered ra = registerAction(call.callee());
             execute(code, call, ra, params);
             code.set(field(a.target()), output(ra.action()));
@@ -532,6 +554,9 @@ final class ControlLowering {
         Expression.Call call = cs.call();
         if (registerAction(call.callee()) != null) {
             execute(code, call, registerAction(call.callee()), params);
+            return;
+        }
+        if (externs.call(code, call, (e, w) -> value(e, params, w))) {
             return;
         }
         if (call.callee() instanceof Expression.Member m) {

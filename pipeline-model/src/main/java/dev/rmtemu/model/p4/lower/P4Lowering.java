@@ -11,6 +11,7 @@ import dev.rmtemu.model.p4.source.SourcePosition;
 import dev.rmtemu.model.parse.ChecksumUpdate;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParserSpec;
+import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 
@@ -67,8 +68,14 @@ public final class P4Lowering {
             Headers headers = new Headers(types, types.structLike(ps.get(1).type()));
             ParseGraph graph = ParserLowering.lower(types, headers, ingressParser);
             ProgramBuilder b = ProgramBuilder.create(name, "P4 program " + name);
-            b.parser(deparser(graph, headers, deparser));
-            ControlLowering.lower(b, types, headers, ingress, new HashMap<>());
+            List<Parameter> dp = deparser.type().parameters();
+            DeparserExterns digests = new DeparserExterns(types, dp.size() > 1 ? dp.get(1).name() : "",
+                    dp.size() > 2 ? dp.get(2).name() : "", dp.size() > 3 ? dp.get(3).name() : "");
+            b.parser(deparser(graph, headers, deparser, digests));
+            Map<String, Field> fields = new HashMap<>();
+            ControlLowering.lower(b, types, headers, ingress, fields);
+            List<Parameter> cp = ingress.type().parameters();
+            digests.finish(b, headers, fields, cp.get(1).name(), types.structLike(cp.get(1).type()));
             return b.build();
         } catch (Refusal r) {
             errors.error(r.position(), r.getMessage());
@@ -125,22 +132,26 @@ public final class P4Lowering {
     }
 
     /** The ingress deparser: {@code emit} order and {@code Checksum.update} assignments. */
-    private ParserSpec deparser(ParseGraph graph, Headers headers, Declaration.Control d) {
+    private ParserSpec deparser(ParseGraph graph, Headers headers, Declaration.Control d, DeparserExterns digests) {
         List<Parameter> ps = d.type().parameters();
         String hdr = ps.size() > 1 ? ps.get(1).name() : "";
         Map<String, Declaration.Instantiation> checksums = new HashMap<>();
         for (Declaration l : d.locals()) {
             if (l instanceof Declaration.Instantiation in && "Checksum".equals(Types.named(in.type()))) {
                 checksums.put(in.name(), in);
+            } else if (DeparserExterns.isDigest(l)) {
+                digests.declare((Declaration.Instantiation) l);
             } else {
                 throw new Refusal(l.position(), "this declaration in deparser " + d.name()
-                        + " is not supported by the lowering (Checksum instances are)");
+                        + " is not supported by the lowering (Checksum, Digest and Mirror instances are)");
             }
         }
         List<String> emit = new ArrayList<>();
         List<ChecksumUpdate> updates = new ArrayList<>();
         for (Statement s : d.apply().statements()) {
-            deparserStatement(s, hdr, headers, checksums, emit, updates, null);
+            if (!digests.statement(s)) {
+                deparserStatement(s, hdr, headers, checksums, emit, updates, null);
+            }
         }
         return new ParserSpec(graph, emit, updates);
     }

@@ -53,17 +53,17 @@ class P4LoweringRefusalsTest {
     }
 
     @Test
-    void counterExtern() {
+    void counterWithoutAWidth() {
         assertRefused("    Register<bit<32>, bit<16>>(65536) flow_count;",
-                "    Register<bit<32>, bit<16>>(65536) flow_count;\n    Counter<bit<32>, bit<8>>(256, CounterType_t.PACKETS) pkts;",
-                "Counter<", "extern Counter (pkts) is not supported by the lowering yet");
+                "    Register<bit<32>, bit<16>>(65536) flow_count;\n    Counter<_, bit<8>>(256, CounterType_t.PACKETS) pkts;",
+                "_, bit<8>>", "Counter pkts: give the counter's width as bit<W> (the lowering does not infer it)");
     }
 
     @Test
-    void meterExtern() {
+    void meterWithColourValues() {
         assertRefused("    Register<bit<32>, bit<16>>(65536) flow_count;",
-                "    Register<bit<32>, bit<16>>(65536) flow_count;\n    Meter<bit<8>>(256, MeterType_t.BYTES) m;",
-                "Meter<", "extern Meter (m) is not supported by the lowering yet");
+                "    Register<bit<32>, bit<16>>(65536) flow_count;\n    Meter<bit<8>>(256, MeterType_t.BYTES, 8w3, 8w1, 8w0) m;",
+                "Meter<", "Meter m needs Meter<I>(size, MeterType_t.TYPE) (the colour values red, yellow, green are not supported yet)");
     }
 
     @Test

@@ -1,0 +1,67 @@
+package dev.rmtemu.emulator.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rmtemu.emulator.capture.CaptureFilesReader;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.PcapWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A P4 program's ingress-to-egress mirror ({@code p4/mirror_copy.p4}: {@code Mirror.emit<mirror_h>}
+ * under {@code mirror_type == 1}) with {@code mirroring_add 5 3 40}: every frame leaves on port 1
+ * and its copy, the mirror header byte 0xab in front and cut to 40 bytes, on port 3, both in
+ * capture/egress.pcapng; report.json's counters conserve them (in + copies = out).
+ */
+class MirrorCaptureTest {
+    private static PacketRecord packet(long ns, int src) {
+        return PacketRecord.allocate().timestampNs(ns).wireLength(100).ipVersion(4).protocol(17)
+                .srcIpv4(src).dstIpv4(0x0A000009).srcPort(1000).dstPort(2000);
+    }
+
+    @Test
+    void eachFrameAndItsTruncatedCopyWithItsHeaderAreCaptured(@TempDir Path tmp) throws Exception {
+        Path program = tmp.resolve("mirror_copy.p4");
+        try (InputStream in = MirrorCaptureTest.class.getResourceAsStream("p4/mirror_copy.p4")) {
+            Files.write(program, in.readAllBytes());
+        }
+        Path pcap = tmp.resolve("t.pcap");
+        try (PcapWriter w = new PcapWriter(pcap)) {
+            w.write(packet(0, 0x0A000001));
+            w.write(packet(10_000, 0x0A000002));
+        }
+        Path control = tmp.resolve("c.txt");
+        Files.writeString(control, "mirroring_add 5 3 40\n");
+        Path out = tmp.resolve("run");
+        CliRunner r = CliRunner.run("replay", "--program", program.toString(), "--target", "tofino1", "--trace", pcap.toString(),
+                "--control", control.toString(), "--out", out.toString(), "--no-progress", "--capture");
+        assertEquals(0, r.exit(), r.err());
+        CaptureFilesReader.Capture c = CaptureFilesReader.read(out.resolve("capture/egress.pcapng"));
+        List<CaptureFilesReader.Frame> onOne = c.frames().stream().filter(f -> f.port() == 1).toList();
+        List<CaptureFilesReader.Frame> onThree = c.frames().stream().filter(f -> f.port() == 3).toList();
+        assertEquals(2, onOne.size());
+        assertEquals(2, onThree.size());
+        for (int i = 0; i < 2; i++) {
+            byte[] frame = onOne.get(i).bytes();
+            byte[] copy = onThree.get(i).bytes();
+            assertEquals(40, copy.length);
+            assertEquals(40, onThree.get(i).wire());
+            assertEquals((byte) 0xab, copy[0]);
+            assertArrayEquals(Arrays.copyOf(frame, 39), Arrays.copyOfRange(copy, 1, 40), "the frame behind the header");
+        }
+        JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+        // conservation: 2 in + 2 mirrored copies = 4 out + 0 dropped + 0 in flight
+        assertEquals(List.of(2L, 4L, 0L, 0L), List.of(report.at("/counters/in").asLong(), report.at("/counters/out").asLong(),
+                report.at("/counters/dropped").asLong(), report.at("/counters/in_flight").asLong()), report.path("counters").toString());
+    }
+}

@@ -1,0 +1,228 @@
+package dev.rmtemu.model.p4.lower;
+
+import dev.rmtemu.model.p4.ast.Argument;
+import dev.rmtemu.model.p4.ast.Declaration;
+import dev.rmtemu.model.p4.ast.Expression;
+import dev.rmtemu.model.p4.ast.Statement;
+import dev.rmtemu.model.p4.ast.TypeRef;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.program.ProgramBuilder;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * TNA's learning digests and mirrors in the ingress deparser, lowered to the program's digests
+ * and ingress-to-egress mirrors. Mirrors: {@code Mirror() m;} and
+ * {@code if (ig_dprsr_md.mirror_type == N) { m.emit<H>(session, {a, b, ...}); }} (or
+ * {@code m.emit(session)} without a mirror header); H's member names name the header's fields
+ * (without H, the fields' own names). Digests:
+ * {@code Digest<T>() d;} (or {@code Digest<T>(N)}) and
+ * {@code if (ig_dprsr_md.digest_type == N) { d.pack({a, b, ...}); }} (or a bare {@code d.pack}
+ * of a digest constructed with its type N). The packed values are header fields of the
+ * deparser's headers or fields of its metadata struct (the ingress control's, so a value the
+ * control wrote); their names are T's member names, in order.
+ */
+final class DeparserExterns {
+    private final Types types;
+    private final String hdr;
+    private final String meta;
+    private final String dprsr;
+    private final Map<String, Declaration.Instantiation> decls = new HashMap<>();
+    private final Map<String, Declaration.Instantiation> mirrorDecls = new HashMap<>();
+    /** Per mirror, its type and the emit call, lowered once the control has made its fields. */
+    private final List<Object[]> emits = new ArrayList<>();
+    /** Per digest, the pack to lower once the control has made its fields: the digest, its type, the values. */
+    private final List<Object[]> packs = new ArrayList<>();
+
+    /** For a deparser {@code (packet_out, inout H hdr, in M meta, in ig_intr_md_for_dprsr dprsr)}. */
+    DeparserExterns(Types types, String hdr, String meta, String dprsr) {
+        this.types = types;
+        this.hdr = hdr;
+        this.meta = meta;
+        this.dprsr = dprsr;
+    }
+
+    /** A Digest or a Mirror instance (declared with {@link #declare}). */
+    static boolean isDigest(Declaration d) {
+        return d instanceof Declaration.Instantiation in
+                && ("Digest".equals(Types.named(in.type())) || "Mirror".equals(Types.named(in.type())));
+    }
+
+    void declare(Declaration.Instantiation in) {
+        if ("Mirror".equals(Types.named(in.type()))) {
+            if (in.arguments().size() > 1) {
+                throw new Refusal(in.position(), "Mirror " + in.name() + " needs Mirror() or Mirror(mirror_type)");
+            }
+            mirrorDecls.put(in.name(), in);
+            return;
+        }
+        List<TypeRef> args = in.type() instanceof TypeRef.Named n ? n.arguments() : List.of();
+        if (args.size() != 1 || types.structLike(args.get(0)) == null || in.arguments().size() > 1) {
+            throw new Refusal(in.position(), "Digest " + in.name() + " needs Digest<T>() or Digest<T>(digest_type), T a struct");
+        }
+        decls.put(in.name(), in);
+    }
+
+    /** Takes a digest or mirror statement of the deparser; false for any other statement. */
+    boolean statement(Statement s) {
+        if (s instanceof Statement.If i && i.otherwise() == null && i.condition() instanceof Expression.Binary b
+                && b.operator().equals("==") && b.left() instanceof Expression.Member m && m.member().equals("mirror_type")
+                && m.target() instanceof Expression.Name n && n.name().equals(dprsr)) {
+            int type = (int) types.constant(b.right());
+            Statement body = i.then();
+            List<Statement> inner = body instanceof Statement.Block blk ? blk.statements() : List.of(body);
+            Expression.Call call = inner.size() == 1 ? emit(inner.get(0)) : null;
+            if (call == null) {
+                throw new Refusal(s.position(), "if (" + dprsr + ".mirror_type == " + type + ") must hold one Mirror's emit");
+            }
+            Declaration.Instantiation mi = mirrorDecls.get(((Expression.Name) ((Expression.Member) call.callee()).target()).name());
+            if (!mi.arguments().isEmpty() && types.constant(mi.arguments().get(0).value()) != type) {
+                throw new Refusal(s.position(), "Mirror " + mi.name() + " is constructed with mirror_type "
+                        + types.constant(mi.arguments().get(0).value()) + " but emits under mirror_type == " + type);
+            }
+            emits.add(new Object[] {type, call});
+            return true;
+        }
+        Expression.Call bare = emit(s);
+        if (bare != null) {
+            Declaration.Instantiation mi = mirrorDecls.get(((Expression.Name) ((Expression.Member) bare.callee()).target()).name());
+            if (mi.arguments().isEmpty()) {
+                throw new Refusal(s.position(), "Mirror " + mi.name() + ".emit outside if (" + dprsr + ".mirror_type == N): give"
+                        + " the mirror its type (Mirror(N)) or test mirror_type");
+            }
+            emits.add(new Object[] {(int) types.constant(mi.arguments().get(0).value()), bare});
+            return true;
+        }
+        if (s instanceof Statement.If i && i.otherwise() == null && i.condition() instanceof Expression.Binary b
+                && b.operator().equals("==") && b.left() instanceof Expression.Member m && m.member().equals("digest_type")
+                && m.target() instanceof Expression.Name n && n.name().equals(dprsr)) {
+            int type = (int) types.constant(b.right());
+            Statement body = i.then();
+            List<Statement> inner = body instanceof Statement.Block blk ? blk.statements() : List.of(body);
+            if (inner.size() != 1 || pack(inner.get(0)) == null) {
+                throw new Refusal(s.position(), "if (" + dprsr + ".digest_type == " + type + ") must hold one Digest's pack");
+            }
+            Expression.Call call = pack(inner.get(0));
+            Declaration.Instantiation d = decls.get(((Expression.Name) ((Expression.Member) call.callee()).target()).name());
+            if (!d.arguments().isEmpty() && types.constant(d.arguments().get(0).value()) != type) {
+                throw new Refusal(s.position(), "Digest " + d.name() + " is constructed with digest_type "
+                        + types.constant(d.arguments().get(0).value()) + " but packed under digest_type == " + type);
+            }
+            packs.add(new Object[] {d, type, call});
+            return true;
+        }
+        Expression.Call call = pack(s);
+        if (call != null) {
+            Declaration.Instantiation d = decls.get(((Expression.Name) ((Expression.Member) call.callee()).target()).name());
+            if (d.arguments().isEmpty()) {
+                throw new Refusal(s.position(), "Digest " + d.name() + ".pack outside if (" + dprsr + ".digest_type == N): "
+                        + "give the digest its type (Digest<T>(N)) or test digest_type");
+            }
+            packs.add(new Object[] {d, (int) types.constant(d.arguments().get(0).value()), call});
+            return true;
+        }
+        return false;
+    }
+
+    private Expression.Call emit(Statement s) {
+        if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m && m.member().equals("emit")
+                && m.target() instanceof Expression.Name n && mirrorDecls.containsKey(n.name())) {
+            return cs.call();
+        }
+        return null;
+    }
+
+    private Expression.Call pack(Statement s) {
+        if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m && m.member().equals("pack")
+                && m.target() instanceof Expression.Name n && decls.containsKey(n.name())) {
+            return cs.call();
+        }
+        return null;
+    }
+
+    /**
+     * Declares the digests on {@code b}, once the ingress control is lowered: {@code fields} are
+     * the PHV fields made so far by P4 name, {@code controlMeta} the control's name of the
+     * metadata struct (its fields are named {@code controlMeta.member}).
+     */
+    void finish(ProgramBuilder b, Headers headers, Map<String, Field> fields, String controlMeta,
+                Declaration.StructLike metaStruct) {
+        for (Object[] p : packs) {
+            Declaration.Instantiation d = (Declaration.Instantiation) p[0];
+            int type = (Integer) p[1];
+            Expression.Call call = (Expression.Call) p[2];
+            Declaration.StructLike t = types.structLike(((TypeRef.Named) d.type()).arguments().get(0));
+            if (call.arguments().size() != 1 || !(call.arguments().get(0).value() instanceof Expression.ListExpression list)) {
+                throw new Refusal(call.position(), "Digest " + d.name() + ".pack takes one list of fields ({a, b, ...})");
+            }
+            if (list.elements().size() != t.fields().size()) {
+                throw new Refusal(call.position(), "Digest " + d.name() + ".pack packs " + list.elements().size() + " values into "
+                        + t.name() + " of " + t.fields().size() + " fields");
+            }
+            List<String> names = new ArrayList<>();
+            List<Field> values = new ArrayList<>();
+            for (int i = 0; i < t.fields().size(); i++) {
+                names.add(t.fields().get(i).name());
+                values.add(field(b, headers, fields, controlMeta, metaStruct, list.elements().get(i)));
+            }
+            try {
+                b.digest(d.name(), type, names, values);
+            } catch (IllegalArgumentException e) {
+                throw new Refusal(call.position(), e.getMessage());
+            }
+        }
+        for (Object[] e : emits) {
+            int type = (Integer) e[0];
+            Expression.Call call = (Expression.Call) e[1];
+            List<Argument> args = call.arguments();
+            if (args.isEmpty() || args.size() > 2) {
+                throw new Refusal(call.position(), "Mirror emit takes (session[, {mirror header fields}])");
+            }
+            Field session = field(b, headers, fields, controlMeta, metaStruct, args.get(0).value());
+            List<String> names = new ArrayList<>();
+            List<Field> values = new ArrayList<>();
+            if (args.size() == 2) {
+                if (!(args.get(1).value() instanceof Expression.ListExpression list)) {
+                    throw new Refusal(args.get(1).position(), "a mirror header is given as a list of fields ({a, b, ...})");
+                }
+                Declaration.StructLike h = call.typeArguments().size() == 1 ? types.structLike(call.typeArguments().get(0)) : null;
+                if (h != null && h.fields().size() != list.elements().size()) {
+                    throw new Refusal(call.position(), "Mirror emit packs " + list.elements().size() + " values into " + h.name()
+                            + " of " + h.fields().size() + " fields");
+                }
+                for (int i = 0; i < list.elements().size(); i++) {
+                    Expression x = list.elements().get(i);
+                    values.add(field(b, headers, fields, controlMeta, metaStruct, x));
+                    names.add(h != null ? h.fields().get(i).name() : ((Expression.Member) x).member());
+                }
+            }
+            try {
+                b.mirror(Gress.INGRESS, type, session, names, values);
+            } catch (IllegalArgumentException ex) {
+                throw new Refusal(call.position(), ex.getMessage());
+            }
+        }
+    }
+
+    private Field field(ProgramBuilder b, Headers headers, Map<String, Field> fields, String controlMeta,
+                        Declaration.StructLike metaStruct, Expression e) {
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n
+                && n.name().equals(hdr) && headers.instance(h.member()) != null && headers.instance(h.member()).width(m.member()) >= 0) {
+            String wire = h.member() + "." + m.member();
+            return fields.computeIfAbsent(wire, w -> b.header(w));
+        }
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Name n && n.name().equals(meta) && metaStruct != null) {
+            for (Declaration.Field mf : metaStruct.fields()) {
+                if (mf.name().equals(m.member())) {
+                    String name = controlMeta + "." + m.member();
+                    return fields.computeIfAbsent(name, x -> b.metadata(Gress.INGRESS, x, types.width(mf.type())));
+                }
+            }
+        }
+        throw new Refusal(e.position(), "a digest packs header fields of " + hdr + " or fields of " + meta);
+    }
+}

@@ -1,0 +1,276 @@
+package dev.rmtemu.model.p4.lower;
+
+import dev.rmtemu.model.extern.Counter;
+import dev.rmtemu.model.extern.CounterType;
+import dev.rmtemu.model.extern.Meter;
+import dev.rmtemu.model.extern.MeterColor;
+import dev.rmtemu.model.extern.MeterType;
+import dev.rmtemu.model.ir.Block;
+import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.p4.ast.Annotation;
+import dev.rmtemu.model.p4.ast.Argument;
+import dev.rmtemu.model.p4.ast.Declaration;
+import dev.rmtemu.model.p4.ast.Expression;
+import dev.rmtemu.model.p4.ast.TableProperty;
+import dev.rmtemu.model.p4.ast.TypeRef;
+import dev.rmtemu.model.program.ProgramBuilder;
+import dev.rmtemu.model.table.MatchTable;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
+
+import static dev.rmtemu.model.ir.Ir.color;
+import static dev.rmtemu.model.ir.Ir.constant;
+
+/**
+ * TNA's counters and meters in a control, lowered to the IR's (one place for the lowering's
+ * externs): {@code Counter<W, I>(size, type)} and {@code Meter<I>(size, type)} are declared with
+ * the control and placed with the statements that use them; {@code DirectCounter<W>(type)} and
+ * {@code DirectMeter(type)} belong to the table whose {@code counters = x} or {@code meters = x}
+ * property names them. {@code c.count(i[, adjust])}, {@code d.count([adjust])},
+ * {@code f = m.execute(i[, colour][, adjust])} and {@code f = dm.execute([colour][, adjust])} are
+ * the statements. A TNA meter is an RFC 2698 two-rate three-colour marker (Tofino's meter ALU).
+ */
+final class ExternLowering {
+    /** A value of a P4 expression at a width (the control's expression lowering). */
+    interface Values extends BiFunction<Expression, Integer, Expr> {
+    }
+
+    private final Types types;
+    private final ProgramBuilder.ControlBuilder control;
+    private final String controlName;
+    private final Map<String, Declaration.Instantiation> directs = new TreeMap<>();
+    private final Map<String, Counter> counters = new HashMap<>();
+    private final Map<String, Meter> meters = new HashMap<>();
+
+    ExternLowering(Types types, ProgramBuilder.ControlBuilder control, String controlName) {
+        this.types = types;
+        this.control = control;
+        this.controlName = controlName;
+    }
+
+    /** Declares {@code in} when it is a counter or meter; false for any other extern. */
+    boolean declare(Declaration.Instantiation in) {
+        String type = Types.named(in.type());
+        List<TypeRef> typeArgs = in.type() instanceof TypeRef.Named n ? n.arguments() : List.of();
+        List<Argument> args = in.arguments();
+        switch (type == null ? "" : type) {
+            case "Counter" -> {
+                if (typeArgs.size() != 2 || args.size() != 2) {
+                    throw new Refusal(in.position(), "Counter " + in.name() + " needs Counter<bit<W>, I>(size, CounterType_t.TYPE)");
+                }
+                int size = (int) types.constant(args.get(0).value());
+                counters.put(in.name(), control.counter(in.name(), counterType(args.get(1)), width(typeArgs.get(0), in), size));
+                pin(in);
+            }
+            case "Meter" -> {
+                if (args.size() != 2) {
+                    throw new Refusal(in.position(), "Meter " + in.name() + " needs Meter<I>(size, MeterType_t.TYPE)"
+                            + (args.size() == 5 ? " (the colour values red, yellow, green are not supported yet)" : ""));
+                }
+                int size = (int) types.constant(args.get(0).value());
+                meters.put(in.name(), control.meter(in.name(), meterType(args.get(1)), Meter.Algorithm.TRTCM, size));
+                pin(in);
+            }
+            case "DirectCounter" -> {
+                if (typeArgs.size() != 1 || args.size() != 1) {
+                    throw new Refusal(in.position(), "DirectCounter " + in.name() + " needs DirectCounter<bit<W>>(CounterType_t.TYPE)");
+                }
+                counterType(args.get(0));
+                width(typeArgs.get(0), in);
+                directs.put(in.name(), in);
+            }
+            case "DirectMeter" -> {
+                if (args.size() != 1) {
+                    throw new Refusal(in.position(), "DirectMeter " + in.name() + " needs DirectMeter(MeterType_t.TYPE)"
+                            + (args.size() == 4 ? " (the colour values red, yellow, green are not supported yet)" : ""));
+                }
+                meterType(args.get(0));
+                directs.put(in.name(), in);
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True for a table's {@code counters} or {@code meters} property (bound by {@link #bind} once the table exists). */
+    static boolean isDirectProperty(TableProperty.Property p) {
+        return p.name().equals("counters") || p.name().equals("meters");
+    }
+
+    /** Binds the direct counter or meter a table's {@code counters = x} / {@code meters = x} names to it. */
+    void bind(TableProperty.Property p, MatchTable table) {
+        String what = p.name().equals("counters") ? "DirectCounter" : "DirectMeter";
+        if (!(p.value() instanceof Expression.Name n) || !directs.containsKey(n.name())
+                || !what.equals(Types.named(directs.get(n.name()).type()))) {
+            throw new Refusal(p.position(), "table " + table.name() + ": " + p.name() + " must name a " + what
+                    + " of control " + controlName);
+        }
+        if (counters.containsKey(n.name()) || meters.containsKey(n.name())) {
+            throw new Refusal(p.position(), what + " " + n.name() + " already belongs to another table (a direct "
+                    + "resource has one table)");
+        }
+        Declaration.Instantiation in = directs.get(n.name());
+        List<Argument> args = in.arguments();
+        if (what.equals("DirectCounter")) {
+            TypeRef w = ((TypeRef.Named) in.type()).arguments().get(0);
+            counters.put(n.name(), control.directCounter(n.name(), counterType(args.get(0)), width(w, in), table));
+        } else {
+            meters.put(n.name(), control.directMeter(n.name(), meterType(args.get(0)), Meter.Algorithm.TRTCM, table));
+        }
+    }
+
+    /** Every direct counter and meter belongs to a table (p4c refuses one that is not attached). */
+    void checkBound() {
+        for (Declaration.Instantiation in : directs.values()) {
+            if (!counters.containsKey(in.name()) && !meters.containsKey(in.name())) {
+                throw new Refusal(in.position(), Types.named(in.type()) + " " + in.name() + " is attached to no table "
+                        + "(name it in a table's " + (Types.named(in.type()).equals("DirectCounter") ? "counters" : "meters")
+                        + " property)");
+            }
+        }
+    }
+
+    /** Lowers {@code x.count(...)} (or a meter's execute whose colour is not kept); false when the call is no counter or meter's. */
+    boolean call(Block code, Expression.Call call, Values values) {
+        if (!(call.callee() instanceof Expression.Member m) || !(m.target() instanceof Expression.Name n)) {
+            return false;
+        }
+        Counter c = counters.get(n.name());
+        if (c != null && m.member().equals("count")) {
+            List<Argument> args = call.arguments();
+            int indexes = c.direct() ? 0 : 1;
+            if (args.size() != indexes && args.size() != indexes + 1) {
+                throw new Refusal(call.position(), (c.direct() ? "DirectCounter " + c.name() + ".count takes [adjust_byte_count]"
+                        : "Counter " + c.name() + ".count takes (index[, adjust_byte_count])"));
+            }
+            Expr adjust = args.size() > indexes ? values.apply(args.get(indexes).value(), 32) : constant(0);
+            if (c.direct()) {
+                code.countDirect(c, adjust);
+            } else {
+                code.count(c, values.apply(args.get(0).value(), 32), adjust);
+            }
+            return true;
+        }
+        if (meters.containsKey(n.name()) && m.member().equals("execute")) {
+            execute(code, call, values);
+            return true;
+        }
+        return false;
+    }
+
+    /** True when {@code call} runs a meter of this control ({@code m.execute(...)}). */
+    boolean isMeterExecute(Expression.Call call) {
+        return call.callee() instanceof Expression.Member m && m.member().equals("execute")
+                && m.target() instanceof Expression.Name n && meters.containsKey(n.name());
+    }
+
+    /**
+     * Lowers {@code m.execute(...)}; returns its colour (read in the same action, as the meter
+     * ALU's output is). Arguments: an indirect meter's index, then an optional pre-colour (a
+     * {@code MeterColor_t} value: colour-aware), then an optional adjust_byte_count.
+     */
+    Expr execute(Block code, Expression.Call call, Values values) {
+        Meter mt = meters.get(((Expression.Name) ((Expression.Member) call.callee()).target()).name());
+        List<Argument> args = call.arguments();
+        int at = 0;
+        Expr index = constant(0);
+        if (!mt.direct()) {
+            if (args.isEmpty()) {
+                throw new Refusal(call.position(), "Meter " + mt.name() + ".execute takes (index[, colour][, adjust_byte_count])");
+            }
+            index = values.apply(args.get(at++).value(), 32);
+        }
+        Expr pre = constant(MeterColor.GREEN);
+        Expr adjust = constant(0);
+        int rest = args.size() - at;
+        if (rest == 2) {
+            pre = colour(args.get(at).value(), values);
+            adjust = values.apply(args.get(at + 1).value(), 32);
+        } else if (rest == 1) {
+            // TNA's overloads execute(index, colour[, adjust]) and execute(index[, adjust]): a MeterColor_t value or a
+            // field is the pre-colour, any other compile-time constant the byte adjustment
+            Expression e = args.get(at).value();
+            if (colourLiteral(e) >= 0 || !types.isConstant(e)) {
+                pre = colour(e, values);
+            } else {
+                adjust = values.apply(e, 32);
+            }
+        } else if (rest != 0) {
+            throw new Refusal(call.position(), "execute of " + mt.name() + " takes at most a colour and an adjust_byte_count"
+                    + " after " + (mt.direct() ? "nothing" : "the index"));
+        }
+        if (mt.direct()) {
+            code.meterDirect(mt, pre, adjust);
+        } else {
+            code.meter(mt, index, pre, adjust);
+        }
+        return color(mt);
+    }
+
+    private static Expr colour(Expression e, Values values) {
+        long literal = colourLiteral(e);
+        return literal >= 0 ? constant(literal) : values.apply(e, 8);
+    }
+
+    /** {@code MeterColor_t.GREEN / YELLOW / RED} as TNA encodes them (0, 1, 3); -1 for anything else. */
+    private static long colourLiteral(Expression e) {
+        String v = enumMember(e, "MeterColor_t");
+        return switch (v == null ? "" : v) {
+            case "GREEN" -> MeterColor.GREEN;
+            case "YELLOW" -> MeterColor.YELLOW;
+            case "RED" -> MeterColor.RED;
+            default -> -1;
+        };
+    }
+
+    private void pin(Declaration.Instantiation in) {
+        for (Annotation a : in.annotations()) {
+            if (a.name().equals("stage")) {
+                control.pin(in.name(), Integer.parseInt(String.join("", a.body()).trim()));
+            }
+        }
+    }
+
+    private int width(TypeRef w, Declaration.Instantiation in) {
+        if (w instanceof TypeRef.DontCare) {
+            throw new Refusal(w.position(), Types.named(in.type()) + " " + in.name() + ": give the counter's width as bit<W>"
+                    + " (the lowering does not infer it)");
+        }
+        int bits = types.width(w);
+        if (bits < 1 || bits > Counter.MAX_WIDTH) {
+            throw new Refusal(w.position(), Types.named(in.type()) + " " + in.name() + ": width " + bits
+                    + " outside 1.." + Counter.MAX_WIDTH + " (p4c's CounterPerWord: a counter is at most 64 bits)");
+        }
+        return bits;
+    }
+
+    private static CounterType counterType(Argument a) {
+        String v = enumMember(a.value(), "CounterType_t");
+        return switch (v == null ? "" : v) {
+            case "PACKETS" -> CounterType.PACKETS;
+            case "BYTES" -> CounterType.BYTES;
+            case "PACKETS_AND_BYTES" -> CounterType.PACKETS_AND_BYTES;
+            default -> throw new Refusal(a.position(), "a counter's type is CounterType_t.PACKETS, BYTES or PACKETS_AND_BYTES");
+        };
+    }
+
+    private static MeterType meterType(Argument a) {
+        String v = enumMember(a.value(), "MeterType_t");
+        return switch (v == null ? "" : v) {
+            case "PACKETS" -> MeterType.PACKETS;
+            case "BYTES" -> MeterType.BYTES;
+            default -> throw new Refusal(a.position(), "a meter's type is MeterType_t.PACKETS or BYTES");
+        };
+    }
+
+    private static String enumMember(Expression e, String enumName) {
+        return e instanceof Expression.Member m && m.target() instanceof Expression.Name t && t.name().equals(enumName)
+                ? m.member() : null;
+    }
+}
