@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.engine;
 
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.compiler.ProgramCompiler;
+import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.model.p4.lower.P4Programs;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.program.StageProgram;
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The constructs of {@code p4/language_features.p4} (local variables, exit, const entries, a
- * parser value set, drop_ctl's bit 0, the egress control and its intrinsic metadata,
+ * parser value set, a CUSTOM hash from a CRCPolynomial, drop_ctl's bit 0, the egress control and its intrinsic metadata,
  * bypass_egress), lowered, placed and run: each frame leaves (or is dropped) as the program's
  * comments say, checked byte for byte on the frames that leave.
  */
@@ -33,6 +34,9 @@ class P4LanguageTest {
     private static final int DIFFSERV = 15;
     private static final int IDENTIFICATION = 18;
     private static final int TTL = 22;
+    private static final int CHECKSUM = 24;
+    /** CRC-16/CCITT-FALSE of the frames' source address 10.0.0.1, as the program's CUSTOM hash computes it. */
+    private static final int SOURCE_HASH = (int) Crc.named("crc16_ccitt").hash(new byte[] {10, 0, 0, 1});
 
     private record Departure(int port, byte[] frame) {
     }
@@ -76,9 +80,12 @@ class P4LanguageTest {
         return x;
     }
 
+    /** What ingress writes into an IPv4 frame: the TTL, and the source hash into the checksum field. */
     private static byte[] ttl(byte[] f, int ttl) {
         byte[] x = f.clone();
         x[TTL] = (byte) ttl;
+        x[CHECKSUM] = (byte) (SOURCE_HASH >>> 8);
+        x[CHECKSUM + 1] = (byte) SOURCE_HASH;
         return x;
     }
 
@@ -99,7 +106,7 @@ class P4LanguageTest {
         assertEquals(3, out.get(0).port());
         assertArrayEquals(egressed(ttl(udp, 63), 3), out.get(0).frame()); // ttl_left written back
         assertEquals(4, out.get(1).port());
-        assertArrayEquals(egressed(tcp, 4), out.get(1).frame()); // set_port_and_exit: the TTL is not written
+        assertArrayEquals(egressed(ttl(tcp, 64), 4), out.get(1).frame()); // set_port_and_exit: the TTL is not written
         // ICMP: no const entry, NoAction, no egress port written: dropped
         assertEquals(Map.of(SwitchEngine.DROP_NO_PORT, 1L), drops());
     }

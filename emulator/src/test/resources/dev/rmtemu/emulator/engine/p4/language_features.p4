@@ -4,6 +4,8 @@
 // - const entries: UDP (17) leaves on port 3, TCP (6) on port 4 (by an action that exits);
 //   any other protocol has no egress port and is dropped;
 // - a local variable: ttl_left = ttl - 1 is written back as the TTL (not for TCP: exited);
+// - a CUSTOM hash: CRC-16/CCITT-FALSE of the source address, from its CRCPolynomial, goes into
+//   the IPv4 header checksum field of every IPv4 frame;
 // - drop_ctl: a TTL of 1 drops (bit 0), diffserv 1 cancels that drop with a later write of 0,
 //   diffserv 2 writes only bit 1 (no drop);
 // - egress: the egress port goes into the source MAC's low bits and the packet's length into
@@ -85,6 +87,9 @@ control SwitchIngress(inout header_t hdr, inout metadata_t ig_md,
                       in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,
                       inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
                       inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    CRCPolynomial<bit<16>>(16w0x1021, false, false, false, 16w0xffff, 16w0x0000) ccitt;
+    Hash<bit<16>>(HashAlgorithm_t.CUSTOM, ccitt) source_hash;
+
     action set_port(PortId_t port) {
         ig_tm_md.ucast_egress_port = port;
     }
@@ -109,6 +114,7 @@ control SwitchIngress(inout header_t hdr, inout metadata_t ig_md,
             ig_tm_md.ucast_egress_port = 0;
             exit;
         }
+        hdr.ipv4.hdr_checksum = source_hash.get({hdr.ipv4.src_addr});
         bit<8> ttl_left = hdr.ipv4.ttl - 1;
         by_protocol.apply();
         hdr.ipv4.ttl = ttl_left;

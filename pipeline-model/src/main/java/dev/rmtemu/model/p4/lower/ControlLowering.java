@@ -1,5 +1,6 @@
 package dev.rmtemu.model.p4.lower;
 
+import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
@@ -102,6 +103,7 @@ final class ControlLowering {
     private final Map<String, RegisterActionLowering.Lowered> registerActions = new HashMap<>();
     private final Map<String, Declaration.Instantiation> hashDecls = new HashMap<>();
     private final Map<String, HashUnit> hashUnits = new HashMap<>();
+    private final Map<String, Declaration.Instantiation> polynomials = new HashMap<>();
     /** Local variables in scope (a block's declarations end with it), each a metadata field of the gress. */
     private Map<String, Field> locals = new HashMap<>();
     private final Map<String, Integer> localNames = new HashMap<>();
@@ -254,11 +256,12 @@ final class ControlLowering {
             }
             case "RegisterAction" -> registerActionDecls.put(in.name(), in);
             case "Hash" -> {
-                if (typeArgs.size() != 1 || in.arguments().size() != 1) {
-                    throw new Refusal(in.position(), "Hash " + in.name() + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO) (CUSTOM is not supported yet)");
+                if (typeArgs.size() != 1 || in.arguments().isEmpty() || in.arguments().size() > 2) {
+                    throw new Refusal(in.position(), "Hash " + in.name() + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO[, polynomial])");
                 }
                 hashDecls.put(in.name(), in);
             }
+            case "CRCPolynomial" -> polynomials.put(in.name(), in);
             default -> throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
         }
     }
@@ -286,21 +289,55 @@ final class ControlLowering {
             throw new Refusal(call.position(), "Hash " + name + " is used twice; the lowering gives each Hash instance one get");
         }
         Expression algo = in.arguments().get(0).value();
-        String algorithm = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
+        boolean custom = algo instanceof Expression.Member m && m.member().equals("CUSTOM")
+                && m.target() instanceof Expression.Name t && t.name().equals("HashAlgorithm_t");
+        String named = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
                 && t.name().equals("HashAlgorithm_t") ? ALGORITHMS.get(m.member()) : null;
-        if (algorithm == null) {
+        if (named == null && !custom) {
             throw new Refusal(algo.position(), "hash algorithm " + RegisterActionLowering.path(algo)
-                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 are)");
+                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 and CUSTOM are)");
         }
+        if (custom != (in.arguments().size() == 2)) {
+            throw new Refusal(in.position(), "Hash " + name + ": a CRCPolynomial goes with HashAlgorithm_t.CUSTOM, and only with it");
+        }
+        HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value()) : HashAlgorithm.byName(named);
         List<Field> inputs = new ArrayList<>();
         for (Expression e : list.elements()) {
             inputs.add(field(e));
         }
         int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
-        h = c.hash(name, HashAlgorithm.byName(algorithm), bits, inputs.toArray(new Field[0]));
+        h = c.hash(name, algorithm, bits, inputs.toArray(new Field[0]));
         pin(in.annotations(), name);
         hashUnits.put(name, h);
         return hash(h);
+    }
+
+    /**
+     * TNA's {@code CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)} as a CRC in
+     * the Rocksoft model: coeff is the polynomial without its x^W term, reversed reflects input
+     * and output. The msb and extended forms are refused (their encodings are not modelled).
+     */
+    private HashAlgorithm polynomial(Expression ref) {
+        Declaration.Instantiation p = ref instanceof Expression.Name n ? polynomials.get(n.name()) : null;
+        if (p == null) {
+            throw new Refusal(ref.position(), "a CUSTOM hash's polynomial must name a CRCPolynomial instance of control " + control.name());
+        }
+        List<TypeRef> typeArgs = p.type() instanceof TypeRef.Named n ? n.arguments() : List.of();
+        if (typeArgs.size() != 1 || p.arguments().size() != 6) {
+            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + " needs <bit<W>>(coeff, reversed, msb, extended, init, xor)");
+        }
+        int width = types.width(typeArgs.get(0));
+        if (width < 8 || width > 32) {
+            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + " of " + width + " bits: rmtemu's CRCs are 8 to 32 bits wide");
+        }
+        List<Argument> a = p.arguments();
+        if (types.constant(a.get(2).value()) != 0 || types.constant(a.get(3).value()) != 0) {
+            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + ": msb and extended polynomials are not supported by the lowering"
+                    + " (msb = false, extended = false are)");
+        }
+        boolean reversed = types.constant(a.get(1).value()) != 0;
+        return new Crc("crc" + width + "_custom", width, types.constant(a.get(0).value()), types.constant(a.get(4).value()),
+                reversed, reversed, types.constant(a.get(5).value()));
     }
 
     private boolean isField(Expression e) {

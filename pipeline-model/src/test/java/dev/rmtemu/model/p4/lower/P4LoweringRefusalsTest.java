@@ -93,7 +93,17 @@ class P4LoweringRefusalsTest {
     @Test
     void randomHash() {
         assertRefused("Hash<bit<16>>(HashAlgorithm_t.CRC32)", "Hash<bit<16>>(HashAlgorithm_t.RANDOM)", "HashAlgorithm_t.RANDOM",
-                "hash algorithm HashAlgorithm_t.RANDOM is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 are)");
+                "hash algorithm HashAlgorithm_t.RANDOM is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 and CUSTOM are)");
+    }
+
+    /** Its legal twin (msb = false, extended = false) is P4LanguageTest's ccitt polynomial. */
+    @Test
+    void anMsbCrcPolynomial() {
+        assertRefused("    Hash<bit<16>>(HashAlgorithm_t.CRC32) flow_hash;",
+                "    CRCPolynomial<bit<16>>(16w0x1021, false, true, false, 16w0xffff, 16w0) poly;\n"
+                        + "    Hash<bit<16>>(HashAlgorithm_t.CUSTOM, poly) flow_hash;",
+                "CRCPolynomial<", "CRCPolynomial poly: msb and extended polynomials are not supported by the lowering"
+                        + " (msb = false, extended = false are)");
     }
 
     @Test
