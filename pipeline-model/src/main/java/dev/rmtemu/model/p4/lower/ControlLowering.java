@@ -99,6 +99,8 @@ final class ControlLowering {
     private final Map<String, MatchTable> tables = new HashMap<>();
     private final Map<String, Field> fields;
     private final Map<String, RegisterArray> registers = new HashMap<>();
+    /** The struct of each pair register (lo = its first field, hi = its second). */
+    private final Map<String, Declaration.StructLike> pairs = new HashMap<>();
     private final Map<String, Declaration.Instantiation> registerActionDecls = new HashMap<>();
     private final Map<String, RegisterActionLowering.Lowered> registerActions = new HashMap<>();
     private final Map<String, Declaration.Instantiation> hashDecls = new HashMap<>();
@@ -183,7 +185,8 @@ final class ControlLowering {
                 if (array == null) {
                     throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
                 }
-                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, in, this::isField);
+                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, in, this::isField,
+                        pairs.get(array.name()));
                 c.action(l.action());
                 registerActions.put(e.getKey(), l);
             });
@@ -243,15 +246,22 @@ final class ControlLowering {
                 if (typeArgs.size() != 2 || in.arguments().isEmpty() || in.arguments().size() > 2) {
                     throw new Refusal(in.position(), "Register " + in.name() + " needs Register<bit<W>, I>(size[, initial_value])");
                 }
-                if (types.structLike(typeArgs.get(0)) != null) {
-                    throw new Refusal(in.position(), "Register " + in.name() + " of a struct (a pair of words) is not supported by the lowering yet");
+                Declaration.StructLike pair = types.structLike(typeArgs.get(0));
+                if (pair != null && (pair.fields().size() != 2
+                        || types.width(pair.fields().get(0).type()) != types.width(pair.fields().get(1).type()))) {
+                    throw new Refusal(in.position(), "Register " + in.name() + " of " + pair.name()
+                            + ": a register cell is one word or a struct of two words of one width (a lo/hi pair)");
                 }
                 if (in.arguments().size() == 2 && types.constant(in.arguments().get(1).value()) != 0) {
                     throw new Refusal(in.arguments().get(1).position(), "Register " + in.name()
                             + ": an initial_value other than 0 is not supported by the lowering yet");
                 }
-                RegisterArray r = c.register(in.name(), types.width(typeArgs.get(0)), (int) types.constant(in.arguments().get(0).value()));
+                int wordBits = types.width(pair == null ? typeArgs.get(0) : pair.fields().get(0).type());
+                RegisterArray r = c.register(in.name(), wordBits, pair != null, (int) types.constant(in.arguments().get(0).value()));
                 registers.put(in.name(), r);
+                if (pair != null) {
+                    pairs.put(in.name(), pair);
+                }
                 pin(in.annotations(), in.name());
             }
             case "RegisterAction" -> registerActionDecls.put(in.name(), in);
@@ -362,7 +372,8 @@ final class ControlLowering {
         }
         Expr index = value(call.arguments().get(0).value(), params, 32);
         Expr in = ra.input() == null ? constant(0) : read(field(ra.input()));
-        code.execute(ra.action(), index, in);
+        Expr inHi = ra.inputHi() == null ? constant(0) : read(field(ra.inputHi()));
+        code.execute(ra.action(), index, in, inHi);
     }
 
     // ---- tables

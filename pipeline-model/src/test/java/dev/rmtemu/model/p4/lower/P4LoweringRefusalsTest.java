@@ -212,6 +212,30 @@ class P4LoweringRefusalsTest {
                 lines);
     }
 
+    /** Its legal twin, a struct of two words, is P4PairRegisterTest's pair_t. */
+    @Test
+    void registerOfAStructOfThreeWords() {
+        String src = base().replace("struct empty_t {}", "struct empty_t {}\nstruct triple_t { bit<32> a; bit<32> b; bit<32> c; }");
+        assertRefused(src, "    Register<bit<32>, bit<16>>(65536) flow_count;",
+                "    Register<bit<32>, bit<16>>(65536) flow_count;\n    Register<triple_t, bit<16>>(8) triples;",
+                "Register<triple_t", "Register triples of triple_t: a register cell is one word or a struct of two words of one width"
+                        + " (a lo/hi pair)");
+    }
+
+    /**
+     * rmtemu's register action has one output source (Tofino 1's stateful ALU one output ALU;
+     * p4c's bf-p4c/mau/stateful_alu.cpp, CreateSaluInstruction, maps the apply body onto it).
+     * Its legal twin, one word returned from both branches, is the base program's body.
+     */
+    @Test
+    void branchesReturningDifferentWords() {
+        assertRefused("            value = value + 1;\n            rv = value;\n",
+                "            if (value > 5) {\n                rv = value;\n                value = value + 1;\n            } else {\n"
+                        + "                value = value + 1;\n                rv = value;\n            }\n",
+                "RegisterAction<", "RegisterAction increment: its branches return different words, and a stateful ALU has one"
+                        + " output (return the same word, old or new, from each branch)");
+    }
+
     private static String at(String text, String what) {
         int offset = text.indexOf(what);
         int line = 1 + (int) text.substring(0, offset).chars().filter(ch -> ch == '\n').count();
