@@ -28,7 +28,20 @@ class P4PairRegisterTest {
 
     @Test
     void theRegisterActionCountsPacketsAndBytesInOneCellAndReturnsTheBytes() {
-        StageProgram p = ProgramCompiler.compile(P4Programs.text("pair_register.p4", P4RouterTest.resource("pair_register.p4"),
+        assertCounts(P4RouterTest.resource("pair_register.p4"), 0, 0);
+    }
+
+    /** initial_value {lo, hi}: every cell starts there (and register_reset returns it there). */
+    @Test
+    void anInitialValueIsWhereTheCountsStart() {
+        String text = P4RouterTest.resource("pair_register.p4");
+        String plain = "Register<pair_t, bit<1>>(1) totals;";
+        assertTrue(text.contains(plain));
+        assertCounts(text.replace(plain, "Register<pair_t, bit<1>>(1, {10, 1000}) totals;"), 10, 1000);
+    }
+
+    private static void assertCounts(String programText, long packets, long bytes0) {
+        StageProgram p = ProgramCompiler.compile(P4Programs.text("pair_register.p4", programText,
                 PreprocessorOptions.defaults()).require(), TOFINO1).requireAccepted().program();
         assertTrue(p.register("totals").pair());
         SwitchEngine e = new SwitchEngine(new SwitchConfig(TOFINO1, p, SwitchConfig.defaultPorts(TOFINO1),
@@ -48,7 +61,7 @@ class P4PairRegisterTest {
         }
         e.drain();
         assertEquals(3, out.size());
-        long bytes = 0;
+        long bytes = bytes0;
         for (int i = 0; i < 3; i++) {
             bytes += lengths[i];
             byte[] expected = in.get(i).clone();
@@ -59,7 +72,7 @@ class P4PairRegisterTest {
             assertArrayEquals(expected, out.get(i), "frame " + i);
         }
         int pipe = 0; // port 1's pipe
-        assertEquals(3, e.state().readRegister(pipe, "totals", 0));
-        assertEquals(206, e.state().readRegisterHi(pipe, "totals", 0));
+        assertEquals(packets + 3, e.state().readRegister(pipe, "totals", 0));
+        assertEquals(bytes0 + 206, e.state().readRegisterHi(pipe, "totals", 0));
     }
 }

@@ -344,9 +344,15 @@ public final class ProgramBuilder {
         }
 
         public RegisterArray register(String arrayName, int wordBits, boolean pair, int size) {
+            return register(arrayName, wordBits, pair, size, 0, 0);
+        }
+
+        /** A register array whose cells start at {@code initialLo} / {@code initialHi} (TNA's initial_value). */
+        public RegisterArray register(String arrayName, int wordBits, boolean pair, int size, long initialLo, long initialHi) {
             checkOpen();
             claim(arrayName);
-            RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, StageProgram.UNPLACED);
+            RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, StageProgram.UNPLACED,
+                    initialLo, initialHi);
             registers.add(r);
             ctlRegisters.add(r);
             return r;

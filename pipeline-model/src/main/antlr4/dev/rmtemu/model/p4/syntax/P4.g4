@@ -484,6 +484,9 @@ expression
     | (TRUE | FALSE)                                                    # booleanLiteral
     | STRING_LITERAL                                                    # stringLiteral
     | THIS                                                              # thisExpression
+    // f<T>(args) of a plain name, as a primary: a predicate in the left-recursive suffix below
+    // is not consulted when the comparison reading (f < T) > (args) is also viable
+    | {typeAhead(3)}? nonTypeName '<' typeArgumentList '>' '(' argumentList ')'  # genericFunctionCall
     | '.'? nonTypeName                                                  # nameExpression
     | ERROR '.' name                                                    # errorMember
     | '{' '#' '}'                                                       # invalidHeader

@@ -175,13 +175,27 @@ final class ParserLowering {
                     return;
                 }
             }
-            if (st instanceof Statement.Empty) {
+            if (st instanceof Statement.Empty || isPortMetadataUnpack(c, st)) {
                 continue;
             }
             throw new Refusal(st.position(), "this statement in parser state " + s.name() + " is not supported by the lowering"
-                    + " (extract, advance and sub-parser apply are)");
+                    + " (extract, advance, port_metadata_unpack and sub-parser apply are)");
         }
         transition(c, p, s);
+    }
+
+    /**
+     * {@code md = port_metadata_unpack<T>(pkt);} into the metadata: like
+     * {@code advance(PORT_METADATA_SIZE)} it reads no frame bytes in rmtemu, and the port
+     * metadata is what the control plane set for the port, which rmtemu does not model: the
+     * fields keep their initial value, 0.
+     */
+    private static boolean isPortMetadataUnpack(Context c, Statement st) {
+        return st instanceof Statement.Assignment a && a.value() instanceof Expression.Call call
+                && call.callee() instanceof Expression.Name n && n.name().equals("port_metadata_unpack")
+                && call.arguments().size() == 1 && call.arguments().get(0).value() instanceof Expression.Name p
+                && c.roles.get(p.name()) == Role.PACKET && a.target() instanceof Expression.Member m
+                && m.target() instanceof Expression.Name md && c.roles.get(md.name()) == Role.METADATA;
     }
 
     private Declaration subParser(Context c, String instance) {

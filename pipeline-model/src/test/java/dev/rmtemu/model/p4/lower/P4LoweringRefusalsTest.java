@@ -119,12 +119,6 @@ class P4LoweringRefusalsTest {
     }
 
     @Test
-    void registerWithAnInitialValue() {
-        assertRefused("Register<bit<32>, bit<16>>(65536) flow_count;", "Register<bit<32>, bit<16>>(65536, 7) flow_count;", "7) flow_count",
-                "Register flow_count: an initial_value other than 0 is not supported by the lowering yet");
-    }
-
-    @Test
     void headerStack() {
         assertRefused("    tcp_h tcp;\n}", "    tcp_h tcp;\n    tcp_h[2] more;\n}", "tcp_h[2] more",
                 "member more of header_t: only headers are supported in the headers struct by the lowering (no stacks, unions or nested structs)");
