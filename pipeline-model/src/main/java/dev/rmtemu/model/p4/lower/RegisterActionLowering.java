@@ -11,8 +11,11 @@ import dev.rmtemu.model.register.Predicate;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -33,7 +36,7 @@ final class RegisterActionLowering {
     private final String loField;
     private final String hiField;
     /** What each branch returns (C0 / NOT_C0 / ALWAYS): the ALU has one output word. */
-    private final java.util.Map<Predicate, RegisterAction.OutputSource> outputs = new java.util.LinkedHashMap<>();
+    private final Map<Predicate, RegisterAction.OutputSource> outputs = new LinkedHashMap<>();
     private final Types types;
     private final String valueName;
     private final String rvName;
@@ -91,7 +94,7 @@ final class RegisterActionLowering {
 
     /** The ALU's one output: the same word from every branch that returns one (else refused). */
     private void output(Declaration.Instantiation decl) {
-        java.util.Set<RegisterAction.OutputSource> sources = new java.util.HashSet<>(outputs.values());
+        Set<RegisterAction.OutputSource> sources = new HashSet<>(outputs.values());
         if (sources.size() > 1) {
             throw new Refusal(decl.position(), "RegisterAction " + decl.name() + ": its branches return different words, and a"
                     + " stateful ALU has one output (return the same word, old or new, from each branch)");
