@@ -57,6 +57,11 @@ public final class SwitchEngine {
     /** Tofino allows one resubmission per packet. */
     public static final int MAX_RESUBMITS = 1;
 
+    /**
+     * The bit of TNA's drop_ctl that drops the packet (bit 1 disables digests, bit 2 mirroring);
+     * the deparser acts on the pass's last value, so a later write of 0 cancels a drop.
+     */
+    private static final long DROP_CTL_DROP = 1;
     public static final String DROP_INGRESS = "ingress_drop_ctl";
     public static final String DROP_EGRESS = "egress_drop_ctl";
     public static final String DROP_NO_PORT = "no_egress_port";
@@ -131,6 +136,8 @@ public final class SwitchEngine {
     private final Field fMcast;
     private final Field fDrop;
     private final Field fResubmit;
+    /** TNA's ig_intr_tm_md.bypass_egress (null when the program never writes it). */
+    private final Field fBypassEgress;
     private final Field fEgressPort;
     private final Field fEgressQid;
     private final Field fEnqQdepth;
@@ -273,6 +280,7 @@ public final class SwitchEngine {
                 digestByType[dg.type()] = dg;
             }
         }
+        fBypassEgress = program.intrinsic(Intrinsic.BYPASS_EGRESS);
         fEgressPort = program.intrinsic(Intrinsic.EGRESS_PORT);
         fEgressQid = program.intrinsic(Intrinsic.EGRESS_QID);
         fEnqQdepth = program.intrinsic(Intrinsic.ENQ_QDEPTH);
@@ -394,6 +402,16 @@ public final class SwitchEngine {
     /** The control plane: registers and table entries. */
     public PipelineState state() {
         return state;
+    }
+
+    /** The control plane: adds a value/mask entry to one of the parser's value sets ({@code pvs_add}). */
+    public void addParserValueSetEntry(String valueSet, long value, long mask) {
+        frames.addValueSetEntry(valueSet, value, mask);
+    }
+
+    /** The control plane: empties one of the parser's value sets ({@code pvs_clear}). */
+    public void clearParserValueSet(String valueSet) {
+        frames.clearValueSet(valueSet);
     }
 
     /** Multicast group g (1-based, as mcast_grp_a) replicates to these front-panel ports. */
@@ -768,7 +786,7 @@ public final class SwitchEngine {
         if (ingressMirrors != null) {
             mirror(ingressMirrors, fMirrorType, fDrop, slot, phv, pipe, toTm); // ingress to egress, dropped or not
         }
-        if (phv.get(fDrop) != 0) {
+        if ((phv.get(fDrop) & DROP_CTL_DROP) != 0) {
             drop(slot, causeIngress);
             return;
         }
@@ -876,6 +894,9 @@ public final class SwitchEngine {
         }
         if (fMirrorType != null) {
             phv.load(fMirrorType, 0);
+        }
+        if (fBypassEgress != null) {
+            phv.load(fBypassEgress, 0);
         }
     }
 
@@ -1005,7 +1026,9 @@ public final class SwitchEngine {
         loadEgressIntrinsics(phv, portNumber, slot);
         metrics.recordQueueingDelayCycles(out, dq.qid(), dq.deqTimedelta());
         boolean copy = pool.mirrorSession(slot) != 0;
-        if (hasEgress && !copy) {
+        // a mirrored copy skips egress (see mirror); bypass_egress skips the egress control and deparser
+        boolean runsEgress = hasEgress && !copy && (fBypassEgress == null || phv.get(fBypassEgress) == 0);
+        if (runsEgress) {
             phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
             if (egressMirrors != null) {
@@ -1014,11 +1037,11 @@ public final class SwitchEngine {
                         dq.serialisationStartCycle() + egressToWire + tmCycles);
             }
         }
-        if (fEgressDrop != null && phv.get(fEgressDrop) != 0) {
+        if (fEgressDrop != null && (phv.get(fEgressDrop) & DROP_CTL_DROP) != 0) {
             drop(slot, causeEgress, recirc ? PacketTap.NO_PORT : out, dq.qid());
             return;
         }
-        if (framesWritable && hasEgress && phv.headerWritten() && !copy) {
+        if (framesWritable && runsEgress && phv.headerWritten()) {
             // the egress deparser writes the frame that leaves; the port serialises that frame
             // (a header egress added or removed lengthens or shortens it on the wire)
             int before = pool.record(slot).wireLength();

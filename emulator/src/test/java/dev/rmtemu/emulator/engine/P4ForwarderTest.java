@@ -56,6 +56,20 @@ class P4ForwarderTest {
         assertForwards(text.replace(withSwitch, withHit));
     }
 
+    /**
+     * TNA's port_metadata_unpack instead of the TofinoIngressParser sub-parser: it reads no frame
+     * bytes (rmtemu's frames start at the Ethernet header) and leaves the metadata at 0.
+     */
+    @Test
+    void portMetadataUnpackReadsNoFrameBytes() {
+        String text = P4RouterTest.resource("exact_forwarder.p4");
+        String subParser = "        tofino_parser.apply(pkt, ig_intr_md);\n";
+        String metadata = "struct metadata_t {}";
+        assertTrue(text.contains(subParser) && text.contains(metadata));
+        assertForwards(text.replace(metadata, "struct port_md_t { bit<64> unused; }\nstruct metadata_t { port_md_t port_md; }")
+                .replace(subParser, "        pkt.extract(ig_intr_md);\n        ig_md.port_md = port_metadata_unpack<port_md_t>(pkt);\n"));
+    }
+
     private static void assertForwards(String programText) {
         StageProgram p = ProgramCompiler.compile(P4Programs.text("exact_forwarder.p4", programText,
                 PreprocessorOptions.defaults()).require(), TOFINO1).requireAccepted().program();

@@ -71,7 +71,8 @@ final class PlacedStages {
             }
             for (RegisterArray r : u.arrays) {
                 if (!remap.containsKey(r)) {
-                    RegisterArray c = new RegisterArray(r.id(), r.name(), r.wordBits(), r.pair(), r.size(), r.gress(), u.stage);
+                    RegisterArray c = new RegisterArray(r.id(), r.name(), r.wordBits(), r.pair(), r.size(), r.gress(), u.stage,
+                            r.initialLo(), r.initialHi());
                     remap.put(r, c);
                     registers.set(r.id(), c);
                     sp.registers.add(c);

@@ -395,9 +395,15 @@ public final class ProgramBuilder {
         }
 
         public RegisterArray register(String arrayName, int wordBits, boolean pair, int size) {
+            return register(arrayName, wordBits, pair, size, 0, 0);
+        }
+
+        /** A register array whose cells start at {@code initialLo} / {@code initialHi} (TNA's initial_value). */
+        public RegisterArray register(String arrayName, int wordBits, boolean pair, int size, long initialLo, long initialHi) {
             checkOpen();
             claim(arrayName);
-            RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, StageProgram.UNPLACED);
+            RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, StageProgram.UNPLACED,
+                    initialLo, initialHi);
             registers.add(r);
             ctlRegisters.add(r);
             return r;
@@ -424,13 +430,19 @@ public final class ProgramBuilder {
         /** A table whose actions the control plane names ({@code table_add TABLE ACTION ...}). */
         public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
                                 Field... key) {
+            return table(tableName, kind, size, actionDataBits, actions, List.of(), key);
+        }
+
+        /** As above, with the entries the program fixes (P4's {@code const entries}: the control plane cannot change them). */
+        public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
+                                List<MatchTable.ConstEntry> constEntries, Field... key) {
             checkOpen();
             for (Field f : key) {
                 checkVisible(gress, f, "table " + tableName);
             }
             claim(tableName);
             MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress,
-                    StageProgram.UNPLACED, List.of(), actions);
+                    StageProgram.UNPLACED, constEntries, actions);
             tables.add(t);
             ctlTables.add(t);
             return t;

@@ -16,8 +16,16 @@ public final class RegisterArray {
     private final Gress gress;
     private final int stage;
     private final long wordMask;
+    private final long initialLo;
+    private final long initialHi;
 
     public RegisterArray(int id, String name, int wordBits, boolean pair, int size, Gress gress, int stage) {
+        this(id, name, wordBits, pair, size, gress, stage, 0, 0);
+    }
+
+    /** As above, every cell starting at {@code initialLo} (and {@code initialHi}): TNA's Register initial_value. */
+    public RegisterArray(int id, String name, int wordBits, boolean pair, int size, Gress gress, int stage,
+                         long initialLo, long initialHi) {
         if (wordBits < 1 || wordBits > 64) {
             throw new IllegalArgumentException("register " + name + ": word width " + wordBits + " outside 1..64");
         }
@@ -32,6 +40,18 @@ public final class RegisterArray {
         this.gress = gress;
         this.stage = stage;
         this.wordMask = wordBits == 64 ? -1L : (1L << wordBits) - 1;
+        this.initialLo = initialLo & wordMask;
+        this.initialHi = pair ? initialHi & wordMask : 0;
+    }
+
+    /** The value every cell's lo word starts at, and returns to on a reset. */
+    public long initialLo() {
+        return initialLo;
+    }
+
+    /** The value every cell's hi word starts at (0 for a single-word array). */
+    public long initialHi() {
+        return initialHi;
     }
 
     public int id() {

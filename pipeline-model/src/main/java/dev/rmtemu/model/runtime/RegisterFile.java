@@ -18,6 +18,7 @@ public final class RegisterFile {
             if (a.gress() == gress) {
                 lo[a.id()] = new long[a.size()];
                 hi[a.id()] = a.pair() ? new long[a.size()] : null;
+                reset(a);
             }
         }
     }
@@ -39,11 +40,12 @@ public final class RegisterFile {
         }
     }
 
+    /** Every cell back to the array's initial value (0 unless the program gave one). */
     public void reset(RegisterArray a) {
-        Arrays.fill(lo[a.id()], 0);
+        Arrays.fill(lo[a.id()], a.initialLo());
         long[] h = hi[a.id()];
         if (h != null) {
-            Arrays.fill(h, 0);
+            Arrays.fill(h, a.initialHi());
         }
     }
 

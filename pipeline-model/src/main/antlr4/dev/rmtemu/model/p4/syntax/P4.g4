@@ -484,18 +484,21 @@ expression
     | (TRUE | FALSE)                                                    # booleanLiteral
     | STRING_LITERAL                                                    # stringLiteral
     | THIS                                                              # thisExpression
+    // f<T>(args) of a plain name, as a primary: a predicate in the left-recursive suffix below
+    // is not consulted when the comparison reading (f < T) > (args) is also viable
+    | {typeAhead(3)}? nonTypeName '<' typeArgumentList '>' '(' argumentList ')'  # genericFunctionCall
     | '.'? nonTypeName                                                  # nameExpression
     | ERROR '.' name                                                    # errorMember
     | '{' '#' '}'                                                       # invalidHeader
     | '{' expressionList ','? '}'                                       # listExpression
     | '{' kvPair (',' kvPair)* (',' '...')? ','? '}'                    # structExpression
-    | {typeAhead(2)}? '(' typeRef ')' expression                        # cast
-    | '(' expression ')'                                                # parenthesized
     | expression '.' name                                               # member
     | expression '[' expression ']'                                     # index
     | expression '[' expression ':' expression ']'                      # slice
     | expression {typeAhead(2)}? '<' typeArgumentList '>' '(' argumentList ')' # genericCall
     | expression '(' argumentList ')'                                   # call
+    | {typeAhead(2)}? '(' typeRef ')' expression                        # cast
+    | '(' expression ')'                                                # parenthesized
     | op=('!' | '~' | '-' | '+') expression                             # unary
     | expression op=('*' | '/' | '%') expression                        # binary
     | expression op=('+' | '-' | '|+|' | '|-|' | '++') expression       # binary

@@ -218,8 +218,9 @@ final class DeparserExterns {
         if (e instanceof Expression.Member m && m.target() instanceof Expression.Name n && n.name().equals(meta) && metaStruct != null) {
             for (Declaration.Field mf : metaStruct.fields()) {
                 if (mf.name().equals(m.member())) {
+                    // keyed as ControlLowering keys a gress's metadata fields, so a field the control wrote is the one packed
                     String name = controlMeta + "." + m.member();
-                    return fields.computeIfAbsent(name, x -> b.metadata(Gress.INGRESS, x, types.width(mf.type())));
+                    return fields.computeIfAbsent(Gress.INGRESS + ":" + name, x -> b.metadata(Gress.INGRESS, name, types.width(mf.type())));
                 }
             }
         }

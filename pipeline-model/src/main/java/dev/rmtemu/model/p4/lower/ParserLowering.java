@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -76,18 +77,20 @@ final class ParserLowering {
     private final Set<String> done = new LinkedHashSet<>();
     private final Deque<Runnable> work = new ArrayDeque<>();
     private final Map<String, Integer> continuations = new HashMap<>();
+    /** The parsers' value sets, by name, in declaration order (the control plane fills them: {@code pvs_add}). */
+    private final Map<String, int[]> valueSets = new LinkedHashMap<>();
 
     private ParserLowering(Types types, Headers headers) {
         this.types = types;
         this.headers = headers;
     }
 
-    /** The parse graph of a TNA ingress parser {@code (packet_in, out H, out M, out ingress_intrinsic_metadata_t)}. */
-    static ParseGraph lower(Types types, Headers headers, Declaration.Parser parser) {
+    /** The parse graph of a TNA parser {@code (packet_in, out H, out M, out ingress/egress_intrinsic_metadata_t)}. */
+    static ParseGraph lower(Types types, Headers headers, Declaration.Parser parser, String gress) {
         List<Parameter> ps = parser.type().parameters();
         if (ps.size() != 4) {
-            throw new Refusal(parser.position(), "ingress parser " + parser.name()
-                    + " must have TNA's four parameters (packet_in, out headers, out metadata, out ingress_intrinsic_metadata_t)");
+            throw new Refusal(parser.position(), gress + " parser " + parser.name()
+                    + " must have TNA's four parameters (packet_in, out headers, out metadata, out " + gress + "_intrinsic_metadata_t)");
         }
         Map<String, Role> roles = new HashMap<>();
         roles.put(ps.get(0).name(), Role.PACKET);
@@ -104,6 +107,9 @@ final class ParserLowering {
         ParseGraph.Builder g = ParseGraph.builder(parser.name());
         for (Headers.Instance h : headers.instances()) {
             g.header(h.name(), h.type());
+        }
+        for (Map.Entry<String, int[]> v : l.valueSets.entrySet()) {
+            g.valueSet(v.getKey(), v.getValue()[0], v.getValue()[1]);
         }
         for (Pending p : l.built) {
             ParseGraph.StateBuilder s = g.state(p.name);
@@ -170,13 +176,27 @@ final class ParserLowering {
                     return;
                 }
             }
-            if (st instanceof Statement.Empty) {
+            if (st instanceof Statement.Empty || isPortMetadataUnpack(c, st)) {
                 continue;
             }
             throw new Refusal(st.position(), "this statement in parser state " + s.name() + " is not supported by the lowering"
-                    + " (extract, advance and sub-parser apply are)");
+                    + " (extract, advance, port_metadata_unpack and sub-parser apply are)");
         }
         transition(c, p, s);
+    }
+
+    /**
+     * {@code md = port_metadata_unpack<T>(pkt);} into the metadata: like
+     * {@code advance(PORT_METADATA_SIZE)} it reads no frame bytes in rmtemu, and the port
+     * metadata is what the control plane set for the port, which rmtemu does not model: the
+     * fields keep their initial value, 0.
+     */
+    private static boolean isPortMetadataUnpack(Context c, Statement st) {
+        return st instanceof Statement.Assignment a && a.value() instanceof Expression.Call call
+                && call.callee() instanceof Expression.Name n && n.name().equals("port_metadata_unpack")
+                && call.arguments().size() == 1 && call.arguments().get(0).value() instanceof Expression.Name p
+                && c.roles.get(p.name()) == Role.PACKET && a.target() instanceof Expression.Member m
+                && m.target() instanceof Expression.Name md && c.roles.get(md.name()) == Role.METADATA;
     }
 
     private Declaration subParser(Context c, String instance) {
@@ -192,11 +212,19 @@ final class ParserLowering {
         return null;
     }
 
-    /** A parser's local declarations: sub-parser instances only (a value set or an extern is refused by name). */
+    /** A parser's local declarations: sub-parser instances and value sets of bit<W> (an extern is refused by name). */
     private void checkLocals(Declaration.Parser p) {
         for (Declaration d : p.locals()) {
             if (d instanceof Declaration.ValueSet v) {
-                throw new Refusal(v.position(), "value_set " + v.name() + " is not supported by the lowering yet");
+                if (types.structLike(v.type()) != null) {
+                    throw new Refusal(v.position(), "value_set " + v.name() + " of a struct is not supported by the lowering (bit<W> is)");
+                }
+                int size = (int) types.constant(v.size());
+                if (size < 1) {
+                    throw new Refusal(v.size().position(), "value_set " + v.name() + " needs a size of at least 1");
+                }
+                valueSets.putIfAbsent(v.name(), new int[] {types.width(v.type()), size});
+                continue;
             }
             if (!(d instanceof Declaration.Instantiation in) || !(types.declaration(Types.named(in.type())) instanceof Declaration.Parser)) {
                 String what = d instanceof Declaration.Instantiation in ? "extern " + Types.named(in.type()) + " (" + in.name() + ")"
@@ -340,9 +368,13 @@ final class ParserLowering {
         if (e instanceof Expression.Range r) {
             return KeySet.range(types.constant(r.low()) & m, types.constant(r.high()) & m);
         }
-        if (e instanceof Expression.Name n && (types.declaration(n.name()) instanceof Declaration.ValueSet
-                || c.parser.locals().stream().anyMatch(d -> d instanceof Declaration.ValueSet v && v.name().equals(n.name())))) {
-            throw new Refusal(e.position(), "value_set " + n.name() + " is not supported by the lowering yet");
+        if (e instanceof Expression.Name n
+                && c.parser.locals().stream().anyMatch(d -> d instanceof Declaration.ValueSet v && v.name().equals(n.name()))) {
+            int bits = valueSets.get(n.name())[0];
+            if (bits != width) {
+                throw new Refusal(e.position(), "value_set " + n.name() + " holds bit<" + bits + "> values; the key has " + width + " bits");
+            }
+            return KeySet.valueSet(n.name());
         }
         return KeySet.exact(types.constant(e) & m);
     }

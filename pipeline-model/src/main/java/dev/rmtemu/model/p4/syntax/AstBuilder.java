@@ -673,6 +673,9 @@ final class AstBuilder {
             return new Expression.Index(at, expression(x.expression(0)), expression(x.expression(1)));
         } else if (e instanceof P4Parser.SliceContext x) {
             return new Expression.Slice(at, expression(x.expression(0)), expression(x.expression(1)), expression(x.expression(2)));
+        } else if (e instanceof P4Parser.GenericFunctionCallContext x) {
+            return new Expression.Call(at, new Expression.Name(at, text(x.nonTypeName()), false), typeArguments(x.typeArgumentList()),
+                    arguments(x.argumentList()));
         } else if (e instanceof P4Parser.GenericCallContext x) {
             return new Expression.Call(at, expression(x.expression()), typeArguments(x.typeArgumentList()), arguments(x.argumentList()));
         } else if (e instanceof P4Parser.CallContext x) {

@@ -99,6 +99,25 @@ class GrammarCornerCasesTest {
         assertEquals("(y >> 2)", show(shift.value()));
     }
 
+    /** f<T>(x) with a declared type T is a call, though (f < T) > (x) would parse too (TNA's port_metadata_unpack<T>(pkt)). */
+    @Test
+    void aFunctionCallWithANamedTypeArgumentIsACall() {
+        Program p = parse("struct T { bit<8> a; }\nextern U f<U>(in bit<8> x);\ncontrol C() { apply { y = f<T>(x); z = a < b; } }");
+        List<Statement> body = ((Declaration.Control) p.declarations().get(2)).apply().statements();
+        Expression.Call call = (Expression.Call) ((Statement.Assignment) body.get(0)).value();
+        assertEquals("f", ((Expression.Name) call.callee()).name());
+        assertEquals("T", ((TypeRef.Named) call.typeArguments().get(0)).name());
+        assertEquals("(a < b)", show(((Statement.Assignment) body.get(1)).value()));
+    }
+
+    /** A cast binds below member access: (T) a.b casts a.b. */
+    @Test
+    void aCastAppliesToTheWholeMemberAccess() {
+        Program p = parse("typedef bit<8> T;\ncontrol C() { apply { y = (T) a.b; } }");
+        Expression cast = ((Statement.Assignment) ((Declaration.Control) p.declarations().get(1)).apply().statements().get(0)).value();
+        assertEquals(Expression.Member.class, ((Expression.Cast) cast).operand().getClass());
+    }
+
     @Test
     void castAgainstParenthesisedExpressionByDeclaredTypes() {
         Program p = parse("typedef bit<8> T;\nconst T a = (T) -1;\nconst bit<8> b = (a) - 1;\nconst bit<8> c = (bit<8>) a;");
