@@ -65,9 +65,11 @@ class L2FwdP4TwinTest {
 
         List<String> irUse = P4Twins.stageUse(ir);
         List<String> p4Use = P4Twins.stageUse(p4);
-        assertEquals(List.of("ingress stage 0: sram 9, tcam 0, salus 0, hash bits 0, logical tables 1, gateways 0, map rams 5, stats alus 1"),
+        assertEquals(List.of("ingress stage 0: sram 9, tcam 0, salus 0, hash bits 0, logical tables 1, gateways 0, map rams 5, stats alus 1",
+                "latency {INGRESS=20}"),
                 irUse);
-        assertEquals(List.of("ingress stage 0: sram 4, tcam 0, salus 0, hash bits 0, logical tables 1, gateways 0, map rams 0, stats alus 0"),
+        assertEquals(List.of("ingress stage 0: sram 4, tcam 0, salus 0, hash bits 0, logical tables 1, gateways 0, map rams 0, stats alus 0",
+                "latency {INGRESS=20}"),
                 p4Use);
     }
 

@@ -4,6 +4,7 @@ import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.check.StageUsage;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.p4.lower.P4Programs;
@@ -107,10 +108,11 @@ final class P4Twins {
         return r;
     }
 
-    /** Per-stage use of a placed program on tofino1, one line per stage that uses anything. */
+    /** Per-stage use of a placed program on tofino1, one line per stage that uses anything, then the pipeline latency per gress. */
     static List<String> stageUse(StageProgram p) {
         List<String> rows = new ArrayList<>();
-        for (StageUsage u : ResourceChecker.check(p, TOFINO1).stages()) {
+        ResourceReport report = ResourceChecker.check(p, TOFINO1);
+        for (StageUsage u : report.stages()) {
             if (u.sramBlocks() + u.tcamBlocks() + u.statefulAlus() + u.hashBits() + u.logicalTables() + u.gateways() == 0) {
                 continue;
             }
@@ -119,6 +121,7 @@ final class P4Twins {
                     + u.logicalTables() + ", gateways " + u.gateways() + ", map rams " + u.mapRams()
                     + ", stats alus " + u.statsAlus());
         }
+        rows.add("latency " + report.pipelineLatencyCycles());
         return rows;
     }
 }

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.p4.lower;
 
+import dev.rmtemu.model.hash.Crc;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
@@ -37,6 +38,8 @@ import static dev.rmtemu.model.ir.Ir.add;
 import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.hash;
+import static dev.rmtemu.model.ir.Ir.max;
+import static dev.rmtemu.model.ir.Ir.min;
 import static dev.rmtemu.model.ir.Ir.or;
 import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.read;
@@ -91,6 +94,8 @@ final class ControlLowering {
     private final Map<String, RegisterActionLowering.Lowered> registerActions = new HashMap<>();
     private final Map<String, Declaration.Instantiation> hashDecls = new HashMap<>();
     private final Map<String, HashUnit> hashUnits = new HashMap<>();
+    private final Map<String, Declaration.Instantiation> polynomials = new HashMap<>();
+    private final Map<String, Declaration.StructLike> pairCells = new HashMap<>();
     private String headersParam;
     private String metadataParam;
     private Declaration.StructLike metadataStruct;
@@ -139,7 +144,8 @@ final class ControlLowering {
             if (array == null) {
                 throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
             }
-            RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, in, this::isField);
+            RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array,
+                    pairCells.get(((Expression.Name) reg).name()), in, this::isField);
             c.action(l.action());
             registerActions.put(e.getKey(), l);
         }
@@ -172,24 +178,29 @@ final class ControlLowering {
                 if (typeArgs.size() != 2 || in.arguments().isEmpty() || in.arguments().size() > 2) {
                     throw new Refusal(in.position(), "Register " + in.name() + " needs Register<bit<W>, I>(size[, initial_value])");
                 }
-                if (types.structLike(typeArgs.get(0)) != null) {
-                    throw new Refusal(in.position(), "Register " + in.name() + " of a struct (a pair of words) is not supported by the lowering yet");
-                }
-                if (in.arguments().size() == 2 && types.constant(in.arguments().get(1).value()) != 0) {
+                Declaration.StructLike pair = pairCell(in, typeArgs.get(0));
+                if (in.arguments().size() == 2 && (pair != null || types.constant(in.arguments().get(1).value()) != 0)) {
                     throw new Refusal(in.arguments().get(1).position(), "Register " + in.name()
                             + ": an initial_value other than 0 is not supported by the lowering yet");
                 }
-                RegisterArray r = c.register(in.name(), types.width(typeArgs.get(0)), (int) types.constant(in.arguments().get(0).value()));
+                int size = (int) types.constant(in.arguments().get(0).value());
+                RegisterArray r = pair == null ? c.register(in.name(), types.width(typeArgs.get(0)), size)
+                        : c.register(in.name(), types.width(pair.fields().get(0).type()), true, size);
+                if (pair != null) {
+                    pairCells.put(in.name(), pair);
+                }
                 registers.put(in.name(), r);
                 pin(in.annotations(), in.name());
             }
             case "RegisterAction" -> registerActionDecls.put(in.name(), in);
             case "Hash" -> {
-                if (typeArgs.size() != 1 || in.arguments().size() != 1) {
-                    throw new Refusal(in.position(), "Hash " + in.name() + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO) (CUSTOM is not supported yet)");
+                if (typeArgs.size() != 1 || in.arguments().isEmpty() || in.arguments().size() > 2) {
+                    throw new Refusal(in.position(), "Hash " + in.name()
+                            + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO) or Hash<bit<W>>(HashAlgorithm_t.CUSTOM, polynomial)");
                 }
                 hashDecls.put(in.name(), in);
             }
+            case "CRCPolynomial" -> polynomials.put(in.name(), in);
             default -> throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
         }
     }
@@ -212,26 +223,74 @@ final class ControlLowering {
         if (call.arguments().size() != 1 || !(call.arguments().get(0).value() instanceof Expression.ListExpression list)) {
             throw new Refusal(call.position(), "Hash " + name + ".get takes one list of fields ({a, b, ...})");
         }
-        HashUnit h = hashUnits.get(name);
-        if (h != null) {
-            throw new Refusal(call.position(), "Hash " + name + " is used twice; the lowering gives each Hash instance one get");
-        }
-        Expression algo = in.arguments().get(0).value();
-        String algorithm = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
-                && t.name().equals("HashAlgorithm_t") ? ALGORITHMS.get(m.member()) : null;
-        if (algorithm == null) {
-            throw new Refusal(algo.position(), "hash algorithm " + RegisterActionLowering.path(algo)
-                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 are)");
-        }
         List<Field> inputs = new ArrayList<>();
         for (Expression e : list.elements()) {
             inputs.add(field(e));
         }
+        HashUnit h = hashUnits.get(name);
+        if (h != null) {
+            // the same fields again (two register actions on one index): the one unit's output
+            if (h.inputs().equals(inputs)) {
+                return hash(h);
+            }
+            throw new Refusal(call.position(), "Hash " + name + " is used with two field lists; the lowering gives each Hash"
+                    + " instance one list of fields");
+        }
+        Expression algo = in.arguments().get(0).value();
+        boolean custom = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
+                && t.name().equals("HashAlgorithm_t") && m.member().equals("CUSTOM");
+        String algorithm = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
+                && t.name().equals("HashAlgorithm_t") ? ALGORITHMS.get(m.member()) : null;
+        if (algorithm == null && !custom || custom != (in.arguments().size() == 2)) {
+            throw new Refusal(algo.position(), "hash algorithm " + RegisterActionLowering.path(algo)
+                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32, and CUSTOM with a CRCPolynomial are)");
+        }
         int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
-        h = c.hash(name, HashAlgorithm.byName(algorithm), bits, inputs.toArray(new Field[0]));
+        HashAlgorithm function = custom ? polynomial(in.arguments().get(1).value()) : HashAlgorithm.byName(algorithm);
+        h = c.hash(name, function, bits, inputs.toArray(new Field[0]));
         pin(in.annotations(), name);
         hashUnits.put(name, h);
         return hash(h);
+    }
+
+    /**
+     * The CRC a {@code CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)} instance
+     * names, as TNA documents its arguments: the polynomial without its x^W term, whether input
+     * and output are bit-reflected, the initial value and the final XOR. An msb-first or
+     * extended polynomial changes where Tofino takes the hash bits from; the lowering supports
+     * the plain form (msb and extended false).
+     */
+    private HashAlgorithm polynomial(Expression e) {
+        Declaration.Instantiation p = e instanceof Expression.Name n ? polynomials.get(n.name()) : null;
+        if (p == null) {
+            throw new Refusal(e.position(), "a CUSTOM hash names a CRCPolynomial instance of control " + control.name());
+        }
+        List<TypeRef> typeArgs = p.type() instanceof TypeRef.Named n ? n.arguments() : List.of();
+        if (typeArgs.size() != 1 || p.arguments().size() != 6) {
+            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + " needs CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)");
+        }
+        if (types.constant(p.arguments().get(2).value()) != 0 || types.constant(p.arguments().get(3).value()) != 0) {
+            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + ": msb or extended true is not supported by the lowering yet");
+        }
+        int width = types.width(typeArgs.get(0));
+        boolean reversed = types.constant(p.arguments().get(1).value()) != 0;
+        long mask = Types.longMask(width);
+        return new Crc(p.name(), width, types.constant(p.arguments().get(0).value()) & mask,
+                types.constant(p.arguments().get(4).value()) & mask, reversed, reversed,
+                types.constant(p.arguments().get(5).value()) & mask);
+    }
+
+    /** The struct of a pair register's cell (two fields of one width, lo then hi), null for a scalar cell. */
+    private Declaration.StructLike pairCell(Declaration.Instantiation in, TypeRef cell) {
+        Declaration.StructLike s = types.structLike(cell);
+        if (s == null) {
+            return null;
+        }
+        if (s.kind() != Declaration.StructLike.Kind.STRUCT || s.fields().size() != 2
+                || types.width(s.fields().get(0).type()) != types.width(s.fields().get(1).type())) {
+            throw new Refusal(in.position(), "Register " + in.name() + ": a struct cell is a pair of two fields of one width (lo, hi)");
+        }
+        return s;
     }
 
     private boolean isField(Expression e) {
@@ -255,8 +314,13 @@ final class ControlLowering {
             throw new Refusal(call.position(), "execute takes the cell's index");
         }
         Expr index = value(call.arguments().get(0).value(), params, 32);
-        Expr in = ra.input() == null ? constant(0) : read(field(ra.input()));
-        code.execute(ra.action(), index, in);
+        List<Expression> inputs = ra.inputs();
+        Expr lo = inputs.isEmpty() ? constant(0) : read(field(inputs.get(0)));
+        if (inputs.size() < 2) {
+            code.execute(ra.action(), index, lo);
+        } else {
+            code.execute(ra.action(), index, lo, read(field(inputs.get(1))));
+        }
     }
 
     // ---- tables
@@ -689,6 +753,13 @@ final class ControlLowering {
         if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
                 && m.target() instanceof Expression.Name n && hashDecls.containsKey(n.name())) {
             return hashGet(call, n.name());
+        }
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Name f
+                && (f.name().equals("max") || f.name().equals("min")) && call.arguments().size() == 2) {
+            // TNA's max/min: one ALU operation of the container ALU (unsigned)
+            Expr l = value(call.arguments().get(0).value(), params, width);
+            Expr r = value(call.arguments().get(1).value(), params, width);
+            return f.name().equals("max") ? max(l, r) : min(l, r);
         }
         if (e instanceof Expression.Member || e instanceof Expression.Name) {
             return read(field(e));

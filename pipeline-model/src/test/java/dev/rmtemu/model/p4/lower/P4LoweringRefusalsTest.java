@@ -33,7 +33,16 @@ class P4LoweringRefusalsTest {
     private static void assertRefused(String from, String to, String at, String message) {
         String src = base();
         assertTrue(src.contains(from), from);
-        String text = src.replace(from, to);
+        assertRefusedText(src.replace(from, to), at, message);
+    }
+
+    /** The base program with two pair structs declared beside its metadata. */
+    private static String withPairStructs() {
+        return base().replace("struct empty_t {}", "struct empty_t {}\nstruct pair_t {\n    bit<32> lo;\n    bit<32> hi;\n}\n"
+                + "struct odd_pair_t {\n    bit<32> lo;\n    bit<16> hi;\n}");
+    }
+
+    private static void assertRefusedText(String text, String at, String message) {
         int offset = text.indexOf(at);
         assertTrue(offset >= 0, at);
         int line = 1 + (int) text.substring(0, offset).chars().filter(ch -> ch == '\n').count();
@@ -131,13 +140,14 @@ class P4LoweringRefusalsTest {
     @Test
     void randomHash() {
         assertRefused("Hash<bit<16>>(HashAlgorithm_t.CRC32)", "Hash<bit<16>>(HashAlgorithm_t.RANDOM)", "HashAlgorithm_t.RANDOM",
-                "hash algorithm HashAlgorithm_t.RANDOM is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 are)");
+                "hash algorithm HashAlgorithm_t.RANDOM is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32, and CUSTOM"
+                        + " with a CRCPolynomial are)");
     }
 
     @Test
     void twoUpdatesInARegisterAction() {
         assertRefused("            value = value + 1;\n", "            value = value + 1;\n            value = value + 2;\n",
-                "value = value + 2", "the register value is updated once per branch by a stateful ALU");
+                "value = value + 2", "RegisterAction increment: value is updated twice on one path; a stateful ALU updates each word once");
     }
 
     @Test
@@ -156,5 +166,86 @@ class P4LoweringRefusalsTest {
     void headerStack() {
         assertRefused("    tcp_h tcp;\n}", "    tcp_h tcp;\n    tcp_h[2] more;\n}", "tcp_h[2] more",
                 "member more of header_t: only headers are supported in the headers struct by the lowering (no stacks, unions or nested structs)");
+    }
+
+    /** The base program's register action with its body replaced. */
+    private static void assertRefusedBody(String body, String at, String message) {
+        assertRefused("            value = value + 1;\n            rv = value;\n", body, at, message);
+    }
+
+    /**
+     * A Tofino stateful ALU has two comparators (bf-p4c mau/salu_inst.cpp,
+     * CreateSaluInstruction::setupCmp): a third comparison is refused; two are lowered
+     * (P4RegisterActionLoweringTest, and hashpipe.p4's merge actions).
+     */
+    @Test
+    void threeConditionsInARegisterAction() {
+        assertRefusedBody("""
+                            if (value == 1) {
+                                value = 2;
+                            } else if (value == 3) {
+                                value = 4;
+                            } else if (value == 5) {
+                                value = 6;
+                            }
+                """, "== 5",
+                "RegisterAction increment: a stateful ALU evaluates at most 2 conditions");
+    }
+
+    /** A stateful ALU is fed two PHV words (bf-p4c mau/input_xbar.cpp, the SALU's phv_lo/phv_hi sources). */
+    @Test
+    void threePhvFieldsInARegisterAction() {
+        assertRefusedBody("""
+                            if (value == hdr.ipv4.src_addr) {
+                                value = hdr.ipv4.dst_addr;
+                            } else {
+                                value = (bit<32>) hdr.tcp.src_port;
+                            }
+                """, "(bit<32>) hdr.tcp.src_port",
+                "a stateful ALU operand is the register value, a constant or a PHV field");
+        assertRefusedBody("""
+                            if (value == hdr.ipv4.src_addr) {
+                                value = hdr.ipv4.dst_addr;
+                            } else {
+                                value = ig_md.flow_count;
+                            }
+                """, "ig_md.flow_count;",
+                "a stateful ALU reads at most two PHV fields (its lo and hi inputs); hdr.ipv4.src_addr and hdr.ipv4.dst_addr"
+                        + " are read already");
+    }
+
+    /** A stateful ALU has one output word (bf-p4c mau/salu_inst.cpp, CreateSaluInstruction's output). */
+    @Test
+    void returnValueFromTwoWords() {
+        assertRefusedText(withPairStructs().replace("    Register<bit<32>, bit<16>>(65536) flow_count;\n    RegisterAction<bit<32>, bit<16>, bit<32>>(flow_count) increment = {\n"
+                        + "        void apply(inout bit<32> value, out bit<32> rv) {\n            value = value + 1;\n            rv = value;\n",
+                "    Register<pair_t, bit<16>>(65536) flow_count;\n    RegisterAction<pair_t, bit<16>, bit<32>>(flow_count) increment = {\n"
+                        + "        void apply(inout pair_t value, out bit<32> rv) {\n"
+                        + "            if (value.lo == 0) {\n                rv = value.lo;\n            } else {\n"
+                        + "                rv = value.hi;\n            }\n"),
+                "rv = value.hi", "RegisterAction increment: rv is set from OLD_LO and OLD_HI; a stateful ALU has one output word");
+    }
+
+    @Test
+    void pairOfUnequalWords() {
+        assertRefusedText(withPairStructs().replace("    Register<bit<32>, bit<16>>(65536) flow_count;",
+                        "    Register<odd_pair_t, bit<16>>(65536) flow_count;"),
+                "Register<odd_pair_t", "Register flow_count: a struct cell is a pair of two fields of one width (lo, hi)");
+    }
+
+    @Test
+    void customHashWithAnMsbPolynomial() {
+        assertRefused("    Hash<bit<16>>(HashAlgorithm_t.CRC32) flow_hash;",
+                "    CRCPolynomial<bit<16>>(0x1021, false, true, false, 0, 0) msb_poly;\n"
+                        + "    Hash<bit<16>>(HashAlgorithm_t.CUSTOM, msb_poly) flow_hash;",
+                "CRCPolynomial<", "CRCPolynomial msb_poly: msb or extended true is not supported by the lowering yet");
+    }
+
+    @Test
+    void oneHashWithTwoFieldLists() {
+        assertRefused("        ig_tm_md.ucast_egress_port = 1;\n",
+                "        ig_tm_md.ucast_egress_port = 1;\n        ig_tm_md.qid = flow_hash.get({hdr.ipv4.src_addr});\n",
+                "flow_hash.get({hdr.ipv4.src_addr})",
+                "Hash flow_hash is used with two field lists; the lowering gives each Hash instance one list of fields");
     }
 }
