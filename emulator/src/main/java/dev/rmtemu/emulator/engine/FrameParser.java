@@ -212,6 +212,16 @@ public final class FrameParser {
     }
 
     /** The error of the last {@link #parse} that returned false. */
+    /** The control plane: a value/mask entry into one of the graph's value sets (every later parse sees it). */
+    public void addValueSetEntry(String valueSet, long value, long mask) {
+        parser.addValueSetEntry(valueSet, value, mask);
+    }
+
+    /** The control plane: empties one of the graph's value sets. */
+    public void clearValueSet(String valueSet) {
+        parser.clearValueSet(valueSet);
+    }
+
     public ParserError error() {
         return lean.error();
     }

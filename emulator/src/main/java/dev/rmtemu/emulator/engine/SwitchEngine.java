@@ -55,6 +55,11 @@ public final class SwitchEngine {
     /** Tofino allows one resubmission per packet. */
     public static final int MAX_RESUBMITS = 1;
 
+    /**
+     * The bit of TNA's drop_ctl that drops the packet (bit 1 disables digests, bit 2 mirroring);
+     * the deparser acts on the pass's last value, so a later write of 0 cancels a drop.
+     */
+    private static final long DROP_CTL_DROP = 1;
     public static final String DROP_INGRESS = "ingress_drop_ctl";
     public static final String DROP_EGRESS = "egress_drop_ctl";
     public static final String DROP_NO_PORT = "no_egress_port";
@@ -126,6 +131,8 @@ public final class SwitchEngine {
     private final Field fMcast;
     private final Field fDrop;
     private final Field fResubmit;
+    /** TNA's ig_intr_tm_md.bypass_egress (null when the program never writes it). */
+    private final Field fBypassEgress;
     private final Field fEgressPort;
     private final Field fEgressQid;
     private final Field fEnqQdepth;
@@ -229,6 +236,7 @@ public final class SwitchEngine {
         fMcast = program.intrinsic(Intrinsic.MCAST_GRP);
         fDrop = program.intrinsic(Intrinsic.DROP_CTL);
         fResubmit = program.intrinsic(Intrinsic.RESUBMIT);
+        fBypassEgress = program.intrinsic(Intrinsic.BYPASS_EGRESS);
         fEgressPort = program.intrinsic(Intrinsic.EGRESS_PORT);
         fEgressQid = program.intrinsic(Intrinsic.EGRESS_QID);
         fEnqQdepth = program.intrinsic(Intrinsic.ENQ_QDEPTH);
@@ -301,6 +309,16 @@ public final class SwitchEngine {
     /** The control plane: registers and table entries. */
     public PipelineState state() {
         return state;
+    }
+
+    /** The control plane: adds a value/mask entry to one of the parser's value sets ({@code pvs_add}). */
+    public void addParserValueSetEntry(String valueSet, long value, long mask) {
+        frames.addValueSetEntry(valueSet, value, mask);
+    }
+
+    /** The control plane: empties one of the parser's value sets ({@code pvs_clear}). */
+    public void clearParserValueSet(String valueSet) {
+        frames.clearValueSet(valueSet);
     }
 
     /** Multicast group g (1-based, as mcast_grp_a) replicates to these front-panel ports. */
@@ -681,7 +699,7 @@ public final class SwitchEngine {
             return;
         }
         long toTm = p + ingressToTm;
-        if (phv.get(fDrop) != 0) {
+        if ((phv.get(fDrop) & DROP_CTL_DROP) != 0) {
             drop(slot, causeIngress);
             return;
         }
@@ -716,6 +734,9 @@ public final class SwitchEngine {
         }
         if (fResubmit != null) {
             phv.load(fResubmit, 0);
+        }
+        if (fBypassEgress != null) {
+            phv.load(fBypassEgress, 0);
         }
     }
 
@@ -806,11 +827,12 @@ public final class SwitchEngine {
         int pipe = recirc ? out - frontPorts : portPipe[out];
         loadEgressIntrinsics(phv, portNumber, slot);
         metrics.recordQueueingDelayCycles(out, dq.qid(), dq.deqTimedelta());
-        if (hasEgress) {
+        boolean runsEgress = hasEgress && (fBypassEgress == null || phv.get(fBypassEgress) == 0);
+        if (runsEgress) {
             phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
         }
-        if (fEgressDrop != null && phv.get(fEgressDrop) != 0) {
+        if (fEgressDrop != null && (phv.get(fEgressDrop) & DROP_CTL_DROP) != 0) {
             drop(slot, causeEgress, recirc ? PacketTap.NO_PORT : out, dq.qid());
             return;
         }
@@ -827,7 +849,7 @@ public final class SwitchEngine {
         if (deparser != null && phv.headerWritten()) {
             deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
         }
-        if (framesWritable && hasEgress && phv.headerWritten()) {
+        if (framesWritable && runsEgress && phv.headerWritten()) {
             deparseFrame(slot, phv); // the egress deparser writes the frame that leaves
         }
         if (routerTtl) {

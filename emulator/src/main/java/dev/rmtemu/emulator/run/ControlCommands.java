@@ -1,6 +1,8 @@
 package dev.rmtemu.emulator.run;
 
+import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.parse.ParserValueSet;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,8 +42,8 @@ final class ControlCommands {
         r.put("counter_read", new Row("COUNTER INDEX", false, (ControlCommand.AtLine) ExternOps::counterRead));
         r.put("counter_reset", new Row("COUNTER", false, ExternOps::counterReset));
         r.put("meter_set_rates", new Row("METER INDEX RATE:BURST RATE:BURST", false, ExternOps::meterSetRates));
-        r.put("pvs_add", new Row("VALUE_SET VALUE", false, ControlCommands::valueSet));
-        r.put("pvs_clear", new Row("VALUE_SET", false, ControlCommands::valueSet));
+        r.put("pvs_add", new Row("VALUE_SET VALUE[&&&MASK]", false, ControlCommands::valueSetAdd));
+        r.put("pvs_clear", new Row("VALUE_SET", false, ControlCommands::valueSetClear));
         return Collections.unmodifiableMap(r);
     }
 
@@ -60,10 +62,42 @@ final class ControlCommands {
     }
 
     /**
-     * Parser value sets belong to the parse graph the switch runs; the engine does not run the
-     * program's parse graph yet (packets arrive decoded), so there is no value set to fill.
+     * {@code pvs_add VALUE_SET VALUE[&&&MASK]}: one entry of a parser value set (P4's
+     * {@code value_set}; the parse graph's select matches a key in the set). Without a mask the
+     * value is matched exactly, as bmv2's pvs_add does; a full set is refused when the line runs.
      */
-    private static ControlCommand.Effect valueSet(SwitchControl sw, List<String> args) {
-        throw new UserError("parser value sets need the switch to run its parse graph, which the engine does not do yet");
+    private static ControlCommand.Effect valueSetAdd(SwitchControl sw, List<String> args) {
+        String usage = "pvs_add VALUE_SET VALUE[&&&MASK]";
+        TableCommands.exactly(args, 2, usage);
+        ParserValueSet vs = valueSet(sw, args.get(0));
+        String w = args.get(1);
+        int at = w.indexOf("&&&");
+        String what = "value set " + vs.name();
+        long value = ControlValues.value(at < 0 ? w : w.substring(0, at), vs.bits(), what);
+        long mask = at < 0 ? (vs.bits() == Long.SIZE ? -1L : (1L << vs.bits()) - 1)
+                : ControlValues.value(w.substring(at + 3), vs.bits(), what);
+        SwitchEngine engine = sw.engine();
+        return s -> engine.addParserValueSetEntry(vs.name(), value, mask);
+    }
+
+    /** {@code pvs_clear VALUE_SET}: the set emptied. */
+    private static ControlCommand.Effect valueSetClear(SwitchControl sw, List<String> args) {
+        TableCommands.exactly(args, 1, "pvs_clear VALUE_SET");
+        ParserValueSet vs = valueSet(sw, args.get(0));
+        SwitchEngine engine = sw.engine();
+        return s -> engine.clearParserValueSet(vs.name());
+    }
+
+    private static ParserValueSet valueSet(SwitchControl sw, String name) {
+        List<ParserValueSet> sets = sw.program().parser().graph().valueSets();
+        List<String> names = new java.util.ArrayList<>();
+        for (ParserValueSet v : sets) {
+            if (v.name().equals(name)) {
+                return v;
+            }
+            names.add(v.name());
+        }
+        throw new UserError(sets.isEmpty() ? "the program's parser declares no value sets (value_set), so there is no '" + name + "'"
+                : "no parser value set '" + name + "'" + ProgramNames.closest(name, names));
     }
 }

@@ -2,6 +2,8 @@ package dev.rmtemu.emulator.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rmtemu.emulator.json.Json;
+import dev.rmtemu.traces.PacketRecord;
+import dev.rmtemu.traces.pcap.PcapWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,6 +11,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,5 +94,68 @@ class P4ProgramCliTest {
         CliRunner r = CliRunner.run("resources", "--program", f.toString());
         assertEquals(2, r.exit(), r.err());
         assertEquals("rmtemu: " + f + ":80:5: extern Counter (c) is not supported by the lowering yet\n", r.err());
+    }
+
+    /** Like a compiler, check prints every error the lowering finds, then the count (exit 2). */
+    @Test
+    void checkPrintsEveryRefusal(@TempDir Path tmp) throws IOException {
+        Path f = router(tmp);
+        Files.writeString(f, Files.readString(f)
+                .replace("    action route(", "    Counter<bit<32>, bit<8>>(256, CounterType_t.PACKETS) c;\n    action route(")
+                .replace("            ipv4_lpm.apply();", "            ipv4_lpm.apply();\n            ig_tm_md.copy_to_cpu = 1;"));
+        CliRunner r = CliRunner.run("check", f.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals(f + ":80:5: extern Counter (c) is not supported by the lowering yet\n"
+                + f + ":98:13: intrinsic metadata ig_tm_md.copy_to_cpu is not supported by the lowering yet\n"
+                + "rmtemu: " + f + ": 2 errors\n", r.err());
+    }
+
+    /**
+     * pvs_add in a control script fills the P4 parser's value set: language_features.p4 parses
+     * EtherType 0x88b5 as IPv4 only once the set holds it. Its ICMP frames leave on port 0
+     * unparsed before; after, they are IPv4 without a const entry, so no egress port: dropped.
+     */
+    @Test
+    void pvsAddFillsTheParsersValueSet(@TempDir Path tmp) throws IOException {
+        Path program = tmp.resolve("language_features.p4");
+        try (InputStream in = P4ProgramCliTest.class.getResourceAsStream("/dev/rmtemu/emulator/engine/p4/language_features.p4")) {
+            Files.write(program, in.readAllBytes());
+        }
+        Path pcap = tmp.resolve("tagged.pcap");
+        byte[] frame = new byte[60];
+        frame[12] = (byte) 0x88;
+        frame[13] = (byte) 0xB5;
+        frame[14] = 0x45; // IPv4, IHL 5
+        frame[22] = 64; // TTL
+        frame[23] = 1; // ICMP
+        try (PcapWriter w = new PcapWriter(pcap)) {
+            for (int i = 0; i < 10; i++) {
+                w.write(PacketRecord.allocate().timestampNs(i * 1_000L).wireLength(frame.length).putFrame(frame, 0, frame.length));
+            }
+        }
+        JsonNode before = replayCounters(tmp.resolve("before"), program, pcap, null);
+        assertEquals(10, before.get("out").asLong());
+        Path control = tmp.resolve("pvs.txt");
+        Files.writeString(control, "pvs_add special_types 0x88b5\n");
+        JsonNode after = replayCounters(tmp.resolve("after"), program, pcap, control);
+        assertEquals(0, after.get("out").asLong());
+        assertEquals(10, after.get("dropped_by_cause").get("no_egress_port").asLong());
+
+        Files.writeString(control, "pvs_add special_type 0x88b5\n");
+        CliRunner typo = CliRunner.run("replay", "--program", program.toString(), "--trace", pcap.toString(), "--control",
+                control.toString(), "--no-progress", "--out", tmp.resolve("typo").toString());
+        assertEquals(2, typo.exit(), typo.err());
+        assertEquals("rmtemu: " + control + ":1: no parser value set 'special_type' (did you mean special_types?)\n", typo.err());
+    }
+
+    private static JsonNode replayCounters(Path out, Path program, Path pcap, Path control) throws IOException {
+        List<String> args = new ArrayList<>(List.of("replay", "--program", program.toString(), "--trace", pcap.toString(),
+                "--no-progress", "--out", out.toString()));
+        if (control != null) {
+            args.addAll(List.of("--control", control.toString()));
+        }
+        CliRunner r = CliRunner.run(args.toArray(new String[0]));
+        assertEquals(0, r.exit(), r.err());
+        return Json.mapper().readTree(out.resolve("report.json").toFile()).get("counters");
     }
 }

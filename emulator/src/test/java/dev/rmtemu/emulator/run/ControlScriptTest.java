@@ -309,7 +309,7 @@ class ControlScriptTest {
                 refusal(f, "mc_mgrp_create 1\nmc_node_create 0 1\nmc_node_associate 1 0\nmc_node_associate 1 0\n", p));
         assertEquals(f + ":3: no multicast node with handle 1 (1 created)",
                 refusal(f, "mc_mgrp_create 1\nmc_node_create 0 1\nmc_node_associate 1 1\n", p));
-        assertEquals(f + ":1: parser value sets need the switch to run its parse graph, which the engine does not do yet",
+        assertEquals(f + ":1: the program's parser declares no value sets (value_set), so there is no 'vs'",
                 refusal(f, "pvs_add vs 1\n", p));
         assertEquals(f + ":1: 'on s1' names a switch, which needs a network replay (--topology)",
                 refusal(f, "on s1 register_reset flow_count\n", "counter"));

@@ -15,6 +15,8 @@ public enum Intrinsic {
     MCAST_GRP("ig_intr_tm_md.mcast_grp_a", 16, Gress.INGRESS, false),
     DROP_CTL("ig_intr_dprsr_md.drop_ctl", 3, Gress.INGRESS, true),
     RESUBMIT("ig_intr_dprsr_md.resubmit_type", 3, Gress.INGRESS, false),
+    /** Non-zero: the packet skips the egress pipeline (TNA's {@code ig_intr_tm_md.bypass_egress}). */
+    BYPASS_EGRESS("ig_intr_tm_md.bypass_egress", 1, Gress.INGRESS, false),
     EGRESS_PORT("eg_intr_md.egress_port", 9, Gress.EGRESS, true),
     EGRESS_QID("eg_intr_md.egress_qid", 5, Gress.EGRESS, false),
     ENQ_QDEPTH("eg_intr_md.enq_qdepth", 19, Gress.EGRESS, false),

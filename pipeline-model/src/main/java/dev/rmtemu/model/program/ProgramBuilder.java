@@ -373,13 +373,19 @@ public final class ProgramBuilder {
         /** A table whose actions the control plane names ({@code table_add TABLE ACTION ...}). */
         public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
                                 Field... key) {
+            return table(tableName, kind, size, actionDataBits, actions, List.of(), key);
+        }
+
+        /** As above, with the entries the program fixes (P4's {@code const entries}: the control plane cannot change them). */
+        public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
+                                List<MatchTable.ConstEntry> constEntries, Field... key) {
             checkOpen();
             for (Field f : key) {
                 checkVisible(gress, f, "table " + tableName);
             }
             claim(tableName);
             MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress,
-                    StageProgram.UNPLACED, List.of(), actions);
+                    StageProgram.UNPLACED, constEntries, actions);
             tables.add(t);
             ctlTables.add(t);
             return t;

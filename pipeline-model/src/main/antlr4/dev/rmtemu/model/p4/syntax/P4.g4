@@ -489,13 +489,13 @@ expression
     | '{' '#' '}'                                                       # invalidHeader
     | '{' expressionList ','? '}'                                       # listExpression
     | '{' kvPair (',' kvPair)* (',' '...')? ','? '}'                    # structExpression
-    | {typeAhead(2)}? '(' typeRef ')' expression                        # cast
-    | '(' expression ')'                                                # parenthesized
     | expression '.' name                                               # member
     | expression '[' expression ']'                                     # index
     | expression '[' expression ':' expression ']'                      # slice
     | expression {typeAhead(2)}? '<' typeArgumentList '>' '(' argumentList ')' # genericCall
     | expression '(' argumentList ')'                                   # call
+    | {typeAhead(2)}? '(' typeRef ')' expression                        # cast
+    | '(' expression ')'                                                # parenthesized
     | op=('!' | '~' | '-' | '+') expression                             # unary
     | expression op=('*' | '/' | '%') expression                        # binary
     | expression op=('+' | '-' | '|+|' | '|-|' | '++') expression       # binary

@@ -63,13 +63,23 @@ final class ControlLowering {
      * the target, recirculation ports 448 + pipe, 511 = none chosen, which drops the packet as
      * no_egress_port); Tofino's device-port numbering (pipe = port >> 7) is not applied.
      */
-    static final Map<String, Intrinsic> INTRINSICS = Map.of(
-            "ingress_intrinsic_metadata_t.ingress_port", Intrinsic.INGRESS_PORT,
-            "ingress_intrinsic_metadata_t.ingress_mac_tstamp", Intrinsic.INGRESS_MAC_TSTAMP,
-            "ingress_intrinsic_metadata_for_tm_t.ucast_egress_port", Intrinsic.UCAST_EGRESS_PORT,
-            "ingress_intrinsic_metadata_for_tm_t.qid", Intrinsic.QID,
-            "ingress_intrinsic_metadata_for_tm_t.mcast_grp_a", Intrinsic.MCAST_GRP,
-            "ingress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.DROP_CTL);
+    static final Map<String, Intrinsic> INTRINSICS = Map.ofEntries(
+            Map.entry("ingress_intrinsic_metadata_t.ingress_port", Intrinsic.INGRESS_PORT),
+            Map.entry("ingress_intrinsic_metadata_t.ingress_mac_tstamp", Intrinsic.INGRESS_MAC_TSTAMP),
+            Map.entry("ingress_intrinsic_metadata_for_tm_t.ucast_egress_port", Intrinsic.UCAST_EGRESS_PORT),
+            Map.entry("ingress_intrinsic_metadata_for_tm_t.qid", Intrinsic.QID),
+            Map.entry("ingress_intrinsic_metadata_for_tm_t.mcast_grp_a", Intrinsic.MCAST_GRP),
+            Map.entry("ingress_intrinsic_metadata_for_tm_t.bypass_egress", Intrinsic.BYPASS_EGRESS),
+            Map.entry("ingress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.DROP_CTL),
+            Map.entry("egress_intrinsic_metadata_t.egress_port", Intrinsic.EGRESS_PORT),
+            Map.entry("egress_intrinsic_metadata_t.egress_qid", Intrinsic.EGRESS_QID),
+            Map.entry("egress_intrinsic_metadata_t.enq_qdepth", Intrinsic.ENQ_QDEPTH),
+            Map.entry("egress_intrinsic_metadata_t.enq_tstamp", Intrinsic.ENQ_TSTAMP),
+            Map.entry("egress_intrinsic_metadata_t.deq_qdepth", Intrinsic.DEQ_QDEPTH),
+            Map.entry("egress_intrinsic_metadata_t.deq_timedelta", Intrinsic.DEQ_TIMEDELTA),
+            Map.entry("egress_intrinsic_metadata_t.pkt_length", Intrinsic.PKT_LENGTH),
+            Map.entry("egress_intrinsic_metadata_from_parser_t.global_tstamp", Intrinsic.EGRESS_GLOBAL_TSTAMP),
+            Map.entry("egress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.EGRESS_DROP_CTL));
 
     /**
      * An action parameter: its bits of the action data before ({@code raw}) and after
@@ -80,6 +90,7 @@ final class ControlLowering {
     }
 
     private final ProgramBuilder b;
+    private final Gress gress;
     private final ProgramBuilder.ControlBuilder c;
     private final Types types;
     private final Headers headers;
@@ -96,28 +107,49 @@ final class ControlLowering {
     private final Map<String, HashUnit> hashUnits = new HashMap<>();
     private final Map<String, Declaration.Instantiation> polynomials = new HashMap<>();
     private final Map<String, Declaration.StructLike> pairCells = new HashMap<>();
+    /** Local variables in scope (a block's declarations end with it), each a metadata field of the gress. */
+    private Map<String, Field> locals = new HashMap<>();
+    private final Map<String, Integer> localNames = new HashMap<>();
+    /**
+     * Exit flags that an {@code exit} sets (p4c's RemoveExits): one per statement that may exit
+     * and has statements after it, which run only while its flag is 0. Each flag is written
+     * only before its test, so a gateway that spans stages reads the same value in each.
+     */
+    private final java.util.Deque<Field> exitListeners = new java.util.ArrayDeque<>();
+    private int exitFlags;
+    /** Declarations that were refused: a use of one is not reported again. */
+    private final java.util.Set<String> refused = new java.util.HashSet<>();
+    private final List<Refusal> errors;
     private String headersParam;
     private String metadataParam;
     private Declaration.StructLike metadataStruct;
 
-    private ControlLowering(ProgramBuilder b, Types types, Headers headers, Declaration.Control control, Map<String, Field> fields) {
+    private ControlLowering(ProgramBuilder b, Gress gress, Types types, Headers headers, Declaration.Control control,
+                            Map<String, Field> fields, List<Refusal> errors) {
         this.b = b;
-        this.c = b.control(Gress.INGRESS);
+        this.gress = gress;
+        this.c = b.control(gress);
+        this.errors = errors;
         this.types = types;
         this.headers = headers;
         this.control = control;
         this.fields = fields;
     }
 
-    /** Lowers the ingress control {@code (inout H, inout M, in ig_intr_md, in prsr_md, inout dprsr_md, inout tm_md)}. */
-    static void lower(ProgramBuilder b, Types types, Headers headers, Declaration.Control control, Map<String, Field> fields) {
-        new ControlLowering(b, types, headers, control, fields).lower();
+    /**
+     * Lowers a TNA control of {@code gress}: ingress {@code (inout H, inout M, in ig_intr_md, in prsr_md, inout dprsr_md,
+     * inout tm_md)}, egress {@code (inout H, inout M, in eg_intr_md, in prsr_md, inout dprsr_md, inout oport_md)}.
+     * Every refusal found is added to {@code errors} (a refused declaration's uses are not reported again).
+     */
+    static void lower(ProgramBuilder b, Gress gress, Types types, Headers headers, Declaration.Control control,
+                      Map<String, Field> fields, List<Refusal> errors) {
+        new ControlLowering(b, gress, types, headers, control, fields, errors).lower();
     }
 
     private void lower() {
         List<Parameter> ps = control.type().parameters();
         if (ps.size() != 6) {
-            throw new Refusal(control.position(), "ingress control " + control.name() + " must have TNA's six parameters");
+            throw new Refusal(control.position(), gress.label() + " control " + control.name() + " must have TNA's six parameters");
         }
         headersParam = ps.get(0).name();
         metadataParam = ps.get(1).name();
@@ -125,46 +157,83 @@ final class ControlLowering {
         for (Parameter p : ps.subList(2, 6)) {
             paramTypes.put(p.name(), Types.named(p.type()));
         }
+        List<Declaration.Variable> variables = new ArrayList<>();
         for (Declaration d : control.locals()) {
-            if (d instanceof Declaration.Action a) {
-                actions.put(a.name(), a);
-            } else if (d instanceof Declaration.Table t) {
-                tableDecls.put(t.name(), t);
-            } else if (d instanceof Declaration.Instantiation in) {
-                instance(in);
-            } else {
-                throw new Refusal(d.position(), "this declaration in control " + control.name()
-                        + " is not supported by the lowering (actions and tables are)");
-            }
+            guarded(d.name(), () -> {
+                if (d instanceof Declaration.Action a) {
+                    actions.put(a.name(), a);
+                } else if (d instanceof Declaration.Table t) {
+                    tableDecls.put(t.name(), t);
+                } else if (d instanceof Declaration.Instantiation in) {
+                    instance(in);
+                } else if (d instanceof Declaration.Variable v) {
+                    declareLocal(v.name(), v.type(), v.position());
+                    variables.add(v);
+                } else {
+                    throw new Refusal(d.position(), "this declaration in control " + control.name()
+                            + " is not supported by the lowering (actions, tables, variables and externs are)");
+                }
+            });
         }
         for (Map.Entry<String, Declaration.Instantiation> e : new TreeMap<>(registerActionDecls).entrySet()) {
             Declaration.Instantiation in = e.getValue();
-            Expression reg = in.arguments().isEmpty() ? null : in.arguments().get(0).value();
-            RegisterArray array = reg instanceof Expression.Name n ? registers.get(n.name()) : null;
-            if (array == null) {
-                throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
-            }
-            RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array,
-                    pairCells.get(((Expression.Name) reg).name()), in, this::isField);
-            c.action(l.action());
-            registerActions.put(e.getKey(), l);
+            guarded(in.name(), () -> {
+                Expression reg = in.arguments().isEmpty() ? null : in.arguments().get(0).value();
+                if (reg instanceof Expression.Name n && refused.contains(n.name())) {
+                    throw new Refusal(in.position(), null);
+                }
+                RegisterArray array = reg instanceof Expression.Name n ? registers.get(n.name()) : null;
+                if (array == null) {
+                    throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
+                }
+                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array,
+                        pairCells.get(((Expression.Name) reg).name()), in, this::isField);
+                c.action(l.action());
+                registerActions.put(e.getKey(), l);
+            });
         }
         for (Declaration d : control.locals()) {
-            if (d instanceof Declaration.Table t) {
-                tables.put(t.name(), table(t));
+            if (d instanceof Declaration.Table t && tableDecls.containsKey(t.name())) {
+                guarded(t.name(), () -> tables.put(t.name(), table(t)));
             }
         }
-        List<Refusal> inBody = new ArrayList<>();
+        Map<String, Field> controlScope = locals;
         c.apply(code -> {
-            try {
-                statements(code, control.apply().statements(), Map.of());
-            } catch (Refusal r) {
-                inBody.add(r);
+            for (Declaration.Variable v : variables) {
+                if (v.initializer() != null) {
+                    guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+                }
             }
+            // each top-level statement on its own, so that every refusal is reported
+            List<Statement> body = control.apply().statements();
+            statements(code, body, 0, Map.of(), true);
         });
-        if (!inBody.isEmpty()) {
-            throw inBody.get(0);
+        locals = controlScope;
+    }
+
+    /** Runs one declaration's or statement's lowering; a refusal is recorded (and its name remembered), not thrown. */
+    private void guarded(String name, Runnable r) {
+        try {
+            r.run();
+        } catch (Refusal e) {
+            if (name != null && !name.isEmpty()) {
+                refused.add(name);
+            }
+            if (e.getMessage() != null) {
+                errors.add(e);
+            }
         }
+    }
+
+    /** A local variable: a metadata field of the gress named after the control and the variable. */
+    private void declareLocal(String name, TypeRef type, SourcePosition at) {
+        if (types.structLike(type) != null) {
+            throw new Refusal(at, "local " + name + " of a header or struct type is not supported by the lowering (scalar locals are)");
+        }
+        int width = types.width(type);
+        int n = localNames.merge(name, 1, Integer::sum);
+        Field f = b.metadata(gress, control.name() + "." + name + (n == 1 ? "" : "$" + n), width);
+        locals.put(name, f);
     }
 
     // ---- externs
@@ -195,8 +264,7 @@ final class ControlLowering {
             case "RegisterAction" -> registerActionDecls.put(in.name(), in);
             case "Hash" -> {
                 if (typeArgs.size() != 1 || in.arguments().isEmpty() || in.arguments().size() > 2) {
-                    throw new Refusal(in.position(), "Hash " + in.name()
-                            + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO) or Hash<bit<W>>(HashAlgorithm_t.CUSTOM, polynomial)");
+                    throw new Refusal(in.position(), "Hash " + in.name() + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO[, polynomial])");
                 }
                 hashDecls.put(in.name(), in);
             }
@@ -237,47 +305,51 @@ final class ControlLowering {
                     + " instance one list of fields");
         }
         Expression algo = in.arguments().get(0).value();
-        boolean custom = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
-                && t.name().equals("HashAlgorithm_t") && m.member().equals("CUSTOM");
-        String algorithm = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
+        boolean custom = algo instanceof Expression.Member m && m.member().equals("CUSTOM")
+                && m.target() instanceof Expression.Name t && t.name().equals("HashAlgorithm_t");
+        String named = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
                 && t.name().equals("HashAlgorithm_t") ? ALGORITHMS.get(m.member()) : null;
-        if (algorithm == null && !custom || custom != (in.arguments().size() == 2)) {
+        if (named == null && !custom) {
             throw new Refusal(algo.position(), "hash algorithm " + RegisterActionLowering.path(algo)
-                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32, and CUSTOM with a CRCPolynomial are)");
+                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 and CUSTOM are)");
         }
+        if (custom != (in.arguments().size() == 2)) {
+            throw new Refusal(in.position(), "Hash " + name + ": a CRCPolynomial goes with HashAlgorithm_t.CUSTOM, and only with it");
+        }
+        HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value()) : HashAlgorithm.byName(named);
         int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
-        HashAlgorithm function = custom ? polynomial(in.arguments().get(1).value()) : HashAlgorithm.byName(algorithm);
-        h = c.hash(name, function, bits, inputs.toArray(new Field[0]));
+        h = c.hash(name, algorithm, bits, inputs.toArray(new Field[0]));
         pin(in.annotations(), name);
         hashUnits.put(name, h);
         return hash(h);
     }
 
     /**
-     * The CRC a {@code CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)} instance
-     * names, as TNA documents its arguments: the polynomial without its x^W term, whether input
-     * and output are bit-reflected, the initial value and the final XOR. An msb-first or
-     * extended polynomial changes where Tofino takes the hash bits from; the lowering supports
-     * the plain form (msb and extended false).
+     * TNA's {@code CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)} as a CRC in
+     * the Rocksoft model: coeff is the polynomial without its x^W term, reversed reflects input
+     * and output. The msb and extended forms are refused (their encodings are not modelled).
      */
-    private HashAlgorithm polynomial(Expression e) {
-        Declaration.Instantiation p = e instanceof Expression.Name n ? polynomials.get(n.name()) : null;
+    private HashAlgorithm polynomial(Expression ref) {
+        Declaration.Instantiation p = ref instanceof Expression.Name n ? polynomials.get(n.name()) : null;
         if (p == null) {
-            throw new Refusal(e.position(), "a CUSTOM hash names a CRCPolynomial instance of control " + control.name());
+            throw new Refusal(ref.position(), "a CUSTOM hash's polynomial must name a CRCPolynomial instance of control " + control.name());
         }
         List<TypeRef> typeArgs = p.type() instanceof TypeRef.Named n ? n.arguments() : List.of();
         if (typeArgs.size() != 1 || p.arguments().size() != 6) {
-            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + " needs CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)");
-        }
-        if (types.constant(p.arguments().get(2).value()) != 0 || types.constant(p.arguments().get(3).value()) != 0) {
-            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + ": msb or extended true is not supported by the lowering yet");
+            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + " needs <bit<W>>(coeff, reversed, msb, extended, init, xor)");
         }
         int width = types.width(typeArgs.get(0));
-        boolean reversed = types.constant(p.arguments().get(1).value()) != 0;
-        long mask = Types.longMask(width);
-        return new Crc(p.name(), width, types.constant(p.arguments().get(0).value()) & mask,
-                types.constant(p.arguments().get(4).value()) & mask, reversed, reversed,
-                types.constant(p.arguments().get(5).value()) & mask);
+        if (width < 8 || width > 32) {
+            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + " of " + width + " bits: rmtemu's CRCs are 8 to 32 bits wide");
+        }
+        List<Argument> a = p.arguments();
+        if (types.constant(a.get(2).value()) != 0 || types.constant(a.get(3).value()) != 0) {
+            throw new Refusal(p.position(), "CRCPolynomial " + p.name() + ": msb and extended polynomials are not supported by the lowering"
+                    + " (msb = false, extended = false are)");
+        }
+        boolean reversed = types.constant(a.get(1).value()) != 0;
+        return new Crc("crc" + width + "_custom", width, types.constant(a.get(0).value()), types.constant(a.get(4).value()),
+                reversed, reversed, types.constant(a.get(5).value()));
     }
 
     /** The struct of a pair register's cell (two fields of one width, lo then hi), null for a scalar cell. */
@@ -332,6 +404,7 @@ final class ControlLowering {
         String defaultName = "NoAction";
         boolean defaultConst = false;
         MatchKind kind = null;
+        TableProperty.Entries entries = null;
         int size = 512;
         int dataBits = 0;
         for (TableProperty p : t.properties()) {
@@ -359,15 +432,13 @@ final class ControlLowering {
                 switch (pr.name()) {
                     case "size" -> size = (int) types.constant(pr.value());
                     case "default_action" -> {
-                        if (pr.value() instanceof Expression.Call call && call.callee() instanceof Expression.Name n) {
-                            defaultName = n.name();
-                        }
+                        defaultName = ((Expression.Name) defaultCall(pr).callee()).name();
                         defaultConst = pr.constant();
                     }
                     default -> throw new Refusal(pr.position(), "table property " + pr.name() + " is not supported by the lowering yet");
                 }
             } else if (p instanceof TableProperty.Entries en) {
-                throw new Refusal(en.position(), "entries of table " + t.name() + " are not supported by the lowering yet");
+                entries = en;
             }
         }
         if (key.isEmpty()) {
@@ -376,10 +447,78 @@ final class ControlLowering {
         if (dataBits > 64) {
             throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
         }
-        MatchTable m = c.table(t.name(), kind, size, dataBits, new TableActions(named, defaultName, defaultConst),
-                key.toArray(new Field[0]));
+        List<MatchTable.ConstEntry> constEntries = entries == null ? List.of() : constEntries(t, entries, kind, key, named);
+        MatchTable m = c.table(t.name(), kind, Math.max(size, constEntries.size()), dataBits,
+                new TableActions(named, defaultName, defaultConst), constEntries, key.toArray(new Field[0]));
         pin(t.annotations(), t.name());
         return m;
+    }
+
+    /**
+     * P4's {@code const entries}: each a constant key (one value per key field) and an action
+     * call with constant arguments, packed as the control plane would pack them (action id =
+     * position in {@code actions}, parameters in declaration order, the last in the low bits).
+     * The table is fixed: control scripts cannot change it.
+     */
+    private List<MatchTable.ConstEntry> constEntries(Declaration.Table t, TableProperty.Entries en, MatchKind kind, List<Field> key,
+                                                     List<TableAction> named) {
+        if (!en.constant()) {
+            throw new Refusal(en.position(), "entries of table " + t.name() + " without const are not supported by the lowering"
+                    + " (const entries are)");
+        }
+        if (kind != MatchKind.EXACT) {
+            throw new Refusal(en.position(), "const entries of " + kind.name().toLowerCase(java.util.Locale.ROOT) + " table " + t.name()
+                    + " are not supported by the lowering yet (exact tables' are)");
+        }
+        List<MatchTable.ConstEntry> out = new ArrayList<>();
+        for (TableProperty.Entry e : en.entries()) {
+            List<Expression> parts = e.keyset() instanceof Expression.Tuple tu ? tu.elements() : List.of(e.keyset());
+            if (parts.size() != key.size()) {
+                throw new Refusal(e.position(), "this entry of table " + t.name() + " has " + parts.size() + " key values for "
+                        + key.size() + " key fields");
+            }
+            long[] values = new long[key.size()];
+            for (int i = 0; i < parts.size(); i++) {
+                Expression v = parts.get(i);
+                if (!types.isConstant(v)) {
+                    throw new Refusal(v.position(), "a key of an exact const entry is a constant value");
+                }
+                values[i] = types.constant(v) & Types.longMask(key.get(i).width());
+            }
+            TableAction ta = null;
+            for (TableAction x : named) {
+                if (x.name().equals(e.action().name())) {
+                    ta = x;
+                }
+            }
+            if (ta == null) {
+                throw new Refusal(e.action().position(), "action " + e.action().name() + " is not one of table " + t.name() + "'s actions");
+            }
+            Declaration.Action a = action(e.action().name(), e.action().position());
+            List<Argument> args = e.action().arguments() == null ? List.of() : e.action().arguments();
+            int n = a == null ? 0 : a.parameters().size();
+            if (args.size() != n) {
+                throw new Refusal(e.action().position(), "action " + e.action().name() + " takes " + n + " arguments, given " + args.size());
+            }
+            long data = 0;
+            for (int i = 0; i < n; i++) {
+                int w = types.width(a.parameters().get(i).type());
+                data = (w >= 64 ? 0 : data << w) | (types.constant(args.get(i).value()) & Types.longMask(w));
+            }
+            out.add(new MatchTable.ConstEntry(values, ta.id(), data));
+        }
+        return out;
+    }
+
+    /** A table's {@code default_action}: {@code a(args)}, or {@code a} alone (as p4c reads it, {@code a()}). */
+    private static Expression.Call defaultCall(TableProperty.Property pr) {
+        if (pr.value() instanceof Expression.Call call && call.callee() instanceof Expression.Name) {
+            return call;
+        }
+        if (pr.value() instanceof Expression.Name n) {
+            return new Expression.Call(n.position(), n, List.of(), List.of());
+        }
+        throw new Refusal(pr.position(), "default_action must be an action call");
     }
 
     private Declaration.Action action(String name, SourcePosition at) {
@@ -421,11 +560,15 @@ final class ControlLowering {
         Consumer<Block> after(String action, boolean hit);
     }
 
-    private static final After NOTHING = (action, hit) -> x -> { };
+    /** Nothing runs after the table's action (a plain {@code t.apply();}, or a branch without statements). */
+    private static final After NOTHING = (action, hit) -> null;
 
     private void applyTable(Block code, Statement at, String name, After after) {
         MatchTable m = tables.get(name);
         Declaration.Table t = tableDecls.get(name);
+        if (refused.contains(name)) {
+            throw new Refusal(at.position(), null); // reported where the table is declared
+        }
         if (m == null) {
             throw new Refusal(at.position(), "table " + name + " is not declared in control " + control.name());
         }
@@ -441,14 +584,13 @@ final class ControlLowering {
                     Consumer<Block> then = after.after(r.name(), true);
                     apply.on(id, blk -> {
                         body(blk, a, params);
-                        then.accept(blk);
+                        afterAction(blk, a, then, at.position());
                     });
                 }
             } else if (p instanceof TableProperty.Property pr && pr.name().equals("default_action")) {
-                if (!(pr.value() instanceof Expression.Call call) || !(call.callee() instanceof Expression.Name n)) {
-                    throw new Refusal(pr.position(), "default_action must be an action call");
-                }
-                defaultAction = new TableProperty.ActionRef(pr.position(), List.of(), n.name(), call.arguments());
+                Expression.Call call = defaultCall(pr);
+                defaultAction = new TableProperty.ActionRef(pr.position(), List.of(), ((Expression.Name) call.callee()).name(),
+                        call.arguments());
             }
         }
         Declaration.Action a = defaultAction == null ? null : action(defaultAction.name(), defaultAction.position());
@@ -457,7 +599,7 @@ final class ControlLowering {
         Consumer<Block> then = after.after(defaultAction == null ? "NoAction" : defaultAction.name(), false);
         apply.miss(blk -> {
             body(blk, a, params);
-            then.accept(blk);
+            afterAction(blk, a, then, at.position());
         });
     }
 
@@ -485,7 +627,7 @@ final class ControlLowering {
         Statement.Block fallback = otherwise;
         applyTable(code, sw, table, (action, hit) -> {
             Statement.Block blk = cases.getOrDefault(action, fallback);
-            return blk == null ? x -> { } : x -> statement(x, blk, params);
+            return blk == null ? null : x -> statement(x, blk, params);
         });
     }
 
@@ -539,12 +681,125 @@ final class ControlLowering {
     // ---- statements
 
     private void statements(Block code, List<Statement> stmts, Map<String, Param> params) {
-        for (Statement s : stmts) {
-            statement(code, s, params);
+        statements(code, stmts, 0, params, false);
+    }
+
+    /**
+     * Statements {@code from} on. {@code exit} sets the listening exit flags and ends the list;
+     * a statement that may exit, with statements after it, gets a flag of its own, and the rest
+     * runs under {@code if (flag == 0)}. {@code each}: every statement's refusal is recorded and
+     * the next one is lowered (the apply body's top level).
+     */
+    private void statements(Block code, List<Statement> stmts, int from, Map<String, Param> params, boolean each) {
+        Map<String, Field> scope = new HashMap<>(locals);
+        for (int i = from; i < stmts.size(); i++) {
+            Statement s = stmts.get(i);
+            if (s instanceof Statement.Exit) {
+                for (Field f : exitListeners) {
+                    code.set(f, 1);
+                }
+                break;
+            }
+            Field flag = i + 1 < stmts.size() && mayExit(s) ? exitFlag() : null;
+            if (flag != null) {
+                exitListeners.push(flag);
+            }
+            try {
+                if (each) {
+                    guarded(null, () -> statement(code, s, params));
+                } else {
+                    statement(code, s, params);
+                }
+            } finally {
+                if (flag != null) {
+                    exitListeners.pop();
+                }
+            }
+            if (flag != null) {
+                int next = i + 1;
+                code.when(new Condition(read(flag), CmpOp.EQ, constant(0)), x -> statements(x, stmts, next, params, each));
+                break;
+            }
         }
+        locals = scope;
+    }
+
+    private Field exitFlag() {
+        exitFlags++;
+        return b.metadata(gress, control.name() + ".$exited" + (exitFlags == 1 ? "" : "$" + exitFlags), 1);
+    }
+
+    /** Whether {@code exit} may run in {@code s}: in it, in an action it calls, or in an action of a table it applies. */
+    private boolean mayExit(Statement s) {
+        if (s instanceof Statement.Exit) {
+            return true;
+        }
+        if (s instanceof Statement.Block blk) {
+            return blk.statements().stream().anyMatch(this::mayExit);
+        }
+        if (s instanceof Statement.If i) {
+            return mayExit(i.then()) || i.otherwise() != null && mayExit(i.otherwise())
+                    || tableMayExit(appliedTable(i.condition(), "hit")) || tableMayExit(appliedTable(i.condition(), "miss"));
+        }
+        if (s instanceof Statement.Switch sw) {
+            return tableMayExit(appliedTable(sw.selector(), "action_run"))
+                    || sw.cases().stream().anyMatch(sc -> sc.body() != null && mayExit(sc.body()));
+        }
+        if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m
+                && m.member().equals("apply") && m.target() instanceof Expression.Name n) {
+            return tableMayExit(tableDecls.containsKey(n.name()) ? n.name() : null);
+        }
+        if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Name n) {
+            return actionMayExit(actions.get(n.name()));
+        }
+        return false;
+    }
+
+    private boolean actionMayExit(Declaration.Action a) {
+        return a != null && mayExit(a.body());
+    }
+
+    private boolean tableMayExit(String table) {
+        Declaration.Table t = table == null ? null : tableDecls.get(table);
+        if (t == null) {
+            return false;
+        }
+        for (TableProperty p : t.properties()) {
+            if (p instanceof TableProperty.Actions as) {
+                for (TableProperty.ActionRef r : as.actions()) {
+                    if (actionMayExit(actions.get(r.name()))) {
+                        return true;
+                    }
+                }
+            } else if (p instanceof TableProperty.Property pr && pr.name().equals("default_action")
+                    && actionMayExit(actions.get(((Expression.Name) defaultCall(pr).callee()).name()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What follows a table's action on its hit/miss/action_run branch ({@code then}; null for
+     * nothing). After an action that may exit, that branch would depend on the action's own
+     * exit flag, in a later stage than the table, and rmtemu carries a table's result only
+     * within its stage: refused.
+     */
+    private void afterAction(Block blk, Declaration.Action a, Consumer<Block> then, SourcePosition at) {
+        if (then == null) {
+            return;
+        }
+        if (actionMayExit(a)) {
+            throw new Refusal(at, "action " + a.name() + " may exit, and statements follow it on the table's hit/miss/action_run"
+                    + " branch; rmtemu carries a table's result only within its stage (apply the table alone, then test)");
+        }
+        then.accept(blk);
     }
 
     private void statement(Block code, Statement s, Map<String, Param> params) {
+        if (!refused.isEmpty() && usesRefused(s)) {
+            throw new Refusal(s.position(), null); // reported where the declaration is
+        }
         if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Call call && registerAction(call.callee()) != null) {
             RegisterActionLowering.Lowered ra = registerAction(call.callee());
             execute(code, call, ra, params);
@@ -552,6 +807,17 @@ final class ControlLowering {
         } else if (s instanceof Statement.Assignment a) {
             Field dest = field(a.target());
             code.set(dest, top(a.value(), params, dest.width()));
+        } else if (s instanceof Statement.Local l && l.declaration() instanceof Declaration.Variable v) {
+            declareLocal(v.name(), v.type(), v.position());
+            if (v.initializer() != null) {
+                Field f = locals.get(v.name());
+                code.set(f, top(v.initializer(), params, f.width()));
+            }
+        } else if (s instanceof Statement.Local l && l.declaration() instanceof Declaration.Constant k) {
+            // a local constant: a variable written once (its value is known, the PHV keeps it)
+            declareLocal(k.name(), k.type(), k.position());
+            Field f = locals.get(k.name());
+            code.set(f, top(k.value(), params, f.width()));
         } else if (s instanceof Statement.Block blk) {
             statements(code, blk.statements(), params);
         } else if (s instanceof Statement.Empty) {
@@ -561,7 +827,7 @@ final class ControlLowering {
             boolean onHit = appliedTable(i.condition(), "hit") != null;
             String table = onHit ? appliedTable(i.condition(), "hit") : appliedTable(i.condition(), "miss");
             Consumer<Block> then = x -> statement(x, i.then(), params);
-            Consumer<Block> otherwise = i.otherwise() == null ? x -> { } : x -> statement(x, i.otherwise(), params);
+            Consumer<Block> otherwise = i.otherwise() == null ? null : x -> statement(x, i.otherwise(), params);
             applyTable(code, s, table, (action, hit) -> hit == onHit ? then : otherwise);
         } else if (s instanceof Statement.Switch sw && appliedTable(sw.selector(), "action_run") != null) {
             switchOnAction(code, sw, appliedTable(sw.selector(), "action_run"), params);
@@ -574,6 +840,48 @@ final class ControlLowering {
         } else {
             throw new Refusal(s.position(), statementName(s) + " is not supported by the lowering yet");
         }
+    }
+
+    /** Whether a simple statement, or a condition or selector, names a declaration that was refused. */
+    private boolean usesRefused(Statement s) {
+        if (s instanceof Statement.Assignment a) {
+            return usesRefused(a.target()) || usesRefused(a.value());
+        }
+        if (s instanceof Statement.CallStatement cs) {
+            return usesRefused(cs.call());
+        }
+        if (s instanceof Statement.If i) {
+            return usesRefused(i.condition());
+        }
+        if (s instanceof Statement.Switch sw) {
+            return usesRefused(sw.selector());
+        }
+        return false;
+    }
+
+    private boolean usesRefused(Expression e) {
+        if (e instanceof Expression.Name n) {
+            return refused.contains(n.name());
+        }
+        if (e instanceof Expression.Member m) {
+            return usesRefused(m.target());
+        }
+        if (e instanceof Expression.Call call) {
+            return usesRefused(call.callee()) || call.arguments().stream().anyMatch(a -> usesRefused(a.value()));
+        }
+        if (e instanceof Expression.Binary bin) {
+            return usesRefused(bin.left()) || usesRefused(bin.right());
+        }
+        if (e instanceof Expression.Unary u) {
+            return usesRefused(u.operand());
+        }
+        if (e instanceof Expression.Cast c) {
+            return usesRefused(c.operand());
+        }
+        if (e instanceof Expression.ListExpression l) {
+            return l.elements().stream().anyMatch(this::usesRefused);
+        }
+        return false;
     }
 
     private static String statementName(Statement s) {
@@ -685,7 +993,7 @@ final class ControlLowering {
         if (types.isConstant(e)) {
             return 0;
         }
-        if (e instanceof Expression.Name) {
+        if (e instanceof Expression.Name n && !locals.containsKey(n.name())) {
             return 64;
         }
         return field(e).width();
@@ -769,6 +1077,9 @@ final class ControlLowering {
 
     /** The PHV field an l-value or a read names: a header field, a metadata field, an intrinsic. */
     private Field field(Expression e) {
+        if (e instanceof Expression.Name n && locals.containsKey(n.name())) {
+            return locals.get(n.name());
+        }
         if (e instanceof Expression.Member m && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n
                 && n.name().equals(headersParam)) {
             Headers.Instance hi = headers.instance(h.member());
@@ -787,11 +1098,14 @@ final class ControlLowering {
             if (n.name().equals(metadataParam) && metadataStruct != null) {
                 for (Declaration.Field mf : metadataStruct.fields()) {
                     if (mf.name().equals(m.member())) {
+                        // each gress has its own metadata (an egress parameter named as ingress's gets the control's name)
                         String name = n.name() + "." + m.member();
-                        Field f = fields.get(name);
+                        String key = gress + ":" + name;
+                        Field f = fields.get(key);
                         if (f == null) {
-                            f = b.metadata(Gress.INGRESS, name, types.width(mf.type()));
-                            fields.put(name, f);
+                            boolean taken = fields.containsKey(Gress.INGRESS + ":" + name) || fields.containsKey(Gress.EGRESS + ":" + name);
+                            f = b.metadata(gress, taken ? control.name() + "." + name : name, types.width(mf.type()));
+                            fields.put(key, f);
                         }
                         return f;
                     }

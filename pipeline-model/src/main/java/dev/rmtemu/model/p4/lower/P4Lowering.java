@@ -11,6 +11,8 @@ import dev.rmtemu.model.p4.source.SourcePosition;
 import dev.rmtemu.model.parse.ChecksumUpdate;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParserSpec;
+import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 
@@ -23,9 +25,9 @@ import java.util.Map;
  * A TNA program's AST lowered to rmtemu's program IR: {@code Switch(Pipeline(...)) main}'s
  * ingress parser becomes the parse graph (its headers struct the program's header types),
  * the ingress deparser the emit order and checksum updates, the ingress control an
- * unplaced control the compiler places. The egress pipeline must be empty (an egress
- * control with no statements) for now. Whatever is not supported is refused with its
- * position, never skipped.
+ * unplaced control the compiler places, and the egress pipeline likewise (see
+ * the egress method). Whatever is not supported is refused with its position, never skipped;
+ * every refusal found is reported, not only the first.
  */
 public final class P4Lowering {
     private final Types types;
@@ -42,6 +44,7 @@ public final class P4Lowering {
     }
 
     private StageProgram lower(Program ast, String name, SourcePosition whole) {
+        List<Refusal> refusals = new ArrayList<>();
         try {
             Declaration.Instantiation main = instance(ast, "main", whole);
             if (!"Switch".equals(Types.named(main.type())) || main.arguments().size() != 1) {
@@ -58,25 +61,125 @@ public final class P4Lowering {
             Declaration.Parser ingressParser = as(blocks.get(0), Declaration.Parser.class, pipe.arguments().get(0));
             Declaration.Control ingress = as(blocks.get(1), Declaration.Control.class, pipe.arguments().get(1));
             Declaration.Control deparser = as(blocks.get(2), Declaration.Control.class, pipe.arguments().get(2));
+            Declaration.Parser egressParser = as(blocks.get(3), Declaration.Parser.class, pipe.arguments().get(3));
             Declaration.Control egress = as(blocks.get(4), Declaration.Control.class, pipe.arguments().get(4));
-            checkEmptyEgress(egress);
-            List<Parameter> ps = ingressParser.type().parameters();
-            if (ps.size() < 2 || types.structLike(ps.get(1).type()) == null) {
-                throw new Refusal(ingressParser.position(), "ingress parser " + ingressParser.name() + ": its second parameter must be the headers struct");
-            }
-            Headers headers = new Headers(types, types.structLike(ps.get(1).type()));
-            ParseGraph graph = ParserLowering.lower(types, headers, ingressParser);
+            Declaration.Control egressDeparser = as(blocks.get(5), Declaration.Control.class, pipe.arguments().get(5));
+            Declaration.StructLike ingressStruct = headersStruct(ingressParser, "ingress");
+            Headers headers = new Headers(types, ingressStruct);
+            // each block on its own, so that every refusal is reported (a failed parser leaves a graph of the headers alone)
+            ParseGraph graph = guarded(refusals, () -> ParserLowering.lower(types, headers, ingressParser, "ingress"));
+            ParseGraph usable = graph != null ? graph : headersOnly(ingressParser.name(), headers);
+            Emits emits = guarded(refusals, () -> deparser(headers, deparser));
             ProgramBuilder b = ProgramBuilder.create(name, "P4 program " + name);
-            b.parser(deparser(graph, headers, deparser));
-            ControlLowering.lower(b, types, headers, ingress, new HashMap<>());
+            b.parser(emits == null ? new ParserSpec(usable, allHeaders(headers), List.of())
+                    : new ParserSpec(usable, emits.emit(), emits.updates()));
+            Map<String, Field> fields = new HashMap<>();
+            guarded(refusals, () -> {
+                ControlLowering.lower(b, Gress.INGRESS, types, headers, ingress, fields, refusals);
+                return null;
+            });
+            guarded(refusals, () -> {
+                egress(b, ingressStruct, headers, graph, emits, egressParser, egress, egressDeparser, fields, refusals);
+                return null;
+            });
+            if (!refusals.isEmpty()) {
+                for (Refusal r : refusals) {
+                    errors.error(r.position(), r.getMessage());
+                }
+                return null;
+            }
             return b.build();
         } catch (Refusal r) {
+            for (Refusal x : refusals) {
+                errors.error(x.position(), x.getMessage());
+            }
             errors.error(r.position(), r.getMessage());
             return null;
         } catch (IllegalArgumentException e) {
             // a rule of the IR the program breaks (a parse graph or table the builder refuses)
+            for (Refusal x : refusals) {
+                errors.error(x.position(), x.getMessage());
+            }
             errors.error(whole, e.getMessage());
             return null;
+        }
+    }
+
+    private static <T> T guarded(List<Refusal> refusals, java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (Refusal r) {
+            if (r.getMessage() != null) {
+                refusals.add(r);
+            }
+            return null;
+        }
+    }
+
+    private Declaration.StructLike headersStruct(Declaration.Parser p, String gress) {
+        List<Parameter> ps = p.type().parameters();
+        if (ps.size() < 2 || types.structLike(ps.get(1).type()) == null) {
+            throw new Refusal(p.position(), gress + " parser " + p.name() + ": its second parameter must be the headers struct");
+        }
+        return types.structLike(ps.get(1).type());
+    }
+
+    /** A graph that declares the headers and extracts nothing: what the controls are checked against when the parser is refused. */
+    private static ParseGraph headersOnly(String name, Headers headers) {
+        ParseGraph.Builder g = ParseGraph.builder(name);
+        for (Headers.Instance h : headers.instances()) {
+            g.header(h.name(), h.type());
+        }
+        g.state("start").transition("accept");
+        return g.build();
+    }
+
+    private static List<String> allHeaders(Headers headers) {
+        List<String> all = new ArrayList<>();
+        for (Headers.Instance i : headers.instances()) {
+            all.add(i.name());
+        }
+        return all;
+    }
+
+    /**
+     * TNA's egress pipeline. rmtemu parses a frame once (at ingress) and carries its PHV through
+     * the traffic manager, so the egress parser must parse as the ingress parser does, into the
+     * same headers struct (then egress reads and writes those headers, and its deparser must
+     * emit as the ingress deparser does), or extract no header at all (an empty headers struct:
+     * egress sees only metadata and the frame leaves as ingress deparsed it).
+     */
+    private void egress(ProgramBuilder b, Declaration.StructLike ingressStruct, Headers ingressHeaders, ParseGraph ingressGraph, Emits ingressEmits,
+                        Declaration.Parser parser, Declaration.Control control, Declaration.Control deparser,
+                        Map<String, Field> fields, List<Refusal> refusals) {
+        Declaration.StructLike struct = headersStruct(parser, "egress");
+        Headers headers;
+        if (struct.fields().isEmpty()) {
+            headers = new Headers(types, struct);
+            ParserLowering.lower(types, headers, parser, "egress");
+            Emits e = deparser(headers, deparser);
+            if (!e.emit().isEmpty() || !e.updates().isEmpty()) {
+                throw new Refusal(deparser.position(), "egress deparser " + deparser.name() + " emits headers its parser does not extract");
+            }
+        } else if (struct.name().equals(ingressStruct.name())) {
+            headers = ingressHeaders;
+            ParseGraph g = ParserLowering.lower(types, headers, parser, "egress");
+            if (ingressGraph != null && !SameParse.same(ingressGraph, g)) {
+                throw new Refusal(parser.position(), "egress parser " + parser.name() + " parses differently from the ingress parser;"
+                        + " rmtemu parses a frame once, so egress must parse the same headers the same way (or none)");
+            }
+            Emits e = deparser(headers, deparser);
+            if (ingressEmits != null && (!e.emit().equals(ingressEmits.emit()) || !e.updates().equals(ingressEmits.updates()))) {
+                throw new Refusal(deparser.position(), "egress deparser " + deparser.name() + " emits differently from the ingress"
+                        + " deparser; rmtemu has one deparser, so both must emit the same headers in the same order with the same checksums");
+            }
+        } else {
+            throw new Refusal(parser.position(), "egress parser " + parser.name() + " extracts into " + struct.name() + ", not "
+                    + ingressStruct.name() + "; rmtemu parses a frame once, so egress sees the ingress headers (the same struct)"
+                    + " or none (an empty struct)");
+        }
+        if (!control.locals().isEmpty() || !control.apply().statements().isEmpty()) {
+            ControlLowering.lower(b, Gress.EGRESS, types, headers, control, fields, refusals);
         }
     }
 
@@ -117,15 +220,12 @@ public final class P4Lowering {
         return kind.cast(d);
     }
 
-    private static void checkEmptyEgress(Declaration.Control egress) {
-        if (!egress.locals().isEmpty() || !egress.apply().statements().isEmpty()) {
-            throw new Refusal(egress.position(), "egress control " + egress.name()
-                    + " is not empty; the lowering supports ingress processing only yet");
-        }
+    /** A deparser's emit order (header names) and checksum updates. */
+    private record Emits(List<String> emit, List<ChecksumUpdate> updates) {
     }
 
-    /** The ingress deparser: {@code emit} order and {@code Checksum.update} assignments. */
-    private ParserSpec deparser(ParseGraph graph, Headers headers, Declaration.Control d) {
+    /** A deparser: {@code emit} order and {@code Checksum.update} assignments. */
+    private Emits deparser(Headers headers, Declaration.Control d) {
         List<Parameter> ps = d.type().parameters();
         String hdr = ps.size() > 1 ? ps.get(1).name() : "";
         Map<String, Declaration.Instantiation> checksums = new HashMap<>();
@@ -142,7 +242,7 @@ public final class P4Lowering {
         for (Statement s : d.apply().statements()) {
             deparserStatement(s, hdr, headers, checksums, emit, updates, null);
         }
-        return new ParserSpec(graph, emit, updates);
+        return new Emits(emit, updates);
     }
 
     private void deparserStatement(Statement s, String hdr, Headers headers, Map<String, Declaration.Instantiation> checksums,

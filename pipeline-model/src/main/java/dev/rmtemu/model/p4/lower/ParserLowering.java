@@ -76,18 +76,20 @@ final class ParserLowering {
     private final Set<String> done = new LinkedHashSet<>();
     private final Deque<Runnable> work = new ArrayDeque<>();
     private final Map<String, Integer> continuations = new HashMap<>();
+    /** The parsers' value sets, by name, in declaration order (the control plane fills them: {@code pvs_add}). */
+    private final Map<String, int[]> valueSets = new java.util.LinkedHashMap<>();
 
     private ParserLowering(Types types, Headers headers) {
         this.types = types;
         this.headers = headers;
     }
 
-    /** The parse graph of a TNA ingress parser {@code (packet_in, out H, out M, out ingress_intrinsic_metadata_t)}. */
-    static ParseGraph lower(Types types, Headers headers, Declaration.Parser parser) {
+    /** The parse graph of a TNA parser {@code (packet_in, out H, out M, out ingress/egress_intrinsic_metadata_t)}. */
+    static ParseGraph lower(Types types, Headers headers, Declaration.Parser parser, String gress) {
         List<Parameter> ps = parser.type().parameters();
         if (ps.size() != 4) {
-            throw new Refusal(parser.position(), "ingress parser " + parser.name()
-                    + " must have TNA's four parameters (packet_in, out headers, out metadata, out ingress_intrinsic_metadata_t)");
+            throw new Refusal(parser.position(), gress + " parser " + parser.name()
+                    + " must have TNA's four parameters (packet_in, out headers, out metadata, out " + gress + "_intrinsic_metadata_t)");
         }
         Map<String, Role> roles = new HashMap<>();
         roles.put(ps.get(0).name(), Role.PACKET);
@@ -104,6 +106,9 @@ final class ParserLowering {
         ParseGraph.Builder g = ParseGraph.builder(parser.name());
         for (Headers.Instance h : headers.instances()) {
             g.header(h.name(), h.type());
+        }
+        for (Map.Entry<String, int[]> v : l.valueSets.entrySet()) {
+            g.valueSet(v.getKey(), v.getValue()[0], v.getValue()[1]);
         }
         for (Pending p : l.built) {
             ParseGraph.StateBuilder s = g.state(p.name);
@@ -192,11 +197,19 @@ final class ParserLowering {
         return null;
     }
 
-    /** A parser's local declarations: sub-parser instances only (a value set or an extern is refused by name). */
+    /** A parser's local declarations: sub-parser instances and value sets of bit<W> (an extern is refused by name). */
     private void checkLocals(Declaration.Parser p) {
         for (Declaration d : p.locals()) {
             if (d instanceof Declaration.ValueSet v) {
-                throw new Refusal(v.position(), "value_set " + v.name() + " is not supported by the lowering yet");
+                if (types.structLike(v.type()) != null) {
+                    throw new Refusal(v.position(), "value_set " + v.name() + " of a struct is not supported by the lowering (bit<W> is)");
+                }
+                int size = (int) types.constant(v.size());
+                if (size < 1) {
+                    throw new Refusal(v.size().position(), "value_set " + v.name() + " needs a size of at least 1");
+                }
+                valueSets.putIfAbsent(v.name(), new int[] {types.width(v.type()), size});
+                continue;
             }
             if (!(d instanceof Declaration.Instantiation in) || !(types.declaration(Types.named(in.type())) instanceof Declaration.Parser)) {
                 String what = d instanceof Declaration.Instantiation in ? "extern " + Types.named(in.type()) + " (" + in.name() + ")"
@@ -340,9 +353,13 @@ final class ParserLowering {
         if (e instanceof Expression.Range r) {
             return KeySet.range(types.constant(r.low()) & m, types.constant(r.high()) & m);
         }
-        if (e instanceof Expression.Name n && (types.declaration(n.name()) instanceof Declaration.ValueSet
-                || c.parser.locals().stream().anyMatch(d -> d instanceof Declaration.ValueSet v && v.name().equals(n.name())))) {
-            throw new Refusal(e.position(), "value_set " + n.name() + " is not supported by the lowering yet");
+        if (e instanceof Expression.Name n
+                && c.parser.locals().stream().anyMatch(d -> d instanceof Declaration.ValueSet v && v.name().equals(n.name()))) {
+            int bits = valueSets.get(n.name())[0];
+            if (bits != width) {
+                throw new Refusal(e.position(), "value_set " + n.name() + " holds bit<" + bits + "> values; the key has " + width + " bits");
+            }
+            return KeySet.valueSet(n.name());
         }
         return KeySet.exact(types.constant(e) & m);
     }

@@ -1,0 +1,68 @@
+package dev.rmtemu.model.p4.lower;
+
+import dev.rmtemu.model.parse.ParseGraph;
+import dev.rmtemu.model.parse.ParseState;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Whether two parse graphs parse every frame the same way: from their start states, the same
+ * operations, keys and branches, state by state (the states' names may differ, and a state that
+ * only passes on, such as an inlined sub-parser's start that extracted intrinsic metadata, is
+ * looked through). rmtemu parses a frame once, so an egress parser is lowered only when it
+ * parses as the ingress parser does.
+ */
+final class SameParse {
+    private SameParse() {
+    }
+
+    static boolean same(ParseGraph a, ParseGraph b) {
+        return same(a, start(a), b, start(b), new HashSet<>());
+    }
+
+    private static String start(ParseGraph g) {
+        return g.states().isEmpty() ? "accept" : g.states().get(0).name();
+    }
+
+    private static boolean same(ParseGraph a, String sa, ParseGraph b, String sb, Set<String> seen) {
+        sa = through(a, sa);
+        sb = through(b, sb);
+        boolean terminalA = sa.equals("accept") || sa.equals("reject");
+        boolean terminalB = sb.equals("accept") || sb.equals("reject");
+        if (terminalA || terminalB) {
+            return sa.equals(sb);
+        }
+        if (!seen.add(sa + "\u0000" + sb)) {
+            return true;
+        }
+        ParseState x = a.states().get(a.stateIndex(sa));
+        ParseState y = b.states().get(b.stateIndex(sb));
+        if (!x.ops().equals(y.ops()) || !x.keys().equals(y.keys()) || x.branches().size() != y.branches().size()) {
+            return false;
+        }
+        for (int i = 0; i < x.branches().size(); i++) {
+            ParseState.Branch bx = x.branches().get(i);
+            ParseState.Branch by = y.branches().get(i);
+            if (!bx.sets().equals(by.sets()) || !same(a, bx.next(), b, by.next(), seen)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The first state from {@code s} that does something (not a plain transition without operations). */
+    private static String through(ParseGraph g, String s) {
+        for (int hops = 0; hops <= g.states().size(); hops++) {
+            if (s.equals("accept") || s.equals("reject")) {
+                return s;
+            }
+            ParseState st = g.states().get(g.stateIndex(s));
+            if (!st.ops().isEmpty() || st.selects()) {
+                return s;
+            }
+            s = st.branches().get(0).next();
+        }
+        return s;
+    }
+}
