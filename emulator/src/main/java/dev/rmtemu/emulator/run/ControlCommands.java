@@ -4,6 +4,7 @@ import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.parse.ParserValueSet;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,7 +91,7 @@ final class ControlCommands {
 
     private static ParserValueSet valueSet(SwitchControl sw, String name) {
         List<ParserValueSet> sets = sw.program().parser().graph().valueSets();
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (ParserValueSet v : sets) {
             if (v.name().equals(name)) {
                 return v;

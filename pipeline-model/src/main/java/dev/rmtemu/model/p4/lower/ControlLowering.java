@@ -26,10 +26,15 @@ import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableAction;
 import dev.rmtemu.model.table.TableActions;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -115,10 +120,10 @@ final class ControlLowering {
      * and has statements after it, which run only while its flag is 0. Each flag is written
      * only before its test, so a gateway that spans stages reads the same value in each.
      */
-    private final java.util.Deque<Field> exitListeners = new java.util.ArrayDeque<>();
+    private final Deque<Field> exitListeners = new ArrayDeque<>();
     private int exitFlags;
     /** Declarations that were refused: a use of one is not reported again. */
-    private final java.util.Set<String> refused = new java.util.HashSet<>();
+    private final Set<String> refused = new HashSet<>();
     private final List<Refusal> errors;
     private String headersParam;
     private String metadataParam;
@@ -467,7 +472,7 @@ final class ControlLowering {
                     + " (const entries are)");
         }
         if (kind != MatchKind.EXACT) {
-            throw new Refusal(en.position(), "const entries of " + kind.name().toLowerCase(java.util.Locale.ROOT) + " table " + t.name()
+            throw new Refusal(en.position(), "const entries of " + kind.name().toLowerCase(Locale.ROOT) + " table " + t.name()
                     + " are not supported by the lowering yet (exact tables' are)");
         }
         List<MatchTable.ConstEntry> out = new ArrayList<>();

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A TNA program's AST lowered to rmtemu's program IR: {@code Switch(Pipeline(...)) main}'s
@@ -105,7 +106,7 @@ public final class P4Lowering {
         }
     }
 
-    private static <T> T guarded(List<Refusal> refusals, java.util.function.Supplier<T> step) {
+    private static <T> T guarded(List<Refusal> refusals, Supplier<T> step) {
         try {
             return step.get();
         } catch (Refusal r) {

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +78,7 @@ final class ParserLowering {
     private final Deque<Runnable> work = new ArrayDeque<>();
     private final Map<String, Integer> continuations = new HashMap<>();
     /** The parsers' value sets, by name, in declaration order (the control plane fills them: {@code pvs_add}). */
-    private final Map<String, int[]> valueSets = new java.util.LinkedHashMap<>();
+    private final Map<String, int[]> valueSets = new LinkedHashMap<>();
 
     private ParserLowering(Types types, Headers headers) {
         this.types = types;
