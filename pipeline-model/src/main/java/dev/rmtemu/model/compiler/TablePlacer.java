@@ -325,10 +325,14 @@ public final class TablePlacer {
             return null;
         }
         boolean alone = true;
+        // what stage `stage` holds: its units, and the gateways of earlier stages, which it repeats
+        // around what it holds under them (PlacedStages.project); no other stage adds to its rows
         List<PlacementUnit> trial = new ArrayList<>();
         for (PlacementUnit a : units) {
             if (a.stage >= 0 && a != u) {
-                trial.add(a);
+                if (a.stage == stage || a.stage < stage && a.kind == PlacementUnit.Kind.GATEWAY) {
+                    trial.add(a);
+                }
                 alone &= a.stage != stage;
             }
         }

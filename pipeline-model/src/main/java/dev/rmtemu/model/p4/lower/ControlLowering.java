@@ -43,6 +43,8 @@ import static dev.rmtemu.model.ir.Ir.add;
 import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.hash;
+import static dev.rmtemu.model.ir.Ir.max;
+import static dev.rmtemu.model.ir.Ir.min;
 import static dev.rmtemu.model.ir.Ir.or;
 import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.read;
@@ -195,8 +197,8 @@ final class ControlLowering {
                 if (array == null) {
                     throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
                 }
-                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, in, this::isField,
-                        pairs.get(array.name()));
+                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, pairs.get(array.name()), in,
+                        this::isField);
                 c.action(l.action());
                 registerActions.put(e.getKey(), l);
             });
@@ -335,9 +337,18 @@ final class ControlLowering {
         if (call.arguments().size() != 1 || !(call.arguments().get(0).value() instanceof Expression.ListExpression list)) {
             throw new Refusal(call.position(), "Hash " + name + ".get takes one list of fields ({a, b, ...})");
         }
+        List<Field> inputs = new ArrayList<>();
+        for (Expression e : list.elements()) {
+            inputs.add(field(e));
+        }
         HashUnit h = hashUnits.get(name);
         if (h != null) {
-            throw new Refusal(call.position(), "Hash " + name + " is used twice; the lowering gives each Hash instance one get");
+            // the same fields again (two register actions on one index): the one unit's output
+            if (h.inputs().equals(inputs)) {
+                return hash(h);
+            }
+            throw new Refusal(call.position(), "Hash " + name + " is used with two field lists; the lowering gives each Hash"
+                    + " instance one list of fields");
         }
         Expression algo = in.arguments().get(0).value();
         boolean custom = algo instanceof Expression.Member m && m.member().equals("CUSTOM")
@@ -352,10 +363,6 @@ final class ControlLowering {
             throw new Refusal(in.position(), "Hash " + name + ": a CRCPolynomial goes with HashAlgorithm_t.CUSTOM, and only with it");
         }
         HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value()) : HashAlgorithm.byName(named);
-        List<Field> inputs = new ArrayList<>();
-        for (Expression e : list.elements()) {
-            inputs.add(field(e));
-        }
         int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
         h = c.hash(name, algorithm, bits, inputs.toArray(new Field[0]));
         pin(in.annotations(), name);
@@ -412,9 +419,13 @@ final class ControlLowering {
             throw new Refusal(call.position(), "execute takes the cell's index");
         }
         Expr index = value(call.arguments().get(0).value(), params, 32);
-        Expr in = ra.input() == null ? constant(0) : read(field(ra.input()));
-        Expr inHi = ra.inputHi() == null ? constant(0) : read(field(ra.inputHi()));
-        code.execute(ra.action(), index, in, inHi);
+        List<Expression> inputs = ra.inputs();
+        Expr lo = inputs.isEmpty() ? constant(0) : read(field(inputs.get(0)));
+        if (inputs.size() < 2) {
+            code.execute(ra.action(), index, lo);
+        } else {
+            code.execute(ra.action(), index, lo, read(field(inputs.get(1))));
+        }
     }
 
     // ---- tables
@@ -1098,6 +1109,13 @@ final class ControlLowering {
         if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
                 && m.target() instanceof Expression.Name n && hashDecls.containsKey(n.name())) {
             return hashGet(call, n.name());
+        }
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Name f
+                && (f.name().equals("max") || f.name().equals("min")) && call.arguments().size() == 2) {
+            // TNA's max/min: one ALU operation of the container ALU (unsigned)
+            Expr l = value(call.arguments().get(0).value(), params, width);
+            Expr r = value(call.arguments().get(1).value(), params, width);
+            return f.name().equals("max") ? max(l, r) : min(l, r);
         }
         if (e instanceof Expression.Member || e instanceof Expression.Name) {
             return read(field(e));

@@ -11,57 +11,66 @@ import dev.rmtemu.model.register.Predicate;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 
+import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
  * A RegisterAction's {@code apply(inout value, out rv)} body compiled to the stateful ALU
- * (model/register): at most one {@code if (x CMP y)} with an {@code else} (the ALU's condition
- * c0), in each branch at most one update per word ({@code value = a OP b}, OP + - & | ^, or a
- * plain copy) and one {@code rv = word} before or after its update (the old or the new word).
- * A register of a struct of two fields is a lo/hi pair: its first field is the lo word
- * ({@code value.first}), its second the hi word. An operand is a word, a constant, or a PHV
- * field (the ALU's inputs, at most two: lo and hi, given to {@code execute}). Anything else is
- * refused naming the rule.
+ * (model/register), as Tofino's does: the body's if/else tree may test at most two
+ * comparisons (the ALU's conditions c0 and c1; each path through the tree is a predicate of
+ * them), and on each path updates each word of the cell at most once ({@code value}, or
+ * {@code value.lo}/{@code value.hi} of a pair cell: the register's struct of two equal
+ * fields, first lo then hi) with {@code a OP b} (OP + - & | ^, or a plain copy), and sets
+ * {@code rv} to one word of the cell, the old one before that word's update on the path or
+ * the new one after it; every path that sets {@code rv} sets it from the same word (the
+ * ALU has one output). An operand is a word of the cell, a constant, or a PHV field: the
+ * first field read is the ALU's lo input, a second its hi input (given to {@code execute}).
+ * Anything else is refused naming the rule.
  */
 final class RegisterActionLowering {
-    /** The PHV fields the body reads, as the ALU's lo and hi inputs (null: none). */
-    private Expression input;
-    private Expression inputHi;
-    /** A pair register's field names: lo, hi (null for a single word). */
-    private final String loField;
-    private final String hiField;
-    /** What each branch returns (C0 / NOT_C0 / ALWAYS): the ALU has one output word. */
-    private final Map<Predicate, RegisterAction.OutputSource> outputs = new LinkedHashMap<>();
+    /** The truth tables of c0 and c1 (see {@link Predicate}). */
+    private static final int[] CONDITION_TABLES = {Predicate.C0.truthTable(), Predicate.C1.truthTable()};
+    private static final int ALL = Predicate.ALWAYS.truthTable();
+
+    /** The PHV fields the body reads, as the ALU's lo and hi inputs. */
+    private final List<Expression> inputs = new ArrayList<>();
+    /** The conditions c0, c1 as written, to find a repeated one. */
+    private final List<String> conditions = new ArrayList<>();
     private final Types types;
+    private final String actionName;
     private final String valueName;
     private final String rvName;
+    /** The pair cell's field names (null for a single word). */
+    private final String loName;
+    private final String hiName;
     private final RegisterAction.Builder b;
     private final Function<Expression, Boolean> isPhvField;
+    private RegisterAction.OutputSource output;
+    private int outputWhen;
 
     private RegisterActionLowering(Types types, RegisterArray array, String name, Declaration.Function apply,
-                                   Function<Expression, Boolean> isPhvField, Declaration.StructLike pair) {
+                                   Declaration.StructLike pair, Function<Expression, Boolean> isPhvField) {
         this.types = types;
-        this.loField = pair == null ? null : pair.fields().get(0).name();
-        this.hiField = pair == null ? null : pair.fields().get(1).name();
+        this.actionName = name;
         List<Parameter> ps = apply.parameters();
         this.valueName = ps.get(0).name();
         this.rvName = ps.size() > 1 ? ps.get(1).name() : null;
+        this.loName = pair == null ? null : pair.fields().get(0).name();
+        this.hiName = pair == null ? null : pair.fields().get(1).name();
         this.b = RegisterAction.on(array, name);
         this.isPhvField = isPhvField;
     }
 
-    /** The register action, and the PHV fields it reads as its lo and hi inputs (or null). */
-    record Lowered(RegisterAction action, Expression input, Expression inputHi) {
+    /** The register action, and the PHV fields it reads as its lo and hi inputs (none, one or two). */
+    record Lowered(RegisterAction action, List<Expression> inputs) {
     }
 
-    /** {@code pair}: the register's struct of two words, or null for a single word. */
-    static Lowered lower(Types types, RegisterArray array, Declaration.Instantiation decl, Function<Expression, Boolean> isPhvField,
-                         Declaration.StructLike pair) {
+    /** {@code pair} is the register's cell struct when it holds a pair of words, else null. */
+    static Lowered lower(Types types, RegisterArray array, Declaration.StructLike pair, Declaration.Instantiation decl,
+                         Function<Expression, Boolean> isPhvField) {
         Declaration.Function apply = null;
         for (Declaration d : decl.initializer()) {
             if (d instanceof Declaration.Function f && f.name().equals("apply")) {
@@ -73,41 +82,94 @@ final class RegisterActionLowering {
         if (apply == null || apply.parameters().isEmpty() || apply.parameters().size() > 2) {
             throw new Refusal(decl.position(), "RegisterAction " + decl.name() + " needs apply(inout value[, out rv])");
         }
-        RegisterActionLowering l = new RegisterActionLowering(types, array, decl.name(), apply, isPhvField, pair);
-        List<Statement> body = apply.body().statements();
-        if (body.size() == 1 && body.get(0) instanceof Statement.If i && i.otherwise() != null) {
-            l.condition(i.condition());
-            l.branch(i.then(), Predicate.C0);
-            l.branch(i.otherwise(), Predicate.NOT_C0);
-        } else {
-            for (Statement s : body) {
-                if (s instanceof Statement.If) {
-                    throw new Refusal(s.position(), "RegisterAction " + decl.name()
-                            + ": the lowering supports one if/else making up the whole apply body");
+        RegisterActionLowering l = new RegisterActionLowering(types, array, decl.name(), apply, pair, isPhvField);
+        l.block(apply.body().statements(), ALL, new HashSet<>());
+        if (l.output != null) {
+            l.b.output(new Predicate(l.outputWhen), l.output);
+        }
+        return new Lowered(l.b.build(), List.copyOf(l.inputs));
+    }
+
+    /**
+     * The statements of one block on the paths {@code when} (a truth table over c0, c1);
+     * {@code updated} holds the words already updated on these paths.
+     */
+    private void block(List<Statement> statements, int when, Set<String> updated) {
+        for (Statement st : statements) {
+            if (st instanceof Statement.Block blk) {
+                block(blk.statements(), when, updated);
+            } else if (st instanceof Statement.If i) {
+                int c = condition(i.condition());
+                Set<String> thenUpdated = new HashSet<>(updated);
+                block(List.of(i.then()), when & c, thenUpdated);
+                Set<String> elseUpdated = new HashSet<>(updated);
+                if (i.otherwise() != null) {
+                    block(List.of(i.otherwise()), when & ~c & ALL, elseUpdated);
                 }
+                // a word updated on some of the paths: a later update on the rest would be a second one on those
+                updated.addAll(thenUpdated);
+                updated.addAll(elseUpdated);
+            } else if (st instanceof Statement.Assignment a) {
+                assignment(a, when, updated);
+            } else {
+                throw new Refusal(st.position(), "a stateful ALU body is if/else and assignments to the register value and the return value");
             }
-            l.branch(apply.body(), Predicate.ALWAYS);
-        }
-        l.output(decl);
-        return new Lowered(l.b.build(), l.input, l.inputHi);
-    }
-
-    /** The ALU's one output: the same word from every branch that returns one (else refused). */
-    private void output(Declaration.Instantiation decl) {
-        Set<RegisterAction.OutputSource> sources = new HashSet<>(outputs.values());
-        if (sources.size() > 1) {
-            throw new Refusal(decl.position(), "RegisterAction " + decl.name() + ": its branches return different words, and a"
-                    + " stateful ALU has one output (return the same word, old or new, from each branch)");
-        }
-        if (outputs.size() == 1) {
-            Map.Entry<Predicate, RegisterAction.OutputSource> only = outputs.entrySet().iterator().next();
-            b.output(only.getKey(), only.getValue());
-        } else if (outputs.size() == 2) {
-            b.output(Predicate.ALWAYS, outputs.values().iterator().next());
         }
     }
 
-    private void condition(Expression c) {
+    private void assignment(Statement.Assignment a, int when, Set<String> updated) {
+        String word = word(a.target());
+        if (word != null) {
+            if (!updated.add(word)) {
+                throw new Refusal(a.position(), "RegisterAction " + actionName + ": " + path(a.target())
+                        + " is updated twice on one path; a stateful ALU updates each word once");
+            }
+            if (when != 0) {
+                update(word, a.value(), new Predicate(when));
+            }
+            return;
+        }
+        if (a.target() instanceof Expression.Name n && n.name().equals(rvName)) {
+            String from = word(a.value());
+            if (from == null) {
+                throw new Refusal(a.position(), "RegisterAction " + actionName + ": rv is one word of the register cell"
+                        + " (the old or the new value)");
+            }
+            boolean lo = from.equals("lo");
+            // after the word's update on this path: the new word (equal to the old one on paths that do not update it)
+            RegisterAction.OutputSource source = updated.contains(from)
+                    ? (lo ? RegisterAction.OutputSource.NEW_LO : RegisterAction.OutputSource.NEW_HI)
+                    : (lo ? RegisterAction.OutputSource.OLD_LO : RegisterAction.OutputSource.OLD_HI);
+            if (output != null && output != source) {
+                throw new Refusal(a.position(), "RegisterAction " + actionName + ": rv is set from "
+                        + output + " and " + source + "; a stateful ALU has one output word");
+            }
+            output = source;
+            outputWhen |= when;
+            return;
+        }
+        throw new Refusal(a.position(), "a stateful ALU writes only the register value and the return value");
+    }
+
+    /** "lo" or "hi" when {@code e} names a word of the cell ({@code value}, {@code value.lo}, {@code value.hi}), else null. */
+    private String word(Expression e) {
+        if (loName == null && e instanceof Expression.Name n && n.name().equals(valueName)) {
+            return "lo";
+        }
+        if (loName != null && e instanceof Expression.Member m && m.target() instanceof Expression.Name n
+                && n.name().equals(valueName)) {
+            if (m.member().equals(loName)) {
+                return "lo";
+            }
+            if (m.member().equals(hiName)) {
+                return "hi";
+            }
+        }
+        return null;
+    }
+
+    /** The truth table of a condition: c0 for the first comparison the body tests, c1 for the second. */
+    private int condition(Expression c) {
         if (c instanceof Expression.Binary bin) {
             CmpOp op = switch (bin.operator()) {
                 case "==" -> CmpOp.EQ;
@@ -119,80 +181,46 @@ final class RegisterActionLowering {
                 default -> null;
             };
             if (op != null) {
-                b.condition(operand(bin.left()), op, operand(bin.right()));
-                return;
+                String text = path(bin.left()) + " " + bin.operator() + " " + path(bin.right());
+                int k = conditions.indexOf(text);
+                if (k < 0) {
+                    if (conditions.size() == Predicate.CONDITIONS) {
+                        throw new Refusal(c.position(), "RegisterAction " + actionName + ": a stateful ALU evaluates at most "
+                                + Predicate.CONDITIONS + " conditions");
+                    }
+                    b.condition(operand(bin.left()), op, operand(bin.right()));
+                    conditions.add(text);
+                    k = conditions.size() - 1;
+                }
+                return CONDITION_TABLES[k];
             }
         }
         throw new Refusal(c.position(), "a stateful ALU condition is one comparison of the register value, a constant or a PHV field");
     }
 
-    private void branch(Statement s, Predicate when) {
-        List<Statement> stmts = s instanceof Statement.Block blk ? blk.statements() : List.of(s);
-        boolean updatedLo = false;
-        boolean updatedHi = false;
-        boolean output = false;
-        for (Statement st : stmts) {
-            if (!(st instanceof Statement.Assignment a)) {
-                throw new Refusal(st.position(), "a stateful ALU branch is assignments to the register value and the return value");
-            }
-            Boolean hi = word(a.target());
-            if (hi != null) {
-                if (hi ? updatedHi : updatedLo) {
-                    throw new Refusal(st.position(), "the register value is updated once per branch by a stateful ALU");
-                }
-                update(a.value(), when, hi);
-                updatedHi |= hi;
-                updatedLo |= !hi;
-            } else if (a.target() instanceof Expression.Name t && t.name().equals(rvName)) {
-                Boolean from = word(a.value());
-                if (output || from == null) {
-                    throw new Refusal(st.position(), "the lowering supports rv = " + (loField == null ? valueName
-                            : valueName + "." + loField + " or " + valueName + "." + hiField) + " (the old or the new value), once per branch");
-                }
-                outputs.put(when, from ? (updatedHi ? RegisterAction.OutputSource.NEW_HI : RegisterAction.OutputSource.OLD_HI)
-                        : (updatedLo ? RegisterAction.OutputSource.NEW_LO : RegisterAction.OutputSource.OLD_LO));
-                output = true;
-            } else {
-                throw new Refusal(st.position(), "a stateful ALU writes only the register value and the return value");
-            }
-        }
-    }
-
-    /** Which word an expression names: false the lo word ({@code value}, {@code value.first}), true the hi word, null neither. */
-    private Boolean word(Expression e) {
-        if (loField == null) {
-            return e instanceof Expression.Name n && n.name().equals(valueName) ? Boolean.FALSE : null;
-        }
-        if (e instanceof Expression.Member m && m.target() instanceof Expression.Name n && n.name().equals(valueName)) {
-            return m.member().equals(loField) ? Boolean.FALSE : m.member().equals(hiField) ? Boolean.TRUE : null;
-        }
-        return null;
-    }
-
-    private void update(Expression v, Predicate when, boolean hi) {
-        if (v instanceof Expression.Binary bin) {
-            AluOp op = switch (bin.operator()) {
+    private void update(String word, Expression v, Predicate when) {
+        AluOp op = AluOp.SET;
+        Operand a;
+        Operand c = Operand.constant(0);
+        if (v instanceof Expression.Binary bin && !types.isConstant(v)) {
+            op = switch (bin.operator()) {
                 case "+" -> AluOp.ADD;
                 case "-" -> AluOp.SUB;
                 case "&" -> AluOp.AND;
                 case "|" -> AluOp.OR;
                 case "^" -> AluOp.XOR;
-                default -> null;
+                default -> throw new Refusal(bin.position(), "operator " + bin.operator()
+                        + " is not an operation of the stateful ALU the lowering supports");
             };
-            if (op != null) {
-                if (hi) {
-                    b.updateHi(when, op, operand(bin.left()), operand(bin.right()));
-                } else {
-                    b.updateLo(when, op, operand(bin.left()), operand(bin.right()));
-                }
-                return;
-            }
-            throw new Refusal(bin.position(), "operator " + bin.operator() + " is not an operation of the stateful ALU the lowering supports");
-        }
-        if (hi) {
-            b.updateHi(when, AluOp.SET, operand(v), Operand.constant(0));
+            a = operand(bin.left());
+            c = operand(bin.right());
         } else {
-            b.updateLo(when, AluOp.SET, operand(v), Operand.constant(0));
+            a = operand(v);
+        }
+        if (word.equals("lo")) {
+            b.updateLo(when, op, a, c);
+        } else {
+            b.updateHi(when, op, a, c);
         }
     }
 
@@ -204,31 +232,33 @@ final class RegisterActionLowering {
         if (e instanceof Expression.Member m) {
             return path(m.target()) + "." + m.member();
         }
+        if (e instanceof Expression.IntegerLiteral l) {
+            return l.value().toString();
+        }
         return "?";
     }
 
     private Operand operand(Expression e) {
-        Boolean w = word(e);
-        if (w != null) {
-            return w ? Operand.REG_HI : Operand.REG_LO;
+        String word = word(e);
+        if (word != null) {
+            return word.equals("lo") ? Operand.REG_LO : Operand.REG_HI;
         }
         if (types.isConstant(e)) {
             return Operand.constant(types.constant(e));
         }
         if (isPhvField.apply(e)) {
-            if (input == null || path(input).equals(path(e))) {
-                input = e;
-                return Operand.IN_LO;
+            for (int k = 0; k < inputs.size(); k++) {
+                if (path(inputs.get(k)).equals(path(e))) {
+                    return k == 0 ? Operand.IN_LO : Operand.IN_HI;
+                }
             }
-            if (loField == null) {
-                throw new Refusal(e.position(), "a stateful ALU of a single-word register reads one PHV field; another is read already");
+            if (inputs.size() == 2) {
+                throw new Refusal(e.position(), "a stateful ALU reads at most two PHV fields (its lo and hi inputs); "
+                        + path(inputs.get(0)) + " and " + path(inputs.get(1)) + " are read already");
             }
-            if (inputHi != null && !path(inputHi).equals(path(e))) {
-                throw new Refusal(e.position(), "a stateful ALU reads two PHV fields (its lo and hi inputs); two others are read already");
-            }
-            inputHi = e;
-            return Operand.IN_HI;
+            inputs.add(e);
+            return inputs.size() == 1 ? Operand.IN_LO : Operand.IN_HI;
         }
-        throw new Refusal(e.position(), "a stateful ALU operand is a register word, a constant or a PHV field");
+        throw new Refusal(e.position(), "a stateful ALU operand is the register value, a constant or a PHV field");
     }
 }

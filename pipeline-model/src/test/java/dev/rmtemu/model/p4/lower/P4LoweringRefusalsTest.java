@@ -109,7 +109,7 @@ class P4LoweringRefusalsTest {
     @Test
     void twoUpdatesInARegisterAction() {
         assertRefused("            value = value + 1;\n", "            value = value + 1;\n            value = value + 2;\n",
-                "value = value + 2", "the register value is updated once per branch by a stateful ALU");
+                "value = value + 2", "RegisterAction increment: value is updated twice on one path; a stateful ALU updates each word once");
     }
 
     @Test
@@ -226,13 +226,93 @@ class P4LoweringRefusalsTest {
         assertRefused("            value = value + 1;\n            rv = value;\n",
                 "            if (value > 5) {\n                rv = value;\n                value = value + 1;\n            } else {\n"
                         + "                value = value + 1;\n                rv = value;\n            }\n",
-                "RegisterAction<", "RegisterAction increment: its branches return different words, and a stateful ALU has one"
-                        + " output (return the same word, old or new, from each branch)");
+                "rv = value;\n            }\n", "RegisterAction increment: rv is set from OLD_LO and NEW_LO; a stateful ALU has one"
+                        + " output word");
     }
 
     private static String at(String text, String what) {
         int offset = text.indexOf(what);
         int line = 1 + (int) text.substring(0, offset).chars().filter(ch -> ch == '\n').count();
         return line + ":" + (offset - text.lastIndexOf('\n', offset - 1));
+    }
+
+    /** The base program with two pair structs declared beside its metadata. */
+    private static String withPairStructs() {
+        return base().replace("struct empty_t {}", "struct empty_t {}\nstruct pair_t {\n    bit<32> lo;\n    bit<32> hi;\n}\n"
+                + "struct odd_pair_t {\n    bit<32> lo;\n    bit<16> hi;\n}");
+    }
+
+    /** The base program's register action with its body replaced. */
+    private static void assertRefusedBody(String body, String at, String message) {
+        assertRefused("            value = value + 1;\n            rv = value;\n", body, at, message);
+    }
+
+    /**
+     * A Tofino stateful ALU has two comparators (bf-p4c mau/salu_inst.cpp,
+     * CreateSaluInstruction::setupCmp): a third comparison is refused; two are lowered
+     * (P4RegisterActionLoweringTest, and hashpipe.p4's merge actions).
+     */
+    @Test
+    void threeConditionsInARegisterAction() {
+        assertRefusedBody("""
+                            if (value == 1) {
+                                value = 2;
+                            } else if (value == 3) {
+                                value = 4;
+                            } else if (value == 5) {
+                                value = 6;
+                            }
+                """, "== 5",
+                "RegisterAction increment: a stateful ALU evaluates at most 2 conditions");
+    }
+
+    /** A stateful ALU is fed two PHV words (bf-p4c mau/input_xbar.cpp, the SALU's phv_lo/phv_hi sources). */
+    @Test
+    void threePhvFieldsInARegisterAction() {
+        assertRefusedBody("""
+                            if (value == hdr.ipv4.src_addr) {
+                                value = hdr.ipv4.dst_addr;
+                            } else {
+                                value = (bit<32>) hdr.tcp.src_port;
+                            }
+                """, "(bit<32>) hdr.tcp.src_port",
+                "a stateful ALU operand is the register value, a constant or a PHV field");
+        assertRefusedBody("""
+                            if (value == hdr.ipv4.src_addr) {
+                                value = hdr.ipv4.dst_addr;
+                            } else {
+                                value = ig_md.flow_count;
+                            }
+                """, "ig_md.flow_count;",
+                "a stateful ALU reads at most two PHV fields (its lo and hi inputs); hdr.ipv4.src_addr and hdr.ipv4.dst_addr"
+                        + " are read already");
+    }
+
+    /** A stateful ALU has one output word (bf-p4c mau/salu_inst.cpp, CreateSaluInstruction's output). */
+    @Test
+    void returnValueFromTwoWords() {
+        assertRefused(withPairStructs(), "    Register<bit<32>, bit<16>>(65536) flow_count;\n    RegisterAction<bit<32>, bit<16>, bit<32>>(flow_count) increment = {\n"
+                        + "        void apply(inout bit<32> value, out bit<32> rv) {\n            value = value + 1;\n            rv = value;\n",
+                "    Register<pair_t, bit<16>>(65536) flow_count;\n    RegisterAction<pair_t, bit<16>, bit<32>>(flow_count) increment = {\n"
+                        + "        void apply(inout pair_t value, out bit<32> rv) {\n"
+                        + "            if (value.lo == 0) {\n                rv = value.lo;\n            } else {\n"
+                        + "                rv = value.hi;\n            }\n",
+                "rv = value.hi", "RegisterAction increment: rv is set from OLD_LO and OLD_HI; a stateful ALU has one output word");
+    }
+
+    @Test
+    void pairOfUnequalWords() {
+        assertRefused(withPairStructs(), "    Register<bit<32>, bit<16>>(65536) flow_count;",
+                        "    Register<odd_pair_t, bit<16>>(65536) flow_count;",
+                "Register<odd_pair_t", "Register flow_count of odd_pair_t: a register cell is one word or a struct of two words of one"
+                        + " width (a lo/hi pair)");
+    }
+
+    @Test
+    void oneHashWithTwoFieldLists() {
+        assertRefused("        ig_tm_md.ucast_egress_port = 1;\n",
+                "        ig_tm_md.ucast_egress_port = 1;\n        ig_tm_md.qid = flow_hash.get({hdr.ipv4.src_addr});\n",
+                "flow_hash.get({hdr.ipv4.src_addr})",
+                "Hash flow_hash is used with two field lists; the lowering gives each Hash instance one list of fields");
     }
 }

@@ -1,0 +1,127 @@
+package dev.rmtemu.programs.p4;
+
+import dev.rmtemu.emulator.engine.SwitchConfig;
+import dev.rmtemu.emulator.engine.SwitchEngine;
+import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.check.StageUsage;
+import dev.rmtemu.model.compiler.ProgramCompiler;
+import dev.rmtemu.model.p4.lower.P4Programs;
+import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
+import dev.rmtemu.model.program.StageProgram;
+import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.traces.PacketRecord;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Test helper: a P4 program of {@code programs/p4} compiled by rmtemu, and a run of a program
+ * (P4 or its Java IR twin) on a switch: every departure (cycle, port, packet number), the drop
+ * count, and the register arrays afterwards.
+ */
+final class P4Twins {
+    static final TargetProfile TOFINO1 = TargetProfiles.builtIn("tofino1");
+
+    private P4Twins() {
+    }
+
+    /** The text of {@code programs/p4/NAME}. */
+    static String source(String name) {
+        try (InputStream in = P4Twins.class.getResourceAsStream("/dev/rmtemu/programs/p4/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("no P4 program " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The P4 program lowered, then placed on tofino1 by the compiler. */
+    static StageProgram compile(String name) {
+        return ProgramCompiler.compile(P4Programs.text(name, source(name), PreprocessorOptions.defaults()).require(), TOFINO1)
+                .requireAccepted().program();
+    }
+
+    /** A replay's outcome. */
+    record Run(SwitchEngine engine, List<Long> departures, long dropped) {
+        /** Asserts that every register array of {@code twin} holds, in every pipe, what this run's holds. */
+        void assertSameRegisters(Run other, StageProgram twin) {
+            for (RegisterArray a : twin.registers()) {
+                for (int pipe = 0; pipe < TOFINO1.pipes(); pipe++) {
+                    assertArrayEquals(engine.state().snapshot(pipe, a.name()), other.engine.state().snapshot(pipe, a.name()),
+                            a.name() + " lo, pipe " + pipe);
+                    if (a.pair()) {
+                        assertArrayEquals(engine.state().snapshotHi(pipe, a.name()),
+                                other.engine.state().snapshotHi(pipe, a.name()), a.name() + " hi, pipe " + pipe);
+                    }
+                }
+            }
+        }
+
+        void assertSameTraffic(Run other) {
+            assertEquals(departures, other.departures, "departures (cycle, port, packet)");
+            assertEquals(dropped, other.dropped, "drops");
+        }
+    }
+
+    /** Replays {@code arrivals} (cycle, port, record) on a fresh tofino1 switch running {@code p}. */
+    static Run run(StageProgram p, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
+        SwitchEngine e = new SwitchEngine(new SwitchConfig(TOFINO1, p, SwitchConfig.defaultPorts(TOFINO1),
+                PortConfig.strictPriority(40), true));
+        control.accept(e);
+        List<Long> departures = new ArrayList<>();
+        e.onDeparture((cycle, port, slot, pool) -> {
+            departures.add(cycle);
+            departures.add((long) port);
+            departures.add(pool.packetNumber(slot));
+        });
+        long base = e.now() + 1;
+        for (Arrival a : arrivals) {
+            e.arrive(base + a.cycle(), a.port(), a.record());
+        }
+        e.drain();
+        return new Run(e, departures, e.counters().droppedTotal());
+    }
+
+    /** A packet arriving at a port, {@code cycle} cycles after the switch starts. */
+    record Arrival(long cycle, int port, PacketRecord record) {
+    }
+
+    /** A record carrying a whole frame. */
+    static PacketRecord record(byte[] frame) {
+        PacketRecord r = PacketRecord.allocate(Math.max(frame.length, PacketRecord.DEFAULT_FRAME_CAPACITY));
+        r.wireLength(frame.length);
+        r.putFrame(frame, 0, frame.length);
+        return r;
+    }
+
+    /** Per-stage use of a placed program on tofino1, one line per stage that uses anything, then the pipeline latency per gress. */
+    static List<String> stageUse(StageProgram p) {
+        List<String> rows = new ArrayList<>();
+        ResourceReport report = ResourceChecker.check(p, TOFINO1);
+        for (StageUsage u : report.stages()) {
+            if (u.sramBlocks() + u.tcamBlocks() + u.statefulAlus() + u.hashBits() + u.logicalTables() + u.gateways() == 0) {
+                continue;
+            }
+            rows.add(u.gress().label() + " stage " + u.stage() + ": sram " + u.sramBlocks() + ", tcam " + u.tcamBlocks()
+                    + ", salus " + u.statefulAlus() + ", hash bits " + u.hashBits() + ", logical tables "
+                    + u.logicalTables() + ", gateways " + u.gateways() + ", map rams " + u.mapRams()
+                    + ", stats alus " + u.statsAlus());
+        }
+        rows.add("latency " + report.pipelineLatencyCycles());
+        return rows;
+    }
+}
