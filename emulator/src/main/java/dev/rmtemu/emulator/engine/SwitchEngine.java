@@ -177,8 +177,9 @@ public final class SwitchEngine {
     private final Mirror[] egressMirrors;
     private final Field fMirrorType;
     private final Field fEgressMirrorType;
-    private final int[] sessionPort = new int[Mirror.MAX_SESSION + 1];
-    private final int[] sessionMaxLength = new int[Mirror.MAX_SESSION + 1];
+    /** Mirror sessions' ports (-1: not set up) and maximum lengths; made at the first session, as most switches mirror nothing. */
+    private int[] sessionPort;
+    private int[] sessionMaxLength;
     private final long[] mirrorValues;
     private final long tmCycles;
     private final int causeMirrorSession;
@@ -271,7 +272,6 @@ public final class SwitchEngine {
             widest = Math.max(widest, m.fields().size());
         }
         mirrorValues = new long[widest];
-        Arrays.fill(sessionPort, -1);
         if (program.digests().isEmpty()) {
             digestByType = null;
         } else {
@@ -343,6 +343,11 @@ public final class SwitchEngine {
             throw new UserError("mirror session " + session + ": maximum length " + maxLength + " is negative");
         }
         checkPort(port);
+        if (sessionPort == null) {
+            sessionPort = new int[Mirror.MAX_SESSION + 1];
+            sessionMaxLength = new int[Mirror.MAX_SESSION + 1];
+            Arrays.fill(sessionPort, -1);
+        }
         sessionPort[session] = port;
         sessionMaxLength[session] = maxLength;
     }
@@ -834,7 +839,7 @@ public final class SwitchEngine {
         int copy = pool.acquire();
         pool.copy(slot, copy);
         counters.mirroredCopy();
-        int port = session >= 1 && session <= Mirror.MAX_SESSION ? sessionPort[session] : -1;
+        int port = sessionPort != null && session >= 1 && session <= Mirror.MAX_SESSION ? sessionPort[session] : -1;
         if (port < 0) {
             drop(copy, causeMirrorSession);
             return;
