@@ -76,7 +76,6 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                         throw new UserError("range " + w + " of " + f.name() + " is empty: its low end is above its high end");
                     }
                 }
-                default -> throw new IllegalStateException(t.kind().name());
             }
         }
         String shown = "key " + String.join(" ", key) + (prioritised(t) ? " priority " + priority : "");

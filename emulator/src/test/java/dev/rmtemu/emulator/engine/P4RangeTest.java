@@ -68,7 +68,7 @@ class P4RangeTest {
         Files.writeString(script, """
                 table_add by_port_and_length to_port 0->1023 0->65535 => 1 20
                 table_add by_port_and_length to_port 80->80 0x0->1500 => 2 10
-                table_add SwitchIngress.by_port_and_length to_port 0x1f90->0x1f9f 41->99 => port=3 30
+                table_add by_port_and_length to_port 0x1f90->0x1f9f 41->99 => port=3 30
                 """);
         SwitchEngine e = new SwitchEngine(SwitchConfig.of(TOFINO1, p, 100));
         assertEquals(3, ControlScript.apply(script, e));
