@@ -90,18 +90,25 @@ public final class TableState {
             direct = null;
         }
         fields = table.key().size();
-        fieldShift = new int[fields];
-        fieldMask = new long[fields];
-        int shift = 0;
-        for (int i = fields - 1; i >= 0; i--) {
-            // the first field is the most significant: the last sits at bit 0
-            fieldShift[i] = shift;
-            fieldMask[i] = table.key().get(i).mask();
-            shift += table.key().get(i).width();
+        if (table.kind() == MatchKind.RANGE) {
+            // only range tables carry these: a network of idle switches holds many tables (NetworkMemoryEstimate)
+            fieldShift = new int[fields];
+            fieldMask = new long[fields];
+            int shift = 0;
+            for (int i = fields - 1; i >= 0; i--) {
+                // the first field is the most significant: the last sits at bit 0
+                fieldShift[i] = shift;
+                fieldMask[i] = table.key().get(i).mask();
+                shift += table.key().get(i).width();
+            }
+            rangeLo = new long[(n + 1) * fields];
+            rangeHi = new long[(n + 1) * fields];
+        } else {
+            fieldShift = null;
+            fieldMask = null;
+            rangeLo = null;
+            rangeHi = null;
         }
-        boolean range = table.kind() == MatchKind.RANGE;
-        rangeLo = range ? new long[(n + 1) * fields] : null;
-        rangeHi = range ? new long[(n + 1) * fields] : null;
     }
 
     public MatchTable table() {
