@@ -205,4 +205,42 @@ class TableStateTest {
         assertEquals(true, ls.removeLpm(0, 0x0A010000L, 16));
         assertEquals(1, ls.actionData(ls.lookup(0, 0x0A010005L)));
     }
+
+    /** Three range fields, the middle one 64 bits wide and straddling the packed key's two words. */
+    @Test
+    void rangeEntriesMatchEveryFieldWithinItsBoundsAndTheLowerPriorityWins() {
+        java.util.List<Field> key = java.util.List.of(
+                new Field("k0", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 0),
+                new Field("k1", 64, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 1),
+                new Field("k2", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 2));
+        MatchTable t = new MatchTable(0, "r", MatchKind.RANGE, key, 8, 9, Gress.INGRESS, 0);
+        TableState s = new TableState(t);
+        long top = 0x8000_0000_0000_0000L; // above every signed long: bounds compare unsigned
+        s.addRange(new long[] {1000, 0, 0}, new long[] {2000, -1L, 0xFFFF}, 10, 1, 1);
+        s.addRange(new long[] {1500, top, 0}, new long[] {1500, -1L, 10}, 5, 1, 2);
+        assertEquals(2, data(s, t, 1500, top + 1, 5), "both match: priority 5 wins");
+        assertEquals(1, data(s, t, 1500, 1, 5), "k1 = 1 is below the second entry's low end " + Long.toUnsignedString(top));
+        assertEquals(1, data(s, t, 1500, -1L, 11), "k2 = 11 is above the second entry's high end");
+        assertEquals(1, data(s, t, 1000, 0, 0), "bounds are inclusive");
+        assertEquals(1, data(s, t, 2000, -1L, 0xFFFF));
+        assertEquals(-1, data(s, t, 999, 0, 0));
+        assertEquals(-1, data(s, t, 2001, 0, 0));
+        assertEquals(false, s.removeRange(new long[] {1500, top, 0}, new long[] {1500, -1L, 10}, 6), "another priority is another entry");
+        assertEquals(true, s.modifyRange(new long[] {1000, 0, 0}, new long[] {2000, -1L, 0xFFFF}, 10, 1, 3));
+        assertEquals(true, s.removeRange(new long[] {1500, top, 0}, new long[] {1500, -1L, 10}, 5));
+        assertEquals(3, data(s, t, 1500, top + 1, 5), "the first entry, modified, is the only one left");
+        assertEquals(1, s.count());
+        UserError empty = assertThrows(UserError.class, () -> s.addRange(new long[] {10, 0, 0}, new long[] {5, 0, 0}, 1, 1, 0));
+        assertEquals("table r: range 10->5 of k0 is empty (low > high)", empty.getMessage());
+        UserError wide = assertThrows(UserError.class, () -> s.addRange(new long[] {0, 0, 0}, new long[] {1, 0, 0x10000}, 1, 1, 0));
+        assertEquals("table r: range 0->65536 exceeds k2's 16 bits", wide.getMessage());
+        UserError kind = assertThrows(UserError.class, () -> s.addTernary(0, 0, 0, 0, 1, 1, 0));
+        assertEquals("table r is RANGE, not TERNARY", kind.getMessage());
+    }
+
+    private static long data(TableState s, MatchTable t, long k0, long k1, long k2) {
+        long[] phv = {k0, k1, k2};
+        int e = s.lookup(t.keyHi(phv), t.keyLo(phv));
+        return e < 0 ? -1 : s.actionData(e);
+    }
 }

@@ -2,12 +2,12 @@ package dev.rmtemu.emulator.run;
 
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.runtime.PipelineState;
-import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableAction;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The table commands of bmv2's runtime_CLI: {@code table_add}, {@code table_set_default},
@@ -21,7 +21,7 @@ final class TableCommands {
     private TableCommands() {
     }
 
-    /** {@code table_add TABLE ACTION KEY... => PARAM... [PRIORITY]}: the priority only, and always, on a ternary table. */
+    /** {@code table_add TABLE ACTION KEY... => PARAM... [PRIORITY]}: the priority only, and always, on a ternary or range table. */
     static ControlCommand.Effect add(SwitchControl sw, List<String> args) {
         need(args, 2, "table_add TABLE ACTION KEY... => PARAM... [PRIORITY]");
         MatchTable t = mutable(sw, args.get(0));
@@ -32,10 +32,11 @@ final class TableCommands {
         }
         List<String> params = new ArrayList<>(args.subList(arrow + 1, args.size()));
         int priority = 0;
-        if (t.kind() == MatchKind.TERNARY) {
+        if (TableEntry.prioritised(t)) {
             String last = params.isEmpty() ? "" : params.remove(params.size() - 1);
             if (!last.matches("[0-9]{1,9}")) {
-                throw new UserError("table " + t.name() + " matches ternary: its entries end with a PRIORITY"
+                throw new UserError("table " + t.name() + " matches " + t.kind().name().toLowerCase(Locale.ROOT)
+                        + ": its entries end with a PRIORITY"
                         + " (a number; the lower value wins)");
             }
             priority = Integer.parseInt(last);

@@ -8,14 +8,16 @@ import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableState;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * One entry's match as a script gives it: a value per key field, and per kind a mask per
- * field (ternary, with the entry's priority: the lower value wins) or a prefix length (lpm).
+ * field (ternary), a prefix length (lpm) or a high end per field ({@code values} are the low
+ * ends: range); ternary and range entries have a priority (the lower value wins).
  */
 record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLength, int priority, String shown) {
-    /** Parses the key words ({@code v}, {@code v&&&m}, {@code v/len}) of {@code t}. */
+    private static final String RANGE = "->";
+
+    /** Parses the key words ({@code v}, {@code v&&&m}, {@code v/len}, {@code lo->hi}) of {@code t}. */
     static TableEntry parse(MatchTable t, List<String> key, int priority) {
         List<Field> fields = t.key();
         if (key.size() != fields.size()) {
@@ -32,20 +34,16 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
         for (int i = 0; i < values.length; i++) {
             String w = key.get(i);
             Field f = fields.get(i);
-            if (w.contains("->")) {
-                throw new UserError("range " + w + ": table " + t.name() + " matches " + kind(t)
-                        + " (rmtemu's tables match exact, ternary or lpm; no range keys)");
-            }
             switch (t.kind()) {
                 case EXACT -> {
-                    if (w.contains("&&&") || w.contains("/")) {
+                    if (w.contains("&&&") || w.contains("/") || w.contains(RANGE)) {
                         throw new UserError("table " + t.name() + " matches exact: key " + w + " must be a plain value");
                     }
                     values[i] = ControlValues.value(w, f.width(), f.name());
                 }
                 case TERNARY -> {
                     int at = w.indexOf("&&&");
-                    if (w.contains("/")) {
+                    if (w.contains("/") || w.contains(RANGE)) {
                         throw new UserError("table " + t.name() + " matches ternary: key " + w + " must be VALUE&&&MASK");
                     }
                     values[i] = ControlValues.value(at < 0 ? w : w.substring(0, at), f.width(), f.name());
@@ -55,7 +53,7 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                 }
                 case LPM -> {
                     int at = w.indexOf('/');
-                    if (at < 0 || w.contains("&&&")) {
+                    if (at < 0 || w.contains("&&&") || w.contains(RANGE)) {
                         throw new UserError("table " + t.name() + " matches lpm: key " + w + " must be VALUE/LENGTH");
                     }
                     values[i] = ControlValues.value(w.substring(0, at), f.width(), f.name());
@@ -67,10 +65,20 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                     // bits beyond the prefix do not match anything: 10.0.0.1/8 is 10.0.0.0/8
                     values[i] &= prefix == 0 ? 0 : f.mask() & (-1L << (f.width() - prefix));
                 }
-                default -> throw new IllegalStateException(t.kind().name());
+                case RANGE -> {
+                    int at = w.indexOf(RANGE);
+                    if (at < 0 || w.contains("&&&") || w.contains("/")) {
+                        throw new UserError("table " + t.name() + " matches range: key " + w + " must be LOW->HIGH");
+                    }
+                    values[i] = ControlValues.value(w.substring(0, at), f.width(), f.name());
+                    masks[i] = ControlValues.value(w.substring(at + RANGE.length()), f.width(), f.name());
+                    if (Long.compareUnsigned(values[i], masks[i]) > 0) {
+                        throw new UserError("range " + w + " of " + f.name() + " is empty: its low end is above its high end");
+                    }
+                }
             }
         }
-        String shown = "key " + String.join(" ", key) + (t.kind() == MatchKind.TERNARY ? " priority " + priority : "");
+        String shown = "key " + String.join(" ", key) + (prioritised(t) ? " priority " + priority : "");
         return new TableEntry(t, values, masks, prefix, priority, shown);
     }
 
@@ -85,16 +93,19 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                 b.append("&&&0x").append(Long.toHexString(masks[i]));
             } else if (t.kind() == MatchKind.LPM) {
                 b.append('/').append(prefix);
+            } else if (t.kind() == MatchKind.RANGE) {
+                b.append("->0x").append(Long.toHexString(masks[i]));
             }
         }
-        if (t.kind() == MatchKind.TERNARY) {
+        if (prioritised(t)) {
             b.append(" priority ").append(priority);
         }
         return b.toString();
     }
 
-    private static String kind(MatchTable t) {
-        return t.kind().name().toLowerCase(Locale.ROOT);
+    /** Ternary and range entries overlap: each has a priority (bmv2's runtime_CLI asks for one on both). */
+    static boolean prioritised(MatchTable t) {
+        return t.kind() == MatchKind.TERNARY || t.kind() == MatchKind.RANGE;
     }
 
     /** Installs the entry. */
@@ -108,7 +119,7 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                 ts.addTernary(v[0], v[1], m[0], m[1], priority, action, data);
             }
             case LPM -> ts.addLpm(v[0], v[1], prefixLength, action, data);
-            default -> throw new IllegalStateException(table.kind().name());
+            case RANGE -> ts.addRange(values, masks, priority, action, data);
         }
     }
 
@@ -123,6 +134,7 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                 yield ts.removeTernary(v[0], v[1], m[0], m[1], priority);
             }
             case LPM -> ts.removeLpm(v[0], v[1], prefixLength);
+            case RANGE -> ts.removeRange(values, masks, priority);
         };
         gone(done);
     }
@@ -138,6 +150,7 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                 yield ts.modifyTernary(v[0], v[1], m[0], m[1], priority, action, data);
             }
             case LPM -> ts.modifyLpm(v[0], v[1], prefixLength, action, data);
+            case RANGE -> ts.modifyRange(values, masks, priority, action, data);
         };
         gone(done);
     }

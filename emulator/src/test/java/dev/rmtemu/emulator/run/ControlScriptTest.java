@@ -98,9 +98,25 @@ class ControlScriptTest {
         return f;
     }
 
+    /**
+     * A switch without Tofino's layout rules: a range key of 32 bits (an IPv4 address) spans 8 PHV
+     * nibbles, more than the 5 a Tofino range key may (TofinoLayoutRulesTest), so tofino1 refuses it.
+     */
+    private static SwitchEngine unconstrained(StageProgram p) {
+        return new SwitchEngine(SwitchConfig.of(TargetProfiles.builtIn("unconstrained"), p, 100));
+    }
+
     private static String refusal(Path f, byte[] content, StageProgram program) throws Exception {
+        return refusal(f, content, engine(program));
+    }
+
+    private static String refusal(Path f, String content, SwitchEngine engine) throws Exception {
+        return refusal(f, content.getBytes(StandardCharsets.UTF_8), engine);
+    }
+
+    private static String refusal(Path f, byte[] content, SwitchEngine engine) throws Exception {
         Files.write(f, content);
-        UserError e = assertThrows(UserError.class, () -> ControlScript.apply(f, engine(program)));
+        UserError e = assertThrows(UserError.class, () -> ControlScript.apply(f, engine));
         assertEquals(UserError.BAD_INPUT, e.exitCode());
         return e.getMessage();
     }
@@ -214,6 +230,23 @@ class ControlScriptTest {
     }
 
     @Test
+    void rangeEntriesTakeLowToHighInEveryValueSyntaxAndAPriority(@TempDir Path tmp) throws Exception {
+        SwitchEngine e = unconstrained(program(MatchKind.RANGE));
+        ControlScript.apply(script(tmp, """
+                table_add fwd forward 10.0.0.0->10.0.0.255 => 1 20
+                table_add fwd forward 167772163->0x0a000004 => 2 10     # decimal and hex: 10.0.0.3 to 10.0.0.4
+                table_add fwd forward 10.0.0.4->10.0.0.4 => port=3 30
+                """), e);
+        assertEquals(List.of(1, 2, 2, 1, -1), ports(e, 0, A, B, C, 0x0A0000FFL, 0x0A000100L),
+                "10.0.0.3 and .4 are in both /24's range and 3..4: priority 10 wins; .255 is the high end, inclusive");
+        SwitchEngine deleted = unconstrained(program(MatchKind.RANGE));
+        ControlScript.apply(script(tmp, "table_add fwd forward 10.0.0.0->10.0.0.255 => 1 20\n"
+                + "table_add fwd forward 10.0.0.3->10.0.0.4 => 2 10\ntable_add fwd forward 10.0.0.4->10.0.0.4 => 3 5\n"
+                + "table_delete fwd 1\ntable_modify fwd pair 2 hi=0 lo=7\n"), deleted);
+        assertEquals(List.of(1, 1, 7), ports(deleted, 0, A, B, C), "3..4 deleted; .4's own entry now runs pair(0, 7)");
+    }
+
+    @Test
     void registerWritesGoToEveryPipeOrOne(@TempDir Path tmp) throws Exception {
         SwitchEngine e = engine("counter");
         ControlScript.apply(script(tmp, "register_write flow_count 7 100\nregister_write Ingress.flow_count 8 5 pipe=2\n"
@@ -275,8 +308,27 @@ class ControlScriptTest {
                 refusal(f, "table_add fwd forward 1 1\n", p));
         assertEquals(f + ":1: table fwd matches exact: key 1&&&1 must be a plain value",
                 refusal(f, "table_add fwd forward 1&&&1 => 1\n", p));
-        assertEquals(f + ":1: range 1->5: table fwd matches exact (rmtemu's tables match exact, ternary or lpm; no range keys)",
+        assertEquals(f + ":1: table fwd matches exact: key 1->5 must be a plain value",
                 refusal(f, "table_add fwd forward 1->5 => 1\n", p));
+        assertEquals(f + ":1: table fwd matches ternary: key 1->5 must be VALUE&&&MASK",
+                refusal(f, "table_add fwd forward 1->5 => 1 1\n", t));
+        StageProgram r = program(MatchKind.RANGE);
+        UserError tofino = assertThrows(UserError.class, () -> engine(r));
+        assertEquals(3, tofino.exitCode(), "tofino1 refuses a 32-bit range key: the program does not fit");
+        assertTrue(tofino.getMessage().contains("range table 'fwd' matches ipv4.dst_addr (32 b) over 8 PHV nibbles > 5"),
+                tofino.getMessage());
+        assertEquals(f + ":1: table fwd matches range: key 10.0.0.2 must be LOW->HIGH",
+                refusal(f, "table_add fwd forward 10.0.0.2 => 1 1\n", unconstrained(r)));
+        assertEquals(f + ":1: table fwd matches range: key 10.0.0.0/8 must be LOW->HIGH",
+                refusal(f, "table_add fwd forward 10.0.0.0/8 => 1 1\n", unconstrained(r)));
+        assertEquals(f + ":1: range 10.0.0.9->10.0.0.2 of ipv4.dst_addr is empty: its low end is above its high end",
+                refusal(f, "table_add fwd forward 10.0.0.9->10.0.0.2 => 1 1\n", unconstrained(r)));
+        assertEquals(f + ":1: value 0x100000000 does not fit ipv4.dst_addr's 32 bits",
+                refusal(f, "table_add fwd forward 0->0x100000000 => 1 1\n", unconstrained(r)));
+        assertEquals(f + ":1: table fwd matches range: its entries end with a PRIORITY (a number; the lower value wins)",
+                refusal(f, "table_add fwd forward 1->5 =>\n", unconstrained(r)));
+        assertEquals(f + ":2: table fwd already has an entry for key 1->0x5 priority 3 (handle 0): table_modify changes its action",
+                refusal(f, "table_add fwd forward 0x1->5 => 1 3\ntable_add fwd forward 1->0x5 => 2 3\n", unconstrained(r)));
         assertEquals(f + ":1: table fwd matches ternary: its entries end with a PRIORITY (a number; the lower value wins)",
                 refusal(f, "table_add fwd forward 1&&&1 =>\n", t));
         assertEquals(f + ":1: prefix length 33 outside 0..32 for ipv4.dst_addr",

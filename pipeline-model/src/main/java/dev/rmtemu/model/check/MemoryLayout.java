@@ -169,7 +169,7 @@ final class MemoryLayout {
             if (width > 1) {
                 rule += ", " + width + " RAMs wide";
             }
-            long action = immediate ? 0 : MemoryLayout.actionRams(m, sram);
+            long action = immediate ? 0 : MemoryLayout.actionRams(m, m.size(), sram);
             if (action > 0) {
                 rule += fitsImmediate(m.actionDataBits(), mau)
                         ? String.format(Locale.ROOT, ", action data %d b in %d action RAMs (fewer RAMs than in the entry)",
@@ -237,25 +237,71 @@ final class MemoryLayout {
         int nibbles = 2 * keyBytes + (int) ResourceChecker.ceilDiv(mau.ternaryVersionBits(), BITS_PER_NIBBLE);
         int tcamNibbles = Math.max(1, tcam.widthBits() / BITS_PER_NIBBLE);
         int wide = (int) ResourceChecker.ceilDiv(nibbles, tcamNibbles);
-        long deep = ResourceChecker.ceilDiv(m.size(), tcam.depth());
+        long entries = m.kind() == MatchKind.RANGE ? rangeLines(m, t) : m.size();
+        long deep = ResourceChecker.ceilDiv(entries, tcam.depth());
         boolean immediate = fitsImmediate(m.actionDataBits(), mau);
         int overhead = t.exactEntryOverheadBits() + (immediate ? m.actionDataBits() : 0);
         long tind = 0;
         String rule = String.format(Locale.ROOT, "TCAM: %d key bytes + version = %d nibbles, %d per TCAM: %d wide x %d deep",
                 keyBytes, nibbles, tcamNibbles, wide, deep);
+        if (entries != m.size()) {
+            rule = rangeRule(m, t, entries) + "; " + rule;
+        }
         if (overhead > 0) {
             int tindBits = Math.max(mau.tindMinEntryBits(), powerOfTwoAtLeast(overhead));
             int perWord = Math.max(1, sram.widthBits() / tindBits);
-            tind = ResourceChecker.ceilDiv(m.size(), (long) sram.depth() * perWord);
+            tind = ResourceChecker.ceilDiv(entries, (long) sram.depth() * perWord);
             rule += String.format(Locale.ROOT, ", indirection %d b entries, %d per word: %d RAMs", tindBits, perWord, tind);
         }
-        long action = immediate ? 0 : actionRams(m, sram);
+        long action = immediate ? 0 : actionRams(m, entries, sram);
         if (action > 0) {
             rule += String.format(Locale.ROOT, ", action data %d b > %d b immediate: %d action RAMs",
                     m.actionDataBits(), mau.immediateMaxBits(), action);
         }
         return new TableUsage(m.stage(), m.gress(), m.name(), m.kind().name().toLowerCase(Locale.ROOT), 0, 0, action, tind,
                 (long) wide * deep, 0, nibbles * BITS_PER_NIBBLE, 0, rule);
+    }
+
+    /**
+     * PHV nibbles a range key field spans: bf-p4c mau/resource_estimate.cpp RangeEntries::preorder
+     * counts, per container byte the field occupies, the low nibble and the high nibble it
+     * touches; rmtemu places a field from bit 0 of its container, so that is ceil(width / 4).
+     */
+    static int rangeNibbles(Field f) {
+        return (f.width() + BITS_PER_NIBBLE - 1) / BITS_PER_NIBBLE;
+    }
+
+    /**
+     * TCAM lines a range table is sized for, as bf-p4c's TablePlacement::initial_stage_and_entries
+     * sizes a table with ranges (mau/table_placement.cpp) through RangeEntries
+     * (mau/resource_estimate.cpp): one range entry takes up to 2 x nibbles - 1 lines (DirtCAM
+     * matches a range nibble by nibble), capped by the multirange distributor; the widest key
+     * field decides; RANGE_ENTRY_PERCENTAGE of the entries (rounded down) are sized at that,
+     * the others at one line each. 512 entries on a 16-bit key: 128 x 7 + 384 = 1280 lines.
+     */
+    static long rangeLines(MatchTable m, TargetProfile t) {
+        MauResources mau = t.mau();
+        long ranged = mau.rangeEntryPercent() == UNLIMITED ? m.size() : (long) m.size() * mau.rangeEntryPercent() / 100;
+        return ranged * linesPerRangeEntry(m, t) + (m.size() - ranged);
+    }
+
+    /** Lines the worst range entry of this table takes: 2 x nibbles - 1 of its widest field, capped. */
+    static int linesPerRangeEntry(MatchTable m, TargetProfile t) {
+        int nibbles = 0;
+        for (Field f : m.key()) {
+            nibbles = Math.max(nibbles, rangeNibbles(f));
+        }
+        int cap = t.mau().rangeMaxLinesPerEntry();
+        int lines = 2 * nibbles - 1;
+        return cap == UNLIMITED ? lines : Math.min(cap, lines);
+    }
+
+    private static String rangeRule(MatchTable m, TargetProfile t, long lines) {
+        MauResources mau = t.mau();
+        long ranged = mau.rangeEntryPercent() == UNLIMITED ? m.size() : (long) m.size() * mau.rangeEntryPercent() / 100;
+        return String.format(Locale.ROOT, "range: %d entries x %d%% at %d lines + %d at 1 = %d TCAM lines",
+                m.size(), mau.rangeEntryPercent() == UNLIMITED ? 100 : mau.rangeEntryPercent(), linesPerRangeEntry(m, t),
+                m.size() - ranged, lines);
     }
 
     /** TCAMs one entry of this ternary table spans. */
@@ -291,9 +337,9 @@ final class MemoryLayout {
     }
 
     /** Action RAMs: entries of a power-of-two number of bytes packed per word (a wide entry spans RAMs). */
-    private static long actionRams(MatchTable m, MemoryGeometry sram) {
+    private static long actionRams(MatchTable m, long entries, MemoryGeometry sram) {
         int bits = powerOfTwoAtLeast((m.actionDataBits() + BITS_PER_BYTE - 1) / BITS_PER_BYTE) * BITS_PER_BYTE;
-        return ResourceChecker.blocks(m.size(), bits, sram);
+        return ResourceChecker.blocks(entries, bits, sram);
     }
 
     static int powerOfTwoAtLeast(int n) {

@@ -320,6 +320,18 @@ public final class ResourceChecker {
             } else {
                 ternaryTables++;
                 ternaryXbar += newFieldBytes(m.key(), ternaryFields);
+                if (m.kind() == MatchKind.RANGE && mau.rangeMaxNibbles() != TargetProfile.UNLIMITED) {
+                    // bf-p4c mau/resource_estimate.cpp RangeEntries::preorder: a range key over more PHV nibbles than
+                    // one ternary crossbar group's bytes does not compile
+                    for (Field f : m.key()) {
+                        int nibbles = MemoryLayout.rangeNibbles(f);
+                        if (nibbles > mau.rangeMaxNibbles()) {
+                            failures.add(where + ": range table '" + m.name() + "' matches " + f.name() + " (" + f.width()
+                                    + " b) over " + nibbles + " PHV nibbles > " + mau.rangeMaxNibbles() + " a range key may span");
+                            failingRows.add(rowKey);
+                        }
+                    }
+                }
                 int wide = MemoryLayout.tcamsWide(m, target);
                 if (mau.tcamMaxWide() != TargetProfile.UNLIMITED && wide > mau.tcamMaxWide()) {
                     failures.add(where + ": " + t.kind() + " table '" + m.name() + "' needs " + wide + " TCAMs wide ("

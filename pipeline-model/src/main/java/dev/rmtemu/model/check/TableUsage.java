@@ -8,7 +8,7 @@ import dev.rmtemu.model.phv.Gress;
  * @param stage          stage number
  * @param gress          gress
  * @param name           table or register array name
- * @param kind           "register", "exact", "ternary" or "lpm"
+ * @param kind           "register", "exact", "ternary", "lpm" or "range"
  * @param dataRams       SRAMs holding entries or register cells
  * @param spareRams      extra SRAMs the layout needs (a register's spare RAM)
  * @param actionRams     SRAMs of action data too wide to sit in the entry

@@ -212,6 +212,13 @@ public final class PipelineState {
         return table(t).addTernary(v[0], v[1], m[0], m[1], priority, action, data);
     }
 
+    /** Installs a range entry: per key field (in key order) its inclusive bounds; the lower priority value wins. */
+    public int addRange(String tableName, long[] lo, long[] hi, int priority, int action, long data) {
+        MatchTable t = program.table(tableName);
+        requireMutable(t);
+        return table(t).addRange(lo, hi, priority, action, data);
+    }
+
     /** Refuses, as installing would, an entry for a table the control plane cannot change (a control script's check before the run). */
     public void checkInstallable(String tableName) {
         requireMutable(program.table(tableName));

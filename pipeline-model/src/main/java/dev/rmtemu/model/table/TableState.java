@@ -7,8 +7,9 @@ import java.util.BitSet;
 
 /**
  * The installed entries of one table. Exact tables use open addressing over the
- * packed key; ternary and LPM tables keep entries sorted by priority and match
- * first-hit, as a TCAM does. Lookups allocate nothing.
+ * packed key; ternary, LPM and range tables keep entries sorted by priority and match
+ * first-hit, as a TCAM does (a range entry is one entry here, however many TCAM lines
+ * the hardware spends on it). Lookups allocate nothing.
  */
 public final class TableState {
     private final MatchTable table;
@@ -54,6 +55,16 @@ public final class TableState {
     /** Ternary and LPM tables: the handles in use (a removed entry's handle is reused first). */
     private final BitSet usedMasked = new BitSet();
     private int defaultSlot = -1;
+    /**
+     * Range tables: per entry, each key field's bounds (entry e, field i at e * fields + i),
+     * inclusive, unsigned; and where each field sits in the packed key (its lowest bit and
+     * mask), so a lookup compares field by field without unpacking into a scratch array.
+     */
+    private final long[] rangeLo;
+    private final long[] rangeHi;
+    private final int fields;
+    private final int[] fieldShift;
+    private final long[] fieldMask;
 
     public TableState(MatchTable table) {
         this.table = table;
@@ -77,6 +88,26 @@ public final class TableState {
             slots = null;
             slotMask = 0;
             direct = null;
+        }
+        fields = table.key().size();
+        if (table.kind() == MatchKind.RANGE) {
+            // only range tables carry these: a network of idle switches holds many tables (NetworkMemoryEstimate)
+            fieldShift = new int[fields];
+            fieldMask = new long[fields];
+            int shift = 0;
+            for (int i = fields - 1; i >= 0; i--) {
+                // the first field is the most significant: the last sits at bit 0
+                fieldShift[i] = shift;
+                fieldMask[i] = table.key().get(i).mask();
+                shift += table.key().get(i).width();
+            }
+            rangeLo = new long[(n + 1) * fields];
+            rangeHi = new long[(n + 1) * fields];
+        } else {
+            fieldShift = null;
+            fieldMask = null;
+            rangeLo = null;
+            rangeHi = null;
         }
     }
 
@@ -129,6 +160,62 @@ public final class TableState {
         long[] m = lpmMask(prefixLen);
         // longer prefixes first: priority = bits - length
         return insertSorted(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen, action, data);
+    }
+
+    /**
+     * Installs a range entry: per key field (in key order) the bounds {@code lo[i]..hi[i]},
+     * inclusive and unsigned; as for ternary entries the lower priority value wins among
+     * overlapping entries, ties by installation order.
+     */
+    public int addRange(long[] lo, long[] hi, int prio, int action, long data) {
+        require(MatchKind.RANGE);
+        checkBounds(lo, hi);
+        int pos = insertSorted(0, 0, 0, 0, prio, action, data);
+        System.arraycopy(lo, 0, rangeLo, pos * fields, fields);
+        System.arraycopy(hi, 0, rangeHi, pos * fields, fields);
+        return pos;
+    }
+
+    /** Removes the range entry with these bounds and priority; false when there is none. */
+    public boolean removeRange(long[] lo, long[] hi, int prio) {
+        require(MatchKind.RANGE);
+        checkBounds(lo, hi);
+        return removeMasked(ranged(lo, hi, prio));
+    }
+
+    /** Gives the range entry with these bounds and priority another action; false when there is none. */
+    public boolean modifyRange(long[] lo, long[] hi, int prio, int action, long data) {
+        require(MatchKind.RANGE);
+        checkBounds(lo, hi);
+        return modifyMasked(ranged(lo, hi, prio), action, data);
+    }
+
+    private void checkBounds(long[] lo, long[] hi) {
+        if (lo.length != fields || hi.length != fields) {
+            throw new UserError("table " + table.name() + " has " + fields + " key fields, got " + lo.length + " ranges");
+        }
+        for (int i = 0; i < fields; i++) {
+            String name = table.key().get(i).name();
+            if ((lo[i] & ~fieldMask[i]) != 0 || (hi[i] & ~fieldMask[i]) != 0) {
+                throw new UserError("table " + table.name() + ": range " + Long.toUnsignedString(lo[i]) + "->"
+                        + Long.toUnsignedString(hi[i]) + " exceeds " + name + "'s " + table.key().get(i).width() + " bits");
+            }
+            if (Long.compareUnsigned(lo[i], hi[i]) > 0) {
+                throw new UserError("table " + table.name() + ": range " + Long.toUnsignedString(lo[i]) + "->"
+                        + Long.toUnsignedString(hi[i]) + " of " + name + " is empty (low > high)");
+            }
+        }
+    }
+
+    /** The index of the range entry with exactly these bounds and priority, or -1. */
+    private int ranged(long[] lo, long[] hi, int prio) {
+        for (int e = 0; e < count; e++) {
+            if (priority[e] == prio && Arrays.equals(rangeLo, e * fields, (e + 1) * fields, lo, 0, fields)
+                    && Arrays.equals(rangeHi, e * fields, (e + 1) * fields, hi, 0, fields)) {
+                return e;
+            }
+        }
+        return -1;
     }
 
     /** The high and low words of an LPM table's mask for a prefix of {@code prefixLen} bits. */
@@ -252,6 +339,10 @@ public final class TableState {
         System.arraycopy(actionData, e + 1, actionData, e, tail);
         usedMasked.clear(handle[e]);
         System.arraycopy(handle, e + 1, handle, e, tail);
+        if (rangeLo != null) {
+            System.arraycopy(rangeLo, (e + 1) * fields, rangeLo, e * fields, tail * fields);
+            System.arraycopy(rangeHi, (e + 1) * fields, rangeHi, e * fields, tail * fields);
+        }
         count--;
         return true;
     }
@@ -303,6 +394,10 @@ public final class TableState {
         System.arraycopy(actionId, pos, actionId, pos + 1, tail);
         System.arraycopy(actionData, pos, actionData, pos + 1, tail);
         System.arraycopy(handle, pos, handle, pos + 1, tail);
+        if (rangeLo != null) {
+            System.arraycopy(rangeLo, pos * fields, rangeLo, (pos + 1) * fields, tail * fields);
+            System.arraycopy(rangeHi, pos * fields, rangeHi, (pos + 1) * fields, tail * fields);
+        }
         int h = usedMasked.nextClearBit(0); // a removed entry's handle is reused first, as for exact entries
         usedMasked.set(h);
         handle[pos] = h;
@@ -410,12 +505,45 @@ public final class TableState {
             int e = findExact(keyHi, keyLo);
             return e >= 0 ? e : defaultEntry;
         }
+        if (rangeLo != null) {
+            return lookupRange(keyHi, keyLo);
+        }
         for (int e = 0; e < count; e++) {
             if ((keyLo & maskLo[e]) == valueLo[e] && (keyHi & maskHi[e]) == valueHi[e]) {
                 return e;
             }
         }
         return defaultEntry;
+    }
+
+    /** First hit in priority order: every field of the key within its bounds. */
+    private int lookupRange(long keyHi, long keyLo) {
+        for (int e = 0; e < count; e++) {
+            int at = e * fields;
+            boolean hit = true;
+            for (int i = 0; i < fields && hit; i++) {
+                long v = field(keyHi, keyLo, i);
+                hit = Long.compareUnsigned(v, rangeLo[at + i]) >= 0 && Long.compareUnsigned(v, rangeHi[at + i]) <= 0;
+            }
+            if (hit) {
+                return e;
+            }
+        }
+        return defaultEntry;
+    }
+
+    /** Key field {@code i} out of the packed 128-bit key (first field most significant). */
+    private long field(long keyHi, long keyLo, int i) {
+        int shift = fieldShift[i];
+        long v;
+        if (shift >= Long.SIZE) {
+            v = keyHi >>> (shift - Long.SIZE);
+        } else if (shift == 0) {
+            v = keyLo;
+        } else {
+            v = (keyLo >>> shift) | (keyHi << (Long.SIZE - shift));
+        }
+        return v & fieldMask[i];
     }
 
     public int actionId(int entry) {

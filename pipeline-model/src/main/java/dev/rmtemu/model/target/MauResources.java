@@ -43,6 +43,12 @@ import dev.rmtemu.model.UserError;
  * @param statsAlus                 statistics ALUs per stage, one per counter (mau/tofino/memories.h STATS_ALUS: 4);
  *                                  meters share the stateful ALUs ({@link TargetProfile#statefulAlusPerStage()},
  *                                  METER_ALUS: 4) with register arrays
+ * @param rangeMaxNibbles           PHV nibbles one range key may span (mau/resource_estimate.cpp RangeEntries::preorder
+ *                                  refuses more than Tofino::IXBar::TERNARY_BYTES_PER_GROUP: 5); optional, unlimited
+ * @param rangeMaxLinesPerEntry     TCAM lines one range entry takes at most, 2 x nibbles - 1 capped by the multirange
+ *                                  distributor (RangeEntries::MULTIRANGE_DISTRIBUTION_LIMIT: 8); optional, 1 (no expansion)
+ * @param rangeEntryPercent         share of a range table's entries sized as needing the most lines, the rest one line
+ *                                  each (RangeEntries::RANGE_ENTRY_PERCENTAGE: 25); optional, 0
  */
 public record MauResources(
         int sramRows,
@@ -75,13 +81,16 @@ public record MauResources(
         int instructionRows,
         int instructionColours,
         int instructionReserved,
-        int statsAlus) {
+        int statsAlus,
+        int rangeMaxNibbles,
+        int rangeMaxLinesPerEntry,
+        int rangeEntryPercent) {
 
     private static final int U = TargetProfile.UNLIMITED;
 
     /** No Tofino layout rules at all (also what a profile without a "mau" object gets). */
     public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, U, U, 0, 0, U, 1, U, U, U, U,
-            0, U, 1, U, U, U, U, U, U, U, U, 0, U);
+            0, U, 1, U, U, U, U, U, U, U, U, 0, U, U, 1, 0);
 
     /** RAMs on the left side of the array (ternary indirection lives only here), or UNLIMITED. */
     public int leftSideRams() {
@@ -136,7 +145,12 @@ public record MauResources(
                 count(mau, "gatewayPhvBytes", source), count(mau, "gatewayHashBits", source),
                 count(mau, "actionDataBusBytes", source), count(mau, "instructionRows", source),
                 count(mau, "instructionColours", source), count(mau, "instructionReserved", source),
-                count(mau, "statsAlus", source));
+                count(mau, "statsAlus", source),
+                optional(mau, "rangeMaxNibbles", U, source), optional(mau, "rangeMaxLinesPerEntry", 1, source),
+                optional(mau, "rangeEntryPercent", 0, source));
+        if (m.rangeMaxLinesPerEntry == 0 || (m.rangeEntryPercent != U && m.rangeEntryPercent > 100)) {
+            throw new UserError(source + ": mau: rangeMaxLinesPerEntry must be positive and rangeEntryPercent 0..100");
+        }
         if (m.exactMinWays == 0 || m.exactMaxEntriesPerWord == 0 || m.exactMaxPackEntries == 0 || m.exactOverheadBitsPerRam == 0
                 || m.tindMinEntryBits == 0) {
             throw new UserError(source + ": mau: exactMinWays, exactMaxEntriesPerWord, exactMaxPackEntries, exactOverheadBitsPerRam "
@@ -146,6 +160,11 @@ public record MauResources(
             throw new UserError(source + ": mau: instructionReserved exceeds instructionRows x instructionColours");
         }
         return m;
+    }
+
+    /** A field profiles written before it existed may leave out: {@code absent} then. */
+    private static int optional(JsonNode obj, String name, int absent, String source) {
+        return obj.has(name) ? count(obj, name, source) : absent;
     }
 
     /** A non-negative int or "unlimited". */

@@ -322,6 +322,49 @@ class TofinoLayoutRulesTest {
         assertEquals(1, only(check(ternary(new int[] {32}, 9, 2048, 1)), "t0").tindRams());
     }
 
+    // --- range: mau/resource_estimate.cpp RangeEntries::preorder and ::postorder, through
+    //     mau/table_placement.cpp TablePlacement::initial_stage_and_entries (a table with ranges is sized in TCAM lines)
+
+    private static StageProgram range(int keyBits, int size) {
+        ProgramBuilder b = ProgramBuilder.create("ranges", "");
+        Field k = b.metadata(Gress.INGRESS, "meta.port", keyBits);
+        b.stage(Gress.INGRESS, 0).table("t0", MatchKind.RANGE, size, 0, k);
+        return b.build();
+    }
+
+    @Test
+    void aRangeEntryTakesTwoLinesPerNibbleLessOneForAQuarterOfTheEntries() {
+        // RangeEntries::preorder: 16 bits = 4 PHV nibbles, 2 x 4 - 1 = 7 lines; ::postorder: RANGE_ENTRY_PERCENTAGE (25)
+        // of 512 = 128 entries at 7 lines + 384 at 1 = 1280 lines = 3 TCAMs deep (512 rows), 2 key bytes + version
+        // = 5 nibbles = 1 wide: 3 TCAMs, where the same table matching ternary takes 1
+        TableUsage t = only(check(range(16, 512)), "t0");
+        assertEquals(3, t.tcams());
+        assertEquals("range", t.kind());
+        assertEquals(1, only(check(ternary(new int[] {16}, 0, 512, 1)), "t0").tcams());
+        // 5 nibbles would be 9 lines: MULTIRANGE_DISTRIBUTION_LIMIT caps it at 8 (2048 entries: 512 x 8 + 1536 = 5632 lines
+        // = 11 deep); a 4-bit key is 1 nibble, 1 line: no expansion
+        assertEquals(11, only(check(range(20, 2048)), "t0").tcams());
+        assertEquals(1, only(check(range(4, 512)), "t0").tcams());
+    }
+
+    @Test
+    void rangeLinesCountAgainstTheStagesTcams() {
+        // 4,915 entries on a 16-bit key: 1,228 x 7 + 3,687 = 12,283 lines = 24 deep = 24 of 24 TCAMs;
+        // one entry more: 1,229 x 7 + 3,687 = 12,290 lines = 25 deep (as ternary those 4,916 entries take 10)
+        assertTrue(check(range(16, 4915)).fits());
+        assertEquals(List.of("stage 0 ingress: TCAM blocks 25 > 24"), check(range(16, 4916)).failures());
+    }
+
+    @Test
+    void aRangeKeySpansAtMostFivePhvNibbles() {
+        // RangeEntries::preorder: ERROR_CHECK(range_nibbles <= Tofino::IXBar::TERNARY_BYTES_PER_GROUP (5)): 20 bits fit,
+        // 24 bits (6 nibbles) do not compile, nor does an IPv4 address
+        assertTrue(check(range(20, 1)).fits());
+        assertEquals(List.of("stage 0 ingress: range table 't0' matches meta.port (24 b) over 6 PHV nibbles > 5 a range key may span"),
+                check(range(24, 1)).failures());
+        assertTrue(ResourceChecker.check(range(32, 1), TargetProfiles.builtIn("unconstrained")).fits(), "unconstrained: any key");
+    }
+
     @Test
     void atMostEightTernaryTablesPerStage() {
         // memories.h TERNARY_TABLES_MAX = 8 (mem_info::constraint_check)

@@ -448,6 +448,7 @@ final class ControlLowering {
                         case "exact" -> MatchKind.EXACT;
                         case "ternary" -> MatchKind.TERNARY;
                         case "lpm" -> MatchKind.LPM;
+                        case "range" -> MatchKind.RANGE;
                         default -> throw new Refusal(e.position(), "match kind " + e.matchKind() + " is not supported by the lowering yet");
                     };
                     if (kind != null && kind != mk) {
