@@ -24,6 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * same registers, every array in every pipe: packets, started, newest, the slot to clean, the
  * four bitmaps, the four drop lanes and the upstream sequence numbers.
  *
+ * <p>The frames are untagged IPv4 with TCP or UDP: the P4 program parses Ethernet, the shim,
+ * IPv4 and the first four bytes of TCP or UDP (the ports its flow fingerprint hashes), where
+ * the IR twin's default parse graph also reads VLAN tags, IPv6, ARP and ICMP (whose type and
+ * code are its ports); on such frames the fingerprints, and so the ECMP numbering, differ.
+ *
  * <p>Resources: the same per-stage use and pipeline latency; the P4 placement puts each step
  * in the stage WbmonPipeline gives it by hand (ingress 0..6, egress 0..2).
  */
