@@ -2,11 +2,9 @@
 // exact-match table keyed on the destination MAC whose action writes the egress port; a
 // miss drops the frame (drop_ctl = 1). Entries come from the control plane:
 //     table_add l2_fwd forward 02:00:0a:00:00:02 => 3
-//
-// The IR twin also counts each entry's hits in a DirectCounter<bit<64>>(PACKETS_AND_BYTES).
-// The lowering refuses Counter and DirectCounter for now (they come with the externs issue),
-// so this program leaves the counter out: its forwarding is the twin's, its resources are
-// the twin's less the counter (see L2FwdP4TwinTest).
+// A DirectCounter counts each entry's forwarded packets and bytes (its cell is the entry's
+// handle; a miss, which drops, is not counted):
+//     counter_read l2_fwd_hits HANDLE
 #include <core.p4>
 #include <tna.p4>
 
@@ -59,8 +57,11 @@ control SwitchIngress(inout header_t hdr, inout metadata_t ig_md,
                       in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,
                       inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
                       inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    DirectCounter<bit<64>>(CounterType_t.PACKETS_AND_BYTES) l2_fwd_hits;
+
     action forward(PortId_t port) {
         ig_tm_md.ucast_egress_port = port;
+        l2_fwd_hits.count();
     }
 
     action drop() {
@@ -72,6 +73,7 @@ control SwitchIngress(inout header_t hdr, inout metadata_t ig_md,
         actions = { forward; drop; }
         default_action = drop();
         size = 4096;
+        counters = l2_fwd_hits;
     }
 
     apply {

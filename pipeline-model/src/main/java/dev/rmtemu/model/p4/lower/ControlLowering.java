@@ -121,6 +121,18 @@ final class ControlLowering {
     private Map<String, Field> locals = new HashMap<>();
     private final Map<String, Integer> localNames = new HashMap<>();
     /**
+     * Fields that hold a register action's output ({@code f = ra.execute(i);} earlier in the
+     * same straight-line code, {@code f} not written since). An assignment there that reads
+     * {@code f} reads the output itself, as P4's sequential semantics say, so the instruction
+     * stays in the action that runs the stateful ALU, in its stage (the output feeds only that
+     * action's instructions: a branch of a gateway or a table's action is another, and reads
+     * the field, in a later stage). A branch starts with nothing held, and so does the code
+     * after a statement with branches.
+     */
+    private Map<Field, Expr> heldOutputs = new HashMap<>();
+    /** True while an assignment's value is lowered: only there is a held output read in place of its field. */
+    private boolean substituting;
+    /**
      * Exit flags that an {@code exit} sets (p4c's RemoveExits): one per statement that may exit
      * and has statements after it, which run only while its flag is 0. Each flag is written
      * only before its test, so a gateway that spans stages reads the same value in each.
@@ -625,10 +637,10 @@ final class ControlLowering {
                     Declaration.Action a = action(r.name(), r.position());
                     Map<String, Param> params = actionDataParams(a, m);
                     Consumer<Block> then = after.after(r.name(), true);
-                    apply.on(id, blk -> {
+                    apply.on(id, holdingNothing(blk -> {
                         body(blk, a, params);
                         afterAction(blk, a, then, at.position());
-                    });
+                    }));
                 }
             } else if (p instanceof TableProperty.Property pr && pr.name().equals("default_action")) {
                 Expression.Call call = defaultCall(pr);
@@ -640,10 +652,20 @@ final class ControlLowering {
         Map<String, Param> params = defaultAction == null ? Map.of()
                 : constantParams(a, defaultAction.arguments(), defaultAction.position());
         Consumer<Block> then = after.after(defaultAction == null ? "NoAction" : defaultAction.name(), false);
-        apply.miss(blk -> {
+        apply.miss(holdingNothing(blk -> {
             body(blk, a, params);
             afterAction(blk, a, then, at.position());
-        });
+        }));
+        heldOutputs = new HashMap<>();
+    }
+
+    /** {@code c}, a branch, lowered with no output held (see {@link #heldOutputs}). */
+    private Consumer<Block> holdingNothing(Consumer<Block> c) {
+        return blk -> {
+            heldOutputs = new HashMap<>();
+            c.accept(blk);
+            heldOutputs = new HashMap<>();
+        };
     }
 
     /** {@code switch (t.apply().action_run) { a: {...} b: c: {...} default: {...} }}: each case runs after its actions. */
@@ -760,7 +782,9 @@ final class ControlLowering {
             }
             if (flag != null) {
                 int next = i + 1;
-                code.when(new Condition(read(flag), CmpOp.EQ, constant(0)), x -> statements(x, stmts, next, params, each));
+                code.when(new Condition(read(flag), CmpOp.EQ, constant(0)),
+                        holdingNothing(x -> statements(x, stmts, next, params, each)));
+                heldOutputs = new HashMap<>();
                 break;
             }
         }
@@ -846,15 +870,28 @@ final class ControlLowering {
         if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Call call && externs.isMeterExecute(call)) {
             Expr colour = externs.execute(code, call, (e, w) -> value(e, params, w));
             code.set(field(a.target()), colour);
+            heldOutputs.remove(field(a.target()));
         } else if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Call call && registerAction(call.callee()) != null) {
             RegisterActionLowering.Lowered ra = registerAction(call.callee());
             execute(code, call, ra, params);
-            code.set(field(a.target()), output(ra.action()));
+            Field dest = field(a.target());
+            code.set(dest, output(ra.action()));
+            heldOutputs.put(dest, ra.action().array().wordBits() <= dest.width() ? output(ra.action())
+                    : and(output(ra.action()), constant(Types.longMask(dest.width()))));
         } else if (s instanceof Statement.Assignment a) {
             Field dest = field(a.target());
-            code.set(dest, top(a.value(), params, dest.width()));
+            substituting = true;
+            Expr v;
+            try {
+                v = top(a.value(), params, dest.width());
+            } finally {
+                substituting = false;
+            }
+            code.set(dest, v);
+            heldOutputs.remove(dest);
         } else if (s instanceof Statement.Local l && l.declaration() instanceof Declaration.Variable v) {
             declareLocal(v.name(), v.type(), v.position());
+            heldOutputs.remove(locals.get(v.name()));
             if (v.initializer() != null) {
                 Field f = locals.get(v.name());
                 code.set(f, top(v.initializer(), params, f.width()));
@@ -863,6 +900,7 @@ final class ControlLowering {
             // a local constant: a variable written once (its value is known, the PHV keeps it)
             declareLocal(k.name(), k.type(), k.position());
             Field f = locals.get(k.name());
+            heldOutputs.remove(f);
             code.set(f, top(k.value(), params, f.width()));
         } else if (s instanceof Statement.Block blk) {
             statements(code, blk.statements(), params);
@@ -993,7 +1031,8 @@ final class ControlLowering {
         } else if (cond instanceof Expression.Unary u && u.operator().equals("!")) {
             branch(code, u.operand(), otherwise, then, params);
         } else {
-            code.when(condition(cond, params), then, otherwise);
+            code.when(condition(cond, params), holdingNothing(then), holdingNothing(otherwise));
+            heldOutputs = new HashMap<>();
         }
     }
 
@@ -1058,6 +1097,16 @@ final class ControlLowering {
             Param p = params.get(n.name());
             return width <= p.width() ? p.raw() : p.masked();
         }
+        // the destination keeps its own width's bits: a cast to it, or a slice as wide, needs no mask
+        // (a cast over + - << keeps it: the operand's own width wraps those)
+        if (e instanceof Expression.Cast c && types.width(c.type()) == width && !wraps(c.operand())) {
+            return value(c.operand(), params, width);
+        }
+        if (e instanceof Expression.Slice sl && types.constant(sl.high()) - types.constant(sl.low()) + 1 == width) {
+            int lo = (int) types.constant(sl.low());
+            Expr v = value(sl.target(), params, 64);
+            return lo == 0 ? v : shr(v, constant(lo));
+        }
         if (e instanceof Expression.Binary bin && !types.isConstant(e)) {
             Expr l = value(bin.left(), params, width);
             Expr r = value(bin.right(), params, width);
@@ -1069,6 +1118,13 @@ final class ControlLowering {
             }
         }
         return value(e, params, width);
+    }
+
+    /** Whether {@code e}'s value may exceed its operands' width ({@code + - <<}: P4 wraps it). */
+    private static boolean wraps(Expression e) {
+        return e instanceof Expression.Binary bin && (bin.operator().equals("+") || bin.operator().equals("-")
+                || bin.operator().equals("<<") || wraps(bin.left()) || wraps(bin.right()))
+                || e instanceof Expression.Unary || e instanceof Expression.Cast;
     }
 
     /** An expression's value at {@code width} bits (the specification's unsigned arithmetic modulo 2^width). */
@@ -1119,7 +1175,9 @@ final class ControlLowering {
             return f.name().equals("max") ? max(l, r) : min(l, r);
         }
         if (e instanceof Expression.Member || e instanceof Expression.Name) {
-            return read(field(e));
+            Field f = field(e);
+            Expr held = substituting ? heldOutputs.get(f) : null;
+            return held != null ? held : read(f);
         }
         throw new Refusal(e.position(), "this expression is not supported by the lowering yet");
     }

@@ -1,15 +1,20 @@
 package dev.rmtemu.model.p4.lower;
 
+import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.target.TargetProfile;
+import dev.rmtemu.model.target.TargetProfiles;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -19,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The legal twins of the register-action and hash refusals: a pair register
  * ({@code struct {lo; hi}}), a body of two conditions (an else-if) reading two PHV fields,
- * {@code rv} of the hi word, and a CUSTOM CRC hash, lowered and run on cells.
+ * {@code rv} of the hi word, and a CUSTOM CRC hash, lowered and run on cells; a register
+ * action's output read through the field it was just assigned to.
  */
 class P4RegisterActionLoweringTest {
     private static String base() {
@@ -98,5 +104,38 @@ class P4RegisterActionLoweringTest {
         crc.update(data);
         assertEquals(crc.getValue(), h.algorithm().finish(state));
         assertEquals(16, h.outputBits());
+    }
+
+    private static final TargetProfile TOFINO1 = TargetProfiles.builtIn("tofino1");
+
+    /** The base program with {@code reads} after its {@code flow_count = increment.execute(...)}. */
+    private static String withReads(String reads) {
+        return base().replace("    bit<32> flow_count;\n", "    bit<32> flow_count;\n    bit<32> flipped;\n    bit<8> top_byte;\n"
+                        + "    bit<8> second_byte;\n")
+                .replace("        ig_tm_md.ucast_egress_port = 1;\n", reads + "        ig_tm_md.ucast_egress_port = 1;\n");
+    }
+
+    private static Map<Gress, Integer> latency(StageProgram p) {
+        return ResourceChecker.check(ProgramCompiler.compile(p, TOFINO1).requireAccepted().program(), TOFINO1)
+                .pipelineLatencyCycles();
+    }
+
+    /**
+     * P4 reads a field's new value after {@code f = ra.execute(i)}: an assignment that reads
+     * {@code f} reads the stateful ALU's output, which feeds the stage's instructions, so it
+     * stays in the ALU's stage (one ALU operation each: a slice or a cast to the destination's
+     * width needs no mask). A gateway on {@code f} reads the PHV, in the next stage (bf-p4c
+     * mau/table_dependency_graph.cpp: a gateway's match dependency on the ALU's output).
+     */
+    @Test
+    void anAssignmentReadingARegisterOutputJustAssignedStaysInTheStatefulAlusStage() {
+        Map<Gress, Integer> alone = latency(lower(base()));
+        StageProgram reads = lower(withReads("        ig_md.flipped = ig_md.flow_count ^ 0x80000000;\n"
+                + "        ig_md.top_byte = ig_md.flow_count[31:24];\n"
+                + "        ig_md.second_byte = (bit<8>) (ig_md.flow_count >> 16);\n"));
+        assertEquals(alone, latency(reads));
+        StageProgram gateway = lower(withReads("        if (ig_md.flow_count == 3) {\n            ig_md.top_byte = 1;\n        }\n"));
+        assertTrue(latency(gateway).get(Gress.INGRESS) > alone.get(Gress.INGRESS),
+                alone + " vs " + latency(gateway));
     }
 }
