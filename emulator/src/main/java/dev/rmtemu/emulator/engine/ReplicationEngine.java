@@ -37,7 +37,8 @@ final class ReplicationEngine {
 
     /** By group id; null: not programmed. */
     private Node[][] groups = new Node[0][];
-    private final BitSet[] prune = new BitSet[MAX_L2_XID + 1];
+    /** By L2 XID (null until the control plane sets an entry, so a switch without multicast stays small). */
+    private BitSet[] prune;
     /** The last replication's copies: their ports and RIDs (sized at configuration, so a packet allocates nothing). */
     private int[] copyPort = new int[0];
     private int[] copyRid = new int[0];
@@ -97,6 +98,9 @@ final class ReplicationEngine {
         if (l2Xid < 0 || l2Xid > MAX_L2_XID) {
             throw new UserError("level-2 exclusion id " + l2Xid + " outside 0.." + MAX_L2_XID);
         }
+        if (prune == null) {
+            prune = new BitSet[MAX_L2_XID + 1];
+        }
         BitSet b = new BitSet();
         for (int p : ports) {
             b.set(p);
@@ -109,7 +113,7 @@ final class ReplicationEngine {
      * their count; {@link #port(int)} and {@link #rid(int)} read them until the next call.
      */
     int replicate(int groupA, int groupB, int l1Xid, int l2Xid, int packetRid) {
-        BitSet pruned = l2Xid <= MAX_L2_XID ? prune[l2Xid] : null;
+        BitSet pruned = prune != null && l2Xid <= MAX_L2_XID ? prune[l2Xid] : null;
         int n = tree(groupA, l1Xid, pruned, packetRid, 0);
         return tree(groupB, l1Xid, pruned, packetRid, n);
     }
