@@ -37,6 +37,9 @@ public final class PacketPool {
     private static final int RESUBMITS = 3;
     private static final int HOPS = 4;
     private static final int MIRROR_SESSION = 5;
+    /** The resubmit_type of a resubmitted packet until its next ingress pass reads it (0: none), and its header's bits. */
+    private static final int RESUBMIT_TYPE = 6;
+    private static final int RESUBMIT_DATA = 7;
     private int[] free;
     private int freeCount;
     private int capacity;
@@ -96,6 +99,7 @@ public final class PacketPool {
         meta[m + RESUBMITS] = 0;
         meta[m + HOPS] = 0;
         meta[m + MIRROR_SESSION] = 0;
+        meta[m + RESUBMIT_TYPE] = 0;
         return s;
     }
 
@@ -232,5 +236,21 @@ public final class PacketPool {
 
     public void resubmitted(int slot) {
         meta[slot * META + RESUBMITS]++;
+    }
+
+    /** The resubmit_type the packet was resubmitted with, for its next ingress pass (0: it was not). */
+    public int resubmitType(int slot) {
+        return (int) meta[slot * META + RESUBMIT_TYPE];
+    }
+
+    /** The resubmit header's bits the packet carries to its next ingress pass. */
+    public long resubmitData(int slot) {
+        return meta[slot * META + RESUBMIT_DATA];
+    }
+
+    /** The packet carries resubmit_type {@code type} (0: none) and its header's {@code bits} to its next ingress pass. */
+    public void resubmitHeader(int slot, int type, long bits) {
+        meta[slot * META + RESUBMIT_TYPE] = type;
+        meta[slot * META + RESUBMIT_DATA] = bits;
     }
 }

@@ -23,6 +23,7 @@ import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.extern.Mirror;
+import dev.rmtemu.model.extern.Resubmit;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
@@ -75,6 +76,8 @@ public final class SwitchEngine {
     private static final int IPV4 = 4;
     private static final int IPV6 = 6;
     public static final String DROP_RESUBMIT = "resubmit_limit";
+    /** Drop cause of a multicast packet that got no copy (its groups unprogrammed, empty or pruned). */
+    public static final String DROP_MULTICAST_NO_COPY = "multicast_no_copy";
     /** Drop cause of a mirrored copy whose session is 0 or was never set up (mirroring_add). */
     public static final String DROP_MIRROR_SESSION = "mirror_no_session";
     /** drop_ctl bit 2: the deparser makes no mirrored copy of the packet (TNA's drop_ctl: bit 0 drop, bit 2 disable mirroring). */
@@ -134,8 +137,17 @@ public final class SwitchEngine {
     private final Field fEgressPortOut;
     private final Field fQid;
     private final Field fMcast;
+    private final Field fMcastB;
+    private final Field fL1Xid;
+    private final Field fL2Xid;
+    private final Field fRid;
+    private final Field fEgressRid;
     private final Field fDrop;
     private final Field fResubmit;
+    /** TNA's ig_intr_md.resubmit_flag (null when the program never reads it). */
+    private final Field fResubmitFlag;
+    /** The resubmit headers by resubmit_type (null: the program declares none). */
+    private final Resubmit[] resubmitByType;
     /** TNA's ig_intr_tm_md.bypass_egress (null when the program never writes it). */
     private final Field fBypassEgress;
     private final Field fEgressPort;
@@ -162,7 +174,11 @@ public final class SwitchEngine {
     /** Whether the run has had its last event; a network widens it to every switch. */
     private BooleanSupplier runOver = () -> this.draining && onlyWithinRunOpsPending();
     private final List<Generator> generators = new ArrayList<>();
-    private int[][] multicastGroups = new int[0][];
+    /** The packet replication engine's groups and prune table. */
+    private final ReplicationEngine pre = new ReplicationEngine();
+    /** Whether the program names a multicast tree (mcast_grp_a or _b); only then is the no-copy cause registered. */
+    private final boolean multicasts;
+    private final int causeNoCopy;
     private DepartureListener listener = (c, p, s, pool) -> { };
     /** Captures and the packet log (null: neither is on, and the engine reports nothing). */
     private PacketTap tap;
@@ -260,8 +276,23 @@ public final class SwitchEngine {
         fEgressPortOut = program.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         fQid = program.intrinsic(Intrinsic.QID);
         fMcast = program.intrinsic(Intrinsic.MCAST_GRP);
+        fMcastB = program.intrinsic(Intrinsic.MCAST_GRP_B);
+        fL1Xid = program.intrinsic(Intrinsic.LEVEL1_EXCLUSION_ID);
+        fL2Xid = program.intrinsic(Intrinsic.LEVEL2_EXCLUSION_ID);
+        fRid = program.intrinsic(Intrinsic.RID);
+        fEgressRid = program.intrinsic(Intrinsic.EGRESS_RID);
+        multicasts = fMcast != null || fMcastB != null;
         fDrop = program.intrinsic(Intrinsic.DROP_CTL);
         fResubmit = program.intrinsic(Intrinsic.RESUBMIT);
+        fResubmitFlag = program.intrinsic(Intrinsic.RESUBMIT_FLAG);
+        if (program.resubmits().isEmpty()) {
+            resubmitByType = null;
+        } else {
+            resubmitByType = new Resubmit[Resubmit.MAX_TYPE + 1];
+            for (Resubmit r : program.resubmits()) {
+                resubmitByType[r.type()] = r;
+            }
+        }
         fDigestType = program.intrinsic(Intrinsic.DIGEST_TYPE);
         fMirrorType = program.intrinsic(Intrinsic.MIRROR_TYPE);
         fEgressMirrorType = program.intrinsic(Intrinsic.EGRESS_MIRROR_TYPE);
@@ -295,6 +326,7 @@ public final class SwitchEngine {
         causeNoPort = counters.dropCause(DROP_NO_PORT);
         causeResubmit = counters.dropCause(DROP_RESUBMIT);
         causeMirrorSession = program.mirrors().isEmpty() ? -1 : counters.dropCause(DROP_MIRROR_SESSION);
+        causeNoCopy = multicasts ? counters.dropCause(DROP_MULTICAST_NO_COPY) : -1;
         causeRecirc = counters.dropCause(DROP_RECIRCULATION);
         causeTm = new int[DropCause.values().length + 1];
         for (DropCause c : DropCause.values()) {
@@ -419,18 +451,43 @@ public final class SwitchEngine {
         frames.clearValueSet(valueSet);
     }
 
-    /** Multicast group g (1-based, as mcast_grp_a) replicates to these front-panel ports. */
+    /**
+     * Multicast group g (1..65535, as mcast_grp_a/b name it) replicates to these front-panel
+     * ports: one level-1 node of RID 0 without an L1 exclusion id, replacing the group's nodes.
+     */
     public void multicastGroup(int group, int... ports) {
-        if (group < 1 || group > 0xFFFF) {
-            throw new UserError("multicast group " + group + " outside 1..65535");
-        }
         for (int p : ports) {
             checkPort(p);
         }
-        if (group >= multicastGroups.length) {
-            multicastGroups = Arrays.copyOf(multicastGroups, group + 1);
+        pre.setGroup(group, ports);
+    }
+
+    /** The control plane creates multicast group {@code group} (1..65535) without nodes ({@code mc_mgrp_create}). */
+    public void createMulticastGroup(int group) {
+        pre.createGroup(group);
+    }
+
+    /**
+     * A level-1 node joins group {@code group} after its other nodes: copies to {@code ports}
+     * carrying {@code rid} (egress reads it as eg_intr_md.egress_rid); with {@code l1XidValid},
+     * a packet whose level1_exclusion_id is {@code l1Xid} skips the node.
+     */
+    public void multicastNode(int group, int rid, boolean l1XidValid, int l1Xid, int... ports) {
+        for (int p : ports) {
+            checkPort(p);
         }
-        multicastGroups[group] = ports.clone();
+        pre.addNode(group, rid, l1XidValid, l1Xid, ports);
+    }
+
+    /**
+     * The port prune table: a packet whose level2_exclusion_id is {@code l2Xid} makes no copy to
+     * these ports from the nodes whose RID is the packet's rid (no ports: nothing pruned).
+     */
+    public void multicastPrune(int l2Xid, int... ports) {
+        for (int p : ports) {
+            checkPort(p);
+        }
+        pre.setPrune(l2Xid, ports);
     }
 
     /** Runs {@code op} on the control plane at {@code cycle} (after that cycle's packets). */
@@ -773,6 +830,12 @@ public final class SwitchEngine {
         parserFree[pipe] = p + 1;
         Phv phv = pool.phv(slot);
         loadIngressIntrinsics(phv, arrival, port);
+        int resubmitType = pool.resubmitType(slot);
+        if (resubmitType != 0) {
+            resubmittedPass(slot, phv, resubmitType);
+        } else if (fResubmitFlag != null) {
+            phv.load(fResubmitFlag, 0);
+        }
         // counters count the frame's bytes, meters fill their buckets by the time the parser took the packet
         phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(p));
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
@@ -800,6 +863,9 @@ public final class SwitchEngine {
                 drop(slot, causeResubmit);
             } else {
                 pool.resubmitted(slot);
+                int type = (int) phv.get(fResubmit);
+                Resubmit h = resubmitByType == null ? null : resubmitByType[type];
+                pool.resubmitHeader(slot, type, h == null ? 0 : h.pack(phv.values())); // the deparser emits the header
                 events.schedule(toTm, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_RECIRC_ARRIVAL, slot);
             }
             return;
@@ -808,6 +874,21 @@ public final class SwitchEngine {
             deparseFrame(slot, phv); // the ingress deparser: the traffic manager buffers what it emits
         }
         lanes.add(pipe, toTm, slot);
+    }
+
+    /**
+     * A resubmitted packet's ingress pass: resubmit_flag is 1 and the ingress parser reads the
+     * resubmit header of its resubmit_type (if the program declares one) back into its fields.
+     */
+    private void resubmittedPass(int slot, Phv phv, int type) {
+        if (fResubmitFlag != null) {
+            phv.load(fResubmitFlag, 1);
+        }
+        Resubmit h = resubmitByType == null ? null : resubmitByType[type];
+        if (h != null) {
+            h.unpack(pool.resubmitData(slot), phv.values());
+        }
+        pool.resubmitHeader(slot, 0, 0);
     }
 
     private void digest(Phv phv, int pipe, long cycle) {
@@ -870,6 +951,9 @@ public final class SwitchEngine {
         if (fMcast != null) {
             cp.load(fMcast, 0);
         }
+        if (fMcastB != null) {
+            cp.load(fMcastB, 0);
+        }
         if (fQid != null) {
             cp.load(fQid, 0);
         }
@@ -888,8 +972,8 @@ public final class SwitchEngine {
         if (fQid != null) {
             phv.load(fQid, 0);
         }
-        if (fMcast != null) {
-            phv.load(fMcast, 0);
+        if (multicasts) {
+            loadMulticastIntrinsics(phv);
         }
         if (fResubmit != null) {
             phv.load(fResubmit, 0);
@@ -902,6 +986,25 @@ public final class SwitchEngine {
         }
         if (fBypassEgress != null) {
             phv.load(fBypassEgress, 0);
+        }
+    }
+
+    /** A packet names no multicast tree, no exclusion and RID 0 until ingress writes them. */
+    private void loadMulticastIntrinsics(Phv phv) {
+        if (fMcast != null) {
+            phv.load(fMcast, 0);
+        }
+        if (fMcastB != null) {
+            phv.load(fMcastB, 0);
+        }
+        if (fL1Xid != null) {
+            phv.load(fL1Xid, 0);
+        }
+        if (fL2Xid != null) {
+            phv.load(fL2Xid, 0);
+        }
+        if (fRid != null) {
+            phv.load(fRid, 0);
         }
     }
 
@@ -921,20 +1024,16 @@ public final class SwitchEngine {
         if (qid >= config.port().queues()) {
             qid = config.port().queues() - 1;
         }
-        int group = fMcast == null ? 0 : (int) phv.get(fMcast);
-        if (group != 0 && group < multicastGroups.length && multicastGroups[group] != null) {
-            int[] ports = multicastGroups[group];
-            replicating = true; // copies go to the dequeue phase in port order, never inline
-            for (int i = 0; i < ports.length; i++) {
-                int copy = i == ports.length - 1 ? slot : pool.acquire();
-                if (copy != slot) {
-                    pool.copy(slot, copy);
-                    counters.packetIn(); // each replica is accounted as a packet of its own
-                }
-                admit(c, ports[i], qid, copy);
+        if (multicasts) {
+            int a = fMcast == null ? 0 : (int) phv.get(fMcast);
+            int b = fMcastB == null ? 0 : (int) phv.get(fMcastB);
+            if (a != 0 || b != 0) {
+                replicate(c, slot, qid, phv, a, b);
+                return;
             }
-            replicating = false;
-            return;
+        }
+        if (fEgressRid != null) {
+            phv.load(fEgressRid, 0); // a unicast packet is no replica
         }
         int out = tmPort((int) phv.get(fEgressPortOut));
         if (out < 0) {
@@ -942,6 +1041,34 @@ public final class SwitchEngine {
             return;
         }
         admit(c, out, qid, slot);
+    }
+
+    /**
+     * The PRE copies a packet naming multicast trees a and b: each copy, in the order the PRE
+     * makes them (tree a then b, node order, port order), reaches its port's queue in this
+     * cycle, carrying its node's RID; the packet itself is the last copy, the others are
+     * counted as replicated. A packet of no copy is dropped.
+     */
+    private void replicate(long c, int slot, int qid, Phv phv, int a, int b) {
+        int n = pre.replicate(a, b, fL1Xid == null ? 0 : (int) phv.get(fL1Xid),
+                fL2Xid == null ? 0 : (int) phv.get(fL2Xid), fRid == null ? 0 : (int) phv.get(fRid));
+        if (n == 0) {
+            drop(slot, causeNoCopy);
+            return;
+        }
+        replicating = true; // copies go to the dequeue phase in the PRE's order, never inline
+        for (int i = 0; i < n; i++) {
+            int copy = i == n - 1 ? slot : pool.acquire();
+            if (copy != slot) {
+                pool.copy(slot, copy);
+                counters.replicatedCopy();
+            }
+            if (fEgressRid != null) {
+                pool.phv(copy).load(fEgressRid, pre.rid(i));
+            }
+            admit(c, pre.port(i), qid, copy);
+        }
+        replicating = false;
     }
 
     private void admit(long c, int out, int qid, int slot) {
@@ -1231,7 +1358,7 @@ public final class SwitchEngine {
         return egressToWire;
     }
 
-    /** Throws unless in = out + dropped + in flight. */
+    /** Throws unless in + mirrored + replicated = out + dropped + in flight. */
     public void checkConservation() {
         counters.checkConservation(inFlight());
     }

@@ -18,13 +18,14 @@ import java.util.TreeMap;
  * hot path, which allocates nothing. Reports list causes sorted by name.
  *
  * <p>Conservation: every packet that came in has left, been dropped, or is still queued:
- * {@code in + mirrored = out + dropped + queued} (see {@link #checkConservation(long)}; mirrored:
- * the copies the deparsers' mirrors made, {@link #mirrored()}). A packet that
- * is replicated counts each extra copy as another packet in ({@link #packetsIn(long)}).
+ * {@code in + mirrored + replicated = out + dropped + queued} (see {@link #checkConservation(long)};
+ * mirrored: the copies the deparsers' mirrors made, {@link #mirrored()}; replicated: the copies
+ * the packet replication engine made beyond the packet itself, {@link #replicated()}).
  */
 public final class Counters {
     private long in;
     private long mirrored;
+    private long replicated;
     private long out;
     private long recirculated;
     private long violations;
@@ -47,7 +48,17 @@ public final class Counters {
         return mirrored;
     }
 
-    /** Counts one packet entering the switch (or one extra replica). */
+    /** Counts one multicast copy beyond the packet itself (a packet the switch made, not one that entered it). */
+    public void replicatedCopy() {
+        replicated++;
+    }
+
+    /** Multicast copies made so far beyond the packets themselves. */
+    public long replicated() {
+        return replicated;
+    }
+
+    /** Counts one packet entering the switch. */
     public void packetIn() {
         in++;
     }
@@ -188,15 +199,16 @@ public final class Counters {
     }
 
     /**
-     * Checks {@code in = out + dropped + queued}.
+     * Checks {@code in + mirrored + replicated = out + dropped + queued}.
      *
      * @param queued packets still inside the switch (e.g. the traffic manager's queued count)
      * @throws IllegalStateException naming all four numbers if they do not add up
      */
     public void checkConservation(long queued) {
         long dropTotal = droppedTotal();
-        if (queued < 0 || in + mirrored != out + dropTotal + queued) {
+        if (queued < 0 || in + mirrored + replicated != out + dropTotal + queued) {
             throw new IllegalStateException("packet conservation broken: in " + in + (mirrored == 0 ? "" : " + mirrored " + mirrored)
+                    + (replicated == 0 ? "" : " + replicated " + replicated)
                     + " != out " + out + " + dropped "
                     + dropTotal + " + queued " + queued);
         }

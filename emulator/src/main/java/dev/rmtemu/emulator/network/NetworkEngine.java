@@ -1224,6 +1224,7 @@ public final class NetworkEngine {
             swDropped += switches[s].counters().droppedTotal();
             // arrivals still on their way in are in flight, not yet counted in by the switch
             created += switches[s].counters().packetsIn() + switches[s].counters().mirrored()
+                    + switches[s].counters().replicated()
                     - (scheduledArrivals[s] - switches[s].pendingArrivals());
             unlinked += unlinkedDrops[s];
             hopLimit += hopLimitDrops[s];

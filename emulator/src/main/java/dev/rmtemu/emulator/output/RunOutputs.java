@@ -191,6 +191,12 @@ public final class RunOutputs {
                 fmt(r.options().portGbps()), r.options().timing()));
         row(sb, "packets read", r.packetsRead());
         row(sb, "packets in", e.counters().packetsIn());
+        if (e.counters().mirrored() > 0) {
+            row(sb, "mirrored copies", e.counters().mirrored());
+        }
+        if (e.counters().replicated() > 0) {
+            row(sb, "multicast copies", e.counters().replicated()); // beyond the packets themselves
+        }
         row(sb, "packets out", e.counters().packetsOut());
         row(sb, "packets dropped", e.counters().droppedTotal());
         e.counters().droppedByCause().forEach((k, v) -> {

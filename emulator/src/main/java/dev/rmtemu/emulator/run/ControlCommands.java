@@ -39,7 +39,8 @@ final class ControlCommands {
         r.put("register_reset", new Row("REGISTER", false, RegisterCommands::reset));
         r.put("mc_mgrp_create", new Row("GROUP", true, MulticastCommands::createGroup));
         r.put("mc_node_create", new Row("RID PORT...", true, MulticastCommands::createNode));
-        r.put("mc_node_associate", new Row("GROUP NODE_HANDLE", true, MulticastCommands::associate));
+        r.put("mc_node_associate", new Row("GROUP NODE_HANDLE [L1_XID]", true, MulticastCommands::associate));
+        r.put("mc_update_port_prune_table", new Row("L2_XID [PORT...]", true, MulticastCommands::prune));
         r.put("mirroring_add", new Row("SESSION PORT [MAX_LENGTH]", true, MirrorCommands::add));
         r.put("counter_read", new Row("COUNTER INDEX", false, (ControlCommand.AtLine) ExternOps::counterRead));
         r.put("counter_reset", new Row("COUNTER", false, ExternOps::counterReset));

@@ -24,7 +24,8 @@ import java.util.function.Function;
  * register_write flow_count 17 5                         # every pipe (pipe=N: one)
  * mc_mgrp_create 3                                       # group 3 -&gt; ports 1, 2 (before the run)
  * mc_node_create 0 1 2
- * mc_node_associate 3 0
+ * mc_node_associate 3 0                                  # [L1_XID]: a packet of that level1_exclusion_id skips the node
+ * mc_update_port_prune_table 5 1                         # level2_exclusion_id 5 prunes port 1 from nodes of the packet's rid
  * mirroring_add 5 3 128                                 # session 5 -&gt; port 3, copies cut to 128 B (before the run)
  * counter_read port_bytes 3                              # the cell's packets and bytes, kept in counter_reads.csv
  * counter_reset port_bytes                               # every cell, every pipe

@@ -23,10 +23,14 @@ final class SwitchControl {
     private final Map<MatchTable, Handles> handles = new HashMap<>();
     /** Multicast group -> the node handles associated with it, in association order. */
     final Map<Integer, List<Integer>> groups = new TreeMap<>();
-    /** Multicast nodes by handle: their ports. */
-    final List<int[]> nodes = new ArrayList<>();
+    /** Multicast nodes by handle. */
+    final List<McNode> nodes = new ArrayList<>();
     /** Node handle -> the group it is associated with. */
     final Map<Integer, Integer> nodeGroup = new HashMap<>();
+
+    /** A level-1 multicast node as mc_node_create made it: its replication id and ports. */
+    record McNode(int rid, int[] ports) {
+    }
 
     SwitchControl(SwitchEngine engine) {
         this.engine = engine;

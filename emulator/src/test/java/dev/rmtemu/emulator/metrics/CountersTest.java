@@ -43,6 +43,20 @@ class CountersTest {
         assertEquals("cause19", c.droppedByCause().lastKey());
     }
 
+    /** Multicast copies beyond the packet itself and mirrored copies are made in the switch: they join "in". */
+    @Test
+    void copiesJoinThePacketsInAndTheMessageNamesThem() {
+        Counters c = new Counters();
+        c.packetIn();
+        c.replicatedCopy();
+        c.replicatedCopy();
+        c.mirroredCopy();
+        c.packetsOut(3);
+        c.checkConservation(1);
+        assertEquals("packet conservation broken: in 1 + mirrored 1 + replicated 2 != out 3 + dropped 0 + queued 0",
+                assertThrows(IllegalStateException.class, () -> c.checkConservation(0)).getMessage());
+    }
+
     @Test
     void conservationHoldsOrThrowsWithTheNumbers() {
         Counters c = new Counters();

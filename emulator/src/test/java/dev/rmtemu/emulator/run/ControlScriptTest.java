@@ -279,6 +279,40 @@ class ControlScriptTest {
         assertEquals(List.of(1, 2, 5), ports);
     }
 
+    /**
+     * Tofino's exclusion ids from a script: a node associated with L1 XID 7 is skipped by a
+     * packet of level1_exclusion_id 7; the prune table entry of level2_exclusion_id 5 takes port 6
+     * from the node of the packet's rid (1), not from the node of RID 2.
+     */
+    @Test
+    void aNodesLevelOneXidAndThePortPruneTableComeFromTheScript(@TempDir Path tmp) throws Exception {
+        ProgramBuilder b = ProgramBuilder.create("mc_xid", "multicast with exclusion ids");
+        Field group = b.intrinsic(Intrinsic.MCAST_GRP);
+        Field l1 = b.intrinsic(Intrinsic.LEVEL1_EXCLUSION_ID);
+        Field l2 = b.intrinsic(Intrinsic.LEVEL2_EXCLUSION_ID);
+        Field rid = b.intrinsic(Intrinsic.RID);
+        b.stage(Gress.INGRESS, 0).body(c -> c.set(group, 3).set(l1, 7).set(l2, 5).set(rid, 1));
+        SwitchEngine e = engine(b.build());
+        ControlScript.apply(script(tmp, """
+                mc_mgrp_create 3
+                mc_node_create 0 1 2
+                mc_node_create 1 5 6
+                mc_node_create 2 4 6
+                mc_node_associate 3 0 7
+                mc_node_associate 3 1
+                mc_node_associate 3 2
+                mc_update_port_prune_table 5 6
+                """), e);
+        List<Integer> ports = new ArrayList<>();
+        e.onDeparture((c, p, s, pool) -> ports.add(p));
+        e.arrive(0, 0, to(A));
+        e.drain();
+        e.checkConservation();
+        ports.sort(null);
+        assertEquals(List.of(4, 5, 6), ports);
+        assertEquals(2, e.counters().replicated());
+    }
+
     @Test
     void mistakesAreOneLineNamingFileLineAndTheClosestName(@TempDir Path tmp) throws Exception {
         Path f = tmp.resolve("bad.ctl");
@@ -361,6 +395,11 @@ class ControlScriptTest {
                 refusal(f, "mc_mgrp_create 1\nmc_node_create 0 1\nmc_node_associate 1 0\nmc_node_associate 1 0\n", p));
         assertEquals(f + ":3: no multicast node with handle 1 (1 created)",
                 refusal(f, "mc_mgrp_create 1\nmc_node_create 0 1\nmc_node_associate 1 1\n", p));
+        assertEquals(f + ":3: level-1 exclusion id 65536 outside 0..65535",
+                refusal(f, "mc_mgrp_create 1\nmc_node_create 0 1\nmc_node_associate 1 0 65536\n", p));
+        assertEquals(f + ":1: missing arguments: mc_node_associate GROUP NODE_HANDLE [L1_XID]",
+                refusal(f, "mc_node_associate 1\n", p));
+        assertEquals(f + ":1: level-2 exclusion id 512 outside 0..511", refusal(f, "mc_update_port_prune_table 512 1\n", p));
         assertEquals(f + ":1: the program's parser declares no value sets (value_set), so there is no 'vs'",
                 refusal(f, "pvs_add vs 1\n", p));
         assertEquals(f + ":1: 'on s1' names a switch, which needs a network replay (--topology)",

@@ -9,10 +9,21 @@ package dev.rmtemu.model.phv;
  */
 public enum Intrinsic {
     INGRESS_PORT("ig_intr_md.ingress_port", 9, Gress.INGRESS, true),
+    /** 1 on the pass of a resubmitted packet (its parser then reads the resubmit header), else 0. */
+    RESUBMIT_FLAG("ig_intr_md.resubmit_flag", 1, Gress.INGRESS, false),
     INGRESS_MAC_TSTAMP("ig_intr_md.ingress_mac_tstamp", 48, Gress.INGRESS, false),
     UCAST_EGRESS_PORT("ig_intr_tm_md.ucast_egress_port", 9, Gress.INGRESS, true),
     QID("ig_intr_tm_md.qid", 5, Gress.INGRESS, false),
+    /** The first multicast tree (0: none); the packet replication engine copies it to its group's nodes. */
     MCAST_GRP("ig_intr_tm_md.mcast_grp_a", 16, Gress.INGRESS, false),
+    /** The second multicast tree (0: none): its copies follow those of {@link #MCAST_GRP}. */
+    MCAST_GRP_B("ig_intr_tm_md.mcast_grp_b", 16, Gress.INGRESS, false),
+    /** A group's level-1 node whose L1 exclusion id (valid) equals this is not copied. */
+    LEVEL1_EXCLUSION_ID("ig_intr_tm_md.level1_exclusion_id", 16, Gress.INGRESS, false),
+    /** Selects the PRE's port prune table entry (the L2 XID) for the nodes whose RID is {@link #RID}. */
+    LEVEL2_EXCLUSION_ID("ig_intr_tm_md.level2_exclusion_id", 9, Gress.INGRESS, false),
+    /** The packet's replication id: level-2 pruning applies to the nodes of this RID only. */
+    RID("ig_intr_tm_md.rid", 16, Gress.INGRESS, false),
     DROP_CTL("ig_intr_dprsr_md.drop_ctl", 3, Gress.INGRESS, true),
     RESUBMIT("ig_intr_dprsr_md.resubmit_type", 3, Gress.INGRESS, false),
     DIGEST_TYPE("ig_intr_dprsr_md.digest_type", 3, Gress.INGRESS, false),
@@ -21,6 +32,8 @@ public enum Intrinsic {
     BYPASS_EGRESS("ig_intr_tm_md.bypass_egress", 1, Gress.INGRESS, false),
     EGRESS_PORT("eg_intr_md.egress_port", 9, Gress.EGRESS, true),
     EGRESS_QID("eg_intr_md.egress_qid", 5, Gress.EGRESS, false),
+    /** A multicast copy's level-1 node RID (0 for a unicast packet). */
+    EGRESS_RID("eg_intr_md.egress_rid", 16, Gress.EGRESS, false),
     ENQ_QDEPTH("eg_intr_md.enq_qdepth", 19, Gress.EGRESS, false),
     ENQ_TSTAMP("eg_intr_md.enq_tstamp", 32, Gress.EGRESS, false),
     DEQ_QDEPTH("eg_intr_md.deq_qdepth", 19, Gress.EGRESS, false),

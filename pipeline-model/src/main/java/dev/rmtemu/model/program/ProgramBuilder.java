@@ -8,6 +8,7 @@ import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterType;
+import dev.rmtemu.model.extern.Resubmit;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
@@ -52,6 +53,7 @@ public final class ProgramBuilder {
     private final Map<Intrinsic, Field> intrinsics = new EnumMap<>(Intrinsic.class);
     private final List<Digest> digests = new ArrayList<>();
     private final List<Mirror> mirrors = new ArrayList<>();
+    private final List<Resubmit> resubmits = new ArrayList<>();
     private final Map<Gress, Map<Integer, StageBuilder>> stages = new EnumMap<>(Gress.class);
     private final Map<Gress, ControlBuilder> controls = new EnumMap<>(Gress.class);
     private final List<RegisterArray> registers = new ArrayList<>();
@@ -294,6 +296,26 @@ public final class ProgramBuilder {
         return m;
     }
 
+    /**
+     * The ingress deparser's resubmit header (TNA {@code Resubmit().emit<H>({fields})}) for
+     * packets whose {@code resubmit_type} is {@code type}: on the resubmitted pass the fields
+     * {@code values}, named {@code names}, have the values they had when ingress resubmitted
+     * the packet. Declares the resubmit_type and resubmit_flag intrinsics.
+     */
+    public Resubmit resubmit(int type, List<String> names, List<Field> values) {
+        checkOpen();
+        for (Resubmit r : resubmits) {
+            if (r.type() == type) {
+                throw new IllegalArgumentException("resubmit: resubmit_type " + type + " is already used");
+            }
+        }
+        Resubmit r = new Resubmit(type, names, values);
+        intrinsic(Intrinsic.RESUBMIT);
+        intrinsic(Intrinsic.RESUBMIT_FLAG);
+        resubmits.add(r);
+        return r;
+    }
+
     private static List<Field> concat(Field first, List<Field> rest) {
         List<Field> all = new ArrayList<>(rest.size() + 1);
         all.add(first);
@@ -354,7 +376,7 @@ public final class ProgramBuilder {
         }
         built = true;
         return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
-                counters, meters, digests, mirrors, unplaced, parserSpec());
+                counters, meters, digests, mirrors, resubmits, unplaced, parserSpec());
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Meter;
+import dev.rmtemu.model.extern.Resubmit;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.parse.ParserSpec;
 import dev.rmtemu.model.phv.Field;
@@ -42,6 +43,7 @@ public final class StageProgram {
     private final List<Meter> meters;
     private final List<Digest> digests;
     private final List<Mirror> mirrors;
+    private final List<Resubmit> resubmits;
     private final Map<Intrinsic, Field> intrinsics;
     private final ParserSpec parser;
     /** The typed parameters the program was built from (see {@link #config()}); null if its factory keeps none. */
@@ -54,7 +56,7 @@ public final class StageProgram {
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
                  List<HashUnit> hashes, Map<Intrinsic, Field> intrinsics, List<Field> bridged, List<Counter> counters,
-                 List<Meter> meters, List<Digest> digests, List<Mirror> mirrors, Map<Gress, ControlDecl> controls,
+                 List<Meter> meters, List<Digest> digests, List<Mirror> mirrors, List<Resubmit> resubmits, Map<Gress, ControlDecl> controls,
                  ParserSpec parser) {
         int bits = 0;
         for (Field f : bridged) {
@@ -77,6 +79,7 @@ public final class StageProgram {
         this.meters = List.copyOf(meters);
         this.digests = List.copyOf(digests);
         this.mirrors = List.copyOf(mirrors);
+        this.resubmits = List.copyOf(resubmits);
         this.intrinsics = new EnumMap<>(intrinsics);
         this.parser = parser;
         this.config = null;
@@ -105,6 +108,7 @@ public final class StageProgram {
         this.meters = List.copyOf(meters);
         this.digests = p.digests;
         this.mirrors = p.mirrors;
+        this.resubmits = p.resubmits;
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = p.config;
@@ -126,6 +130,7 @@ public final class StageProgram {
         this.meters = p.meters;
         this.digests = p.digests;
         this.mirrors = p.mirrors;
+        this.resubmits = p.resubmits;
         this.intrinsics = p.intrinsics;
         this.parser = p.parser;
         this.config = config;
@@ -239,6 +244,11 @@ public final class StageProgram {
     /** The learning digests of the ingress deparser, indexed by id. */
     public List<Digest> digests() {
         return digests;
+    }
+
+    /** The ingress deparser's resubmit headers, one per resubmit_type at most. */
+    public List<Resubmit> resubmits() {
+        return resubmits;
     }
 
     /** The mirrors of the ingress and egress deparsers, indexed by id. */
