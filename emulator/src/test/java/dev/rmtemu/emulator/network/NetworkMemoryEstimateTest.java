@@ -59,7 +59,7 @@ class NetworkMemoryEstimateTest {
         assertEquals(720L * (NetworkMemoryEstimate.IDLE_SWITCH_BYTES + 16 * (72 + 256)), e.switchBytes());
         assertEquals(4176L * 3456 * NetworkMemoryEstimate.ROUTING_BYTES_PER_NODE_AND_HOST, e.routingBytes());
         UserError u = assertThrows(UserError.class, () -> e.check("builtin:fattree?k=24", 256L << 20));
-        assertEquals("topology builtin:fattree?k=24 needs about 286 MB before its first packet (switches 116 MB,"
+        assertEquals("topology builtin:fattree?k=24 needs about 309 MB before its first packet (switches 138 MB,"
                 + " routing 165 MB, registers 0 MB), more than the 128 MB it may take: half of this JVM's 256 MB heap"
                 + " (the other half is for packets in flight, the ring and the report); run with RMTEMU_JAVA_OPTS=-Xmx1g",
                 u.getMessage());
