@@ -31,16 +31,16 @@ import java.util.List;
 public final class FrameParser {
     private final PacketParser parser;
     private final ParseResult lean;
-    private final Deparser deparser;
-    /** The parse and output buffer of the deparse path: made on a first write (an idle or read-only switch has none). */
+    /** The deparser, parse and output buffer of the deparse path: made on a first write (an idle or read-only switch has none). */
+    private Deparser deparser;
     private ParseResult full;
     private byte[] scratch;
     /** The copying deparse's validity as the stages left it, and where each header went in {@link #scratch}. */
     private boolean[] validOut;
     private int[] emittedAt;
-    /** Per wire field: the first bit and the width, in its header, of the bits its word holds (a wide field's high or low part). */
-    private final int[] partBit;
-    private final int[] partBits;
+    /** Per wire field: the first bit and the width, in its header, of the bits its word holds (a wide field's high or low part); made with the deparser. */
+    private int[] partBit;
+    private int[] partBits;
     private final StageProgram program;
     private final int windowBytes;
     /**
@@ -97,9 +97,6 @@ public final class FrameParser {
         resultWord = new int[alternatives];
         shifts = new int[alternatives];
         altMasks = new long[alternatives];
-        partBit = new int[alternatives];
-        partBits = new int[alternatives];
-        deparser = program.parser().deparser();
         int a = 0;
         for (int i = 0; i < n; i++) {
             Field f = values.get(i);
@@ -117,9 +114,6 @@ public final class FrameParser {
                 shifts[a] = high ? slice.lo() - Long.SIZE : slice.lo();
                 resultWord[a] = r.word() + wordIndex[a];
                 altMasks[a] = (slice.bits() == Long.SIZE ? -1L : (1L << slice.bits()) - 1) & f.mask();
-                int top = r.bits() - Long.SIZE * (r.words() - 1);
-                partBit[a] = deparser.fieldBit(r) + (r.words() > 1 && wordIndex[a] == 1 ? top : 0);
-                partBits[a] = r.words() > 1 && wordIndex[a] == 1 ? Long.SIZE : top;
                 a++;
             }
         }
@@ -314,6 +308,7 @@ public final class FrameParser {
         if (full == null) {
             ParseGraph g = program.parser().graph();
             full = new ParseResult(g);
+            deparser = program.parser().deparser();
             int most = windowBytes;
             for (HeaderInstance h : g.headers()) {
                 HeaderType t = h.type();
@@ -322,6 +317,15 @@ public final class FrameParser {
             scratch = new byte[most];
             validOut = new boolean[g.headers().size()];
             emittedAt = new int[g.headers().size()];
+            partBit = new int[refs.length];
+            partBits = new int[refs.length];
+            for (int a = 0; a < refs.length; a++) {
+                FieldRef r = refs[a];
+                int top = r.bits() - Long.SIZE * (r.words() - 1);
+                boolean low = r.words() > 1 && wordIndex[a] == 1;
+                partBit[a] = Deparser.fieldBit(g, r) + (low ? top : 0);
+                partBits[a] = low ? Long.SIZE : top;
+            }
         }
     }
 

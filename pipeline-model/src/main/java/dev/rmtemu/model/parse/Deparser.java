@@ -105,9 +105,14 @@ public final class Deparser {
     }
 
     /** The bit where field {@code f} starts in its header. */
-    public int fieldBit(FieldRef f) {
+    private int fieldBit(FieldRef f) {
+        return fieldBit(g, f);
+    }
+
+    /** The bit where field {@code f} of graph {@code graph} starts in its header. */
+    public static int fieldBit(ParseGraph graph, FieldRef f) {
         int bit = 0;
-        int[] widths = g.hdrFieldBits[f.header()];
+        int[] widths = graph.hdrFieldBits[f.header()];
         for (int i = 0; i < f.field(); i++) {
             bit += widths[i];
         }
