@@ -24,17 +24,23 @@ import java.util.List;
  * heap array) and the header fields the program declares by the graph's names
  * ({@code ethernet.dst_addr}, {@code ipv4.$valid}) are loaded into their PHV slots. The
  * parse is lean: only the fields the program reads, the selects and the header lengths are
- * extracted. On the rare departure where the program wrote such a field, the frame is
- * parsed again in full, the PHV's values go into that result and the program's deparser
- * writes the frame that leaves (checksums updated). Allocates nothing per packet.
+ * extracted. On a departure where the program wrote such a field, the frame is parsed again
+ * as leanly, the program's deparser copies the headers that stay, the PHV's values are written
+ * over them and the checksums are summed over the result. Allocates nothing per packet.
  */
 public final class FrameParser {
     private final PacketParser parser;
     private final ParseResult lean;
-    /** The full parse, deparser and output buffer of the deparse path: made on a first write (an idle or read-only switch has none). */
-    private ParseResult full;
+    /** The deparser, parse and output buffer of the deparse path: made on a first write (an idle or read-only switch has none). */
     private Deparser deparser;
+    private ParseResult full;
     private byte[] scratch;
+    /** The copying deparse's validity as the stages left it, and where each header went in {@link #scratch}. */
+    private boolean[] validOut;
+    private int[] emittedAt;
+    /** Per wire field: the first bit and the width, in its header, of the bits its word holds (a wide field's high or low part); made with the deparser. */
+    private int[] partBit;
+    private int[] partBits;
     private final StageProgram program;
     private final int windowBytes;
     /**
@@ -227,25 +233,58 @@ public final class FrameParser {
     }
 
     /**
-     * The frame that leaves: parses {@code buf[off .. off+caplen)} again in full, applies the
-     * PHV's validity bits then its field values, runs the deparser into a scratch buffer
-     * ({@link #deparsed()}) and returns the new frame's length (its captured part: headers
-     * emitted and the payload the capture kept). The wire length changes by the same amount.
-     * Returns -1 when the frame no longer parses (the control plane changed a parser value set
-     * while the packet was inside): the frame then leaves as it came.
+     * The frame that leaves: runs the program's deparser over the frame {@code buf[off .. off+caplen)}
+     * with the PHV's validity bits and field values into a scratch buffer ({@link #deparsed()})
+     * and returns the new frame's length (its captured part: headers emitted and the payload the
+     * capture kept). The wire length changes by the same amount. Returns -1 when the frame no
+     * longer parses (the control plane changed a parser value set while the packet was inside):
+     * the frame then leaves as it came.
+     *
+     * <p>The frame is parsed again leanly (where each header is, not its fields): each header
+     * that stays is copied as the frame has it, one made valid starts as zeros, the fields the
+     * program declares are written over them and the checksums are summed over the bytes that
+     * leave. The bytes are those of {@link #deparseByFullParse}, which a deparser whose
+     * checksums cannot be summed that way ({@link Deparser#copies()}) still takes.
      */
     public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
-        if (deparser == null) {
-            ParseGraph g = program.parser().graph();
-            full = new ParseResult(g);
-            deparser = program.parser().deparser();
-            int most = windowBytes;
-            for (HeaderInstance h : g.headers()) {
-                HeaderType t = h.type();
-                most += t.fixedBytes() + (t.varbit() == null ? 0 : t.varbit().maxBytes());
-            }
-            scratch = new byte[most];
+        prepareDeparse();
+        if (!deparser.copies()) {
+            return deparseByFullParse(buf, off, caplen, wireLen, phv);
         }
+        if (!parser.parseNeeded(buf, off, caplen, wireLen, full)) {
+            return -1;
+        }
+        boolean[] valid = validOut;
+        for (int h = 0; h < valid.length; h++) {
+            valid[h] = full.isValid(h);
+        }
+        for (int i = 0; i < validSlots.length; i++) {
+            valid[validHeaders[i]] = phv[validSlots[i]] != 0;
+        }
+        int n = deparser.emitCopying(full, valid, buf, off, caplen, scratch, 0, emittedAt);
+        for (int i = 0; i < slots.length; i++) {
+            for (int a = first[i], end = first[i + 1]; a < end; a++) {
+                if (valid[headers[a]]) {
+                    int at = emittedAt[headers[a]];
+                    if (at >= 0) {
+                        Deparser.mergeBits(scratch, (long) at * Byte.SIZE + partBit[a], partBits[a],
+                                altMasks[a] << shifts[a], phv[slots[i]] << shifts[a]);
+                    }
+                    break;
+                }
+            }
+        }
+        deparser.updateChecksums(full, valid, scratch, emittedAt);
+        return n;
+    }
+
+    /**
+     * As {@link #deparse}, by a full parse of the frame whose every field the deparser serialises
+     * again after the PHV's validity bits and values went into the parse result: the reference
+     * the copying deparse is tested against.
+     */
+    public int deparseByFullParse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
+        prepareDeparse();
         if (!parser.parse(buf, off, caplen, wireLen, full)) {
             return -1;
         }
@@ -263,6 +302,31 @@ public final class FrameParser {
             }
         }
         return deparser.deparse(full, buf, off, caplen, scratch, 0);
+    }
+
+    private void prepareDeparse() {
+        if (full == null) {
+            ParseGraph g = program.parser().graph();
+            full = new ParseResult(g);
+            deparser = program.parser().deparser();
+            int most = windowBytes;
+            for (HeaderInstance h : g.headers()) {
+                HeaderType t = h.type();
+                most += t.fixedBytes() + (t.varbit() == null ? 0 : t.varbit().maxBytes());
+            }
+            scratch = new byte[most];
+            validOut = new boolean[g.headers().size()];
+            emittedAt = new int[g.headers().size()];
+            partBit = new int[refs.length];
+            partBits = new int[refs.length];
+            for (int a = 0; a < refs.length; a++) {
+                FieldRef r = refs[a];
+                int top = r.bits() - Long.SIZE * (r.words() - 1);
+                boolean low = r.words() > 1 && wordIndex[a] == 1;
+                partBit[a] = Deparser.fieldBit(g, r) + (low ? top : 0);
+                partBits[a] = low ? Long.SIZE : top;
+            }
+        }
     }
 
     /** The buffer {@link #deparse} wrote the frame into, from offset 0. */

@@ -64,6 +64,17 @@ final class Bits {
 
     /** Writes the low {@code bits} (1..64) bits of {@code value} at bit {@code pos} of {@code buf}. */
     static void write(byte[] buf, long pos, int bits, long value) {
+        int first = (int) (pos >>> 3);
+        int lead = (int) (pos & 7);
+        if (lead + bits <= Long.SIZE && first <= buf.length - Long.BYTES) {
+            // the field's bits lie in the eight bytes from its first one: one load, a masked merge,
+            // one store (the bytes around the field are written back as they were)
+            int tail = Long.SIZE - lead - bits;
+            long mask = (bits == Long.SIZE ? -1L : (1L << bits) - 1) << tail;
+            long w = (long) BIG_ENDIAN_LONG.get(buf, first);
+            BIG_ENDIAN_LONG.set(buf, first, (w & ~mask) | ((value << tail) & mask));
+            return;
+        }
         int left = bits;
         long p = pos;
         while (left > 0) {

@@ -1,6 +1,7 @@
 package dev.rmtemu.model.parse;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,6 +21,16 @@ public final class Deparser {
     private final boolean[] csumVarbit;
     private final FieldRef[] csumDest;
     private final Checksum16 checksum = new Checksum16();
+    /**
+     * The copying deparse ({@link #emitCopying}, {@link #updateChecksums}) applies: no header is
+     * emitted twice and every checksum's fields and destination are whole bytes of its own
+     * header, so a checksum can be summed over the emitted bytes.
+     */
+    private final boolean copies;
+    /** Per checksum update: each run of adjacent fields' first byte and byte count in its header, in list order; the destination's first bit. */
+    private final int[][] csumFieldByte;
+    private final int[][] csumFieldBytes;
+    private final int[] csumDestBit;
 
     /** Emits {@code emitOrder} (header names) with the given checksum updates. */
     public Deparser(ParseGraph graph, List<String> emitOrder, List<ChecksumUpdate> updates) {
@@ -56,6 +67,56 @@ public final class Deparser {
                 throw new IllegalArgumentException("checksum destination " + u.destination() + " is not 16 bits");
             }
         }
+        boolean ok = Arrays.stream(emit).distinct().count() == emit.length;
+        csumFieldByte = new int[n][];
+        csumFieldBytes = new int[n][];
+        csumDestBit = new int[n];
+        for (int i = 0; i < n && ok; i++) {
+            // the fields as runs of adjacent fields (IPv4's version and ihl are one byte), each whole bytes
+            List<int[]> runs = new ArrayList<>();
+            int runStart = -1;
+            int runEnd = -1;
+            for (FieldRef f : csumFields[i]) {
+                int bit = fieldBit(f);
+                ok &= f.header() == csumHeader[i];
+                if (bit != runEnd) {
+                    if (runStart >= 0) {
+                        runs.add(new int[] {runStart, runEnd});
+                    }
+                    runStart = bit;
+                }
+                runEnd = bit + f.bits();
+            }
+            if (runStart >= 0) {
+                runs.add(new int[] {runStart, runEnd});
+            }
+            csumFieldByte[i] = new int[runs.size()];
+            csumFieldBytes[i] = new int[runs.size()];
+            for (int k = 0; k < runs.size(); k++) {
+                int[] run = runs.get(k);
+                ok &= run[0] % Byte.SIZE == 0 && run[1] % Byte.SIZE == 0;
+                csumFieldByte[i][k] = run[0] / Byte.SIZE;
+                csumFieldBytes[i][k] = (run[1] - run[0]) / Byte.SIZE;
+            }
+            ok &= csumDest[i].header() == csumHeader[i];
+            csumDestBit[i] = fieldBit(csumDest[i]);
+        }
+        copies = ok;
+    }
+
+    /** The bit where field {@code f} starts in its header. */
+    private int fieldBit(FieldRef f) {
+        return fieldBit(g, f);
+    }
+
+    /** The bit where field {@code f} of graph {@code graph} starts in its header. */
+    public static int fieldBit(ParseGraph graph, FieldRef f) {
+        int bit = 0;
+        int[] widths = graph.hdrFieldBits[f.header()];
+        for (int i = 0; i < f.field(); i++) {
+            bit += widths[i];
+        }
+        return bit;
     }
 
     /** Emits every header of the graph in declaration order, without checksum updates. */
@@ -143,6 +204,107 @@ public final class Deparser {
             pos += payload;
         }
         return pos - outOff;
+    }
+
+    /**
+     * Whether {@link #emitCopying} and {@link #updateChecksums} give the bytes {@link #deparse}
+     * gives (false: a header emitted twice, or a checksum over another header's fields or over
+     * fields that are not whole bytes).
+     */
+    public boolean copies() {
+        return copies;
+    }
+
+    /**
+     * The first half of a deparse that copies instead of re-serialising: {@code r} is a parse of
+     * {@code in[inOff .. inOff+caplen)} (a lean one will do: only validity, offsets, tails and the
+     * payload offset are used), {@code valid} each header's validity as the stages left it.
+     * Writes the valid headers in emit order into {@code out} at {@code outOff} (an extracted
+     * header's bytes and tail as the frame has them, one made valid as zeros), then the payload;
+     * sets {@code at[h]} to where header {@code h} starts in {@code out} (-1: not emitted) and
+     * returns the length. The caller then writes the stages' field values into {@code out}
+     * ({@link #mergeBits}) and calls {@link #updateChecksums}: the bytes are then those of
+     * {@link #deparse} over a full parse with the same validity and values ({@link #copies}).
+     */
+    public int emitCopying(ParseResult r, boolean[] valid, byte[] in, int inOff, int caplen, byte[] out, int outOff, int[] at) {
+        if (r.graph() != g || !copies) {
+            throw new IllegalArgumentException("a parse result of graph " + r.graph().name() + ", not " + g.name()
+                    + ", or a deparser that cannot copy");
+        }
+        int len = Math.max(0, caplen - r.payloadOffset());
+        for (int h : emit) {
+            if (valid[h]) {
+                len += g.hdrFixedBytes[h] + (r.valid[h] ? r.varbitLength[h] : 0);
+            }
+        }
+        if (outOff < 0 || outOff + len > out.length) {
+            throw new IllegalArgumentException("output buffer of " + out.length + " bytes cannot take " + len + " at " + outOff);
+        }
+        Arrays.fill(at, -1);
+        int pos = outOff;
+        for (int h : emit) {
+            if (!valid[h]) {
+                continue;
+            }
+            at[h] = pos;
+            int fixed = g.hdrFixedBytes[h];
+            if (r.valid[h]) {
+                System.arraycopy(in, inOff + r.offset[h], out, pos, fixed);
+                pos += fixed;
+                int tail = r.varbitLength[h];
+                if (tail > 0) {
+                    System.arraycopy(in, r.varbitOffset[h], out, pos, tail);
+                    pos += tail;
+                }
+            } else {
+                Arrays.fill(out, pos, pos + fixed, (byte) 0); // setValid: every field zero, no tail
+                pos += fixed;
+            }
+        }
+        int payload = caplen - r.payloadOffset();
+        if (payload > 0) {
+            System.arraycopy(in, inOff + r.payloadOffset(), out, pos, payload);
+            pos += payload;
+        }
+        return pos - outOff;
+    }
+
+    /**
+     * The second half: each checksum of a valid, emitted header summed over its fields' bytes
+     * (and its tail) as {@code out} holds them, written into its destination, in list order.
+     */
+    public void updateChecksums(ParseResult r, boolean[] valid, byte[] out, int[] at) {
+        for (int i = 0; i < csumHeader.length; i++) {
+            int h = csumHeader[i];
+            int base = at[h];
+            if (!valid[h] || base < 0) {
+                continue;
+            }
+            long sum = 0;
+            int n = 0; // bytes summed so far: an even one is a word's high byte
+            int[] first = csumFieldByte[i];
+            int[] bytes = csumFieldBytes[i];
+            for (int k = 0; k < first.length; k++) {
+                for (int b = base + first[k], end = b + bytes[k]; b < end; b++, n++) {
+                    sum += (out[b] & 0xFF) << ((n & 1) == 0 ? Byte.SIZE : 0);
+                }
+            }
+            if (csumVarbit[i] && r.valid[h]) {
+                for (int b = base + g.hdrFixedBytes[h], end = b + r.varbitLength[h]; b < end; b++, n++) {
+                    sum += (out[b] & 0xFF) << ((n & 1) == 0 ? Byte.SIZE : 0);
+                }
+            }
+            while ((sum >>> 16) != 0) {
+                sum = (sum & 0xFFFF) + (sum >>> 16);
+            }
+            Bits.write(out, (long) base * Byte.SIZE + csumDestBit[i], 16, ~sum & 0xFFFF);
+        }
+    }
+
+    /** Writes the bits of {@code value} under {@code mask} into the {@code bits}-bit field at bit {@code bit} of {@code buf}, keeping its other bits. */
+    public static void mergeBits(byte[] buf, long bit, int bits, long mask, long value) {
+        long w = Bits.read(buf, bit, bits);
+        Bits.write(buf, bit, bits, (w & ~mask) | (value & mask));
     }
 
     private void addField(ParseResult r, FieldRef f) {

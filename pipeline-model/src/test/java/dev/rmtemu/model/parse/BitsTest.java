@@ -41,4 +41,35 @@ class BitsTest {
         assertEquals(0x6, Bits.read(buf, 20, 4));
         assertEquals(0x123456, Bits.read(buf, 0, 24));
     }
+
+    /** The field written bit by bit, most significant first (the reference for {@link Bits#write}). */
+    private static void slowWrite(byte[] buf, long pos, int bits, long value) {
+        for (int i = 0; i < bits; i++) {
+            long p = pos + i;
+            int bit = (int) (value >>> (bits - 1 - i)) & 1;
+            int at = (int) (p >>> 3);
+            int shift = 7 - (int) (p & 7);
+            buf[at] = (byte) ((buf[at] & ~(1 << shift)) | (bit << shift));
+        }
+    }
+
+    @Test
+    void everyOffsetAndWidthWritesOnlyTheBitsOfTheField() {
+        byte[] base = new byte[20];
+        long x = 0x2545F4914F6CDD1DL;
+        for (int i = 0; i < base.length; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            base[i] = (byte) (x >>> 56);
+        }
+        for (int bits = 1; bits <= Long.SIZE; bits++) {
+            for (long pos = 0; pos + bits <= base.length * 8L; pos++) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+                byte[] fast = base.clone();
+                byte[] slow = base.clone();
+                Bits.write(fast, pos, bits, x); // bits above the width are ignored
+                slowWrite(slow, pos, bits, x);
+                org.junit.jupiter.api.Assertions.assertArrayEquals(slow, fast, "bit " + pos + ", width " + bits);
+            }
+        }
+    }
 }
