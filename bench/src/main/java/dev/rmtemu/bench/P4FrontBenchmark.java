@@ -65,16 +65,12 @@ public class P4FrontBenchmark extends ForkedJvm {
                 tofino1).requireAccepted().program();
     }
 
-    /**
-     * A whole TNA program of at least {@code lines} lines that the lowering accepts and tofino1
-     * fits: ten headers of ten 16-bit fields and a parser chain through them, then pairs of an
-     * action and an exact table (keyed on one header's f9, writing another field of it, so the
-     * tables are independent and spread over the stages), each applied behind an isValid gateway.
-     */
-    static String generateTna(int lines) {
-        int headers = 10;
+    private static final int HEADERS = 10;
+
+    /** The includes, ten headers of ten 16-bit fields and the open {@code struct headers_t} holding them. */
+    private static StringBuilder headerDeclarations() {
         StringBuilder sb = new StringBuilder("#include <core.p4>\n#include <tna.p4>\n#define FIELD(n) bit<16> f##n;\n");
-        for (int h = 0; h < headers; h++) {
+        for (int h = 0; h < HEADERS; h++) {
             sb.append("header h").append(h).append("_t {\n");
             for (int f = 0; f < 10; f++) {
                 sb.append("    FIELD(").append(f).append(")\n");
@@ -82,9 +78,21 @@ public class P4FrontBenchmark extends ForkedJvm {
             sb.append("}\n");
         }
         sb.append("struct headers_t {\n");
-        for (int h = 0; h < headers; h++) {
+        for (int h = 0; h < HEADERS; h++) {
             sb.append("    h").append(h).append("_t h").append(h).append(";\n");
         }
+        return sb;
+    }
+
+    /**
+     * A whole TNA program of at least {@code lines} lines that the lowering accepts and tofino1
+     * fits: ten headers of ten 16-bit fields and a parser chain through them, then pairs of an
+     * action and an exact table (keyed on one header's f9, writing another field of it, so the
+     * tables are independent and spread over the stages), each applied behind an isValid gateway.
+     */
+    static String generateTna(int lines) {
+        int headers = HEADERS;
+        StringBuilder sb = headerDeclarations();
         sb.append("}\nstruct metadata_t {}\nstruct empty_t {}\n");
         sb.append("parser IgParser(packet_in pkt, out headers_t hdr, out metadata_t md, out ingress_intrinsic_metadata_t ig) {\n");
         sb.append("    state start {\n        pkt.extract(ig);\n        pkt.advance(PORT_METADATA_SIZE);\n        transition s0;\n    }\n");
@@ -142,19 +150,8 @@ public class P4FrontBenchmark extends ForkedJvm {
 
     /** A TNA program of at least {@code lines} lines: headers of ten fields, then tables of ten lines each until long enough. */
     static String generate(int lines) {
-        StringBuilder sb = new StringBuilder("#include <core.p4>\n#include <tna.p4>\n#define FIELD(n) bit<16> f##n;\n");
-        int headers = 10;
-        for (int h = 0; h < headers; h++) {
-            sb.append("header h").append(h).append("_t {\n");
-            for (int f = 0; f < 10; f++) {
-                sb.append("    FIELD(").append(f).append(")\n");
-            }
-            sb.append("}\n");
-        }
-        sb.append("struct headers_t {\n");
-        for (int h = 0; h < headers; h++) {
-            sb.append("    h").append(h).append("_t h").append(h).append(";\n");
-        }
+        int headers = HEADERS;
+        StringBuilder sb = headerDeclarations();
         sb.append("}\nstruct metadata_t { bit<16> m; }\n");
         sb.append("parser P(packet_in pkt, out headers_t hdr, out metadata_t md, out ingress_intrinsic_metadata_t ig) {\n");
         sb.append("    state start { pkt.extract(ig); pkt.advance(PORT_METADATA_SIZE); transition s0; }\n");
