@@ -67,6 +67,17 @@ public class P4FrontBenchmark extends ForkedJvm {
 
     private static final int HEADERS = 10;
 
+    /** The parser's states s0..s9, each extracting its header and going on to the next while f0 looks like 0x08xx. */
+    private static void headerStates(StringBuilder sb) {
+        for (int h = 0; h < HEADERS; h++) {
+            sb.append("    state s").append(h).append(" {\n        pkt.extract(hdr.h").append(h).append(");\n")
+                    .append("        transition select(hdr.h").append(h).append(".f0) {\n")
+                    .append("            0x0800 &&& 0xff00 : ").append(h + 1 < HEADERS ? "s" + (h + 1) : "accept").append(";\n")
+                    .append("            default : accept;\n        }\n    }\n");
+        }
+        sb.append("}\n");
+    }
+
     /** The includes, ten headers of ten 16-bit fields and the open {@code struct headers_t} holding them. */
     private static StringBuilder headerDeclarations() {
         StringBuilder sb = new StringBuilder("#include <core.p4>\n#include <tna.p4>\n#define FIELD(n) bit<16> f##n;\n");
@@ -96,13 +107,7 @@ public class P4FrontBenchmark extends ForkedJvm {
         sb.append("}\nstruct metadata_t {}\nstruct empty_t {}\n");
         sb.append("parser IgParser(packet_in pkt, out headers_t hdr, out metadata_t md, out ingress_intrinsic_metadata_t ig) {\n");
         sb.append("    state start {\n        pkt.extract(ig);\n        pkt.advance(PORT_METADATA_SIZE);\n        transition s0;\n    }\n");
-        for (int h = 0; h < headers; h++) {
-            sb.append("    state s").append(h).append(" {\n        pkt.extract(hdr.h").append(h).append(");\n")
-                    .append("        transition select(hdr.h").append(h).append(".f0) {\n")
-                    .append("            0x0800 &&& 0xff00 : ").append(h + 1 < headers ? "s" + (h + 1) : "accept").append(";\n")
-                    .append("            default : accept;\n        }\n    }\n");
-        }
-        sb.append("}\n");
+        headerStates(sb);
         String tail = """
                 control IgDeparser(packet_out pkt, inout headers_t hdr, in metadata_t md,
                                    in ingress_intrinsic_metadata_for_deparser_t dprsr) {
@@ -155,13 +160,7 @@ public class P4FrontBenchmark extends ForkedJvm {
         sb.append("}\nstruct metadata_t { bit<16> m; }\n");
         sb.append("parser P(packet_in pkt, out headers_t hdr, out metadata_t md, out ingress_intrinsic_metadata_t ig) {\n");
         sb.append("    state start { pkt.extract(ig); pkt.advance(PORT_METADATA_SIZE); transition s0; }\n");
-        for (int h = 0; h < headers; h++) {
-            sb.append("    state s").append(h).append(" {\n        pkt.extract(hdr.h").append(h).append(");\n")
-                    .append("        transition select(hdr.h").append(h).append(".f0) {\n")
-                    .append("            0x0800 &&& 0xff00 : ").append(h + 1 < headers ? "s" + (h + 1) : "accept").append(";\n")
-                    .append("            default : accept;\n        }\n    }\n");
-        }
-        sb.append("}\n");
+        headerStates(sb);
         sb.append("control C(inout headers_t hdr, inout metadata_t md, in ingress_intrinsic_metadata_t ig,\n")
                 .append("          inout ingress_intrinsic_metadata_for_tm_t tm) {\n");
         int t = 0;

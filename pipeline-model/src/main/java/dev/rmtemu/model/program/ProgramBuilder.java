@@ -348,6 +348,28 @@ public final class ProgramBuilder {
         return controls.computeIfAbsent(gress, ControlBuilder::new);
     }
 
+    /** A counter of the program (id = its index), also listed in its stage's or control's {@code own} list. */
+    private Counter newCounter(String counterName, CounterType type, int widthBits, int size, Gress gress, int stage,
+                               MatchTable t, List<Counter> own) {
+        checkOpen();
+        claim(counterName);
+        Counter c = new Counter(counters.size(), counterName, type, widthBits, size, gress, stage, t);
+        counters.add(c);
+        own.add(c);
+        return c;
+    }
+
+    /** A meter of the program (id = its index), also listed in its stage's or control's {@code own} list. */
+    private Meter newMeter(String meterName, MeterType type, Meter.Algorithm algorithm, int size, Gress gress, int stage,
+                           MatchTable t, List<Meter> own) {
+        checkOpen();
+        claim(meterName);
+        Meter m = new Meter(meters.size(), meterName, type, algorithm, size, gress, stage, t);
+        meters.add(m);
+        own.add(m);
+        return m;
+    }
+
     private void claim(String resource) {
         if (!resourceNames.add(resource)) {
             throw new IllegalArgumentException("name '" + resource + "' used twice in program " + name);
@@ -482,12 +504,7 @@ public final class ProgramBuilder {
         }
 
         private Counter addCounter(String counterName, CounterType type, int widthBits, int size, MatchTable t) {
-            checkOpen();
-            claim(counterName);
-            Counter c = new Counter(counters.size(), counterName, type, widthBits, size, gress, StageProgram.UNPLACED, t);
-            counters.add(c);
-            ctlCounters.add(c);
-            return c;
+            return newCounter(counterName, type, widthBits, size, gress, StageProgram.UNPLACED, t, ctlCounters);
         }
 
         /** An indirect meter of {@code size} cells (TNA {@code Meter<_>(size, type)}), placed with its users. */
@@ -502,12 +519,7 @@ public final class ProgramBuilder {
         }
 
         private Meter addMeter(String meterName, MeterType type, Meter.Algorithm algorithm, int size, MatchTable t) {
-            checkOpen();
-            claim(meterName);
-            Meter m = new Meter(meters.size(), meterName, type, algorithm, size, gress, StageProgram.UNPLACED, t);
-            meters.add(m);
-            ctlMeters.add(m);
-            return m;
+            return newMeter(meterName, type, algorithm, size, gress, StageProgram.UNPLACED, t, ctlMeters);
         }
 
         private void requireOwnTable(MatchTable t, String what) {
@@ -682,12 +694,7 @@ public final class ProgramBuilder {
         }
 
         private Counter addCounter(String counterName, CounterType type, int widthBits, int size, MatchTable t) {
-            checkOpen();
-            claim(counterName);
-            Counter c = new Counter(counters.size(), counterName, type, widthBits, size, gress, number, t);
-            counters.add(c);
-            stageCounters.add(c);
-            return c;
+            return newCounter(counterName, type, widthBits, size, gress, number, t, stageCounters);
         }
 
         /** An indirect meter of {@code size} cells (TNA {@code Meter<_>(size, type)}; Tofino meters are RFC 2698 trTCMs). */
@@ -702,12 +709,7 @@ public final class ProgramBuilder {
         }
 
         private Meter addMeter(String meterName, MeterType type, Meter.Algorithm algorithm, int size, MatchTable t) {
-            checkOpen();
-            claim(meterName);
-            Meter m = new Meter(meters.size(), meterName, type, algorithm, size, gress, number, t);
-            meters.add(m);
-            stageMeters.add(m);
-            return m;
+            return newMeter(meterName, type, algorithm, size, gress, number, t, stageMeters);
         }
 
         private void requireOwnTable(MatchTable t, String what) {
