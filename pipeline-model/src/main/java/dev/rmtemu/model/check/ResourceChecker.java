@@ -121,6 +121,7 @@ public final class ResourceChecker {
                 rows.add(d == null ? StageUsage.empty(n, g, l)
                         : usage(d, l, target, failures, failingRows, templates, tables));
             }
+            ActionProfileLayout.account(program, g, target, rows, tables);
             latency.put(g, pipelineLatency(rows, g, target.latency()));
         }
 
@@ -186,7 +187,8 @@ public final class ResourceChecker {
         long rightUsed = 0;
         for (TableUsage t : tables) {
             boolean register = t.kind().equals("register");
-            if (t.stage() != n || !register && !t.kind().equals("counter") && !t.kind().equals("meter")) {
+            if (t.stage() != n || !register && !t.kind().equals("counter") && !t.kind().equals("meter")
+                    && !t.kind().equals("selector")) {
                 continue;
             }
             long need = t.dataRams() + t.spareRams();

@@ -2,6 +2,7 @@ package dev.rmtemu.model.program;
 
 import java.util.HashSet;
 import java.util.Set;
+import dev.rmtemu.model.extern.ActionProfile;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterType;
 import dev.rmtemu.model.extern.Digest;
@@ -9,6 +10,7 @@ import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.extern.Resubmit;
+import dev.rmtemu.model.extern.SelectorMode;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
@@ -61,6 +63,7 @@ public final class ProgramBuilder {
     private final List<HashUnit> hashes = new ArrayList<>();
     private final List<Counter> counters = new ArrayList<>();
     private final List<Meter> meters = new ArrayList<>();
+    private final List<ActionProfile> actionProfiles = new ArrayList<>();
     private final List<Field> bridged = new ArrayList<>();
     private final Set<String> resourceNames = new HashSet<>();
     private ParserSpec parser;
@@ -370,6 +373,40 @@ public final class ProgramBuilder {
         return m;
     }
 
+    /**
+     * An action profile (and selector) implementing table {@code t}, of {@code gress}: the table
+     * must declare the actions its members run, have no const entries and no other
+     * implementation (an action profile shared by several tables is not modelled).
+     */
+    private ActionProfile newActionProfile(String profileName, int size, ActionProfile.Selector selector, MatchTable t,
+                                           Gress gress) {
+        checkOpen();
+        String what = (selector == null ? "action profile " : "action selector ") + (selector == null ? profileName : selector.name());
+        if (!t.actions().declared()) {
+            throw new IllegalArgumentException(what + ": table " + t.name() + " declares no actions for its members");
+        }
+        if (!t.constEntries().isEmpty()) {
+            throw new IllegalArgumentException(what + ": table " + t.name() + " has const entries");
+        }
+        for (ActionProfile p : actionProfiles) {
+            if (p.table().equals(t.name())) {
+                throw new IllegalArgumentException(what + ": table " + t.name() + " is already implemented by " + p.name());
+            }
+        }
+        if (selector != null) {
+            for (Field f : selector.key()) {
+                checkVisible(gress, f, what);
+            }
+        }
+        claim(profileName);
+        if (selector != null) {
+            claim(selector.name());
+        }
+        ActionProfile p = new ActionProfile(actionProfiles.size(), profileName, size, t.name(), gress, selector);
+        actionProfiles.add(p);
+        return p;
+    }
+
     private void claim(String resource) {
         if (!resourceNames.add(resource)) {
             throw new IllegalArgumentException("name '" + resource + "' used twice in program " + name);
@@ -398,7 +435,7 @@ public final class ProgramBuilder {
         }
         built = true;
         return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
-                counters, meters, digests, mirrors, resubmits, unplaced, parserSpec());
+                counters, meters, digests, mirrors, resubmits, unplaced, parserSpec()).withActionProfiles(actionProfiles);
     }
 
     /**
@@ -520,6 +557,25 @@ public final class ProgramBuilder {
 
         private Meter addMeter(String meterName, MeterType type, Meter.Algorithm algorithm, int size, MatchTable t) {
             return newMeter(meterName, type, algorithm, size, gress, StageProgram.UNPLACED, t, ctlMeters);
+        }
+
+        /** TNA's {@code ActionProfile(size)} as table {@code t}'s implementation: entries point at members. */
+        public ActionProfile actionProfile(String profileName, int size, MatchTable t) {
+            requireOwnTable(t, "action profile " + profileName);
+            return newActionProfile(profileName, size, null, t, gress);
+        }
+
+        /**
+         * TNA's {@code ActionSelector(ActionProfile(size), Hash<bit<hashBits>>(algorithm), mode, maxGroupSize,
+         * numGroups)} as table {@code t}'s implementation: entries point at members or groups, the
+         * hash over {@code selectorKey} (the table's {@code selector} key fields) picks a group's member.
+         */
+        public ActionProfile actionSelector(String profileName, int size, String selectorName, HashAlgorithm algorithm,
+                                            int hashBits, SelectorMode mode, int maxGroupSize, int numGroups, MatchTable t,
+                                            Field... selectorKey) {
+            requireOwnTable(t, "action selector " + selectorName);
+            return newActionProfile(profileName, size, new ActionProfile.Selector(selectorName, algorithm, hashBits, mode,
+                    maxGroupSize, numGroups, Arrays.asList(selectorKey)), t, gress);
         }
 
         private void requireOwnTable(MatchTable t, String what) {
@@ -710,6 +766,21 @@ public final class ProgramBuilder {
 
         private Meter addMeter(String meterName, MeterType type, Meter.Algorithm algorithm, int size, MatchTable t) {
             return newMeter(meterName, type, algorithm, size, gress, number, t, stageMeters);
+        }
+
+        /** TNA's {@code ActionProfile(size)} as the implementation of table {@code t} of this stage. */
+        public ActionProfile actionProfile(String profileName, int size, MatchTable t) {
+            requireOwnTable(t, "action profile " + profileName);
+            return newActionProfile(profileName, size, null, t, gress);
+        }
+
+        /** TNA's {@code ActionSelector} as the implementation of table {@code t} of this stage (see the control's). */
+        public ActionProfile actionSelector(String profileName, int size, String selectorName, HashAlgorithm algorithm,
+                                            int hashBits, SelectorMode mode, int maxGroupSize, int numGroups, MatchTable t,
+                                            Field... selectorKey) {
+            requireOwnTable(t, "action selector " + selectorName);
+            return newActionProfile(profileName, size, new ActionProfile.Selector(selectorName, algorithm, hashBits, mode,
+                    maxGroupSize, numGroups, Arrays.asList(selectorKey)), t, gress);
         }
 
         private void requireOwnTable(MatchTable t, String what) {

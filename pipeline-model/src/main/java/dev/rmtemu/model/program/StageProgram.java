@@ -1,6 +1,7 @@
 package dev.rmtemu.model.program;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.extern.ActionProfile;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.extern.Mirror;
@@ -52,6 +53,8 @@ public final class StageProgram {
     private final Map<Gress, ControlDecl> controls;
     /** Where the compiler placed each element of a control, and why (empty for a hand-placed program). */
     private final List<ElementPlacement> placement;
+    /** Action profiles and selectors, indexed by id; each names the table it implements. */
+    private final List<ActionProfile> actionProfiles;
 
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
@@ -85,6 +88,7 @@ public final class StageProgram {
         this.config = null;
         this.controls = controls.isEmpty() ? Map.of() : new EnumMap<>(controls);
         this.placement = List.of();
+        this.actionProfiles = List.of();
     }
 
     /** The placed twin of an unplaced program: same fields and parameters, the compiler's stages and elements. */
@@ -114,6 +118,7 @@ public final class StageProgram {
         this.config = p.config;
         this.controls = Map.of();
         this.placement = List.copyOf(placement);
+        this.actionProfiles = p.actionProfiles;
     }
 
     private StageProgram(StageProgram p, Object config) {
@@ -136,6 +141,68 @@ public final class StageProgram {
         this.config = config;
         this.controls = p.controls;
         this.placement = p.placement;
+        this.actionProfiles = p.actionProfiles;
+    }
+
+    private StageProgram(StageProgram p, List<ActionProfile> actionProfiles) {
+        this.name = p.name;
+        this.bridgedBytes = p.bridgedBytes;
+        this.description = p.description;
+        this.params = p.params;
+        this.fields = p.fields;
+        this.stages = p.stages;
+        this.registers = p.registers;
+        this.tables = p.tables;
+        this.hashes = p.hashes;
+        this.counters = p.counters;
+        this.meters = p.meters;
+        this.digests = p.digests;
+        this.mirrors = p.mirrors;
+        this.resubmits = p.resubmits;
+        this.intrinsics = p.intrinsics;
+        this.parser = p.parser;
+        this.config = p.config;
+        this.controls = p.controls;
+        this.placement = p.placement;
+        this.actionProfiles = List.copyOf(actionProfiles);
+    }
+
+    /** This program with its action profiles and selectors (the builder's last step). */
+    StageProgram withActionProfiles(List<ActionProfile> profiles) {
+        return profiles.isEmpty() ? this : new StageProgram(this, profiles);
+    }
+
+    /** All action profiles (with their selectors), indexed by id. */
+    public List<ActionProfile> actionProfiles() {
+        return actionProfiles;
+    }
+
+    /** The action profile named {@code name}, by its own name or its selector's. */
+    public ActionProfile actionProfile(String name) {
+        for (ActionProfile p : actionProfiles) {
+            if (p.named(name)) {
+                return p;
+            }
+        }
+        List<String> names = new java.util.ArrayList<>();
+        for (ActionProfile p : actionProfiles) {
+            names.add(p.name());
+            if (p.selector() != null) {
+                names.add(p.selector().name());
+            }
+        }
+        throw new UserError(names.isEmpty() ? "program " + this.name + " has no action profile or selector '" + name + "'"
+                : "program " + this.name + " has no action profile or selector '" + name + "' (it has " + String.join(", ", names) + ")");
+    }
+
+    /** The action profile that implements table {@code tableName}, or null for a table with actions of its own. */
+    public ActionProfile implementationOf(String tableName) {
+        for (ActionProfile p : actionProfiles) {
+            if (p.table().equals(tableName)) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /**

@@ -77,6 +77,7 @@ public final class GressCompiler {
 
     static GressCode compile(StageProgram program, Gress g) {
         Emitter e = new Emitter(g);
+        e.program = program;
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
         cw.visit(Opcodes.V17, Opcodes.ACC_FINAL | Opcodes.ACC_SUPER, NAME, null, SUPER, null);
         MethodVisitor init = cw.visitMethod(0, "<init>", "()V", null, null);
@@ -141,6 +142,8 @@ public final class GressCompiler {
         /** Per table with a direct counter or meter: the int local holding the handle of the entry that hit. */
         private final Map<MatchTable, Integer> handles = new IdentityHashMap<>();
         private final Map<Meter, Integer> colors = new IdentityHashMap<>();
+        /** The program (which tables are indirect: their action profile answers the action). */
+        StageProgram program;
 
         Emitter(Gress gress) {
             this.gress = gress;
@@ -505,13 +508,18 @@ public final class GressCompiler {
                 m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, mt, "keyLo", "([J)J", false);
             }
             // an exact table answers with its hash slot, which also holds the action and its data
-            boolean exact = t.kind() == MatchKind.EXACT;
+            boolean indirect = program.implementationOf(t.name()) != null;
+            boolean exact = t.kind() == MatchKind.EXACT && !indirect;
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "lookupExactSlot" : "lookup", "(JJ)I", false);
             m.visitVarInsn(Opcodes.ISTORE, entry);
             Label miss = new Label();
             Label end = new Label();
             m.visitVarInsn(Opcodes.ILOAD, entry);
             m.visitJumpInsn(Opcodes.IFLT, miss);
+            if (indirect) {
+                indirectHit(t, state, entry, miss, end, ap);
+                return;
+            }
             m.visitVarInsn(Opcodes.ALOAD, state);
             m.visitVarInsn(Opcodes.ILOAD, entry);
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionData" : "actionData", "(I)J", false);
@@ -526,6 +534,45 @@ public final class GressCompiler {
             m.visitVarInsn(Opcodes.ALOAD, state);
             m.visitVarInsn(Opcodes.ILOAD, entry);
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionId" : "actionId", "(I)I", false);
+            actionSwitch(ap, end);
+            m.visitLabel(miss);
+            if (handle != null) {
+                ldcInt(t.size()); // a direct counter or meter's miss cell (Counter#cells)
+                m.visitVarInsn(Opcodes.ISTORE, handle);
+            }
+            block(ap.miss());
+            m.visitLabel(end);
+        }
+
+        /**
+         * The hit of an indirect table (an action profile's): the member its entry or its group
+         * gives for this packet ({@code TableState.member}, -1 for an empty group: the miss), then
+         * that member's action data and action as a direct table's entry would give them.
+         */
+        private void indirectHit(MatchTable t, int state, int entry, Label miss, Label end, Stmt.Apply ap) {
+            String ts = Type.getInternalName(TableState.class);
+            int member = local();
+            m.visitVarInsn(Opcodes.ALOAD, state);
+            m.visitVarInsn(Opcodes.ILOAD, entry);
+            m.visitVarInsn(Opcodes.ALOAD, PHV);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "member", "(I[J)I", false);
+            m.visitVarInsn(Opcodes.ISTORE, member);
+            m.visitVarInsn(Opcodes.ILOAD, member);
+            m.visitJumpInsn(Opcodes.IFLT, miss);
+            m.visitVarInsn(Opcodes.ALOAD, state);
+            m.visitVarInsn(Opcodes.ILOAD, member);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "memberActionData", "(I)J", false);
+            m.visitVarInsn(Opcodes.LSTORE, actionData.get(t));
+            Integer handle = handles.get(t);
+            if (handle != null) {
+                m.visitVarInsn(Opcodes.ALOAD, state);
+                m.visitVarInsn(Opcodes.ILOAD, entry);
+                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "handle", "(I)I", false);
+                m.visitVarInsn(Opcodes.ISTORE, handle);
+            }
+            m.visitVarInsn(Opcodes.ALOAD, state);
+            m.visitVarInsn(Opcodes.ILOAD, member);
+            m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "memberActionId", "(I)I", false);
             actionSwitch(ap, end);
             m.visitLabel(miss);
             if (handle != null) {

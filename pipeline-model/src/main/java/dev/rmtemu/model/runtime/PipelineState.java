@@ -1,6 +1,7 @@
 package dev.rmtemu.model.runtime;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.extern.ActionProfile;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterCells;
 import dev.rmtemu.model.extern.Meter;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.table.ActionProfileState;
 import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableState;
 
@@ -26,6 +28,8 @@ public final class PipelineState {
     private final RegisterFile[][] files;
     private final ExternFile[][] externs;
     private final TableState[] tables;
+    /** Members and groups of each action profile, by id (installed symmetrically, like table entries). */
+    private final ActionProfileState[] profiles;
     /** What the control plane's counter reads returned, in the order they ran (see {@link #noteCounterRead}). */
     private final List<CounterRead> counterReads = new ArrayList<>();
 
@@ -55,6 +59,16 @@ public final class PipelineState {
                 tables[t.id()].addExact(packed[0], packed[1], e.action(), e.data());
             }
         }
+        profiles = new ActionProfileState[program.actionProfiles().size()];
+        for (ActionProfile p : program.actionProfiles()) {
+            profiles[p.id()] = new ActionProfileState(p);
+            table(p.table()).attachProfile(profiles[p.id()]);
+        }
+    }
+
+    /** The members and groups of the action profile or selector named {@code name}. */
+    public ActionProfileState actionProfile(String name) {
+        return profiles[program.actionProfile(name).id()];
     }
 
     public StageProgram program() {

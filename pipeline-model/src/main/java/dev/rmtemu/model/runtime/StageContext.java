@@ -35,6 +35,8 @@ public final class StageContext implements StageAccess {
     private int pipe;
     private long packetNumber;
     private long pass;
+    /** The member the last lookup of an indirect table chose (read by actionId/actionData right after it). */
+    private int member;
 
     StageContext(PipelineState state, boolean enforce) {
         this.state = state;
@@ -169,16 +171,24 @@ public final class StageContext implements StageAccess {
             tablePass[t.id()] = pass;
         }
         long[] v = phv.values();
-        return state.table(t).lookup(t.keyHi(v), t.keyLo(v));
+        TableState ts = state.table(t);
+        int entry = ts.lookup(t.keyHi(v), t.keyLo(v));
+        if (entry >= 0 && ts.profile() != null) {
+            // an indirect table: the entry's member, or its group's member by the selector's hash; an empty group misses
+            member = ts.member(entry, v);
+            return member < 0 ? -1 : entry;
+        }
+        return entry;
     }
 
     public int actionId(MatchTable t, int entry) {
-        return state.table(t).actionId(entry);
+        TableState ts = state.table(t);
+        return ts.profile() != null ? ts.memberActionId(member) : ts.actionId(entry);
     }
 
     public long actionData(MatchTable t, int entry) {
         TableState ts = state.table(t);
-        return ts.actionData(entry);
+        return ts.profile() != null ? ts.memberActionData(member) : ts.actionData(entry);
     }
 
     public long packetNumber() {

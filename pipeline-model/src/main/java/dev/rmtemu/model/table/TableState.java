@@ -65,6 +65,8 @@ public final class TableState {
     private final int fields;
     private final int[] fieldShift;
     private final long[] fieldMask;
+    /** The action profile this table's entries point into (its implementation); null for a direct table. */
+    private ActionProfileState profile;
 
     public TableState(MatchTable table) {
         this.table = table;
@@ -548,6 +550,31 @@ public final class TableState {
 
     public int actionId(int entry) {
         return actionId[entry];
+    }
+
+    /** Makes this an indirect table: its entries hold {@link ActionProfileState#MEMBER} or {@code GROUP} and a handle. */
+    public void attachProfile(ActionProfileState p) {
+        this.profile = p;
+    }
+
+    /** The action profile of an indirect table, or null. */
+    public ActionProfileState profile() {
+        return profile;
+    }
+
+    /** For an indirect table: the member entry {@code entry} runs for this packet, -1 for an empty group. */
+    public int member(int entry, long[] phv) {
+        return profile.select(actionId[entry], actionData[entry], phv);
+    }
+
+    /** The action id of the member {@link #member} chose. */
+    public int memberActionId(int member) {
+        return profile.actionId(member);
+    }
+
+    /** The action data of the member {@link #member} chose. */
+    public long memberActionData(int member) {
+        return profile.actionData(member);
     }
 
     public long actionData(int entry) {
