@@ -35,6 +35,12 @@ final class ControlCommands {
         r.put("table_modify", new Row("TABLE ACTION HANDLE [PARAM...]", false, TableCommands::modify));
         r.put("table_delete", new Row("TABLE HANDLE", false, TableCommands::delete));
         r.put("table_clear", new Row("TABLE", false, TableCommands::clear));
+        r.put("act_prof_create_member", new Row("PROFILE ACTION [PARAM...]", false, IndirectCommands::createMember));
+        r.put("act_prof_create_group", new Row("PROFILE", false, IndirectCommands::createGroup));
+        r.put("act_prof_add_member_to_group", new Row("PROFILE MEMBER GROUP", false, IndirectCommands::addMember));
+        r.put("act_prof_remove_member_from_group", new Row("PROFILE MEMBER GROUP", false, IndirectCommands::removeMember));
+        r.put("table_indirect_add", new Row("TABLE KEY... => MEMBER [PRIORITY]", false, IndirectCommands::addToMember));
+        r.put("table_indirect_add_with_group", new Row("TABLE KEY... => GROUP [PRIORITY]", false, IndirectCommands::addToGroup));
         r.put("register_write", new Row("REGISTER INDEX VALUE [HI_VALUE] [pipe=N]", false, RegisterCommands::write));
         r.put("register_reset", new Row("REGISTER", false, RegisterCommands::reset));
         r.put("mc_mgrp_create", new Row("GROUP", true, MulticastCommands::createGroup));

@@ -27,6 +27,8 @@ final class SwitchControl {
     final List<McNode> nodes = new ArrayList<>();
     /** Node handle -> the group it is associated with. */
     final Map<Integer, Integer> nodeGroup = new HashMap<>();
+    /** Action profile name -> the members and groups the script created in it. */
+    final Map<String, IndirectCommands.Created> profiles = new HashMap<>();
 
     /** A level-1 multicast node as mc_node_create made it: its replication id and ports. */
     record McNode(int rid, int[] ports) {

@@ -25,6 +25,7 @@ final class TableCommands {
     static ControlCommand.Effect add(SwitchControl sw, List<String> args) {
         need(args, 2, "table_add TABLE ACTION KEY... => PARAM... [PRIORITY]");
         MatchTable t = mutable(sw, args.get(0));
+        IndirectCommands.refuseDirect(sw, t, "table_add");
         TableAction a = ProgramNames.action(t, args.get(1));
         int arrow = args.indexOf(ARROW);
         if (arrow < 0) {
@@ -51,6 +52,7 @@ final class TableCommands {
     static ControlCommand.Effect setDefault(SwitchControl sw, List<String> args) {
         need(args, 2, "table_set_default TABLE ACTION [PARAM...]");
         MatchTable t = ProgramNames.table(sw.program(), args.get(0));
+        IndirectCommands.refuseDirect(sw, t, "table_set_default");
         ProgramNames.requireActions(t);
         if (t.actions().defaultConst()) {
             throw new UserError("table " + t.name() + "'s default action " + t.actions().defaultAction()
@@ -74,6 +76,7 @@ final class TableCommands {
     static ControlCommand.Effect modify(SwitchControl sw, List<String> args) {
         need(args, 3, "table_modify TABLE ACTION HANDLE [PARAM...]");
         MatchTable t = mutable(sw, args.get(0));
+        IndirectCommands.refuseDirect(sw, t, "table_modify");
         TableAction a = ProgramNames.action(t, args.get(1));
         TableEntry e = sw.handles(t).get(args.get(2));
         long data = ActionParams.data(a, args.subList(3, args.size()));

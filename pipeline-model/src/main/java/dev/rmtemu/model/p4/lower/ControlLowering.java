@@ -298,6 +298,7 @@ final class ControlLowering {
                     throw new Refusal(in.position(), "Hash " + in.name() + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO[, polynomial])");
                 }
                 hashDecls.put(in.name(), in);
+                externs.noteHash(in);
             }
             case "CRCPolynomial" -> polynomials.put(in.name(), in);
             default -> {
@@ -458,9 +459,14 @@ final class ControlLowering {
         int size = 512;
         int dataBits = 0;
         List<TableProperty.Property> direct = new ArrayList<>();
+        List<Field> selectorKey = new ArrayList<>();
         for (TableProperty p : t.properties()) {
             if (p instanceof TableProperty.Key k) {
                 for (TableProperty.KeyElement e : k.elements()) {
+                    if (e.matchKind().equals("selector")) {
+                        selectorKey.add(field(e.expression())); // what the table's ActionSelector hashes
+                        continue;
+                    }
                     MatchKind mk = switch (e.matchKind()) {
                         case "exact" -> MatchKind.EXACT;
                         case "ternary" -> MatchKind.TERNARY;
@@ -508,6 +514,7 @@ final class ControlLowering {
         MatchTable m = c.table(t.name(), kind, Math.max(size, constEntries.size()), dataBits,
                 new TableActions(named, defaultName, defaultConst), constEntries, key.toArray(new Field[0]));
         pin(t.annotations(), t.name());
+        externs.selectorKey(t, selectorKey);
         for (TableProperty.Property pr : direct) {
             externs.bind(pr, m);
         }

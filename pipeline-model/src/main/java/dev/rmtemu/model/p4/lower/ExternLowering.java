@@ -1,10 +1,13 @@
 package dev.rmtemu.model.p4.lower;
 
+import dev.rmtemu.model.extern.ActionProfile;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterType;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterColor;
 import dev.rmtemu.model.extern.MeterType;
+import dev.rmtemu.model.extern.SelectorMode;
+import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.p4.ast.Annotation;
@@ -13,12 +16,16 @@ import dev.rmtemu.model.p4.ast.Declaration;
 import dev.rmtemu.model.p4.ast.Expression;
 import dev.rmtemu.model.p4.ast.TableProperty;
 import dev.rmtemu.model.p4.ast.TypeRef;
+import dev.rmtemu.model.p4.source.SourcePosition;
+import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.table.MatchTable;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
 
@@ -45,6 +52,18 @@ final class ExternLowering {
     private final Map<String, Declaration.Instantiation> directs = new TreeMap<>();
     private final Map<String, Counter> counters = new HashMap<>();
     private final Map<String, Meter> meters = new HashMap<>();
+    /** The control's Hash instances (an ActionSelector names one). */
+    private final Map<String, Declaration.Instantiation> hashes = new HashMap<>();
+    /** ActionProfile and ActionSelector instances, bound to a table by its implementation property. */
+    private final Map<String, Declaration.Instantiation> profiles = new TreeMap<>();
+    private final Map<String, Declaration.Instantiation> selectors = new TreeMap<>();
+    /** Names of profiles and selectors that implement a table. */
+    private final Set<String> implemented = new HashSet<>();
+    /** Per table with key fields of match kind selector: the fields, and where the table is. */
+    private final Map<String, List<Field>> selectorKeys = new TreeMap<>();
+    private final Map<String, SourcePosition> selectorTables = new HashMap<>();
+    /** Tables whose implementation property was bound. */
+    private final Set<String> indirectTables = new HashSet<>();
 
     ExternLowering(Types types, ProgramBuilder.ControlBuilder control, String controlName) {
         this.types = types;
@@ -83,6 +102,17 @@ final class ExternLowering {
                 width(typeArgs.get(0), in);
                 directs.put(in.name(), in);
             }
+            case "ActionProfile" -> {
+                if (args.size() != 1) {
+                    throw new Refusal(in.position(), "ActionProfile " + in.name() + " needs ActionProfile(size)");
+                }
+                types.constant(args.get(0).value());
+                profiles.put(in.name(), in);
+            }
+            case "ActionSelector" -> {
+                declareSelector(in);
+                selectors.put(in.name(), in);
+            }
             case "DirectMeter" -> {
                 if (args.size() != 1) {
                     throw new Refusal(in.position(), "DirectMeter " + in.name() + " needs DirectMeter(MeterType_t.TYPE)"
@@ -98,13 +128,36 @@ final class ExternLowering {
         return true;
     }
 
-    /** True for a table's {@code counters} or {@code meters} property (bound by {@link #bind} once the table exists). */
+    /**
+     * True for a table's {@code counters}, {@code meters} or {@code implementation} property (bound
+     * by {@link #bind} once the table exists).
+     */
     static boolean isDirectProperty(TableProperty.Property p) {
-        return p.name().equals("counters") || p.name().equals("meters");
+        return p.name().equals("counters") || p.name().equals("meters") || p.name().equals("implementation");
     }
 
-    /** Binds the direct counter or meter a table's {@code counters = x} / {@code meters = x} names to it. */
+    /** A Hash instance of the control, which an ActionSelector may name. */
+    void noteHash(Declaration.Instantiation in) {
+        hashes.put(in.name(), in);
+    }
+
+    /** The key fields of match kind {@code selector} of table {@code t} (what its ActionSelector hashes). */
+    void selectorKey(Declaration.Table t, List<Field> fields) {
+        if (!fields.isEmpty()) {
+            selectorKeys.put(t.name(), List.copyOf(fields));
+            selectorTables.put(t.name(), t.position());
+        }
+    }
+
+    /**
+     * Binds the direct counter or meter a table's {@code counters = x} / {@code meters = x} names
+     * to it, or the ActionProfile or ActionSelector its {@code implementation = x} names.
+     */
     void bind(TableProperty.Property p, MatchTable table) {
+        if (p.name().equals("implementation")) {
+            implementation(p, table);
+            return;
+        }
         String what = p.name().equals("counters") ? "DirectCounter" : "DirectMeter";
         if (!(p.value() instanceof Expression.Name n) || !directs.containsKey(n.name())
                 || !what.equals(Types.named(directs.get(n.name()).type()))) {
@@ -125,8 +178,122 @@ final class ExternLowering {
         }
     }
 
+    /**
+     * TNA's {@code ActionSelector(ActionProfile profile, Hash<W> hash, SelectorMode_t mode,
+     * max_group_size, num_groups)}: the forms without an ActionProfile (deprecated in TNA) and with
+     * a Register of member bits are refused.
+     */
+    private void declareSelector(Declaration.Instantiation in) {
+        List<Argument> args = in.arguments();
+        if (args.size() != 5 || !(args.get(0).value() instanceof Expression.Name ap)) {
+            throw new Refusal(in.position(), "ActionSelector " + in.name() + " needs ActionSelector(action_profile, hash,"
+                    + " SelectorMode_t.MODE, max_group_size, num_groups)" + (args.size() == 6
+                    ? " (a Register of member bits is not supported by the lowering yet)" : ""));
+        }
+        if (!profiles.containsKey(ap.name())) {
+            throw new Refusal(ap.position(), "ActionSelector " + in.name() + ": " + ap.name() + " is no ActionProfile of control "
+                    + controlName + " (declare the profile first)");
+        }
+        if (!(args.get(1).value() instanceof Expression.Name h) || !hashes.containsKey(h.name())) {
+            throw new Refusal(args.get(1).position(), "ActionSelector " + in.name() + ": the hash must name a Hash instance of control "
+                    + controlName);
+        }
+        selectorMode(args.get(2));
+        types.constant(args.get(3).value());
+        types.constant(args.get(4).value());
+    }
+
+    /** Makes the ActionProfile or ActionSelector {@code implementation = x} names the table's implementation. */
+    private void implementation(TableProperty.Property p, MatchTable table) {
+        String name = p.value() instanceof Expression.Name n ? n.name() : "";
+        if (!profiles.containsKey(name) && !selectors.containsKey(name)) {
+            throw new Refusal(p.position(), "table " + table.name() + ": implementation must name an ActionProfile or"
+                    + " ActionSelector of control " + controlName);
+        }
+        Declaration.Instantiation sel = selectors.get(name);
+        String profileName = sel == null ? name : ((Expression.Name) sel.arguments().get(0).value()).name();
+        if (implemented.contains(name) || implemented.contains(profileName)) {
+            throw new Refusal(p.position(), name + " already implements another table (an action profile shared by tables"
+                    + " is not supported by the lowering yet)");
+        }
+        List<Field> key = selectorKeys.getOrDefault(table.name(), List.of());
+        int size = (int) types.constant(profiles.get(profileName).arguments().get(0).value());
+        if (sel == null) {
+            if (!key.isEmpty()) {
+                throw new Refusal(p.position(), "table " + table.name() + " has selector key fields, but its implementation "
+                        + name + " is an ActionProfile (an ActionSelector hashes them)");
+            }
+            control.actionProfile(name, size, table);
+        } else {
+            if (key.isEmpty()) {
+                throw new Refusal(p.position(), "table " + table.name() + ": ActionSelector " + name + " needs key fields of"
+                        + " match kind selector (the fields it hashes)");
+            }
+            List<Argument> args = sel.arguments();
+            Declaration.Instantiation hash = hashes.get(((Expression.Name) args.get(1).value()).name());
+            int maxGroup = (int) types.constant(args.get(3).value());
+            int groups = (int) types.constant(args.get(4).value());
+            if (maxGroup < 1 || maxGroup > ActionProfile.MAX_GROUP_SIZE || groups < 1) {
+                throw new Refusal(sel.position(), "ActionSelector " + name + ": max_group_size " + maxGroup + " outside 1.."
+                        + ActionProfile.MAX_GROUP_SIZE + " (Tofino's largest group) or num_groups " + groups + " < 1");
+            }
+            control.actionSelector(profileName, size, name, hashAlgorithm(hash), hashWidth(hash), selectorMode(args.get(2)),
+                    maxGroup, groups, table, key.toArray(new Field[0]));
+        }
+        implemented.add(name);
+        implemented.add(profileName);
+        indirectTables.add(table.name());
+    }
+
+    /** Tofino's hash algorithms by their TNA name, as rmtemu's hash units name them. */
+    private static final Map<String, String> SELECTOR_HASHES = Map.of(
+            "IDENTITY", "identity", "CRC8", "crc8", "CRC16", "crc16", "CRC32", "crc32");
+
+    private static HashAlgorithm hashAlgorithm(Declaration.Instantiation hash) {
+        Expression algo = hash.arguments().isEmpty() ? null : hash.arguments().get(0).value();
+        String named = algo instanceof Expression.Member m && m.target() instanceof Expression.Name t
+                && t.name().equals("HashAlgorithm_t") ? SELECTOR_HASHES.get(m.member()) : null;
+        if (named == null) {
+            throw new Refusal(hash.position(), "Hash " + hash.name() + " of an ActionSelector: the lowering supports"
+                    + " HashAlgorithm_t.IDENTITY, CRC8, CRC16 and CRC32 there");
+        }
+        return HashAlgorithm.byName(named);
+    }
+
+    private int hashWidth(Declaration.Instantiation hash) {
+        List<TypeRef> typeArgs = hash.type() instanceof TypeRef.Named n ? n.arguments() : List.of();
+        return typeArgs.size() == 1 ? types.width(typeArgs.get(0)) : 0;
+    }
+
+    private static SelectorMode selectorMode(Argument a) {
+        String v = enumMember(a.value(), "SelectorMode_t");
+        return switch (v == null ? "" : v) {
+            case "FAIR" -> SelectorMode.FAIR;
+            case "RESILIENT" -> SelectorMode.RESILIENT;
+            default -> throw new Refusal(a.position(), "an ActionSelector's mode is SelectorMode_t.FAIR or RESILIENT");
+        };
+    }
+
     /** Every direct counter and meter belongs to a table (p4c refuses one that is not attached). */
     void checkBound() {
+        for (Declaration.Instantiation in : profiles.values()) {
+            if (!implemented.contains(in.name())) {
+                throw new Refusal(in.position(), "ActionProfile " + in.name() + " is the implementation of no table (name it in"
+                        + " a table's implementation property or an ActionSelector's)");
+            }
+        }
+        for (Declaration.Instantiation in : selectors.values()) {
+            if (!implemented.contains(in.name())) {
+                throw new Refusal(in.position(), "ActionSelector " + in.name() + " is the implementation of no table (name it in"
+                        + " a table's implementation property)");
+            }
+        }
+        for (Map.Entry<String, SourcePosition> e : selectorTables.entrySet()) {
+            if (!indirectTables.contains(e.getKey())) {
+                throw new Refusal(e.getValue(), "table " + e.getKey() + " has key fields of match kind selector but no"
+                        + " ActionSelector (implementation = ...)");
+            }
+        }
         for (Declaration.Instantiation in : directs.values()) {
             if (!counters.containsKey(in.name()) && !meters.containsKey(in.name())) {
                 throw new Refusal(in.position(), Types.named(in.type()) + " " + in.name() + " is attached to no table "
