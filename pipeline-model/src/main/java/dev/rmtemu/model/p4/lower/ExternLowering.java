@@ -62,6 +62,8 @@ final class ExternLowering {
     /** Per table with key fields of match kind selector: the fields, and where the table is. */
     private final Map<String, List<Field>> selectorKeys = new TreeMap<>();
     private final Map<String, SourcePosition> selectorTables = new HashMap<>();
+    /** ActionProfile and ActionSelector instances whose declaration was refused (already reported). */
+    private final Set<String> refused = new HashSet<>();
     /** Tables whose implementation property was bound. */
     private final Set<String> indirectTables = new HashSet<>();
 
@@ -103,15 +105,19 @@ final class ExternLowering {
                 directs.put(in.name(), in);
             }
             case "ActionProfile" -> {
+                refused.add(in.name()); // until it is declared: a table naming a refused profile adds no second line
                 if (args.size() != 1) {
                     throw new Refusal(in.position(), "ActionProfile " + in.name() + " needs ActionProfile(size)");
                 }
                 types.constant(args.get(0).value());
                 profiles.put(in.name(), in);
+                refused.remove(in.name());
             }
             case "ActionSelector" -> {
+                refused.add(in.name());
                 declareSelector(in);
                 selectors.put(in.name(), in);
+                refused.remove(in.name());
             }
             case "DirectMeter" -> {
                 if (args.size() != 1) {
@@ -206,6 +212,10 @@ final class ExternLowering {
     /** Makes the ActionProfile or ActionSelector {@code implementation = x} names the table's implementation. */
     private void implementation(TableProperty.Property p, MatchTable table) {
         String name = p.value() instanceof Expression.Name n ? n.name() : "";
+        if (refused.contains(name)) {
+            indirectTables.add(table.name());
+            return;
+        }
         if (!profiles.containsKey(name) && !selectors.containsKey(name)) {
             throw new Refusal(p.position(), "table " + table.name() + ": implementation must name an ActionProfile or"
                     + " ActionSelector of control " + controlName);
@@ -216,6 +226,10 @@ final class ExternLowering {
             throw new Refusal(p.position(), name + " already implements another table (an action profile shared by tables"
                     + " is not supported by the lowering yet)");
         }
+        // bound from here on, even if refused below: one mistake is one line, not also an unused profile
+        implemented.add(name);
+        implemented.add(profileName);
+        indirectTables.add(table.name());
         List<Field> key = selectorKeys.getOrDefault(table.name(), List.of());
         int size = (int) types.constant(profiles.get(profileName).arguments().get(0).value());
         if (sel == null) {
@@ -240,9 +254,6 @@ final class ExternLowering {
             control.actionSelector(profileName, size, name, hashAlgorithm(hash), hashWidth(hash), selectorMode(args.get(2)),
                     maxGroup, groups, table, key.toArray(new Field[0]));
         }
-        implemented.add(name);
-        implemented.add(profileName);
-        indirectTables.add(table.name());
     }
 
     /** Tofino's hash algorithms by their TNA name, as rmtemu's hash units name them. */
