@@ -7,6 +7,7 @@ import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.ControlDecl;
+import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterAction;
 
 import java.util.ArrayList;
@@ -20,14 +21,17 @@ import java.util.List;
  */
 final class ControlUnits {
     private final List<PlacementUnit> units;
+    /** The program, for the fields an indirect table's action selector hashes (read where the table matches). */
+    private final StageProgram program;
 
-    private ControlUnits(List<PlacementUnit> units) {
+    private ControlUnits(List<PlacementUnit> units, StageProgram program) {
         this.units = units;
+        this.program = program;
     }
 
     /** Appends the units of {@code c}'s body to {@code units} (their order continues the list's). */
-    static void split(ControlDecl c, List<PlacementUnit> units) {
-        new ControlUnits(units).walk(c.gress(), c.body(), null, List.of());
+    static void split(ControlDecl c, List<PlacementUnit> units, StageProgram program) {
+        new ControlUnits(units, program).walk(c.gress(), c.body(), null, List.of());
     }
 
     private void walk(Gress g, List<Stmt> block, PlacementUnit parent, List<PlacementUnit.Choice> path) {
@@ -58,6 +62,7 @@ final class ControlUnits {
             } else {
                 u.name = a.table().name();
                 u.matchReads.addAll(a.table().key());
+                u.matchReads.addAll(program.selectorKey(a.table().name()));
             }
             List<List<Stmt>> branches = s.branches();
             for (int b = 0; b < branches.size(); b++) {

@@ -157,6 +157,7 @@ public final class PhvLiveness {
             }
             for (var t : d.tables()) {
                 used.addAll(t.key());
+                used.addAll(p.selectorKey(t.name()));
             }
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
@@ -241,6 +242,9 @@ public final class PhvLiveness {
                 for (Field f : t.key()) {
                     use(range, f, n);
                 }
+                for (Field f : p.selectorKey(t.name())) {
+                    use(range, f, n);
+                }
             }
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {
@@ -289,7 +293,7 @@ public final class PhvLiveness {
                 read[0] |= h.inputs().contains(f);
             }
             for (var t : d.tables()) {
-                read[0] |= t.key().contains(f);
+                read[0] |= t.key().contains(f) || p.selectorKey(t.name()).contains(f);
             }
             IrWalk.forEachStmt(d.body(), s -> {
                 for (Expr e : IrWalk.reads(s)) {

@@ -94,7 +94,7 @@ public final class TablePlacer {
 
     /** Splits a control's body into units, in program order, and binds their pins. */
     private void decompose(ControlDecl c) {
-        ControlUnits.split(c, units);
+        ControlUnits.split(c, units, program);
         for (PlacementUnit u : units) {
             if (u.gress == c.gress()) {
                 resolvePin(c, u);

@@ -195,6 +195,12 @@ public final class StageProgram {
                 : "program " + this.name + " has no action profile or selector '" + name + "' (it has " + String.join(", ", names) + ")");
     }
 
+    /** The fields table {@code tableName}'s action selector hashes (its {@code selector} key fields); empty without one. */
+    public List<Field> selectorKey(String tableName) {
+        ActionProfile p = implementationOf(tableName);
+        return p == null || p.selector() == null ? List.of() : p.selector().key();
+    }
+
     /** The action profile that implements table {@code tableName}, or null for a table with actions of its own. */
     public ActionProfile implementationOf(String tableName) {
         for (ActionProfile p : actionProfiles) {
