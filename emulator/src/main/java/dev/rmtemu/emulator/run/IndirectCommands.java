@@ -3,7 +3,7 @@ package dev.rmtemu.emulator.run;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.extern.ActionProfile;
 import dev.rmtemu.model.runtime.PipelineState;
-import dev.rmtemu.model.table.ActionProfileState;
+import dev.rmtemu.model.extern.ActionProfileState;
 import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableAction;
 

@@ -11,7 +11,7 @@ import dev.rmtemu.model.phv.Intrinsic;
 import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
-import dev.rmtemu.model.table.ActionProfileState;
+import dev.rmtemu.model.extern.ActionProfileState;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableAction;

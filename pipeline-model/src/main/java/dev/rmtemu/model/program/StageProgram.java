@@ -15,6 +15,7 @@ import dev.rmtemu.model.phv.Intrinsic;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchTable;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -184,7 +185,7 @@ public final class StageProgram {
                 return p;
             }
         }
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (ActionProfile p : actionProfiles) {
             names.add(p.name());
             if (p.selector() != null) {

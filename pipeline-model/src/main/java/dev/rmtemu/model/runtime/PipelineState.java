@@ -2,6 +2,7 @@ package dev.rmtemu.model.runtime;
 
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.extern.ActionProfile;
+import dev.rmtemu.model.extern.ActionProfileState;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterCells;
 import dev.rmtemu.model.extern.Meter;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
-import dev.rmtemu.model.table.ActionProfileState;
 import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableState;
 

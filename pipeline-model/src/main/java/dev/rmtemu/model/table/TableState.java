@@ -66,7 +66,7 @@ public final class TableState {
     private final int[] fieldShift;
     private final long[] fieldMask;
     /** The action profile this table's entries point into (its implementation); null for a direct table. */
-    private ActionProfileState profile;
+    private MemberSelection profile;
 
     public TableState(MatchTable table) {
         this.table = table;
@@ -552,13 +552,13 @@ public final class TableState {
         return actionId[entry];
     }
 
-    /** Makes this an indirect table: its entries hold {@link ActionProfileState#MEMBER} or {@code GROUP} and a handle. */
-    public void attachProfile(ActionProfileState p) {
+    /** Makes this an indirect table: its entries hold {@link MemberSelection#MEMBER} or {@code GROUP} and a handle. */
+    public void attachProfile(MemberSelection p) {
         this.profile = p;
     }
 
     /** The action profile of an indirect table, or null. */
-    public ActionProfileState profile() {
+    public MemberSelection profile() {
         return profile;
     }
 

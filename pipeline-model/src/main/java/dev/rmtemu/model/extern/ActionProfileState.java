@@ -1,8 +1,7 @@
-package dev.rmtemu.model.table;
+package dev.rmtemu.model.extern;
 
 import dev.rmtemu.model.UserError;
-import dev.rmtemu.model.extern.ActionProfile;
-import dev.rmtemu.model.extern.SelectorMode;
+import dev.rmtemu.model.table.MemberSelection;
 
 import java.util.Arrays;
 
@@ -32,11 +31,11 @@ import java.util.Arrays;
  * A packet that hits an entry whose group has no member takes the table's miss (P4Runtime
  * leaves an empty group's behaviour to the target).
  */
-public final class ActionProfileState {
+public final class ActionProfileState implements MemberSelection {
     /** An indirect entry's action id when its data is a member handle. */
-    public static final int MEMBER = 0;
+    public static final int MEMBER = MemberSelection.MEMBER;
     /** An indirect entry's action id when its data is a group handle. */
-    public static final int GROUP = 1;
+    public static final int GROUP = MemberSelection.GROUP;
     private static final long FAIR_MASK = (1L << ActionProfile.FAIR_HASH_BITS) - 1;
     private static final long RESILIENT_MASK = (1L << ActionProfile.RESILIENT_HASH_BITS) - 1;
     private static final int EMPTY = -1;
@@ -153,6 +152,7 @@ public final class ActionProfileState {
      * The member an indirect entry runs for this packet: {@code kind} {@link #MEMBER} or
      * {@link #GROUP} and {@code handle} as the entry holds them; -1 when the group has no member.
      */
+    @Override
     public int select(int kind, long handle, long[] phv) {
         if (kind == MEMBER) {
             return (int) handle;
@@ -183,11 +183,13 @@ public final class ActionProfileState {
     }
 
     /** The action id of member {@code m}. */
+    @Override
     public int actionId(int m) {
         return memberAction[m];
     }
 
     /** The action data of member {@code m}. */
+    @Override
     public long actionData(int m) {
         return memberData[m];
     }
