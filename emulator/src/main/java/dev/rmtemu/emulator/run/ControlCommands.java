@@ -35,6 +35,7 @@ final class ControlCommands {
         r.put("table_modify", new Row("TABLE ACTION HANDLE [PARAM...]", false, TableCommands::modify));
         r.put("table_delete", new Row("TABLE HANDLE", false, TableCommands::delete));
         r.put("table_clear", new Row("TABLE", false, TableCommands::clear));
+        r.put("table_set_timeout", new Row("TABLE HANDLE MS", false, (ControlCommand.AtLine) IdleTimeoutCommands::setTimeout));
         r.put("register_write", new Row("REGISTER INDEX VALUE [HI_VALUE] [pipe=N]", false, RegisterCommands::write));
         r.put("register_reset", new Row("REGISTER", false, RegisterCommands::reset));
         r.put("mc_mgrp_create", new Row("GROUP", true, MulticastCommands::createGroup));
