@@ -12,7 +12,9 @@ import dev.rmtemu.model.table.TableOptions;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A table's idle timeout and algorithmic TCAM shape, from TNA: {@code idle_timeout = true}
@@ -30,6 +32,8 @@ final class TableOptionsLowering {
 
     private final Types types;
     private final Map<String, AlgorithmicTcam> alpms = new TreeMap<>();
+    /** Every Alpm declared, refused ones too: a table naming a refused one is not refused again. */
+    private final Set<String> declared = new TreeSet<>();
 
     TableOptionsLowering(Types types) {
         this.types = types;
@@ -40,6 +44,7 @@ final class TableOptionsLowering {
         if (!"Alpm".equals(Types.named(in.type()))) {
             return false;
         }
+        declared.add(in.name());
         long[] values = {AlgorithmicTcam.ALPM_DEFAULT_PARTITIONS, AlgorithmicTcam.ALPM_DEFAULT_SUBTREES, -1, -1};
         List<Argument> args = in.arguments();
         if (args.size() > ALPM_PARAMS.size()) {
@@ -68,7 +73,7 @@ final class TableOptionsLowering {
     /** Whether {@code p} is a property this class reads ({@code idle_timeout}, or an {@code implementation} naming an Alpm). */
     boolean handles(TableProperty.Property p) {
         return p.name().equals(IDLE_TIMEOUT)
-                || p.name().equals(IMPLEMENTATION) && p.value() instanceof Expression.Name n && alpms.containsKey(n.name());
+                || p.name().equals(IMPLEMENTATION) && p.value() instanceof Expression.Name n && declared.contains(n.name());
     }
 
     /** The options of table {@code t} (match kind {@code kind}) from the properties {@link #handles} accepted. */
@@ -87,7 +92,10 @@ final class TableOptionsLowering {
                     throw new Refusal(p.position(), "table " + t.name() + ": an Alpm implementation needs exactly one lpm key"
                             + " (midend/alpm.cpp)");
                 }
-                o = o.withAlgorithmic(alpms.get(((Expression.Name) p.value()).name()));
+                AlgorithmicTcam a = alpms.get(((Expression.Name) p.value()).name());
+                if (a != null) { // a refused Alpm was reported where it is declared
+                    o = o.withAlgorithmic(a);
+                }
             }
         }
         return o;
