@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.rmtemu.emulator.spi.JournalDecoder;
+import dev.rmtemu.emulator.run.AgedOutPayload;
 import dev.rmtemu.emulator.run.DigestPayload;
 import dev.rmtemu.emulator.journal.JournalHandler;
 import dev.rmtemu.emulator.journal.JournalKinds;
@@ -192,6 +193,8 @@ public final class CollectCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Learning digests name their fields in their payload: one decoder reads every program's. */
     private static final DigestPayload DIGESTS = new DigestPayload();
+    /** Entries the idle-time sweep reported aged out. */
+    private static final AgedOutPayload AGED_OUT = new AgedOutPayload();
 
     /**
      * One message of {@code --json}: {@code message} is the decoded payload; {@code payload}
@@ -287,6 +290,9 @@ public final class CollectCommand implements Callable<Integer> {
             JournalDecoder d = decoders.get(kind);
             if (d == null && kind.startsWith(DigestPayload.KIND_PREFIX)) {
                 d = DIGESTS;
+            }
+            if (d == null && kind.equals(AgedOutPayload.KIND)) {
+                d = AGED_OUT;
             }
             if (d != null) {
                 try {

@@ -5,6 +5,7 @@ import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.rundir.OutputPaths;
 import java.nio.file.Files;
+import dev.rmtemu.emulator.run.IdleSweep;
 import dev.rmtemu.emulator.run.NetworkReplay;
 import dev.rmtemu.emulator.output.NetworkReport;
 import dev.rmtemu.emulator.run.Replay;
@@ -354,6 +355,9 @@ public final class ReplayCommand implements Callable<Integer> {
     /** One warning per control operation scheduled after the run's last event (it was not applied). */
     private static void warnNotApplied(PrintWriter err, SwitchEngine engine, long lastCycle) {
         for (Object op : engine.controlOpsNotApplied()) {
+            if (op instanceof IdleSweep.Tick) {
+                continue; // the switch's own idle-time sweep, not a line of the user's script
+            }
             err.println("rmtemu: warning: " + op + ": not applied: its cycle comes after the run's last event (cycle "
                     + lastCycle + ")");
         }

@@ -94,7 +94,8 @@ public final class RunOutputs {
                 e.config().frontPanelPorts(), given.portGbps(), given.maxHops(), given.enforce(), given.maxPackets(),
                 given.saveRegisters(), given.control(), given.loop());
         RunReport.Trace trace = new RunReport.Trace(r.packetsRead(), new TreeMap<>(r.skipped().asMap()));
-        RunReport.Counters counters = new RunReport.Counters(e.counters().packetsIn(), e.counters().packetsOut(),
+        RunReport.Counters counters = new RunReport.Counters(e.counters().packetsIn(), e.counters().mirrored(),
+                e.counters().replicated(), e.counters().packetsOut(),
                 e.counters().droppedTotal(), e.counters().recirculations(), e.inFlight(),
                 new LinkedHashMap<>(e.counters().droppedByCause()), parserErrors(e.counters()));
         long clock = e.config().profile().clockHz();

@@ -57,8 +57,13 @@ public final class RunReport {
     public record Trace(long packets, Map<String, Long> skipped) {
     }
 
-    /** {@code parser_errors}: the {@code parser_error} drops by kind, present (non-null) after one only. */
-    public record Counters(long in, long out, long dropped, long recirculated, long inFlight,
+    /**
+     * {@code parser_errors}: the {@code parser_error} drops by kind, present (non-null) after one only.
+     * {@code mirrored} and {@code replicated}: the copies the switch made (mirror sessions; the
+     * replication engine's copies beyond the packet itself), so that
+     * in + mirrored + replicated = out + dropped + in_flight.
+     */
+    public record Counters(long in, long mirrored, long replicated, long out, long dropped, long recirculated, long inFlight,
                            Map<String, Long> droppedByCause,
                            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Long> parserErrors) {
     }

@@ -41,6 +41,7 @@ final class ControlCommands {
         r.put("act_prof_remove_member_from_group", new Row("PROFILE MEMBER GROUP", false, IndirectCommands::removeMember));
         r.put("table_indirect_add", new Row("TABLE KEY... => MEMBER [PRIORITY]", false, IndirectCommands::addToMember));
         r.put("table_indirect_add_with_group", new Row("TABLE KEY... => GROUP [PRIORITY]", false, IndirectCommands::addToGroup));
+        r.put("table_set_timeout", new Row("TABLE HANDLE MS", false, (ControlCommand.AtLine) IdleTimeoutCommands::setTimeout));
         r.put("register_write", new Row("REGISTER INDEX VALUE [HI_VALUE] [pipe=N]", false, RegisterCommands::write));
         r.put("register_reset", new Row("REGISTER", false, RegisterCommands::reset));
         r.put("mc_mgrp_create", new Row("GROUP", true, MulticastCommands::createGroup));

@@ -119,6 +119,7 @@ public final class Replay {
             try {
                 JournalKinds kinds = ProgramControlPlane.kinds(planes);
                 DigestExport.register(kinds, engine.state().program());
+                IdleSweep.register(kinds, engine.state().program());
                 ExportJournal journal = rd == null ? null : rd.createJournal(kinds);
                 engine.onDigest(DigestExport.of(journal, 0, engine.state().program()));
                 captures = Replay.captures(rd, o, () -> RunCaptures.forSwitch(rd, o.capture(), engine));
@@ -128,6 +129,7 @@ public final class Replay {
                 for (ProgramControlPlane c : planes) {
                     sessions.add(c.start(engine, o, journal));
                 }
+                IdleSweep.start(engine, journal);
                 String stoppedBy = RunLoop.run(source, o.maxPackets(), engine.frameCapacity(), feeder, sessions, engine::drain, engine::now, journal, stop);
                 long hostNs = HostClock.nanos() - hostStart;
                 // the captures close before the report lists the run's files: stopped or not, they are whole

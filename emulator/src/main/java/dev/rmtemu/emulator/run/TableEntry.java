@@ -123,6 +123,22 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
         }
     }
 
+    /** The entry's handle in the table's state; refused when it is no longer installed. */
+    int handle(TableState ts) {
+        long[] v = PipelineState.packKey(table, values);
+        int h = switch (table.kind()) {
+            case EXACT -> ts.handleOfExact(v[0], v[1]);
+            case TERNARY -> {
+                long[] m = PipelineState.packKey(table, masks);
+                yield ts.handleOfTernary(v[0], v[1], m[0], m[1], priority);
+            }
+            case LPM -> ts.handleOfLpm(v[0], v[1], prefixLength);
+            case RANGE -> ts.handleOfRange(values, masks, priority);
+        };
+        gone(h >= 0);
+        return h;
+    }
+
     /** Removes the entry; refused when it is no longer installed (something else removed it). */
     void remove(PipelineState s) {
         long[] v = PipelineState.packKey(table, values);

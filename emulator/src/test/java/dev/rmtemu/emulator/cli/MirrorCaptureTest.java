@@ -63,5 +63,8 @@ class MirrorCaptureTest {
         // conservation: 2 in + 2 mirrored copies = 4 out + 0 dropped + 0 in flight
         assertEquals(List.of(2L, 4L, 0L, 0L), List.of(report.at("/counters/in").asLong(), report.at("/counters/out").asLong(),
                 report.at("/counters/dropped").asLong(), report.at("/counters/in_flight").asLong()), report.path("counters").toString());
+        // the copies themselves: 2 mirrored, none replicated
+        assertEquals(List.of(2L, 0L), List.of(report.at("/counters/mirrored").asLong(),
+                report.at("/counters/replicated").asLong()), report.path("counters").toString());
     }
 }

@@ -71,5 +71,8 @@ class MulticastCaptureTest {
         // 2 in + 4 copies beyond the packets themselves = 6 out
         assertEquals(List.of(2L, 6L, 0L, 0L), List.of(report.at("/counters/in").asLong(), report.at("/counters/out").asLong(),
                 report.at("/counters/dropped").asLong(), report.at("/counters/in_flight").asLong()), report.path("counters").toString());
+        // the copies themselves: 4 replicated beyond the 2 packets, none mirrored
+        assertEquals(List.of(0L, 4L), List.of(report.at("/counters/mirrored").asLong(),
+                report.at("/counters/replicated").asLong()), report.path("counters").toString());
     }
 }

@@ -70,6 +70,21 @@ final class MemoryLayout {
     }
 
     /**
+     * A table's idle time (bf-p4c mau/resource_estimate.cpp StageUseEstimate::calculate_attached_rams
+     * with IdleTimePerWord): map RAMs only, no SRAM and no spare bank, ceil(entries / (RAM depth x
+     * entries a word)), the entries those of the table's layout ({@code capacity}); 8, 4, 2 or 1
+     * entries a word at 1, 2, 3 or 6 bits. The row's data RAMs are these map RAMs.
+     */
+    static TableUsage idleTime(MatchTable m, long capacity, TargetProfile t) {
+        int perWord = m.options().idleTimeout().entriesPerWord();
+        long rams = ResourceChecker.ceilDiv(capacity, (long) t.sram().depth() * perWord);
+        String rule = String.format(Locale.ROOT, "idle time %d b: ceil(%d entries / (%d x %d per word)) = %d map RAMs",
+                m.options().idleTimeout().precisionBits(), capacity, t.sram().depth(), perWord, rams);
+        return new TableUsage(m.stage(), m.gress(), m.name(), "idletime", rams, 0, 0, 0, 0, 0,
+                m.options().idleTimeout().precisionBits(), perWord, rule);
+    }
+
+    /**
      * Exact match, laid out at the fewest RAMs among the formats p4c's Tofino back end
      * tries (mau/table_layout.cpp LayoutChoices::setup_exact_match, then
      * mau/resource_estimate.cpp StageUseEstimate::select_best_option):
@@ -92,6 +107,23 @@ final class MemoryLayout {
      * the data 4 a word (2): 10.
      */
     private static TableUsage exact(MatchTable m, TargetProfile t) {
+        return bestExact(m, t).usage(m, t);
+    }
+
+    /**
+     * Entries the table's layout holds (p4c's {@code lo->entries}, what a direct attached table
+     * such as its idle time is sized by): an exact table's RAMs deep x RAM depth x entries a row,
+     * a ternary table's TCAMs deep x TCAM depth.
+     */
+    static long capacity(MatchTable m, TargetProfile t) {
+        if (m.kind() == MatchKind.EXACT) {
+            return bestExact(m, t).capacity();
+        }
+        long entries = m.kind() == MatchKind.RANGE ? rangeLines(m, t) : m.size();
+        return ResourceChecker.ceilDiv(entries, t.tcam().depth()) * t.tcam().depth();
+    }
+
+    private static ExactLayout bestExact(MatchTable m, TargetProfile t) {
         MauResources mau = t.mau();
         int data = m.actionDataBits();
         ExactLayout best = null;
@@ -117,7 +149,7 @@ final class MemoryLayout {
                 }
             }
         }
-        return best.usage(m, t);
+        return best;
     }
 
     /** Bits one exact-match entry stores: key less the ghost bits, version, overhead and immediate data. */
@@ -332,12 +364,12 @@ final class MemoryLayout {
         return fitsImmediate(m.actionDataBits(), t.mau()) ? bytes : powerOfTwoAtLeast(bytes);
     }
 
-    private static boolean fitsImmediate(int bits, MauResources mau) {
+    static boolean fitsImmediate(int bits, MauResources mau) {
         return mau.immediateMaxBits() == UNLIMITED || bits <= mau.immediateMaxBits();
     }
 
     /** Action RAMs: entries of a power-of-two number of bytes packed per word (a wide entry spans RAMs). */
-    private static long actionRams(MatchTable m, long entries, MemoryGeometry sram) {
+    static long actionRams(MatchTable m, long entries, MemoryGeometry sram) {
         int bits = powerOfTwoAtLeast((m.actionDataBits() + BITS_PER_BYTE - 1) / BITS_PER_BYTE) * BITS_PER_BYTE;
         return ResourceChecker.blocks(entries, bits, sram);
     }

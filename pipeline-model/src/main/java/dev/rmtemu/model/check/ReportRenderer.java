@@ -222,6 +222,9 @@ public final class ReportRenderer {
         long rams = 0;
         long tcams = 0;
         for (TableUsage u : r.tables()) {
+            if (u.kind().equals("idletime")) {
+                continue; // map RAMs beside the SRAMs, not SRAMs
+            }
             rams += u.dataRams() + u.spareRams() + u.actionRams() + u.tindRams();
             tcams += u.tcams();
         }

@@ -187,6 +187,16 @@ public final class ResourceChecker {
         long rightUsed = 0;
         for (TableUsage t : tables) {
             boolean register = t.kind().equals("register");
+            if (t.stage() == n && t.kind().equals("idletime")) {
+                // idle time takes map RAMs only, no SRAM beside them (calculate_attached_rams: need_srams false)
+                if (mau.mapRams() != TargetProfile.UNLIMITED && mapUsed + t.dataRams() > mau.mapRams()) {
+                    failures.add("stage " + n + " " + t.gress().label() + ": idle time of table " + t.name() + " needs "
+                            + t.dataRams() + " map RAMs, " + Math.max(0, mau.mapRams() - mapUsed) + " left of " + mau.mapRams());
+                    failingRows.add(ResourceReport.rowKey(n, t.gress()));
+                }
+                mapUsed += t.dataRams();
+                continue;
+            }
             if (t.stage() != n || !register && !t.kind().equals("counter") && !t.kind().equals("meter")
                     && !t.kind().equals("selector")) {
                 continue;
@@ -310,7 +320,34 @@ public final class ResourceChecker {
         Set<String> ternaryFields = new TreeSet<>();
         int exactXbar = 0;
         int ternaryXbar = 0;
+        int algorithmicLogical = 0;
         for (MatchTable m : d.tables()) {
+            if (m.options().algorithmic() != null) {
+                // ALPM / ATCAM: the entries in SRAM through the exact-match crossbar, an ALPM's pre-classifier in TCAM
+                AlgorithmicTcamLayout.Sized a = AlgorithmicTcamLayout.size(m, target);
+                tables.addAll(a.rows());
+                for (TableUsage t : a.rows()) {
+                    sramBlocks += t.srams();
+                    tcamBlocks += t.tcams();
+                    tindRams += t.tindRams();
+                }
+                if (a.refusal() != null) {
+                    failures.add(where + ": " + a.refusal());
+                    failingRows.add(rowKey);
+                }
+                adbBytes += MemoryLayout.actionBusBytes(m, target);
+                exactXbar += newFieldBytes(m.key(), exactFields);
+                if (a.preClassifier() != null) {
+                    ternaryTables++;
+                    ternaryXbar += newFieldBytes(m.key(), ternaryFields);
+                    adbBytes += MemoryLayout.actionBusBytes(a.preClassifier(), target);
+                    // the partition index the pre-classifier writes is part of the ATCAM's key
+                    exactXbar += (m.options().algorithmic().partitionIndexBits() + Byte.SIZE - 1) / Byte.SIZE;
+                }
+                // the table itself is counted below with every table: only the extra logical tables here
+                algorithmicLogical += Math.max(0, a.logicalTables() - 1);
+                continue;
+            }
             TableUsage t = MemoryLayout.table(m, target);
             tables.add(t);
             sramBlocks += t.srams();
@@ -357,6 +394,16 @@ public final class ResourceChecker {
                 failingRows.add(rowKey);
             }
         }
+        for (MatchTable m : d.tables()) {
+            if (m.options().idleTimeout() != null) {
+                // idle time: map RAMs only, sized by the entries the table's layout holds (calculate_attached_rams)
+                long capacity = m.options().algorithmic() != null ? AlgorithmicTcamLayout.capacity(m, target)
+                        : MemoryLayout.capacity(m, target);
+                TableUsage t = MemoryLayout.idleTime(m, capacity, target);
+                tables.add(t);
+                mapRams += t.dataRams();
+            }
+        }
         for (Counter c : d.counters()) {
             TableUsage t = MemoryLayout.counter(c, target);
             tables.add(t);
@@ -372,7 +419,7 @@ public final class ResourceChecker {
         // a meter runs on a meter ALU, as a register array does (memories.h METER_ALUS, shared)
         int salus = d.registers().size() + d.meters().size();
         // an indirect counter or meter is driven by a logical table of its own, as a register is; a direct one by its table
-        int logical = d.tables().size() + d.registers().size() + indirect(d);
+        int logical = d.tables().size() + d.registers().size() + indirect(d) + algorithmicLogical;
         StageLatencyModel lat = target.latency();
         int cycles = switch (d.dependency()) {
             case MATCH -> lat.matchStageCycles() + (salus > 0 ? lat.statefulAluCycles() : 0) + (tcamBlocks > 0 ? lat.tcamCycles() : 0);

@@ -9,6 +9,7 @@ import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.table.AlgorithmicTcam;
 import dev.rmtemu.model.table.MatchTable;
 
 import java.util.List;
@@ -95,7 +96,7 @@ public final class P4Printer {
             line(2, "table " + t.name() + " { key = { " + String.join(", ", t.key().stream()
                     .map(f -> f.name() + ": " + t.kind().name().toLowerCase(Locale.ROOT)).toList())
                     + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b"
-                    + (t.constEntries().isEmpty() ? "" : "; const entries = " + t.constEntries().size()) + " }");
+                    + (t.constEntries().isEmpty() ? "" : "; const entries = " + t.constEntries().size()) + options(t) + " }");
         }
         for (Counter c : d.counters()) {
             line(2, (c.direct() ? "DirectCounter<bit<" + c.widthBits() + ">>(CounterType_t." + c.type() + ") "
@@ -190,5 +191,22 @@ public final class P4Printer {
 
     private static String capital(String s) {
         return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** A table's idle timeout and ALPM or ATCAM shape, as its P4 properties and annotations say them. */
+    private static String options(MatchTable t) {
+        StringBuilder b = new StringBuilder();
+        if (t.options().idleTimeout() != null) {
+            b.append("; idle_timeout = true (@idletime_precision(").append(t.options().idleTimeout().precisionBits()).append("))");
+        }
+        AlgorithmicTcam a = t.options().algorithmic();
+        if (a != null && a.kind() == AlgorithmicTcam.Kind.ALPM) {
+            b.append("; implementation = Alpm(number_partitions = ").append(a.partitions()).append(", subtrees_per_partition = ")
+                    .append(a.subtreesPerPartition()).append(")");
+        } else if (a != null) {
+            b.append("; @atcam_partition_index(\"").append(a.partitionIndex().name()).append("\") @atcam_number_partitions(")
+                    .append(a.partitions()).append(")");
+        }
+        return b.toString();
     }
 }

@@ -30,6 +30,7 @@ import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableActions;
+import dev.rmtemu.model.table.TableOptions;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -517,13 +518,19 @@ public final class ProgramBuilder {
         /** As above, with the entries the program fixes (P4's {@code const entries}: the control plane cannot change them). */
         public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
                                 List<MatchTable.ConstEntry> constEntries, Field... key) {
+            return table(tableName, kind, size, actionDataBits, actions, constEntries, TableOptions.NONE, key);
+        }
+
+        /** As above, with an idle timeout and/or an ALPM or ATCAM shape (P4's {@code idle_timeout}, {@code implementation = Alpm(...)}). */
+        public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
+                                List<MatchTable.ConstEntry> constEntries, TableOptions options, Field... key) {
             checkOpen();
             for (Field f : key) {
                 checkVisible(gress, f, "table " + tableName);
             }
             claim(tableName);
             MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress,
-                    StageProgram.UNPLACED, constEntries, actions);
+                    StageProgram.UNPLACED, constEntries, actions, options);
             tables.add(t);
             ctlTables.add(t);
             return t;
@@ -709,13 +716,19 @@ public final class ProgramBuilder {
         /** As above, with action data of {@code actionDataBits} (at least the widest action's parameters). */
         public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
                                  Field... key) {
+            return table(tableName, kind, size, actionDataBits, actions, TableOptions.NONE, key);
+        }
+
+        /** As above, with an idle timeout and/or an ALPM or ATCAM shape ({@link TableOptions}). */
+        public MatchTable table(String tableName, MatchKind kind, int size, int actionDataBits, TableActions actions,
+                                TableOptions options, Field... key) {
             checkOpen();
             for (Field f : key) {
                 checkVisible(f, "table " + tableName);
             }
             claim(tableName);
             MatchTable t = new MatchTable(tables.size(), tableName, kind, Arrays.asList(key), size, actionDataBits, gress, number,
-                    List.of(), actions);
+                    List.of(), actions, options);
             tables.add(t);
             stageTables.add(t);
             return t;

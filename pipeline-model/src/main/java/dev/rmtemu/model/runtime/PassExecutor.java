@@ -3,6 +3,7 @@ package dev.rmtemu.model.runtime;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.ir.IrInterpreter;
 import dev.rmtemu.model.program.StageDecl;
+import dev.rmtemu.model.table.HitClock;
 import dev.rmtemu.model.table.TableState;
 
 import java.util.List;
@@ -20,6 +21,7 @@ public final class PassExecutor {
     /** Generated code per gress, or null on the interpreter backend. */
     private final GressCode[] codes;
     private final PipelineState state;
+    private final HitClock hitClock;
     private final TableState[] tables;
     private long pass;
 
@@ -32,6 +34,7 @@ public final class PassExecutor {
         this.ctx = new StageContext(state, enforce);
         this.state = state;
         this.tables = state.tableStates();
+        this.hitClock = state.hitClock();
         this.codes = new GressCode[Gress.values().length];
         if (backend == Backend.COMPILED) {
             for (Gress g : Gress.values()) {
@@ -54,6 +57,8 @@ public final class PassExecutor {
 
     /** Runs one pass of packet {@code packetNumber} through {@code gress} of {@code pipe}. */
     public void run(Phv phv, int pipe, Gress gress, long packetNumber) {
+        // a hit on a table with an idle timeout is stamped with the pass's time
+        hitClock.nowNs(phv.nowNs());
         GressCode code = codes[gress.ordinal()];
         if (code != null) {
             RegisterFile f = state.registers(pipe, gress);

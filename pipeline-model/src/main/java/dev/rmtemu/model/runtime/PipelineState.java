@@ -13,6 +13,7 @@ import java.util.List;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.HitClock;
 import dev.rmtemu.model.table.TableState;
 
 /**
@@ -30,6 +31,8 @@ public final class PipelineState {
     private final TableState[] tables;
     /** Members and groups of each action profile, by id (installed symmetrically, like table entries). */
     private final ActionProfileState[] profiles;
+    /** The time of the pass running, which a hit stamps on an entry of a table with an idle timeout. */
+    private final HitClock hitClock = new HitClock();
     /** What the control plane's counter reads returned, in the order they ran (see {@link #noteCounterRead}). */
     private final List<CounterRead> counterReads = new ArrayList<>();
 
@@ -53,7 +56,7 @@ public final class PipelineState {
         }
         tables = new TableState[program.tables().size()];
         for (MatchTable t : program.tables()) {
-            tables[t.id()] = new TableState(t);
+            tables[t.id()] = new TableState(t, hitClock);
             for (MatchTable.ConstEntry e : t.constEntries()) {
                 long[] packed = pack(t, e.key());
                 tables[t.id()].addExact(packed[0], packed[1], e.action(), e.data());
@@ -73,6 +76,11 @@ public final class PipelineState {
 
     public StageProgram program() {
         return program;
+    }
+
+    /** The emulated time table hits are stamped with (idle timeout): the engine's pass executor sets it before each pass. */
+    public HitClock hitClock() {
+        return hitClock;
     }
 
     public int pipes() {

@@ -27,6 +27,7 @@ public final class MatchTable {
     private final int stage;
     private final List<ConstEntry> constEntries;
     private final TableActions actions;
+    private final TableOptions options;
 
     /** A constant exact entry: one value per key field (in key order), the action it selects and its action data. */
     public record ConstEntry(long[] key, int action, long data) {
@@ -55,6 +56,13 @@ public final class MatchTable {
     /** A table whose actions the control plane names ({@code actions}: each within {@code actionDataBits}). */
     public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
                       List<ConstEntry> constEntries, TableActions actions) {
+        this(id, name, kind, key, size, actionDataBits, gress, stage, constEntries, actions, TableOptions.NONE);
+    }
+
+    /** As above, with an idle timeout and/or an ALPM or ATCAM shape ({@link TableOptions}). */
+    public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
+                      List<ConstEntry> constEntries, TableActions actions, TableOptions options) {
+        this.options = checkOptions(name, kind, key, options);
         this.id = id;
         this.name = name;
         this.kind = kind;
@@ -167,6 +175,28 @@ public final class MatchTable {
     /** The actions the control plane names ({@link TableActions#NONE} when the program declares none). */
     public TableActions actions() {
         return actions;
+    }
+
+    /** The table's idle timeout and algorithmic TCAM shape ({@link TableOptions#NONE} for a plain table). */
+    public TableOptions options() {
+        return options;
+    }
+
+    /** An ALPM is an LPM table; an ATCAM a ternary table whose key holds its partition index. */
+    private static TableOptions checkOptions(String name, MatchKind kind, List<Field> key, TableOptions options) {
+        if (options == null) {
+            return TableOptions.NONE;
+        }
+        AlgorithmicTcam a = options.algorithmic();
+        if (a != null && a.kind() == AlgorithmicTcam.Kind.ALPM && kind != MatchKind.LPM) {
+            throw new IllegalArgumentException("table " + name + ": an Alpm implementation needs an LPM table (exactly one lpm key)");
+        }
+        if (a != null && a.kind() == AlgorithmicTcam.Kind.ATCAM
+                && (kind != MatchKind.TERNARY || !key.contains(a.partitionIndex()))) {
+            throw new IllegalArgumentException("table " + name + ": an ATCAM is a ternary table whose key holds its partition index "
+                    + a.partitionIndex().name());
+        }
+        return options;
     }
 
     /** The entries the program fixes (empty: the control plane installs them all). */

@@ -67,9 +67,17 @@ public final class TableState {
     private final long[] fieldMask;
     /** The action profile this table's entries point into (its implementation); null for a direct table. */
     private MemberSelection profile;
+    /** Idle timeout: each entry's last hit and TTL, by handle; null for a table without one. */
+    private final EntryAging aging;
 
     public TableState(MatchTable table) {
+        this(table, new HitClock());
+    }
+
+    /** A table whose entries, if it declares an idle timeout, are stamped with {@code clock}'s time when hit. */
+    public TableState(MatchTable table, HitClock clock) {
         this.table = table;
+        this.aging = table.options().idleTimeout() == null ? null : new EntryAging(clock, table.size());
         int n = table.size();
         // one more entry (and slot) than the capacity: the default action's
         valueHi = new long[n + 1];
@@ -117,6 +125,40 @@ public final class TableState {
         return table;
     }
 
+    /** The entries' hit times and TTLs (idle timeout), or null when the table declares none. */
+    public EntryAging aging() {
+        return aging;
+    }
+
+    /** The handle of the exact entry of this key, or -1. */
+    public int handleOfExact(long keyHi, long keyLo) {
+        require(MatchKind.EXACT);
+        return findExact(keyHi, keyLo);
+    }
+
+    /** The handle of the ternary entry with this value, mask and priority, or -1. */
+    public int handleOfTernary(long keyHi, long keyLo, long mHi, long mLo, int prio) {
+        require(MatchKind.TERNARY);
+        int e = masked(keyHi & mHi, keyLo & mLo, mHi, mLo, prio);
+        return e < 0 ? -1 : handle[e];
+    }
+
+    /** The handle of the LPM entry of this prefix, or -1. */
+    public int handleOfLpm(long keyHi, long keyLo, int prefixLen) {
+        require(MatchKind.LPM);
+        long[] m = lpmMask(prefixLen);
+        int e = masked(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen);
+        return e < 0 ? -1 : handle[e];
+    }
+
+    /** The handle of the range entry with these bounds and priority, or -1. */
+    public int handleOfRange(long[] lo, long[] hi, int prio) {
+        require(MatchKind.RANGE);
+        checkBounds(lo, hi);
+        int e = ranged(lo, hi, prio);
+        return e < 0 ? -1 : handle[e];
+    }
+
     public int count() {
         return count;
     }
@@ -138,6 +180,9 @@ public final class TableState {
         usedExact.set(e);
         count++;
         handle[e] = e;
+        if (aging != null) {
+            aging.forget(e);
+        }
         valueHi[e] = keyHi;
         valueLo[e] = keyLo;
         actionId[e] = action;
@@ -273,6 +318,9 @@ public final class TableState {
         }
         Arrays.fill(slots, hole << SLOT_SHIFT, (hole + 1) << SLOT_SHIFT, 0);
         usedExact.clear(e);
+        if (aging != null) {
+            aging.forget(e);
+        }
         count--;
         return true;
     }
@@ -340,6 +388,9 @@ public final class TableState {
         System.arraycopy(actionId, e + 1, actionId, e, tail);
         System.arraycopy(actionData, e + 1, actionData, e, tail);
         usedMasked.clear(handle[e]);
+        if (aging != null) {
+            aging.forget(handle[e]);
+        }
         System.arraycopy(handle, e + 1, handle, e, tail);
         if (rangeLo != null) {
             System.arraycopy(rangeLo, (e + 1) * fields, rangeLo, e * fields, tail * fields);
@@ -403,6 +454,9 @@ public final class TableState {
         int h = usedMasked.nextClearBit(0); // a removed entry's handle is reused first, as for exact entries
         usedMasked.set(h);
         handle[pos] = h;
+        if (aging != null) {
+            aging.forget(h);
+        }
         valueHi[pos] = vHi;
         valueLo[pos] = vLo;
         maskHi[pos] = mHi;
@@ -478,6 +532,9 @@ public final class TableState {
      */
     public int lookupExactSlot(long keyHi, long keyLo) {
         int s = findSlot(keyHi, keyLo);
+        if (s >= 0 && aging != null) {
+            aging.hit(slotEntry(s));
+        }
         return s >= 0 ? s : defaultSlot;
     }
 
@@ -505,6 +562,9 @@ public final class TableState {
     public int lookup(long keyHi, long keyLo) {
         if (slots != null) {
             int e = findExact(keyHi, keyLo);
+            if (e >= 0 && aging != null) {
+                aging.hit(e);
+            }
             return e >= 0 ? e : defaultEntry;
         }
         if (rangeLo != null) {
@@ -512,6 +572,9 @@ public final class TableState {
         }
         for (int e = 0; e < count; e++) {
             if ((keyLo & maskLo[e]) == valueLo[e] && (keyHi & maskHi[e]) == valueHi[e]) {
+                if (aging != null) {
+                    aging.hit(handle[e]);
+                }
                 return e;
             }
         }
@@ -528,6 +591,9 @@ public final class TableState {
                 hit = Long.compareUnsigned(v, rangeLo[at + i]) >= 0 && Long.compareUnsigned(v, rangeHi[at + i]) <= 0;
             }
             if (hit) {
+                if (aging != null) {
+                    aging.hit(handle[e]);
+                }
                 return e;
             }
         }
@@ -584,6 +650,9 @@ public final class TableState {
     /** Removes every entry (the default action stays, as P4's table_clear leaves it). */
     public void clear() {
         count = 0;
+        if (aging != null) {
+            aging.forgetAll();
+        }
         usedExact.clear();
         usedMasked.clear();
         if (slots != null) {

@@ -49,6 +49,12 @@ import dev.rmtemu.model.UserError;
  *                                  distributor (RangeEntries::MULTIRANGE_DISTRIBUTION_LIMIT: 8); optional, 1 (no expansion)
  * @param rangeEntryPercent         share of a range table's entries sized as needing the most lines, the rest one line
  *                                  each (RangeEntries::RANGE_ENTRY_PERCENTAGE: 25); optional, 0
+ * @param atcamPartitionRamsPerRow  RAMs of partition depth one ATCAM logical table holds; a deeper ATCAM takes more
+ *                                  logical tables (mau/memories.h Memories::MAX_PARTITION_RAMS_PER_ROW: 5, used by
+ *                                  resource_estimate.cpp StageUseEstimate::calculate_partition_sizes); optional, unlimited
+ * @param idleSweepIntervalNs       how often the idle-time sweep looks at the entries' idle bits: p4c's finest
+ *                                  {@code idletime_interval} (pragmas.cpp PragmaIdletimeInterval, value 0: 6.5 ms; the
+ *                                  driver programs it from the notify mode's query interval); optional, 6,500,000
  */
 public record MauResources(
         int sramRows,
@@ -84,13 +90,18 @@ public record MauResources(
         int statsAlus,
         int rangeMaxNibbles,
         int rangeMaxLinesPerEntry,
-        int rangeEntryPercent) {
+        int rangeEntryPercent,
+        int atcamPartitionRamsPerRow,
+        int idleSweepIntervalNs) {
 
     private static final int U = TargetProfile.UNLIMITED;
 
     /** No Tofino layout rules at all (also what a profile without a "mau" object gets). */
     public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, U, U, 0, 0, U, 1, U, U, U, U,
-            0, U, 1, U, U, U, U, U, U, U, U, 0, U, U, 1, 0);
+            0, U, 1, U, U, U, U, U, U, U, U, 0, U, U, 1, 0, U, MauResources.DEFAULT_IDLE_SWEEP_NS);
+
+    /** The idle-time sweep interval a profile that names none gets: p4c's idletime_interval 0, 6.5 ms. */
+    public static final int DEFAULT_IDLE_SWEEP_NS = 6_500_000;
 
     /** RAMs on the left side of the array (ternary indirection lives only here), or UNLIMITED. */
     public int leftSideRams() {
@@ -147,7 +158,13 @@ public record MauResources(
                 count(mau, "instructionColours", source), count(mau, "instructionReserved", source),
                 count(mau, "statsAlus", source),
                 optional(mau, "rangeMaxNibbles", U, source), optional(mau, "rangeMaxLinesPerEntry", 1, source),
-                optional(mau, "rangeEntryPercent", 0, source));
+                optional(mau, "rangeEntryPercent", 0, source),
+                optional(mau, "atcamPartitionRamsPerRow", U, source),
+                optional(mau, "idleSweepIntervalNs", DEFAULT_IDLE_SWEEP_NS, source));
+        if (m.atcamPartitionRamsPerRow == 0 || m.idleSweepIntervalNs == 0 || m.idleSweepIntervalNs == U) {
+            throw new UserError(source + ": mau: atcamPartitionRamsPerRow and idleSweepIntervalNs must be positive (and the sweep"
+                    + " interval a number)");
+        }
         if (m.rangeMaxLinesPerEntry == 0 || (m.rangeEntryPercent != U && m.rangeEntryPercent > 100)) {
             throw new UserError(source + ": mau: rangeMaxLinesPerEntry must be positive and rangeEntryPercent 0..100");
         }

@@ -121,6 +121,8 @@ final class ControlLowering {
     private final Map<String, HashUnit> hashUnits = new HashMap<>();
     /** Counters and meters (ExternLowering). */
     private final ExternLowering externs;
+    /** Idle timeouts and Alpm implementations of the control's tables. */
+    private final TableOptionsLowering tableOptions;
     private final Map<String, Declaration.Instantiation> polynomials = new HashMap<>();
     /** Local variables in scope (a block's declarations end with it), each a metadata field of the gress. */
     private Map<String, Field> locals = new HashMap<>();
@@ -162,6 +164,7 @@ final class ControlLowering {
         this.control = control;
         this.fields = fields;
         this.externs = new ExternLowering(types, c, control.name());
+        this.tableOptions = new TableOptionsLowering(types);
     }
 
     /**
@@ -302,7 +305,7 @@ final class ControlLowering {
             }
             case "CRCPolynomial" -> polynomials.put(in.name(), in);
             default -> {
-                if (!externs.declare(in)) {
+                if (!externs.declare(in) && !tableOptions.declare(in)) {
                     throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
                 }
             }
@@ -460,6 +463,7 @@ final class ControlLowering {
         int dataBits = 0;
         List<TableProperty.Property> direct = new ArrayList<>();
         List<Field> selectorKey = new ArrayList<>();
+        List<TableProperty.Property> optionProperties = new ArrayList<>();
         for (TableProperty p : t.properties()) {
             if (p instanceof TableProperty.Key k) {
                 for (TableProperty.KeyElement e : k.elements()) {
@@ -494,6 +498,10 @@ final class ControlLowering {
                         defaultConst = pr.constant();
                     }
                     default -> {
+                        if (tableOptions.handles(pr)) {
+                            optionProperties.add(pr);
+                            continue;
+                        }
                         if (!ExternLowering.isDirectProperty(pr)) {
                             throw new Refusal(pr.position(), "table property " + pr.name() + " is not supported by the lowering yet");
                         }
@@ -512,7 +520,8 @@ final class ControlLowering {
         }
         List<MatchTable.ConstEntry> constEntries = entries == null ? List.of() : constEntries(t, entries, kind, key, named);
         MatchTable m = c.table(t.name(), kind, Math.max(size, constEntries.size()), dataBits,
-                new TableActions(named, defaultName, defaultConst), constEntries, key.toArray(new Field[0]));
+                new TableActions(named, defaultName, defaultConst), constEntries, tableOptions.options(t, kind, optionProperties),
+                key.toArray(new Field[0]));
         pin(t.annotations(), t.name());
         externs.selectorKey(t, selectorKey);
         for (TableProperty.Property pr : direct) {
