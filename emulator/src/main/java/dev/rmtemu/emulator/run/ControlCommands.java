@@ -45,6 +45,10 @@ final class ControlCommands {
         r.put("counter_read", new Row("COUNTER INDEX", false, (ControlCommand.AtLine) ExternOps::counterRead));
         r.put("counter_reset", new Row("COUNTER", false, ExternOps::counterReset));
         r.put("meter_set_rates", new Row("METER INDEX RATE:BURST RATE:BURST", false, ExternOps::meterSetRates));
+        r.put("lpf_set_params", new Row("LPF INDEX " + String.join("=... ", FilterOps.LPF_FIELDS) + "=...", false,
+                FilterOps::lpfSetParams));
+        r.put("wred_set_params", new Row("WRED INDEX " + String.join("=... ", FilterOps.WRED_FIELDS) + "=...", false,
+                FilterOps::wredSetParams));
         r.put("pvs_add", new Row("VALUE_SET VALUE[&&&MASK]", false, ControlCommands::valueSetAdd));
         r.put("pvs_clear", new Row("VALUE_SET", false, ControlCommands::valueSetClear));
         return Collections.unmodifiableMap(r);
