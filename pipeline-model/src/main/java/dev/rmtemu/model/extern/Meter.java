@@ -77,6 +77,11 @@ public final class Meter {
         this.table = table;
     }
 
+    /** This extern placed in {@code stage} (a direct one with its placed table), every other property kept. */
+    public Meter placed(int atStage, MatchTable placedTable) {
+        return new Meter(id, name, type, algorithm, size, gress, atStage, placedTable, outputBits, dropValue, noDropValue);
+    }
+
     /** The widest value an LPF passes through: the meter ALU's 32-bit data path. */
     public static final int MAX_OUTPUT_BITS = 32;
 
