@@ -134,6 +134,7 @@ public final class SwitchEngine {
     private final int tmPorts;
     private final Field fIngressPort;
     private final Field fIngressTstamp;
+    private final Field fIngressGlobalTstamp;
     private final Field fEgressPortOut;
     private final Field fQid;
     private final Field fMcast;
@@ -273,6 +274,7 @@ public final class SwitchEngine {
         this.metadataSlots = meta.stream().mapToInt(Integer::intValue).toArray();
         fIngressPort = program.intrinsic(Intrinsic.INGRESS_PORT);
         fIngressTstamp = program.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
+        fIngressGlobalTstamp = program.intrinsic(Intrinsic.INGRESS_GLOBAL_TSTAMP);
         fEgressPortOut = program.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         fQid = program.intrinsic(Intrinsic.QID);
         fMcast = program.intrinsic(Intrinsic.MCAST_GRP);
@@ -838,6 +840,9 @@ public final class SwitchEngine {
         }
         // counters count the frame's bytes, meters fill their buckets by the time the parser took the packet
         phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(p));
+        if (fIngressGlobalTstamp != null) {
+            phv.load(fIngressGlobalTstamp, phv.nowNs()); // the ingress parser's time, as the meters'
+        }
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
         if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
             phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));
