@@ -88,6 +88,15 @@ class P4FiltersTest {
     }
 
     @Test
+    void aDirectLpfBelongsToTheTableItsFiltersPropertyNames() {
+        StageProgram p = placed(P4RouterTest.resource("filtered_forwarder.p4")
+                .replace("DirectWred<bit<16>>(8w1, 8w0) early_drop;", "DirectLpf<bit<16>>() early_drop;"));
+        Meter lpf = p.meter("early_drop");
+        assertEquals(List.of(Meter.Algorithm.LPF, 16, true, "dmac", 0), List.of(lpf.algorithm(), lpf.outputBits(), lpf.direct(),
+                lpf.table().name(), lpf.stage()));
+    }
+
+    @Test
     void aDirectFilterNoTableNamesIsRefusedWithItsPlace() {
         String text = P4RouterTest.resource("filtered_forwarder.p4").replace("        filters = early_drop;\n", "")
                 .replace("        ig_md.mark = early_drop.execute(hdr.sample.depth);\n", "");
