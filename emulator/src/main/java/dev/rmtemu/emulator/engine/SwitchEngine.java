@@ -212,7 +212,7 @@ public final class SwitchEngine {
     private long lastArrival;
     private long now;
 
-    private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template) {
+    private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template, boolean untilInputEnds) {
     }
 
     /** Frame bytes each packet in this switch keeps (the snap length). */
@@ -524,11 +524,23 @@ public final class SwitchEngine {
         if (pipe < 0 || pipe >= profile.pipes() || periodCycles < 1) {
             throw new UserError("packet generator: pipe " + pipe + " / period " + periodCycles + " invalid");
         }
-        generators.add(new Generator(pipe, periodCycles, count, template));
+        generators.add(new Generator(pipe, periodCycles, count, template, false));
         genEmitted = Arrays.copyOf(genEmitted, generators.size());
         genStopped = Arrays.copyOf(genStopped, generators.size());
         events.schedule(startCycle, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_GENERATOR, generators.size() - 1);
         return generators.size() - 1;
+    }
+
+    /**
+     * A periodic generator, as {@link #packetGenerator} with no count, that fires while the
+     * input lasts: it stops when the drain begins (the trace is over), so several of them never
+     * keep a drain alive. Tofino's pktgen timer applications run so.
+     */
+    public int packetGeneratorUntilInputEnds(int pipe, long startCycle, long periodCycles, Consumer<PacketRecord> template) {
+        int handle = packetGenerator(pipe, startCycle, periodCycles, 0, template);
+        Generator g = generators.get(handle);
+        generators.set(handle, new Generator(g.pipe(), g.periodCycles(), 0, g.template(), true));
+        return handle;
     }
 
     /**
@@ -754,7 +766,7 @@ public final class SwitchEngine {
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
-        if (genStopped[index] || g.count() == 0 && draining && onlyWithinRunOpsPending()) {
+        if (genStopped[index] || g.untilInputEnds() && draining || g.count() == 0 && draining && onlyWithinRunOpsPending()) {
             return; // an unbounded generator stops once the drain finds nothing else to do
         }
         genRecord.clear();

@@ -28,6 +28,9 @@ final class SwitchControl {
     /** Node handle -> the group it is associated with. */
     final Map<Integer, Integer> nodeGroup = new HashMap<>();
 
+    /** The packet generator's buffer and applications the script configured. */
+    final PktgenCommands.State pktgen = new PktgenCommands.State();
+
     /** A level-1 multicast node as mc_node_create made it: its replication id and ports. */
     record McNode(int rid, int[] ports) {
     }
