@@ -134,6 +134,7 @@ public final class SwitchEngine {
     private final int tmPorts;
     private final Field fIngressPort;
     private final Field fIngressTstamp;
+    private final Field fIngressGlobalTstamp;
     private final Field fEgressPortOut;
     private final Field fQid;
     private final Field fMcast;
@@ -211,7 +212,7 @@ public final class SwitchEngine {
     private long lastArrival;
     private long now;
 
-    private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template) {
+    private record Generator(int pipe, long periodCycles, long count, Consumer<PacketRecord> template, boolean untilInputEnds) {
     }
 
     /** Frame bytes each packet in this switch keeps (the snap length). */
@@ -273,6 +274,7 @@ public final class SwitchEngine {
         this.metadataSlots = meta.stream().mapToInt(Integer::intValue).toArray();
         fIngressPort = program.intrinsic(Intrinsic.INGRESS_PORT);
         fIngressTstamp = program.intrinsic(Intrinsic.INGRESS_MAC_TSTAMP);
+        fIngressGlobalTstamp = program.intrinsic(Intrinsic.INGRESS_GLOBAL_TSTAMP);
         fEgressPortOut = program.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         fQid = program.intrinsic(Intrinsic.QID);
         fMcast = program.intrinsic(Intrinsic.MCAST_GRP);
@@ -522,11 +524,23 @@ public final class SwitchEngine {
         if (pipe < 0 || pipe >= profile.pipes() || periodCycles < 1) {
             throw new UserError("packet generator: pipe " + pipe + " / period " + periodCycles + " invalid");
         }
-        generators.add(new Generator(pipe, periodCycles, count, template));
+        generators.add(new Generator(pipe, periodCycles, count, template, false));
         genEmitted = Arrays.copyOf(genEmitted, generators.size());
         genStopped = Arrays.copyOf(genStopped, generators.size());
         events.schedule(startCycle, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_GENERATOR, generators.size() - 1);
         return generators.size() - 1;
+    }
+
+    /**
+     * A periodic generator, as {@link #packetGenerator} with no count, that fires while the
+     * input lasts: it stops when the drain begins (the trace is over), so several of them never
+     * keep a drain alive. Tofino's pktgen timer applications run so.
+     */
+    public int packetGeneratorUntilInputEnds(int pipe, long startCycle, long periodCycles, Consumer<PacketRecord> template) {
+        int handle = packetGenerator(pipe, startCycle, periodCycles, 0, template);
+        Generator g = generators.get(handle);
+        generators.set(handle, new Generator(g.pipe(), g.periodCycles(), 0, g.template(), true));
+        return handle;
     }
 
     /**
@@ -752,7 +766,7 @@ public final class SwitchEngine {
 
     private void generate(long c, int index) {
         Generator g = generators.get(index);
-        if (genStopped[index] || g.count() == 0 && draining && onlyWithinRunOpsPending()) {
+        if (genStopped[index] || g.untilInputEnds() && draining || g.count() == 0 && draining && onlyWithinRunOpsPending()) {
             return; // an unbounded generator stops once the drain finds nothing else to do
         }
         genRecord.clear();
@@ -838,6 +852,9 @@ public final class SwitchEngine {
         }
         // counters count the frame's bytes, meters fill their buckets by the time the parser took the packet
         phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(p));
+        if (fIngressGlobalTstamp != null) {
+            phv.load(fIngressGlobalTstamp, phv.nowNs()); // the ingress parser's time, as the meters'
+        }
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
         if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
             phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));

@@ -52,6 +52,14 @@ final class ControlCommands {
         r.put("counter_read", new Row("COUNTER INDEX", false, (ControlCommand.AtLine) ExternOps::counterRead));
         r.put("counter_reset", new Row("COUNTER", false, ExternOps::counterReset));
         r.put("meter_set_rates", new Row("METER INDEX RATE:BURST RATE:BURST", false, ExternOps::meterSetRates));
+        r.put("lpf_set_params", new Row("LPF INDEX " + String.join("=... ", FilterOps.LPF_FIELDS) + "=...", false,
+                FilterOps::lpfSetParams));
+        r.put("wred_set_params", new Row("WRED INDEX " + String.join("=... ", FilterOps.WRED_FIELDS) + "=...", false,
+                FilterOps::wredSetParams));
+        r.put("pktgen_pkt_buffer", new Row("OFFSET HEX", true, PktgenCommands::buffer));
+        r.put("pktgen_app_timer", new Row("APP_ID timer_nanosec=NS pkt_len=N [FIELD=VALUE...]", true, PktgenCommands::timer));
+        r.put("pktgen_app_port_down", new Row("APP_ID pkt_len=N [FIELD=VALUE...]", true, PktgenCommands::portDownApp));
+        r.put("port_down", new Row("PORT", false, (ControlCommand.AtLine) PktgenCommands::portDown));
         r.put("pvs_add", new Row("VALUE_SET VALUE[&&&MASK]", false, ControlCommands::valueSetAdd));
         r.put("pvs_clear", new Row("VALUE_SET", false, ControlCommands::valueSetClear));
         return Collections.unmodifiableMap(r);

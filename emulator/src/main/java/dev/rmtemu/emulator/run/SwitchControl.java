@@ -30,6 +30,9 @@ final class SwitchControl {
     /** Action profile name -> the members and groups the script created in it. */
     final Map<String, IndirectCommands.Created> profiles = new HashMap<>();
 
+    /** The packet generator's buffer and applications the script configured. */
+    final PktgenCommands.State pktgen = new PktgenCommands.State();
+
     /** A level-1 multicast node as mc_node_create made it: its replication id and ports. */
     record McNode(int rid, int[] ports) {
     }

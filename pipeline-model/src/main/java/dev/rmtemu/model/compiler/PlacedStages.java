@@ -105,8 +105,7 @@ final class PlacedStages {
             }
             for (Meter x : u.meters) {
                 if (!remap.containsKey(x)) {
-                    Meter c = new Meter(x.id(), x.name(), x.type(), x.algorithm(), x.size(), x.gress(), u.stage,
-                            x.direct() ? (MatchTable) remap.get(x.table()) : null);
+                    Meter c = x.placed(u.stage, x.direct() ? (MatchTable) remap.get(x.table()) : null);
                     remap.put(x, c);
                     meters.set(x.id(), c);
                     sp.meters.add(c);

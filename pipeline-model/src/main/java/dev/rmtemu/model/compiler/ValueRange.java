@@ -1,6 +1,5 @@
 package dev.rmtemu.model.compiler;
 
-import dev.rmtemu.model.extern.MeterColor;
 import dev.rmtemu.model.ir.Expr;
 
 /**
@@ -19,7 +18,7 @@ final class ValueRange {
     private static final Expr.Visitor<Long> MAX = new Expr.Visitor<>() {
         @Override
         public Long meterOut(Expr.MeterOut x) {
-            return (long) MeterColor.RED; // the largest colour
+            return x.meter().maxOutput(); // the largest colour, LPF value or WRED decision
         }
 
         @Override

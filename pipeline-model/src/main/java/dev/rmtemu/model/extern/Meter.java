@@ -17,7 +17,18 @@ public final class Meter {
         /** RFC 2698, two-rate three-colour marker: CIR/CBS and PIR/PBS (Tofino's meters). */
         TRTCM,
         /** RFC 2697, single-rate three-colour marker: CIR, CBS and EBS. */
-        SRTCM
+        SRTCM,
+        /**
+         * TNA's {@code Lpf<T, I>} / {@code DirectLpf<T>}: a low-pass filter of the value it is
+         * given ({@link LpfCells}); p4c makes it a meter ({@code IR::MAU::Meter} with
+         * implementation "lpf", bf-p4c/mau/extract_maupipe.cpp {@code createAttached}).
+         */
+        LPF,
+        /**
+         * TNA's {@code Wred<T, I>} / {@code DirectWred<T>}: random early detection on the value it
+         * is given ({@link WredCells}); a meter with implementation "wred" in p4c (same function).
+         */
+        WRED
     }
 
     private final int id;
@@ -28,8 +39,31 @@ public final class Meter {
     private final Gress gress;
     private final int stage;
     private final MatchTable table;
+    /** The output's width: 8 for a colour or a WRED decision, T's for an LPF. */
+    private final int outputBits;
+    /** A WRED's two outputs (its constructor's drop_value and no_drop_value); 0 for the others. */
+    private final int dropValue;
+    private final int noDropValue;
 
     public Meter(int id, String name, MeterType type, Algorithm algorithm, int size, Gress gress, int stage, MatchTable table) {
+        this(id, name, type, algorithm, size, gress, stage, table, 8, 0, 0);
+    }
+
+    /**
+     * A meter-ALU extern of any kind: {@code outputBits} is an LPF's T, {@code dropValue} and
+     * {@code noDropValue} a WRED's constructor arguments (bit&lt;8&gt; each).
+     */
+    public Meter(int id, String name, MeterType type, Algorithm algorithm, int size, Gress gress, int stage, MatchTable table,
+                 int outputBits, int dropValue, int noDropValue) {
+        if (outputBits < 1 || outputBits > MAX_OUTPUT_BITS) {
+            throw new IllegalArgumentException("meter " + name + ": output of " + outputBits + " bits, not 1.." + MAX_OUTPUT_BITS);
+        }
+        if (dropValue < 0 || dropValue > 255 || noDropValue < 0 || noDropValue > 255) {
+            throw new IllegalArgumentException("wred " + name + ": drop and no-drop values are bit<8>");
+        }
+        this.outputBits = outputBits;
+        this.dropValue = dropValue;
+        this.noDropValue = noDropValue;
         if (size < 1) {
             throw new IllegalArgumentException("meter " + name + ": size must be positive");
         }
@@ -41,6 +75,50 @@ public final class Meter {
         this.gress = gress;
         this.stage = stage;
         this.table = table;
+    }
+
+    /** This extern placed in {@code stage} (a direct one with its placed table), every other property kept. */
+    public Meter placed(int atStage, MatchTable placedTable) {
+        return new Meter(id, name, type, algorithm, size, gress, atStage, placedTable, outputBits, dropValue, noDropValue);
+    }
+
+    /** The widest value an LPF passes through: the meter ALU's 32-bit data path. */
+    public static final int MAX_OUTPUT_BITS = 32;
+
+    /** True for an LPF or a WRED (they filter a value; meters mark colours). */
+    public boolean filtersValue() {
+        return algorithm == Algorithm.LPF || algorithm == Algorithm.WRED;
+    }
+
+    /** The output's width in bits. */
+    public int outputBits() {
+        return outputBits;
+    }
+
+    /** The largest value the extern outputs: RED for a meter, T's largest for an LPF, the larger WRED value. */
+    public long maxOutput() {
+        return switch (algorithm) {
+            case LPF -> (1L << outputBits) - 1;
+            case WRED -> Math.max(dropValue, noDropValue);
+            default -> MeterColor.RED;
+        };
+    }
+
+    public int dropValue() {
+        return dropValue;
+    }
+
+    public int noDropValue() {
+        return noDropValue;
+    }
+
+    /** What a P4 programmer calls it: meter, lpf or wred (messages). */
+    public String kind() {
+        return switch (algorithm) {
+            case LPF -> "lpf";
+            case WRED -> "wred";
+            default -> "meter";
+        };
     }
 
     public int id() {

@@ -38,10 +38,15 @@ public final class MeterCells {
     private final long[] tp;
     private final long[] lastNs;
     private final boolean[] set;
+    /** An LPF's or a WRED's cells (the meter ALU runs them instead of the buckets); null for a meter. */
+    private final LpfCells lpf;
+    private final WredCells wred;
 
     public MeterCells(Meter meter) {
         int n = meter.cells();
         this.meter = meter;
+        this.lpf = meter.algorithm() == Meter.Algorithm.LPF ? new LpfCells(meter) : null;
+        this.wred = meter.algorithm() == Meter.Algorithm.WRED ? new WredCells(meter) : null;
         this.srtcm = meter.algorithm() == Meter.Algorithm.SRTCM;
         cir = new long[n];
         pir = new long[n];
@@ -81,6 +86,10 @@ public final class MeterCells {
     /** Refuses rates the meter's marker cannot have (the same check {@link #setRates} makes), naming the cell. */
     public static void checkRates(Meter meter, int index, long committedRate, long committedBurst, long peakRate, long peakBurst) {
         String where = "meter " + meter.name() + "[" + index + "]";
+        if (meter.filtersValue()) {
+            throw new UserError(meter.kind() + " " + meter.name() + " is no meter: its cells take "
+                    + meter.kind() + "_set_params, not rates");
+        }
         if (committedRate < 0 || peakRate < 0 || committedBurst < 0 || peakBurst < 0) {
             throw new UserError(where + ": rates and bursts must not be negative");
         }
@@ -114,8 +123,24 @@ public final class MeterCells {
         return tp[index];
     }
 
+    /** An LPF's cells; null for any other meter-ALU extern. */
+    public LpfCells lpf() {
+        return lpf;
+    }
+
+    /** A WRED's cells; null for any other meter-ALU extern. */
+    public WredCells wred() {
+        return wred;
+    }
+
     /** Forgets every cell's rates. */
     public void reset() {
+        if (lpf != null) {
+            lpf.reset();
+        }
+        if (wred != null) {
+            wred.reset();
+        }
         Arrays.fill(set, false);
         Arrays.fill(cir, 0);
         Arrays.fill(pir, 0);
@@ -132,6 +157,13 @@ public final class MeterCells {
      * other than GREEN or YELLOW counts as RED.
      */
     public long execute(int i, long preColor, long units, long nowNs) {
+        // an LPF or a WRED takes the value the program gives where a meter takes the pre-colour
+        if (lpf != null) {
+            return lpf.execute(i, preColor, nowNs);
+        }
+        if (wred != null) {
+            return wred.execute(i, preColor, nowNs);
+        }
         if (!set[i]) {
             return MeterColor.GREEN;
         }

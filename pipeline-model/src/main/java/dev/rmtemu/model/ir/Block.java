@@ -126,6 +126,38 @@ public final class Block {
         return this;
     }
 
+    /**
+     * Runs an indirect LPF ({@code Lpf.execute(val, index)}) or WRED ({@code Wred.execute(val,
+     * index)}) on cell {@code index} with sample {@code value}; its output (the filtered value, or
+     * the WRED's drop or no-drop value) is {@link Ir#filterOutput}. The value rides where a
+     * meter's pre-colour does: the meter ALU's input.
+     */
+    public Block filter(Meter m, Expr value, Expr index) {
+        requireFilter(m);
+        if (m.direct()) {
+            throw new IllegalArgumentException(m.kind() + " " + m.name() + " is direct on table " + m.table().name()
+                    + ": its cell is the entry that hit, not an index");
+        }
+        stmts.add(new Stmt.ExecuteMeter(m, index, value, Ir.constant(0)));
+        return this;
+    }
+
+    /** Runs a direct LPF or WRED ({@code execute(val)}) on the entry that hit, inside an action of its table. */
+    public Block filterDirect(Meter m, Expr value) {
+        requireFilter(m);
+        if (!m.direct()) {
+            throw new IllegalArgumentException(m.kind() + " " + m.name() + " is indirect: run it at an index");
+        }
+        stmts.add(new Stmt.ExecuteMeter(m, Ir.constant(0), value, Ir.constant(0)));
+        return this;
+    }
+
+    private static void requireFilter(Meter m) {
+        if (!m.filtersValue()) {
+            throw new IllegalArgumentException("meter " + m.name() + " marks colours: run it with meter(...)");
+        }
+    }
+
     /** A gateway with only a true branch. */
     public Block when(Condition c, Consumer<Block> then) {
         return when(c, then, b -> { });

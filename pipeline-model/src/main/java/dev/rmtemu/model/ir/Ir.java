@@ -37,6 +37,11 @@ public final class Ir {
         return new Expr.MeterOut(m);
     }
 
+    /** What an LPF (the filtered value) or a WRED (its drop or no-drop value) gave the packet in this stage. */
+    public static Expr filterOutput(Meter m) {
+        return new Expr.MeterOut(m);
+    }
+
     public static Expr actionData(MatchTable t) {
         return new Expr.ActionData(t);
     }

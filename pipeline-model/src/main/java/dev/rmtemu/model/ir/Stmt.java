@@ -93,6 +93,8 @@ public sealed interface Stmt {
      * Runs a meter on cell {@code index} (a direct meter: the entry that hit; {@code index} is
      * the constant 0) with pre-colour {@code color} (GREEN for a colour-blind meter) and
      * {@code adjust} subtracted from the frame's bytes; its colour is {@link Expr.MeterOut}.
+     * An LPF or a WRED (also meter-ALU externs) takes its sample value in {@code color}, the
+     * meter ALU's input, and {@code adjust} is 0; its output is {@link Expr.MeterOut} too.
      */
     record ExecuteMeter(Meter meter, Expr index, Expr color, Expr adjust) implements Stmt {
         @Override

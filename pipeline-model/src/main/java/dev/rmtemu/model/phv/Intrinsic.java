@@ -35,13 +35,17 @@ public enum Intrinsic {
     /** A multicast copy's level-1 node RID (0 for a unicast packet). */
     EGRESS_RID("eg_intr_md.egress_rid", 16, Gress.EGRESS, false),
     ENQ_QDEPTH("eg_intr_md.enq_qdepth", 19, Gress.EGRESS, false),
-    ENQ_TSTAMP("eg_intr_md.enq_tstamp", 32, Gress.EGRESS, false),
+    /** The enqueue time in ns, as TNA's bit<18> (tofino1_base.p4): it wraps every 262,144 ns. */
+    ENQ_TSTAMP("eg_intr_md.enq_tstamp", 18, Gress.EGRESS, false),
     DEQ_QDEPTH("eg_intr_md.deq_qdepth", 19, Gress.EGRESS, false),
-    DEQ_TIMEDELTA("eg_intr_md.deq_timedelta", 32, Gress.EGRESS, false),
+    /** Time queued in ns, as TNA's bit<18> (tofino1_base.p4). */
+    DEQ_TIMEDELTA("eg_intr_md.deq_timedelta", 18, Gress.EGRESS, false),
     EGRESS_GLOBAL_TSTAMP("eg_prsr_md.global_tstamp", 48, Gress.EGRESS, false),
     PKT_LENGTH("eg_intr_md.pkt_length", 16, Gress.EGRESS, false),
     EGRESS_DROP_CTL("eg_intr_dprsr_md.drop_ctl", 3, Gress.EGRESS, false),
-    EGRESS_MIRROR_TYPE("eg_intr_dprsr_md.mirror_type", 3, Gress.EGRESS, false);
+    EGRESS_MIRROR_TYPE("eg_intr_dprsr_md.mirror_type", 3, Gress.EGRESS, false),
+    /** The time the ingress parser took the packet, in ns (TNA's ig_prsr_md.global_tstamp). */
+    INGRESS_GLOBAL_TSTAMP("ig_prsr_md.global_tstamp", 48, Gress.INGRESS, false);
 
     private final String p4Name;
     private final int width;

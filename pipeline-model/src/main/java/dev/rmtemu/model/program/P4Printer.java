@@ -104,6 +104,10 @@ public final class P4Printer {
                     + c.name() + ";" + (c.direct() ? "  // counters = " + c.name() + " on table " + c.table().name() : ""));
         }
         for (Meter m : d.meters()) {
+            if (m.filtersValue()) {
+                filterDeclaration(m);
+                continue;
+            }
             String rfc = m.algorithm() == Meter.Algorithm.TRTCM ? "RFC 2698 trTCM" : "RFC 2697 srTCM";
             line(2, (m.direct() ? "DirectMeter(MeterType_t." + m.type() + ") "
                     : "Meter<_>(" + m.size() + ", MeterType_t." + m.type() + ") ") + m.name() + ";  // " + rfc
@@ -113,6 +117,17 @@ public final class P4Printer {
         block(d.body(), 3);
         line(2, "}");
         line(1, "}");
+    }
+
+    /** An LPF or a WRED as TNA declares it. */
+    private void filterDeclaration(Meter m) {
+        boolean lpf = m.algorithm() == Meter.Algorithm.LPF;
+        String t = lpf ? "bit<" + m.outputBits() + ">" : "_";
+        String ctor = lpf ? "" : m.dropValue() + ", " + m.noDropValue();
+        String decl = m.direct()
+                ? (lpf ? "DirectLpf<" : "DirectWred<") + t + ">(" + ctor + ") "
+                : (lpf ? "Lpf<" : "Wred<") + t + ", _>(" + m.size() + (ctor.isEmpty() ? "" : ", " + ctor) + ") ";
+        line(2, decl + m.name() + ";" + (m.direct() ? "  // filters = " + m.name() + " on table " + m.table().name() : ""));
     }
 
     private void block(List<Stmt> stmts, int depth) {
@@ -128,6 +143,11 @@ public final class P4Printer {
 
                 @Override
                 public Void meter(Stmt.ExecuteMeter x) {
+                    if (x.meter().filtersValue()) {
+                        String args = x.color() + (x.meter().direct() ? "" : ", " + x.index());
+                        line(depth, x.meter().name() + ".out = " + x.meter().name() + ".execute(" + args + ");");
+                        return null;
+                    }
                     String color = Long.valueOf(0).equals(x.color().constantValue()) ? "" : "(MeterColor_t) " + x.color();
                     String args = x.meter().direct() ? color : x.index() + (color.isEmpty() ? "" : ", " + color);
                     line(depth, x.meter().name() + ".color = " + x.meter().name() + ".execute(" + args + ");");

@@ -408,6 +408,18 @@ public final class ProgramBuilder {
         return p;
     }
 
+    /** An LPF or a WRED (a meter-ALU extern, as p4c makes them meters), also listed in its stage's or control's {@code own} list. */
+    private Meter newFilter(String filterName, Meter.Algorithm algorithm, int size, int outputBits, int dropValue, int noDropValue,
+                            Gress gress, int stage, MatchTable t, List<Meter> own) {
+        checkOpen();
+        claim(filterName);
+        Meter m = new Meter(meters.size(), filterName, MeterType.PACKETS, algorithm, size, gress, stage, t,
+                outputBits, dropValue, noDropValue);
+        meters.add(m);
+        own.add(m);
+        return m;
+    }
+
     private void claim(String resource) {
         if (!resourceNames.add(resource)) {
             throw new IllegalArgumentException("name '" + resource + "' used twice in program " + name);
@@ -583,6 +595,30 @@ public final class ProgramBuilder {
             requireOwnTable(t, "action selector " + selectorName);
             return newActionProfile(profileName, size, new ActionProfile.Selector(selectorName, algorithm, hashBits, mode,
                     maxGroupSize, numGroups, Arrays.asList(selectorKey)), t, gress);
+        }
+
+        /** An indirect low-pass filter of {@code size} cells of {@code widthBits} (TNA {@code Lpf<bit<W>, _>(size)}), placed with its users. */
+        public Meter lpf(String lpfName, int widthBits, int size) {
+            return newFilter(lpfName, Meter.Algorithm.LPF, size, widthBits, 0, 0, gress, StageProgram.UNPLACED, null, ctlMeters);
+        }
+
+        /** A direct low-pass filter of a table of this control (TNA {@code DirectLpf<bit<W>>()}): one cell per entry. */
+        public Meter directLpf(String lpfName, int widthBits, MatchTable t) {
+            requireOwnTable(t, "direct lpf " + lpfName);
+            return newFilter(lpfName, Meter.Algorithm.LPF, t.size(), widthBits, 0, 0, gress, StageProgram.UNPLACED, t, ctlMeters);
+        }
+
+        /** An indirect WRED of {@code size} cells (TNA {@code Wred<_, _>(size, drop_value, no_drop_value)}), placed with its users. */
+        public Meter wred(String wredName, int size, int dropValue, int noDropValue) {
+            return newFilter(wredName, Meter.Algorithm.WRED, size, 8, dropValue, noDropValue, gress, StageProgram.UNPLACED, null,
+                    ctlMeters);
+        }
+
+        /** A direct WRED of a table of this control (TNA {@code DirectWred<_>(drop_value, no_drop_value)}). */
+        public Meter directWred(String wredName, int dropValue, int noDropValue, MatchTable t) {
+            requireOwnTable(t, "direct wred " + wredName);
+            return newFilter(wredName, Meter.Algorithm.WRED, t.size(), 8, dropValue, noDropValue, gress, StageProgram.UNPLACED, t,
+                    ctlMeters);
         }
 
         private void requireOwnTable(MatchTable t, String what) {
@@ -794,6 +830,28 @@ public final class ProgramBuilder {
             requireOwnTable(t, "action selector " + selectorName);
             return newActionProfile(profileName, size, new ActionProfile.Selector(selectorName, algorithm, hashBits, mode,
                     maxGroupSize, numGroups, Arrays.asList(selectorKey)), t, gress);
+        }
+
+        /** An indirect low-pass filter of {@code size} cells of {@code widthBits} (TNA {@code Lpf<bit<W>, _>(size)}). */
+        public Meter lpf(String lpfName, int widthBits, int size) {
+            return newFilter(lpfName, Meter.Algorithm.LPF, size, widthBits, 0, 0, gress, number, null, stageMeters);
+        }
+
+        /** A direct low-pass filter of a table of this stage (TNA {@code DirectLpf<bit<W>>()}): one cell per entry. */
+        public Meter directLpf(String lpfName, int widthBits, MatchTable t) {
+            requireOwnTable(t, "direct lpf " + lpfName);
+            return newFilter(lpfName, Meter.Algorithm.LPF, t.size(), widthBits, 0, 0, gress, number, t, stageMeters);
+        }
+
+        /** An indirect WRED of {@code size} cells (TNA {@code Wred<_, _>(size, drop_value, no_drop_value)}). */
+        public Meter wred(String wredName, int size, int dropValue, int noDropValue) {
+            return newFilter(wredName, Meter.Algorithm.WRED, size, 8, dropValue, noDropValue, gress, number, null, stageMeters);
+        }
+
+        /** A direct WRED of a table of this stage (TNA {@code DirectWred<_>(drop_value, no_drop_value)}). */
+        public Meter directWred(String wredName, int dropValue, int noDropValue, MatchTable t) {
+            requireOwnTable(t, "direct wred " + wredName);
+            return newFilter(wredName, Meter.Algorithm.WRED, t.size(), 8, dropValue, noDropValue, gress, number, t, stageMeters);
         }
 
         private void requireOwnTable(MatchTable t, String what) {

@@ -5,6 +5,7 @@ import dev.rmtemu.model.extern.ActionProfile;
 import dev.rmtemu.model.extern.ActionProfileState;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.CounterCells;
+import dev.rmtemu.model.extern.LpfType;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.phv.Gress;
 
@@ -201,6 +202,32 @@ public final class PipelineState {
         for (int p = 0; p < pipes; p++) {
             externs(p, m.gress()).meter(m).setRates(index, cir, cbs, pir, pbs);
         }
+    }
+
+    /** Sets an LPF cell's spec in every pipe (bf-runtime's LPF spec fields; {@link dev.rmtemu.model.extern.LpfCells}). */
+    public void setLpfParams(String name, int index, LpfType type, double gainNs, double decayNs, int outScaleDown) {
+        Meter m = filter(name, Meter.Algorithm.LPF, index);
+        for (int p = 0; p < pipes; p++) {
+            externs(p, m.gress()).meter(m).lpf().setParams(index, type, gainNs, decayNs, outScaleDown);
+        }
+    }
+
+    /** Sets a WRED cell's spec in every pipe (bf-runtime's WRED spec fields; {@link dev.rmtemu.model.extern.WredCells}). */
+    public void setWredParams(String name, int index, double timeConstantNs, long minCells, long maxCells, double maxProbability) {
+        Meter m = filter(name, Meter.Algorithm.WRED, index);
+        for (int p = 0; p < pipes; p++) {
+            externs(p, m.gress()).meter(m).wred().setParams(index, timeConstantNs, minCells, maxCells, maxProbability);
+        }
+    }
+
+    private Meter filter(String name, Meter.Algorithm algorithm, int index) {
+        Meter m = program.meter(name);
+        String kind = algorithm == Meter.Algorithm.LPF ? "lpf" : "wred";
+        if (m.algorithm() != algorithm) {
+            throw new UserError(m.kind() + " " + name + " is no " + kind);
+        }
+        checkCell(kind, name, index, m.cells());
+        return m;
     }
 
     private static void checkCell(String what, String name, int index, int size) {

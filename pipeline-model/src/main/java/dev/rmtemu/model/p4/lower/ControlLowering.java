@@ -71,6 +71,7 @@ final class ControlLowering {
     static final Map<String, Intrinsic> INTRINSICS = Map.ofEntries(
             Map.entry("ingress_intrinsic_metadata_t.ingress_port", Intrinsic.INGRESS_PORT),
             Map.entry("ingress_intrinsic_metadata_t.ingress_mac_tstamp", Intrinsic.INGRESS_MAC_TSTAMP),
+            Map.entry("ingress_intrinsic_metadata_from_parser_t.global_tstamp", Intrinsic.INGRESS_GLOBAL_TSTAMP),
             Map.entry("ingress_intrinsic_metadata_for_tm_t.ucast_egress_port", Intrinsic.UCAST_EGRESS_PORT),
             Map.entry("ingress_intrinsic_metadata_for_tm_t.qid", Intrinsic.QID),
             Map.entry("ingress_intrinsic_metadata_for_tm_t.mcast_grp_a", Intrinsic.MCAST_GRP),

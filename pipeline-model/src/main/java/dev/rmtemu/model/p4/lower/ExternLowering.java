@@ -31,6 +31,7 @@ import java.util.function.BiFunction;
 
 import static dev.rmtemu.model.ir.Ir.color;
 import static dev.rmtemu.model.ir.Ir.constant;
+import static dev.rmtemu.model.ir.Ir.filterOutput;
 
 /**
  * TNA's counters and meters in a control, lowered to the IR's (one place for the lowering's
@@ -66,6 +67,8 @@ final class ExternLowering {
     private final Set<String> refused = new HashSet<>();
     /** Tables whose implementation property was bound. */
     private final Set<String> indirectTables = new HashSet<>();
+    /** The value width (T) of each LPF and WRED, by name. */
+    private final Map<String, Integer> filterInputs = new HashMap<>();
 
     ExternLowering(Types types, ProgramBuilder.ControlBuilder control, String controlName) {
         this.types = types;
@@ -127,6 +130,7 @@ final class ExternLowering {
                 meterType(args.get(0));
                 directs.put(in.name(), in);
             }
+            case "Lpf", "Wred", "DirectLpf", "DirectWred" -> declareFilter(in, type, typeArgs, args);
             default -> {
                 return false;
             }
@@ -135,11 +139,81 @@ final class ExternLowering {
     }
 
     /**
-     * True for a table's {@code counters}, {@code meters} or {@code implementation} property (bound
+     * TNA's {@code Lpf<T, I>(size)}, {@code Wred<T, I>(size, drop_value, no_drop_value)} and their
+     * direct forms: meter-ALU externs (p4c makes each an {@code IR::MAU::Meter} with
+     * implementation lpf or wred, bf-p4c/mau/extract_maupipe.cpp {@code createAttached}). A
+     * direct one belongs to the table whose {@code filters = x} property names it.
+     */
+    private void declareFilter(Declaration.Instantiation in, String type, List<TypeRef> typeArgs, List<Argument> args) {
+        boolean direct = type.startsWith("Direct");
+        boolean lpf = type.endsWith("Lpf");
+        int ctorArgs = (direct ? 0 : 1) + (lpf ? 0 : 2);
+        if (typeArgs.size() != (direct ? 1 : 2) || args.size() != ctorArgs) {
+            String usage = lpf ? (direct ? "DirectLpf<bit<W>>()" : "Lpf<bit<W>, I>(size)")
+                    : (direct ? "DirectWred<bit<W>>(drop_value, no_drop_value)" : "Wred<bit<W>, I>(size, drop_value, no_drop_value)");
+            throw new Refusal(in.position(), type + " " + in.name() + " needs " + usage);
+        }
+        int bits = filterWidth(typeArgs.get(0), in);
+        filterInputs.put(in.name(), bits);
+        if (direct) {
+            if (!lpf) {
+                wredValue(args.get(0), in);
+                wredValue(args.get(1), in);
+            }
+            directs.put(in.name(), in);
+            return;
+        }
+        int size = (int) types.constant(args.get(0).value());
+        meters.put(in.name(), lpf ? control.lpf(in.name(), bits, size)
+                : control.wred(in.name(), size, wredValue(args.get(1), in), wredValue(args.get(2), in)));
+        pin(in);
+    }
+
+    private int filterWidth(TypeRef w, Declaration.Instantiation in) {
+        if (w instanceof TypeRef.DontCare) {
+            throw new Refusal(w.position(), Types.named(in.type()) + " " + in.name() + ": give the value's type as bit<W>"
+                    + " (the lowering does not infer it)");
+        }
+        int bits = types.width(w);
+        if (bits < 1 || bits > Meter.MAX_OUTPUT_BITS) {
+            throw new Refusal(w.position(), Types.named(in.type()) + " " + in.name() + ": a value of " + bits
+                    + " bits; the meter ALU filters at most " + Meter.MAX_OUTPUT_BITS);
+        }
+        return bits;
+    }
+
+    private int wredValue(Argument a, Declaration.Instantiation in) {
+        long v = types.constant(a.value());
+        if (v < 0 || v > 255) {
+            throw new Refusal(a.position(), "Wred " + in.name() + ": drop_value and no_drop_value are bit<8>, got " + v);
+        }
+        return (int) v;
+    }
+
+    /** Lowers {@code f.execute(val[, index])} of an LPF or a WRED; returns its output. */
+    private Expr executeFilter(Block code, Meter mt, Expression.Call call, Values values) {
+        List<Argument> args = call.arguments();
+        String kind = mt.algorithm() == Meter.Algorithm.LPF ? "Lpf" : "Wred";
+        if (args.size() != (mt.direct() ? 1 : 2)) {
+            throw new Refusal(call.position(), (mt.direct() ? "Direct" + kind + " " + mt.name() + ".execute takes (val)"
+                    : kind + " " + mt.name() + ".execute takes (val, index)"));
+        }
+        Expr value = values.apply(args.get(0).value(), filterInputs.get(mt.name()));
+        if (mt.direct()) {
+            code.filterDirect(mt, value);
+        } else {
+            code.filter(mt, value, values.apply(args.get(1).value(), 32));
+        }
+        return filterOutput(mt);
+    }
+
+    /**
+     * True for a table's {@code counters}, {@code meters}, {@code filters} or {@code implementation} property (bound
      * by {@link #bind} once the table exists).
      */
     static boolean isDirectProperty(TableProperty.Property p) {
-        return p.name().equals("counters") || p.name().equals("meters") || p.name().equals("implementation");
+        return p.name().equals("counters") || p.name().equals("meters") || p.name().equals("filters")
+                || p.name().equals("implementation");
     }
 
     /** A Hash instance of the control, which an ActionSelector may name. */
@@ -164,9 +238,9 @@ final class ExternLowering {
             implementation(p, table);
             return;
         }
-        String what = p.name().equals("counters") ? "DirectCounter" : "DirectMeter";
+        String what = p.name().equals("counters") ? "DirectCounter" : p.name().equals("filters") ? "DirectLpf or DirectWred" : "DirectMeter";
         if (!(p.value() instanceof Expression.Name n) || !directs.containsKey(n.name())
-                || !what.equals(Types.named(directs.get(n.name()).type()))) {
+                || !what.contains(Types.named(directs.get(n.name()).type()))) {
             throw new Refusal(p.position(), "table " + table.name() + ": " + p.name() + " must name a " + what
                     + " of control " + controlName);
         }
@@ -176,7 +250,11 @@ final class ExternLowering {
         }
         Declaration.Instantiation in = directs.get(n.name());
         List<Argument> args = in.arguments();
-        if (what.equals("DirectCounter")) {
+        if (p.name().equals("filters")) {
+            int bits = filterInputs.get(n.name());
+            meters.put(n.name(), Types.named(in.type()).equals("DirectLpf") ? control.directLpf(n.name(), bits, table)
+                    : control.directWred(n.name(), wredValue(args.get(0), in), wredValue(args.get(1), in), table));
+        } else if (what.equals("DirectCounter")) {
             TypeRef w = ((TypeRef.Named) in.type()).arguments().get(0);
             counters.put(n.name(), control.directCounter(n.name(), counterType(args.get(0)), width(w, in), table));
         } else {
@@ -308,7 +386,8 @@ final class ExternLowering {
         for (Declaration.Instantiation in : directs.values()) {
             if (!counters.containsKey(in.name()) && !meters.containsKey(in.name())) {
                 throw new Refusal(in.position(), Types.named(in.type()) + " " + in.name() + " is attached to no table "
-                        + "(name it in a table's " + (Types.named(in.type()).equals("DirectCounter") ? "counters" : "meters")
+                        + "(name it in a table's " + (Types.named(in.type()).equals("DirectCounter") ? "counters"
+                        : Types.named(in.type()).equals("DirectMeter") ? "meters" : "filters")
                         + " property)");
             }
         }
@@ -355,6 +434,9 @@ final class ExternLowering {
      */
     Expr execute(Block code, Expression.Call call, Values values) {
         Meter mt = meters.get(((Expression.Name) ((Expression.Member) call.callee()).target()).name());
+        if (mt.filtersValue()) {
+            return executeFilter(code, mt, call, values);
+        }
         List<Argument> args = call.arguments();
         int at = 0;
         Expr index = constant(0);

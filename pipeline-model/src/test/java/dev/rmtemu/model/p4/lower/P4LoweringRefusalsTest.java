@@ -214,11 +214,11 @@ class P4LoweringRefusalsTest {
     @Test
     void everyRefusalIsReported() {
         String text = base().replace("    Register<bit<32>, bit<16>>(65536) flow_count;",
-                        "    Lpf<bit<16>, bit<8>>(256) lpf;\n    Register<bit<32>, bit<16>>(65536) flow_count;")
+                        "    RegisterParam<bit<16>>(16w0) rp;\n    Register<bit<32>, bit<16>>(65536) flow_count;")
                 .replace("            value = value + 1;\n", "            value = value * 3;\n")
                 .replace("        ig_tm_md.ucast_egress_port = 1;\n", "        ig_tm_md.ucast_egress_port = 1;\n        ig_tm_md.copy_to_cpu = 1;\n");
         List<String> lines = P4Programs.text(FILE, text, PreprocessorOptions.defaults()).errors().stream().map(Diagnostic::line).toList();
-        assertEquals(List.of(FILE + ":" + at(text, "Lpf<") + ": extern Lpf (lpf) is not supported by the lowering yet",
+        assertEquals(List.of(FILE + ":" + at(text, "RegisterParam<") + ": extern RegisterParam (rp) is not supported by the lowering yet",
                 FILE + ":" + at(text, "* 3") + ": operator * is not an operation of the stateful ALU the lowering supports",
                 FILE + ":" + at(text, "ig_tm_md.copy_to_cpu") + ": intrinsic metadata ig_tm_md.copy_to_cpu is not supported by the lowering yet"),
                 lines);
