@@ -69,6 +69,28 @@ public final class FrameParser {
     /** Per declared validity bit: PHV slot and header. */
     private final int[] validSlots;
     private final int[] validHeaders;
+    /**
+     * The declared value fields with one wire field (most of them), flat for the ingress load:
+     * PHV slot, header, result word, shift and mask; the overlays (several wire fields) keep the
+     * loop over {@link #first}.
+     */
+    private final int[] oneSlot;
+    private final int[] oneHeader;
+    private final int[] oneWord;
+    private final int[] oneShift;
+    private final long[] oneMask;
+    private final int[] overlays;
+    /**
+     * Where the frame {@link #lean} holds the accepted parse of lies ({@code leanBuf} at
+     * {@code leanOff}; null after a refused parse): the ingress deparse of that frame reuses it.
+     */
+    private byte[] leanBuf;
+    private int leanOff = -1;
+    /**
+     * Whether no two declared fields write the same bits of a header (made with the deparser):
+     * only then may the deparse skip a field whose value is the one the frame already holds.
+     */
+    private boolean mergesIndependent;
 
     public FrameParser(StageProgram program, int windowBytes) {
         ParseGraph g = program.parser().graph();
@@ -128,6 +150,28 @@ public final class FrameParser {
         }
         ipv4 = headerIndex(g, "ipv4", StandardHeaders.IPV4);
         ipv6 = headerIndex(g, "ipv6", StandardHeaders.IPV6);
+        int ones = 0;
+        for (int i = 0; i < n; i++) {
+            ones += first[i + 1] - first[i] == 1 ? 1 : 0;
+        }
+        oneSlot = new int[ones];
+        oneHeader = new int[ones];
+        oneWord = new int[ones];
+        oneShift = new int[ones];
+        oneMask = new long[ones];
+        overlays = new int[n - ones];
+        for (int i = 0, o = 0, v = 0; i < n; i++) {
+            int x = first[i];
+            if (first[i + 1] - x == 1) {
+                oneSlot[o] = slots[i];
+                oneHeader[o] = headers[x];
+                oneWord[o] = resultWord[x];
+                oneShift[o] = shifts[x];
+                oneMask[o++] = altMasks[x];
+            } else {
+                overlays[v++] = i;
+            }
+        }
     }
 
     private static int headerIndex(ParseGraph g, String name, HeaderType type) {
@@ -150,7 +194,7 @@ public final class FrameParser {
 
     /** Where the TTL or hop limit byte is, or -1. */
     private int ttlAt(byte[] buf, int off, int caplen, int wireLen) {
-        if (ipv4 < 0 && ipv6 < 0 || !parser.parseNeeded(buf, off, caplen, wireLen, lean)) {
+        if (ipv4 < 0 && ipv6 < 0 || !parseLean(buf, off, caplen, wireLen)) {
             return -1;
         }
         if (ipv4 >= 0 && lean.isValid(ipv4)) {
@@ -197,11 +241,14 @@ public final class FrameParser {
      * is 0, its validity bit 0). False on a parser error: {@link #error()} says which.
      */
     public boolean parse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
-        if (!parser.parseNeeded(buf, off, caplen, wireLen, lean)) {
+        if (!parseLean(buf, off, caplen, wireLen)) {
             return false;
         }
         ParseResult r = lean;
-        for (int i = 0; i < slots.length; i++) {
+        for (int i = 0; i < oneSlot.length; i++) {
+            phv[oneSlot[i]] = r.isValid(oneHeader[i]) ? (r.wordAt(oneWord[i]) >>> oneShift[i]) & oneMask[i] : 0;
+        }
+        for (int i : overlays) {
             long v = 0;
             for (int a = first[i], end = first[i + 1]; a < end; a++) {
                 if (r.isValid(headers[a])) {
@@ -215,6 +262,14 @@ public final class FrameParser {
             phv[validSlots[i]] = r.isValid(validHeaders[i]) ? 1 : 0;
         }
         return true;
+    }
+
+    /** The lean parse of a frame into {@link #lean}, remembering which frame it holds. */
+    private boolean parseLean(byte[] buf, int off, int caplen, int wireLen) {
+        boolean ok = parser.parseNeeded(buf, off, caplen, wireLen, lean);
+        leanBuf = ok ? buf : null;
+        leanOff = off;
+        return ok;
     }
 
     /** The error of the last {@link #parse} that returned false. */
@@ -247,34 +302,53 @@ public final class FrameParser {
      * checksums cannot be summed that way ({@link Deparser#copies()}) still takes.
      */
     public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
+        return deparse(buf, off, caplen, wireLen, phv, false);
+    }
+
+    /**
+     * As {@link #deparse(byte[], int, int, int, long[])}; with {@code parsedLast} the caller
+     * says that the frame's bytes are those the last {@link #parse} read at {@code buf} and
+     * {@code off} (the ingress deparser of a packet just parsed), so that parse's layout is
+     * reused instead of parsing the frame again.
+     */
+    public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast) {
         prepareDeparse();
         if (!deparser.copies()) {
             return deparseByFullParse(buf, off, caplen, wireLen, phv);
         }
-        if (!parser.parseNeeded(buf, off, caplen, wireLen, full)) {
+        ParseResult r;
+        if (parsedLast && buf == leanBuf && off == leanOff) {
+            r = lean;
+        } else if (parser.parseNeeded(buf, off, caplen, wireLen, full)) {
+            r = full;
+        } else {
             return -1;
         }
         boolean[] valid = validOut;
         for (int h = 0; h < valid.length; h++) {
-            valid[h] = full.isValid(h);
+            valid[h] = r.isValid(h);
         }
         for (int i = 0; i < validSlots.length; i++) {
             valid[validHeaders[i]] = phv[validSlots[i]] != 0;
         }
-        int n = deparser.emitCopying(full, valid, buf, off, caplen, scratch, 0, emittedAt);
+        int n = deparser.emitCopying(r, valid, buf, off, caplen, scratch, 0, emittedAt);
         for (int i = 0; i < slots.length; i++) {
             for (int a = first[i], end = first[i + 1]; a < end; a++) {
-                if (valid[headers[a]]) {
-                    int at = emittedAt[headers[a]];
-                    if (at >= 0) {
+                int h = headers[a];
+                if (valid[h]) {
+                    int at = emittedAt[h];
+                    long v = phv[slots[i]];
+                    // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
+                    long held = r.isValid(h) ? (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a] : 0;
+                    if (at >= 0 && (!mergesIndependent || (v & altMasks[a]) != held)) {
                         Deparser.mergeBits(scratch, (long) at * Byte.SIZE + partBit[a], partBits[a],
-                                altMasks[a] << shifts[a], phv[slots[i]] << shifts[a]);
+                                altMasks[a] << shifts[a], v << shifts[a]);
                     }
                     break;
                 }
             }
         }
-        deparser.updateChecksums(full, valid, scratch, emittedAt);
+        deparser.updateChecksums(r, valid, scratch, emittedAt);
         return n;
     }
 
@@ -325,6 +399,19 @@ public final class FrameParser {
                 boolean low = r.words() > 1 && wordIndex[a] == 1;
                 partBit[a] = Deparser.fieldBit(g, r) + (low ? top : 0);
                 partBits[a] = low ? Long.SIZE : top;
+            }
+            mergesIndependent = true;
+            for (int i = 0; i < slots.length; i++) {
+                for (int j = i + 1; j < slots.length; j++) {
+                    for (int a = first[i]; a < first[i + 1]; a++) {
+                        for (int b = first[j]; b < first[j + 1]; b++) {
+                            if (headers[a] == headers[b] && partBit[a] < partBit[b] + partBits[b]
+                                    && partBit[b] < partBit[a] + partBits[a]) {
+                                mergesIndependent = false; // two fields over the same bits: each merge counts
+                            }
+                        }
+                    }
+                }
             }
         }
     }

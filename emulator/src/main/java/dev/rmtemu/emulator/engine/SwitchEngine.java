@@ -747,6 +747,8 @@ public final class SwitchEngine {
     }
 
     private final PacketRecord genRecord = PacketRecord.allocate();
+    /** The slot whose frame {@link #parseFrame} has just read, until its ingress pass starts (-1: none). */
+    private int parsedSlot = -1;
     /** Packets scheduled from links, not arrived yet (they hold pool slots but are not counted in). */
     private long pendingArrivals;
 
@@ -786,6 +788,7 @@ public final class SwitchEngine {
     private boolean parseFrame(int slot, Phv phv) {
         if (frames.parse(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot),
                 pool.record(slot).wireLength(), phv.values())) {
+            parsedSlot = slot;
             return true;
         }
         counters.parserError(frames.error());
@@ -799,10 +802,15 @@ public final class SwitchEngine {
      * length follows the frame's. A frame longer than the slot keeps its first bytes.
      */
     private void deparseFrame(int slot, Phv phv) {
+        deparseFrame(slot, phv, false);
+    }
+
+    /** As {@link #deparseFrame(int, Phv)}; {@code parsedLast}: the slot's frame is the one the parser last read (its layout is reused). */
+    private void deparseFrame(int slot, Phv phv, boolean parsedLast) {
         PacketRecord r = pool.record(slot);
         int caplen = pool.capturedLength(slot);
         int wire = r.wireLength();
-        int n = frames.deparse(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values());
+        int n = frames.deparse(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values(), parsedLast);
         if (n >= 0) {
             r.wireLength(wire + n - caplen);
             r.putFrame(frames.deparsed(), 0, n);
@@ -825,6 +833,9 @@ public final class SwitchEngine {
     }
 
     private void ingress(int slot, long arrival, int port) {
+        // a fresh packet's pass follows its parse at once: its ingress deparser reuses that parse
+        boolean parsedNow = parsedSlot == slot;
+        parsedSlot = -1;
         int pipe = pipeOfPort(port);
         long p = Math.max(arrival, parserFree[pipe]);
         parserFree[pipe] = p + 1;
@@ -871,7 +882,7 @@ public final class SwitchEngine {
             return;
         }
         if (framesWritable && phv.headerWritten()) {
-            deparseFrame(slot, phv); // the ingress deparser: the traffic manager buffers what it emits
+            deparseFrame(slot, phv, parsedNow); // the ingress deparser: the traffic manager buffers what it emits
         }
         lanes.add(pipe, toTm, slot);
     }

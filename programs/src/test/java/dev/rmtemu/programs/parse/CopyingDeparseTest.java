@@ -73,6 +73,11 @@ class CopyingDeparseTest {
                 byte[] full = Arrays.copyOf(frames.deparsed(), Math.max(m, 0));
                 assertEquals(m, n, name + ": frame " + i + " round " + round + " length");
                 assertArrayEquals(full, copied, name + ": frame " + i + " round " + round);
+                // the ingress deparser's form: the layout of the parse above, not a parse again
+                int k = frames.deparse(frame, 0, caplen, wire, phv, true);
+                assertEquals(m, k, name + ": frame " + i + " round " + round + " length, reusing the parse");
+                assertArrayEquals(full, Arrays.copyOf(frames.deparsed(), Math.max(k, 0)),
+                        name + ": frame " + i + " round " + round + ", reusing the parse");
                 if (n > caplen) {
                     grown++;
                 }
