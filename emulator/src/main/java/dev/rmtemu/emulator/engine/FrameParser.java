@@ -16,6 +16,7 @@ import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -91,6 +92,15 @@ public final class FrameParser {
      * only then may the deparse skip a field whose value is the one the frame already holds.
      */
     private boolean mergesIndependent;
+    /** Per pool slot, the layout {@link #keepLayout} kept of its frame's parse ({@link ParseResult#saveLayout}); grown on demand. */
+    private int[] layouts = new int[0];
+    /** Ints per slot in {@link #layouts}: the value-set epoch the parse ran in, then its layout. */
+    private final int layoutInts;
+    /**
+     * Counts the control plane's changes to the graph's value sets: a layout kept before one is
+     * not used (the frame might no longer parse, and then it leaves as it came).
+     */
+    private int valueSetEpoch;
 
     public FrameParser(StageProgram program, int windowBytes) {
         ParseGraph g = program.parser().graph();
@@ -98,6 +108,7 @@ public final class FrameParser {
         this.lean = new ParseResult(g);
         this.program = program;
         this.windowBytes = windowBytes;
+        this.layoutInts = 1 + lean.layoutInts();
         List<Field> values = new ArrayList<>();
         List<Field> valids = new ArrayList<>();
         for (Field f : program.fields()) {
@@ -276,11 +287,19 @@ public final class FrameParser {
     /** The control plane: a value/mask entry into one of the graph's value sets (every later parse sees it). */
     public void addValueSetEntry(String valueSet, long value, long mask) {
         parser.addValueSetEntry(valueSet, value, mask);
+        valueSetChanged();
     }
 
     /** The control plane: empties one of the graph's value sets. */
     public void clearValueSet(String valueSet) {
         parser.clearValueSet(valueSet);
+        valueSetChanged();
+    }
+
+    /** A frame parsed before a value set changed may parse otherwise now: no earlier parse is reused. */
+    private void valueSetChanged() {
+        valueSetEpoch++;
+        leanBuf = null;
     }
 
     public ParserError error() {
@@ -312,18 +331,47 @@ public final class FrameParser {
      * reused instead of parsing the frame again.
      */
     public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast) {
+        return deparse(buf, off, caplen, wireLen, phv, parsedLast, -1);
+    }
+
+    /**
+     * Keeps where the last accepted {@link #parse} found each header, as pool slot {@code slot}'s
+     * (the frame's bytes stay as parsed until {@link #deparse(byte[], int, int, int, long[], boolean, int)}
+     * is called with that slot): a deparse at egress then needs no parse.
+     */
+    public void keepLayout(int slot) {
+        int at = slot * layoutInts;
+        if (at + layoutInts > layouts.length) {
+            layouts = Arrays.copyOf(layouts, Math.max(2 * layouts.length, at + layoutInts));
+        }
+        layouts[at] = valueSetEpoch;
+        lean.saveLayout(layouts, at + 1);
+    }
+
+    /**
+     * As {@link #deparse(byte[], int, int, int, long[], boolean)}; with {@code keptSlot} >= 0 the
+     * caller says that the frame's bytes are those whose parse {@link #keepLayout} kept for that
+     * slot, so that layout is used instead of a parse.
+     */
+    public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot) {
         prepareDeparse();
         if (!deparser.copies()) {
             return deparseByFullParse(buf, off, caplen, wireLen, phv);
         }
         ParseResult r;
+        boolean wordsKnown = true; // the parse's field words are this frame's (not so for a kept layout)
         if (parsedLast && buf == leanBuf && off == leanOff) {
             r = lean;
+        } else if (keptSlot >= 0 && layouts[keptSlot * layoutInts] == valueSetEpoch) {
+            full.loadLayout(layouts, keptSlot * layoutInts + 1, off);
+            r = full;
+            wordsKnown = false;
         } else if (parser.parseNeeded(buf, off, caplen, wireLen, full)) {
             r = full;
         } else {
             return -1;
         }
+        boolean skips = wordsKnown && mergesIndependent;
         boolean[] valid = validOut;
         for (int h = 0; h < valid.length; h++) {
             valid[h] = r.isValid(h);
@@ -339,8 +387,7 @@ public final class FrameParser {
                     int at = emittedAt[h];
                     long v = phv[slots[i]];
                     // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
-                    long held = r.isValid(h) ? (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a] : 0;
-                    if (at >= 0 && (!mergesIndependent || (v & altMasks[a]) != held)) {
+                    if (at >= 0 && (!skips || (v & altMasks[a]) != heldValue(r, h, a))) {
                         Deparser.mergeBits(scratch, (long) at * Byte.SIZE + partBit[a], partBits[a],
                                 altMasks[a] << shifts[a], v << shifts[a]);
                     }
@@ -376,6 +423,11 @@ public final class FrameParser {
             }
         }
         return deparser.deparse(full, buf, off, caplen, scratch, 0);
+    }
+
+    /** Wire field {@code a}'s value as the frame holds it after the copy: its parsed value, or 0 in a header made valid. */
+    private long heldValue(ParseResult r, int h, int a) {
+        return r.isValid(h) ? (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a] : 0;
     }
 
     private void prepareDeparse() {

@@ -749,6 +749,11 @@ public final class SwitchEngine {
     private final PacketRecord genRecord = PacketRecord.allocate();
     /** The slot whose frame {@link #parseFrame} has just read, until its ingress pass starts (-1: none). */
     private int parsedSlot = -1;
+    /**
+     * Whether each parse keeps its frame's layout for the packet's egress deparser: from the
+     * first egress deparse on (a program whose egress writes no header never pays for it).
+     */
+    private boolean keepLayouts;
     /** Packets scheduled from links, not arrived yet (they hold pool slots but are not counted in). */
     private long pendingArrivals;
 
@@ -789,6 +794,10 @@ public final class SwitchEngine {
         if (frames.parse(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot),
                 pool.record(slot).wireLength(), phv.values())) {
             parsedSlot = slot;
+            if (keepLayouts) {
+                frames.keepLayout(slot);
+                pool.layoutKept(slot, true);
+            }
             return true;
         }
         counters.parserError(frames.error());
@@ -810,7 +819,9 @@ public final class SwitchEngine {
         PacketRecord r = pool.record(slot);
         int caplen = pool.capturedLength(slot);
         int wire = r.wireLength();
-        int n = frames.deparse(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values(), parsedLast);
+        int n = frames.deparse(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values(), parsedLast,
+                pool.layoutKept(slot) ? slot : -1);
+        pool.layoutKept(slot, false); // the frame is rewritten: its layout is no longer the one kept
         if (n >= 0) {
             r.wireLength(wire + n - caplen);
             r.putFrame(frames.deparsed(), 0, n);
@@ -1188,6 +1199,7 @@ public final class SwitchEngine {
             // the egress deparser writes the frame that leaves; the port serialises that frame
             // (a header egress added or removed lengthens or shortens it on the wire)
             int before = pool.record(slot).wireLength();
+            keepLayouts = true;
             deparseFrame(slot, phv);
             int after = pool.record(slot).wireLength();
             if (after != before) {
