@@ -169,12 +169,19 @@ public final class PacketPool {
 
     /**
      * Copies {@code len} (at least {@link PacketRecord#METADATA_BYTES}) bytes from {@code src} at
-     * {@code s} to the records at {@code d} as 8-byte words, the last word overlapping the one
-     * before it when {@code len} is not a multiple of 8: metadata and a header-sized frame are a
-     * dozen word moves, cheaper than a copyMemory call per packet, and nothing outside the
-     * {@code len} bytes is read or written.
+     * {@code s} to the records at {@code d}: from a heap array by {@link System#arraycopy} (an
+     * intrinsic, no call), from off-heap memory (the ring) as 8-byte words, the last word
+     * overlapping the one before it when {@code len} is not a multiple of 8: metadata and a
+     * header-sized frame are a dozen word moves, cheaper than a copyMemory call per packet, and
+     * nothing outside the {@code len} bytes is read or written.
      */
     private void copyWords(DirectBuffer src, int s, int d, int len) {
+        byte[] from = src.byteArray();
+        if (from != null) {
+            // both on the heap (an in-memory trace, another slot): the JIT's vectorised array copy
+            System.arraycopy(from, src.wrapAdjustment() + s, records.byteArray(), d, len);
+            return;
+        }
         int i = 0;
         for (; i + Long.BYTES <= len; i += Long.BYTES) {
             records.putLong(d + i, src.getLong(s + i));
