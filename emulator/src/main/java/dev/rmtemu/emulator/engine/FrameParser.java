@@ -260,12 +260,12 @@ public final class FrameParser {
             phv[oneSlot[i]] = r.isValid(oneHeader[i]) ? (r.wordAt(oneWord[i]) >>> oneShift[i]) & oneMask[i] : 0;
         }
         for (int i : overlays) {
+            // the first valid wire field wins: scanned from the last, a select per field and no
+            // early exit, so a mix of TCP and UDP packets costs no mispredicted branch
             long v = 0;
-            for (int a = first[i], end = first[i + 1]; a < end; a++) {
-                if (r.isValid(headers[a])) {
-                    v = (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a];
-                    break;
-                }
+            for (int a = first[i + 1] - 1, start = first[i]; a >= start; a--) {
+                long x = (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a];
+                v = r.isValid(headers[a]) ? x : v;
             }
             phv[slots[i]] = v;
         }
