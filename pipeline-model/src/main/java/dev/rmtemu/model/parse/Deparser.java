@@ -242,6 +242,10 @@ public final class Deparser {
         }
         Arrays.fill(at, -1);
         int pos = outOff;
+        // bytes that follow each other in the frame and in the output (headers kept in their
+        // order, their tails, the payload) are copied as one run: one arraycopy, not one a piece
+        int runFrom = 0;
+        int runTo = pos;
         for (int h : emit) {
             if (!valid[h]) {
                 continue;
@@ -249,23 +253,40 @@ public final class Deparser {
             at[h] = pos;
             int fixed = g.hdrFixedBytes[h];
             if (r.valid[h]) {
-                System.arraycopy(in, inOff + r.offset[h], out, pos, fixed);
+                int from = inOff + r.offset[h];
+                if (from != runFrom + (pos - runTo)) {
+                    System.arraycopy(in, runFrom, out, runTo, pos - runTo);
+                    runFrom = from;
+                    runTo = pos;
+                }
                 pos += fixed;
                 int tail = r.varbitLength[h];
                 if (tail > 0) {
-                    System.arraycopy(in, r.varbitOffset[h], out, pos, tail);
+                    if (r.varbitOffset[h] != runFrom + (pos - runTo)) {
+                        System.arraycopy(in, runFrom, out, runTo, pos - runTo);
+                        runFrom = r.varbitOffset[h];
+                        runTo = pos;
+                    }
                     pos += tail;
                 }
             } else {
+                System.arraycopy(in, runFrom, out, runTo, pos - runTo);
                 Arrays.fill(out, pos, pos + fixed, (byte) 0); // setValid: every field zero, no tail
                 pos += fixed;
+                runTo = pos;
             }
         }
         int payload = caplen - r.payloadOffset();
         if (payload > 0) {
-            System.arraycopy(in, inOff + r.payloadOffset(), out, pos, payload);
+            int from = inOff + r.payloadOffset();
+            if (from != runFrom + (pos - runTo)) {
+                System.arraycopy(in, runFrom, out, runTo, pos - runTo);
+                runFrom = from;
+                runTo = pos;
+            }
             pos += payload;
         }
+        System.arraycopy(in, runFrom, out, runTo, pos - runTo);
         return pos - outOff;
     }
 
