@@ -71,17 +71,6 @@ public final class FrameParser {
     private final int[] validSlots;
     private final int[] validHeaders;
     /**
-     * The declared value fields with one wire field (most of them), flat for the ingress load:
-     * PHV slot, header, result word, shift and mask; the overlays (several wire fields) keep the
-     * loop over {@link #first}.
-     */
-    private final int[] oneSlot;
-    private final int[] oneHeader;
-    private final int[] oneWord;
-    private final int[] oneShift;
-    private final long[] oneMask;
-    private final int[] overlays;
-    /**
      * Where the frame {@link #lean} holds the accepted parse of lies ({@code leanBuf} at
      * {@code leanOff}; null after a refused parse): the ingress deparse of that frame reuses it.
      */
@@ -161,28 +150,6 @@ public final class FrameParser {
         }
         ipv4 = headerIndex(g, "ipv4", StandardHeaders.IPV4);
         ipv6 = headerIndex(g, "ipv6", StandardHeaders.IPV6);
-        int ones = 0;
-        for (int i = 0; i < n; i++) {
-            ones += first[i + 1] - first[i] == 1 ? 1 : 0;
-        }
-        oneSlot = new int[ones];
-        oneHeader = new int[ones];
-        oneWord = new int[ones];
-        oneShift = new int[ones];
-        oneMask = new long[ones];
-        overlays = new int[n - ones];
-        for (int i = 0, o = 0, v = 0; i < n; i++) {
-            int x = first[i];
-            if (first[i + 1] - x == 1) {
-                oneSlot[o] = slots[i];
-                oneHeader[o] = headers[x];
-                oneWord[o] = resultWord[x];
-                oneShift[o] = shifts[x];
-                oneMask[o++] = altMasks[x];
-            } else {
-                overlays[v++] = i;
-            }
-        }
     }
 
     private static int headerIndex(ParseGraph g, String name, HeaderType type) {
@@ -256,16 +223,13 @@ public final class FrameParser {
             return false;
         }
         ParseResult r = lean;
-        for (int i = 0; i < oneSlot.length; i++) {
-            phv[oneSlot[i]] = r.isValid(oneHeader[i]) ? (r.wordAt(oneWord[i]) >>> oneShift[i]) & oneMask[i] : 0;
-        }
-        for (int i : overlays) {
-            // the first valid wire field wins: scanned from the last, a select per field and no
-            // early exit, so a mix of TCP and UDP packets costs no mispredicted branch
+        for (int i = 0; i < slots.length; i++) {
             long v = 0;
-            for (int a = first[i + 1] - 1, start = first[i]; a >= start; a--) {
-                long x = (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a];
-                v = r.isValid(headers[a]) ? x : v;
+            for (int a = first[i], end = first[i + 1]; a < end; a++) {
+                if (r.isValid(headers[a])) {
+                    v = (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a];
+                    break;
+                }
             }
             phv[slots[i]] = v;
         }
