@@ -16,6 +16,7 @@ import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -69,6 +70,26 @@ public final class FrameParser {
     /** Per declared validity bit: PHV slot and header. */
     private final int[] validSlots;
     private final int[] validHeaders;
+    /**
+     * Where the frame {@link #lean} holds the accepted parse of lies ({@code leanBuf} at
+     * {@code leanOff}; null after a refused parse): the ingress deparse of that frame reuses it.
+     */
+    private byte[] leanBuf;
+    private int leanOff = -1;
+    /**
+     * Whether no two declared fields write the same bits of a header (made with the deparser):
+     * only then may the deparse skip a field whose value is the one the frame already holds.
+     */
+    private boolean mergesIndependent;
+    /** Per pool slot, the layout {@link #keepLayout} kept of its frame's parse ({@link ParseResult#saveLayout}); grown on demand. */
+    private int[] layouts = new int[0];
+    /** Ints per slot in {@link #layouts}: the value-set epoch the parse ran in, then its layout. */
+    private final int layoutInts;
+    /**
+     * Counts the control plane's changes to the graph's value sets: a layout kept before one is
+     * not used (the frame might no longer parse, and then it leaves as it came).
+     */
+    private int valueSetEpoch;
 
     public FrameParser(StageProgram program, int windowBytes) {
         ParseGraph g = program.parser().graph();
@@ -76,6 +97,7 @@ public final class FrameParser {
         this.lean = new ParseResult(g);
         this.program = program;
         this.windowBytes = windowBytes;
+        this.layoutInts = 1 + lean.layoutInts();
         List<Field> values = new ArrayList<>();
         List<Field> valids = new ArrayList<>();
         for (Field f : program.fields()) {
@@ -150,7 +172,7 @@ public final class FrameParser {
 
     /** Where the TTL or hop limit byte is, or -1. */
     private int ttlAt(byte[] buf, int off, int caplen, int wireLen) {
-        if (ipv4 < 0 && ipv6 < 0 || !parser.parseNeeded(buf, off, caplen, wireLen, lean)) {
+        if (ipv4 < 0 && ipv6 < 0 || !parseLean(buf, off, caplen, wireLen)) {
             return -1;
         }
         if (ipv4 >= 0 && lean.isValid(ipv4)) {
@@ -197,7 +219,7 @@ public final class FrameParser {
      * is 0, its validity bit 0). False on a parser error: {@link #error()} says which.
      */
     public boolean parse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
-        if (!parser.parseNeeded(buf, off, caplen, wireLen, lean)) {
+        if (!parseLean(buf, off, caplen, wireLen)) {
             return false;
         }
         ParseResult r = lean;
@@ -217,15 +239,31 @@ public final class FrameParser {
         return true;
     }
 
+    /** The lean parse of a frame into {@link #lean}, remembering which frame it holds. */
+    private boolean parseLean(byte[] buf, int off, int caplen, int wireLen) {
+        boolean ok = parser.parseNeeded(buf, off, caplen, wireLen, lean);
+        leanBuf = ok ? buf : null;
+        leanOff = off;
+        return ok;
+    }
+
     /** The error of the last {@link #parse} that returned false. */
     /** The control plane: a value/mask entry into one of the graph's value sets (every later parse sees it). */
     public void addValueSetEntry(String valueSet, long value, long mask) {
         parser.addValueSetEntry(valueSet, value, mask);
+        valueSetChanged();
     }
 
     /** The control plane: empties one of the graph's value sets. */
     public void clearValueSet(String valueSet) {
         parser.clearValueSet(valueSet);
+        valueSetChanged();
+    }
+
+    /** A frame parsed before a value set changed may parse otherwise now: no earlier parse is reused. */
+    private void valueSetChanged() {
+        valueSetEpoch++;
+        leanBuf = null;
     }
 
     public ParserError error() {
@@ -247,34 +285,81 @@ public final class FrameParser {
      * checksums cannot be summed that way ({@link Deparser#copies()}) still takes.
      */
     public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv) {
+        return deparse(buf, off, caplen, wireLen, phv, false);
+    }
+
+    /**
+     * As {@link #deparse(byte[], int, int, int, long[])}; with {@code parsedLast} the caller
+     * says that the frame's bytes are those the last {@link #parse} read at {@code buf} and
+     * {@code off} (the ingress deparser of a packet just parsed), so that parse's layout is
+     * reused instead of parsing the frame again.
+     */
+    public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast) {
+        return deparse(buf, off, caplen, wireLen, phv, parsedLast, -1);
+    }
+
+    /**
+     * Keeps where the last accepted {@link #parse} found each header, as pool slot {@code slot}'s
+     * (the frame's bytes stay as parsed until {@link #deparse(byte[], int, int, int, long[], boolean, int)}
+     * is called with that slot): a deparse at egress then needs no parse.
+     */
+    public void keepLayout(int slot) {
+        int at = slot * layoutInts;
+        if (at + layoutInts > layouts.length) {
+            layouts = Arrays.copyOf(layouts, Math.max(2 * layouts.length, at + layoutInts));
+        }
+        layouts[at] = valueSetEpoch;
+        lean.saveLayout(layouts, at + 1);
+    }
+
+    /**
+     * As {@link #deparse(byte[], int, int, int, long[], boolean)}; with {@code keptSlot} >= 0 the
+     * caller says that the frame's bytes are those whose parse {@link #keepLayout} kept for that
+     * slot, so that layout is used instead of a parse.
+     */
+    public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot) {
         prepareDeparse();
         if (!deparser.copies()) {
             return deparseByFullParse(buf, off, caplen, wireLen, phv);
         }
-        if (!parser.parseNeeded(buf, off, caplen, wireLen, full)) {
+        ParseResult r;
+        boolean wordsKnown = true; // the parse's field words are this frame's (not so for a kept layout)
+        if (parsedLast && buf == leanBuf && off == leanOff) {
+            r = lean;
+        } else if (keptSlot >= 0 && layouts[keptSlot * layoutInts] == valueSetEpoch) {
+            full.loadLayout(layouts, keptSlot * layoutInts + 1, off);
+            r = full;
+            wordsKnown = false;
+        } else if (parser.parseNeeded(buf, off, caplen, wireLen, full)) {
+            r = full;
+        } else {
             return -1;
         }
+        boolean skips = wordsKnown && mergesIndependent;
         boolean[] valid = validOut;
         for (int h = 0; h < valid.length; h++) {
-            valid[h] = full.isValid(h);
+            valid[h] = r.isValid(h);
         }
         for (int i = 0; i < validSlots.length; i++) {
             valid[validHeaders[i]] = phv[validSlots[i]] != 0;
         }
-        int n = deparser.emitCopying(full, valid, buf, off, caplen, scratch, 0, emittedAt);
+        int n = deparser.emitCopying(r, valid, buf, off, caplen, scratch, 0, emittedAt);
         for (int i = 0; i < slots.length; i++) {
             for (int a = first[i], end = first[i + 1]; a < end; a++) {
-                if (valid[headers[a]]) {
-                    int at = emittedAt[headers[a]];
-                    if (at >= 0) {
+                int h = headers[a];
+                if (valid[h]) {
+                    int at = emittedAt[h];
+                    long v = phv[slots[i]];
+                    // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
+                    if (at >= 0 && (!skips || (v & altMasks[a]) != heldValue(r, h, a))) {
                         Deparser.mergeBits(scratch, (long) at * Byte.SIZE + partBit[a], partBits[a],
-                                altMasks[a] << shifts[a], phv[slots[i]] << shifts[a]);
+                                altMasks[a] << shifts[a], v << shifts[a]);
                     }
                     break;
                 }
             }
         }
-        deparser.updateChecksums(full, valid, scratch, emittedAt);
+        deparser.updateChecksums(r, valid, scratch, emittedAt);
         return n;
     }
 
@@ -304,6 +389,11 @@ public final class FrameParser {
         return deparser.deparse(full, buf, off, caplen, scratch, 0);
     }
 
+    /** Wire field {@code a}'s value as the frame holds it after the copy: its parsed value, or 0 in a header made valid. */
+    private long heldValue(ParseResult r, int h, int a) {
+        return r.isValid(h) ? (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a] : 0;
+    }
+
     private void prepareDeparse() {
         if (full == null) {
             ParseGraph g = program.parser().graph();
@@ -325,6 +415,19 @@ public final class FrameParser {
                 boolean low = r.words() > 1 && wordIndex[a] == 1;
                 partBit[a] = Deparser.fieldBit(g, r) + (low ? top : 0);
                 partBits[a] = low ? Long.SIZE : top;
+            }
+            mergesIndependent = true;
+            for (int i = 0; i < slots.length; i++) {
+                for (int j = i + 1; j < slots.length; j++) {
+                    for (int a = first[i]; a < first[i + 1]; a++) {
+                        for (int b = first[j]; b < first[j + 1]; b++) {
+                            if (headers[a] == headers[b] && partBit[a] < partBit[b] + partBits[b]
+                                    && partBit[b] < partBit[a] + partBits[a]) {
+                                mergesIndependent = false; // two fields over the same bits: each merge counts
+                            }
+                        }
+                    }
+                }
             }
         }
     }

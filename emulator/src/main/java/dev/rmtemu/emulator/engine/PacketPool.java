@@ -40,6 +40,11 @@ public final class PacketPool {
     /** The resubmit_type of a resubmitted packet until its next ingress pass reads it (0: none), and its header's bits. */
     private static final int RESUBMIT_TYPE = 6;
     private static final int RESUBMIT_DATA = 7;
+    /**
+     * Per slot: whether the frame parser kept the layout of the slot's frame as it is now
+     * ({@link FrameParser#keepLayout}); false for a slot just taken, until the engine says so.
+     */
+    private boolean[] layoutKept;
     private int[] free;
     private int freeCount;
     private int capacity;
@@ -60,6 +65,7 @@ public final class PacketPool {
         this.phvs = new Phv[0];
         this.records = new UnsafeBuffer(new byte[0]);
         this.meta = new long[0];
+        this.layoutKept = new boolean[0];
         this.free = new int[0];
         grow(Math.max(16, initialCapacity));
     }
@@ -79,6 +85,7 @@ public final class PacketPool {
         bigger.putBytes(0, records, 0, capacity * stride);
         records = bigger;
         meta = Arrays.copyOf(meta, newCapacity * META);
+        layoutKept = Arrays.copyOf(layoutKept, newCapacity);
         int[] f = new int[newCapacity];
         System.arraycopy(free, 0, f, 0, freeCount);
         for (int i = newCapacity - 1; i >= capacity; i--) {
@@ -100,6 +107,7 @@ public final class PacketPool {
         meta[m + HOPS] = 0;
         meta[m + MIRROR_SESSION] = 0;
         meta[m + RESUBMIT_TYPE] = 0;
+        layoutKept[s] = false;
         return s;
     }
 
@@ -161,12 +169,19 @@ public final class PacketPool {
 
     /**
      * Copies {@code len} (at least {@link PacketRecord#METADATA_BYTES}) bytes from {@code src} at
-     * {@code s} to the records at {@code d} as 8-byte words, the last word overlapping the one
-     * before it when {@code len} is not a multiple of 8: metadata and a header-sized frame are a
-     * dozen word moves, cheaper than a copyMemory call per packet, and nothing outside the
-     * {@code len} bytes is read or written.
+     * {@code s} to the records at {@code d}: from a heap array by {@link System#arraycopy} (an
+     * intrinsic, no call), from off-heap memory (the ring) as 8-byte words, the last word
+     * overlapping the one before it when {@code len} is not a multiple of 8: metadata and a
+     * header-sized frame are a dozen word moves, cheaper than a copyMemory call per packet, and
+     * nothing outside the {@code len} bytes is read or written.
      */
     private void copyWords(DirectBuffer src, int s, int d, int len) {
+        byte[] from = src.byteArray();
+        if (from != null) {
+            // both on the heap (an in-memory trace, another slot): the JIT's vectorised array copy
+            System.arraycopy(from, src.wrapAdjustment() + s, records.byteArray(), d, len);
+            return;
+        }
         int i = 0;
         for (; i + Long.BYTES <= len; i += Long.BYTES) {
             records.putLong(d + i, src.getLong(s + i));
@@ -186,6 +201,16 @@ public final class PacketPool {
         meta[to + ARRIVAL] = meta[from + ARRIVAL];
         meta[to + INGRESS_PORT] = meta[from + INGRESS_PORT];
         meta[to + HOPS] = meta[from + HOPS];
+    }
+
+    /** Whether the frame parser holds the layout of the slot's frame as it is now. */
+    public boolean layoutKept(int slot) {
+        return layoutKept[slot];
+    }
+
+    /** The frame parser kept the layout of the slot's frame (true), or the frame changed since (false). */
+    public void layoutKept(int slot, boolean kept) {
+        layoutKept[slot] = kept;
     }
 
     /** Switches the packet passed through before this one (in a network; 0 for a trace packet). */

@@ -761,6 +761,13 @@ public final class SwitchEngine {
     }
 
     private final PacketRecord genRecord = PacketRecord.allocate();
+    /** The slot whose frame {@link #parseFrame} has just read, until its ingress pass starts (-1: none). */
+    private int parsedSlot = -1;
+    /**
+     * Whether each parse keeps its frame's layout for the packet's egress deparser: from the
+     * first egress deparse on (a program whose egress writes no header never pays for it).
+     */
+    private boolean keepLayouts;
     /** Packets scheduled from links, not arrived yet (they hold pool slots but are not counted in). */
     private long pendingArrivals;
 
@@ -800,6 +807,11 @@ public final class SwitchEngine {
     private boolean parseFrame(int slot, Phv phv) {
         if (frames.parse(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot),
                 pool.record(slot).wireLength(), phv.values())) {
+            parsedSlot = slot;
+            if (keepLayouts) {
+                frames.keepLayout(slot);
+                pool.layoutKept(slot, true);
+            }
             return true;
         }
         counters.parserError(frames.error());
@@ -813,10 +825,17 @@ public final class SwitchEngine {
      * length follows the frame's. A frame longer than the slot keeps its first bytes.
      */
     private void deparseFrame(int slot, Phv phv) {
+        deparseFrame(slot, phv, false);
+    }
+
+    /** As {@link #deparseFrame(int, Phv)}; {@code parsedLast}: the slot's frame is the one the parser last read (its layout is reused). */
+    private void deparseFrame(int slot, Phv phv, boolean parsedLast) {
         PacketRecord r = pool.record(slot);
         int caplen = pool.capturedLength(slot);
         int wire = r.wireLength();
-        int n = frames.deparse(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values());
+        int n = frames.deparse(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values(), parsedLast,
+                pool.layoutKept(slot) ? slot : -1);
+        pool.layoutKept(slot, false); // the frame is rewritten: its layout is no longer the one kept
         if (n >= 0) {
             r.wireLength(wire + n - caplen);
             r.putFrame(frames.deparsed(), 0, n);
@@ -839,6 +858,9 @@ public final class SwitchEngine {
     }
 
     private void ingress(int slot, long arrival, int port) {
+        // a fresh packet's pass follows its parse at once: its ingress deparser reuses that parse
+        boolean parsedNow = parsedSlot == slot;
+        parsedSlot = -1;
         int pipe = pipeOfPort(port);
         long p = Math.max(arrival, parserFree[pipe]);
         parserFree[pipe] = p + 1;
@@ -888,7 +910,7 @@ public final class SwitchEngine {
             return;
         }
         if (framesWritable && phv.headerWritten()) {
-            deparseFrame(slot, phv); // the ingress deparser: the traffic manager buffers what it emits
+            deparseFrame(slot, phv, parsedNow); // the ingress deparser: the traffic manager buffers what it emits
         }
         lanes.add(pipe, toTm, slot);
     }
@@ -1194,6 +1216,7 @@ public final class SwitchEngine {
             // the egress deparser writes the frame that leaves; the port serialises that frame
             // (a header egress added or removed lengthens or shortens it on the wire)
             int before = pool.record(slot).wireLength();
+            keepLayouts = true;
             deparseFrame(slot, phv);
             int after = pool.record(slot).wireLength();
             if (after != before) {

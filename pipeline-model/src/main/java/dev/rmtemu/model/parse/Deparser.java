@@ -242,6 +242,10 @@ public final class Deparser {
         }
         Arrays.fill(at, -1);
         int pos = outOff;
+        // bytes that follow each other in the frame and in the output (headers kept in their
+        // order, their tails, the payload) are copied as one run: one arraycopy, not one a piece
+        int runFrom = 0;
+        int runTo = pos;
         for (int h : emit) {
             if (!valid[h]) {
                 continue;
@@ -249,23 +253,40 @@ public final class Deparser {
             at[h] = pos;
             int fixed = g.hdrFixedBytes[h];
             if (r.valid[h]) {
-                System.arraycopy(in, inOff + r.offset[h], out, pos, fixed);
+                int from = inOff + r.offset[h];
+                if (from != runFrom + (pos - runTo)) {
+                    System.arraycopy(in, runFrom, out, runTo, pos - runTo);
+                    runFrom = from;
+                    runTo = pos;
+                }
                 pos += fixed;
                 int tail = r.varbitLength[h];
                 if (tail > 0) {
-                    System.arraycopy(in, r.varbitOffset[h], out, pos, tail);
+                    if (r.varbitOffset[h] != runFrom + (pos - runTo)) {
+                        System.arraycopy(in, runFrom, out, runTo, pos - runTo);
+                        runFrom = r.varbitOffset[h];
+                        runTo = pos;
+                    }
                     pos += tail;
                 }
             } else {
+                System.arraycopy(in, runFrom, out, runTo, pos - runTo);
                 Arrays.fill(out, pos, pos + fixed, (byte) 0); // setValid: every field zero, no tail
                 pos += fixed;
+                runTo = pos;
             }
         }
         int payload = caplen - r.payloadOffset();
         if (payload > 0) {
-            System.arraycopy(in, inOff + r.payloadOffset(), out, pos, payload);
+            int from = inOff + r.payloadOffset();
+            if (from != runFrom + (pos - runTo)) {
+                System.arraycopy(in, runFrom, out, runTo, pos - runTo);
+                runFrom = from;
+                runTo = pos;
+            }
             pos += payload;
         }
+        System.arraycopy(in, runFrom, out, runTo, pos - runTo);
         return pos - outOff;
     }
 
@@ -285,20 +306,37 @@ public final class Deparser {
             int[] first = csumFieldByte[i];
             int[] bytes = csumFieldBytes[i];
             for (int k = 0; k < first.length; k++) {
-                for (int b = base + first[k], end = b + bytes[k]; b < end; b++, n++) {
-                    sum += (out[b] & 0xFF) << ((n & 1) == 0 ? Byte.SIZE : 0);
-                }
+                sum += sumBytes(out, base + first[k], bytes[k], n);
+                n += bytes[k];
             }
             if (csumVarbit[i] && r.valid[h]) {
-                for (int b = base + g.hdrFixedBytes[h], end = b + r.varbitLength[h]; b < end; b++, n++) {
-                    sum += (out[b] & 0xFF) << ((n & 1) == 0 ? Byte.SIZE : 0);
-                }
+                sum += sumBytes(out, base + g.hdrFixedBytes[h], r.varbitLength[h], n);
             }
             while ((sum >>> 16) != 0) {
                 sum = (sum & 0xFFFF) + (sum >>> 16);
             }
             Bits.write(out, (long) base * Byte.SIZE + csumDestBit[i], 16, ~sum & 0xFFFF);
         }
+    }
+
+    /**
+     * The ones'-complement addends of {@code len} bytes from {@code b}, the first being byte
+     * {@code n} of the checksummed data (an even one is a 16-bit word's high byte): whole words
+     * two bytes at a time, unfolded (the caller folds the carries once).
+     */
+    private static long sumBytes(byte[] out, int b, int len, int n) {
+        long sum = 0;
+        int end = b + len;
+        if ((n & 1) != 0 && b < end) {
+            sum += out[b++] & 0xFF; // the low byte of a word begun before
+        }
+        for (; b + 1 < end; b += 2) {
+            sum += ((out[b] & 0xFF) << Byte.SIZE) | (out[b + 1] & 0xFF);
+        }
+        if (b < end) {
+            sum += (out[b] & 0xFF) << Byte.SIZE; // a word's high byte, its low byte in what follows
+        }
+        return sum;
     }
 
     /** Writes the bits of {@code value} under {@code mask} into the {@code bits}-bit field at bit {@code bit} of {@code buf}, keeping its other bits. */

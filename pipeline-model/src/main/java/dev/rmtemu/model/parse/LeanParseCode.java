@@ -14,8 +14,8 @@ import java.lang.invoke.MethodType;
  * array of operations, reads and selects per state) translated into one method of a hidden
  * class, generated with ASM, in which every offset, shift, mask and select value is a constant
  * and every transition a jump, so a packet costs its reads and compares, not the walk of the
- * plan. The rare paths (errors, a select on ranges, value sets or lookahead, a header length)
- * call back into the parser, which keeps the one definition of each. Same results, errors and
+ * plan; a header's tail length is computed inline from its constants. The rare paths (errors,
+ * a select on ranges, value sets or lookahead) call back into the parser, which keeps the one definition of each. Same results, errors and
  * counts as the plan it was made from ({@code LeanParseCodeTest} holds the two equal on random
  * graphs and frames). Subclasses are generated only.
  */
@@ -62,8 +62,10 @@ abstract class LeanParseCode {
     private static final int TAIL = 13;
     private static final int P = 14;
     private static final int TARGET = 15;
+    /** A header's tail length before its bounds are checked (a long: two slots). */
+    private static final int LENGTH = 16;
     /** Select keys, two slots each. */
-    private static final int KEYS = 16;
+    private static final int KEYS = 18;
 
     /**
      * The code of a plan ({@link PacketParser}'s layout), or null when it would be too long to
@@ -76,7 +78,7 @@ abstract class LeanParseCode {
         ClassWriter cw = GeneratedClasses.begin(NAME, SUPER, CTOR);
         MethodVisitor m = cw.visitMethod(0, "run", "([BIIIIL" + RESULT + ";)Z", null, null);
         m.visitCode();
-        new Emitter(m, code, entry, mask, value, cyclic, maxSteps).emit();
+        new Emitter(parser, m, code, entry, mask, value, cyclic, maxSteps).emit();
         m.visitMaxs(0, 0);
         m.visitEnd();
         if (cw.toByteArray().length > MAX_CLASS_BYTES) {
@@ -87,6 +89,7 @@ abstract class LeanParseCode {
     }
 
     private static final class Emitter {
+        private final PacketParser parser;
         private final MethodVisitor m;
         private final int[] code;
         private final int[] entry;
@@ -97,7 +100,9 @@ abstract class LeanParseCode {
         private final Label[] states;
         private final Label accept = new Label();
 
-        Emitter(MethodVisitor m, int[] code, int[] entry, long[] mask, long[] value, boolean cyclic, int maxSteps) {
+        Emitter(PacketParser parser, MethodVisitor m, int[] code, int[] entry, long[] mask, long[] value, boolean cyclic,
+                int maxSteps) {
+            this.parser = parser;
             this.m = m;
             this.code = code;
             this.entry = entry;
@@ -212,16 +217,31 @@ abstract class LeanParseCode {
             m.visitIincInsn(CURSOR, fixed);
             int lengthWord = code[pc++];
             if (lengthWord >= 0) {
-                m.visitVarInsn(Opcodes.ALOAD, P);
-                m.visitLdcInsn(h);
+                // VarbitLength.bytesFor with the header's constants: length x bytesPerUnit + offsetBytes, legal in 0..maxBytes
+                VarbitLength v = parser.varbit(h);
                 m.visitVarInsn(Opcodes.ALOAD, WORDS);
                 m.visitLdcInsn(lengthWord);
                 m.visitInsn(Opcodes.LALOAD);
-                m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, PARSER, "tailBytes", "(IJ)I", false);
-                m.visitVarInsn(Opcodes.ISTORE, TAIL);
-                m.visitVarInsn(Opcodes.ILOAD, TAIL);
+                m.visitLdcInsn((long) v.bytesPerUnit());
+                m.visitInsn(Opcodes.LMUL);
+                m.visitLdcInsn((long) v.offsetBytes());
+                m.visitInsn(Opcodes.LADD);
+                m.visitVarInsn(Opcodes.LSTORE, LENGTH);
+                Label illegal = new Label();
                 Label legal = new Label();
-                m.visitJumpInsn(Opcodes.IFGE, legal);
+                m.visitVarInsn(Opcodes.LLOAD, LENGTH);
+                m.visitInsn(Opcodes.LCONST_0);
+                m.visitInsn(Opcodes.LCMP);
+                m.visitJumpInsn(Opcodes.IFLT, illegal);
+                m.visitVarInsn(Opcodes.LLOAD, LENGTH);
+                m.visitLdcInsn((long) v.maxBytes());
+                m.visitInsn(Opcodes.LCMP);
+                m.visitJumpInsn(Opcodes.IFGT, illegal);
+                m.visitVarInsn(Opcodes.LLOAD, LENGTH);
+                m.visitInsn(Opcodes.L2I);
+                m.visitVarInsn(Opcodes.ISTORE, TAIL);
+                m.visitJumpInsn(Opcodes.GOTO, legal);
+                m.visitLabel(illegal);
                 fail(ParserError.HEADER_LENGTH, s);
                 m.visitLabel(legal);
                 bound(() -> m.visitVarInsn(Opcodes.ILOAD, TAIL), s);

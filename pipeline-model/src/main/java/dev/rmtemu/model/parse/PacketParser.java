@@ -692,9 +692,9 @@ public final class PacketParser {
         return fail(r, ParserError.of(error), state);
     }
 
-    /** Tail bytes of header {@code h}'s variable-length part for its length field's value, or -1. */
-    int tailBytes(int h, long lengthValue) {
-        return varbits[h].bytesFor(lengthValue);
+    /** Header {@code h}'s variable-length tail rule, or null: its constants go into the generated parse. */
+    VarbitLength varbit(int h) {
+        return varbits[h];
     }
 
     int selectGeneral(byte[] buf, int off, int cursor, int readable, int caplen, int wireLen, int state, ParseResult r) {

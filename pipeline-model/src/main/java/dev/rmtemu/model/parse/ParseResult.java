@@ -119,6 +119,46 @@ public final class ParseResult {
         return order[i];
     }
 
+    /** Ints {@link #saveLayout} writes at most for this graph. */
+    public int layoutInts() {
+        return 2 + 3 * valid.length;
+    }
+
+    /**
+     * Writes where this accepted parse found each header into {@code store} from {@code at}
+     * (at most {@link #layoutInts()} ints): the payload offset, the headers extracted and, in
+     * their order, each one's index, offset and tail length. Field values are not kept.
+     */
+    public void saveLayout(int[] store, int at) {
+        store[at++] = payloadOffset;
+        store[at++] = extracted;
+        for (int i = 0; i < extracted; i++) {
+            int h = order[i];
+            store[at++] = h;
+            store[at++] = offset[h];
+            store[at++] = varbitLength[h];
+        }
+    }
+
+    /**
+     * Makes this result the accepted parse whose layout {@link #saveLayout} kept, of a frame
+     * starting at {@code frameOff}: validity, offsets, tails, order and payload offset as that
+     * parse left them. The field words are not restored (they hold whatever they held).
+     */
+    public void loadLayout(int[] store, int at, int frameOff) {
+        reset();
+        payloadOffset = store[at++];
+        int n = store[at++];
+        for (int i = 0; i < n; i++) {
+            int h = store[at++];
+            offset[h] = store[at++];
+            varbitLength[h] = store[at++];
+            varbitOffset[h] = frameOff + offset[h] + graph.hdrFixedBytes[h];
+            valid[h] = true;
+            order[extracted++] = h;
+        }
+    }
+
     /** A field of at most 64 bits (the low word of a wider field). */
     public long get(FieldRef f) {
         return words[f.word() + f.words() - 1];

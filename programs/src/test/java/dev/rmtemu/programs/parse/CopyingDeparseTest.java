@@ -24,7 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with or without the program's own headers on them) and random PHV values and validity bits,
  * it gives the very bytes and length of the deparse that parses the frame in full and
  * serialises every field again. Each output is fed back as the next input, so headers a
- * previous deparse added are parsed, kept, rewritten or removed.
+ * previous deparse added are parsed, kept, rewritten or removed. The same bytes come from the
+ * engine's two shortcuts: the ingress deparser reusing the parse just made, and the egress
+ * deparser using the layout kept for the packet's pool slot.
  */
 class CopyingDeparseTest {
     private static final int WINDOW = 256;
@@ -58,6 +60,7 @@ class CopyingDeparseTest {
                     break;
                 }
                 accepted++;
+                frames.keepLayout(i % 3); // as the engine keeps it for the packet's egress deparser
                 for (int s = 0; s < phv.length; s++) {
                     long r = rnd.nextLong();
                     switch ((int) (r & 3)) {
@@ -73,6 +76,16 @@ class CopyingDeparseTest {
                 byte[] full = Arrays.copyOf(frames.deparsed(), Math.max(m, 0));
                 assertEquals(m, n, name + ": frame " + i + " round " + round + " length");
                 assertArrayEquals(full, copied, name + ": frame " + i + " round " + round);
+                // the ingress deparser's form: the layout of the parse above, not a parse again
+                int k = frames.deparse(frame, 0, caplen, wire, phv, true);
+                assertEquals(m, k, name + ": frame " + i + " round " + round + " length, reusing the parse");
+                assertArrayEquals(full, Arrays.copyOf(frames.deparsed(), Math.max(k, 0)),
+                        name + ": frame " + i + " round " + round + ", reusing the parse");
+                // the egress deparser's form: the layout kept at the parse, the fields' values unknown
+                int e = frames.deparse(frame, 0, caplen, wire, phv, false, i % 3);
+                assertEquals(m, e, name + ": frame " + i + " round " + round + " length, from the kept layout");
+                assertArrayEquals(full, Arrays.copyOf(frames.deparsed(), Math.max(e, 0)),
+                        name + ": frame " + i + " round " + round + ", from the kept layout");
                 if (n > caplen) {
                     grown++;
                 }
