@@ -201,8 +201,10 @@ public final class NetworkEngine {
     private String threadNote;
     /** Shortest switch-to-switch link latency, in cycles: how far a window reaches past its start. */
     private long lookahead;
-    /** Worker of each switch ordinal. */
+    /** Part of each switch ordinal. */
     private int[] ownerOf;
+    /** Each switch ordinal's index in its part's {@link WindowPart#switches} and timeline. */
+    private int[] localIndex;
     private WindowPart[] windowParts;
     private NetworkWorkers workers;
     private final NetworkWorkers.Part windowPart = this::runWindow;
@@ -211,8 +213,12 @@ public final class NetworkEngine {
     private long windowEnd;
     /** Which of the two outbox sets the current window's senders fill. */
     private int windowParity;
-    /** Cycle up to which the injections' batch last ran the network. */
-    private long ranUntil;
+    /**
+     * Whether the parts' timelines must be read again from every switch: at the first parallel
+     * run, and after anything other than this class's windows, injections and links may have
+     * scheduled events (a caller of {@link #runBefore} or {@link #drain}).
+     */
+    private boolean partsStale = true;
 
     /** Told of every packet a host receives. */
     @FunctionalInterface
@@ -488,11 +494,8 @@ public final class NetworkEngine {
         // scripts act before the first or inside a switch's own run): no rescan of every switch
         if (runsInWindows()) {
             // an injection's packet reaches a switch at least one cycle later: the network may lag
-            // behind the injections, and runs once a whole window's worth has come
-            if (cycle - ranUntil >= lookahead) {
-                runParallel(cycle);
-                ranUntil = cycle;
-            }
+            // behind the injections, and runs only whole windows that end by this one
+            runParallel(cycle, true);
         } else {
             runSerial(cycle);
         }
@@ -520,6 +523,7 @@ public final class NetworkEngine {
     public void drain() {
         draining = true;
         timelineStale = true;
+        partsStale = true;
         try {
             drainLinks();
         } finally {
@@ -567,7 +571,7 @@ public final class NetworkEngine {
      */
     public void runBefore(long limit) {
         if (runsInWindows()) {
-            runParallel(limit);
+            runParallel(limit, false);
             return;
         }
         timelineStale = true;
@@ -725,7 +729,11 @@ public final class NetworkEngine {
             }
             scheduledArrivals[s]++;
             switches[s].scheduleArrival(at, chToPort[ch], rec, hops);
-            timeline.earlier(s, at);
+            if (windowed) {
+                windowParts[ownerOf[s]].timeline.earlier(localIndex[s], at);
+            } else {
+                timeline.earlier(s, at);
+            }
             return;
         }
         int h = chToHostNode[ch];
@@ -810,19 +818,22 @@ public final class NetworkEngine {
         }
         lookahead = reach;
         ownerOf = new int[switches.length];
-        int[] owned = new int[wanted];
-        for (int s = 0; s < switches.length; s++) {
-            ownerOf[s] = s % wanted;
-            owned[s % wanted]++;
-        }
+        localIndex = new int[switches.length];
         windowParts = new WindowPart[wanted];
         for (int w = 0; w < wanted; w++) {
-            int[] mine = new int[owned[w]];
-            for (int s = w, i = 0; s < switches.length; s += wanted) {
-                mine[i++] = s;
+            // contiguous blocks of switch ordinals: topologies list neighbours together (a fat
+            // tree's pods, a chain's links), so most links stay inside one part and its thread
+            int from = (int) ((long) switches.length * w / wanted);
+            int to = (int) ((long) switches.length * (w + 1) / wanted);
+            int[] mine = new int[to - from];
+            for (int s = from; s < to; s++) {
+                ownerOf[s] = w;
+                localIndex[s] = s - from;
+                mine[s - from] = s;
             }
             windowParts[w] = new WindowPart(w, mine, wanted, frameCapacity);
         }
+        partsStale = true;
         threadsUsed = wanted;
         windowed = true;
     }
@@ -857,20 +868,33 @@ public final class NetworkEngine {
     }
 
     /**
-     * Runs every switch event before {@code limit} in windows on the workers; at the end the
-     * arrivals still in outboxes (at or after the limit) are scheduled, so the switches hold
-     * everything pending, as after a run on one thread.
+     * Runs switch events before {@code limit} in windows on the workers: every event before it,
+     * or with {@code wholeWindows} only the windows that fit before it whole (an injection lets
+     * the network lag behind it rather than cut a window short). At the end the arrivals still
+     * in outboxes are scheduled, so the switches hold everything pending, as after a run on one
+     * thread.
      */
-    private void runParallel(long limit) {
+    private void runParallel(long limit, boolean wholeWindows) {
         timelineStale = true; // the switches move without the one-thread timeline
+        if (partsStale) {
+            for (WindowPart w : windowParts) {
+                for (int i = 0; i < w.switches.length; i++) {
+                    w.timeline.set(i, switches[w.switches[i]].nextEventCycle());
+                }
+            }
+            partsStale = false;
+        }
+        long t = Long.MAX_VALUE;
+        for (WindowPart w : windowParts) {
+            t = Math.min(t, w.timeline.next(w.timeline.first()));
+        }
+        if (wholeWindows ? t > limit - lookahead : t >= limit) {
+            return;
+        }
         if (workers == null) {
             workers = new NetworkWorkers(threadsUsed, windowParts.length);
         }
-        long t = Long.MAX_VALUE;
-        for (SwitchEngine e : switches) {
-            t = Math.min(t, e.nextEventCycle());
-        }
-        while (t < limit) {
+        while (wholeWindows ? t <= limit - lookahead : t < limit) {
             windowEnd = t > limit - lookahead ? limit : t + lookahead;
             windowParity ^= 1;
             windowOpen = true;
@@ -889,7 +913,11 @@ public final class NetworkEngine {
         }
     }
 
-    /** One part of a window: the arrivals sent to its switches, then its switches up to the window's end. */
+    /**
+     * One part of a window: the arrivals sent to its switches, then those of its switches with an
+     * event before the window's end, earliest first, up to that end (what one runs cannot reach
+     * another inside the window, so only the switches with work are touched).
+     */
     private void runWindow(int part) {
         WindowPart me = windowParts[part];
         me.nextCycle = Long.MAX_VALUE;
@@ -903,43 +931,53 @@ public final class NetworkEngine {
         }
         long end = windowEnd;
         long reached = me.now;
-        for (int s : me.switches) {
+        SwitchTimeline timeline = me.timeline;
+        int[] mine = me.switches;
+        while (true) {
+            int i = timeline.first();
+            if (timeline.next(i) >= end) {
+                break;
+            }
+            int s = mine[i];
             SwitchEngine e = switches[s];
             me.failedSwitch = s;
             e.runUntil(end, 0);
             reached = Math.max(reached, e.now());
+            timeline.set(i, e.nextEventCycle());
         }
         me.failedSwitch = -1;
         me.now = reached;
-        long next = me.nextCycle;
-        for (int s : me.switches) {
-            next = Math.min(next, switches[s].nextEventCycle());
-        }
-        me.nextCycle = next;
+        me.nextCycle = Math.min(me.nextCycle, timeline.next(timeline.first()));
     }
 
-    /** The outbox's arrivals into their switches, in the order they were sent. */
+    /** The outbox's arrivals into their switches (and their parts' timelines), in the order they were sent. */
     private void scheduleAll(ArrivalOutbox box) {
         for (int i = 0, n = box.size(); i < n; i++) {
             int s = box.toSwitch(i);
+            long at = box.at(i);
             scheduledArrivals[s]++;
-            switches[s].scheduleArrival(box.at(i), box.port(i), box.record(i), box.hops(i));
+            switches[s].scheduleArrival(at, box.port(i), box.record(i), box.hops(i));
+            windowParts[ownerOf[s]].timeline.earlier(localIndex[s], at);
         }
         box.clear();
     }
 
     /** A link arrival inside a window: into a switch of the same part now, else into the outbox for its part. */
     private void arriveInWindow(int ch, long at, PacketRecord rec, int hops, WindowPart w) {
-        if (at < w.nextCycle) {
-            w.nextCycle = at;
-        }
         int s = chToSwitch[ch];
         if (s >= 0) {
+            if (at < windowEnd) {
+                throw new IllegalStateException("arrival at cycle " + at + " inside the window ending at " + windowEnd);
+            }
             int owner = ownerOf[s];
             if (owner == w.index) {
                 scheduledArrivals[s]++;
                 switches[s].scheduleArrival(at, chToPort[ch], rec, hops);
+                w.timeline.earlier(localIndex[s], at);
             } else {
+                if (at < w.nextCycle) {
+                    w.nextCycle = at;
+                }
                 w.outboxes[windowParity][owner].add(at, s, chToPort[ch], rec, hops);
             }
             return;
