@@ -87,14 +87,19 @@ import java.util.function.BooleanSupplier;
  *
  * <p><b>Windows and threads.</b> The switches run in windows, the conservative scheme of
  * parallel discrete-event simulators (ns-3's distributed simulator, OMNeT++): the lookahead L
- * is the shortest switch-to-switch link latency, and a window runs every switch's events from
- * the earliest pending cycle T up to T + L (exclusive) at once, switch by switch, because
- * nothing a switch sends in the window can reach another switch before T + L. The switches are
- * split into as many parts as {@link NetworkOptions#threads()} (switch ordinal s in part s mod
- * threads; a part runs on whichever thread claims it first); arrivals for a switch of another
- * part wait in an outbox until the barrier, and host deliveries are counted by the
- * coordinating thread after it. Even on one thread a window is cheaper than the event-by-event
- * loop above (one run per switch and window, not one per switch and cycle). The output is the
+ * is the least, over switch-to-switch links, of the link's latency plus the sending switch's
+ * egress-to-wire latency (a packet an event at cycle c dequeues leaves no earlier than c plus
+ * that), and a window runs the events of every switch that has one from the earliest pending
+ * cycle T up to T + L (exclusive) at once, switch by switch, because nothing a switch sends in
+ * the window can reach another switch before T + L. The switches are split into as many parts
+ * as {@link NetworkOptions#threads()}, contiguous blocks of switch ordinals (topologies list
+ * neighbours together, so most links stay inside a part); a part keeps its switches ordered by
+ * next event, so a window touches only those with work, and runs on whichever thread claims
+ * it first. Arrivals for a switch of another part wait in an outbox until the barrier, and
+ * host deliveries are counted by the coordinating thread after it. An injection runs only the
+ * whole windows that end by its cycle (the network lags behind the injections rather than cut
+ * a window short). Even on one thread a window is cheaper than the event-by-event loop above
+ * (one run per switch and window, not one per switch and cycle). The output is the
  * same bytes as that loop's: a switch's arrivals are ordered by (cycle, port, then the order
  * its link sent them), which no interleaving of switches or parts changes, and everything else
  * a part touches belongs to its switches and their outgoing links. The network runs the
@@ -199,7 +204,10 @@ public final class NetworkEngine {
     /** Whether the switches run in windows (on one thread or several) rather than the event-by-event loop. */
     private boolean windowed;
     private String threadNote;
-    /** Shortest switch-to-switch link latency, in cycles: how far a window reaches past its start. */
+    /**
+     * How far a window reaches past its start, in cycles: the least, over switch-to-switch links,
+     * of the sending switch's egress-to-wire latency plus the link's.
+     */
     private long lookahead;
     /** Part of each switch ordinal. */
     private int[] ownerOf;
@@ -782,7 +790,10 @@ public final class NetworkEngine {
         return threadNote;
     }
 
-    /** The shortest switch-to-switch link latency in cycles (a parallel window's reach), 0 before a parallel run. */
+    /**
+     * A window's reach in cycles: the least, over switch-to-switch links, of the sending switch's
+     * egress-to-wire latency plus the link's latency; 0 before a windowed run.
+     */
     public long lookaheadCycles() {
         return lookahead;
     }
@@ -813,7 +824,9 @@ public final class NetworkEngine {
         long reach = MAX_PATH_CYCLES;
         for (int ch = 0; ch < channels; ch++) {
             if (chToSwitch[ch] >= 0 && chLatency[ch] > 0 && isSwitchChannel(ch)) {
-                reach = Math.min(reach, chLatency[ch]);
+                // an event at cycle c sends nothing before c + egress-to-wire (a dequeued packet
+                // still passes the egress parser, pipeline and deparser), which then crosses the link
+                reach = Math.min(reach, chLatency[ch] + switches[chFromSwitch[ch]].egressToWireCycles());
             }
         }
         lookahead = reach;
