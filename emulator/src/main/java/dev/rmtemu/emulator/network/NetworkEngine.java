@@ -579,6 +579,7 @@ public final class NetworkEngine {
      */
     public void runBefore(long limit) {
         if (runsInWindows()) {
+            partsStale = true; // a caller may have scheduled events on a switch directly
             runParallel(limit, false);
             return;
         }
