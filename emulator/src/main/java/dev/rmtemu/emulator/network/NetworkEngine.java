@@ -87,14 +87,19 @@ import java.util.function.BooleanSupplier;
  *
  * <p><b>Windows and threads.</b> The switches run in windows, the conservative scheme of
  * parallel discrete-event simulators (ns-3's distributed simulator, OMNeT++): the lookahead L
- * is the shortest switch-to-switch link latency, and a window runs every switch's events from
- * the earliest pending cycle T up to T + L (exclusive) at once, switch by switch, because
- * nothing a switch sends in the window can reach another switch before T + L. The switches are
- * split into as many parts as {@link NetworkOptions#threads()} (switch ordinal s in part s mod
- * threads; a part runs on whichever thread claims it first); arrivals for a switch of another
- * part wait in an outbox until the barrier, and host deliveries are counted by the
- * coordinating thread after it. Even on one thread a window is cheaper than the event-by-event
- * loop above (one run per switch and window, not one per switch and cycle). The output is the
+ * is the least, over switch-to-switch links, of the link's latency plus the sending switch's
+ * egress-to-wire latency (a packet an event at cycle c dequeues leaves no earlier than c plus
+ * that), and a window runs the events of every switch that has one from the earliest pending
+ * cycle T up to T + L (exclusive) at once, switch by switch, because nothing a switch sends in
+ * the window can reach another switch before T + L. The switches are split into as many parts
+ * as {@link NetworkOptions#threads()}, contiguous blocks of switch ordinals (topologies list
+ * neighbours together, so most links stay inside a part); a part keeps its switches ordered by
+ * next event, so a window touches only those with work, and runs on whichever thread claims
+ * it first. Arrivals for a switch of another part wait in an outbox until the barrier, and
+ * host deliveries are counted by the coordinating thread after it. An injection runs only the
+ * whole windows that end by its cycle (the network lags behind the injections rather than cut
+ * a window short). Even on one thread a window is cheaper than the event-by-event loop above
+ * (one run per switch and window, not one per switch and cycle). The output is the
  * same bytes as that loop's: a switch's arrivals are ordered by (cycle, port, then the order
  * its link sent them), which no interleaving of switches or parts changes, and everything else
  * a part touches belongs to its switches and their outgoing links. The network runs the
@@ -199,10 +204,15 @@ public final class NetworkEngine {
     /** Whether the switches run in windows (on one thread or several) rather than the event-by-event loop. */
     private boolean windowed;
     private String threadNote;
-    /** Shortest switch-to-switch link latency, in cycles: how far a window reaches past its start. */
+    /**
+     * How far a window reaches past its start, in cycles: the least, over switch-to-switch links,
+     * of the sending switch's egress-to-wire latency plus the link's.
+     */
     private long lookahead;
-    /** Worker of each switch ordinal. */
+    /** Part of each switch ordinal. */
     private int[] ownerOf;
+    /** Each switch ordinal's index in its part's {@link WindowPart#switches} and timeline. */
+    private int[] localIndex;
     private WindowPart[] windowParts;
     private NetworkWorkers workers;
     private final NetworkWorkers.Part windowPart = this::runWindow;
@@ -211,8 +221,12 @@ public final class NetworkEngine {
     private long windowEnd;
     /** Which of the two outbox sets the current window's senders fill. */
     private int windowParity;
-    /** Cycle up to which the injections' batch last ran the network. */
-    private long ranUntil;
+    /**
+     * Whether the parts' timelines must be read again from every switch: at the first parallel
+     * run, and after anything other than this class's windows, injections and links may have
+     * scheduled events (a caller of {@link #runBefore} or {@link #drain}).
+     */
+    private boolean partsStale = true;
 
     /** Told of every packet a host receives. */
     @FunctionalInterface
@@ -488,11 +502,8 @@ public final class NetworkEngine {
         // scripts act before the first or inside a switch's own run): no rescan of every switch
         if (runsInWindows()) {
             // an injection's packet reaches a switch at least one cycle later: the network may lag
-            // behind the injections, and runs once a whole window's worth has come
-            if (cycle - ranUntil >= lookahead) {
-                runParallel(cycle);
-                ranUntil = cycle;
-            }
+            // behind the injections, and runs only whole windows that end by this one
+            runParallel(cycle, true);
         } else {
             runSerial(cycle);
         }
@@ -520,6 +531,7 @@ public final class NetworkEngine {
     public void drain() {
         draining = true;
         timelineStale = true;
+        partsStale = true;
         try {
             drainLinks();
         } finally {
@@ -567,7 +579,8 @@ public final class NetworkEngine {
      */
     public void runBefore(long limit) {
         if (runsInWindows()) {
-            runParallel(limit);
+            partsStale = true; // a caller may have scheduled events on a switch directly
+            runParallel(limit, false);
             return;
         }
         timelineStale = true;
@@ -725,7 +738,11 @@ public final class NetworkEngine {
             }
             scheduledArrivals[s]++;
             switches[s].scheduleArrival(at, chToPort[ch], rec, hops);
-            timeline.earlier(s, at);
+            if (windowed) {
+                windowParts[ownerOf[s]].timeline.earlier(localIndex[s], at);
+            } else {
+                timeline.earlier(s, at);
+            }
             return;
         }
         int h = chToHostNode[ch];
@@ -774,7 +791,10 @@ public final class NetworkEngine {
         return threadNote;
     }
 
-    /** The shortest switch-to-switch link latency in cycles (a parallel window's reach), 0 before a parallel run. */
+    /**
+     * A window's reach in cycles: the least, over switch-to-switch links, of the sending switch's
+     * egress-to-wire latency plus the link's latency; 0 before a windowed run.
+     */
     public long lookaheadCycles() {
         return lookahead;
     }
@@ -805,24 +825,29 @@ public final class NetworkEngine {
         long reach = MAX_PATH_CYCLES;
         for (int ch = 0; ch < channels; ch++) {
             if (chToSwitch[ch] >= 0 && chLatency[ch] > 0 && isSwitchChannel(ch)) {
-                reach = Math.min(reach, chLatency[ch]);
+                // an event at cycle c sends nothing before c + egress-to-wire (a dequeued packet
+                // still passes the egress parser, pipeline and deparser), which then crosses the link
+                reach = Math.min(reach, chLatency[ch] + switches[chFromSwitch[ch]].egressToWireCycles());
             }
         }
         lookahead = reach;
         ownerOf = new int[switches.length];
-        int[] owned = new int[wanted];
-        for (int s = 0; s < switches.length; s++) {
-            ownerOf[s] = s % wanted;
-            owned[s % wanted]++;
-        }
+        localIndex = new int[switches.length];
         windowParts = new WindowPart[wanted];
         for (int w = 0; w < wanted; w++) {
-            int[] mine = new int[owned[w]];
-            for (int s = w, i = 0; s < switches.length; s += wanted) {
-                mine[i++] = s;
+            // contiguous blocks of switch ordinals: topologies list neighbours together (a fat
+            // tree's pods, a chain's links), so most links stay inside one part and its thread
+            int from = (int) ((long) switches.length * w / wanted);
+            int to = (int) ((long) switches.length * (w + 1) / wanted);
+            int[] mine = new int[to - from];
+            for (int s = from; s < to; s++) {
+                ownerOf[s] = w;
+                localIndex[s] = s - from;
+                mine[s - from] = s;
             }
             windowParts[w] = new WindowPart(w, mine, wanted, frameCapacity);
         }
+        partsStale = true;
         threadsUsed = wanted;
         windowed = true;
     }
@@ -857,20 +882,33 @@ public final class NetworkEngine {
     }
 
     /**
-     * Runs every switch event before {@code limit} in windows on the workers; at the end the
-     * arrivals still in outboxes (at or after the limit) are scheduled, so the switches hold
-     * everything pending, as after a run on one thread.
+     * Runs switch events before {@code limit} in windows on the workers: every event before it,
+     * or with {@code wholeWindows} only the windows that fit before it whole (an injection lets
+     * the network lag behind it rather than cut a window short). At the end the arrivals still
+     * in outboxes are scheduled, so the switches hold everything pending, as after a run on one
+     * thread.
      */
-    private void runParallel(long limit) {
+    private void runParallel(long limit, boolean wholeWindows) {
         timelineStale = true; // the switches move without the one-thread timeline
+        if (partsStale) {
+            for (WindowPart w : windowParts) {
+                for (int i = 0; i < w.switches.length; i++) {
+                    w.timeline.set(i, switches[w.switches[i]].nextEventCycle());
+                }
+            }
+            partsStale = false;
+        }
+        long t = Long.MAX_VALUE;
+        for (WindowPart w : windowParts) {
+            t = Math.min(t, w.timeline.next(w.timeline.first()));
+        }
+        if (wholeWindows ? t > limit - lookahead : t >= limit) {
+            return;
+        }
         if (workers == null) {
             workers = new NetworkWorkers(threadsUsed, windowParts.length);
         }
-        long t = Long.MAX_VALUE;
-        for (SwitchEngine e : switches) {
-            t = Math.min(t, e.nextEventCycle());
-        }
-        while (t < limit) {
+        while (wholeWindows ? t <= limit - lookahead : t < limit) {
             windowEnd = t > limit - lookahead ? limit : t + lookahead;
             windowParity ^= 1;
             windowOpen = true;
@@ -889,7 +927,11 @@ public final class NetworkEngine {
         }
     }
 
-    /** One part of a window: the arrivals sent to its switches, then its switches up to the window's end. */
+    /**
+     * One part of a window: the arrivals sent to its switches, then those of its switches with an
+     * event before the window's end, earliest first, up to that end (what one runs cannot reach
+     * another inside the window, so only the switches with work are touched).
+     */
     private void runWindow(int part) {
         WindowPart me = windowParts[part];
         me.nextCycle = Long.MAX_VALUE;
@@ -903,43 +945,53 @@ public final class NetworkEngine {
         }
         long end = windowEnd;
         long reached = me.now;
-        for (int s : me.switches) {
+        SwitchTimeline timeline = me.timeline;
+        int[] mine = me.switches;
+        while (true) {
+            int i = timeline.first();
+            if (timeline.next(i) >= end) {
+                break;
+            }
+            int s = mine[i];
             SwitchEngine e = switches[s];
             me.failedSwitch = s;
             e.runUntil(end, 0);
             reached = Math.max(reached, e.now());
+            timeline.set(i, e.nextEventCycle());
         }
         me.failedSwitch = -1;
         me.now = reached;
-        long next = me.nextCycle;
-        for (int s : me.switches) {
-            next = Math.min(next, switches[s].nextEventCycle());
-        }
-        me.nextCycle = next;
+        me.nextCycle = Math.min(me.nextCycle, timeline.next(timeline.first()));
     }
 
-    /** The outbox's arrivals into their switches, in the order they were sent. */
+    /** The outbox's arrivals into their switches (and their parts' timelines), in the order they were sent. */
     private void scheduleAll(ArrivalOutbox box) {
         for (int i = 0, n = box.size(); i < n; i++) {
             int s = box.toSwitch(i);
+            long at = box.at(i);
             scheduledArrivals[s]++;
-            switches[s].scheduleArrival(box.at(i), box.port(i), box.record(i), box.hops(i));
+            switches[s].scheduleArrival(at, box.port(i), box.record(i), box.hops(i));
+            windowParts[ownerOf[s]].timeline.earlier(localIndex[s], at);
         }
         box.clear();
     }
 
     /** A link arrival inside a window: into a switch of the same part now, else into the outbox for its part. */
     private void arriveInWindow(int ch, long at, PacketRecord rec, int hops, WindowPart w) {
-        if (at < w.nextCycle) {
-            w.nextCycle = at;
-        }
         int s = chToSwitch[ch];
         if (s >= 0) {
+            if (at < windowEnd) {
+                throw new IllegalStateException("arrival at cycle " + at + " inside the window ending at " + windowEnd);
+            }
             int owner = ownerOf[s];
             if (owner == w.index) {
                 scheduledArrivals[s]++;
                 switches[s].scheduleArrival(at, chToPort[ch], rec, hops);
+                w.timeline.earlier(localIndex[s], at);
             } else {
+                if (at < w.nextCycle) {
+                    w.nextCycle = at;
+                }
                 w.outboxes[windowParity][owner].add(at, s, chToPort[ch], rec, hops);
             }
             return;

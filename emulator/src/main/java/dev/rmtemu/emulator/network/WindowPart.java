@@ -22,7 +22,9 @@ final class WindowPart {
      */
     final ArrivalOutbox[][] outboxes;
     final ImpairmentDecision decision = new ImpairmentDecision();
-    /** Earliest pending event of its switches, or arrival it sent, after its part of the window. */
+    /** Its switches (by index in {@link #switches}) by next event: a window touches only those with work. */
+    final SwitchTimeline timeline;
+    /** Earliest pending event of its switches, or arrival it sent to another part, after its part of the window. */
     long nextCycle;
     /** Latest cycle its switches reached. */
     long now;
@@ -38,6 +40,7 @@ final class WindowPart {
     WindowPart(int index, int[] switches, int workers, int frameCapacity) {
         this.index = index;
         this.switches = switches;
+        this.timeline = new SwitchTimeline(switches.length);
         this.outboxes = new ArrivalOutbox[2][workers];
         for (int parity = 0; parity < 2; parity++) {
             for (int w = 0; w < workers; w++) {

@@ -248,4 +248,32 @@ class LeanParseCodeTest {
         }
         return t == -2 ? "reject" : t == -1 ? "accept" : "s" + t;
     }
+
+    /**
+     * Parsers of one plan (a network's switches running one program) share one generated class,
+     * so the JIT compiles it once and the call site stays monomorphic; each instance keeps its own
+     * parser (its error counts). Another plan gets its own class.
+     */
+    @Test
+    void parsersOfOnePlanShareOneGeneratedClass() throws ReflectiveOperationException {
+        ParseGraph g = DefaultParseGraph.build();
+        PacketParser a = new PacketParser(g, 128);
+        PacketParser b = new PacketParser(g, 128);
+        PacketParser other = new PacketParser(g, 128);
+        for (PacketParser p : List.of(a, b)) {
+            p.need(g.field("ipv4.dst_addr"));
+        }
+        other.need(g.field("ipv4.ttl"));
+        java.lang.reflect.Field code = PacketParser.class.getDeclaredField("leanCode");
+        code.setAccessible(true);
+        for (PacketParser p : List.of(a, b, other)) {
+            assertTrue(p.leanParseGenerated());
+        }
+        LeanParseCode ca = (LeanParseCode) code.get(a);
+        LeanParseCode cb = (LeanParseCode) code.get(b);
+        LeanParseCode co = (LeanParseCode) code.get(other);
+        assertEquals(ca.getClass(), cb.getClass());
+        assertTrue(ca != cb && ca.parser == a && cb.parser == b);
+        assertTrue(co.getClass() != ca.getClass());
+    }
 }
