@@ -215,7 +215,7 @@ final class ControlLowering {
                     throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
                 }
                 RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, pairs.get(array.name()), in,
-                        this::isField);
+                        x -> isField(x) ? field(x).width() : 0);
                 c.action(l.action());
                 registerActions.put(e.getKey(), l);
             });
@@ -1107,6 +1107,13 @@ final class ControlLowering {
         if (e instanceof Expression.Cast c && types.width(c.type()) == width && !wraps(c.operand())) {
             return value(c.operand(), params, width);
         }
+        // a narrowing cast of one + - << of unwrapped operands: the destination's low bits are the same
+        // whether the operation wraps at the operand's width or not
+        if (e instanceof Expression.Cast c && types.width(c.type()) == width && c.operand() instanceof Expression.Binary bin
+                && (bin.operator().equals("+") || bin.operator().equals("-") || bin.operator().equals("<<"))
+                && !wraps(bin.left()) && !wraps(bin.right()) && width <= width(bin, params)) {
+            return top(bin, params, width);
+        }
         if (e instanceof Expression.Slice sl && types.constant(sl.high()) - types.constant(sl.low()) + 1 == width) {
             int lo = (int) types.constant(sl.low());
             Expr v = value(sl.target(), params, 64);
@@ -1143,7 +1150,9 @@ final class ControlLowering {
         }
         if (e instanceof Expression.Cast c) {
             int w = types.width(c.type());
-            return and(value(c.operand(), params, w), constant(Types.longMask(w)));
+            int from = ownWidth(c.operand());
+            // a field or a hash output holds only its own bits: widening it needs no mask
+            return from > 0 && from <= w ? value(c.operand(), params, w) : and(value(c.operand(), params, w), constant(Types.longMask(w)));
         }
         if (e instanceof Expression.Slice s) {
             int lo = (int) types.constant(s.low());
@@ -1185,6 +1194,18 @@ final class ControlLowering {
             return held != null ? held : read(f);
         }
         throw new Refusal(e.position(), "this expression is not supported by the lowering yet");
+    }
+
+    /** The bits a PHV field or a hash unit's output holds; 0 for any other expression. */
+    private int ownWidth(Expression e) {
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
+                && m.target() instanceof Expression.Name n && hashDecls.containsKey(n.name())) {
+            return types.width(((TypeRef.Named) hashDecls.get(n.name()).type()).arguments().get(0));
+        }
+        if ((e instanceof Expression.Member || e instanceof Expression.Name) && !types.isConstant(e) && isField(e)) {
+            return field(e).width();
+        }
+        return 0;
     }
 
     /** The PHV field an l-value or a read names: a header field, a metadata field, an intrinsic. */
