@@ -26,6 +26,7 @@ import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableAction;
 import dev.rmtemu.model.table.TableActions;
 
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -103,6 +104,17 @@ final class ControlLowering {
 
     private final ProgramBuilder b;
     private final Gress gress;
+    /** The control that applies this one as a sub-control instance, or null for the gress's control. */
+    private final ControlLowering parent;
+    /** The instance path of a sub-control ({@code outer.inner}), or the control's name; names its locals and elements. */
+    private final String scope;
+    /** Prefix of this control's tables, registers, register actions and hashes: "" for the gress's control, else {@code scope.}. */
+    private final String prefix;
+    /** A sub-control's parameters, each bound to the expression its {@code apply} passed (in the parent's scope). */
+    private final Map<String, Expression> bindings;
+    /** Sub-control instances declared here, by instance name, and those applied already. */
+    private final Map<String, Declaration.Instantiation> subControls = new HashMap<>();
+    private final Set<String> appliedSubControls = new HashSet<>();
     private final ProgramBuilder.ControlBuilder c;
     private final Types types;
     private final Headers headers;
@@ -155,12 +167,34 @@ final class ControlLowering {
                             Map<String, Field> fields, List<Refusal> errors) {
         this.b = b;
         this.gress = gress;
+        this.parent = null;
+        this.scope = control.name();
+        this.prefix = "";
+        this.bindings = Map.of();
         this.c = b.control(gress);
         this.errors = errors;
         this.types = types;
         this.headers = headers;
         this.control = control;
         this.fields = fields;
+        this.externs = new ExternLowering(types, c, control.name());
+    }
+
+    /** A sub-control instance {@code instance} of {@code parent}, its parameters bound and its constructor's constants in {@code types}. */
+    private ControlLowering(ControlLowering parent, Declaration.Control control, String instance, Map<String, Expression> bindings,
+                            Types types) {
+        this.b = parent.b;
+        this.gress = parent.gress;
+        this.parent = parent;
+        this.scope = parent.scope + "." + instance;
+        this.prefix = parent.prefix + instance + ".";
+        this.bindings = bindings;
+        this.c = parent.c;
+        this.errors = parent.errors;
+        this.types = types;
+        this.headers = parent.headers;
+        this.control = control;
+        this.fields = parent.fields;
         this.externs = new ExternLowering(types, c, control.name());
     }
 
@@ -185,6 +219,43 @@ final class ControlLowering {
         for (Parameter p : ps.subList(2, 6)) {
             paramTypes.put(p.name(), Types.named(p.type()));
         }
+        List<Declaration.Variable> variables = declarations();
+        Map<String, Field> controlScope = locals;
+        c.apply(code -> {
+            for (Declaration.Variable v : variables) {
+                if (v.initializer() != null) {
+                    guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+                }
+            }
+            // each top-level statement on its own, so that every refusal is reported
+            List<Statement> body = control.apply().statements();
+            statements(code, body, 0, Map.of(), true);
+        });
+        locals = controlScope;
+    }
+
+    /**
+     * A sub-control instance's body lowered where its {@code apply} is called: its tables,
+     * registers and hashes are declared under the instance's name, and its statements run in
+     * {@code code}. P4's {@code exit} in it would end the whole control: refused.
+     */
+    private void lowerInto(Block code) {
+        List<Declaration.Variable> variables = declarations();
+        for (Statement s : control.apply().statements()) {
+            if (mayExit(s)) {
+                throw new Refusal(s.position(), "exit in sub-control " + control.name() + " is not supported by the lowering yet");
+            }
+        }
+        for (Declaration.Variable v : variables) {
+            if (v.initializer() != null) {
+                guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+            }
+        }
+        statements(code, control.apply().statements(), 0, Map.of(), true);
+    }
+
+    /** The control's local declarations: actions, tables, variables and externs; returns the variables. */
+    private List<Declaration.Variable> declarations() {
         List<Declaration.Variable> variables = new ArrayList<>();
         for (Declaration d : control.locals()) {
             guarded(d.name(), () -> {
@@ -214,7 +285,7 @@ final class ControlLowering {
                 if (array == null) {
                     throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
                 }
-                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, pairs.get(array.name()), in,
+                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, pairs.get(array.name()), in, prefix + in.name(),
                         x -> isField(x) ? field(x).width() : 0);
                 c.action(l.action());
                 registerActions.put(e.getKey(), l);
@@ -226,18 +297,7 @@ final class ControlLowering {
             }
         }
         guarded(null, externs::checkBound);
-        Map<String, Field> controlScope = locals;
-        c.apply(code -> {
-            for (Declaration.Variable v : variables) {
-                if (v.initializer() != null) {
-                    guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
-                }
-            }
-            // each top-level statement on its own, so that every refusal is reported
-            List<Statement> body = control.apply().statements();
-            statements(code, body, 0, Map.of(), true);
-        });
-        locals = controlScope;
+        return variables;
     }
 
     /** Runs one declaration's or statement's lowering; a refusal is recorded (and its name remembered), not thrown. */
@@ -261,7 +321,7 @@ final class ControlLowering {
         }
         int width = types.width(type);
         int n = localNames.merge(name, 1, Integer::sum);
-        Field f = b.metadata(gress, control.name() + "." + name + (n == 1 ? "" : "$" + n), width);
+        Field f = b.metadata(gress, scope + "." + name + (n == 1 ? "" : "$" + n), width);
         locals.put(name, f);
     }
 
@@ -284,13 +344,13 @@ final class ControlLowering {
                 }
                 int wordBits = types.width(pair == null ? typeArgs.get(0) : pair.fields().get(0).type());
                 long[] initial = in.arguments().size() == 2 ? initialValue(in, pair) : new long[2];
-                RegisterArray r = c.register(in.name(), wordBits, pair != null, (int) types.constant(in.arguments().get(0).value()),
+                RegisterArray r = c.register(prefix + in.name(), wordBits, pair != null, (int) types.constant(in.arguments().get(0).value()),
                         initial[0], initial[1]);
                 registers.put(in.name(), r);
                 if (pair != null) {
-                    pairs.put(in.name(), pair);
+                    pairs.put(r.name(), pair);
                 }
-                pin(in.annotations(), in.name());
+                pin(in.annotations(), r.name());
             }
             case "RegisterAction" -> registerActionDecls.put(in.name(), in);
             case "Hash" -> {
@@ -301,6 +361,14 @@ final class ControlLowering {
             }
             case "CRCPolynomial" -> polynomials.put(in.name(), in);
             default -> {
+                if (types.declaration(type) instanceof Declaration.Control) {
+                    subControls.put(in.name(), in);
+                    return;
+                }
+                if (parent != null) {
+                    throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") in sub-control " + control.name()
+                            + " is not supported by the lowering yet (registers, register actions and hashes are)");
+                }
                 if (!externs.declare(in)) {
                     throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
                 }
@@ -381,8 +449,8 @@ final class ControlLowering {
         }
         HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value()) : HashAlgorithm.byName(named);
         int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
-        h = c.hash(name, algorithm, bits, inputs.toArray(new Field[0]));
-        pin(in.annotations(), name);
+        h = c.hash(prefix + name, algorithm, bits, inputs.toArray(new Field[0]));
+        pin(in.annotations(), prefix + name);
         hashUnits.put(name, h);
         return hash(h);
     }
@@ -505,9 +573,9 @@ final class ControlLowering {
             throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
         }
         List<MatchTable.ConstEntry> constEntries = entries == null ? List.of() : constEntries(t, entries, kind, key, named);
-        MatchTable m = c.table(t.name(), kind, Math.max(size, constEntries.size()), dataBits,
+        MatchTable m = c.table(prefix + t.name(), kind, Math.max(size, constEntries.size()), dataBits,
                 new TableActions(named, defaultName, defaultConst), constEntries, key.toArray(new Field[0]));
-        pin(t.annotations(), t.name());
+        pin(t.annotations(), m.name());
         for (TableProperty.Property pr : direct) {
             externs.bind(pr, m);
         }
@@ -798,7 +866,7 @@ final class ControlLowering {
 
     private Field exitFlag() {
         exitFlags++;
-        return b.metadata(gress, control.name() + ".$exited" + (exitFlags == 1 ? "" : "$" + exitFlags), 1);
+        return b.metadata(gress, scope + ".$exited" + (exitFlags == 1 ? "" : "$" + exitFlags), 1);
     }
 
     /** Whether {@code exit} may run in {@code s}: in it, in an action it calls, or in an action of a table it applies. */
@@ -998,6 +1066,11 @@ final class ControlLowering {
         if (externs.call(code, call, (e, w) -> value(e, params, w))) {
             return;
         }
+        if (call.callee() instanceof Expression.Member m && m.member().equals("apply") && m.target() instanceof Expression.Name n
+                && subControls.containsKey(n.name())) {
+            applySubControl(code, call, n.name());
+            return;
+        }
         if (call.callee() instanceof Expression.Member m) {
             if (m.member().equals("apply") && m.target() instanceof Expression.Name n && tableDecls.containsKey(n.name())) {
                 applyTable(code, cs, n.name(), NOTHING);
@@ -1026,6 +1099,65 @@ final class ControlLowering {
         }
         throw new Refusal(cs.position(), "this call is not supported by the lowering yet (table apply, setValid,"
                 + " setInvalid and action calls are)");
+    }
+
+    /**
+     * {@code inst.apply(args)} of a sub-control instance: its body inlined here, its parameters
+     * bound to {@code args} and its constructor parameters to the instance's constant arguments
+     * (so two instances of one control with different constants are two sets of tables and
+     * registers, each with its own constants). An instance is applied once: a second apply would
+     * apply its tables twice, which Tofino cannot.
+     */
+    private void applySubControl(Block code, Expression.Call call, String instance) {
+        Declaration.Instantiation in = subControls.get(instance);
+        Declaration.Control sub = (Declaration.Control) types.declaration(Types.named(in.type()));
+        if (!appliedSubControls.add(instance)) {
+            throw new Refusal(call.position(), "control instance " + instance + " is applied twice; each instance's tables are"
+                    + " applied once (instantiate " + sub.name() + " again)");
+        }
+        List<Parameter> ps = sub.type().parameters();
+        if (call.arguments().size() != ps.size()) {
+            throw new Refusal(call.position(), "control " + sub.name() + " takes " + ps.size() + " arguments, given "
+                    + call.arguments().size());
+        }
+        Map<String, Expression> bound = new HashMap<>();
+        for (int i = 0; i < ps.size(); i++) {
+            bound.put(ps.get(i).name(), call.arguments().get(i).value());
+        }
+        List<Parameter> cps = sub.constructorParameters() == null ? List.of() : sub.constructorParameters();
+        if (in.arguments().size() != cps.size()) {
+            throw new Refusal(in.position(), "control " + sub.name() + " takes " + cps.size() + " constructor arguments, given "
+                    + in.arguments().size());
+        }
+        Map<String, BigInteger> constants = new HashMap<>();
+        for (int i = 0; i < cps.size(); i++) {
+            Expression v = in.arguments().get(i).value();
+            if (!types.isConstant(v)) {
+                throw new Refusal(v.position(), "constructor argument " + cps.get(i).name() + " of control " + sub.name()
+                        + " must be a compile-time constant");
+            }
+            long k = types.constant(v) & Types.longMask(types.width(cps.get(i).type()));
+            constants.put(cps.get(i).name(), new BigInteger(Long.toUnsignedString(k)));
+        }
+        new ControlLowering(this, sub, instance, bound, types.with(constants)).lowerInto(code);
+    }
+
+    /**
+     * {@code e} in the parent's scope when it names a sub-control parameter ({@code p} or
+     * {@code p.member...}, the parameter not shadowed by a local); null otherwise.
+     */
+    private Expression rebase(Expression e) {
+        if (parent == null) {
+            return null;
+        }
+        if (e instanceof Expression.Name n && bindings.containsKey(n.name()) && !locals.containsKey(n.name())) {
+            return bindings.get(n.name());
+        }
+        if (e instanceof Expression.Member m) {
+            Expression t = rebase(m.target());
+            return t == null ? null : new Expression.Member(m.position(), t, m.member());
+        }
+        return null;
     }
 
     private void branch(Block code, Expression cond, Consumer<Block> then, Consumer<Block> otherwise, Map<String, Param> params) {
@@ -1068,6 +1200,10 @@ final class ControlLowering {
 
     /** An expression's width: a field's or parameter's, a cast's, a slice's; 0 for an unsized constant. */
     private int width(Expression e, Map<String, Param> params) {
+        Expression bound = rebase(e);
+        if (bound != null) {
+            return parent.width(bound, Map.of());
+        }
         if (e instanceof Expression.Cast c) {
             return types.width(c.type());
         }
@@ -1142,6 +1278,10 @@ final class ControlLowering {
     /** An expression's value at {@code width} bits (the specification's unsigned arithmetic modulo 2^width). */
     private Expr value(Expression e, Map<String, Param> params, int width) {
         long mask = Types.longMask(width == 0 ? 64 : width);
+        Expression bound = rebase(e);
+        if (bound != null) {
+            return parent.value(bound, Map.of(), width);
+        }
         if (types.isConstant(e)) {
             return constant(types.constant(e) & mask);
         }
@@ -1213,6 +1353,10 @@ final class ControlLowering {
         if (e instanceof Expression.Name n && locals.containsKey(n.name())) {
             return locals.get(n.name());
         }
+        Expression bound = rebase(e);
+        if (bound != null) {
+            return parent.field(bound);
+        }
         if (e instanceof Expression.Member m && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n
                 && n.name().equals(headersParam)) {
             Headers.Instance hi = headers.instance(h.member());
@@ -1260,6 +1404,10 @@ final class ControlLowering {
     }
 
     private Field validBit(Expression header) {
+        Expression bound = rebase(header);
+        if (bound != null) {
+            return parent.validBit(bound);
+        }
         if (header instanceof Expression.Member h && h.target() instanceof Expression.Name n && n.name().equals(headersParam)
                 && headers.instance(h.member()) != null) {
             String name = h.member() + ProgramBuilder.VALID_SUFFIX;

@@ -72,7 +72,7 @@ final class RegisterActionLowering {
     }
 
     /** {@code pair} is the register's cell struct when it holds a pair of words, else null. */
-    static Lowered lower(Types types, RegisterArray array, Declaration.StructLike pair, Declaration.Instantiation decl,
+    static Lowered lower(Types types, RegisterArray array, Declaration.StructLike pair, Declaration.Instantiation decl, String name,
                          ToIntFunction<Expression> phvWidth) {
         Declaration.Function apply = null;
         for (Declaration d : decl.initializer()) {
@@ -85,7 +85,7 @@ final class RegisterActionLowering {
         if (apply == null || apply.parameters().isEmpty() || apply.parameters().size() > 2) {
             throw new Refusal(decl.position(), "RegisterAction " + decl.name() + " needs apply(inout value[, out rv])");
         }
-        RegisterActionLowering l = new RegisterActionLowering(types, array, decl.name(), apply, pair, phvWidth);
+        RegisterActionLowering l = new RegisterActionLowering(types, array, name, apply, pair, phvWidth);
         l.block(apply.body().statements(), ALL, new HashSet<>());
         if (l.output != null) {
             l.b.output(new Predicate(l.outputWhen), l.output);

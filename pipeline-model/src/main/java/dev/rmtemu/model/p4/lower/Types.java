@@ -16,14 +16,30 @@ import java.util.Map;
  * literals, kept in a {@code long} once their width is known).
  */
 final class Types {
-    private final Map<String, Declaration> byName = new HashMap<>();
+    private final Map<String, Declaration> byName;
+    /** A sub-control's constructor parameters, by name: constants inside it (they shadow top-level names). */
+    private final Map<String, BigInteger> bound;
 
     Types(Program program) {
+        byName = new HashMap<>();
+        bound = Map.of();
         for (Declaration d : program.declarations()) {
             if (!d.name().isEmpty()) {
                 byName.put(d.name(), d);
             }
         }
+    }
+
+    private Types(Map<String, Declaration> byName, Map<String, BigInteger> bound) {
+        this.byName = byName;
+        this.bound = bound;
+    }
+
+    /** These types with {@code constants} (a control's constructor parameters, already in their widths) as named constants. */
+    Types with(Map<String, BigInteger> constants) {
+        Map<String, BigInteger> all = new HashMap<>(bound);
+        all.putAll(constants);
+        return new Types(byName, Map.copyOf(all));
     }
 
     Declaration declaration(String name) {
@@ -101,6 +117,9 @@ final class Types {
         }
         if (e instanceof Expression.BooleanLiteral b) {
             return b.value() ? BigInteger.ONE : BigInteger.ZERO;
+        }
+        if (e instanceof Expression.Name n && bound.containsKey(n.name())) {
+            return bound.get(n.name());
         }
         if (e instanceof Expression.Name n && byName.get(n.name()) instanceof Declaration.Constant c) {
             BigInteger v = big(c.value());
