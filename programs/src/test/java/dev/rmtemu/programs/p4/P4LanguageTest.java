@@ -7,11 +7,14 @@ import dev.rmtemu.model.p4.source.Diagnostic;
 import dev.rmtemu.model.program.StageProgram;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * P4 language constructs of issue 32 on packets: each small TNA program is lowered, placed on
@@ -38,6 +41,7 @@ class P4LanguageTest {
                     bit<8> a;
                     bit<8> b;
                     bit<16> c;
+                    bit<32> d;
                 }
                 struct empty_t {}
                 parser SwitchIngressParser(packet_in pkt, out header_t hdr, out metadata_t ig_md,
@@ -87,8 +91,12 @@ class P4LanguageTest {
     }
 
     static StageProgram compile(String text) {
-        return ProgramCompiler.compile(P4Programs.text(FILE, text, PreprocessorOptions.defaults()).require(), P4Twins.TOFINO1)
-                .requireAccepted().program();
+        return compile(text, P4Programs.DEFAULT_RANDOM_SEED);
+    }
+
+    static StageProgram compile(String text, long randomSeed) {
+        return ProgramCompiler.compile(P4Programs.text(FILE, text, PreprocessorOptions.defaults(), randomSeed).require(),
+                P4Twins.TOFINO1).requireAccepted().program();
     }
 
     /** The one error of {@code text}: {@code FILE:LINE:COL: message}, the position that of {@code at}'s first occurrence. */
@@ -100,7 +108,17 @@ class P4LanguageTest {
         assertEquals(List.of(FILE + ":" + line + ":" + column + ": " + message), errors);
     }
 
-    /** An Ethernet frame of {@code etherType}, 64 bytes, its last payload bytes {@code tail}. */
+    /** An Ethernet frame from {@code src} to {@code dst} of {@code etherType}, 64 bytes. */
+    static byte[] frame(long dst, long src, int etherType) {
+        byte[] f = frame(etherType);
+        for (int k = 0; k < 6; k++) {
+            f[k] = (byte) (dst >>> (40 - 8 * k));
+            f[6 + k] = (byte) (src >>> (40 - 8 * k));
+        }
+        return f;
+    }
+
+    /** An Ethernet frame of {@code etherType}, 64 bytes, its first payload bytes {@code tail}. */
     static byte[] frame(int etherType, int... tail) {
         byte[] f = new byte[64];
         f[12] = (byte) (etherType >>> 8);
@@ -174,5 +192,94 @@ class P4LanguageTest {
                 """);
         assertRefused(text, "to_three.apply(ig_tm_md);\n    }", "control instance to_three is applied twice; each instance's"
                 + " tables are applied once (instantiate Count again)");
+    }
+
+    /** CRC-64/ECMA-182 bit by bit, as the CRC catalogue defines it (MSB first, init 0, no final XOR). */
+    static long crc64Ecma(byte[] data) {
+        long r = 0;
+        for (byte b : data) {
+            r ^= (long) (b & 0xFF) << 56;
+            for (int bit = 0; bit < 8; bit++) {
+                r = r < 0 ? (r << 1) ^ 0x42F0E1EBA9EA3693L : r << 1;
+            }
+        }
+        return r;
+    }
+
+    /**
+     * TNA's HashAlgorithm_t.CRC64 is bf-p4c's crc_64 (bf-utils bfn_hash_algorithm.c
+     * standard_crc_algs: poly 0x42f0e1eba9ea3693, not reversed, init 0, final xor 0): a
+     * Hash<bit<32>> of it gives the CRC's low 32 bits, here stored per frame in a register cell.
+     */
+    @Test
+    void aCrc64HashGivesTheLowBitsOfCrc64Ecma() {
+        assertEquals(0x6C40DF5F0B497347L, crc64Ecma("123456789".getBytes(StandardCharsets.US_ASCII)),
+                "the reference's catalogue check value");
+        StageProgram p = compile(program("", """
+                    Hash<bit<32>>(HashAlgorithm_t.CRC64) src_hash;
+                    Register<bit<32>, bit<8>>(256) hashes;
+                    RegisterAction<bit<32>, bit<8>, bit<32>>(hashes) keep = {
+                        void apply(inout bit<32> value) {
+                            value = ig_md.d;
+                        }
+                    };
+                    apply {
+                        ig_md.a = hdr.ethernet.dst_addr[7:0];
+                        ig_md.d = src_hash.get({hdr.ethernet.src_addr});
+                        keep.execute(ig_md.a);
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """));
+        long[] sources = {0x020000000001L, 0x0A1B2C3D4E5FL, 0xFFFFFFFFFFFEL, 0x001122334455L};
+        byte[][] frames = new byte[sources.length][];
+        long[] expected = new long[sources.length];
+        for (int i = 0; i < sources.length; i++) {
+            frames[i] = frame(i, sources[i], 0x0800);
+            expected[i] = crc64Ecma(Arrays.copyOfRange(frames[i], 6, 12)) & 0xFFFFFFFFL;
+        }
+        P4Twins.Run r = run(p, frames);
+        assertEquals(List.of(2L, 2L, 2L, 2L), ports(r));
+        assertArrayEquals(expected, Arrays.copyOf(r.engine().state().snapshot(0, "hashes"), sources.length));
+    }
+
+    private static final String RANDOM = """
+                Random<bit<16>>() rng;
+                Register<bit<16>, bit<8>>(256) draws;
+                RegisterAction<bit<16>, bit<8>, bit<16>>(draws) keep = {
+                    void apply(inout bit<16> value) {
+                        value = ig_md.c;
+                    }
+                };
+                apply {
+                    ig_md.a = hdr.ethernet.dst_addr[7:0];
+                    ig_md.c = rng.get();
+                    keep.execute(ig_md.a);
+                    ig_tm_md.ucast_egress_port = 2;
+                }
+            """;
+
+    /** The cells of {@code draws} after 8 frames (cell i holds frame i's number) through the Random program of {@code seed}. */
+    private static long[] draws(long seed) {
+        byte[][] frames = new byte[8][];
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = frame(i, 0x020000000001L, 0x0800);
+        }
+        P4Twins.Run r = run(compile(program("", RANDOM), seed), frames);
+        assertEquals(List.of(2L, 2L, 2L, 2L, 2L, 2L, 2L, 2L), ports(r));
+        return Arrays.copyOf(r.engine().state().snapshot(0, "draws"), frames.length);
+    }
+
+    /** Random<bit<16>>: each packet its number, the same in every run of one seed, others under another seed. */
+    @Test
+    void randomNumbersRepeatUnderOneSeedAndDifferUnderAnother() {
+        long[] first = draws(7);
+        assertArrayEquals(first, draws(7), "the same seed, the same numbers");
+        assertTrue(Arrays.stream(first).distinct().count() >= 7, "a number per packet: " + Arrays.toString(first));
+        long[] other = draws(8);
+        long same = 0;
+        for (int i = 0; i < first.length; i++) {
+            same += first[i] == other[i] ? 1 : 0;
+        }
+        assertTrue(same <= 1, "another seed, other numbers: " + Arrays.toString(first) + " vs " + Arrays.toString(other));
     }
 }

@@ -130,6 +130,11 @@ final class ControlLowering {
     private final Map<String, Declaration.Instantiation> registerActionDecls = new HashMap<>();
     private final Map<String, RegisterActionLowering.Lowered> registerActions = new HashMap<>();
     private final Map<String, Declaration.Instantiation> hashDecls = new HashMap<>();
+    /** TNA's Random instances, and the hash unit each one's {@code get()} reads. */
+    private final Map<String, Declaration.Instantiation> randomDecls = new HashMap<>();
+    private final Map<String, HashUnit> randomUnits = new HashMap<>();
+    /** The run's seed, from which each Random instance's is derived. */
+    private long randomSeed;
     private final Map<String, HashUnit> hashUnits = new HashMap<>();
     /** Counters and meters (ExternLowering). */
     private final ExternLowering externs;
@@ -196,6 +201,7 @@ final class ControlLowering {
         this.control = control;
         this.fields = parent.fields;
         this.externs = new ExternLowering(types, c, control.name());
+        this.randomSeed = parent.randomSeed;
     }
 
     /**
@@ -204,8 +210,10 @@ final class ControlLowering {
      * Every refusal found is added to {@code errors} (a refused declaration's uses are not reported again).
      */
     static void lower(ProgramBuilder b, Gress gress, Types types, Headers headers, Declaration.Control control,
-                      Map<String, Field> fields, List<Refusal> errors) {
-        new ControlLowering(b, gress, types, headers, control, fields, errors).lower();
+                      Map<String, Field> fields, List<Refusal> errors, long randomSeed) {
+        ControlLowering l = new ControlLowering(b, gress, types, headers, control, fields, errors);
+        l.randomSeed = randomSeed;
+        l.lower();
     }
 
     private void lower() {
@@ -360,6 +368,12 @@ final class ControlLowering {
                 hashDecls.put(in.name(), in);
             }
             case "CRCPolynomial" -> polynomials.put(in.name(), in);
+            case "Random" -> {
+                if (typeArgs.size() != 1 || !in.arguments().isEmpty()) {
+                    throw new Refusal(in.position(), "Random " + in.name() + " needs Random<bit<W>>()");
+                }
+                randomDecls.put(in.name(), in);
+            }
             default -> {
                 if (types.declaration(type) instanceof Declaration.Control) {
                     subControls.put(in.name(), in);
@@ -414,7 +428,9 @@ final class ControlLowering {
 
     /** Tofino's hash algorithms by their TNA name, as rmtemu's hash units name them. */
     private static final Map<String, String> ALGORITHMS = Map.of(
-            "IDENTITY", "identity", "CRC8", "crc8", "CRC16", "crc16", "CRC32", "crc32");
+            "IDENTITY", "identity", "CRC8", "crc8", "CRC16", "crc16", "CRC32", "crc32", "CRC64", "crc64");
+    /** CRC64 is rmtemu's {@link TnaCrc64}, not one of its named CRCs. */
+    private static final String CRC64 = "crc64";
 
     /** The hash unit of {@code h.get({fields})}: one per Hash instance (a second field list is refused). */
     private Expr hashGet(Expression.Call call, String name) {
@@ -442,18 +458,53 @@ final class ControlLowering {
                 && t.name().equals("HashAlgorithm_t") ? ALGORITHMS.get(m.member()) : null;
         if (named == null && !custom) {
             throw new Refusal(algo.position(), "hash algorithm " + RegisterActionLowering.path(algo)
-                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 and CUSTOM are)");
+                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32, CRC64 and CUSTOM are)");
         }
         if (custom != (in.arguments().size() == 2)) {
             throw new Refusal(in.position(), "Hash " + name + ": a CRCPolynomial goes with HashAlgorithm_t.CUSTOM, and only with it");
         }
-        HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value()) : HashAlgorithm.byName(named);
+        HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value())
+                : named.equals(CRC64) ? TnaCrc64.INSTANCE : HashAlgorithm.byName(named);
         int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
         h = c.hash(prefix + name, algorithm, bits, inputs.toArray(new Field[0]));
         pin(in.annotations(), prefix + name);
         hashUnits.put(name, h);
         return hash(h);
     }
+
+    /**
+     * {@code r.get()} of a {@code Random<bit<W>>}: deterministic, so that a run repeats. A hash
+     * unit of rmtemu's seeded hash (SplitMix64's finaliser) over the packet's arrival timestamp
+     * and port (in egress: the egress global timestamp and egress port), which no two packets of
+     * a pass share; its seed is the run's seed mixed with the instance's name (FNV-1a), so two
+     * instances give different numbers. Every {@code get()} of one instance in one pass reads the
+     * same number. Tofino draws from a hardware generator instead, without hash bits.
+     */
+    private Expr randomGet(String name) {
+        HashUnit h = randomUnits.get(name);
+        if (h == null) {
+            Declaration.Instantiation in = randomDecls.get(name);
+            int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
+            Field time = b.intrinsic(gress == Gress.INGRESS ? Intrinsic.INGRESS_MAC_TSTAMP : Intrinsic.EGRESS_GLOBAL_TSTAMP);
+            Field port = b.intrinsic(gress == Gress.INGRESS ? Intrinsic.INGRESS_PORT : Intrinsic.EGRESS_PORT);
+            h = c.hash(prefix + name, HashAlgorithm.seeded(instanceSeed(randomSeed, prefix + name)), bits, time, port);
+            pin(in.annotations(), h.name());
+            randomUnits.put(name, h);
+        }
+        return hash(h);
+    }
+
+    /** The seed of Random instance {@code element}: FNV-1a over its name, from the run's seed. */
+    static long instanceSeed(long runSeed, String element) {
+        long h = runSeed ^ FNV_OFFSET;
+        for (int i = 0; i < element.length(); i++) {
+            h = (h ^ element.charAt(i)) * FNV_PRIME;
+        }
+        return h;
+    }
+
+    private static final long FNV_OFFSET = 0xCBF29CE484222325L;
+    private static final long FNV_PRIME = 0x100000001B3L;
 
     /**
      * TNA's {@code CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)} as a CRC in
@@ -1321,6 +1372,10 @@ final class ControlLowering {
                 && m.target() instanceof Expression.Name n && hashDecls.containsKey(n.name())) {
             return hashGet(call, n.name());
         }
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
+                && m.target() instanceof Expression.Name n && randomDecls.containsKey(n.name()) && call.arguments().isEmpty()) {
+            return randomGet(n.name());
+        }
         if (e instanceof Expression.Call call && call.callee() instanceof Expression.Name f
                 && (f.name().equals("max") || f.name().equals("min")) && call.arguments().size() == 2) {
             // TNA's max/min: one ALU operation of the container ALU (unsigned)
@@ -1341,6 +1396,10 @@ final class ControlLowering {
         if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
                 && m.target() instanceof Expression.Name n && hashDecls.containsKey(n.name())) {
             return types.width(((TypeRef.Named) hashDecls.get(n.name()).type()).arguments().get(0));
+        }
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
+                && m.target() instanceof Expression.Name n && randomDecls.containsKey(n.name())) {
+            return types.width(((TypeRef.Named) randomDecls.get(n.name()).type()).arguments().get(0));
         }
         if ((e instanceof Expression.Member || e instanceof Expression.Name) && !types.isConstant(e) && isField(e)) {
             return field(e).width();
