@@ -293,8 +293,9 @@ class P4LoweringRefusalsTest {
                             } else {
                                 value = (bit<32>) hdr.tcp.src_port;
                             }
-                """, "(bit<32>) hdr.tcp.src_port",
-                "a stateful ALU operand is the register value, a constant or a PHV field");
+                """, "hdr.tcp.src_port;",
+                "a stateful ALU reads at most two PHV fields (its lo and hi inputs); hdr.ipv4.src_addr and hdr.ipv4.dst_addr"
+                        + " are read already");
         assertRefusedBody("""
                             if (value == hdr.ipv4.src_addr) {
                                 value = hdr.ipv4.dst_addr;
@@ -304,6 +305,19 @@ class P4LoweringRefusalsTest {
                 """, "ig_md.flow_count;",
                 "a stateful ALU reads at most two PHV fields (its lo and hi inputs); hdr.ipv4.src_addr and hdr.ipv4.dst_addr"
                         + " are read already");
+    }
+
+    /**
+     * A field cast to the cell's word is the ALU's input as it is (lossradar.p4's batch state
+     * widens its 31- and 16-bit inputs so); rmtemu's stateful ALU takes an input field whole,
+     * so a cast that narrows a wider field is refused at the cast.
+     */
+    @Test
+    void aNarrowingCastInARegisterAction() {
+        assertRefusedBody("""
+                            value = (bit<32>) hdr.ethernet.dst_addr;
+                """, "(bit<32>) hdr.ethernet.dst_addr",
+                "a stateful ALU operand is the register value, a constant or a PHV field");
     }
 
     /** A stateful ALU has one output word (bf-p4c mau/salu_inst.cpp, CreateSaluInstruction's output). */
