@@ -282,4 +282,36 @@ class P4LanguageTest {
         }
         assertTrue(same <= 1, "another seed, other numbers: " + Arrays.toString(first) + " vs " + Arrays.toString(other));
     }
+
+    /**
+     * Forms that stay refused: the saturating |+| and |-| and the concatenation ++ are one
+     * instruction on Tofino (saturating add/sub and deposit-field of the container ALU) that
+     * rmtemu's VLIW operations do not have yet; DirectRegister has no IR register indexed by a
+     * table's entry. Each is refused where it is written.
+     */
+    @Test
+    void saturatingArithmeticConcatenationAndDirectRegistersAreRefusedWhereWritten() {
+        String saturating = program("", """
+                    apply {
+                        ig_md.a = ig_md.a |+| ig_md.b;
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """);
+        assertRefused(saturating, "|+| ig_md.b", "operator |+| is not supported by the lowering yet");
+        String concatenation = program("", """
+                    apply {
+                        ig_md.c = ig_md.a ++ ig_md.b;
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """);
+        assertRefused(concatenation, "++ ig_md.b", "operator ++ is not supported by the lowering yet");
+        String direct = program("", """
+                    DirectRegister<bit<32>>() seen;
+                    apply {
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """);
+        assertRefused(direct, "DirectRegister<bit<32>>() seen;",
+                "extern DirectRegister (seen) is not supported by the lowering yet");
+    }
 }
