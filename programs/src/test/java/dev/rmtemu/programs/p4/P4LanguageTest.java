@@ -42,6 +42,7 @@ class P4LanguageTest {
                     bit<8> b;
                     bit<16> c;
                     bit<32> d;
+                    int<8> s;
                 }
                 struct empty_t {}
                 parser SwitchIngressParser(packet_in pkt, out header_t hdr, out metadata_t ig_md,
@@ -313,5 +314,66 @@ class P4LanguageTest {
                 """);
         assertRefused(direct, "DirectRegister<bit<32>>() seen;",
                 "extern DirectRegister (seen) is not supported by the lowering yet");
+    }
+
+    /**
+     * int<W>, two's complement: the frame's last destination byte as an int<8>, plus 8s100
+     * (wrapping at 8 bits), then signed comparisons with constants pick the port: below -100 to
+     * port 3, below 0 to 4, at most 20 to 5, above 20 to 6.
+     */
+    @Test
+    void signedArithmeticAndComparisonsFollowTwosComplement() {
+        StageProgram p = compile(program("", """
+                    apply {
+                        ig_md.s = (int<8>) hdr.ethernet.dst_addr[7:0];
+                        ig_md.s = ig_md.s + 8s100;
+                        if (ig_md.s < -100) {
+                            ig_tm_md.ucast_egress_port = 3;
+                        } else if (ig_md.s < 0) {
+                            ig_tm_md.ucast_egress_port = 4;
+                        } else if (20 >= ig_md.s) {
+                            ig_tm_md.ucast_egress_port = 5;
+                        } else {
+                            ig_tm_md.ucast_egress_port = 6;
+                        }
+                    }
+                """));
+        // bytes:            -100+100=0, 27+100=127, 28+100=-128, -1+100=99, -128+100=-28, -80+100=20, -79+100=21, 100+100=-56
+        int[] bytes = {0x9C, 27, 28, 0xFF, 0x80, 0xB0, 0xB1, 100};
+        byte[][] frames = new byte[bytes.length][];
+        for (int i = 0; i < bytes.length; i++) {
+            frames[i] = frame(bytes[i], 0x020000000001L, 0x0800);
+        }
+        assertEquals(List.of(5L, 6L, 3L, 6L, 4L, 5L, 6L, 4L), ports(run(p, frames)));
+    }
+
+    /** What int<W> lowering leaves out, each refused where written: sign extension, arithmetic shift, two signed values ordered. */
+    @Test
+    void signExtensionArithmeticShiftAndOrderingTwoSignedValuesAreRefused() {
+        String extend = program("", """
+                    int<16> wide;
+                    apply {
+                        wide = (int<16>) ig_md.s;
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """);
+        assertRefused(extend, "(int<16>) ig_md.s", "sign extension of an int<8> to 16 bits is not supported by the lowering yet");
+        String shift = program("", """
+                    apply {
+                        ig_md.s = ig_md.s >> 1;
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """);
+        assertRefused(shift, ">> 1", "arithmetic shift >> of an int<W> value is not supported by the lowering yet");
+        String order = program("", """
+                    int<8> other;
+                    apply {
+                        if (ig_md.s < other) {
+                            ig_tm_md.ucast_egress_port = 2;
+                        }
+                    }
+                """);
+        assertRefused(order, "< other", "ordering comparison < of two int<W> values is not supported by the lowering yet"
+                + " (an int<W> value and a constant is)");
     }
 }

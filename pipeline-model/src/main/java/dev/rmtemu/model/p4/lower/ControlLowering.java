@@ -161,6 +161,12 @@ final class ControlLowering {
      */
     private final Deque<Field> exitListeners = new ArrayDeque<>();
     private int exitFlags;
+    /**
+     * Fields of type {@code int<W>} (metadata and locals): two's complement in the PHV, so + - & | ^ <<
+     * and == != are the unsigned operations; an ordering comparison with a constant becomes
+     * unsigned comparisons around 2^(W-1).
+     */
+    private final Set<Field> signedFields = new HashSet<>();
     /** Declarations that were refused: a use of one is not reported again. */
     private final Set<String> refused = new HashSet<>();
     private final List<Refusal> errors;
@@ -294,7 +300,7 @@ final class ControlLowering {
                     throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
                 }
                 RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, pairs.get(array.name()), in, prefix + in.name(),
-                        x -> isField(x) ? field(x).width() : 0);
+                        x -> stateAluInput(x));
                 c.action(l.action());
                 registerActions.put(e.getKey(), l);
             });
@@ -327,10 +333,13 @@ final class ControlLowering {
         if (types.structLike(type) != null) {
             throw new Refusal(at, "local " + name + " of a header or struct type is not supported by the lowering (scalar locals are)");
         }
-        int width = types.width(type);
+        int width = types.signedWidth(type);
         int n = localNames.merge(name, 1, Integer::sum);
         Field f = b.metadata(gress, scope + "." + name + (n == 1 ? "" : "$" + n), width);
         locals.put(name, f);
+        if (types.signed(type)) {
+            signedFields.add(f);
+        }
     }
 
     // ---- externs
@@ -1218,10 +1227,56 @@ final class ControlLowering {
             branch(code, bin.left(), then, x -> branch(x, bin.right(), then, otherwise, params), params);
         } else if (cond instanceof Expression.Unary u && u.operator().equals("!")) {
             branch(code, u.operand(), otherwise, then, params);
+        } else if (cond instanceof Expression.Binary bin && ORDERINGS.contains(bin.operator())
+                && (signed(bin.left()) || signed(bin.right()))) {
+            signedOrder(code, bin, then, otherwise, params);
         } else {
             code.when(condition(cond, params), holdingNothing(then), holdingNothing(otherwise));
             heldOutputs = new HashMap<>();
         }
+    }
+
+    private static final Set<String> ORDERINGS = Set.of("<", "<=", ">", ">=");
+
+    /**
+     * {@code x OP k} on int<W> (two's complement), k a constant: unsigned gateways. With H =
+     * 2^(W-1) the negative values are x >= H, so x < k is {@code x < k || x >= H} for k >= 0 and
+     * {@code x >= H && x < k} for k < 0 (k as its W-bit pattern); <= likewise; > and >= are the
+     * negations of <= and <. Two int<W> fields are refused: their order needs a subtraction.
+     */
+    private void signedOrder(Block code, Expression.Binary bin, Consumer<Block> then, Consumer<Block> otherwise,
+                             Map<String, Param> params) {
+        boolean constantRight = types.isConstant(bin.right());
+        if (constantRight == types.isConstant(bin.left())) {
+            throw new Refusal(bin.position(), "ordering comparison " + bin.operator() + " of two int<W> values is not supported by the"
+                    + " lowering yet (an int<W> value and a constant is)");
+        }
+        Expression x = constantRight ? bin.left() : bin.right();
+        Expression k = constantRight ? bin.right() : bin.left();
+        // k OP x is x OP' k
+        String op = constantRight ? bin.operator() : switch (bin.operator()) {
+            case "<" -> ">";
+            case "<=" -> ">=";
+            case ">" -> "<";
+            default -> "<=";
+        };
+        int w = width(x, params);
+        long half = 1L << (w - 1);
+        long kw = types.constant(k) & Types.longMask(w);
+        Expr xv = value(x, params, w);
+        boolean strict = op.equals("<") || op.equals(">=");
+        Condition below = new Condition(xv, strict ? CmpOp.LT : CmpOp.LE, constant(kw));
+        Condition negative = new Condition(xv, CmpOp.GE, constant(half));
+        // x < k (strict) or x <= k; > and >= are their negations
+        boolean negated = op.equals(">") || op.equals(">=");
+        Consumer<Block> yes = negated ? otherwise : then;
+        Consumer<Block> no = negated ? then : otherwise;
+        if (kw < half) {
+            code.when(below, holdingNothing(yes), holdingNothing(blk -> blk.when(negative, holdingNothing(yes), holdingNothing(no))));
+        } else {
+            code.when(negative, holdingNothing(blk -> blk.when(below, holdingNothing(yes), holdingNothing(no))), holdingNothing(no));
+        }
+        heldOutputs = new HashMap<>();
     }
 
     private Condition condition(Expression e, Map<String, Param> params) {
@@ -1256,7 +1311,7 @@ final class ControlLowering {
             return parent.width(bound, Map.of());
         }
         if (e instanceof Expression.Cast c) {
-            return types.width(c.type());
+            return types.signedWidth(c.type());
         }
         if (e instanceof Expression.Slice s) {
             return (int) (types.constant(s.high()) - types.constant(s.low()) + 1);
@@ -1288,6 +1343,9 @@ final class ControlLowering {
         if (e instanceof Expression.Name n && params.containsKey(n.name())) {
             Param p = params.get(n.name());
             return width <= p.width() ? p.raw() : p.masked();
+        }
+        if (e instanceof Expression.Cast c && (types.signed(c.type()) || signed(c.operand()))) {
+            return value(e, params, width);
         }
         // the destination keeps its own width's bits: a cast to it, or a slice as wide, needs no mask
         // (a cast over + - << keeps it: the operand's own width wraps those)
@@ -1339,6 +1397,16 @@ final class ControlLowering {
         if (e instanceof Expression.Name n && params.containsKey(n.name())) {
             return params.get(n.name()).masked();
         }
+        if (e instanceof Expression.Cast c && (types.signed(c.type()) || signed(c.operand())) && !types.isConstant(e)) {
+            // int<W> <-> bit<W> keeps the bits; a narrowing cast keeps the low bits; a widening one of a signed value extends its sign
+            int w = types.signedWidth(c.type());
+            int from = width(c.operand(), params);
+            if (signed(c.operand()) && from > 0 && from < w) {
+                throw new Refusal(c.position(), "sign extension of an int<" + from + "> to " + w + " bits is not supported by the"
+                        + " lowering yet");
+            }
+            return from > 0 && from <= w ? value(c.operand(), params, w) : and(value(c.operand(), params, w), constant(Types.longMask(w)));
+        }
         if (e instanceof Expression.Cast c) {
             int w = types.width(c.type());
             int from = ownWidth(c.operand());
@@ -1353,6 +1421,9 @@ final class ControlLowering {
         }
         if (e instanceof Expression.Unary u && u.operator().equals("~")) {
             return and(xor(value(u.operand(), params, width), constant(-1L)), constant(mask));
+        }
+        if (e instanceof Expression.Binary bin && bin.operator().equals(">>") && signed(bin.left())) {
+            throw new Refusal(bin.position(), "arithmetic shift >> of an int<W> value is not supported by the lowering yet");
         }
         if (e instanceof Expression.Binary bin) {
             Expr l = value(bin.left(), params, width);
@@ -1379,6 +1450,9 @@ final class ControlLowering {
         if (e instanceof Expression.Call call && call.callee() instanceof Expression.Name f
                 && (f.name().equals("max") || f.name().equals("min")) && call.arguments().size() == 2) {
             // TNA's max/min: one ALU operation of the container ALU (unsigned)
+            if (signed(call.arguments().get(0).value()) || signed(call.arguments().get(1).value())) {
+                throw new Refusal(call.position(), f.name() + " of int<W> values is not supported by the lowering yet (the ALU's is unsigned)");
+            }
             Expr l = value(call.arguments().get(0).value(), params, width);
             Expr r = value(call.arguments().get(1).value(), params, width);
             return f.name().equals("max") ? max(l, r) : min(l, r);
@@ -1389,6 +1463,39 @@ final class ControlLowering {
             return held != null ? held : read(f);
         }
         throw new Refusal(e.position(), "this expression is not supported by the lowering yet");
+    }
+
+    /** The width of a PHV field a stateful ALU reads, 0 when {@code x} names none; an int<W> field is refused (the ALU compares unsigned). */
+    private int stateAluInput(Expression x) {
+        if (!isField(x)) {
+            return 0;
+        }
+        Field f = field(x);
+        if (signedFields.contains(f)) {
+            throw new Refusal(x.position(), "int<W> field " + RegisterActionLowering.path(x) + " as a stateful ALU operand is not"
+                    + " supported by the lowering yet (the ALU compares unsigned)");
+        }
+        return f.width();
+    }
+
+    /** Whether {@code e} is of an int<W> type: a signed field, a cast to int<W>, a signed literal, an operation on one. */
+    private boolean signed(Expression e) {
+        if (e instanceof Expression.Cast c) {
+            return types.signed(c.type());
+        }
+        if (e instanceof Expression.IntegerLiteral l) {
+            return l.signed();
+        }
+        if (e instanceof Expression.Binary bin) {
+            return signed(bin.left()) || signed(bin.right());
+        }
+        if (e instanceof Expression.Unary u) {
+            return signed(u.operand());
+        }
+        if ((e instanceof Expression.Member || e instanceof Expression.Name) && !types.isConstant(e) && isField(e)) {
+            return signedFields.contains(field(e));
+        }
+        return false;
     }
 
     /** The bits a PHV field or a hash unit's output holds; 0 for any other expression. */
@@ -1440,8 +1547,11 @@ final class ControlLowering {
                         Field f = fields.get(key);
                         if (f == null) {
                             boolean taken = fields.containsKey(Gress.INGRESS + ":" + name) || fields.containsKey(Gress.EGRESS + ":" + name);
-                            f = b.metadata(gress, taken ? control.name() + "." + name : name, types.width(mf.type()));
+                            f = b.metadata(gress, taken ? control.name() + "." + name : name, types.signedWidth(mf.type()));
                             fields.put(key, f);
+                        }
+                        if (types.signed(mf.type())) {
+                            signedFields.add(f);
                         }
                         return f;
                     }

@@ -46,8 +46,28 @@ final class Types {
         return byName.get(name);
     }
 
-    /** The bit width of a scalar type: {@code bit<W>}, {@code bool}, a typedef of one. */
+    /** The bit width of a scalar type: {@code bit<W>}, {@code bool}, a typedef of one ({@code int<W>} is refused here). */
     int width(TypeRef t) {
+        return width(t, false);
+    }
+
+    /** As {@link #width(TypeRef)}, {@code int<W>} too: where the lowering keeps a value's signedness (control metadata and locals). */
+    int signedWidth(TypeRef t) {
+        return width(t, true);
+    }
+
+    /** Whether {@code t} is {@code int<W>} or a typedef of it. */
+    boolean signed(TypeRef t) {
+        if (t instanceof TypeRef.Base b) {
+            return b.keyword().equals("int") && b.width() != null;
+        }
+        if (t instanceof TypeRef.Named n && byName.get(n.name()) instanceof Declaration.Typedef td && td.type() != null) {
+            return signed(td.type());
+        }
+        return false;
+    }
+
+    private int width(TypeRef t, boolean allowSigned) {
         if (t instanceof TypeRef.Base b) {
             switch (b.keyword()) {
                 case "bool":
@@ -58,7 +78,11 @@ final class Types {
                     }
                     return (int) constant(b.width());
                 case "int":
-                    throw new Refusal(b.position(), "int<W> (signed arithmetic) is not supported by the lowering yet");
+                    if (allowSigned && b.width() != null) {
+                        return (int) constant(b.width());
+                    }
+                    throw new Refusal(b.position(), "int<W> here is not supported by the lowering yet (int<W> metadata and"
+                            + " local variables of a control are)");
                 default:
                     throw new Refusal(b.position(), b.keyword() + " is not a scalar type the lowering supports");
             }
@@ -66,7 +90,7 @@ final class Types {
         if (t instanceof TypeRef.Named n) {
             Declaration d = byName.get(n.name());
             if (d instanceof Declaration.Typedef td && td.type() != null) {
-                return width(td.type());
+                return width(td.type(), allowSigned);
             }
             if (d instanceof Declaration.Enum e && e.underlying() != null) {
                 return width(e.underlying());
@@ -127,7 +151,10 @@ final class Types {
                     ? v.and(mask(width(c.type()))) : v;
         }
         if (e instanceof Expression.Cast c) {
-            return big(c.operand()).and(mask(width(c.type())));
+            return big(c.operand()).and(mask(signedWidth(c.type())));
+        }
+        if (e instanceof Expression.Unary u && u.operator().equals("-")) {
+            return big(u.operand()).negate();
         }
         if (e instanceof Expression.Binary b) {
             BigInteger l = big(b.left());
