@@ -93,7 +93,7 @@ public final class Replay {
                             boolean cutThrough) {
         // every input is checked before the run directory is touched
         TargetProfile profile = TargetProfiles.load(o.target());
-        StageProgram program = ProgramPlugins.registry(o.p4Options()).build(o.program(), o.params());
+        StageProgram program = ProgramPlugins.registry(o.p4Options(), o.seed()).build(o.program(), o.params());
         int ports = o.ports() == 0 ? SwitchConfig.defaultPorts(profile) : o.ports();
         SwitchConfig cfg = new SwitchConfig(profile, program, ports, PortConfig.strictPriority(o.portGbps()), o.enforce());
         int snap = o.snapLength() == ReplayOptions.WINDOW_SNAP ? profile.parser().windowBytes() : o.snapLength();

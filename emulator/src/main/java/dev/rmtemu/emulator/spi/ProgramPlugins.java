@@ -2,6 +2,7 @@ package dev.rmtemu.emulator.spi;
 
 import dev.rmtemu.model.program.ProgramFactory;
 import dev.rmtemu.model.p4.lower.P4ProgramSource;
+import dev.rmtemu.model.p4.lower.P4Programs;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.program.ProgramRegistry;
 
@@ -53,11 +54,16 @@ public final class ProgramPlugins {
 
     /** As {@link #registry()}, a {@code FILE.p4} preprocessed with {@code p4} ({@code -I}, {@code -D}, the target). */
     public static ProgramRegistry registry(PreprocessorOptions p4) {
+        return registry(p4, P4Programs.DEFAULT_RANDOM_SEED);
+    }
+
+    /** As {@link #registry(PreprocessorOptions)}, a {@code FILE.p4}'s Random externs seeded from the run's {@code seed}. */
+    public static ProgramRegistry registry(PreprocessorOptions p4, long seed) {
         List<ProgramFactory> factories = new ArrayList<>();
         for (ProgramPlugin p : ServiceLoader.load(ProgramPlugin.class)) {
             factories.add(p.factory());
             factories.addAll(p.variants());
         }
-        return new ProgramRegistry(factories, new P4ProgramSource(p4));
+        return new ProgramRegistry(factories, new P4ProgramSource(p4, seed));
     }
 }

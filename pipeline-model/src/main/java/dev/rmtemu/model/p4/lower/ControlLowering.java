@@ -26,6 +26,7 @@ import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableAction;
 import dev.rmtemu.model.table.TableActions;
 
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -104,6 +105,17 @@ final class ControlLowering {
 
     private final ProgramBuilder b;
     private final Gress gress;
+    /** The control that applies this one as a sub-control instance, or null for the gress's control. */
+    private final ControlLowering parent;
+    /** The instance path of a sub-control ({@code outer.inner}), or the control's name; names its locals and elements. */
+    private final String scope;
+    /** Prefix of this control's tables, registers, register actions and hashes: "" for the gress's control, else {@code scope.}. */
+    private final String prefix;
+    /** A sub-control's parameters, each bound to the expression its {@code apply} passed (in the parent's scope). */
+    private final Map<String, Expression> bindings;
+    /** Sub-control instances declared here, by instance name, and those applied already. */
+    private final Map<String, Declaration.Instantiation> subControls = new HashMap<>();
+    private final Set<String> appliedSubControls = new HashSet<>();
     private final ProgramBuilder.ControlBuilder c;
     private final Types types;
     private final Headers headers;
@@ -119,6 +131,11 @@ final class ControlLowering {
     private final Map<String, Declaration.Instantiation> registerActionDecls = new HashMap<>();
     private final Map<String, RegisterActionLowering.Lowered> registerActions = new HashMap<>();
     private final Map<String, Declaration.Instantiation> hashDecls = new HashMap<>();
+    /** TNA's Random instances, and the hash unit each one's {@code get()} reads. */
+    private final Map<String, Declaration.Instantiation> randomDecls = new HashMap<>();
+    private final Map<String, HashUnit> randomUnits = new HashMap<>();
+    /** The run's seed, from which each Random instance's is derived. */
+    private long randomSeed;
     private final Map<String, HashUnit> hashUnits = new HashMap<>();
     /** Counters and meters (ExternLowering). */
     private final ExternLowering externs;
@@ -147,6 +164,12 @@ final class ControlLowering {
      */
     private final Deque<Field> exitListeners = new ArrayDeque<>();
     private int exitFlags;
+    /**
+     * Fields of type {@code int<W>} (metadata and locals): two's complement in the PHV, so + - & | ^ <<
+     * and == != are the unsigned operations; an ordering comparison with a constant becomes
+     * unsigned comparisons around 2^(W-1).
+     */
+    private final Set<Field> signedFields = new HashSet<>();
     /** Declarations that were refused: a use of one is not reported again. */
     private final Set<String> refused = new HashSet<>();
     private final List<Refusal> errors;
@@ -158,6 +181,10 @@ final class ControlLowering {
                             Map<String, Field> fields, List<Refusal> errors) {
         this.b = b;
         this.gress = gress;
+        this.parent = null;
+        this.scope = control.name();
+        this.prefix = "";
+        this.bindings = Map.of();
         this.c = b.control(gress);
         this.errors = errors;
         this.types = types;
@@ -168,14 +195,36 @@ final class ControlLowering {
         this.tableOptions = new TableOptionsLowering(types);
     }
 
+    /** A sub-control instance {@code instance} of {@code parent}, its parameters bound and its constructor's constants in {@code types}. */
+    private ControlLowering(ControlLowering parent, Declaration.Control control, String instance, Map<String, Expression> bindings,
+                            Types types) {
+        this.b = parent.b;
+        this.gress = parent.gress;
+        this.parent = parent;
+        this.scope = parent.scope + "." + instance;
+        this.prefix = parent.prefix + instance + ".";
+        this.bindings = bindings;
+        this.c = parent.c;
+        this.errors = parent.errors;
+        this.types = types;
+        this.headers = parent.headers;
+        this.control = control;
+        this.fields = parent.fields;
+        this.externs = new ExternLowering(types, c, control.name());
+        this.tableOptions = new TableOptionsLowering(types);
+        this.randomSeed = parent.randomSeed;
+    }
+
     /**
      * Lowers a TNA control of {@code gress}: ingress {@code (inout H, inout M, in ig_intr_md, in prsr_md, inout dprsr_md,
      * inout tm_md)}, egress {@code (inout H, inout M, in eg_intr_md, in prsr_md, inout dprsr_md, inout oport_md)}.
      * Every refusal found is added to {@code errors} (a refused declaration's uses are not reported again).
      */
     static void lower(ProgramBuilder b, Gress gress, Types types, Headers headers, Declaration.Control control,
-                      Map<String, Field> fields, List<Refusal> errors) {
-        new ControlLowering(b, gress, types, headers, control, fields, errors).lower();
+                      Map<String, Field> fields, List<Refusal> errors, long randomSeed) {
+        ControlLowering l = new ControlLowering(b, gress, types, headers, control, fields, errors);
+        l.randomSeed = randomSeed;
+        l.lower();
     }
 
     private void lower() {
@@ -189,6 +238,43 @@ final class ControlLowering {
         for (Parameter p : ps.subList(2, 6)) {
             paramTypes.put(p.name(), Types.named(p.type()));
         }
+        List<Declaration.Variable> variables = declarations();
+        Map<String, Field> controlScope = locals;
+        c.apply(code -> {
+            for (Declaration.Variable v : variables) {
+                if (v.initializer() != null) {
+                    guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+                }
+            }
+            // each top-level statement on its own, so that every refusal is reported
+            List<Statement> body = control.apply().statements();
+            statements(code, body, 0, Map.of(), true);
+        });
+        locals = controlScope;
+    }
+
+    /**
+     * A sub-control instance's body lowered where its {@code apply} is called: its tables,
+     * registers and hashes are declared under the instance's name, and its statements run in
+     * {@code code}. P4's {@code exit} in it would end the whole control: refused.
+     */
+    private void lowerInto(Block code) {
+        List<Declaration.Variable> variables = declarations();
+        for (Statement s : control.apply().statements()) {
+            if (mayExit(s)) {
+                throw new Refusal(s.position(), "exit in sub-control " + control.name() + " is not supported by the lowering yet");
+            }
+        }
+        for (Declaration.Variable v : variables) {
+            if (v.initializer() != null) {
+                guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+            }
+        }
+        statements(code, control.apply().statements(), 0, Map.of(), true);
+    }
+
+    /** The control's local declarations: actions, tables, variables and externs; returns the variables. */
+    private List<Declaration.Variable> declarations() {
         List<Declaration.Variable> variables = new ArrayList<>();
         for (Declaration d : control.locals()) {
             guarded(d.name(), () -> {
@@ -218,8 +304,8 @@ final class ControlLowering {
                 if (array == null) {
                     throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
                 }
-                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, pairs.get(array.name()), in,
-                        this::isField);
+                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, pairs.get(array.name()), in, prefix + in.name(),
+                        x -> stateAluInput(x));
                 c.action(l.action());
                 registerActions.put(e.getKey(), l);
             });
@@ -230,18 +316,7 @@ final class ControlLowering {
             }
         }
         guarded(null, externs::checkBound);
-        Map<String, Field> controlScope = locals;
-        c.apply(code -> {
-            for (Declaration.Variable v : variables) {
-                if (v.initializer() != null) {
-                    guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
-                }
-            }
-            // each top-level statement on its own, so that every refusal is reported
-            List<Statement> body = control.apply().statements();
-            statements(code, body, 0, Map.of(), true);
-        });
-        locals = controlScope;
+        return variables;
     }
 
     /** Runs one declaration's or statement's lowering; a refusal is recorded (and its name remembered), not thrown. */
@@ -263,10 +338,13 @@ final class ControlLowering {
         if (types.structLike(type) != null) {
             throw new Refusal(at, "local " + name + " of a header or struct type is not supported by the lowering (scalar locals are)");
         }
-        int width = types.width(type);
+        int width = types.signedWidth(type);
         int n = localNames.merge(name, 1, Integer::sum);
-        Field f = b.metadata(gress, control.name() + "." + name + (n == 1 ? "" : "$" + n), width);
+        Field f = b.metadata(gress, scope + "." + name + (n == 1 ? "" : "$" + n), width);
         locals.put(name, f);
+        if (types.signed(type)) {
+            signedFields.add(f);
+        }
     }
 
     // ---- externs
@@ -288,13 +366,13 @@ final class ControlLowering {
                 }
                 int wordBits = types.width(pair == null ? typeArgs.get(0) : pair.fields().get(0).type());
                 long[] initial = in.arguments().size() == 2 ? initialValue(in, pair) : new long[2];
-                RegisterArray r = c.register(in.name(), wordBits, pair != null, (int) types.constant(in.arguments().get(0).value()),
+                RegisterArray r = c.register(prefix + in.name(), wordBits, pair != null, (int) types.constant(in.arguments().get(0).value()),
                         initial[0], initial[1]);
                 registers.put(in.name(), r);
                 if (pair != null) {
-                    pairs.put(in.name(), pair);
+                    pairs.put(r.name(), pair);
                 }
-                pin(in.annotations(), in.name());
+                pin(in.annotations(), r.name());
             }
             case "RegisterAction" -> registerActionDecls.put(in.name(), in);
             case "Hash" -> {
@@ -305,7 +383,21 @@ final class ControlLowering {
                 externs.noteHash(in);
             }
             case "CRCPolynomial" -> polynomials.put(in.name(), in);
+            case "Random" -> {
+                if (typeArgs.size() != 1 || !in.arguments().isEmpty()) {
+                    throw new Refusal(in.position(), "Random " + in.name() + " needs Random<bit<W>>()");
+                }
+                randomDecls.put(in.name(), in);
+            }
             default -> {
+                if (types.declaration(type) instanceof Declaration.Control) {
+                    subControls.put(in.name(), in);
+                    return;
+                }
+                if (parent != null) {
+                    throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") in sub-control " + control.name()
+                            + " is not supported by the lowering yet (registers, register actions and hashes are)");
+                }
                 if (!externs.declare(in) && !tableOptions.declare(in)) {
                     throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
                 }
@@ -351,7 +443,9 @@ final class ControlLowering {
 
     /** Tofino's hash algorithms by their TNA name, as rmtemu's hash units name them. */
     private static final Map<String, String> ALGORITHMS = Map.of(
-            "IDENTITY", "identity", "CRC8", "crc8", "CRC16", "crc16", "CRC32", "crc32");
+            "IDENTITY", "identity", "CRC8", "crc8", "CRC16", "crc16", "CRC32", "crc32", "CRC64", "crc64");
+    /** CRC64 is rmtemu's {@link TnaCrc64}, not one of its named CRCs. */
+    private static final String CRC64 = "crc64";
 
     /** The hash unit of {@code h.get({fields})}: one per Hash instance (a second field list is refused). */
     private Expr hashGet(Expression.Call call, String name) {
@@ -379,18 +473,53 @@ final class ControlLowering {
                 && t.name().equals("HashAlgorithm_t") ? ALGORITHMS.get(m.member()) : null;
         if (named == null && !custom) {
             throw new Refusal(algo.position(), "hash algorithm " + RegisterActionLowering.path(algo)
-                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32 and CUSTOM are)");
+                    + " is not supported by the lowering yet (IDENTITY, CRC8, CRC16, CRC32, CRC64 and CUSTOM are)");
         }
         if (custom != (in.arguments().size() == 2)) {
             throw new Refusal(in.position(), "Hash " + name + ": a CRCPolynomial goes with HashAlgorithm_t.CUSTOM, and only with it");
         }
-        HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value()) : HashAlgorithm.byName(named);
+        HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value())
+                : named.equals(CRC64) ? TnaCrc64.INSTANCE : HashAlgorithm.byName(named);
         int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
-        h = c.hash(name, algorithm, bits, inputs.toArray(new Field[0]));
-        pin(in.annotations(), name);
+        h = c.hash(prefix + name, algorithm, bits, inputs.toArray(new Field[0]));
+        pin(in.annotations(), prefix + name);
         hashUnits.put(name, h);
         return hash(h);
     }
+
+    /**
+     * {@code r.get()} of a {@code Random<bit<W>>}: deterministic, so that a run repeats. A hash
+     * unit of rmtemu's seeded hash (SplitMix64's finaliser) over the packet's arrival timestamp
+     * and port (in egress: the egress global timestamp and egress port), which no two packets of
+     * a pass share; its seed is the run's seed mixed with the instance's name (FNV-1a), so two
+     * instances give different numbers. Every {@code get()} of one instance in one pass reads the
+     * same number. Tofino draws from a hardware generator instead, without hash bits.
+     */
+    private Expr randomGet(String name) {
+        HashUnit h = randomUnits.get(name);
+        if (h == null) {
+            Declaration.Instantiation in = randomDecls.get(name);
+            int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
+            Field time = b.intrinsic(gress == Gress.INGRESS ? Intrinsic.INGRESS_MAC_TSTAMP : Intrinsic.EGRESS_GLOBAL_TSTAMP);
+            Field port = b.intrinsic(gress == Gress.INGRESS ? Intrinsic.INGRESS_PORT : Intrinsic.EGRESS_PORT);
+            h = c.hash(prefix + name, HashAlgorithm.seeded(instanceSeed(randomSeed, prefix + name)), bits, time, port);
+            pin(in.annotations(), h.name());
+            randomUnits.put(name, h);
+        }
+        return hash(h);
+    }
+
+    /** The seed of Random instance {@code element}: FNV-1a over its name, from the run's seed. */
+    static long instanceSeed(long runSeed, String element) {
+        long h = runSeed ^ FNV_OFFSET;
+        for (int i = 0; i < element.length(); i++) {
+            h = (h ^ element.charAt(i)) * FNV_PRIME;
+        }
+        return h;
+    }
+
+    private static final long FNV_OFFSET = 0xCBF29CE484222325L;
+    private static final long FNV_PRIME = 0x100000001B3L;
 
     /**
      * TNA's {@code CRCPolynomial<bit<W>>(coeff, reversed, msb, extended, init, xor)} as a CRC in
@@ -520,10 +649,10 @@ final class ControlLowering {
             throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
         }
         List<MatchTable.ConstEntry> constEntries = entries == null ? List.of() : constEntries(t, entries, kind, key, named);
-        MatchTable m = c.table(t.name(), kind, Math.max(size, constEntries.size()), dataBits,
+        MatchTable m = c.table(prefix + t.name(), kind, Math.max(size, constEntries.size()), dataBits,
                 new TableActions(named, defaultName, defaultConst), constEntries, tableOptions.options(t, kind, optionProperties),
                 key.toArray(new Field[0]));
-        pin(t.annotations(), t.name());
+        pin(t.annotations(), m.name());
         externs.selectorKey(t, selectorKey);
         for (TableProperty.Property pr : direct) {
             externs.bind(pr, m);
@@ -815,7 +944,7 @@ final class ControlLowering {
 
     private Field exitFlag() {
         exitFlags++;
-        return b.metadata(gress, control.name() + ".$exited" + (exitFlags == 1 ? "" : "$" + exitFlags), 1);
+        return b.metadata(gress, scope + ".$exited" + (exitFlags == 1 ? "" : "$" + exitFlags), 1);
     }
 
     /** Whether {@code exit} may run in {@code s}: in it, in an action it calls, or in an action of a table it applies. */
@@ -1015,6 +1144,11 @@ final class ControlLowering {
         if (externs.call(code, call, (e, w) -> value(e, params, w))) {
             return;
         }
+        if (call.callee() instanceof Expression.Member m && m.member().equals("apply") && m.target() instanceof Expression.Name n
+                && subControls.containsKey(n.name())) {
+            applySubControl(code, call, n.name());
+            return;
+        }
         if (call.callee() instanceof Expression.Member m) {
             if (m.member().equals("apply") && m.target() instanceof Expression.Name n && tableDecls.containsKey(n.name())) {
                 applyTable(code, cs, n.name(), NOTHING);
@@ -1045,6 +1179,65 @@ final class ControlLowering {
                 + " setInvalid and action calls are)");
     }
 
+    /**
+     * {@code inst.apply(args)} of a sub-control instance: its body inlined here, its parameters
+     * bound to {@code args} and its constructor parameters to the instance's constant arguments
+     * (so two instances of one control with different constants are two sets of tables and
+     * registers, each with its own constants). An instance is applied once: a second apply would
+     * apply its tables twice, which Tofino cannot.
+     */
+    private void applySubControl(Block code, Expression.Call call, String instance) {
+        Declaration.Instantiation in = subControls.get(instance);
+        Declaration.Control sub = (Declaration.Control) types.declaration(Types.named(in.type()));
+        if (!appliedSubControls.add(instance)) {
+            throw new Refusal(call.position(), "control instance " + instance + " is applied twice; each instance's tables are"
+                    + " applied once (instantiate " + sub.name() + " again)");
+        }
+        List<Parameter> ps = sub.type().parameters();
+        if (call.arguments().size() != ps.size()) {
+            throw new Refusal(call.position(), "control " + sub.name() + " takes " + ps.size() + " arguments, given "
+                    + call.arguments().size());
+        }
+        Map<String, Expression> bound = new HashMap<>();
+        for (int i = 0; i < ps.size(); i++) {
+            bound.put(ps.get(i).name(), call.arguments().get(i).value());
+        }
+        List<Parameter> cps = sub.constructorParameters() == null ? List.of() : sub.constructorParameters();
+        if (in.arguments().size() != cps.size()) {
+            throw new Refusal(in.position(), "control " + sub.name() + " takes " + cps.size() + " constructor arguments, given "
+                    + in.arguments().size());
+        }
+        Map<String, BigInteger> constants = new HashMap<>();
+        for (int i = 0; i < cps.size(); i++) {
+            Expression v = in.arguments().get(i).value();
+            if (!types.isConstant(v)) {
+                throw new Refusal(v.position(), "constructor argument " + cps.get(i).name() + " of control " + sub.name()
+                        + " must be a compile-time constant");
+            }
+            long k = types.constant(v) & Types.longMask(types.width(cps.get(i).type()));
+            constants.put(cps.get(i).name(), new BigInteger(Long.toUnsignedString(k)));
+        }
+        new ControlLowering(this, sub, instance, bound, types.with(constants)).lowerInto(code);
+    }
+
+    /**
+     * {@code e} in the parent's scope when it names a sub-control parameter ({@code p} or
+     * {@code p.member...}, the parameter not shadowed by a local); null otherwise.
+     */
+    private Expression rebase(Expression e) {
+        if (parent == null) {
+            return null;
+        }
+        if (e instanceof Expression.Name n && bindings.containsKey(n.name()) && !locals.containsKey(n.name())) {
+            return bindings.get(n.name());
+        }
+        if (e instanceof Expression.Member m) {
+            Expression t = rebase(m.target());
+            return t == null ? null : new Expression.Member(m.position(), t, m.member());
+        }
+        return null;
+    }
+
     private void branch(Block code, Expression cond, Consumer<Block> then, Consumer<Block> otherwise, Map<String, Param> params) {
         if (cond instanceof Expression.Binary bin && bin.operator().equals("&&")) {
             branch(code, bin.left(), x -> branch(x, bin.right(), then, otherwise, params), otherwise, params);
@@ -1052,10 +1245,56 @@ final class ControlLowering {
             branch(code, bin.left(), then, x -> branch(x, bin.right(), then, otherwise, params), params);
         } else if (cond instanceof Expression.Unary u && u.operator().equals("!")) {
             branch(code, u.operand(), otherwise, then, params);
+        } else if (cond instanceof Expression.Binary bin && ORDERINGS.contains(bin.operator())
+                && (signed(bin.left()) || signed(bin.right()))) {
+            signedOrder(code, bin, then, otherwise, params);
         } else {
             code.when(condition(cond, params), holdingNothing(then), holdingNothing(otherwise));
             heldOutputs = new HashMap<>();
         }
+    }
+
+    private static final Set<String> ORDERINGS = Set.of("<", "<=", ">", ">=");
+
+    /**
+     * {@code x OP k} on int<W> (two's complement), k a constant: unsigned gateways. With H =
+     * 2^(W-1) the negative values are x >= H, so x < k is {@code x < k || x >= H} for k >= 0 and
+     * {@code x >= H && x < k} for k < 0 (k as its W-bit pattern); <= likewise; > and >= are the
+     * negations of <= and <. Two int<W> fields are refused: their order needs a subtraction.
+     */
+    private void signedOrder(Block code, Expression.Binary bin, Consumer<Block> then, Consumer<Block> otherwise,
+                             Map<String, Param> params) {
+        boolean constantRight = types.isConstant(bin.right());
+        if (constantRight == types.isConstant(bin.left())) {
+            throw new Refusal(bin.position(), "ordering comparison " + bin.operator() + " of two int<W> values is not supported by the"
+                    + " lowering yet (an int<W> value and a constant is)");
+        }
+        Expression x = constantRight ? bin.left() : bin.right();
+        Expression k = constantRight ? bin.right() : bin.left();
+        // k OP x is x OP' k
+        String op = constantRight ? bin.operator() : switch (bin.operator()) {
+            case "<" -> ">";
+            case "<=" -> ">=";
+            case ">" -> "<";
+            default -> "<=";
+        };
+        int w = width(x, params);
+        long half = 1L << (w - 1);
+        long kw = types.constant(k) & Types.longMask(w);
+        Expr xv = value(x, params, w);
+        boolean strict = op.equals("<") || op.equals(">=");
+        Condition below = new Condition(xv, strict ? CmpOp.LT : CmpOp.LE, constant(kw));
+        Condition negative = new Condition(xv, CmpOp.GE, constant(half));
+        // x < k (strict) or x <= k; > and >= are their negations
+        boolean negated = op.equals(">") || op.equals(">=");
+        Consumer<Block> yes = negated ? otherwise : then;
+        Consumer<Block> no = negated ? then : otherwise;
+        if (kw < half) {
+            code.when(below, holdingNothing(yes), holdingNothing(blk -> blk.when(negative, holdingNothing(yes), holdingNothing(no))));
+        } else {
+            code.when(negative, holdingNothing(blk -> blk.when(below, holdingNothing(yes), holdingNothing(no))), holdingNothing(no));
+        }
+        heldOutputs = new HashMap<>();
     }
 
     private Condition condition(Expression e, Map<String, Param> params) {
@@ -1085,8 +1324,12 @@ final class ControlLowering {
 
     /** An expression's width: a field's or parameter's, a cast's, a slice's; 0 for an unsized constant. */
     private int width(Expression e, Map<String, Param> params) {
+        Expression bound = rebase(e);
+        if (bound != null) {
+            return parent.width(bound, Map.of());
+        }
         if (e instanceof Expression.Cast c) {
-            return types.width(c.type());
+            return types.signedWidth(c.type());
         }
         if (e instanceof Expression.Slice s) {
             return (int) (types.constant(s.high()) - types.constant(s.low()) + 1);
@@ -1119,10 +1362,20 @@ final class ControlLowering {
             Param p = params.get(n.name());
             return width <= p.width() ? p.raw() : p.masked();
         }
+        if (e instanceof Expression.Cast c && (types.signed(c.type()) || signed(c.operand()))) {
+            return value(e, params, width);
+        }
         // the destination keeps its own width's bits: a cast to it, or a slice as wide, needs no mask
         // (a cast over + - << keeps it: the operand's own width wraps those)
         if (e instanceof Expression.Cast c && types.width(c.type()) == width && !wraps(c.operand())) {
             return value(c.operand(), params, width);
+        }
+        // a narrowing cast of one + - << of unwrapped operands: the destination's low bits are the same
+        // whether the operation wraps at the operand's width or not
+        if (e instanceof Expression.Cast c && types.width(c.type()) == width && c.operand() instanceof Expression.Binary bin
+                && (bin.operator().equals("+") || bin.operator().equals("-") || bin.operator().equals("<<"))
+                && !wraps(bin.left()) && !wraps(bin.right()) && width <= width(bin, params)) {
+            return top(bin, params, width);
         }
         if (e instanceof Expression.Slice sl && types.constant(sl.high()) - types.constant(sl.low()) + 1 == width) {
             int lo = (int) types.constant(sl.low());
@@ -1152,15 +1405,31 @@ final class ControlLowering {
     /** An expression's value at {@code width} bits (the specification's unsigned arithmetic modulo 2^width). */
     private Expr value(Expression e, Map<String, Param> params, int width) {
         long mask = Types.longMask(width == 0 ? 64 : width);
+        Expression bound = rebase(e);
+        if (bound != null) {
+            return parent.value(bound, Map.of(), width);
+        }
         if (types.isConstant(e)) {
             return constant(types.constant(e) & mask);
         }
         if (e instanceof Expression.Name n && params.containsKey(n.name())) {
             return params.get(n.name()).masked();
         }
+        if (e instanceof Expression.Cast c && (types.signed(c.type()) || signed(c.operand())) && !types.isConstant(e)) {
+            // int<W> <-> bit<W> keeps the bits; a narrowing cast keeps the low bits; a widening one of a signed value extends its sign
+            int w = types.signedWidth(c.type());
+            int from = width(c.operand(), params);
+            if (signed(c.operand()) && from > 0 && from < w) {
+                throw new Refusal(c.position(), "sign extension of an int<" + from + "> to " + w + " bits is not supported by the"
+                        + " lowering yet");
+            }
+            return from > 0 && from <= w ? value(c.operand(), params, w) : and(value(c.operand(), params, w), constant(Types.longMask(w)));
+        }
         if (e instanceof Expression.Cast c) {
             int w = types.width(c.type());
-            return and(value(c.operand(), params, w), constant(Types.longMask(w)));
+            int from = ownWidth(c.operand());
+            // a field or a hash output holds only its own bits: widening it needs no mask
+            return from > 0 && from <= w ? value(c.operand(), params, w) : and(value(c.operand(), params, w), constant(Types.longMask(w)));
         }
         if (e instanceof Expression.Slice s) {
             int lo = (int) types.constant(s.low());
@@ -1170,6 +1439,9 @@ final class ControlLowering {
         }
         if (e instanceof Expression.Unary u && u.operator().equals("~")) {
             return and(xor(value(u.operand(), params, width), constant(-1L)), constant(mask));
+        }
+        if (e instanceof Expression.Binary bin && bin.operator().equals(">>") && signed(bin.left())) {
+            throw new Refusal(bin.position(), "arithmetic shift >> of an int<W> value is not supported by the lowering yet");
         }
         if (e instanceof Expression.Binary bin) {
             Expr l = value(bin.left(), params, width);
@@ -1189,9 +1461,16 @@ final class ControlLowering {
                 && m.target() instanceof Expression.Name n && hashDecls.containsKey(n.name())) {
             return hashGet(call, n.name());
         }
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
+                && m.target() instanceof Expression.Name n && randomDecls.containsKey(n.name()) && call.arguments().isEmpty()) {
+            return randomGet(n.name());
+        }
         if (e instanceof Expression.Call call && call.callee() instanceof Expression.Name f
                 && (f.name().equals("max") || f.name().equals("min")) && call.arguments().size() == 2) {
             // TNA's max/min: one ALU operation of the container ALU (unsigned)
+            if (signed(call.arguments().get(0).value()) || signed(call.arguments().get(1).value())) {
+                throw new Refusal(call.position(), f.name() + " of int<W> values is not supported by the lowering yet (the ALU's is unsigned)");
+            }
             Expr l = value(call.arguments().get(0).value(), params, width);
             Expr r = value(call.arguments().get(1).value(), params, width);
             return f.name().equals("max") ? max(l, r) : min(l, r);
@@ -1204,10 +1483,63 @@ final class ControlLowering {
         throw new Refusal(e.position(), "this expression is not supported by the lowering yet");
     }
 
+    /** The width of a PHV field a stateful ALU reads, 0 when {@code x} names none; an int<W> field is refused (the ALU compares unsigned). */
+    private int stateAluInput(Expression x) {
+        if (!isField(x)) {
+            return 0;
+        }
+        Field f = field(x);
+        if (signedFields.contains(f)) {
+            throw new Refusal(x.position(), "int<W> field " + RegisterActionLowering.path(x) + " as a stateful ALU operand is not"
+                    + " supported by the lowering yet (the ALU compares unsigned)");
+        }
+        return f.width();
+    }
+
+    /** Whether {@code e} is of an int<W> type: a signed field, a cast to int<W>, a signed literal, an operation on one. */
+    private boolean signed(Expression e) {
+        if (e instanceof Expression.Cast c) {
+            return types.signed(c.type());
+        }
+        if (e instanceof Expression.IntegerLiteral l) {
+            return l.signed();
+        }
+        if (e instanceof Expression.Binary bin) {
+            return signed(bin.left()) || signed(bin.right());
+        }
+        if (e instanceof Expression.Unary u) {
+            return signed(u.operand());
+        }
+        if ((e instanceof Expression.Member || e instanceof Expression.Name) && !types.isConstant(e) && isField(e)) {
+            return signedFields.contains(field(e));
+        }
+        return false;
+    }
+
+    /** The bits a PHV field or a hash unit's output holds; 0 for any other expression. */
+    private int ownWidth(Expression e) {
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
+                && m.target() instanceof Expression.Name n && hashDecls.containsKey(n.name())) {
+            return types.width(((TypeRef.Named) hashDecls.get(n.name()).type()).arguments().get(0));
+        }
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("get")
+                && m.target() instanceof Expression.Name n && randomDecls.containsKey(n.name())) {
+            return types.width(((TypeRef.Named) randomDecls.get(n.name()).type()).arguments().get(0));
+        }
+        if ((e instanceof Expression.Member || e instanceof Expression.Name) && !types.isConstant(e) && isField(e)) {
+            return field(e).width();
+        }
+        return 0;
+    }
+
     /** The PHV field an l-value or a read names: a header field, a metadata field, an intrinsic. */
     private Field field(Expression e) {
         if (e instanceof Expression.Name n && locals.containsKey(n.name())) {
             return locals.get(n.name());
+        }
+        Expression bound = rebase(e);
+        if (bound != null) {
+            return parent.field(bound);
         }
         if (e instanceof Expression.Member m && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n
                 && n.name().equals(headersParam)) {
@@ -1233,8 +1565,11 @@ final class ControlLowering {
                         Field f = fields.get(key);
                         if (f == null) {
                             boolean taken = fields.containsKey(Gress.INGRESS + ":" + name) || fields.containsKey(Gress.EGRESS + ":" + name);
-                            f = b.metadata(gress, taken ? control.name() + "." + name : name, types.width(mf.type()));
+                            f = b.metadata(gress, taken ? control.name() + "." + name : name, types.signedWidth(mf.type()));
                             fields.put(key, f);
+                        }
+                        if (types.signed(mf.type())) {
+                            signedFields.add(f);
                         }
                         return f;
                     }
@@ -1256,6 +1591,10 @@ final class ControlLowering {
     }
 
     private Field validBit(Expression header) {
+        Expression bound = rebase(header);
+        if (bound != null) {
+            return parent.validBit(bound);
+        }
         if (header instanceof Expression.Member h && h.target() instanceof Expression.Name n && n.name().equals(headersParam)
                 && headers.instance(h.member()) != null) {
             String name = h.member() + ProgramBuilder.VALID_SUFFIX;

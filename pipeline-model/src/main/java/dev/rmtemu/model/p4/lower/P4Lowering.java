@@ -33,6 +33,8 @@ import java.util.function.Supplier;
 public final class P4Lowering {
     private final Types types;
     private final Diagnostics errors;
+    /** The run's seed, from which each Random extern's is derived. */
+    private long randomSeed;
 
     private P4Lowering(Program program, Diagnostics errors) {
         this.types = new Types(program);
@@ -41,7 +43,14 @@ public final class P4Lowering {
 
     /** The lowered (unplaced) program, or null with the reasons in {@code errors}. */
     public static StageProgram lower(Program ast, String name, SourcePosition whole, Diagnostics errors) {
-        return new P4Lowering(ast, errors).lower(ast, name, whole);
+        return lower(ast, name, whole, errors, P4Programs.DEFAULT_RANDOM_SEED);
+    }
+
+    /** As {@link #lower(Program, String, SourcePosition, Diagnostics)}, {@code Random} externs seeded from {@code randomSeed}. */
+    public static StageProgram lower(Program ast, String name, SourcePosition whole, Diagnostics errors, long randomSeed) {
+        P4Lowering l = new P4Lowering(ast, errors);
+        l.randomSeed = randomSeed;
+        return l.lower(ast, name, whole);
     }
 
     private StageProgram lower(Program ast, String name, SourcePosition whole) {
@@ -79,7 +88,7 @@ public final class P4Lowering {
                     : new ParserSpec(usable, emits.emit(), emits.updates()));
             Map<String, Field> fields = new HashMap<>();
             guarded(refusals, () -> {
-                ControlLowering.lower(b, Gress.INGRESS, types, headers, ingress, fields, refusals);
+                ControlLowering.lower(b, Gress.INGRESS, types, headers, ingress, fields, refusals, randomSeed);
                 return null;
             });
             if (emits != null) {
@@ -190,7 +199,7 @@ public final class P4Lowering {
                     + " or none (an empty struct)");
         }
         if (!control.locals().isEmpty() || !control.apply().statements().isEmpty()) {
-            ControlLowering.lower(b, Gress.EGRESS, types, headers, control, fields, refusals);
+            ControlLowering.lower(b, Gress.EGRESS, types, headers, control, fields, refusals, randomSeed);
         }
     }
 

@@ -14,9 +14,15 @@ import java.util.List;
  * {@code FILE.p4} wherever a program is named: the file lowered with the preprocessor
  * options given ({@code -I}, {@code -D}, the target's {@code __TARGET_TOFINO__}). The program
  * is named as its file without {@code .p4}, takes no {@code --param}, and names no stages
- * (the compiler places it).
+ * (the compiler places it). TNA's {@code Random} externs are seeded from {@code randomSeed},
+ * the run's seed.
  */
-public record P4ProgramSource(PreprocessorOptions options) implements ProgramSource {
+public record P4ProgramSource(PreprocessorOptions options, long randomSeed) implements ProgramSource {
+    /** Random externs seeded from {@link P4Programs#DEFAULT_RANDOM_SEED}. */
+    public P4ProgramSource(PreprocessorOptions options) {
+        this(options, P4Programs.DEFAULT_RANDOM_SEED);
+    }
+
     @Override
     public boolean accepts(String spec) {
         return spec.endsWith(".p4");
@@ -44,7 +50,7 @@ public record P4ProgramSource(PreprocessorOptions options) implements ProgramSou
 
             @Override
             public StageProgram build(ProgramParams p) {
-                return P4Programs.file(file, options).require();
+                return P4Programs.file(file, options, randomSeed).require();
             }
         };
     }

@@ -17,6 +17,9 @@ import java.util.List;
  * line; the {@link UserError} carries them all, one per line (exit 2).
  */
 public final class P4Programs {
+    /** The seed of TNA's {@code Random} externs when the caller gives none: rmtemu's default run seed. */
+    public static final long DEFAULT_RANDOM_SEED = 1;
+
     private P4Programs() {
     }
 
@@ -35,24 +38,34 @@ public final class P4Programs {
     }
 
     public static Result file(Path file, PreprocessorOptions options) {
-        return lower(P4Front.file(file, options), nameOf(file.getFileName().toString()), file.toString());
+        return file(file, options, DEFAULT_RANDOM_SEED);
+    }
+
+    /** As {@link #file(Path, PreprocessorOptions)}, TNA's {@code Random} externs seeded from {@code randomSeed} (the run's seed). */
+    public static Result file(Path file, PreprocessorOptions options, long randomSeed) {
+        return lower(P4Front.file(file, options), nameOf(file.getFileName().toString()), file.toString(), randomSeed);
     }
 
     public static Result text(String fileName, String text, PreprocessorOptions options) {
-        return lower(P4Front.text(fileName, text, options), nameOf(fileName), fileName);
+        return text(fileName, text, options, DEFAULT_RANDOM_SEED);
+    }
+
+    /** As {@link #text(String, String, PreprocessorOptions)}, TNA's {@code Random} externs seeded from {@code randomSeed}. */
+    public static Result text(String fileName, String text, PreprocessorOptions options, long randomSeed) {
+        return lower(P4Front.text(fileName, text, options), nameOf(fileName), fileName, randomSeed);
     }
 
     /** A front end's well-formed result lowered; {@code file} names the program (its stem) and the whole-file errors. */
     public static Result lower(P4Front.Result front, Path file) {
-        return lower(front, nameOf(file.getFileName().toString()), file.toString());
+        return lower(front, nameOf(file.getFileName().toString()), file.toString(), DEFAULT_RANDOM_SEED);
     }
 
-    private static Result lower(P4Front.Result front, String name, String file) {
+    private static Result lower(P4Front.Result front, String name, String file, long randomSeed) {
         if (!front.ok()) {
             return new Result(null, front.errors());
         }
         Diagnostics d = new Diagnostics();
-        StageProgram p = P4Lowering.lower(front.program(), name, new SourcePosition(file, 1, 1), d);
+        StageProgram p = P4Lowering.lower(front.program(), name, new SourcePosition(file, 1, 1), d, randomSeed);
         return new Result(d.isEmpty() ? p : null, d.list());
     }
 

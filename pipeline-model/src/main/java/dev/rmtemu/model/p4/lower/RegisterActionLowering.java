@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
  * A RegisterAction's {@code apply(inout value, out rv)} body compiled to the stateful ALU
@@ -47,12 +47,14 @@ final class RegisterActionLowering {
     private final String loName;
     private final String hiName;
     private final RegisterAction.Builder b;
-    private final Function<Expression, Boolean> isPhvField;
+    /** The bits of the PHV field an expression names; 0 when it names none. */
+    private final ToIntFunction<Expression> phvWidth;
+    private final int wordBits;
     private RegisterAction.OutputSource output;
     private int outputWhen;
 
     private RegisterActionLowering(Types types, RegisterArray array, String name, Declaration.Function apply,
-                                   Declaration.StructLike pair, Function<Expression, Boolean> isPhvField) {
+                                   Declaration.StructLike pair, ToIntFunction<Expression> phvWidth) {
         this.types = types;
         this.actionName = name;
         List<Parameter> ps = apply.parameters();
@@ -61,7 +63,8 @@ final class RegisterActionLowering {
         this.loName = pair == null ? null : pair.fields().get(0).name();
         this.hiName = pair == null ? null : pair.fields().get(1).name();
         this.b = RegisterAction.on(array, name);
-        this.isPhvField = isPhvField;
+        this.phvWidth = phvWidth;
+        this.wordBits = array.wordBits();
     }
 
     /** The register action, and the PHV fields it reads as its lo and hi inputs (none, one or two). */
@@ -69,8 +72,8 @@ final class RegisterActionLowering {
     }
 
     /** {@code pair} is the register's cell struct when it holds a pair of words, else null. */
-    static Lowered lower(Types types, RegisterArray array, Declaration.StructLike pair, Declaration.Instantiation decl,
-                         Function<Expression, Boolean> isPhvField) {
+    static Lowered lower(Types types, RegisterArray array, Declaration.StructLike pair, Declaration.Instantiation decl, String name,
+                         ToIntFunction<Expression> phvWidth) {
         Declaration.Function apply = null;
         for (Declaration d : decl.initializer()) {
             if (d instanceof Declaration.Function f && f.name().equals("apply")) {
@@ -82,7 +85,7 @@ final class RegisterActionLowering {
         if (apply == null || apply.parameters().isEmpty() || apply.parameters().size() > 2) {
             throw new Refusal(decl.position(), "RegisterAction " + decl.name() + " needs apply(inout value[, out rv])");
         }
-        RegisterActionLowering l = new RegisterActionLowering(types, array, decl.name(), apply, pair, isPhvField);
+        RegisterActionLowering l = new RegisterActionLowering(types, array, name, apply, pair, phvWidth);
         l.block(apply.body().statements(), ALL, new HashSet<>());
         if (l.output != null) {
             l.b.output(new Predicate(l.outputWhen), l.output);
@@ -246,7 +249,12 @@ final class RegisterActionLowering {
         if (types.isConstant(e)) {
             return Operand.constant(types.constant(e));
         }
-        if (isPhvField.apply(e)) {
+        // a PHV field cast to the cell's word width, no narrower than the field: the ALU's input as it is
+        if (e instanceof Expression.Cast c && types.width(c.type()) == wordBits && phvWidth.applyAsInt(c.operand()) > 0
+                && phvWidth.applyAsInt(c.operand()) <= wordBits) {
+            return operand(c.operand());
+        }
+        if (phvWidth.applyAsInt(e) > 0) {
             for (int k = 0; k < inputs.size(); k++) {
                 if (path(inputs.get(k)).equals(path(e))) {
                     return k == 0 ? Operand.IN_LO : Operand.IN_HI;

@@ -16,9 +16,13 @@ import java.util.Map;
  * literals, kept in a {@code long} once their width is known).
  */
 final class Types {
-    private final Map<String, Declaration> byName = new HashMap<>();
+    private final Map<String, Declaration> byName;
+    /** A sub-control's constructor parameters, by name: constants inside it (they shadow top-level names). */
+    private final Map<String, BigInteger> bound;
 
     Types(Program program) {
+        byName = new HashMap<>();
+        bound = Map.of();
         for (Declaration d : program.declarations()) {
             if (!d.name().isEmpty()) {
                 byName.put(d.name(), d);
@@ -26,12 +30,44 @@ final class Types {
         }
     }
 
+    private Types(Map<String, Declaration> byName, Map<String, BigInteger> bound) {
+        this.byName = byName;
+        this.bound = bound;
+    }
+
+    /** These types with {@code constants} (a control's constructor parameters, already in their widths) as named constants. */
+    Types with(Map<String, BigInteger> constants) {
+        Map<String, BigInteger> all = new HashMap<>(bound);
+        all.putAll(constants);
+        return new Types(byName, Map.copyOf(all));
+    }
+
     Declaration declaration(String name) {
         return byName.get(name);
     }
 
-    /** The bit width of a scalar type: {@code bit<W>}, {@code bool}, a typedef of one. */
+    /** The bit width of a scalar type: {@code bit<W>}, {@code bool}, a typedef of one ({@code int<W>} is refused here). */
     int width(TypeRef t) {
+        return width(t, false);
+    }
+
+    /** As {@link #width(TypeRef)}, {@code int<W>} too: where the lowering keeps a value's signedness (control metadata and locals). */
+    int signedWidth(TypeRef t) {
+        return width(t, true);
+    }
+
+    /** Whether {@code t} is {@code int<W>} or a typedef of it. */
+    boolean signed(TypeRef t) {
+        if (t instanceof TypeRef.Base b) {
+            return b.keyword().equals("int") && b.width() != null;
+        }
+        if (t instanceof TypeRef.Named n && byName.get(n.name()) instanceof Declaration.Typedef td && td.type() != null) {
+            return signed(td.type());
+        }
+        return false;
+    }
+
+    private int width(TypeRef t, boolean allowSigned) {
         if (t instanceof TypeRef.Base b) {
             switch (b.keyword()) {
                 case "bool":
@@ -42,7 +78,11 @@ final class Types {
                     }
                     return (int) constant(b.width());
                 case "int":
-                    throw new Refusal(b.position(), "int<W> (signed arithmetic) is not supported by the lowering yet");
+                    if (allowSigned && b.width() != null) {
+                        return (int) constant(b.width());
+                    }
+                    throw new Refusal(b.position(), "int<W> here is not supported by the lowering yet (int<W> metadata and"
+                            + " local variables of a control are)");
                 default:
                     throw new Refusal(b.position(), b.keyword() + " is not a scalar type the lowering supports");
             }
@@ -50,7 +90,7 @@ final class Types {
         if (t instanceof TypeRef.Named n) {
             Declaration d = byName.get(n.name());
             if (d instanceof Declaration.Typedef td && td.type() != null) {
-                return width(td.type());
+                return width(td.type(), allowSigned);
             }
             if (d instanceof Declaration.Enum e && e.underlying() != null) {
                 return width(e.underlying());
@@ -102,13 +142,19 @@ final class Types {
         if (e instanceof Expression.BooleanLiteral b) {
             return b.value() ? BigInteger.ONE : BigInteger.ZERO;
         }
+        if (e instanceof Expression.Name n && bound.containsKey(n.name())) {
+            return bound.get(n.name());
+        }
         if (e instanceof Expression.Name n && byName.get(n.name()) instanceof Declaration.Constant c) {
             BigInteger v = big(c.value());
             return c.type() instanceof TypeRef.Base b && "bit".equals(b.keyword()) || c.type() instanceof TypeRef.Named
                     ? v.and(mask(width(c.type()))) : v;
         }
         if (e instanceof Expression.Cast c) {
-            return big(c.operand()).and(mask(width(c.type())));
+            return big(c.operand()).and(mask(signedWidth(c.type())));
+        }
+        if (e instanceof Expression.Unary u && u.operator().equals("-")) {
+            return big(u.operand()).negate();
         }
         if (e instanceof Expression.Binary b) {
             BigInteger l = big(b.left());
