@@ -69,7 +69,7 @@ class P4LoweringRefusalsTest {
                 "Meter<", "Meter m needs Meter<I>(size, MeterType_t.TYPE) (the colour values red, yellow, green are not supported yet)");
     }
 
-    /** int<W> metadata lowers (P4LanguageTest's signed comparisons); an int<W> header field stays refused. */
+    /** int<W> metadata lowers (programs' P4LanguageGapsTest's signed comparisons); an int<W> header field stays refused. */
     @Test
     void signedHeaderField() {
         assertRefused("    bit<16> identification;", "    int<16> identification;", "int<16>",

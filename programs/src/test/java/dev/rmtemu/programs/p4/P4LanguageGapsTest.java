@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * tofino1 and replayed; the departures (ports) and registers show what it did. Each construct
  * that stays refused in some form has that form's {@code FILE:LINE:COL} message checked.
  */
-class P4LanguageTest {
+class P4LanguageGapsTest {
     private static final String FILE = "lang.p4";
 
     /** A TNA program over Ethernet: {@code declarations} before the ingress control, {@code ingress} its locals and apply. */
