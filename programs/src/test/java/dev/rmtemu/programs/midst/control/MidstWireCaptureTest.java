@@ -31,16 +31,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * updates the IPv4 checksum.
  */
 class MidstWireCaptureTest {
-    /** s1's data port (topology port 2, 1 Gb/s) congests towards r1; its collector port (topology port 3) leads to r2. */
+    /**
+     * s1's data port (topology port 2, 1 Gb/s) congests towards r1; its collector port (topology port 3)
+     * leads to r2. h2 is the only sink, so every packet s1 sends to r1 is routed on to h2 (none comes back).
+     */
     private static final String TOPOLOGY = """
             defaults: {latency_ns: 1000, rate_gbps: 10}
             nodes:
               - {name: s1, type: switch, target: tofino1, ports: 3}
               - {name: r1, type: regular, ports: 2}
               - {name: r2, type: regular, ports: 2}
-              - {name: h1, type: host, address: 10.0.0.1/32}
-              - {name: h2, type: host, address: 10.0.0.2/32}
-              - {name: c, type: host, address: 10.0.0.3/32}
+              - {name: h1, type: host, address: 10.0.0.1/32, role: source}
+              - {name: h2, type: host, address: 10.0.0.2/32, role: sink}
+              - {name: c, type: host, address: 10.0.0.3/32, role: source}
             links:
               - {a: h1:1, b: s1:1}
               - {a: s1:2, b: r1:1, rate_gbps: 1}
