@@ -486,6 +486,9 @@ public final class MidstPipeline {
         ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, ING_MASK2);
         ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, ING_MASK3);
         s2.body(code -> {
+            // a report header from an upstream MIDST switch goes (setInvalid, Ethernet's EtherType back): this
+            // switch's egress adds its own, and only that reaches its collector
+            code.when(eq(read(repValid), constant(1)), strip -> strip.set(repValid, 0).set(etherType, read(repEtherType)));
             if (dirty) {
                 maskSteps(code, bit, 1);
             }

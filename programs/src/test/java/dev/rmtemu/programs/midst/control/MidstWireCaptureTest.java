@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -153,6 +154,51 @@ class MidstWireCaptureTest {
             }
         }
         assertEquals(reports, forwarded, "every report s1 sent reached h2 through r1");
+    }
+
+    /** Two MIDST switches in a row: s1's data port (1 Gb/s) congests, s2's (10 Gb/s) does not. */
+    private static final String CHAIN = """
+            defaults: {latency_ns: 1000, rate_gbps: 10}
+            nodes:
+              - {name: s1, type: switch, target: tofino1, ports: 3}
+              - {name: s2, type: switch, target: tofino1, ports: 3}
+              - {name: h1, type: host, address: 10.0.0.1/32, role: source}
+              - {name: h2, type: host, address: 10.0.0.2/32, role: sink}
+              - {name: c1, type: host, address: 10.0.0.3/32, role: source}
+              - {name: c2, type: host, address: 10.0.0.4/32, role: source}
+            links:
+              - {a: h1:1, b: s1:1}
+              - {a: s1:2, b: s2:1, rate_gbps: 1}
+              - {a: s2:2, b: h2:1}
+              - {a: s1:3, b: c1:1}
+              - {a: s2:3, b: c2:1}
+            """;
+
+    /**
+     * A report is for the link it leaves on: s2's ingress removes the report header s1's egress
+     * added (Ethernet gets IPv4's EtherType back) and, its own port never congesting, adds none.
+     */
+    @Test
+    void theNextMidstSwitchRemovesTheReportOfThePreviousOne(@TempDir Path dir) throws IOException {
+        Path topo = dir.resolve("chain.yaml");
+        Files.writeString(topo, CHAIN);
+        Path run = dir.resolve("run");
+        MidstReplayCliTest.Run r = MidstReplayCliTest.cli("replay", "--topology", topo.toString(), "--program", "midst",
+                "--trace", "gen:isp?packets=20000&flows=300&seed=5&dist=zipf&gbps=100&load=0.5", "--rate", "10G",
+                "--out", run.toString(), "--no-progress", "--capture");
+        assertEquals(0, r.code(), r.err());
+        long fromS1 = frames(run.resolve("capture/s1/egress.pcapng")).stream()
+                .filter(f -> f.port() == 1 && u16(f.bytes(), ETHER_TYPE_AT) == MidstHeaders.REPORT_ETHER_TYPE).count();
+        assertTrue(fromS1 > 10, "reports s1 sent to s2: " + fromS1);
+        List<Frame> s2 = frames(run.resolve("capture/s2/egress.pcapng")).stream().filter(f -> f.port() == 1).toList();
+        assertTrue(s2.size() > 10_000, "s2 forwarded " + s2.size());
+        long ipv4 = 0;
+        for (Frame f : s2) {
+            int type = u16(f.bytes(), ETHER_TYPE_AT);
+            assertNotEquals(MidstHeaders.REPORT_ETHER_TYPE, type, "s2 sends no report");
+            ipv4 += type == 0x0800 ? 1 : 0;
+        }
+        assertTrue(ipv4 > 10_000, "IPv4 right under Ethernet again: " + ipv4);
     }
 
     /** A packet's identity in both captures: IPv4 identification and the first 8 bytes of TCP or UDP (ports, sequence number). */
