@@ -4,6 +4,8 @@ import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * The bytes HashPipe's switch counts for a packet with {@code count=bytes}, for the plain-Java
  * reference, the baselines and the ground truth: its IP datagram as the IP header states it
@@ -36,18 +38,18 @@ public final class CountedBytes {
         DirectBuffer b = r.buffer();
         int base = r.offset() + PacketRecord.FRAME_OFFSET;
         int at = ETHER_TYPE_AT;
-        int type = at + 2 <= cap ? b.getShort(base + at, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF : 0;
+        int type = at + 2 <= cap ? b.getShort(base + at, ByteOrder.BIG_ENDIAN) & 0xFFFF : 0;
         while ((type == ETHER_TYPE_VLAN || type == ETHER_TYPE_QINQ) && at + VLAN_TAG_BYTES + 2 <= cap) {
             at += VLAN_TAG_BYTES;
-            type = b.getShort(base + at, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            type = b.getShort(base + at, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         }
         int ipAt = at + 2;
         int len = 0;
         if (type == ETHER_TYPE_IPV4 && ipAt + IPV4_TOTAL_LEN_AT + 2 <= cap) {
-            len = b.getShort(base + ipAt + IPV4_TOTAL_LEN_AT, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            len = b.getShort(base + ipAt + IPV4_TOTAL_LEN_AT, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         } else if (type == ETHER_TYPE_IPV6 && ipAt + IPV6_PAYLOAD_LEN_AT + 2 <= cap) {
             len = HashPipeProgram.IPV6_HEADER_BYTES
-                    + (b.getShort(base + ipAt + IPV6_PAYLOAD_LEN_AT, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF);
+                    + (b.getShort(base + ipAt + IPV6_PAYLOAD_LEN_AT, ByteOrder.BIG_ENDIAN) & 0xFFFF);
         }
         return HashPipeProgram.ETHERNET_HEADER_BYTES + len;
     }
