@@ -3,7 +3,6 @@ import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ParamSpec;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.ProgramFactory;
@@ -60,9 +59,10 @@ public final class SynFloodGuard implements ProgramFactory {
     public StageProgram build(ProgramParams p) {
         ProgramBuilder b = ProgramBuilder.create(name(), description());
         p.values().forEach(b::param);
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
-        Field flags = b.header("tcp.flags", 8, ParsedField.TCP_FLAGS);
-        Field protocol = b.header("ipv4.protocol", 8, ParsedField.PROTOCOL);
+        // fields of the default parse graph by their names (0 when the packet has no such header)
+        Field dst = b.header("ipv4.dst_addr");
+        Field flags = b.header("tcp.flags");
+        Field protocol = b.header("ipv4.protocol");
         Field over = b.metadata(Gress.INGRESS, "meta.over_limit", 1);
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);

@@ -96,7 +96,7 @@ public class MidstBenchmark extends EngineBenchmark {
             pass.run(phv, 0, Gress.INGRESS, i);
             phv.set(egressPort, cfg.dataPort());
             pass.run(phv, 0, Gress.EGRESS, i);
-            sum += phv.get(passPipeline.repLoss);
+            sum += phv.get(passPipeline.lossEstimate);
         }
         return sum;
     }

@@ -18,8 +18,8 @@ import java.util.List;
  * rewrote (a sequence number, a TTL) reaches the next hop. A field declared
  * narrower than its record field replaces only its low bits, so an unchanged
  * field writes back exactly what the parser read. The frame length is not a
- * header: {@link ParsedField#PACKET_LENGTH} is never written back, nor are
- * {@link ParsedField#CARRIED} fields (they are not in the record).
+ * header: {@link ParsedField#PACKET_LENGTH} is never written back, nor are bridged fields
+ * (they are not in the record).
  */
 public final class HeaderDeparser {
     private final Field[] fields;
@@ -33,7 +33,7 @@ public final class HeaderDeparser {
     public HeaderDeparser(StageProgram program) {
         List<Field> fs = new ArrayList<>();
         for (Field f : program.fields()) {
-            if (f.kind() == FieldKind.HEADER && f.source() != null && f.source() != ParsedField.CARRIED && f.source() != ParsedField.PACKET_LENGTH) {
+            if (f.kind() == FieldKind.HEADER && f.source() != null && f.source() != ParsedField.PACKET_LENGTH) {
                 fs.add(f);
             }
         }
@@ -88,8 +88,7 @@ public final class HeaderDeparser {
             case TCP_SEQ -> r.tcpSeq((int) v);
             case SRC_PORT -> r.srcPort((int) v);
             case DST_PORT -> r.dstPort((int) v);
-            case PAYLOAD_HASH -> r.payloadHash((int) v);
-            case PACKET_LENGTH, CARRIED -> throw new IllegalStateException(source + " is not written back");
+            case PACKET_LENGTH -> throw new IllegalStateException(source + " is not written back");
         }
     }
 }

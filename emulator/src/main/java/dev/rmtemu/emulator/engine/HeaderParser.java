@@ -16,10 +16,10 @@ import java.util.List;
 
 /**
  * The parser: loads a program's header fields from a packet record into a PHV
- * (each field truncated to its declared width). Fields the program adds to the
- * packet ({@link ParsedField#CARRIED}) are not in the record; they start at zero
- * on a packet's first parse and travel with it afterwards. A program's own headers on
- * the wire (shims) are headers of its parse graph, which {@link FrameParser} loads.
+ * (each field truncated to its declared width). A program's bridged fields are not in
+ * the record; they start at zero on a packet's first parse and travel with it afterwards.
+ * A program's own headers on the wire (shims) are headers of its parse graph, which
+ * {@link FrameParser} loads.
  */
 public final class HeaderParser {
     /**
@@ -30,7 +30,7 @@ public final class HeaderParser {
     private final int[] slots;
     private final int[] offsets;
     private final long[] masks;
-    /** Slots the record does not fill (metadata, carried headers, the parse graph's fields): zeroed for a fresh packet. */
+    /** Slots the record does not fill (metadata, bridged fields, the parse graph's fields): zeroed for a fresh packet. */
     private final int[] unparsedSlots;
     /**
      * From this many unparsed slots on, a fresh PHV is zeroed by one copy of a zero template
@@ -47,9 +47,9 @@ public final class HeaderParser {
         List<Field> fs = new ArrayList<>();
         for (Field f : program.fields()) {
             if (f.source() == null) {
-                continue; // metadata, or a field of the parse graph (FrameParser loads those)
+                continue; // metadata, a bridged field, or a field of the parse graph (FrameParser loads those)
             }
-            if (f.kind() == FieldKind.HEADER && f.source() != ParsedField.CARRIED) {
+            if (f.kind() == FieldKind.HEADER) {
                 fs.add(f);
             }
         }
@@ -111,7 +111,7 @@ public final class HeaderParser {
 
     /**
      * A fresh packet: every field the parser fills comes from the record, every other
-     * slot (metadata, carried headers, the fields of the parse graph, which the switch then
+     * slot (metadata, bridged fields, the fields of the parse graph, which the switch then
      * loads with {@link FrameParser}) is zero, each slot written once.
      */
     public void parseFresh(PacketRecord r, Phv phv) {
@@ -148,8 +148,6 @@ public final class HeaderParser {
             case SRC_PORT -> PacketRecord.SRC_PORT_OFFSET;
             case DST_PORT -> PacketRecord.DST_PORT_OFFSET;
             case PACKET_LENGTH -> PacketRecord.WIRE_LENGTH_OFFSET;
-            case PAYLOAD_HASH -> PacketRecord.PAYLOAD_HASH_OFFSET;
-            case CARRIED -> throw new IllegalArgumentException(f + " is not in the record");
         };
     }
 
@@ -157,11 +155,10 @@ public final class HeaderParser {
     static long recordMask(ParsedField f) {
         return switch (f) {
             case IPV6_SRC_HI, IPV6_SRC_LO, IPV6_DST_HI, IPV6_DST_LO -> -1L;
-            case IPV4_SRC, IPV4_DST, TCP_SEQ, PAYLOAD_HASH, PACKET_LENGTH -> 0xFFFF_FFFFL;
+            case IPV4_SRC, IPV4_DST, TCP_SEQ, PACKET_LENGTH -> 0xFFFF_FFFFL;
             case IP_ID, SRC_PORT, DST_PORT -> 0xFFFFL;
             case PROTOCOL, TTL, TCP_FLAGS -> 0xFFL;
             case IP_VERSION -> 0x0FL; // the low nibble; the flags share the byte
-            case CARRIED -> throw new IllegalArgumentException(f + " is not in the record");
         };
     }
 
@@ -188,8 +185,6 @@ public final class HeaderParser {
             case SRC_PORT -> r.srcPort();
             case DST_PORT -> r.dstPort();
             case PACKET_LENGTH -> r.wireLength();
-            case PAYLOAD_HASH -> r.payloadHash() & 0xFFFFFFFFL;
-            case CARRIED -> 0;
         };
     }
 }

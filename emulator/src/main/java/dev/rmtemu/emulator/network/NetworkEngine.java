@@ -20,6 +20,7 @@ import dev.rmtemu.emulator.topology.Node;
 import dev.rmtemu.emulator.topology.Routing;
 import dev.rmtemu.emulator.topology.Topology;
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.parse.EtherTypeShim;
 import dev.rmtemu.model.phv.PortNumbers;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.ProgramRegistry;
@@ -272,7 +273,15 @@ public final class NetworkEngine {
             } else if (s.isProgrammable() && s.program() != null) {
                 programs[i] = registry.build(s.program(), s.params().asMap());
             } else {
-                programs[i] = plainForwardingProgram();
+                programs[i] = null; // below: it parses the programs' shims
+            }
+        }
+        // a router parses the shims the network's programs put under Ethernet, so it finds (and decrements) the
+        // TTL of a shimmed frame as the operator's parser configuration would
+        List<EtherTypeShim> shims = shimsOf(programs);
+        for (int i = 0; i < sw.size(); i++) {
+            if (programs[i] == null) {
+                programs[i] = plainForwardingProgram(shims);
             }
         }
         this.frameCapacity = o.snapLength() != NetworkOptions.WINDOW_SNAP ? o.snapLength() : largestWindow(sw, regularTarget);
@@ -468,7 +477,36 @@ public final class NetworkEngine {
 
     /** A program with no stages: the switch forwards by routing only (parser, TM and deparser latencies still apply). */
     public static StageProgram plainForwardingProgram() {
-        return ProgramBuilder.create(PLAIN_PROGRAM, "no stages; forwarding by the topology's routing").build();
+        return plainForwardingProgram(List.of());
+    }
+
+    /** As {@link #plainForwardingProgram()}, its parser knowing {@code shims} after Ethernet (the default graph without any). */
+    public static StageProgram plainForwardingProgram(List<EtherTypeShim> shims) {
+        ProgramBuilder b = ProgramBuilder.create(PLAIN_PROGRAM, "no stages; forwarding by the topology's routing");
+        if (!shims.isEmpty()) {
+            b.parser(EtherTypeShim.spec(shims));
+        }
+        return b.build();
+    }
+
+    /** The EtherType shims of the given programs (nulls skipped), one per EtherType, the first program's first. */
+    static List<EtherTypeShim> shimsOf(StageProgram[] programs) {
+        List<EtherTypeShim> shims = new ArrayList<>();
+        for (StageProgram p : programs) {
+            if (p == null) {
+                continue;
+            }
+            for (EtherTypeShim s : EtherTypeShim.in(p.parser().graph())) {
+                boolean taken = false;
+                for (EtherTypeShim t : shims) {
+                    taken |= t.etherType() == s.etherType() || t.header().equals(s.header());
+                }
+                if (!taken) {
+                    shims.add(s);
+                }
+            }
+        }
+        return shims;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.rmtemu.model.parse;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -42,6 +43,51 @@ public record EtherTypeShim(String header, HeaderType type, int etherType) {
     /** The shim's {@value #NEXT_FIELD} by its dotted name in the graph. */
     public String nextField() {
         return header + "." + NEXT_FIELD;
+    }
+
+    /**
+     * The shims a parse graph branches to straight from Ethernet's EtherType: a state that
+     * extracts one header of a shim's shape (fixed length, ending with a 16-bit
+     * {@value #NEXT_FIELD}; not a VLAN tag), in the graph's branch order. What a router must
+     * parse to find the IPv4/IPv6 header under a program's shim.
+     */
+    public static List<EtherTypeShim> in(ParseGraph g) {
+        List<EtherTypeShim> out = new ArrayList<>();
+        for (ParseState s : g.states()) {
+            if (!s.ops().equals(List.of(new ParseState.Extract(ETHERNET))) || s.keys().size() != 1) {
+                continue;
+            }
+            for (ParseState.Branch br : s.branches()) {
+                if (br.sets().size() != 1 || !(br.sets().get(0) instanceof KeySet.Exact e)) {
+                    continue;
+                }
+                EtherTypeShim shim = shimAt(g, br.next(), e.value());
+                if (shim != null && !out.contains(shim)) {
+                    out.add(shim);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static final String ETHERNET = "ethernet";
+
+    /** The shim state {@code state} extracts when Ethernet's EtherType is {@code etherType}, or null. */
+    private static EtherTypeShim shimAt(ParseGraph g, String state, long etherType) {
+        for (ParseState s : g.states()) {
+            if (!s.name().equals(state) || s.ops().size() != 1 || !(s.ops().get(0) instanceof ParseState.Extract x)) {
+                continue;
+            }
+            HeaderType t = g.header(x.header()).type();
+            List<HeaderField> fs = t.fields();
+            HeaderField last = fs.get(fs.size() - 1);
+            if (t.equals(StandardHeaders.VLAN_TAG) || t.varbit() != null || !last.name().equals(NEXT_FIELD)
+                    || last.bits() != ETHER_TYPE_BITS || etherType < 0x0600 || etherType > 0xFFFF) {
+                return null;
+            }
+            return new EtherTypeShim(x.header(), t, (int) etherType);
+        }
+        return null;
     }
 
     /** The parser spec of the default graph with these shims after Ethernet (IPv4 checksum updated as in the default). */

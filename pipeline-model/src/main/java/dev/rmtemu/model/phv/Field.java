@@ -16,6 +16,7 @@ public final class Field {
     private final Gress gress;
     private final ParsedField source;
     private final List<String> wireFields;
+    private final boolean bridged;
     private final int slot;
     private final long mask;
 
@@ -32,6 +33,19 @@ public final class Field {
      */
     public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, List<String> wireFields,
                  int slot) {
+        this(name, width, kind, gress, source, wireFields, false, slot);
+    }
+
+    /**
+     * A field of the program's bridged header: ingress emits it, egress parses it back (TNA's
+     * bridged metadata), so it travels with the packet inside the switch and never leaves it.
+     */
+    public static Field bridged(String name, int width, int slot) {
+        return new Field(name, width, FieldKind.HEADER, null, null, List.of(), true, slot);
+    }
+
+    private Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, List<String> wireFields,
+                  boolean bridged, int slot) {
         if (width < 1 || width > MAX_WIDTH) {
             throw new IllegalArgumentException("field " + name + ": width " + width + " outside 1.." + MAX_WIDTH);
         }
@@ -41,6 +55,7 @@ public final class Field {
         this.gress = gress;
         this.source = source;
         this.wireFields = List.copyOf(wireFields);
+        this.bridged = bridged;
         this.slot = slot;
         this.mask = width == 64 ? -1L : (1L << width) - 1;
     }
@@ -62,7 +77,7 @@ public final class Field {
         return gress;
     }
 
-    /** The record field a header is parsed from; null for metadata. */
+    /** The record field a header is parsed from; null for metadata, bridged fields and the parse graph's fields. */
     public ParsedField source() {
         return source;
     }
@@ -85,13 +100,18 @@ public final class Field {
         return mask;
     }
 
+    /** True for a field of the program's bridged header ({@link #bridged}). */
+    public boolean isBridged() {
+        return bridged;
+    }
+
     /**
      * Whether a write to this field can change the frame that leaves: a header field of the
-     * parse graph or of the record, not a carried field (it travels beside the frame). Only such
-     * a write sends the packet through the deparser.
+     * parse graph or of the record, not a bridged one (egress removes it before the packet
+     * leaves). Only such a write sends the packet through the deparser.
      */
     public boolean reachesFrame() {
-        return kind == FieldKind.HEADER && source != ParsedField.CARRIED;
+        return kind == FieldKind.HEADER && !bridged;
     }
 
     public boolean visibleIn(Gress g) {

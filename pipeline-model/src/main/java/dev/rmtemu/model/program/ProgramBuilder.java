@@ -206,7 +206,7 @@ public final class ProgramBuilder {
 
     /** A header field the parser fills from the packet record (both gresses). */
     public Field header(String fieldName, int width, ParsedField source) {
-        if (source != ParsedField.CARRIED && width > source.maxWidth()) {
+        if (width > source.maxWidth()) {
             throw new IllegalArgumentException("header " + fieldName + ": " + width + " bits wider than " + source + " (" + source.maxWidth() + ")");
         }
         return addField(fieldName, width, FieldKind.HEADER, null, source);
@@ -216,10 +216,16 @@ public final class ProgramBuilder {
      * A field of the program's bridged header: ingress adds it to the packet for egress
      * (Tofino's bridged metadata), so it travels through the traffic manager and occupies
      * buffer space there, and egress removes it before the packet leaves (the wire length
-     * does not change). Both gresses see it, like a {@link ParsedField#CARRIED} header.
+     * does not change). Both gresses see it; a fresh packet's is 0.
      */
     public Field bridged(String fieldName, int width) {
-        Field f = header(fieldName, width, ParsedField.CARRIED);
+        checkOpen();
+        if (fieldsByName.containsKey(fieldName)) {
+            throw new IllegalArgumentException("field " + fieldName + " declared twice");
+        }
+        Field f = Field.bridged(fieldName, width, fields.size());
+        fields.add(f);
+        fieldsByName.put(fieldName, f);
         bridged.add(f);
         return f;
     }

@@ -6,7 +6,6 @@ import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.MatchKind;
@@ -45,7 +44,7 @@ class ExternResourcesTest {
 
     private static StageProgram program(BiConsumer<ProgramBuilder.StageBuilder, Field> stage) {
         ProgramBuilder b = ProgramBuilder.create("ext", "externs");
-        Field k = b.header("k", 16, ParsedField.CARRIED);
+        Field k = b.bridged("k", 16);
         stage.accept(b.stage(Gress.INGRESS, 0), k);
         return b.build();
     }

@@ -7,7 +7,6 @@ import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.extern.MeterType;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.MatchKind;
@@ -44,7 +43,7 @@ class ControlExternsTest {
     @Test
     void directAndIndirectCountersGoWithTheirUsers() {
         StageProgram p = ProgramCompiler.compile(program((b, c) -> {
-            Field k = b.header("k", 16, ParsedField.CARRIED);
+            Field k = b.bridged("k", 16);
             Field m = b.metadata(Gress.INGRESS, "m", 16);
             MatchTable t = c.table("t", MatchKind.EXACT, 16, 0, k);
             Counter hits = c.directCounter("hits", CounterType.PACKETS, 32, t);
@@ -62,7 +61,7 @@ class ControlExternsTest {
     @Test
     void aMetersColourReadOutsideItsActionIsRefusedInItItIsPlaced() {
         StageProgram refused = program((b, c) -> {
-            Field k = b.header("k", 16, ParsedField.CARRIED);
+            Field k = b.bridged("k", 16);
             Field colour = b.metadata(Gress.INGRESS, "colour", 8);
             Meter m = c.meter("police", MeterType.BYTES, Meter.Algorithm.TRTCM, 4);
             c.apply(code -> {
@@ -75,7 +74,7 @@ class ControlExternsTest {
                 + " it; assign the colour to a field and read the field", e.getMessage());
 
         StageProgram legal = ProgramCompiler.compile(program((b, c) -> {
-            b.header("k", 16, ParsedField.CARRIED);
+            b.bridged("k", 16);
             Field colour = b.metadata(Gress.INGRESS, "colour", 8);
             Meter m = c.meter("police", MeterType.BYTES, Meter.Algorithm.TRTCM, 4);
             c.apply(code -> code.meter(m, constant(0)).set(colour, color(m)));
@@ -86,7 +85,7 @@ class ControlExternsTest {
     @Test
     void anUnusedMeterIsRefused() {
         StageProgram p = program((b, c) -> {
-            Field k = b.header("k", 16, ParsedField.CARRIED);
+            Field k = b.bridged("k", 16);
             Field m = b.metadata(Gress.INGRESS, "m", 16);
             c.meter("idle", MeterType.PACKETS, Meter.Algorithm.TRTCM, 4);
             c.apply(code -> code.set(m, read(k)));

@@ -38,7 +38,7 @@ class TagalongTest {
         Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
         List<Field> carried = new ArrayList<>();
         for (int i = 0; i < CARRIED; i++) {
-            carried.add(b.header("bridge.word" + i, 32, ParsedField.CARRIED));
+            carried.add(b.bridged("bridge.word" + i, 32));
         }
         List<Field> written = new ArrayList<>();
         for (int i = 0; i < WRITTEN; i++) {

@@ -3,7 +3,6 @@ package dev.rmtemu.model.extern;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import org.junit.jupiter.api.Test;
@@ -26,7 +25,7 @@ class DigestTest {
     @Test
     void aDigestIsDeclaredWithItsTypeAndFieldNamesAndTheDigestTypeIntrinsic() {
         ProgramBuilder b = builder();
-        Field mac = b.header("src", 48, ParsedField.CARRIED);
+        Field mac = b.bridged("src", 48);
         Field port = b.intrinsic(Intrinsic.INGRESS_PORT);
         b.stage(Gress.INGRESS, 0).body(code -> code.set(b.intrinsic(Intrinsic.DIGEST_TYPE), 7));
         Digest d = b.digest("learn", 7, List.of("src_mac", "port"), List.of(mac, port));
@@ -39,7 +38,7 @@ class DigestTest {
     @Test
     void typeEightAndASecondDigestOfOneTypeAreRefused() {
         ProgramBuilder b = builder();
-        Field mac = b.header("src", 48, ParsedField.CARRIED);
+        Field mac = b.bridged("src", 48);
         IllegalArgumentException eight = assertThrows(IllegalArgumentException.class,
                 () -> b.digest("a", 8, List.of("m"), List.of(mac)));
         assertEquals("digest a: digest_type 8 outside 1..7", eight.getMessage());

@@ -3,7 +3,6 @@ package dev.rmtemu.model.hash;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ class CrcSlicingTest {
                 long[] phv = new long[n];
                 for (int k = 0; k < n; k++) {
                     int w = widths[rnd.nextInt(widths.length)];
-                    fields[k] = new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, ParsedField.CARRIED, k);
+                    fields[k] = new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, null, k);
                     phv[k] = w == 64 ? rnd.nextLong() : rnd.nextLong() & ((1L << w) - 1);
                 }
                 long s = crc.init();

@@ -3,7 +3,6 @@ package dev.rmtemu.model.hash;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -94,7 +93,7 @@ class PositionalCrcTest {
                 for (int k = 0; k < n; k++) {
                     int w = widths[rnd.nextInt(widths.length)];
                     int slot = n - 1 - k; // fields in reverse slot order: the unit reads each from its own slot
-                    fields.add(new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, ParsedField.CARRIED, slot));
+                    fields.add(new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, null, slot));
                     phv[slot] = w == 64 ? rnd.nextLong() : rnd.nextLong() & ((1L << w) - 1);
                     fieldValues[k] = phv[slot];
                     bytes[k] = (w + 7) / 8;

@@ -12,7 +12,6 @@ import dev.rmtemu.model.ir.Ir;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.MatchKind;
@@ -51,8 +50,8 @@ class ExternRuntimeTest {
         P(MatchKind kind) {
             ProgramBuilder b = ProgramBuilder.create("externs", "counters and meters");
             port = b.intrinsic(Intrinsic.INGRESS_PORT);
-            dst = b.header("dst", 16, ParsedField.CARRIED);
-            pre = b.header("pre", 2, ParsedField.CARRIED);
+            dst = b.bridged("dst", 16);
+            pre = b.bridged("pre", 2);
             color = b.metadata(Gress.INGRESS, "color", 8);
             ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
             Counter perPort = s.counter("port_bytes", CounterType.BYTES, 32, 512);
@@ -182,7 +181,7 @@ class ExternRuntimeTest {
     @Test
     void anIndexOutsideTheCounterIsAViolationOnBothBackendsAndItsTwinIsRefusedByTheCompiler() {
         ProgramBuilder b = ProgramBuilder.create("narrow", "a counter smaller than its index");
-        Field dst = b.header("dst", 16, ParsedField.CARRIED);
+        Field dst = b.bridged("dst", 16);
         ProgramBuilder.StageBuilder st = b.stage(Gress.INGRESS, 0);
         Counter c = st.counter("c", CounterType.PACKETS, 32, 16);
         st.body(body -> body.count(c, Ir.read(dst)));
@@ -278,7 +277,7 @@ class ExternRuntimeTest {
     @Test
     void aDirectCounterOutsideItsTableIsRefusedInTheMissBlockItCountsAtTheMissCell() {
         ProgramBuilder b = ProgramBuilder.create("outside", "counts a direct counter outside its table");
-        Field k = b.header("k", 16, ParsedField.CARRIED);
+        Field k = b.bridged("k", 16);
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, 0);
         MatchTable t = s0.table("t", MatchKind.EXACT, 16, 0, k);
         Counter hits = s0.directCounter("hits", CounterType.PACKETS, 32, t);
@@ -292,7 +291,7 @@ class ExternRuntimeTest {
 
         for (Backend backend : Backend.values()) {
             ProgramBuilder twin = ProgramBuilder.create("miss", "counts a direct counter on a miss");
-            Field key = twin.header("k", 16, ParsedField.CARRIED);
+            Field key = twin.bridged("k", 16);
             ProgramBuilder.StageBuilder st = twin.stage(Gress.INGRESS, 0);
             MatchTable tt = st.table("t", MatchKind.EXACT, 16, 0, key);
             Counter c = st.directCounter("hits", CounterType.PACKETS, 32, tt);

@@ -73,8 +73,8 @@ class PhvTest {
         Field header = new Field("h", 32, FieldKind.HEADER, null, ParsedField.IPV4_DST, 70);
         phv.set(meta(1, 8), 1);
         assertFalse(phv.headerWritten());
-        // a carried field travels beside the frame: writing it leaves the frame alone
-        phv.set(new Field("c", 16, FieldKind.HEADER, null, ParsedField.CARRIED, 72), 1);
+        // a bridged field never leaves the switch: writing it leaves the frame alone
+        phv.set(Field.bridged("c", 16, 72), 1);
         assertFalse(phv.headerWritten());
         phv.set(header, 1);
         assertTrue(phv.headerWritten());

@@ -87,6 +87,11 @@ public final class FrameSynthesizer {
         return Math.min(wire, Math.max(snap, frameLength(r)));
     }
 
+    /** Bytes of the IP datagram (header included) in the frame {@link #build} writes for an IPv4/IPv6 record. */
+    public static int ipLength(PacketRecord r) {
+        return ipLength(r, wireLength(r));
+    }
+
     /** Bytes of the IP datagram (header included) in a frame of {@code wire} bytes. */
     private static int ipLength(PacketRecord r, int wire) {
         if (r.payloadHash() == 0 && wire <= ETHERNET_MIN_FRAME) {

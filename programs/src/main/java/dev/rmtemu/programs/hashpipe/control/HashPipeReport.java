@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe.control;
 
+import dev.rmtemu.programs.hashpipe.program.CountedBytes;
 import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.programs.hashpipe.program.FlowKeys;
 import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
@@ -91,7 +92,7 @@ public final class HashPipeReport implements ProgramReport {
                 if (slot < 0) {
                     continue;
                 }
-                long inc = cfg.countBytes() ? r.wireLength() : 1;
+                long inc = cfg.countBytes() ? CountedBytes.of(r) : 1;
                 int i = (int) rank.get(keys.lo(), keys.hi());
                 if (fold) {
                     // the switch counted it under this key, but it is no packet of the IPv4 flow the key names

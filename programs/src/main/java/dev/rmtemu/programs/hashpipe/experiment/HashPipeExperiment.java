@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe.experiment;
 
+import dev.rmtemu.programs.hashpipe.program.CountedBytes;
 import dev.rmtemu.emulator.spi.PlotSpec;
 import dev.rmtemu.programs.hashpipe.control.FlowCount;
 import dev.rmtemu.programs.hashpipe.control.KeyCountMap;
@@ -288,7 +289,7 @@ public final class HashPipeExperiment implements Experiment {
                     if (t.hi != null) {
                         t.hi[t.n] = keys.hi();
                     }
-                    t.inc[t.n] = bytes ? r.wireLength() : 1;
+                    t.inc[t.n] = bytes ? CountedBytes.of(r) : 1;
                     t.records.add(r);
                     t.n++;
                 }

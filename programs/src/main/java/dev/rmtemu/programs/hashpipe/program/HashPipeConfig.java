@@ -15,7 +15,7 @@ import java.util.List;
  * @param countersPerStage slots per stage (the total split equally, remainder unused)
  * @param key              what is counted by
  * @param hashFamily       where stage i's index hash comes from ({@link #HASH_FAMILIES})
- * @param countBytes       count bytes (wire length) instead of packets
+ * @param countBytes       count bytes ({@link CountedBytes}: IP length + Ethernet header) instead of packets
  */
 public record HashPipeConfig(int stages, int countersPerStage, KeyKind key, String hashFamily, boolean countBytes) {
     /** Paper's headline configuration: d = 6 stages, 4500 counters (~80 KB with 5-tuple keys). */

@@ -10,7 +10,6 @@ import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ParamSpec;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.ProgramFactory;
@@ -25,6 +24,7 @@ import dev.rmtemu.model.register.RegisterArray;
 
 import java.util.List;
 
+import static dev.rmtemu.model.ir.Ir.add;
 import static dev.rmtemu.model.ir.Ir.and;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.eq;
@@ -132,7 +132,7 @@ public final class HashPipeProgram implements ProgramFactory {
         }
         b.param("counters_per_stage", cfg.countersPerStage());
         Field egressPort = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
-        Field length = cfg.countBytes() ? b.header("pkt.length", 16, ParsedField.PACKET_LENGTH) : null;
+        FrameBytes length = cfg.countBytes() ? new FrameBytes(b) : null;
         boolean wide = cfg.key().wide();
         int keyBits = wide ? 64 : 32;
         Carry carry = new Carry(
@@ -151,39 +151,73 @@ public final class HashPipeProgram implements ProgramFactory {
     }
 
     /** The packet's own entry is the first one offered: its key and its increment. */
-    private static void keyStage(ProgramBuilder b, HashPipeConfig cfg, Field egressPort, Field length, Carry carry, long port) {
+    private static void keyStage(ProgramBuilder b, HashPipeConfig cfg, Field egressPort, FrameBytes length, Carry carry, long port) {
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, KEY_STAGE);
-        Expr increment = length == null ? constant(1) : read(length);
         // key 0 marks an empty slot, so a key that hashes to 0 takes the alias: max(key, alias) with alias 1
         switch (cfg.key()) {
             case FINGERPRINT -> {
                 HashUnit fp = s.hash("hp_fingerprint", HashAlgorithm.byName(HashPipeConfig.FINGERPRINT_HASH), 32,
                         fingerprintInputs(b));
-                s.body(code -> code
-                        .set(carry.key(), max(hash(fp), constant(KeyKind.ZERO_KEY_ALIAS)))
-                        .set(carry.count(), increment)
-                        .set(egressPort, port));
+                s.body(code -> {
+                    code.set(carry.key(), max(hash(fp), constant(KeyKind.ZERO_KEY_ALIAS)));
+                    increment(code, carry.count(), length);
+                    code.set(egressPort, port);
+                });
             }
             case SRCIP -> {
                 // an IPv6 packet's source folds to its address bits 95..64, the IPv4 slot of its
                 // first half (reported as ipv6_folded): the two headers overlay one PHV field
                 Field src = b.overlay("ip.src_addr32", "ipv4.src_addr", "ipv6.src_addr[95:64]");
-                s.body(code -> code
-                        .set(carry.key(), max(read(src), constant(KeyKind.ZERO_KEY_ALIAS)))
-                        .set(carry.count(), increment)
-                        .set(egressPort, port));
+                s.body(code -> {
+                    code.set(carry.key(), max(read(src), constant(KeyKind.ZERO_KEY_ALIAS)));
+                    increment(code, carry.count(), length);
+                    code.set(egressPort, port);
+                });
             }
             case FIVETUPLE -> {
                 // several operations per instruction: the 5-tuple key runs on 'unconstrained' only
                 FiveTuple t = FiveTuple.declare(b);
-                s.body(code -> code
-                        .set(carry.key(), max(or(shl(read(t.src()), constant(32)), read(t.dst())),
-                                constant(KeyKind.ZERO_KEY_ALIAS)))
-                        .set(carry.keyHi(), or(or(shl(read(t.proto()), constant(32)), shl(read(t.srcPort()), constant(16))),
-                                read(t.dstPort())))
-                        .set(carry.count(), increment)
-                        .set(egressPort, port));
+                s.body(code -> {
+                    code.set(carry.key(), max(or(shl(read(t.src()), constant(32)), read(t.dst())),
+                            constant(KeyKind.ZERO_KEY_ALIAS)))
+                            .set(carry.keyHi(), or(or(shl(read(t.proto()), constant(32)), shl(read(t.srcPort()), constant(16))),
+                                    read(t.dstPort())));
+                    increment(code, carry.count(), length);
+                    code.set(egressPort, port);
+                });
             }
+        }
+    }
+
+    /**
+     * The packet's increment: 1, or its frame's bytes. A Tofino ingress has no packet length
+     * (TNA's {@code pkt_length} is egress intrinsic metadata), so the bytes are the parsed IP
+     * length plus the headers before it: IPv4's total length + Ethernet, IPv6's payload length +
+     * its fixed header + Ethernet. That is the wire length of every untagged IP frame without
+     * Ethernet padding (a VLAN tag or padding of a short frame is not counted).
+     */
+    private static void increment(Block code, Field count, FrameBytes length) {
+        if (length == null) {
+            code.set(count, 1);
+            return;
+        }
+        code.when(eq(read(length.ipv6), constant(1)),
+                v6 -> v6.set(count, add(read(length.ipLength), constant(ETHERNET_HEADER_BYTES + IPV6_HEADER_BYTES))),
+                v4 -> v4.set(count, add(read(length.ipLength), constant(ETHERNET_HEADER_BYTES))));
+    }
+
+    /** Ethernet's header (destination, source, EtherType) and IPv6's fixed header: bytes before the lengths IP states. */
+    static final int ETHERNET_HEADER_BYTES = 14;
+    static final int IPV6_HEADER_BYTES = 40;
+
+    /** The parsed fields a byte count reads: IPv4's total length or IPv6's payload length (one PHV field), and IPv6's validity. */
+    private static final class FrameBytes {
+        final Field ipLength;
+        final Field ipv6;
+
+        FrameBytes(ProgramBuilder b) {
+            ipLength = b.overlay("ip.length", "ipv4.total_len", "ipv6.payload_len");
+            ipv6 = b.valid("ipv6");
         }
     }
 

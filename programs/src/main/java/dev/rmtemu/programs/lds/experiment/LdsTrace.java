@@ -19,7 +19,7 @@ import java.util.Arrays;
  * configurations replay it cheaply: per packet its flow, the hashes both ends compute
  * (packet, digest, sampling), send time and delay; per flow its row hashes and class hash
  * (hashed once). It also keeps what rebuilds each packet's header for the emulated switch
- * ({@link #packet}): per flow its 5-tuple, per packet its IP ID and payload hash. The
+ * ({@link #packet}): per flow its 5-tuple, per packet its IP ID, TCP sequence number and payload hash. The
  * flow-id map (primitive, no boxing) is only looked up, never iterated.
  */
 public final class LdsTrace {
@@ -37,12 +37,14 @@ public final class LdsTrace {
     public final int[] size;
     /** Per flow: source, destination, protocol and ports (ports in one int: src &lt;&lt; 16 | dst). */
     private final int[][] tuple;
-    /** Per packet: IP ID and payload hash. */
+    /** Per packet: IP ID, TCP sequence number (what the packet hash reads) and payload hash (the frame's payload word). */
     private final short[] ipId;
+    private final int[] tcpSeq;
     private final int[] payloadHash;
 
     private LdsTrace(int packets, int flows, int[] flow, int[] packetHash, int[] digestHash, int[] sampleHash, long[] sendNs,
-                     int[] delayNs, int[][] rowHash, int[] classHash, int[] size, int[][] tuple, short[] ipId, int[] payloadHash) {
+                     int[] delayNs, int[][] rowHash, int[] classHash, int[] size, int[][] tuple, short[] ipId, int[] tcpSeq,
+                     int[] payloadHash) {
         this.packets = packets;
         this.flows = flows;
         this.flow = flow;
@@ -56,6 +58,7 @@ public final class LdsTrace {
         this.size = size;
         this.tuple = tuple;
         this.ipId = ipId;
+        this.tcpSeq = tcpSeq;
         this.payloadHash = payloadHash;
     }
 
@@ -77,6 +80,7 @@ public final class LdsTrace {
         int[] size = new int[Math.max(16, flows)];
         int[][] tuple = new int[TUPLE_WORDS][Math.max(16, flows)];
         short[] ipIds = new short[n];
+        int[] seqs = new int[n];
         int[] payloads = new int[n];
         Long2LongHashMap ids = new Long2LongHashMap(-1);
         DelayModel.Sampler delays = model.sampler(seed);
@@ -124,11 +128,12 @@ public final class LdsTrace {
                 send[i] = r.timestampNs() - first;
                 delay[i] = (int) Math.min(Integer.MAX_VALUE, delays.delayNs(f, i));
                 ipIds[i] = (short) r.ipId();
+                seqs[i] = r.tcpSeq();
                 payloads[i] = r.payloadHash();
                 i++;
             }
         }
-        return new LdsTrace(i, nFlows, flow, ph, dh, sh, send, delay, rows, cls, size, tuple, ipIds, payloads);
+        return new LdsTrace(i, nFlows, flow, ph, dh, sh, send, delay, rows, cls, size, tuple, ipIds, seqs, payloads);
     }
 
     /** Words of a flow's 5-tuple kept: source, destination, protocol, ports. */
@@ -138,7 +143,8 @@ public final class LdsTrace {
     public PacketRecord packet(int i, PacketRecord into) {
         int f = flow[i];
         return into.clear().ipVersion(4).srcIpv4(tuple[0][f]).dstIpv4(tuple[1][f]).protocol(tuple[2][f])
-                .srcPort(tuple[3][f] >>> 16).dstPort(tuple[3][f] & 0xFFFF).ipId(ipId[i] & 0xFFFF).payloadHash(payloadHash[i])
+                .srcPort(tuple[3][f] >>> 16).dstPort(tuple[3][f] & 0xFFFF).ipId(ipId[i] & 0xFFFF).tcpSeq(tcpSeq[i])
+                .payloadHash(payloadHash[i])
                 .timestampNs(sendNs[i]);
     }
 

@@ -11,7 +11,9 @@ import dev.rmtemu.traces.PacketRecord;
  *
  * <ul>
  *   <li>flow hash h_r (row r) over the 5-tuple (13 bytes): the vLDA's first cell;</li>
- *   <li>packet hash over the 5-tuple, IP ID and payload hash (19 bytes): row r's offset
+ *   <li>packet hash over the packet's invariant header fields, 5-tuple, IP ID and TCP sequence number
+ *       (19 bytes; the sequence number 0 when the packet is not TCP), as trajectory sampling
+ *       identifies a packet at every hop (Duffield &amp; Grossglauser): row r's offset
  *       h'_r(x) is its r-th byte mod k;</li>
  *   <li>digest hash over the same packet bytes: what the cell's d XORs;</li>
  *   <li>sampling hash over the same bytes: row r keeps the packet when it is below p_r·2^32,
@@ -90,7 +92,11 @@ public final class LdsHashes {
         return flow(h, r.srcIpv4(), r.dstIpv4(), r.protocol(), r.srcPort(), r.dstPort());
     }
 
-    /** A hash over the packet's identity: 5-tuple, IP ID, payload hash. */
+    /**
+     * A hash over the packet's identity: 5-tuple, IP ID, TCP sequence number (0 unless TCP). The
+     * paper hashes the payload; a switch parses headers only, so both ends hash the header fields
+     * no hop rewrites, which tell the packets of a flow apart as well.
+     */
     public static long packet(Crc h, PacketRecord r) {
         long s = h.init();
         s = FiveTupleHash.feed(h, s, r.srcIpv4(), 4);
@@ -99,7 +105,7 @@ public final class LdsHashes {
         s = FiveTupleHash.feed(h, s, r.srcPort(), 2);
         s = FiveTupleHash.feed(h, s, r.dstPort(), 2);
         s = FiveTupleHash.feed(h, s, r.ipId(), 2);
-        s = FiveTupleHash.feed(h, s, r.payloadHash(), 4);
+        s = FiveTupleHash.feed(h, s, r.protocol() == PacketRecord.PROTO_TCP ? r.tcpSeq() : 0, 4);
         return h.finish(s);
     }
 }

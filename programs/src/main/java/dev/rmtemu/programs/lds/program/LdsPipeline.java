@@ -8,7 +8,6 @@ import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
 import dev.rmtemu.model.parse.EtherTypeShim;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AluOp;
@@ -158,8 +157,11 @@ public final class LdsPipeline {
         b.parser(EtherTypeShim.spec(List.of(LdsHeader.SHIM)));
         FiveTuple tuple = FiveTuple.declare(b);
         Field ipId = b.header("ipv4.identification");
-        Field payload = b.header("payload.hash", 32, ParsedField.PAYLOAD_HASH);
-        Field[] packetFields = {tuple.src(), tuple.dst(), tuple.proto(), tuple.srcPort(), tuple.dstPort(), ipId, payload};
+        // the packet's identity as trajectory sampling takes it (Duffield & Grossglauser): header fields no hop
+        // changes, here TCP's sequence number (0 when the packet is not TCP) instead of the paper's payload hash,
+        // which a switch that parses headers only cannot compute
+        Field tcpSeq = b.header("tcp.seq_no");
+        Field[] packetFields = {tuple.src(), tuple.dst(), tuple.proto(), tuple.srcPort(), tuple.dstPort(), ipId, tcpSeq};
         Field interval = b.header(INTERVAL_FIELD);
         shimValid = b.valid(LdsHeader.HEADER);
         etherType = b.header("ethernet.ether_type");

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * MIDST's collector half. It sits on the wire: data packets leaving the monitored port
- * carry the report header egress wrote (loss estimate, S_in estimate, epoch, flags), and
+ * MIDST's collector half. It sits on the wire: data packets egress flags leave the monitored
+ * port with the report header it added (loss estimate, S_in estimate, epoch, flags), and
  * probes that changed the monitoring state or finished cleaning leave through the
  * collector port. It keeps, per flow and monitoring epoch, the largest estimates
  * reported, and the monitoring/cleaning events in order. {@link #writeTo} puts both in
@@ -67,7 +67,7 @@ public final class MidstCollector implements DepartureListener {
             }
             return;
         }
-        if (phv.get(p.brCounted) == 0 || phv.get(p.repFlags) == 0) {
+        if (phv.get(p.brCounted) == 0 || phv.get(p.repValid) == 0) {
             return;
         }
         reports++;

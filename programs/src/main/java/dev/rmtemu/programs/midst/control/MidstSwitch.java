@@ -1,6 +1,7 @@
 package dev.rmtemu.programs.midst.control;
 
 import dev.rmtemu.programs.midst.program.MidstConfig;
+import dev.rmtemu.programs.midst.program.MidstHeaders;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
 
 import dev.rmtemu.emulator.engine.DepartureListener;
@@ -130,13 +131,16 @@ public final class MidstSwitch {
             engine.packetGenerator(pipe, startCycle, periodCycles, count, MidstSwitch::probeTemplate);
             return;
         }
+        // one frame per partition, made now: the generator copies them (nothing is allocated per probe)
+        PacketRecord[] frames = new PacketRecord[cfg.partitions()];
+        for (int part = 0; part < frames.length; part++) {
+            frames[part] = probeFrame(PROBE_TARGET_BASE | part);
+        }
         for (int i = 0; i < cfg.pipes(); i++) {
-            int parts = cfg.partitions();
             int[] next = {0};
             engine.packetGenerator(cfg.pipes() == 1 ? pipe : i, startCycle, periodCycles, count, r -> {
-                probeTemplate(r);
-                r.dstIpv4(PROBE_TARGET_BASE | next[0]);
-                next[0] = (next[0] + 1) % parts;
+                copyFrame(frames[next[0]], r);
+                next[0] = (next[0] + 1) % frames.length;
             });
         }
     }
@@ -144,9 +148,31 @@ public final class MidstSwitch {
     /** Probe destinations: 192.0.2.0 + the partition (j, q) the probe asks about. */
     public static final int PROBE_TARGET_BASE = 0xC0000200;
 
-    /** What the packet generator sends: a minimum-size UDP frame from the probe address. */
+    /**
+     * What the packet generator sends: a minimum-size frame from the probe address, Ethernet, a
+     * fresh MIDST probe header (kind {@link MidstPipeline#KIND_NONE}), IPv4 and UDP. Tofino's
+     * generator sends the packet its buffer holds, so the probe header is there from the start
+     * and the frame keeps its {@value #PROBE_BYTES} bytes.
+     */
     public static void probeTemplate(PacketRecord r) {
-        r.wireLength(PROBE_BYTES).ipVersion(4).protocol(PacketRecord.PROTO_UDP).srcIpv4(PROBE_SRC).dstIpv4(PROBE_SRC);
+        copyFrame(PROBE_FRAME, r);
+    }
+
+    private static final PacketRecord PROBE_FRAME = probeFrame(PROBE_SRC);
+
+    /** A probe's frame to {@code dst}: {@value #PROBE_BYTES} bytes with the probe header. */
+    static PacketRecord probeFrame(int dst) {
+        PacketRecord r = PacketRecord.allocate();
+        r.wireLength(PROBE_BYTES - MidstHeaders.PROBE_HEADER_BYTES).ipVersion(4).protocol(PacketRecord.PROTO_UDP)
+                .srcIpv4(PROBE_SRC).dstIpv4(dst);
+        MidstHeaders.pushProbe(r);
+        return r;
+    }
+
+    /** The generator's record becomes {@code frame}, keeping the timestamp the generator gave it. */
+    private static void copyFrame(PacketRecord frame, PacketRecord r) {
+        long ts = r.timestampNs();
+        r.copyFrom(frame).timestampNs(ts);
     }
 
     /** Ingress clean pointer (words of each row cleaned in this off period, W when done). */

@@ -9,7 +9,7 @@ import dev.rmtemu.model.ir.Expr;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
+import dev.rmtemu.model.parse.EtherTypeShim;
 import dev.rmtemu.model.phv.PortNumbers;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
@@ -20,6 +20,7 @@ import dev.rmtemu.model.register.Predicate;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 import static dev.rmtemu.model.ir.Ir.and;
@@ -122,8 +123,7 @@ public final class MidstPipeline {
     public static final int FLAG_HEAVY_LOSER = 1;
     public static final int FLAG_BURSTY = 2;
 
-    private static final int EPOCH_BITS = 16;
-    private static final int DEPTH_BITS = 19;
+    private static final int EPOCH_BITS = MidstHeaders.EPOCH_BITS;
     /*
      * Physical stages are shared by ingress and egress on tofino1 (one stage's SRAM and
      * stateful ALUs serve both), so egress puts its sketch in stages where ingress keeps
@@ -179,11 +179,20 @@ public final class MidstPipeline {
     public final Field probeHolder;
     /** Ingress pipe whose generator sent the probe (null with one pipe). */
     public final Field probeHome;
+    /**
+     * A counted packet's loss estimate min_i(u_i − v_i) (egress metadata, in the PHV when the packet
+     * leaves); the report header carries it only when egress flags the packet.
+     */
+    public final Field lossEstimate;
     /** Report header (egress → collector). */
     public final Field repLoss;
     public final Field repFlags;
     public final Field repEpoch;
     public final Field repBurst;
+    /** The report header's validity bit; Ethernet's EtherType and the report's (adding the report moves one into the other). */
+    public final Field repValid;
+    private final Field etherType;
+    private final Field repEtherType;
 
     private final int rows;
     private final int columns;
@@ -238,6 +247,8 @@ public final class MidstPipeline {
         if (parts > 1) {
             b.param("pipes", pipes).param("queues", queues).param("ports_per_pipe", cfg.portsPerPipe());
         }
+        // the default parse graph with the probe and report headers after Ethernet
+        b.parser(EtherTypeShim.spec(List.of(MidstHeaders.PROBE_SHIM, MidstHeaders.REPORT_SHIM)));
         tuple = FiveTuple.declare(b);
         int indexBits = bitsFor(columns);
         brCounted = b.bridged("midst_br.counted", 1);
@@ -257,19 +268,24 @@ public final class MidstPipeline {
             brWord[i] = b.bridged("midst_br.word" + i, bitsFor(cfg.dirtyWordCount()));
             brMask[i] = b.bridged("midst_br.bit" + i, MidstConfig.COUNTERS_PER_DIRTY_WORD);
         }
-        probeKind = b.header("midst_probe.kind", 8, ParsedField.CARRIED);
-        probeDepth = b.header("midst_probe.qdepth", DEPTH_BITS, ParsedField.CARRIED);
-        probeEgressDone = b.header("midst_probe.eg_done", 1, ParsedField.CARRIED);
-        probeCleaning = b.header("midst_probe.cleaning", 1, ParsedField.CARRIED);
-        probeEpoch = b.header("midst_probe.epoch", EPOCH_BITS, ParsedField.CARRIED);
-        probeHolder = b.header("midst_probe.holder", 1, ParsedField.CARRIED);
-        probeHome = pipes > 1 ? b.header("midst_probe.home", bitsFor(pipes), ParsedField.CARRIED) : null;
-        repLoss = b.header("midst_rep.loss", MidstConfig.COUNTER_BITS, ParsedField.CARRIED);
-        repFlags = b.header("midst_rep.flags", 8, ParsedField.CARRIED);
-        repEpoch = b.header("midst_rep.epoch", EPOCH_BITS, ParsedField.CARRIED);
-        repBurst = b.header("midst_rep.burst", MidstConfig.COUNTER_BITS, ParsedField.CARRIED);
+        String probe = MidstHeaders.PROBE + ".";
+        probeKind = b.header(probe + "kind");
+        probeDepth = b.header(probe + "qdepth");
+        probeEgressDone = b.header(probe + "eg_done");
+        probeCleaning = b.header(probe + "cleaning");
+        probeEpoch = b.header(probe + "epoch");
+        probeHolder = b.header(probe + "holder");
+        probeHome = pipes > 1 ? b.header(probe + "home", bitsFor(pipes)) : null;
+        String rep = MidstHeaders.REPORT + ".";
+        repLoss = b.header(rep + "loss");
+        repFlags = b.header(rep + "flags");
+        repEpoch = b.header(rep + "epoch");
+        repBurst = b.header(rep + "burst");
+        repValid = b.valid(MidstHeaders.REPORT);
+        etherType = b.header("ethernet.ether_type");
+        repEtherType = b.header(MidstHeaders.REPORT_SHIM.nextField());
         declareIngress(b, indexBits);
-        declareEgress(b, indexBits);
+        lossEstimate = declareEgress(b, indexBits);
         this.program = b.build();
     }
 
@@ -470,6 +486,9 @@ public final class MidstPipeline {
         ProgramBuilder.StageBuilder s2 = b.stage(Gress.INGRESS, ING_MASK2);
         ProgramBuilder.StageBuilder s3 = b.stage(Gress.INGRESS, ING_MASK3);
         s2.body(code -> {
+            // a report header from an upstream MIDST switch goes (setInvalid, Ethernet's EtherType back): this
+            // switch's egress adds its own, and only that reaches its collector
+            code.when(eq(read(repValid), constant(1)), strip -> strip.set(repValid, 0).set(etherType, read(repEtherType)));
             if (dirty) {
                 maskSteps(code, bit, 1);
             }
@@ -719,7 +738,8 @@ public final class MidstPipeline {
 
     // ------------------------------------------------------------------ egress
 
-    private void declareEgress(ProgramBuilder b, int indexBits) {
+    /** Declares egress; returns the field that holds a counted packet's loss estimate min_i(u_i − v_i) in its last stage. */
+    private Field declareEgress(ProgramBuilder b, int indexBits) {
         Field egressPort = b.intrinsic(Intrinsic.EGRESS_PORT);
         // depth left behind at dequeue: the last packet of a burst records an empty queue
         Field deqDepth = b.intrinsic(Intrinsic.DEQ_QDEPTH);
@@ -891,18 +911,18 @@ public final class MidstPipeline {
                         }));
                 }));
 
-        // last stage: the report header the collector reads
+        // last stage: a flagged packet gets the report header the collector reads (setValid: Ethernet's
+        // EtherType moves into it); an unflagged one leaves as it came
         final Field estimate = rows == 1 ? d[0] : acc;
-        Consumer<Block> notLoser = x -> x.when(eq(read(burstCap), constant(burstT)),
-                y -> y.set(repFlags, FLAG_BURSTY), y -> y.set(repFlags, 0));
+        IntFunction<Consumer<Block>> report = flags -> x -> x.set(repValid, 1).set(repFlags, flags)
+                .set(repLoss, read(estimate)).set(repEpoch, read(brEpoch)).set(repBurst, read(brUmin))
+                .set(repEtherType, read(etherType)).set(etherType, MidstHeaders.REPORT_ETHER_TYPE);
+        Consumer<Block> notLoser = x -> x.when(eq(read(burstCap), constant(burstT)), report.apply(FLAG_BURSTY));
         b.stage(Gress.EGRESS, EG_MIN + Math.max(1, rows - 1)).body(code -> code.when(eq(read(brCounted), constant(1)),
-                counted -> {
-                    counted.set(repLoss, read(estimate)).set(repEpoch, read(brEpoch)).set(repBurst, read(brUmin));
-                    everyAtLeast(counted, lossCap, lossT, 0,
-                            loser -> loser.when(eq(read(burstCap), constant(burstT)),
-                                    x -> x.set(repFlags, FLAG_HEAVY_LOSER | FLAG_BURSTY), x -> x.set(repFlags, FLAG_HEAVY_LOSER)),
-                            notLoser);
-                },
+                counted -> everyAtLeast(counted, lossCap, lossT, 0,
+                        loser -> loser.when(eq(read(burstCap), constant(burstT)),
+                                report.apply(FLAG_HEAVY_LOSER | FLAG_BURSTY), report.apply(FLAG_HEAVY_LOSER)),
+                        notLoser),
                 other -> {
                     if (pipes > 1) {
                         // a probe leaving egress pipe j for ingress: home (pipe i = j) or in transit to pipe i
@@ -913,6 +933,7 @@ public final class MidstPipeline {
                                         transit -> transit.when(home, x -> x.set(probeKind, KIND_TO_INGRESS))));
                     }
                 }));
+        return estimate;
     }
 
     /** {@code all} when every cap_i == t (each x_i &gt;= t), else {@code notAll}: one gateway per cap, nested. */

@@ -45,7 +45,7 @@ class HashPipeSwitchTest {
                 engine.arrive(cycle, 0, r);
                 cycle += 100;
                 keys.load(r);
-                ref.update(keys.lo(), keys.hi(), r.wireLength());
+                ref.update(keys.lo(), keys.hi(), CountedBytes.of(r));
             }
         }
         engine.drain();

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.hashpipe.reference;
 
+import dev.rmtemu.programs.hashpipe.program.CountedBytes;
 import dev.rmtemu.programs.hashpipe.control.HashPipeReport;
 import dev.rmtemu.programs.hashpipe.program.FlowKeys;
 import dev.rmtemu.programs.hashpipe.program.HashPipeConfig;
@@ -49,7 +50,7 @@ class HashPipeEquivalenceTest {
         for (int i = 0; i < t.length; i++) {
             rig.send(t[i]);
             keys.load(t[i]);
-            ref.update(keys.lo(), keys.hi(), cfg.countBytes() ? t[i].wireLength() : 1);
+            ref.update(keys.lo(), keys.hi(), cfg.countBytes() ? CountedBytes.of(t[i]) : 1);
             rig.assertEqualsReference(ref, cfg + " seed " + seed + " after packet " + i);
         }
         assertTrue(ref.report().size() > 0);

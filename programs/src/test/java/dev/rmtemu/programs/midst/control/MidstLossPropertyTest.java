@@ -40,7 +40,7 @@ class MidstLossPropertyTest {
             departed[f]++;
             long truth = r.tcpSeq() - departed[f];
             Phv phv = pool.phv(s);
-            long est = phv.get(p.repLoss);
+            long est = phv.get(p.lossEstimate);
             assertTrue(est >= truth, "flow " + f + " seq " + r.tcpSeq() + ": estimate " + est + " < true loss " + truth);
             if (collisionFree[f]) {
                 assertEquals(truth, est, "collision-free flow " + f + " seq " + r.tcpSeq());

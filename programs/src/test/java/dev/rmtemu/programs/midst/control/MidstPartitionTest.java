@@ -275,8 +275,10 @@ class MidstPartitionTest {
         Compilation c = ProgramCompiler.compile(new MidstPipeline(cfg).program, TOFINO1);
         // 18: stage 1 also takes the water marks' verdict (the probe depth's comparison moved out of stage 0's
         // gateways, past a Tofino gateway's 12 range bits, into a stateful ALU's predicate); the report's stage
-        // tests each row's difference against the loss threshold (min(d_i, T) == T, one gateway a row)
+        // tests each row's difference against the loss threshold (min(d_i, T) == T, one gateway a row); stage 2's
+        // ingress also removes an upstream switch's report header (one gateway on its validity bit)
         assertEquals(List.of("midst: stage 1 ingress: gateways 18 > 16 [stage-resources]",
+                "midst: stage 2 (ingress+egress): gateways 17 > 16 (ingress 14 + egress 3) [stage-resources]",
                 "midst: stage 9 (ingress+egress): gateways 21 > 16 (ingress 7 + egress 14) [stage-resources]"), c.lines());
         // 2 and 3 rows fit on tofino1 for every P <= 4 and Q <= 32; 4 rows fit with one pipe
         for (int rows = 2; rows <= 3; rows++) {

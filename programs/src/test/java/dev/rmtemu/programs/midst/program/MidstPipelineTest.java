@@ -61,7 +61,7 @@ class MidstPipelineTest {
         long[] got = new long[3];
         sw.onDeparture((c, p, s, pool) -> {
             Phv phv = pool.phv(s);
-            est[0] = phv.get(sw.pipeline().repLoss);
+            est[0] = phv.get(sw.pipeline().lossEstimate);
             for (int i = 0; i < 3; i++) {
                 got[i] = phv.get(sw.pipeline().brU[i]);
             }

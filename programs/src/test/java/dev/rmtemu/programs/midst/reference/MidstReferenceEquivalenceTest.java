@@ -41,7 +41,7 @@ class MidstReferenceEquivalenceTest {
                     assertEquals(u[g][i], phv.get(p.brU[i]), "u row " + i);
                 }
                 assertEquals(umin[g], phv.get(p.brUmin));
-                assertEquals(ref.egress(idx[g], u[g]), phv.get(p.repLoss), "estimate of packet " + g);
+                assertEquals(ref.egress(idx[g], u[g]), phv.get(p.lossEstimate), "estimate of packet " + g);
                 checked[0]++;
             });
             MidstTraffic t = new MidstTraffic(spec);
