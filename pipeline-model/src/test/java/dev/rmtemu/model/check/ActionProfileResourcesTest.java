@@ -5,7 +5,6 @@ import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.ir.Ir;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.MatchKind;
@@ -38,8 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ActionProfileResourcesTest {
     private static StageProgram program(int members, int maxGroup, int groups) {
         ProgramBuilder b = ProgramBuilder.create("lag", "a selector");
-        Field dst = b.header("dst", 16, ParsedField.CARRIED);
-        Field src = b.header("src", 32, ParsedField.CARRIED);
+        Field dst = b.bridged("dst", 16);
+        Field src = b.bridged("src", 32);
         Field out = b.metadata(Gress.INGRESS, "out", 16);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         MatchTable t = s.table("lag", MatchKind.EXACT, 1024, TableActions.of("miss", TableAction.of(1, "set_out", "v", 16)), dst);

@@ -2,7 +2,6 @@ package dev.rmtemu.model.check;
 
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.AlgorithmicTcam;
@@ -43,7 +42,7 @@ class AlgorithmicTcamAndIdleTimeResourcesTest {
 
     private static StageProgram program(BiConsumer<ProgramBuilder.StageBuilder, Field[]> stage) {
         ProgramBuilder b = ProgramBuilder.create("algo", "algorithmic tcams");
-        Field dst = b.header("dst", 32, ParsedField.CARRIED);
+        Field dst = b.bridged("dst", 32);
         Field part = b.metadata(Gress.INGRESS, "part", 10);
         stage.accept(b.stage(Gress.INGRESS, 0), new Field[] {dst, part});
         return b.build();

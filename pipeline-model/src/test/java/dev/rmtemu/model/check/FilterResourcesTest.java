@@ -2,7 +2,6 @@ package dev.rmtemu.model.check;
 
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.MatchKind;
@@ -31,7 +30,7 @@ class FilterResourcesTest {
 
     private static StageProgram program(BiConsumer<ProgramBuilder.StageBuilder, Field> stage) {
         ProgramBuilder b = ProgramBuilder.create("filters", "lpf and wred");
-        Field k = b.header("k", 16, ParsedField.CARRIED);
+        Field k = b.bridged("k", 16);
         stage.accept(b.stage(Gress.EGRESS, 0), k);
         return b.build();
     }

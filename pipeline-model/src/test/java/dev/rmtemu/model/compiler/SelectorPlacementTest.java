@@ -4,7 +4,6 @@ import dev.rmtemu.model.extern.SelectorMode;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.MatchKind;
@@ -26,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SelectorPlacementTest {
     private static int ecmpStage(boolean hashWrittenField) {
         ProgramBuilder b = ProgramBuilder.create("sel", "selector placement");
-        Field dst = b.header("dst", 16, ParsedField.CARRIED);
-        Field src = b.header("src", 16, ParsedField.CARRIED);
+        Field dst = b.bridged("dst", 16);
+        Field src = b.bridged("src", 16);
         Field m = b.metadata(Gress.INGRESS, "m", 16);
         Field out = b.metadata(Gress.INGRESS, "out", 16);
         ProgramBuilder.ControlBuilder c = b.control(Gress.INGRESS);

@@ -8,7 +8,6 @@ import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.ir.Ir;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.extern.ActionProfileState;
@@ -45,9 +44,9 @@ class ActionSelectorRuntimeTest {
 
         P(SelectorMode mode) {
             ProgramBuilder b = ProgramBuilder.create("ecmp", "an action selector");
-            dst = b.header("dst", 16, ParsedField.CARRIED);
-            src = b.header("src", 16, ParsedField.CARRIED);
-            sport = b.header("sport", 16, ParsedField.CARRIED);
+            dst = b.bridged("dst", 16);
+            src = b.bridged("src", 16);
+            sport = b.bridged("sport", 16);
             out = b.metadata(Gress.INGRESS, "out", 16);
             ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
             MatchTable t = s.table("ecmp", MatchKind.EXACT, 64,

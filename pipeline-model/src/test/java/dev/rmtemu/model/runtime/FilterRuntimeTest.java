@@ -7,7 +7,6 @@ import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.ir.Ir;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.P4Printer;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
@@ -37,8 +36,8 @@ class FilterRuntimeTest {
 
     FilterRuntimeTest() {
         ProgramBuilder b = ProgramBuilder.create("filters", "lpf and wred");
-        value = b.header("value", 16, ParsedField.CARRIED);
-        dst = b.header("dst", 16, ParsedField.CARRIED);
+        value = b.bridged("value", 16);
+        dst = b.bridged("dst", 16);
         avg = b.metadata(Gress.INGRESS, "avg", 16);
         rate = b.metadata(Gress.INGRESS, "rate", 16);
         mark = b.metadata(Gress.INGRESS, "mark", 8);
