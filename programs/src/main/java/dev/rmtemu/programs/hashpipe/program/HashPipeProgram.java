@@ -99,7 +99,7 @@ public final class HashPipeProgram implements ProgramFactory {
                                 + " IPv4 5-tuple (the last two fold IPv6 addresses, and the replay warns)"),
                 ParamSpec.choice("hash", HashPipeConfig.FAMILY_CRC32, HashPipeConfig.HASH_FAMILIES,
                         "index hash family: CRC-32 with a different polynomial per stage, or seeded SplitMix"),
-                ParamSpec.choice("count", "packets", List.of("packets", "bytes"), "count packets or bytes (wire length)"),
+                ParamSpec.choice("count", "packets", List.of("packets", "bytes"), "count packets or bytes (IP length + Ethernet header)"),
                 ParamSpec.integer("port", DEFAULT_EGRESS_PORT, 0, 511, "egress port every packet is sent to"),
                 ParamSpec.integer("top", DEFAULT_REPORT_TOP, 1, 100_000, "flows the replay summary lists (control plane only)"));
     }
