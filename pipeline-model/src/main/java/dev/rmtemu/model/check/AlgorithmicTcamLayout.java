@@ -161,26 +161,10 @@ final class AlgorithmicTcamLayout {
 
     /** One ATCAM layout option. */
     private record Layout(boolean immediate, int entryBits, int pack, int width, long depth, int ways, long actionRams,
-                          long capacity, long perPartition) {
-        long rams() {
+                          long capacity, long perPartition) implements SramLayoutChoice {
+        @Override
+        public long rams() {
             return depth * width * ways + actionRams;
-        }
-
-        /** select_best_option's order, as for exact tables: RAMs, width, entries a row, immediate data, capacity. */
-        boolean betterThan(Layout o) {
-            if (rams() != o.rams()) {
-                return rams() < o.rams();
-            }
-            if (width != o.width) {
-                return width < o.width;
-            }
-            if (capacity == o.capacity && pack != o.pack) {
-                return pack < o.pack;
-            }
-            if (immediate != o.immediate) {
-                return immediate;
-            }
-            return capacity > o.capacity;
         }
 
         TableUsage usage(MatchTable m, AlgorithmicTcam a, TargetProfile t) {

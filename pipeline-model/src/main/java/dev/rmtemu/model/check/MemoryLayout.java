@@ -177,7 +177,7 @@ final class MemoryLayout {
 
     /** One exact-match layout option: format, entries a row, RAMs wide and what it costs. */
     private record ExactLayout(boolean immediate, int entryBits, int pack, int width, long depth, int ways, long actionRams,
-                               long capacity, String rule) {
+                               long capacity, String rule) implements SramLayoutChoice {
         static ExactLayout of(MatchTable m, TargetProfile t, boolean immediate, int entry, int pack, int width) {
             MauResources mau = t.mau();
             MemoryGeometry sram = t.sram();
@@ -212,25 +212,9 @@ final class MemoryLayout {
             return new ExactLayout(immediate, entry, pack, width, depth, ways, action, depth * sram.depth() * pack, rule);
         }
 
-        long rams() {
+        @Override
+        public long rams() {
             return depth * width + actionRams;
-        }
-
-        /** select_best_option's order: RAMs, width, entries a row (at equal capacity), immediate data, capacity. */
-        boolean betterThan(ExactLayout o) {
-            if (rams() != o.rams()) {
-                return rams() < o.rams();
-            }
-            if (width != o.width) {
-                return width < o.width;
-            }
-            if (capacity == o.capacity && pack != o.pack) {
-                return pack < o.pack;
-            }
-            if (immediate != o.immediate) {
-                return immediate;
-            }
-            return capacity > o.capacity;
         }
 
         TableUsage usage(MatchTable m, TargetProfile t) {

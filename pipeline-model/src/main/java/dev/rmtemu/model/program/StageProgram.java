@@ -122,7 +122,8 @@ public final class StageProgram {
         this.actionProfiles = p.actionProfiles;
     }
 
-    private StageProgram(StageProgram p, Object config) {
+    /** A copy of {@code p} with another config and other action profiles. */
+    private StageProgram(StageProgram p, Object config, List<ActionProfile> actionProfiles) {
         this.name = p.name;
         this.bridgedBytes = p.bridgedBytes;
         this.description = p.description;
@@ -142,35 +143,12 @@ public final class StageProgram {
         this.config = config;
         this.controls = p.controls;
         this.placement = p.placement;
-        this.actionProfiles = p.actionProfiles;
-    }
-
-    private StageProgram(StageProgram p, List<ActionProfile> actionProfiles) {
-        this.name = p.name;
-        this.bridgedBytes = p.bridgedBytes;
-        this.description = p.description;
-        this.params = p.params;
-        this.fields = p.fields;
-        this.stages = p.stages;
-        this.registers = p.registers;
-        this.tables = p.tables;
-        this.hashes = p.hashes;
-        this.counters = p.counters;
-        this.meters = p.meters;
-        this.digests = p.digests;
-        this.mirrors = p.mirrors;
-        this.resubmits = p.resubmits;
-        this.intrinsics = p.intrinsics;
-        this.parser = p.parser;
-        this.config = p.config;
-        this.controls = p.controls;
-        this.placement = p.placement;
         this.actionProfiles = List.copyOf(actionProfiles);
     }
 
     /** This program with its action profiles and selectors (the builder's last step). */
     StageProgram withActionProfiles(List<ActionProfile> profiles) {
-        return profiles.isEmpty() ? this : new StageProgram(this, profiles);
+        return profiles.isEmpty() ? this : new StageProgram(this, config, profiles);
     }
 
     /** All action profiles (with their selectors), indexed by id. */
@@ -248,7 +226,7 @@ public final class StageProgram {
      * report read them from the program a switch runs instead of parsing the parameters again.
      */
     public StageProgram withConfig(Object config) {
-        return new StageProgram(this, config);
+        return new StageProgram(this, config, actionProfiles);
     }
 
     /** The program's parse graph and deparser (the default ones unless the program declared its own). */

@@ -535,13 +535,7 @@ public final class GressCompiler {
             m.visitVarInsn(Opcodes.ILOAD, entry);
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, exact ? "slotActionId" : "actionId", "(I)I", false);
             actionSwitch(ap, end);
-            m.visitLabel(miss);
-            if (handle != null) {
-                ldcInt(t.size()); // a direct counter or meter's miss cell (Counter#cells)
-                m.visitVarInsn(Opcodes.ISTORE, handle);
-            }
-            block(ap.miss());
-            m.visitLabel(end);
+            missBranch(t, handle, ap, miss, end);
         }
 
         /**
@@ -574,9 +568,14 @@ public final class GressCompiler {
             m.visitVarInsn(Opcodes.ILOAD, member);
             m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, ts, "memberActionId", "(I)I", false);
             actionSwitch(ap, end);
+            missBranch(t, handle, ap, miss, end);
+        }
+
+        /** A table's miss: a direct counter or meter's miss cell as the handle (Counter#cells), the miss block, then the end. */
+        private void missBranch(MatchTable t, Integer handle, Stmt.Apply ap, Label miss, Label end) {
             m.visitLabel(miss);
             if (handle != null) {
-                ldcInt(t.size()); // a direct counter or meter's miss cell (Counter#cells)
+                ldcInt(t.size());
                 m.visitVarInsn(Opcodes.ISTORE, handle);
             }
             block(ap.miss());
