@@ -31,11 +31,12 @@ abstract class LeanParseCode {
     private static final String CTOR = "(L" + PARSER + ";)V";
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
     /**
-     * Bytecode bytes above which the plan stays interpreted: HotSpot does not JIT-compile a
-     * method longer than 8,000 bytes (-XX:-DontCompileHugeMethods), and interpreted bytecode
-     * would be slower than the plan. A graph of a few dozen states fits.
+     * Bytecode bytes of the run method above which the plan stays interpreted: HotSpot does not
+     * JIT-compile a method longer than 8,000 bytes (HugeMethodLimit, unless
+     * -XX:-DontCompileHugeMethods), and interpreted bytecode would be slower than the plan. A
+     * graph of a few dozen states fits (MIDST's, with its probe and report headers: about 6,500).
      */
-    static final int MAX_CLASS_BYTES = 7_000;
+    static final int MAX_METHOD_BYTES = 8_000;
 
     /** The parser whose plan this is: its error counts, value sets and general select. */
     protected final PacketParser parser;
@@ -72,8 +73,8 @@ abstract class LeanParseCode {
     private static final int KEYS = 18;
 
     /**
-     * The code of a plan ({@link PacketParser}'s layout), or null when it would be too long to
-     * be compiled by the JIT (the plan then stays interpreted).
+     * The code of a plan ({@link PacketParser}'s layout), or null when its method would be too
+     * long to be compiled by the JIT (the plan then stays interpreted).
      *
      * @param cyclic whether a state can be reached again (only then are steps counted)
      */
@@ -83,11 +84,13 @@ abstract class LeanParseCode {
         MethodVisitor m = cw.visitMethod(0, "run", "([BIIIIL" + RESULT + ";)Z", null, null);
         m.visitCode();
         new Emitter(parser, m, code, entry, mask, value, cyclic, maxSteps).emit();
+        Label methodEnd = new Label();
+        m.visitLabel(methodEnd);
         m.visitMaxs(0, 0);
         m.visitEnd();
         cw.visitEnd();
         byte[] bytes = cw.toByteArray();
-        if (bytes.length > MAX_CLASS_BYTES) {
+        if (methodEnd.getOffset() > MAX_METHOD_BYTES) {
             return null;
         }
         try {
