@@ -138,40 +138,11 @@ class LossRadarP4TwinTest {
 
     /** Ethernet, the LossRadar shim when {@code batch} >= 0, IPv4 (IP ID {@code ipId}) and the flow's TCP or UDP ports, then payload. */
     private static byte[] frame(int[] flow, int batch, int ipId, int payload) {
-        int shim = batch >= 0 ? 8 : 0;
-        byte[] f = new byte[14 + shim + 20 + 8 + payload];
-        for (int k = 0; k < 6; k++) {
-            f[k] = (byte) (0x02 + k);
-            f[6 + k] = (byte) (0x12 + k);
-        }
-        int at = 12;
+        byte[] shim = new byte[batch >= 0 ? 8 : 0];
         if (batch >= 0) {
-            put(f, at, 0x88B5, 2);
-            put(f, at + 2, batch, 2);
-            at += 8;
+            P4Twins.put(shim, 0, 0x88B5, 2);
+            P4Twins.put(shim, 2, batch, 2);
         }
-        put(f, at, 0x0800, 2);
-        int ip = at + 2;
-        f[ip] = 0x45;
-        put(f, ip + 2, f.length - ip, 2);
-        put(f, ip + 4, ipId, 2);
-        f[ip + 8] = 64;
-        f[ip + 9] = (byte) flow[2];
-        put(f, ip + 12, flow[0] & 0xFFFFFFFFL, 4);
-        put(f, ip + 16, flow[1] & 0xFFFFFFFFL, 4);
-        put(f, ip + 20, flow[3], 2);
-        put(f, ip + 22, flow[4], 2);
-        if (flow[2] == 6) {
-            f[ip + 32] = 0x50; // TCP data offset: 5 words, no options
-        } else {
-            put(f, ip + 24, f.length - ip - 20, 2); // UDP length
-        }
-        return f;
-    }
-
-    private static void put(byte[] f, int at, long v, int bytes) {
-        for (int k = 0; k < bytes; k++) {
-            f[at + k] = (byte) (v >>> (8 * (bytes - 1 - k)));
-        }
+        return P4Twins.frame(flow, shim, ipId, payload);
     }
 }

@@ -108,6 +108,54 @@ final class P4Twins {
         return r;
     }
 
+    /**
+     * Ethernet (MACs 02:03:.. and 12:13:..), then {@code shim} (a header under its own EtherType,
+     * its first two bytes; none when empty), IPv4 (identification {@code ipId}, a valid header
+     * checksum) and the flow's TCP or UDP ports, then {@code payload} zero bytes. A flow is
+     * {src, dst, protocol, src port, dst port}.
+     */
+    static byte[] frame(int[] flow, byte[] shim, int ipId, int payload) {
+        byte[] f = new byte[14 + shim.length + 20 + 8 + payload];
+        for (int k = 0; k < 6; k++) {
+            f[k] = (byte) (0x02 + k);
+            f[6 + k] = (byte) (0x12 + k);
+        }
+        System.arraycopy(shim, 0, f, 12, shim.length);
+        int at = 12 + shim.length;
+        put(f, at, 0x0800, 2);
+        int ip = at + 2;
+        f[ip] = 0x45;
+        put(f, ip + 2, f.length - ip, 2);
+        put(f, ip + 4, ipId, 2);
+        f[ip + 8] = 64;
+        f[ip + 9] = (byte) flow[2];
+        put(f, ip + 12, flow[0] & 0xFFFFFFFFL, 4);
+        put(f, ip + 16, flow[1] & 0xFFFFFFFFL, 4);
+        long sum = 0;
+        for (int k = 0; k < 20; k += 2) {
+            sum += ((f[ip + k] & 0xFF) << 8) | (f[ip + k + 1] & 0xFF);
+        }
+        while (sum > 0xFFFF) {
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+        }
+        put(f, ip + 10, ~sum & 0xFFFF, 2);
+        put(f, ip + 20, flow[3], 2);
+        put(f, ip + 22, flow[4], 2);
+        if (flow[2] == 6) {
+            f[ip + 32] = 0x50; // TCP data offset: 5 words, no options
+        } else {
+            put(f, ip + 24, f.length - ip - 20, 2); // UDP length
+        }
+        return f;
+    }
+
+    /** Writes the {@code bytes} low bytes of {@code v} at {@code at}, most significant first. */
+    static void put(byte[] f, int at, long v, int bytes) {
+        for (int k = 0; k < bytes; k++) {
+            f[at + k] = (byte) (v >>> (8 * (bytes - 1 - k)));
+        }
+    }
+
     /** Per-stage use of a placed program on tofino1, one line per stage that uses anything, then the pipeline latency per gress. */
     static List<String> stageUse(StageProgram p) {
         List<String> rows = new ArrayList<>();

@@ -148,49 +148,12 @@ class WbmonP4TwinTest {
 
     /** Ethernet, the WBMon header when {@code vconn} >= 0, IPv4 and the flow's TCP or UDP ports, then payload. */
     private static byte[] frame(int[] flow, int vconn, long seq) {
-        int shim = vconn >= 0 ? 8 : 0;
-        int payload = 32 + (flow[3] % 200);
-        byte[] f = new byte[14 + shim + 20 + 8 + payload];
-        for (int b = 0; b < 6; b++) {
-            f[b] = (byte) (0x02 + b);
-            f[6 + b] = (byte) (0x12 + b);
-        }
-        int at = 12;
+        byte[] shim = new byte[vconn >= 0 ? 8 : 0];
         if (vconn >= 0) {
-            put(f, at, 0x88B6, 2);
-            put(f, at + 2, vconn, 2);
-            put(f, at + 4, seq, 4);
-            at += 8;
+            P4Twins.put(shim, 0, 0x88B6, 2);
+            P4Twins.put(shim, 2, vconn, 2);
+            P4Twins.put(shim, 4, seq, 4);
         }
-        put(f, at, 0x0800, 2);
-        int ip = at + 2;
-        f[ip] = 0x45;
-        put(f, ip + 2, f.length - ip, 2);
-        f[ip + 8] = 64;
-        f[ip + 9] = (byte) flow[2];
-        put(f, ip + 12, flow[0] & 0xFFFFFFFFL, 4);
-        put(f, ip + 16, flow[1] & 0xFFFFFFFFL, 4);
-        long sum = 0;
-        for (int k = 0; k < 20; k += 2) {
-            sum += ((f[ip + k] & 0xFF) << 8) | (f[ip + k + 1] & 0xFF);
-        }
-        while (sum > 0xFFFF) {
-            sum = (sum & 0xFFFF) + (sum >>> 16);
-        }
-        put(f, ip + 10, ~sum & 0xFFFF, 2);
-        put(f, ip + 20, flow[3], 2);
-        put(f, ip + 22, flow[4], 2);
-        if (flow[2] == 6) {
-            f[ip + 32] = 0x50; // TCP data offset: 5 words, no options
-        } else {
-            put(f, ip + 24, f.length - ip - 20, 2); // UDP length
-        }
-        return f;
-    }
-
-    private static void put(byte[] f, int at, long v, int bytes) {
-        for (int k = 0; k < bytes; k++) {
-            f[at + k] = (byte) (v >>> (8 * (bytes - 1 - k)));
-        }
+        return P4Twins.frame(flow, shim, 0, 32 + (flow[3] % 200));
     }
 }
