@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * A P4 program's ingress-to-egress mirror ({@code p4/mirror_copy.p4}: {@code Mirror.emit<mirror_h>}
  * under {@code mirror_type == 1}) with {@code mirroring_add 5 3 40}: every frame leaves on port 1
  * and its copy, the mirror header byte 0xab in front and cut to 40 bytes, on port 3, both in
- * capture/egress.pcapng; report.json's counters conserve them (in + copies = out).
+ * capture/egress.pcapng; report.json's counters conserve them (in + copies = out). The same
+ * from the egress deparser ({@code p4/mirror_e2e.p4}: egress to egress, session 6, header 0xcd).
  */
 class MirrorCaptureTest {
     private static PacketRecord packet(long ns, int src) {
@@ -31,8 +32,17 @@ class MirrorCaptureTest {
 
     @Test
     void eachFrameAndItsTruncatedCopyWithItsHeaderAreCaptured(@TempDir Path tmp) throws Exception {
-        Path program = tmp.resolve("mirror_copy.p4");
-        try (InputStream in = MirrorCaptureTest.class.getResourceAsStream("p4/mirror_copy.p4")) {
+        framesAndCopies(tmp, "mirror_copy.p4", "mirroring_add 5 3 40\n", (byte) 0xab);
+    }
+
+    @Test
+    void theEgressDeparserMirrorsEachFrameEgressToEgress(@TempDir Path tmp) throws Exception {
+        framesAndCopies(tmp, "mirror_e2e.p4", "mirroring_add 6 3 40\n", (byte) 0xcd);
+    }
+
+    private static void framesAndCopies(Path tmp, String name, String script, byte header) throws Exception {
+        Path program = tmp.resolve(name);
+        try (InputStream in = MirrorCaptureTest.class.getResourceAsStream("p4/" + name)) {
             Files.write(program, in.readAllBytes());
         }
         Path pcap = tmp.resolve("t.pcap");
@@ -41,7 +51,7 @@ class MirrorCaptureTest {
             w.write(packet(10_000, 0x0A000002));
         }
         Path control = tmp.resolve("c.txt");
-        Files.writeString(control, "mirroring_add 5 3 40\n");
+        Files.writeString(control, script);
         Path out = tmp.resolve("run");
         CliRunner r = CliRunner.run("replay", "--program", program.toString(), "--target", "tofino1", "--trace", pcap.toString(),
                 "--control", control.toString(), "--out", out.toString(), "--no-progress", "--capture");
@@ -56,7 +66,7 @@ class MirrorCaptureTest {
             byte[] copy = onThree.get(i).bytes();
             assertEquals(40, copy.length);
             assertEquals(40, onThree.get(i).wire());
-            assertEquals((byte) 0xab, copy[0]);
+            assertEquals(header, copy[0]);
             assertArrayEquals(Arrays.copyOf(frame, 39), Arrays.copyOfRange(copy, 1, 40), "the frame behind the header");
         }
         JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());

@@ -93,7 +93,8 @@ final class ControlLowering {
             Map.entry("egress_intrinsic_metadata_t.deq_timedelta", Intrinsic.DEQ_TIMEDELTA),
             Map.entry("egress_intrinsic_metadata_t.pkt_length", Intrinsic.PKT_LENGTH),
             Map.entry("egress_intrinsic_metadata_from_parser_t.global_tstamp", Intrinsic.EGRESS_GLOBAL_TSTAMP),
-            Map.entry("egress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.EGRESS_DROP_CTL));
+            Map.entry("egress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.EGRESS_DROP_CTL),
+            Map.entry("egress_intrinsic_metadata_for_deparser_t.mirror_type", Intrinsic.EGRESS_MIRROR_TYPE));
 
     /**
      * An action parameter: its bits of the action data before ({@code raw}) and after

@@ -15,8 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * TNA's learning digests and mirrors in the ingress deparser, lowered to the program's digests
- * and ingress-to-egress mirrors. Mirrors: {@code Mirror() m;} and
+ * TNA's learning digests and mirrors in the ingress deparser, and mirrors in the egress deparser,
+ * lowered to the program's digests and ingress-to-egress or egress-to-egress mirrors (TNA's egress
+ * deparser has no Digest). Mirrors: {@code Mirror() m;} and
  * {@code if (ig_dprsr_md.mirror_type == N) { m.emit<H>(session, {a, b, ...}); }} (or
  * {@code m.emit(session)} without a mirror header); H's member names name the header's fields
  * (without H, the fields' own names). Digests:
@@ -31,6 +32,8 @@ final class DeparserExterns {
     private final String hdr;
     private final String meta;
     private final String dprsr;
+    /** The deparser's gress: its mirrors' and its metadata fields'. */
+    private final Gress gress;
     private final Map<String, Declaration.Instantiation> decls = new HashMap<>();
     private final Map<String, Declaration.Instantiation> mirrorDecls = new HashMap<>();
     /** Per mirror, its type and the emit call, lowered once the control has made its fields. */
@@ -38,8 +41,9 @@ final class DeparserExterns {
     /** Per digest, the pack to lower once the control has made its fields: the digest, its type, the values. */
     private final List<Object[]> packs = new ArrayList<>();
 
-    /** For a deparser {@code (packet_out, inout H hdr, in M meta, in ig_intr_md_for_dprsr dprsr)}. */
-    DeparserExterns(Types types, String hdr, String meta, String dprsr) {
+    /** For a deparser of {@code gress}: {@code (packet_out, inout H hdr, in M meta, in *_intr_md_for_dprsr dprsr)}. */
+    DeparserExterns(Types types, String hdr, String meta, String dprsr, Gress gress) {
+        this.gress = gress;
         this.types = types;
         this.hdr = hdr;
         this.meta = meta;
@@ -59,6 +63,10 @@ final class DeparserExterns {
             }
             mirrorDecls.put(in.name(), in);
             return;
+        }
+        if (gress == Gress.EGRESS) {
+            throw new Refusal(in.position(), "Digest " + in.name() + " in an egress deparser: TNA's egress deparser has no Digest"
+                    + " (learn in the ingress deparser)");
         }
         List<TypeRef> args = in.type() instanceof TypeRef.Named n ? n.arguments() : List.of();
         if (args.size() != 1 || types.structLike(args.get(0)) == null || in.arguments().size() > 1) {
@@ -201,7 +209,7 @@ final class DeparserExterns {
                 }
             }
             try {
-                b.mirror(Gress.INGRESS, type, session, names, values);
+                b.mirror(gress, type, session, names, values);
             } catch (IllegalArgumentException ex) {
                 throw new Refusal(call.position(), ex.getMessage());
             }
@@ -220,7 +228,7 @@ final class DeparserExterns {
                 if (mf.name().equals(m.member())) {
                     // keyed as ControlLowering keys a gress's metadata fields, so a field the control wrote is the one packed
                     String name = controlMeta + "." + m.member();
-                    return fields.computeIfAbsent(Gress.INGRESS + ":" + name, x -> b.metadata(Gress.INGRESS, name, types.width(mf.type())));
+                    return fields.computeIfAbsent(gress + ":" + name, x -> b.metadata(gress, name, types.width(mf.type())));
                 }
             }
         }

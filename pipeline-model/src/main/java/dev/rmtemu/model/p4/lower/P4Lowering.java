@@ -81,8 +81,7 @@ public final class P4Lowering {
             ParseGraph usable = graph != null ? graph : headersOnly(ingressParser.name(), headers);
             ProgramBuilder b = ProgramBuilder.create(name, "P4 program " + name);
             List<Parameter> dp = deparser.type().parameters();
-            DeparserExterns digests = new DeparserExterns(types, dp.size() > 1 ? dp.get(1).name() : "",
-                    dp.size() > 2 ? dp.get(2).name() : "", dp.size() > 3 ? dp.get(3).name() : "");
+            DeparserExterns digests = externs(deparser, Gress.INGRESS);
             Emits emits = guarded(refusals, () -> deparser(headers, deparser, digests));
             b.parser(emits == null ? new ParserSpec(usable, allHeaders(headers), List.of())
                     : new ParserSpec(usable, emits.emit(), emits.updates()));
@@ -173,11 +172,12 @@ public final class P4Lowering {
                         Declaration.Parser parser, Declaration.Control control, Declaration.Control deparser,
                         Map<String, Field> fields, List<Refusal> refusals) {
         Declaration.StructLike struct = headersStruct(parser, "egress");
+        DeparserExterns mirrors = externs(deparser, Gress.EGRESS);
         Headers headers;
         if (struct.fields().isEmpty()) {
             headers = new Headers(types, struct);
             ParserLowering.lower(types, headers, parser, "egress");
-            Emits e = deparser(headers, deparser, null);
+            Emits e = deparser(headers, deparser, mirrors);
             if (!e.emit().isEmpty() || !e.updates().isEmpty()) {
                 throw new Refusal(deparser.position(), "egress deparser " + deparser.name() + " emits headers its parser does not extract");
             }
@@ -188,7 +188,7 @@ public final class P4Lowering {
                 throw new Refusal(parser.position(), "egress parser " + parser.name() + " parses differently from the ingress parser;"
                         + " rmtemu parses a frame once, so egress must parse the same headers the same way (or none)");
             }
-            Emits e = deparser(headers, deparser, null);
+            Emits e = deparser(headers, deparser, mirrors);
             if (ingressEmits != null && (!e.emit().equals(ingressEmits.emit()) || !e.updates().equals(ingressEmits.updates()))) {
                 throw new Refusal(deparser.position(), "egress deparser " + deparser.name() + " emits differently from the ingress"
                         + " deparser; rmtemu has one deparser, so both must emit the same headers in the same order with the same checksums");
@@ -201,6 +201,15 @@ public final class P4Lowering {
         if (!control.locals().isEmpty() || !control.apply().statements().isEmpty()) {
             ControlLowering.lower(b, Gress.EGRESS, types, headers, control, fields, refusals, randomSeed);
         }
+        List<Parameter> cp = control.type().parameters();
+        mirrors.finish(b, headers, fields, cp.get(1).name(), types.structLike(cp.get(1).type()));
+    }
+
+    /** The digests and mirrors of a deparser {@code (packet_out, inout H hdr, in M meta, in dprsr_md)} of {@code gress}. */
+    private DeparserExterns externs(Declaration.Control deparser, Gress gress) {
+        List<Parameter> dp = deparser.type().parameters();
+        return new DeparserExterns(types, dp.size() > 1 ? dp.get(1).name() : "", dp.size() > 2 ? dp.get(2).name() : "",
+                dp.size() > 3 ? dp.get(3).name() : "", gress);
     }
 
     private static Declaration.Instantiation instance(Program ast, String name, SourcePosition whole) {
@@ -245,9 +254,8 @@ public final class P4Lowering {
     }
 
     /**
-     * A deparser: {@code emit} order and {@code Checksum.update} assignments; the ingress
-     * deparser's digests and mirrors go to {@code digests} (null for the egress deparser, where
-     * they are refused).
+     * A deparser: {@code emit} order and {@code Checksum.update} assignments; its digests and
+     * mirrors go to {@code digests} (the egress deparser's refuses a Digest).
      */
     private Emits deparser(Headers headers, Declaration.Control d, DeparserExterns digests) {
         List<Parameter> ps = d.type().parameters();
@@ -256,11 +264,8 @@ public final class P4Lowering {
         for (Declaration l : d.locals()) {
             if (l instanceof Declaration.Instantiation in && "Checksum".equals(Types.named(in.type()))) {
                 checksums.put(in.name(), in);
-            } else if (DeparserExterns.isDigest(l) && digests != null) {
-                digests.declare((Declaration.Instantiation) l);
             } else if (DeparserExterns.isDigest(l)) {
-                throw new Refusal(l.position(), "this declaration in egress deparser " + d.name()
-                        + " is not supported by the lowering (Digest and Mirror instances are, in the ingress deparser)");
+                digests.declare((Declaration.Instantiation) l);
             } else {
                 throw new Refusal(l.position(), "this declaration in deparser " + d.name()
                         + " is not supported by the lowering (Checksum, Digest and Mirror instances are)");
@@ -269,7 +274,7 @@ public final class P4Lowering {
         List<String> emit = new ArrayList<>();
         List<ChecksumUpdate> updates = new ArrayList<>();
         for (Statement s : d.apply().statements()) {
-            if (digests == null || !digests.statement(s)) {
+            if (!digests.statement(s)) {
                 deparserStatement(s, hdr, headers, checksums, emit, updates, null);
             }
         }

@@ -69,6 +69,15 @@ class P4LoweringRefusalsTest {
                 "Meter<", "Meter m needs Meter<I>(size, MeterType_t.TYPE) (the colour values red, yellow, green are not supported yet)");
     }
 
+    /** TNA's egress deparser has Mirror but no Digest (its egress_intrinsic_metadata_for_deparser_t has no digest_type). */
+    @Test
+    void digestInTheEgressDeparser() {
+        assertRefused("                            in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md) {\n    apply {}",
+                "                            in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md) {\n"
+                        + "    Digest<empty_t>() learn;\n    apply {}",
+                "Digest<empty_t>", "Digest learn in an egress deparser: TNA's egress deparser has no Digest (learn in the ingress deparser)");
+    }
+
     /** int<W> metadata lowers (programs' P4LanguageGapsTest's signed comparisons); an int<W> header field stays refused. */
     @Test
     void signedHeaderField() {
