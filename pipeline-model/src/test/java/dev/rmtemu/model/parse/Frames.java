@@ -10,6 +10,24 @@ final class Frames {
         return new Frames();
     }
 
+    /**
+     * One frame down each branch of the default parse graph: ARP, VLAN + IPv4 + UDP, QinQ + IPv6 +
+     * TCP, IPv4 with options + TCP with options and payload, IPv6 with extension headers and a
+     * fragment, an IHL below 5 (a parser error), a VLAN tag with nothing after it.
+     */
+    static byte[][] defaultGraphSamples() {
+        return new byte[][] {
+            frame().ethernet(0x0806).arp(1, 1, 2).build(),
+            frame().ethernet(0x8100).vlan(1, 2, 0x0800).ipv4(17, 28, 0, 0).udp(1, 2, 8).build(),
+            frame().ethernet(0x88A8).vlan(0, 10, 0x8100).vlan(3, 20, 0x86DD).ipv6(6, 20).tcp(1, 2, 0).build(),
+            frame().ethernet(0x0800).ipv4(6, 72, 8, 0).tcp(80, 1234, 12).payload("GET /").build(),
+            frame().ethernet(0x86DD).ipv6(0, 48).ipv6Extension(43, 0).ipv6Extension(44, 1).ipv6Fragment(17, 0, 9)
+                    .udp(1, 2, 8).build(),
+            frame().ethernet(0x0800).ipv4Ihl(4, 6).zeros(20).build(),
+            frame().ethernet(0x8100).vlan(0, 7, 0x0800).build(),
+        };
+    }
+
     Frames bytes(int... b) {
         for (int x : b) {
             out.write(x);

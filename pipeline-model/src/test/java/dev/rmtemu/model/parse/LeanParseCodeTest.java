@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import static dev.rmtemu.model.parse.Frames.frame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -83,16 +82,7 @@ class LeanParseCodeTest {
         List<FieldRef> needed = List.of(g.field("ethernet.dst_addr"), g.field("vlan_inner.vid"), g.field("ipv4.ttl"),
                 g.field("ipv4.src_addr"), g.field("ipv6.dst_addr"), g.field("tcp.dst_port"), g.field("udp.src_port"),
                 g.field("icmp.type"), g.field("arp.opcode"));
-        byte[][] frames = {
-            frame().ethernet(0x0806).arp(1, 1, 2).build(),
-            frame().ethernet(0x8100).vlan(1, 2, 0x0800).ipv4(17, 28, 0, 0).udp(1, 2, 8).build(),
-            frame().ethernet(0x88A8).vlan(0, 10, 0x8100).vlan(3, 20, 0x86DD).ipv6(6, 20).tcp(1, 2, 0).build(),
-            frame().ethernet(0x0800).ipv4(6, 72, 8, 0).tcp(80, 1234, 12).payload("GET /").build(),
-            frame().ethernet(0x86DD).ipv6(0, 48).ipv6Extension(43, 0).ipv6Extension(44, 1).ipv6Fragment(17, 0, 9)
-                    .udp(1, 2, 8).build(),
-            frame().ethernet(0x0800).ipv4Ihl(4, 6).zeros(20).build(),
-            frame().ethernet(0x8100).vlan(0, 7, 0x0800).build(),
-        };
+        byte[][] frames = Frames.defaultGraphSamples();
         for (int window : new int[] {16, 40, 64, 256}) {
             PacketParser byCode = new PacketParser(g, window);
             PacketParser byPlan = new PacketParser(g, window);

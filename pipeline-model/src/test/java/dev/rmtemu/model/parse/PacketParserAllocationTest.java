@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
 
-import static dev.rmtemu.model.parse.Frames.frame;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -37,16 +36,7 @@ class PacketParserAllocationTest {
         ParseResult leanResult = new ParseResult(g);
         Deparser deparser = DefaultParseGraph.deparserWithIpv4Checksum(g);
         FieldRef ttl = g.field("ipv4.ttl");
-        byte[][] frames = {
-            frame().ethernet(0x0806).arp(1, 1, 2).build(),
-            frame().ethernet(0x8100).vlan(1, 2, 0x0800).ipv4(17, 28, 0, 0).udp(1, 2, 8).build(),
-            frame().ethernet(0x88A8).vlan(0, 10, 0x8100).vlan(3, 20, 0x86DD).ipv6(6, 20).tcp(1, 2, 0).build(),
-            frame().ethernet(0x0800).ipv4(6, 72, 8, 0).tcp(80, 1234, 12).payload("GET /").build(),
-            frame().ethernet(0x86DD).ipv6(0, 48).ipv6Extension(43, 0).ipv6Extension(44, 1).ipv6Fragment(17, 0, 9)
-                    .udp(1, 2, 8).build(),
-            frame().ethernet(0x0800).ipv4Ihl(4, 6).zeros(20).build(),
-            frame().ethernet(0x8100).vlan(0, 7, 0x0800).build(),
-        };
+        byte[][] frames = Frames.defaultGraphSamples();
         byte[] out = new byte[512];
         long accepted = run(parser, r, lean, leanResult, deparser, ttl, frames, out);
         assertEquals(PACKETS / frames.length * 5 + Math.min(5, PACKETS % frames.length), accepted);
