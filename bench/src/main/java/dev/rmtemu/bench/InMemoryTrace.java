@@ -73,7 +73,7 @@ final class InMemoryTrace {
                               FrameParser frames, Phv phv, PassExecutor pass, int[] pipeOfPort) {
         for (int i = 0; i < packets; i++) {
             PacketRecord r = trace.get(i, view);
-            parser.parseFresh(r, phv);
+            parser.fresh(phv);
             if (frames.parse(r.buffer().byteArray(), r.offset() + PacketRecord.FRAME_OFFSET, r.capturedLength(),
                     r.wireLength(), phv.values())) {
                 pass.run(phv, pipeOfPort[r.ingressPort() % PORTS], Gress.INGRESS, i);

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * after a hit made it active; a removed entry, or one added under a freed handle, has no TTL.
  */
 class EntryAgingTest {
-    private static final Field KEY = new Field("k", 16, FieldKind.METADATA, Gress.INGRESS, null, 0);
+    private static final Field KEY = new Field("k", 16, FieldKind.METADATA, Gress.INGRESS, 0);
 
     private static MatchTable table(MatchKind kind, TableOptions options) {
         return new MatchTable(0, "t", kind, List.of(KEY), 8, 0, Gress.INGRESS, 0, List.of(), TableActions.NONE, options);

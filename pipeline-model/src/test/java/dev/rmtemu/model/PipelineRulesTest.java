@@ -2,7 +2,6 @@ package dev.rmtemu.model;
 
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AluOp;
@@ -110,7 +109,7 @@ class PipelineRulesTest {
     @Test
     void hashReadsThePhvAsItEnteredTheStage() {
         ProgramBuilder b = ProgramBuilder.create("hashvliw", "");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         Field out = b.metadata(Gress.INGRESS, "meta.h", 32);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         var h = s.hash("h", dev.rmtemu.model.hash.Crc.named("crc32"), 32, src);

@@ -8,7 +8,6 @@ import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.check.StageUsage;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AluOp;
@@ -140,11 +139,11 @@ class ResourceCheckerTest {
     @Test
     void tablesAreCountedInBlocksOfTheTargetGeometry() {
         ProgramBuilder b = ProgramBuilder.create("tables", "");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
-        Field proto = b.header("ipv4.protocol", 8, ParsedField.PROTOCOL);
-        Field sp = b.header("l4.src_port", 16, ParsedField.SRC_PORT);
-        Field dp = b.header("l4.dst_port", 16, ParsedField.DST_PORT);
+        Field src = b.header("ipv4.src_addr");
+        Field dst = b.header("ipv4.dst_addr");
+        Field proto = b.header("ipv4.protocol");
+        Field sp = b.overlay("l4.src_port", "tcp.src_port", "udp.src_port");
+        Field dp = b.overlay("l4.dst_port", "tcp.dst_port", "udp.dst_port");
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         // ACL: 13 key bytes + the version nibble = 27 nibbles, 11 per 44-bit TCAM = 3 wide, 2048 entries = 4 deep -> 12 blocks
         s.table("acl", MatchKind.TERNARY, 2048, 16, src, dst, proto, sp, dp);

@@ -2,7 +2,6 @@ package dev.rmtemu.model;
 
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.PipelineState;
@@ -18,8 +17,8 @@ class TableStateTest {
     @Test
     void exactTernaryAndLpmMatchAsHardwareDoes() {
         ProgramBuilder b = ProgramBuilder.create("tables", "");
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
-        Field port = b.header("l4.dst_port", 16, ParsedField.DST_PORT);
+        Field dst = b.header("ipv4.dst_addr");
+        Field port = b.overlay("l4.dst_port", "tcp.dst_port", "udp.dst_port");
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         MatchTable exact = s.table("exact", MatchKind.EXACT, 4, 9, dst, port);
         MatchTable lpm = s.table("lpm", MatchKind.LPM, 8, 9, dst);
@@ -96,7 +95,7 @@ class TableStateTest {
     @Test
     void fullTableIsAUserError() {
         ProgramBuilder b = ProgramBuilder.create("full", "");
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
+        Field dst = b.header("ipv4.dst_addr");
         b.stage(Gress.INGRESS, 0).table("t", MatchKind.EXACT, 2, 9, dst);
         PipelineState st = new PipelineState(b.build(), 1);
         st.addExact("t", new long[] {1}, 1, 1);
@@ -109,8 +108,8 @@ class TableStateTest {
     @Test
     void wideKeysPackAcrossTwoWords() {
         ProgramBuilder b = ProgramBuilder.create("wide", "");
-        Field hi = b.header("ipv6.dst_hi", 64, ParsedField.IPV6_DST_HI);
-        Field lo = b.header("ipv6.dst_lo", 64, ParsedField.IPV6_DST_LO);
+        Field hi = b.header("ipv6.dst_addr[127:64]");
+        Field lo = b.header("ipv6.dst_addr[63:0]");
         MatchTable t = b.stage(Gress.INGRESS, 0).table("v6", MatchKind.EXACT, 4, 9, hi, lo);
         StageProgram p = b.build();
         PipelineState st = new PipelineState(p, 1);
@@ -134,7 +133,7 @@ class TableStateTest {
     void exactRemovalsKeepEveryOtherKeyAndTheDefaultAnswersMisses() {
         for (int bits : new int[] {8, 32}) {
             MatchTable t = new MatchTable(0, "t" + bits, MatchKind.EXACT,
-                    java.util.List.of(new Field("k", bits, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 0)),
+                    java.util.List.of(new Field("k", bits, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, 0)),
                     64, 16, Gress.INGRESS, 0);
             TableState s = new TableState(t);
             java.util.TreeMap<Long, Long> model = new java.util.TreeMap<>();
@@ -184,7 +183,7 @@ class TableStateTest {
     @Test
     void ternaryAndLpmEntriesAreRemovedAndModifiedByTheirMatch() {
         MatchTable t = new MatchTable(0, "tern", MatchKind.TERNARY,
-                java.util.List.of(new Field("k", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 0)), 8, 9,
+                java.util.List.of(new Field("k", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, 0)), 8, 9,
                 Gress.INGRESS, 0);
         TableState s = new TableState(t);
         s.addTernary(0, 0x50, 0, 0xFFFF, 10, 1, 7);
@@ -195,7 +194,7 @@ class TableStateTest {
         assertEquals(9, s.actionData(s.lookup(0, 0x50)));
         assertEquals(-1, s.lookup(0, 0x51));
         MatchTable l = new MatchTable(1, "lpm", MatchKind.LPM,
-                java.util.List.of(new Field("k", 32, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 0)), 8, 9,
+                java.util.List.of(new Field("k", 32, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, 0)), 8, 9,
                 Gress.INGRESS, 0);
         TableState ls = new TableState(l);
         ls.addLpm(0, 0x0A000000L, 8, 1, 1);
@@ -210,9 +209,9 @@ class TableStateTest {
     @Test
     void rangeEntriesMatchEveryFieldWithinItsBoundsAndTheLowerPriorityWins() {
         java.util.List<Field> key = java.util.List.of(
-                new Field("k0", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 0),
-                new Field("k1", 64, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 1),
-                new Field("k2", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, null, 2));
+                new Field("k0", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, 0),
+                new Field("k1", 64, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, 1),
+                new Field("k2", 16, dev.rmtemu.model.phv.FieldKind.METADATA, Gress.INGRESS, 2));
         MatchTable t = new MatchTable(0, "r", MatchKind.RANGE, key, 8, 9, Gress.INGRESS, 0);
         TableState s = new TableState(t);
         long top = 0x8000_0000_0000_0000L; // above every signed long: bounds compare unsigned

@@ -105,8 +105,6 @@ public final class SwitchEngine {
     private final FrameParser frames;
     /** Whether the program declares fields of its parse graph: only then can a write change the frame. */
     private final boolean framesWritable;
-    /** Null when the program has no header field to write back. */
-    private final HeaderDeparser deparser;
     private final TrafficManager tm;
     private final PacketPool pool;
     private final EventQueue events = new EventQueue();
@@ -243,8 +241,6 @@ public final class SwitchEngine {
         this.parser = new HeaderParser(program);
         this.frames = new FrameParser(program, profile.parser().windowBytes());
         this.framesWritable = frames.loadsFields();
-        HeaderDeparser d = new HeaderDeparser(program);
-        this.deparser = d.emitsAnything() ? d : null;
         this.tm = new TrafficManager(config.trafficManager());
         this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS, frameCapacity);
         this.clock = new CycleClock(profile.clockHz());
@@ -693,7 +689,7 @@ public final class SwitchEngine {
         counters.packetIn();
         now = cycle;
         Phv phv = pool.phv(slot);
-        parser.parseFresh(pool.record(slot), phv);
+        parser.fresh(phv);
         if (parseFrame(slot, phv)) {
             ingress(slot, cycle, port);
         }
@@ -740,7 +736,7 @@ public final class SwitchEngine {
                 pool.arrivalCycle(slot, c);
                 counters.packetIn();
                 Phv phv = pool.phv(slot);
-                parser.parseFresh(pool.record(slot), phv);
+                parser.fresh(phv);
                 if (parseFrame(slot, phv)) {
                     ingress(slot, c, pool.ingressPort(slot));
                 }
@@ -788,7 +784,7 @@ public final class SwitchEngine {
         pool.ingressPort(slot, port);
         counters.packetIn();
         Phv phv = pool.phv(slot);
-        parser.parseFresh(pool.record(slot), phv);
+        parser.fresh(phv);
         // a generated packet without frame bytes is the generator's own header (Tofino's pktgen
         // header, which the parser does not run the frame's graph over)
         if (pool.capturedLength(slot) == 0 || parseFrame(slot, phv)) {
@@ -1233,9 +1229,6 @@ public final class SwitchEngine {
         counters.packetOut();
         departedBits.add(departure, (pool.record(slot).wireLength() + ArrivalTiming.WIRE_OVERHEAD_BYTES) * 8L);
         metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
-        if (deparser != null && phv.headerWritten() && !copy) {
-            deparser.emit(phv, pool.record(slot)); // rewritten headers leave with the packet
-        }
         if (routerTtl) {
             PacketRecord r = pool.record(slot);
             // the router's deparser writes the decremented TTL / hop limit into the frame (and the

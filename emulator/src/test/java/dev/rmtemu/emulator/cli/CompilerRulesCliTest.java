@@ -24,7 +24,6 @@ class CompilerRulesCliTest {
             import dev.rmtemu.model.phv.Field;
             import dev.rmtemu.model.phv.Gress;
             import dev.rmtemu.model.phv.Intrinsic;
-            import dev.rmtemu.model.phv.ParsedField;
             import dev.rmtemu.model.program.ProgramBuilder;
             import dev.rmtemu.model.program.ProgramFactory;
             import dev.rmtemu.model.program.ProgramParams;
@@ -45,7 +44,7 @@ class CompilerRulesCliTest {
                 public java.util.List<dev.rmtemu.model.program.ParamSpec> params() { return java.util.List.of(); }
                 public StageProgram build(ProgramParams p) {
                     ProgramBuilder b = ProgramBuilder.create(name(), description());
-                    Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+                    Field src = b.header("ipv4.src_addr");
                     Field port = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
                     Field x = b.metadata(Gress.INGRESS, "meta.x", 32);
                     ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, 0);

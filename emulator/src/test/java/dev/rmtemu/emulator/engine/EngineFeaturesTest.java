@@ -4,7 +4,6 @@ import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.phv.PortNumbers;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.register.AluOp;
@@ -58,7 +57,7 @@ class EngineFeaturesTest {
         ProgramBuilder b = ProgramBuilder.create("resub", "");
         Field resubmit = b.intrinsic(Intrinsic.RESUBMIT);
         Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         RegisterArray passes = s.register("passes", 32, 4);
         RegisterAction inc = s.action(RegisterAction.on(passes, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))
@@ -164,7 +163,7 @@ class EngineFeaturesTest {
     void aProgramThatWouldBreakARuleOnOnePathIsRefusedBeforeTheFirstPacket() {
         // Before the IR this ran until packet 7 took the second access; now the register-access pass proves it
         ProgramBuilder b = ProgramBuilder.create("bad", "");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 1);
         RegisterArray r = s.register("r", 32, 16);
         RegisterAction inc = s.action(RegisterAction.on(r, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1)));

@@ -63,7 +63,6 @@ final class SteppedReferenceEngine {
     private final StageProgram program;
     final PipelineState state;
     private final PassExecutor exec;
-    private final HeaderParser parser;
     private final FrameParser frames;
     private final TrafficManager tm;
     private final CycleClock clock;
@@ -79,7 +78,6 @@ final class SteppedReferenceEngine {
         this.program = cfg.program();
         this.state = new PipelineState(program, profile.pipes());
         this.exec = new PassExecutor(state, cfg.enforce());
-        this.parser = new HeaderParser(program);
         this.frames = new FrameParser(program, profile.parser().windowBytes());
         this.tm = new TrafficManager(cfg.trafficManager());
         this.clock = new CycleClock(profile.clockHz());
@@ -130,7 +128,6 @@ final class SteppedReferenceEngine {
                 p.port = a.port();
                 p.pipe = cfg.pipeOf(a.port());
                 p.phv.clear();
-                parser.parse(p.rec, p.phv);
                 if (!frames.parse(p.rec.buffer().byteArray(), p.rec.offset() + PacketRecord.FRAME_OFFSET,
                         p.rec.capturedLength(), p.rec.wireLength(), p.phv.values())) {
                     drops.add(new Drop(p.number, "parser_error"));

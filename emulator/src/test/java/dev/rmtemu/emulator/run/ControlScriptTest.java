@@ -6,7 +6,6 @@ import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
@@ -49,7 +48,7 @@ class ControlScriptTest {
      */
     private static StageProgram program(MatchKind kind) {
         ProgramBuilder b = ProgramBuilder.create("fwd_" + kind.name().toLowerCase(), "control-script test program");
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
+        Field dst = b.header("ipv4.dst_addr");
         Field port = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         Field drop = b.intrinsic(Intrinsic.DROP_CTL);
         Field group = b.intrinsic(Intrinsic.MCAST_GRP);

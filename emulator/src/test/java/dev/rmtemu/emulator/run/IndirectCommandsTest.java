@@ -8,7 +8,6 @@ import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.extern.ActionProfileState;
@@ -39,8 +38,8 @@ class IndirectCommandsTest {
     /** Table ecmp (exact on the destination) with selector ecmp_sel of profile ecmp_ap; table plain without one. */
     private static StageProgram program() {
         ProgramBuilder b = ProgramBuilder.create("ecmp", "selector commands");
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field dst = b.header("ipv4.dst_addr");
+        Field src = b.header("ipv4.src_addr");
         Field port = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);
         ProgramBuilder.StageBuilder s = b.stage(Gress.INGRESS, 0);
         MatchTable ecmp = s.table("ecmp", MatchKind.EXACT, 16, TableActions.of("drop", TableAction.of(1, "forward", "port", 9)),

@@ -14,14 +14,14 @@ public final class Field {
     private final int width;
     private final FieldKind kind;
     private final Gress gress;
-    private final ParsedField source;
     private final List<String> wireFields;
     private final boolean bridged;
     private final int slot;
     private final long mask;
 
-    public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, int slot) {
-        this(name, width, kind, gress, source, List.of(), slot);
+    /** A metadata or intrinsic field. */
+    public Field(String name, int width, FieldKind kind, Gress gress, int slot) {
+        this(name, width, kind, gress, List.of(), false, slot);
     }
 
     /**
@@ -31,9 +31,8 @@ public final class Field {
      * one PHV field (p4c's mutually exclusive overlay): the parser fills it from the one it
      * extracted.
      */
-    public Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, List<String> wireFields,
-                 int slot) {
-        this(name, width, kind, gress, source, wireFields, false, slot);
+    public Field(String name, int width, FieldKind kind, Gress gress, List<String> wireFields, int slot) {
+        this(name, width, kind, gress, wireFields, false, slot);
     }
 
     /**
@@ -41,19 +40,21 @@ public final class Field {
      * bridged metadata), so it travels with the packet inside the switch and never leaves it.
      */
     public static Field bridged(String name, int width, int slot) {
-        return new Field(name, width, FieldKind.HEADER, null, null, List.of(), true, slot);
+        return new Field(name, width, FieldKind.HEADER, null, List.of(), true, slot);
     }
 
-    private Field(String name, int width, FieldKind kind, Gress gress, ParsedField source, List<String> wireFields,
-                  boolean bridged, int slot) {
+    private Field(String name, int width, FieldKind kind, Gress gress, List<String> wireFields, boolean bridged, int slot) {
         if (width < 1 || width > MAX_WIDTH) {
             throw new IllegalArgumentException("field " + name + ": width " + width + " outside 1.." + MAX_WIDTH);
+        }
+        if (kind == FieldKind.HEADER && !bridged && wireFields.isEmpty()) {
+            // the parser fills a header field from the frame's bytes: it must name what it holds there
+            throw new IllegalArgumentException("header field " + name + " names no field of the parse graph");
         }
         this.name = name;
         this.width = width;
         this.kind = kind;
         this.gress = gress;
-        this.source = source;
         this.wireFields = List.copyOf(wireFields);
         this.bridged = bridged;
         this.slot = slot;
@@ -75,11 +76,6 @@ public final class Field {
     /** The gress of a metadata or intrinsic field; null for headers. */
     public Gress gress() {
         return gress;
-    }
-
-    /** The record field a header is parsed from; null for metadata, bridged fields and the parse graph's fields. */
-    public ParsedField source() {
-        return source;
     }
 
     /** The (first) parse-graph field or slice this header field holds ({@code ipv4.ttl}, {@code ipv4.$valid}); null otherwise. */
@@ -107,7 +103,7 @@ public final class Field {
 
     /**
      * Whether a write to this field can change the frame that leaves: a header field of the
-     * parse graph or of the record, not a bridged one (egress removes it before the packet
+     * parse graph, not a bridged one (egress removes it before the packet
      * leaves). Only such a write sends the packet through the deparser.
      */
     public boolean reachesFrame() {

@@ -48,8 +48,7 @@ public final class P4Printer {
         line(0, "struct phv_t {");
         for (Field f : p.fields()) {
             String where = switch (f.kind()) {
-                case HEADER -> f.isBridged() ? "header, bridged" : f.source() == null ? "header, parsed: " + String.join(" | ", f.wireFields())
-                        : "header, from " + f.source().name().toLowerCase(Locale.ROOT);
+                case HEADER -> f.isBridged() ? "header, bridged" : "header, parsed: " + String.join(" | ", f.wireFields());
                 case METADATA -> "metadata, " + f.gress().label();
                 default -> "intrinsic" + (f.gress() == null ? "" : ", " + f.gress().label());
             };

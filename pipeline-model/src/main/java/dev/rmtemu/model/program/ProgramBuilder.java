@@ -24,7 +24,6 @@ import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.register.RegisterAction;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchKind;
@@ -198,18 +197,10 @@ public final class ProgramBuilder {
         if (fieldsByName.containsKey(fieldName)) {
             throw new IllegalArgumentException("field " + fieldName + " declared twice");
         }
-        Field f = new Field(fieldName, width, FieldKind.HEADER, null, null, wireFields, fields.size());
+        Field f = new Field(fieldName, width, FieldKind.HEADER, null, wireFields, fields.size());
         fields.add(f);
         fieldsByName.put(fieldName, f);
         return f;
-    }
-
-    /** A header field the parser fills from the packet record (both gresses). */
-    public Field header(String fieldName, int width, ParsedField source) {
-        if (width > source.maxWidth()) {
-            throw new IllegalArgumentException("header " + fieldName + ": " + width + " bits wider than " + source + " (" + source.maxWidth() + ")");
-        }
-        return addField(fieldName, width, FieldKind.HEADER, null, source);
     }
 
     /**
@@ -232,25 +223,25 @@ public final class ProgramBuilder {
 
     /** A metadata field of one gress. */
     public Field metadata(Gress gress, String fieldName, int width) {
-        return addField(fieldName, width, FieldKind.METADATA, gress, null);
+        return addField(fieldName, width, FieldKind.METADATA, gress);
     }
 
     /** The field carrying an intrinsic; adds it to the PHV on first use. */
     public Field intrinsic(Intrinsic i) {
         Field f = intrinsics.get(i);
         if (f == null) {
-            f = addField(i.p4Name(), i.width(), FieldKind.INTRINSIC, i.gress(), null);
+            f = addField(i.p4Name(), i.width(), FieldKind.INTRINSIC, i.gress());
             intrinsics.put(i, f);
         }
         return f;
     }
 
-    private Field addField(String fieldName, int width, FieldKind kind, Gress gress, ParsedField source) {
+    private Field addField(String fieldName, int width, FieldKind kind, Gress gress) {
         checkOpen();
         if (fieldsByName.containsKey(fieldName)) {
             throw new IllegalArgumentException("field " + fieldName + " declared twice");
         }
-        Field f = new Field(fieldName, width, kind, gress, source, fields.size());
+        Field f = new Field(fieldName, width, kind, gress, fields.size());
         fields.add(f);
         fieldsByName.put(fieldName, f);
         return f;

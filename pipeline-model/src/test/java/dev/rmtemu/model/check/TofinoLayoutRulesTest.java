@@ -3,7 +3,6 @@ package dev.rmtemu.model.check;
 import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.ProgramRegistry;
 import dev.rmtemu.model.program.StageProgram;
@@ -474,7 +473,7 @@ class TofinoLayoutRulesTest {
 
     private static StageProgram oneTable() {
         ProgramBuilder b = ProgramBuilder.create("logic", "");
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
+        Field dst = b.header("ipv4.dst_addr");
         b.stage(Gress.INGRESS, 0).table("fwd", MatchKind.EXACT, 1024, 9, dst);
         b.stage(Gress.EGRESS, 0);
         return b.build();

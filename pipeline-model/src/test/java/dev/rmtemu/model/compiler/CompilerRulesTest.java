@@ -6,7 +6,6 @@ import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AluOp;
@@ -50,7 +49,7 @@ class CompilerRulesTest {
 
     private static Fixture fixture() {
         ProgramBuilder b = ProgramBuilder.create("t", "test");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         Field meta = b.metadata(Gress.INGRESS, "meta.x", 32);
         Field meta2 = b.metadata(Gress.INGRESS, "meta.y", 16);
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, 0);

@@ -4,7 +4,6 @@ import dev.rmtemu.model.check.StageUsage;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
@@ -38,8 +37,8 @@ class GatewayConditionsTest {
 
     private static Compilation compile(BiConsumer<Fields, Block> stage1) {
         ProgramBuilder b = ProgramBuilder.create("t", "test");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
-        Field dst = b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST);
+        Field src = b.header("ipv4.src_addr");
+        Field dst = b.header("ipv4.dst_addr");
         Field count = b.metadata(Gress.INGRESS, "meta.count", 32);
         Field count12 = b.metadata(Gress.INGRESS, "meta.count12", 12);
         Field mac = b.metadata(Gress.INGRESS, "meta.mac", 48);

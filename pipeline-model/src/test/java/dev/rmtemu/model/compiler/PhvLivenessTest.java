@@ -4,7 +4,6 @@ import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -29,7 +28,7 @@ class PhvLivenessTest {
     @Test
     void aChainOfTemporariesSharesOneContainer() {
         ProgramBuilder b = ProgramBuilder.create("chain", "t");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         Field a = b.metadata(Gress.INGRESS, "meta.a", 32);
         Field m = b.metadata(Gress.INGRESS, "meta.b", 32);
         Field c = b.metadata(Gress.INGRESS, "meta.c", 16);
@@ -52,7 +51,7 @@ class PhvLivenessTest {
     @Test
     void overlappingLivesDoNotShare() {
         ProgramBuilder b = ProgramBuilder.create("overlap", "t");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         Field a = b.metadata(Gress.INGRESS, "meta.a", 32);
         Field m = b.metadata(Gress.INGRESS, "meta.b", 32);
         Field port = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);

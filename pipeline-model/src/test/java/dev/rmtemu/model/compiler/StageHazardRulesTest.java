@@ -5,7 +5,6 @@ import dev.rmtemu.model.hash.HashAlgorithm;
 import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.check.PhvAllocation;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
@@ -49,7 +48,7 @@ class StageHazardRulesTest {
 
     private static Rig rig() {
         ProgramBuilder b = ProgramBuilder.create("t", "test");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         Field meta = b.metadata(Gress.INGRESS, "meta.x", 32);
         Field slot = b.metadata(Gress.INGRESS, "meta.slot", 16);
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, 0);
@@ -114,7 +113,7 @@ class StageHazardRulesTest {
 
     private static Packed packed() {
         ProgramBuilder b = ProgramBuilder.create("t", "test");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         Field hi24 = b.metadata(Gress.INGRESS, "m.hi24", 24);
         Field lo8 = b.metadata(Gress.INGRESS, "m.lo8", 8);
         b.stage(Gress.INGRESS, 3).body(c -> c.set(src, add(read(hi24), read(lo8))));
@@ -195,7 +194,7 @@ class StageHazardRulesTest {
     @Test
     void aStatefulAluWithThreeConditionsIsRefusedByThePass() {
         ProgramBuilder b = ProgramBuilder.create("t", "test");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         ProgramBuilder.StageBuilder s0 = b.stage(Gress.INGRESS, 0);
         HashUnit h = s0.hash("h10", HashAlgorithm.byName("crc16"), 10, src);
         RegisterArray win = s0.register("win", 32, 1024);
@@ -209,7 +208,7 @@ class StageHazardRulesTest {
         assertEquals(List.of(), compile(b).lines());
 
         ProgramBuilder b3 = ProgramBuilder.create("t", "test");
-        Field src3 = b3.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src3 = b3.header("ipv4.src_addr");
         ProgramBuilder.StageBuilder t0 = b3.stage(Gress.INGRESS, 0);
         HashUnit h3 = t0.hash("h10", HashAlgorithm.byName("crc16"), 10, src3);
         RegisterArray win3 = t0.register("win", 32, 1024);

@@ -4,7 +4,6 @@ import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -35,7 +34,7 @@ class TagalongTest {
 
     private static StageProgram program(boolean stagesReadTheCarriedFields) {
         ProgramBuilder b = ProgramBuilder.create("bridge", "t");
-        Field src = b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC);
+        Field src = b.header("ipv4.src_addr");
         List<Field> carried = new ArrayList<>();
         for (int i = 0; i < CARRIED; i++) {
             carried.add(b.bridged("bridge.word" + i, 32));

@@ -32,7 +32,7 @@ class CrcSlicingTest {
                 long[] phv = new long[n];
                 for (int k = 0; k < n; k++) {
                     int w = widths[rnd.nextInt(widths.length)];
-                    fields[k] = new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, null, k);
+                    fields[k] = new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, k);
                     phv[k] = w == 64 ? rnd.nextLong() : rnd.nextLong() & ((1L << w) - 1);
                 }
                 long s = crc.init();

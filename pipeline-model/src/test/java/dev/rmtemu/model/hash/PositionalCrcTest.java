@@ -93,7 +93,7 @@ class PositionalCrcTest {
                 for (int k = 0; k < n; k++) {
                     int w = widths[rnd.nextInt(widths.length)];
                     int slot = n - 1 - k; // fields in reverse slot order: the unit reads each from its own slot
-                    fields.add(new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, null, slot));
+                    fields.add(new Field("f" + k, w, FieldKind.METADATA, Gress.INGRESS, slot));
                     phv[slot] = w == 64 ? rnd.nextLong() : rnd.nextLong() & ((1L << w) - 1);
                     fieldValues[k] = phv[slot];
                     bytes[k] = (w + 7) / 8;

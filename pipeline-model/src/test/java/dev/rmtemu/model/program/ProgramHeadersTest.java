@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -25,12 +24,21 @@ class ProgramHeadersTest {
         assertEquals(48, mac.width());
         assertEquals("ethernet.dst_addr", mac.wireField());
         assertEquals(FieldKind.HEADER, mac.kind());
-        assertNull(mac.source());
         assertEquals(8, ttl.width());
         StageProgram p = b.build();
         assertEquals(DefaultParseGraph.NAME, p.parser().graph().name());
         assertEquals(DefaultParseGraph.EMIT_ORDER, p.parser().emitOrder());
         assertEquals(List.of(DefaultParseGraph.ipv4Checksum()), p.parser().checksums());
+    }
+
+    /** The parser fills a header field from the frame's bytes only: one naming no field there is refused (a bridged one is not). */
+    @Test
+    void aHeaderFieldNamesAFieldOfTheParseGraph() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Field("ipv4.dst", 32, FieldKind.HEADER, null, List.of(), 0));
+        assertEquals("header field ipv4.dst names no field of the parse graph", e.getMessage());
+        assertEquals(List.of("ipv4.dst_addr"), new Field("ipv4.dst", 32, FieldKind.HEADER, null, List.of("ipv4.dst_addr"), 0).wireFields());
+        assertEquals(List.of(), Field.bridged("meta.x", 8, 0).wireFields());
     }
 
     @Test

@@ -12,7 +12,6 @@ import dev.rmtemu.model.ir.Ir;
 import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.AluOp;
@@ -100,7 +99,7 @@ class IrBackendsTest {
     @Test
     void constantTableEntriesAreInstalledWithTheStateAndLookedUpByBothBackEnds() {
         ProgramBuilder b = ProgramBuilder.create("const_table", "byte mod 5 from a table of constants");
-        Field port = b.header("l4.src_port", 16, ParsedField.SRC_PORT);
+        Field port = b.overlay("l4.src_port", "tcp.src_port", "udp.src_port");
         Field low = b.metadata(Gress.INGRESS, "meta.low", 8);
         Field rest = b.metadata(Gress.INGRESS, "meta.rest", 8);
         b.stage(Gress.INGRESS, 0).body(code -> code.set(low, Ir.read(port)));
@@ -138,7 +137,7 @@ class IrBackendsTest {
     @Test
     void narrowAndWideConstTablesLookUpTheSameOnBothBackEndsAndRefuseTheControlPlane() {
         ProgramBuilder b = ProgramBuilder.create("const_tables", "const tables, direct and hashed");
-        Field port = b.header("l4.src_port", 16, ParsedField.SRC_PORT);
+        Field port = b.overlay("l4.src_port", "tcp.src_port", "udp.src_port");
         Field low = b.metadata(Gress.INGRESS, "meta.low", 8);
         Field a = b.metadata(Gress.INGRESS, "meta.a", 16);
         Field w = b.metadata(Gress.INGRESS, "meta.w", 16);
@@ -181,9 +180,9 @@ class IrBackendsTest {
     private static Generated generate(SplittableRandom rnd, int n) {
         ProgramBuilder b = ProgramBuilder.create("random" + n, "random IR program");
         List<Field> headers = List.of(
-                b.header("ipv4.src_addr", 32, ParsedField.IPV4_SRC),
-                b.header("ipv4.dst_addr", 32, ParsedField.IPV4_DST),
-                b.header("l4.src_port", 16, ParsedField.SRC_PORT));
+                b.header("ipv4.src_addr"),
+                b.header("ipv4.dst_addr"),
+                b.overlay("l4.src_port", "tcp.src_port", "udp.src_port"));
         List<Field> meta = new ArrayList<>();
         int[] widths = {8, 16, 32, 64, 12, 32, 48, 1};
         for (int i = 0; i < widths.length; i++) {

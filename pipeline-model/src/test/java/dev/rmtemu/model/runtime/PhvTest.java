@@ -3,9 +3,9 @@ package dev.rmtemu.model.runtime;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
-import dev.rmtemu.model.phv.ParsedField;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -18,7 +18,7 @@ class PhvTest {
     private static final int SLOTS = 130;
 
     private static Field meta(int slot, int width) {
-        return new Field("m" + slot, width, FieldKind.METADATA, Gress.INGRESS, null, slot);
+        return new Field("m" + slot, width, FieldKind.METADATA, Gress.INGRESS, slot);
     }
 
     @Test
@@ -70,7 +70,7 @@ class PhvTest {
     @Test
     void headerWritesAreNoted() {
         Phv phv = new Phv(SLOTS);
-        Field header = new Field("h", 32, FieldKind.HEADER, null, ParsedField.IPV4_DST, 70);
+        Field header = new Field("h", 32, FieldKind.HEADER, null, List.of("ipv4.dst_addr"), 70);
         phv.set(meta(1, 8), 1);
         assertFalse(phv.headerWritten());
         // a bridged field never leaves the switch: writing it leaves the frame alone
