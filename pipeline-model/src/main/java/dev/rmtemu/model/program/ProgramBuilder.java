@@ -288,6 +288,15 @@ public final class ProgramBuilder {
      * Declares the gress's mirror_type intrinsic.
      */
     public Mirror mirror(Gress gress, int type, Field session, List<String> names, List<Field> values) {
+        return mirror(gress, type, session, names, values, List.of());
+    }
+
+    /**
+     * As {@link #mirror(Gress, int, Field, List, List)}, the copy's egress parser extracting the
+     * mirror header into {@code egressFields} (egress metadata of the header fields' widths):
+     * on its egress pass the copy's egress reads them, the header no longer in front of the frame.
+     */
+    public Mirror mirror(Gress gress, int type, Field session, List<String> names, List<Field> values, List<Field> egressFields) {
         checkOpen();
         for (Mirror m : mirrors) {
             if (m.gress() == gress && m.type() == type) {
@@ -300,7 +309,7 @@ public final class ProgramBuilder {
                         + " of the other gress");
             }
         }
-        Mirror m = new Mirror(mirrors.size(), gress, type, session, names, values);
+        Mirror m = new Mirror(mirrors.size(), gress, type, session, names, values, egressFields);
         intrinsic(gress == Gress.INGRESS ? Intrinsic.MIRROR_TYPE : Intrinsic.EGRESS_MIRROR_TYPE);
         mirrors.add(m);
         return m;
