@@ -75,7 +75,7 @@ class MirrorTest {
      * {0xCD}, a header its egress parser does not read, so egress knows that copy by its port (4)
      * and stamps ether_type 0x4444 on it.
      */
-    private static StageProgram copiesThroughEgress() {
+    static StageProgram copiesThroughEgress() {
         ProgramBuilder b = ProgramBuilder.create("mirror_egress", "mirrored copies run egress");
         Field etherType = b.header("ethernet.ether_type");
         Field out = b.intrinsic(Intrinsic.UCAST_EGRESS_PORT);

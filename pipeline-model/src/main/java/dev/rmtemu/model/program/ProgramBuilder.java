@@ -322,13 +322,21 @@ public final class ProgramBuilder {
      * the packet. Declares the resubmit_type and resubmit_flag intrinsics.
      */
     public Resubmit resubmit(int type, List<String> names, List<Field> values) {
+        return resubmit(type, names, values, values);
+    }
+
+    /**
+     * As {@link #resubmit(int, List, List)}, the next pass's ingress parser extracting the header
+     * into {@code parsedInto} (ingress metadata of the same widths; empty: it skips the header).
+     */
+    public Resubmit resubmit(int type, List<String> names, List<Field> values, List<Field> parsedInto) {
         checkOpen();
         for (Resubmit r : resubmits) {
             if (r.type() == type) {
                 throw new IllegalArgumentException("resubmit: resubmit_type " + type + " is already used");
             }
         }
-        Resubmit r = new Resubmit(type, names, values);
+        Resubmit r = new Resubmit(type, names, values, parsedInto);
         intrinsic(Intrinsic.RESUBMIT);
         intrinsic(Intrinsic.RESUBMIT_FLAG);
         resubmits.add(r);
