@@ -414,6 +414,11 @@ public final class SwitchEngine {
         this.digestSink = sink;
     }
 
+    /** Whether the ingress deparser's learning digests go somewhere (a network then keeps the switch on one thread, in event order). */
+    public boolean sendsDigests() {
+        return digestSink != null;
+    }
+
     /** Learning digests the ingress deparser sent so far. */
     public long digestsSent() {
         return digestsSent;
