@@ -1294,10 +1294,11 @@ public final class SwitchEngine {
         boolean copy = pool.mirrorSession(slot) != 0;
         // bypass_egress skips the egress control and deparser (a mirrored copy's is 0, see mirror)
         boolean runsEgress = hasEgress && (fBypassEgress == null || phv.get(fBypassEgress) == 0);
-        int wireAtDequeue = pool.record(slot).wireLength();
+        int wireAtDequeue = 0;
         int aside = 0;
         if (runsEgress) {
             if (copy) {
+                wireAtDequeue = pool.record(slot).wireLength();
                 aside = copyEntersEgress(slot, phv);
             }
             phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
