@@ -196,6 +196,15 @@ public final class SwitchEngine {
     private int[] sessionPort;
     private int[] sessionMaxLength;
     private final long[] mirrorValues;
+    /** Mirrors by {@link #mirrorKey}: which one made a copy, whose header its egress parser reads. */
+    private final Mirror[] mirrorByKey;
+    /**
+     * What a copy's egress parser starts afresh: egress metadata and the bridged header (a copy
+     * carries its mirror header instead of the bridged one).
+     */
+    private final int[] copyEgressFreshSlots;
+    /** A mirror header the copy's egress parser does not read, set aside while egress deparses the packet behind it. */
+    private final byte[] mirrorHeaderAside;
     private final long tmCycles;
     private final int causeMirrorSession;
     private ForwardingTable forwarding;
@@ -301,6 +310,20 @@ public final class SwitchEngine {
             widest = Math.max(widest, m.fields().size());
         }
         mirrorValues = new long[widest];
+        mirrorByKey = new Mirror[2 * (Mirror.MAX_TYPE + 1)];
+        int widestHeader = 0;
+        for (Mirror m : program.mirrors()) {
+            mirrorByKey[mirrorKey(m)] = m;
+            widestHeader = Math.max(widestHeader, m.headerBytes());
+        }
+        mirrorHeaderAside = new byte[widestHeader];
+        List<Integer> fresh = new ArrayList<>();
+        for (Field f : program.fields()) {
+            if (f.isBridged() || f.kind() == FieldKind.METADATA && f.gress() == Gress.EGRESS) {
+                fresh.add(f.slot());
+            }
+        }
+        copyEgressFreshSlots = fresh.stream().mapToInt(Integer::intValue).toArray();
         if (program.digests().isEmpty()) {
             digestByType = null;
         } else {
@@ -385,6 +408,11 @@ public final class SwitchEngine {
     /** Hands every learning digest the ingress deparser sends from now on to {@code sink} (null: nobody). */
     public void onDigest(DigestSink sink) {
         this.digestSink = sink;
+    }
+
+    /** Whether the ingress deparser's learning digests go somewhere (a network then keeps the switch on one thread, in event order). */
+    public boolean sendsDigests() {
+        return digestSink != null;
     }
 
     /** Learning digests the ingress deparser sent so far. */
@@ -942,9 +970,8 @@ public final class SwitchEngine {
      * disable mirroring, a copy of the packet as the deparser emits it, behind the mirror
      * header, truncated to the session's maximum length, reaches the traffic manager at
      * {@code atTm} for the session's port (queue 0). It takes buffer as any packet, is counted
-     * as a mirrored copy, skips the egress pipeline (rmtemu's egress reads the PHV carried from
-     * ingress, which a copy has not: on Tofino its egress parser would read the mirror header)
-     * and leaves, or is dropped, as any packet.
+     * as a mirrored copy, runs the egress pipeline of its port ({@link #copyEntersEgress}; the
+     * original's bypass_egress is not the copy's) and leaves, or is dropped, as any packet.
      */
     private void mirror(Mirror[] byType, Field typeField, Field dropCtl, int slot, Phv phv, int pipe, long atTm) {
         Mirror m = byType[(int) phv.get(typeField)];
@@ -992,8 +1019,76 @@ public final class SwitchEngine {
         if (fQid != null) {
             cp.load(fQid, 0);
         }
-        pool.mirrorSession(copy, session);
+        if (fBypassEgress != null) {
+            cp.load(fBypassEgress, 0);
+        }
+        pool.mirrorSession(copy, session | mirrorKey(m) << MIRROR_KEY_SHIFT);
         lanes.add(pipe, atTm, copy);
+    }
+
+    /** The pool's mirror-session word of a copy holds the session in its low bits and, from this bit on, its mirror's key. */
+    private static final int MIRROR_KEY_SHIFT = 16;
+
+    /** A mirror's key, never 0: ingress mirrors by type 1..7, egress mirrors 9..15. */
+    private static int mirrorKey(Mirror m) {
+        return (m.gress() == Gress.EGRESS ? Mirror.MAX_TYPE + 1 : 0) + m.type();
+    }
+
+    /**
+     * A mirrored copy's egress parser, as Tofino's sees the copy (mirror header, then the packet):
+     * egress metadata and the bridged fields start afresh, the header fields keep the packet's
+     * values (the frame behind the header), and the mirror header leaves the frame: into the
+     * egress metadata the mirror names ({@link Mirror#egressFields()}), or, if it names none,
+     * set aside (see {@link #copyLeavesEgress}) so that the egress deparser sees the packet alone.
+     * Returns the bytes set aside.
+     */
+    private int copyEntersEgress(int slot, Phv phv) {
+        Mirror m = mirrorByKey[pool.mirrorSession(slot) >>> MIRROR_KEY_SHIFT];
+        long[] v = phv.values();
+        for (int s : copyEgressFreshSlots) {
+            v[s] = 0;
+        }
+        int h = Math.min(m.headerBytes(), pool.capturedLength(slot));
+        byte[] a = pool.frameArray();
+        int off = pool.frameOffset(slot);
+        boolean read = !m.egressFields().isEmpty() && h == m.headerBytes();
+        if (read) {
+            m.unpack(a, off, v);
+        } else {
+            System.arraycopy(a, off, mirrorHeaderAside, 0, h);
+        }
+        int caplen = pool.capturedLength(slot);
+        System.arraycopy(a, off + h, a, off, caplen - h);
+        PacketRecord r = pool.record(slot);
+        r.capturedLength(caplen - h);
+        r.wireLength(r.wireLength() - h);
+        pool.layoutKept(slot, false);
+        return read ? 0 : h;
+    }
+
+    /**
+     * After a copy's egress pass: the egress deparser's frame (if egress wrote a header), with the
+     * mirror header its egress parser did not read back in front ({@code aside} bytes); the port
+     * serialises that frame.
+     */
+    private void copyLeavesEgress(int slot, Phv phv, int out, int aside, int wireAtDequeue) {
+        if (framesWritable && phv.headerWritten()) {
+            deparseFrame(slot, phv);
+        }
+        if (aside > 0) {
+            PacketRecord r = pool.record(slot);
+            byte[] a = pool.frameArray();
+            int off = pool.frameOffset(slot);
+            int caplen = Math.min(pool.capturedLength(slot) + aside, pool.frameCapacity());
+            System.arraycopy(a, off, a, off + aside, caplen - aside);
+            System.arraycopy(mirrorHeaderAside, 0, a, off, aside);
+            r.capturedLength(caplen);
+            r.wireLength(r.wireLength() + aside);
+        }
+        int after = pool.record(slot).wireLength();
+        if (after != wireAtDequeue) {
+            tm.reserialise(out, after, dq);
+        }
     }
 
     /** Ingress intrinsic metadata as the parser hands the packet to stage 0 (kept apart so ingress stays inlinable). */
@@ -1193,9 +1288,15 @@ public final class SwitchEngine {
         loadEgressIntrinsics(phv, portNumber, slot);
         metrics.recordQueueingDelayCycles(out, dq.qid(), dq.deqTimedelta());
         boolean copy = pool.mirrorSession(slot) != 0;
-        // a mirrored copy skips egress (see mirror); bypass_egress skips the egress control and deparser
-        boolean runsEgress = hasEgress && !copy && (fBypassEgress == null || phv.get(fBypassEgress) == 0);
+        // bypass_egress skips the egress control and deparser (a mirrored copy's is 0, see mirror)
+        boolean runsEgress = hasEgress && (fBypassEgress == null || phv.get(fBypassEgress) == 0);
+        int wireAtDequeue = 0;
+        int aside = 0;
         if (runsEgress) {
+            if (copy) {
+                wireAtDequeue = pool.record(slot).wireLength();
+                aside = copyEntersEgress(slot, phv);
+            }
             phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
             if (egressMirrors != null) {
@@ -1208,7 +1309,9 @@ public final class SwitchEngine {
             drop(slot, causeEgress, recirc ? PacketTap.NO_PORT : out, dq.qid());
             return;
         }
-        if (framesWritable && runsEgress && phv.headerWritten()) {
+        if (copy && runsEgress) {
+            copyLeavesEgress(slot, phv, out, aside, wireAtDequeue);
+        } else if (framesWritable && runsEgress && phv.headerWritten()) {
             // the egress deparser writes the frame that leaves; the port serialises that frame
             // (a header egress added or removed lengthens or shortens it on the wire)
             int before = pool.record(slot).wireLength();

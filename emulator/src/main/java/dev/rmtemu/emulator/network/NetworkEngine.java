@@ -915,6 +915,9 @@ public final class NetworkEngine {
                 return "switch " + switchNode(s).name() + " runs control-plane code in its event loop (control"
                         + " operations, a packet generator or a departure listener of its own)";
             }
+            if (e.sendsDigests()) {
+                return "switch " + switchNode(s).name() + " sends learning digests to the export journal, in event order";
+            }
         }
         return null;
     }

@@ -39,6 +39,8 @@ final class ControlCommands {
         r.put("act_prof_create_group", new Row("PROFILE", false, IndirectCommands::createGroup));
         r.put("act_prof_add_member_to_group", new Row("PROFILE MEMBER GROUP", false, IndirectCommands::addMember));
         r.put("act_prof_remove_member_from_group", new Row("PROFILE MEMBER GROUP", false, IndirectCommands::removeMember));
+        r.put("act_prof_delete_member", new Row("PROFILE MEMBER", false, IndirectCommands::deleteMember));
+        r.put("act_prof_delete_group", new Row("PROFILE GROUP", false, IndirectCommands::deleteGroup));
         r.put("table_indirect_add", new Row("TABLE KEY... => MEMBER [PRIORITY]", false, IndirectCommands::addToMember));
         r.put("table_indirect_add_with_group", new Row("TABLE KEY... => GROUP [PRIORITY]", false, IndirectCommands::addToGroup));
         r.put("table_set_timeout", new Row("TABLE HANDLE MS", false, (ControlCommand.AtLine) IdleTimeoutCommands::setTimeout));

@@ -27,6 +27,8 @@ import java.util.List;
 public final class IdleSweep {
     private final SwitchEngine engine;
     private final ExportJournal journal;
+    /** The switch the messages name (its ordinal in a network; 0 alone). */
+    private final int switchId;
     private final int kind;
     private final long periodCycles;
     private final List<MatchTable> tables;
@@ -47,9 +49,10 @@ public final class IdleSweep {
         }
     }
 
-    private IdleSweep(SwitchEngine engine, ExportJournal journal, List<MatchTable> tables) {
+    private IdleSweep(SwitchEngine engine, ExportJournal journal, int switchId, List<MatchTable> tables) {
         this.engine = engine;
         this.journal = journal;
+        this.switchId = switchId;
         this.kind = journal.kinds().id(AgedOutPayload.KIND);
         this.tables = tables;
         int longest = 0;
@@ -83,11 +86,16 @@ public final class IdleSweep {
 
     /** Schedules the first sweep on {@code engine} when its program has an idle-timeout table and the run has a journal. */
     static void start(SwitchEngine engine, ExportJournal journal) {
+        start(engine, journal, 0);
+    }
+
+    /** As {@link #start(SwitchEngine, ExportJournal)}, the messages naming switch {@code switchId} (a network's ordinal). */
+    static void start(SwitchEngine engine, ExportJournal journal, int switchId) {
         List<MatchTable> idle = idleTables(engine.state().program());
         if (journal == null || idle.isEmpty()) {
             return;
         }
-        IdleSweep s = new IdleSweep(engine, journal, idle);
+        IdleSweep s = new IdleSweep(engine, journal, switchId, idle);
         engine.scheduleControlWithinRun(s.periodCycles, s.new Tick());
     }
 
@@ -98,7 +106,7 @@ public final class IdleSweep {
             byte[] name = names.get(i);
             aging.sweep(nowNs, (handle, lastActiveNs, ttlNs) -> {
                 int length = AgedOutPayload.put(buffer, name, handle, lastActiveNs, ttlNs);
-                journal.append(kind, cycle, 0, 0, buffer, 0, length);
+                journal.append(kind, cycle, switchId, 0, buffer, 0, length);
             });
         }
     }

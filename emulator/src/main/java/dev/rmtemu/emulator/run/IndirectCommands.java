@@ -8,6 +8,7 @@ import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableAction;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,16 +17,20 @@ import java.util.TreeMap;
 /**
  * The action profile and selector commands of bmv2's runtime_CLI:
  * <pre>
- * act_prof_create_member PROFILE ACTION [PARAM...]     # member handles 0, 1, ... in script order
- * act_prof_create_group PROFILE                        # group handles 0, 1, ... (a selector's)
+ * act_prof_create_member PROFILE ACTION [PARAM...]     # member handles: the lowest free, from 0
+ * act_prof_create_group PROFILE                        # group handles likewise (a selector's)
  * act_prof_add_member_to_group PROFILE MEMBER GROUP
  * act_prof_remove_member_from_group PROFILE MEMBER GROUP
+ * act_prof_delete_member PROFILE MEMBER                # refused while a group or an entry uses it
+ * act_prof_delete_group PROFILE GROUP                  # refused while an entry uses it
  * table_indirect_add TABLE KEY... => MEMBER [PRIORITY]
  * table_indirect_add_with_group TABLE KEY... => GROUP [PRIORITY]
  * </pre>
  * PROFILE is the ActionProfile's or its ActionSelector's name (TNA keeps members in the profile
  * and groups in the selector; either name reaches both). Every handle is checked against what
- * the script created on earlier lines, before the run.
+ * the script created on earlier lines, before the run. Deletes follow bmv2's action profile
+ * (MBR_STILL_USED, GRP_STILL_USED): a member in a group or under a table entry, or a group under
+ * an entry, stays; a deleted handle is the next one created (bmv2 takes the lowest free handle).
  */
 final class IndirectCommands {
     private static final String ARROW = "=>";
@@ -35,8 +40,13 @@ final class IndirectCommands {
 
     /** What the script has created in one profile: its members, and each group's members in joining order. */
     static final class Created {
-        private int members;
+        private final BitSet members = new BitSet();
         private final Map<Integer, List<Integer>> groups = new TreeMap<>();
+        /** The indirect entries the script added, in script order: each one's table and what it points at (kind, handle). */
+        private final List<Ref> refs = new ArrayList<>();
+    }
+
+    private record Ref(MatchTable table, TableEntry entry, int kind, int handle) {
     }
 
     /** {@code act_prof_create_member PROFILE ACTION [PARAM...]}: an action of the profile's table with its parameters. */
@@ -47,10 +57,11 @@ final class IndirectCommands {
         TableAction a = ProgramNames.action(t, args.get(1));
         long data = ActionParams.data(a, args.subList(2, args.size()));
         Created c = created(sw, p);
-        if (c.members >= p.size()) {
+        if (c.members.cardinality() >= p.size()) {
             throw new UserError("action profile " + p.name() + " is full (" + p.size() + " members)");
         }
-        int handle = c.members++;
+        int handle = c.members.nextClearBit(0);
+        c.members.set(handle);
         return s -> s.actionProfile(p.name()).createMember(handle, a.id(), data);
     }
 
@@ -63,10 +74,54 @@ final class IndirectCommands {
             throw new UserError("action selector " + p.selector().name() + " has " + p.selector().numGroups()
                     + " groups (num_groups)");
         }
-        int handle = c.groups.size();
-        c.groups.put(handle, new ArrayList<>());
-        return s -> s.actionProfile(p.name()).createGroup(handle);
+        int handle = 0;
+        while (c.groups.containsKey(handle)) {
+            handle++;
+        }
+        int created = handle;
+        c.groups.put(created, new ArrayList<>());
+        return s -> s.actionProfile(p.name()).createGroup(created);
     }
+
+    /** {@code act_prof_delete_member PROFILE MEMBER}: refused while a group holds it or an entry points at it. */
+    static ControlCommand.Effect deleteMember(SwitchControl sw, List<String> args) {
+        TableCommands.exactly(args, 2, "act_prof_delete_member PROFILE MEMBER");
+        ActionProfile p = profile(sw, args.get(0));
+        Created c = created(sw, p);
+        int member = member(c, p, args.get(1));
+        for (Map.Entry<Integer, List<Integer>> g : c.groups.entrySet()) {
+            if (g.getValue().contains(member)) {
+                throw new UserError("member " + member + " of " + p.name() + " is still in group " + g.getKey() + " of "
+                        + p.selector().name() + ": act_prof_remove_member_from_group first");
+            }
+        }
+        refuseIfUsed(sw, c, ActionProfileState.MEMBER, member, "member " + member + " of " + p.name());
+        c.members.clear(member);
+        return s -> s.actionProfile(p.name()).deleteMember(member);
+    }
+
+    /** {@code act_prof_delete_group PROFILE GROUP}: refused while an entry points at it; its members stay. */
+    static ControlCommand.Effect deleteGroup(SwitchControl sw, List<String> args) {
+        TableCommands.exactly(args, 2, "act_prof_delete_group PROFILE GROUP");
+        ActionProfile p = selector(sw, args.get(0), "act_prof_delete_group");
+        Created c = created(sw, p);
+        int group = group(c, p, args.get(1));
+        refuseIfUsed(sw, c, ActionProfileState.GROUP, group, "group " + group + " of " + p.selector().name());
+        c.groups.remove(group);
+        return s -> s.actionProfile(p.name()).deleteGroup(group);
+    }
+
+    /** Refuses a delete while an entry the script added (and did not delete) points at {@code kind}/{@code handle}. */
+    private static void refuseIfUsed(SwitchControl sw, Created c, int kind, int handle, String what) {
+        for (Ref r : c.refs) {
+            Integer entry = r.kind() == kind && r.handle() == handle ? sw.handles(r.table()).handleOf(r.entry()) : null;
+            if (entry != null) {
+                throw new UserError(what + " is still used by entry " + entry + " of table " + r.table().name()
+                        + ": table_delete first");
+            }
+        }
+    }
+
 
     /** {@code act_prof_add_member_to_group PROFILE MEMBER GROUP}. */
     static ControlCommand.Effect addMember(SwitchControl sw, List<String> args) {
@@ -146,6 +201,7 @@ final class IndirectCommands {
         TableEntry e = TableEntry.parse(t, args.subList(1, arrow), priority);
         sw.handles(t).add(e);
         int kind = group ? ActionProfileState.GROUP : ActionProfileState.MEMBER;
+        c.refs.add(new Ref(t, e, kind, handle));
         return s -> e.add(s, kind, handle);
     }
 
@@ -181,9 +237,9 @@ final class IndirectCommands {
 
     private static int member(Created c, ActionProfile p, String given) {
         int m = handle(given, "member", "act_prof_create_member");
-        if (m >= c.members) {
+        if (!c.members.get(m)) {
             throw new UserError("action profile " + p.name() + " has no member " + given
-                    + (c.members == 0 ? " (the script has created none)" : " (members 0.." + (c.members - 1) + ")"));
+                    + (c.members.isEmpty() ? " (the script has created none)" : " (members " + shown(c.members) + ")"));
         }
         return m;
     }
@@ -191,10 +247,25 @@ final class IndirectCommands {
     private static int group(Created c, ActionProfile p, String given) {
         int g = handle(given, "group", "act_prof_create_group");
         if (!c.groups.containsKey(g)) {
+            BitSet live = new BitSet();
+            c.groups.keySet().forEach(live::set);
             throw new UserError("action selector " + p.selector().name() + " has no group " + given
-                    + (c.groups.isEmpty() ? " (the script has created none)" : " (groups 0.." + (c.groups.size() - 1) + ")"));
+                    + (c.groups.isEmpty() ? " (the script has created none)" : " (groups " + shown(live) + ")"));
         }
         return g;
+    }
+
+    /** Live handles as {@code 0..N} when they run from 0 without a gap, else as a list {@code 0, 2, 3}. */
+    private static String shown(BitSet handles) {
+        int n = handles.cardinality();
+        if (handles.nextClearBit(0) == n) {
+            return "0.." + (n - 1);
+        }
+        StringBuilder b = new StringBuilder();
+        for (int h = handles.nextSetBit(0); h >= 0; h = handles.nextSetBit(h + 1)) {
+            b.append(b.length() == 0 ? "" : ", ").append(h);
+        }
+        return b.toString();
     }
 
     private static int handle(String given, String what, String maker) {

@@ -9,7 +9,9 @@ import dev.rmtemu.emulator.spi.ReplayResult;
 import dev.rmtemu.emulator.engine.ArrivalTiming;
 import dev.rmtemu.emulator.host.DiskFull;
 import dev.rmtemu.emulator.host.HostClock;
+import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.journal.ExportJournal;
+import dev.rmtemu.emulator.journal.JournalKinds;
 import dev.rmtemu.emulator.network.NetworkEngine;
 import dev.rmtemu.emulator.network.NetworkOptions;
 import dev.rmtemu.emulator.topology.Topology;
@@ -86,7 +88,18 @@ public final class NetworkReplay {
         RunCaptures captures = null;
         try (RunDirectory rd = Replay.openRunDirectory(o, source)) {
             try {
-                ExportJournal journal = rd == null ? null : rd.createJournal(ProgramControlPlane.kinds(planes));
+                JournalKinds kinds = ProgramControlPlane.kinds(planes);
+                for (int s = 0; s < net.switchCount(); s++) {
+                    DigestExport.register(kinds, net.switchEngine(s).state().program());
+                    IdleSweep.register(kinds, net.switchEngine(s).state().program());
+                }
+                ExportJournal journal = rd == null ? null : rd.createJournal(kinds);
+                for (int s = 0; s < net.switchCount(); s++) {
+                    // each switch's digests and aged-out entries, named by its ordinal (as the control planes name it)
+                    SwitchEngine e = net.switchEngine(s);
+                    e.onDigest(DigestExport.of(journal, s, e.state().program()));
+                    IdleSweep.start(e, journal, s);
+                }
                 captures = Replay.captures(rd, o, () -> RunCaptures.forNetwork(rd, o.capture(), net));
                 Injector injector = new Injector(net, timing, progress);
                 long hostStart = HostClock.nanos();

@@ -96,6 +96,12 @@ final class SwitchControl {
             return e;
         }
 
+        /** The handle of {@code e} while the script has not deleted it, else null. */
+        Integer handleOf(TableEntry e) {
+            Integer h = byKey.get(e.identity());
+            return h != null && byHandle.get(h) == e ? h : null;
+        }
+
         void remove(String handle) {
             TableEntry e = get(handle);
             int h = byKey.remove(e.identity());

@@ -23,6 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * and its copy, the mirror header byte 0xab in front and cut to 40 bytes, on port 3, both in
  * capture/egress.pcapng; report.json's counters conserve them (in + copies = out). The same
  * from the egress deparser ({@code p4/mirror_e2e.p4}: egress to egress, session 6, header 0xcd).
+ * Copies run egress on their port: {@code p4/mirror_stamp.p4}'s egress stamps ether_type 0x5555 on
+ * what leaves port 3, behind the mirror header its egress parser does not read.
  */
 class MirrorCaptureTest {
     private static PacketRecord packet(long ns, int src) {
@@ -32,15 +34,21 @@ class MirrorCaptureTest {
 
     @Test
     void eachFrameAndItsTruncatedCopyWithItsHeaderAreCaptured(@TempDir Path tmp) throws Exception {
-        framesAndCopies(tmp, "mirror_copy.p4", "mirroring_add 5 3 40\n", (byte) 0xab);
+        framesAndCopies(tmp, "mirror_copy.p4", "mirroring_add 5 3 40\n", (byte) 0xab, -1);
+    }
+
+    @Test
+    void eachCopyRunsEgressOnItsPortWhichStampsItBehindItsHeader(@TempDir Path tmp) throws Exception {
+        framesAndCopies(tmp, "mirror_stamp.p4", "mirroring_add 5 3 40\n", (byte) 0xab, 0x5555);
     }
 
     @Test
     void theEgressDeparserMirrorsEachFrameEgressToEgress(@TempDir Path tmp) throws Exception {
-        framesAndCopies(tmp, "mirror_e2e.p4", "mirroring_add 6 3 40\n", (byte) 0xcd);
+        framesAndCopies(tmp, "mirror_e2e.p4", "mirroring_add 6 3 40\n", (byte) 0xcd, -1);
     }
 
-    private static void framesAndCopies(Path tmp, String name, String script, byte header) throws Exception {
+    /** {@code stampedEtherType}: the ether_type egress writes on the copies (-1: none). */
+    private static void framesAndCopies(Path tmp, String name, String script, byte header, int stampedEtherType) throws Exception {
         Path program = tmp.resolve(name);
         try (InputStream in = MirrorCaptureTest.class.getResourceAsStream("p4/" + name)) {
             Files.write(program, in.readAllBytes());
@@ -67,7 +75,13 @@ class MirrorCaptureTest {
             assertEquals(40, copy.length);
             assertEquals(40, onThree.get(i).wire());
             assertEquals(header, copy[0]);
-            assertArrayEquals(Arrays.copyOf(frame, 39), Arrays.copyOfRange(copy, 1, 40), "the frame behind the header");
+            assertEquals(0x0800, (frame[12] & 0xFF) << 8 | frame[13] & 0xFF, "the packet on port 1 keeps its IPv4 ether_type");
+            byte[] behind = Arrays.copyOf(frame, 39);
+            if (stampedEtherType >= 0) {
+                behind[12] = (byte) (stampedEtherType >>> 8);
+                behind[13] = (byte) stampedEtherType;
+            }
+            assertArrayEquals(behind, Arrays.copyOfRange(copy, 1, 40), "the frame behind the header");
         }
         JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
         // conservation: 2 in + 2 mirrored copies = 4 out + 0 dropped + 0 in flight

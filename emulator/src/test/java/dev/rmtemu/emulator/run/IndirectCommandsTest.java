@@ -128,4 +128,49 @@ class IndirectCommandsTest {
         assertEquals("c.ctl:1: action selector ecmp_sel has no group 0 (the script has created none)",
                 refusal("table_indirect_add_with_group ecmp 10.0.0.9 => 0\n"));
     }
+
+    /**
+     * Deletes as bmv2's action profile does them: a member leaves once no group holds it and no
+     * entry points at it, a group once no entry points at it (its members stay), and a deleted
+     * handle is the next one created (the lowest free handle).
+     */
+    @Test
+    void deletesFreeTheirHandlesForTheNextCreate() throws Exception {
+        Path f = dir.resolve("c.ctl");
+        Files.writeString(f, SETUP + """
+                act_prof_remove_member_from_group ecmp_sel 0 0
+                table_indirect_add ecmp 10.0.0.8 => 0
+                table_delete ecmp 0
+                act_prof_delete_member ecmp_ap 0
+                act_prof_create_member ecmp_ap forward 7
+                act_prof_create_group ecmp_sel
+                act_prof_delete_group ecmp_sel 0
+                act_prof_create_group ecmp_sel
+                act_prof_add_member_to_group ecmp_sel 0 0
+                """);
+        SwitchEngine e = engine();
+        ControlScript.apply(f, e);
+        ActionProfileState ap = e.state().actionProfile("ecmp_ap");
+        assertEquals(java.util.List.of(7L, 6L, true, true), java.util.List.of(ap.actionData(0), ap.actionData(1),
+                ap.hasGroup(0), ap.hasGroup(1)));
+        assertArrayEquals(new int[] {0}, ap.members(0), "group 0, made again, holds only member 0");
+        assertArrayEquals(new int[] {}, ap.members(1));
+    }
+
+    @Test
+    void aMemberOrGroupStillInUseIsNotDeleted() throws Exception {
+        assertEquals("c.ctl:6: member 0 of ecmp_ap is still in group 0 of ecmp_sel: act_prof_remove_member_from_group first",
+                refusal(SETUP + "act_prof_delete_member ecmp_ap 0\n"));
+        assertEquals("c.ctl:3: member 0 of ecmp_ap is still used by entry 0 of table ecmp: table_delete first",
+                refusal("act_prof_create_member ecmp_ap forward 5\ntable_indirect_add ecmp 10.0.0.9 => 0\n"
+                        + "act_prof_delete_member ecmp_ap 0\n"));
+        assertEquals("c.ctl:7: group 0 of ecmp_sel is still used by entry 0 of table ecmp: table_delete first",
+                refusal(SETUP + "table_indirect_add_with_group ecmp 10.0.0.9 => 0\nact_prof_delete_group ecmp_sel 0\n"));
+        assertEquals("c.ctl:5: action profile ecmp_ap has no member 1 (members 0, 2)",
+                refusal("act_prof_create_member ecmp_ap forward 5\n".repeat(3) + "act_prof_delete_member ecmp_ap 1\n"
+                        + "table_indirect_add ecmp 10.0.0.9 => 1\n"));
+        assertEquals("c.ctl:4: action selector ecmp_sel has no group 0 (groups 1)",
+                refusal("act_prof_create_group ecmp_sel\n".repeat(2) + "act_prof_delete_group ecmp_sel 0\n"
+                        + "act_prof_delete_group ecmp_sel 0\n"));
+    }
 }

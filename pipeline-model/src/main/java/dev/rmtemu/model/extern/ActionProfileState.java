@@ -125,6 +125,28 @@ public final class ActionProfileState implements MemberSelection {
         }
     }
 
+    /**
+     * Deletes member {@code handle} (act_prof_delete_member); refused while a group holds it (the
+     * control script also refuses it while a table entry points at it, as bmv2's MBR_STILL_USED).
+     */
+    public void deleteMember(int handle) {
+        requireMember(handle);
+        for (int g = 0; g < slots.length; g++) {
+            if (slots[g] != null && slotOf(slots[g], g, handle) >= 0) {
+                throw new UserError("member " + handle + " of " + profile.name() + " is still in group " + g);
+            }
+        }
+        memberUsed[handle] = false;
+    }
+
+    /** Deletes group {@code handle} (act_prof_delete_group); its members stay. */
+    public void deleteGroup(int handle) {
+        group(handle);
+        slots[handle] = null;
+        live[handle] = 0;
+        span[handle] = 0;
+    }
+
     /** Whether member {@code handle} exists. */
     public boolean hasMember(int handle) {
         return handle >= 0 && handle < memberUsed.length && memberUsed[handle];

@@ -1,6 +1,7 @@
 package dev.rmtemu.model.extern;
 
 import dev.rmtemu.model.phv.Field;
+import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
 
 import java.util.Arrays;
@@ -29,8 +30,21 @@ public final class Mirror {
     private final List<String> fieldNames;
     private final List<Field> fields;
     private final int headerBytes;
+    /** The egress metadata the egress parser extracts the header into on the copy's egress pass (empty: it reads none). */
+    private final List<Field> egressFields;
 
     public Mirror(int id, Gress gress, int type, Field session, List<String> fieldNames, List<Field> fields) {
+        this(id, gress, type, session, fieldNames, fields, List.of());
+    }
+
+    /**
+     * As {@link #Mirror(int, Gress, int, Field, List, List)}; on the copy's egress pass the egress
+     * parser extracts the header into {@code egressFields} (egress metadata, one per header
+     * field, of the same widths), as a TNA egress parser extracts a mirror header it recognises
+     * by its first bytes. Empty: the egress parser reads no mirror header.
+     */
+    public Mirror(int id, Gress gress, int type, Field session, List<String> fieldNames, List<Field> fields,
+                  List<Field> egressFields) {
         String what = gress.label() + " mirror type " + type;
         if (type < 1 || type > MAX_TYPE) {
             throw new IllegalArgumentException(gress.label() + " mirror: mirror_type " + type + " outside 1.." + MAX_TYPE);
@@ -59,6 +73,24 @@ public final class Mirror {
         this.fieldNames = List.copyOf(fieldNames);
         this.fields = List.copyOf(fields);
         this.headerBytes = bits / Byte.SIZE;
+        if (!egressFields.isEmpty()) {
+            if (egressFields.size() != fields.size()) {
+                throw new IllegalArgumentException(what + ": the egress parser extracts " + egressFields.size()
+                        + " fields from a mirror header of " + fields.size());
+            }
+            for (int i = 0; i < fields.size(); i++) {
+                Field e = egressFields.get(i);
+                if (e.gress() != Gress.EGRESS || e.kind() != FieldKind.METADATA) {
+                    throw new IllegalArgumentException(what + ": " + e.name()
+                            + " is no egress metadata (the egress parser extracts the mirror header into egress metadata)");
+                }
+                if (e.width() != fields.get(i).width()) {
+                    throw new IllegalArgumentException(what + ": " + e.name() + " has " + e.width() + " bits, header field "
+                            + fieldNames.get(i) + " " + fields.get(i).width());
+                }
+            }
+        }
+        this.egressFields = List.copyOf(egressFields);
     }
 
     public int id() {
@@ -89,6 +121,11 @@ public final class Mirror {
         return fields;
     }
 
+    /** The egress metadata the copy's egress parser extracts the header into (empty: none). */
+    public List<Field> egressFields() {
+        return egressFields;
+    }
+
     /** Bytes of the mirror header in front of the copy. */
     public int headerBytes() {
         return headerBytes;
@@ -109,6 +146,22 @@ public final class Mirror {
                     out[at + (bit >>> 3)] |= (byte) (0x80 >>> (bit & 7));
                 }
             }
+        }
+    }
+
+    /**
+     * The copy's egress parser: each egress field gets its header field's value back from the
+     * header's bytes at {@code in[at]} (no allocation).
+     */
+    public void unpack(byte[] in, int at, long[] phv) {
+        int bit = 0;
+        for (int i = 0; i < egressFields.size(); i++) {
+            Field f = egressFields.get(i);
+            long v = 0;
+            for (int b = 0; b < f.width(); b++, bit++) {
+                v = v << 1 | (in[at + (bit >>> 3)] >>> (7 - (bit & 7)) & 1);
+            }
+            phv[f.slot()] = v;
         }
     }
 

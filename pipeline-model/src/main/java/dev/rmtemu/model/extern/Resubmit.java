@@ -19,15 +19,31 @@ public final class Resubmit {
     public static final int MAX_TYPE = 7;
     /**
      * Tofino 1's resubmit header is 64 bits: it takes the place of the port metadata
-     * (TNA's {@code PORT_METADATA_SIZE}, tofino1_specs.p4), which the ingress parser reads instead.
+     * (TNA's {@code PORT_METADATA_SIZE = 32w64}, tofino1_specs.p4), which the ingress parser reads
+     * instead; p4c's Tofino back end sizes it so (bf-p4c/parde/parde_spec.h: TofinoPardeSpec's
+     * byteIngressPerPortMetadataSize() is 8, bitResubmitSize() that times 8) and refuses a wider
+     * header ("digest limited to 64 bits").
      */
     public static final int MAX_BITS = 64;
 
     private final int type;
     private final List<String> fieldNames;
     private final List<Field> fields;
+    /** Where the next pass's ingress parser extracts the header: the fields themselves, others, or none (it skips it). */
+    private final List<Field> parsedFields;
 
+    /** A resubmit header whose fields get their values back on the next pass (the parser extracts it into them). */
     public Resubmit(int type, List<String> fieldNames, List<Field> fields) {
+        this(type, fieldNames, fields, fields);
+    }
+
+    /**
+     * As {@link #Resubmit(int, List, List)}, the next pass's ingress parser extracting the header
+     * into {@code parsedFields} (ingress metadata of the header fields' widths, as TNA's
+     * TofinoIngressParser extracts it when resubmit_flag is set), or, empty, skipping it
+     * (advance over it: the header's values reach no field).
+     */
+    public Resubmit(int type, List<String> fieldNames, List<Field> fields, List<Field> parsedFields) {
         if (type < 1 || type > MAX_TYPE) {
             throw new IllegalArgumentException("resubmit: resubmit_type " + type + " outside 1.." + MAX_TYPE);
         }
@@ -47,9 +63,32 @@ public final class Resubmit {
             throw new IllegalArgumentException(what + ": resubmit header of " + bits + " bits is wider than Tofino's "
                     + MAX_BITS);
         }
+        if (!parsedFields.isEmpty()) {
+            if (parsedFields.size() != fields.size()) {
+                throw new IllegalArgumentException(what + ": the ingress parser extracts " + parsedFields.size()
+                        + " fields from a resubmit header of " + fields.size());
+            }
+            for (int i = 0; i < fields.size(); i++) {
+                Field p = parsedFields.get(i);
+                if (p.gress() != Gress.INGRESS || p.kind() != FieldKind.METADATA) {
+                    throw new IllegalArgumentException(what + ": " + p.name()
+                            + " is no ingress metadata (the ingress parser extracts the resubmit header into ingress metadata)");
+                }
+                if (p.width() != fields.get(i).width()) {
+                    throw new IllegalArgumentException(what + ": the parser extracts header field " + fieldNames.get(i) + " ("
+                            + fields.get(i).width() + " bits) into " + p.name() + " of " + p.width());
+                }
+            }
+        }
         this.type = type;
         this.fieldNames = List.copyOf(fieldNames);
         this.fields = List.copyOf(fields);
+        this.parsedFields = List.copyOf(parsedFields);
+    }
+
+    /** Where the next pass's ingress parser extracts the header (empty: nowhere, it skips it). */
+    public List<Field> parsedFields() {
+        return parsedFields;
     }
 
     /** The resubmit_type value that selects it. */
@@ -77,11 +116,11 @@ public final class Resubmit {
         return v;
     }
 
-    /** The next pass's ingress parser: each field gets its value back from the header's bits. */
+    /** The next pass's ingress parser: each parsed field gets its header field's value from the header's bits. */
     public void unpack(long bits, long[] phv) {
         long v = bits;
-        for (int i = fields.size() - 1; i >= 0; i--) {
-            Field f = fields.get(i);
+        for (int i = parsedFields.size() - 1; i >= 0; i--) {
+            Field f = parsedFields.get(i);
             int w = f.width();
             phv[f.slot()] = v & mask(w);
             v = w == Long.SIZE ? 0 : v >>> w;

@@ -279,6 +279,15 @@ public final class ProgramBuilder {
      * Declares the gress's mirror_type intrinsic.
      */
     public Mirror mirror(Gress gress, int type, Field session, List<String> names, List<Field> values) {
+        return mirror(gress, type, session, names, values, List.of());
+    }
+
+    /**
+     * As {@link #mirror(Gress, int, Field, List, List)}, the copy's egress parser extracting the
+     * mirror header into {@code egressFields} (egress metadata of the header fields' widths):
+     * on its egress pass the copy's egress reads them, the header no longer in front of the frame.
+     */
+    public Mirror mirror(Gress gress, int type, Field session, List<String> names, List<Field> values, List<Field> egressFields) {
         checkOpen();
         for (Mirror m : mirrors) {
             if (m.gress() == gress && m.type() == type) {
@@ -291,7 +300,7 @@ public final class ProgramBuilder {
                         + " of the other gress");
             }
         }
-        Mirror m = new Mirror(mirrors.size(), gress, type, session, names, values);
+        Mirror m = new Mirror(mirrors.size(), gress, type, session, names, values, egressFields);
         intrinsic(gress == Gress.INGRESS ? Intrinsic.MIRROR_TYPE : Intrinsic.EGRESS_MIRROR_TYPE);
         mirrors.add(m);
         return m;
@@ -304,13 +313,21 @@ public final class ProgramBuilder {
      * the packet. Declares the resubmit_type and resubmit_flag intrinsics.
      */
     public Resubmit resubmit(int type, List<String> names, List<Field> values) {
+        return resubmit(type, names, values, values);
+    }
+
+    /**
+     * As {@link #resubmit(int, List, List)}, the next pass's ingress parser extracting the header
+     * into {@code parsedInto} (ingress metadata of the same widths; empty: it skips the header).
+     */
+    public Resubmit resubmit(int type, List<String> names, List<Field> values, List<Field> parsedInto) {
         checkOpen();
         for (Resubmit r : resubmits) {
             if (r.type() == type) {
                 throw new IllegalArgumentException("resubmit: resubmit_type " + type + " is already used");
             }
         }
-        Resubmit r = new Resubmit(type, names, values);
+        Resubmit r = new Resubmit(type, names, values, parsedInto);
         intrinsic(Intrinsic.RESUBMIT);
         intrinsic(Intrinsic.RESUBMIT_FLAG);
         resubmits.add(r);

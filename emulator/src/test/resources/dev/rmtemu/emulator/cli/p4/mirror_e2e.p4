@@ -1,5 +1,6 @@
 // Every frame leaves on port 1 and is mirrored by the egress deparser (egress to egress,
-// mirror_type 1) to session 6 behind a one-byte mirror header 0xcd (MirrorCaptureTest).
+// mirror_type 1) to session 6 behind a one-byte mirror header 0xcd (MirrorCaptureTest); the copies
+// run egress on port 3, where egress mirrors nothing.
 #include <core.p4>
 #include <tna.p4>
 
@@ -87,9 +88,12 @@ control MirroringEgress(inout empty_t hdr, inout egress_metadata_t eg_md,
                     inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md,
                     inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {
     apply {
-        eg_dprsr_md.mirror_type = 1;
-        eg_md.session = 6;
-        eg_md.pkt_type = 0xcd;
+        // the copies run egress too (on their session's port, 3): mirror only what leaves port 1
+        if (eg_intr_md.egress_port == 1) {
+            eg_dprsr_md.mirror_type = 1;
+            eg_md.session = 6;
+            eg_md.pkt_type = 0xcd;
+        }
     }
 }
 

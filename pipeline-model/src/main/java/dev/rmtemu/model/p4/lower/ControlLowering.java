@@ -84,6 +84,8 @@ final class ControlLowering {
             Map.entry("ingress_intrinsic_metadata_for_deparser_t.drop_ctl", Intrinsic.DROP_CTL),
             Map.entry("ingress_intrinsic_metadata_for_deparser_t.digest_type", Intrinsic.DIGEST_TYPE),
             Map.entry("ingress_intrinsic_metadata_for_deparser_t.mirror_type", Intrinsic.MIRROR_TYPE),
+            Map.entry("ingress_intrinsic_metadata_for_deparser_t.resubmit_type", Intrinsic.RESUBMIT),
+            Map.entry("ingress_intrinsic_metadata_t.resubmit_flag", Intrinsic.RESUBMIT_FLAG),
             Map.entry("egress_intrinsic_metadata_t.egress_port", Intrinsic.EGRESS_PORT),
             Map.entry("egress_intrinsic_metadata_t.egress_qid", Intrinsic.EGRESS_QID),
             Map.entry("egress_intrinsic_metadata_t.egress_rid", Intrinsic.EGRESS_RID),
@@ -1556,6 +1558,10 @@ final class ControlLowering {
             }
             return f;
         }
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n
+                && n.name().equals(metadataParam) && metadataStruct != null) {
+            return metadataHeaderField(e, n.name(), h.member(), m.member());
+        }
         if (e instanceof Expression.Member m && m.target() instanceof Expression.Name n) {
             if (n.name().equals(metadataParam) && metadataStruct != null) {
                 for (Declaration.Field mf : metadataStruct.fields()) {
@@ -1589,6 +1595,25 @@ final class ControlLowering {
         }
         throw new Refusal(e.position(), "this is not a field the lowering can read or write (header, metadata and"
                 + " intrinsic metadata fields are)");
+    }
+
+    /**
+     * A field of a header in the metadata struct ({@code meta.h.f}: a resubmit header the parser
+     * extracts or the deparser emits): one metadata field of the gress, {@code meta.h.f}.
+     */
+    private Field metadataHeaderField(Expression e, String meta, String header, String member) {
+        for (Declaration.Field mf : metadataStruct.fields()) {
+            Declaration.StructLike h = mf.name().equals(header) ? types.structLike(mf.type()) : null;
+            if (h != null && h.kind() == Declaration.StructLike.Kind.HEADER) {
+                for (Declaration.Field hf : h.fields()) {
+                    if (hf.name().equals(member)) {
+                        String name = meta + "." + header + "." + member;
+                        return fields.computeIfAbsent(gress + ":" + name, k -> b.metadata(gress, name, types.width(hf.type())));
+                    }
+                }
+            }
+        }
+        throw new Refusal(e.position(), header + "." + member + " is not a field of a header in " + metadataStruct.name());
     }
 
     private Field validBit(Expression header) {

@@ -77,11 +77,16 @@ public final class P4Lowering {
             Declaration.StructLike ingressStruct = headersStruct(ingressParser, "ingress");
             Headers headers = new Headers(types, ingressStruct);
             // each block on its own, so that every refusal is reported (a failed parser leaves a graph of the headers alone)
-            ParseGraph graph = guarded(refusals, () -> ParserLowering.lower(types, headers, ingressParser, "ingress"));
+            ParserLowering.Lowered ingressLowered = guarded(refusals,
+                    () -> ParserLowering.lowerWithResubmit(types, headers, ingressParser, "ingress"));
+            ParseGraph graph = ingressLowered == null ? null : ingressLowered.graph();
             ParseGraph usable = graph != null ? graph : headersOnly(ingressParser.name(), headers);
             ProgramBuilder b = ProgramBuilder.create(name, "P4 program " + name);
             List<Parameter> dp = deparser.type().parameters();
             DeparserExterns digests = externs(deparser, Gress.INGRESS);
+            if (ingressLowered != null) {
+                digests.resubmitParsedInto(ingressLowered.resubmitHeader());
+            }
             Emits emits = guarded(refusals, () -> deparser(headers, deparser, digests));
             b.parser(emits == null ? new ParserSpec(usable, allHeaders(headers), List.of())
                     : new ParserSpec(usable, emits.emit(), emits.updates()));

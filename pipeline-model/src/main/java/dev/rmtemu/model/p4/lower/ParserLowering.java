@@ -87,6 +87,19 @@ final class ParserLowering {
 
     /** The parse graph of a TNA parser {@code (packet_in, out H, out M, out ingress/egress_intrinsic_metadata_t)}. */
     static ParseGraph lower(Types types, Headers headers, Declaration.Parser parser, String gress) {
+        return lowerWithResubmit(types, headers, parser, gress).graph();
+    }
+
+    /**
+     * A lowered parser: its parse graph, and the header of its metadata struct that its
+     * {@code resubmit_flag == 1} branch extracts (TNA's TofinoIngressParser pattern:
+     * {@code pkt.extract(ig_md.resubmit_hdr)}), or null when that branch extracts none.
+     */
+    record Lowered(ParseGraph graph, String resubmitHeader) {
+    }
+
+    /** As {@link #lower}, with the metadata header the resubmit branch extracts. */
+    static Lowered lowerWithResubmit(Types types, Headers headers, Declaration.Parser parser, String gress) {
         List<Parameter> ps = parser.type().parameters();
         if (ps.size() != 4) {
             throw new Refusal(parser.position(), gress + " parser " + parser.name()
@@ -130,7 +143,7 @@ final class ParserLowering {
                 s.end();
             }
         }
-        return g.build();
+        return new Lowered(g.build(), l.resubmitHeader);
     }
 
     private void enqueue(Context c, String astState, SourcePosition from) {
@@ -324,7 +337,9 @@ final class ParserLowering {
             }
         }
         if (intrinsicOnly) {
-            // a select on resubmit_flag alone: rmtemu never resubmits, so the flag is 0
+            // a select on resubmit_flag alone: the frame's graph is the first pass's (flag 0); the
+            // branch of flag 1 says where a resubmitted packet's parser extracts the resubmit header
+            resubmitBranch(c, sel);
             for (ParserState.SelectCase sc : sel.cases()) {
                 if (matchesZero(sc.keyset())) {
                     p.nexts.add(c.state(sc.state()));
@@ -390,6 +405,52 @@ final class ParserLowering {
             return types.constant(r.low()) <= 0;
         }
         return types.constant(keyset) == 0;
+    }
+
+    /** The metadata header the resubmit_flag == 1 branch extracts, or null. */
+    private String resubmitHeader;
+
+    /**
+     * The state of {@code select(resubmit_flag)}'s 1 case: a {@code pkt.extract(meta.h)} there
+     * extracts the resubmit header into metadata header h (an advance skips it; any other
+     * statement is refused). The frame is parsed on the second pass as on the first.
+     */
+    private void resubmitBranch(Context c, ParserState.Select sel) {
+        for (ParserState.SelectCase sc : sel.cases()) {
+            if (sc.keyset() instanceof Expression.Default || sc.keyset() instanceof Expression.DontCare
+                    || sc.keyset() instanceof Expression.Mask || sc.keyset() instanceof Expression.Range
+                    || types.constant(sc.keyset()) != 1) {
+                continue;
+            }
+            ParserState s = c.find(sc.state());
+            if (s == null) {
+                return;
+            }
+            for (Statement st : s.statements()) {
+                if (st instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m
+                        && m.target() instanceof Expression.Name p && c.roles.get(p.name()) == Role.PACKET
+                        && cs.call().arguments().size() == 1) {
+                    Expression a = cs.call().arguments().get(0).value();
+                    if (m.member().equals("advance")) {
+                        continue;
+                    }
+                    if (m.member().equals("extract") && a instanceof Expression.Member h && h.target() instanceof Expression.Name md
+                            && c.roles.get(md.name()) == Role.METADATA) {
+                        if (resubmitHeader != null && !resubmitHeader.equals(h.member())) {
+                            throw new Refusal(st.position(), "the resubmit branch extracts " + h.member() + " after "
+                                    + resubmitHeader + "; one resubmit header is read");
+                        }
+                        resubmitHeader = h.member();
+                        continue;
+                    }
+                }
+                if (!(st instanceof Statement.Empty)) {
+                    throw new Refusal(st.position(), "in the resubmit branch (state " + s.name() + ") the lowering reads the"
+                            + " resubmit header with pkt.extract(metadata.header) or skips it with pkt.advance");
+                }
+            }
+            return;
+        }
     }
 
     private static boolean isResubmitFlag(Context c, Expression k) {
