@@ -40,8 +40,8 @@ typedef bit<14> index_t;
 const bit<32> INDEX_SPACE = 16384;
 const bit<16> LDS_ETHER_TYPE = 0x88B5;
 const bit<16> IPV4_ETHER_TYPE = 0x0800;
-// an interval is 2^30 ns of the sender's ingress timestamp
-const bit<8> INTERVAL_SHIFT = 30;
+// an interval is 2^30 ns of the sender's ingress timestamp: the interval id is its bits 37:30
+#define INTERVAL_SHIFT 30
 const PortId_t LDS_PORT = 1;
 const QueueId_t BEST_EFFORT_QID = 0;
 
@@ -581,8 +581,8 @@ control SwitchIngress(inout header_t hdr, inout lds_end_t ig_md,
 
     apply {
         // the interval id is a bit slice of the timestamp, the bank its low bit
-        ig_md.bank = (bit<1>) (ig_intr_md.ingress_mac_tstamp >> INTERVAL_SHIFT);
-        hdr.lds.interval_id = (bit<8>) (ig_intr_md.ingress_mac_tstamp >> INTERVAL_SHIFT);
+        ig_md.bank = ig_intr_md.ingress_mac_tstamp[INTERVAL_SHIFT:INTERVAL_SHIFT];
+        hdr.lds.interval_id = ig_intr_md.ingress_mac_tstamp[INTERVAL_SHIFT + 7:INTERVAL_SHIFT];
         if (!hdr.lds.isValid()) {
             // Ethernet's EtherType moves into the shim, Ethernet announces the shim
             hdr.lds.setValid();
@@ -633,7 +633,7 @@ control SwitchEgress(inout header_t hdr, inout lds_end_t eg_md,
     ROW(rx, eg_md, 3)
 
     apply {
-        eg_md.bank = (bit<1>) hdr.lds.interval_id;
+        eg_md.bank = hdr.lds.interval_id[0:0];
         if (hdr.lds.isValid()) {
             // the receiver is the shim's last hop: Ethernet gets its EtherType back
             hdr.lds.setInvalid();
