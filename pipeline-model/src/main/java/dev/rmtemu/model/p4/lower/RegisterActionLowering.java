@@ -167,10 +167,11 @@ final class RegisterActionLowering {
 
     /**
      * {@code rv = this.predicate([cmplo[, cmphi]])}: the output is the predicate of the ALU's two
-     * conditions (bf-p4c mau/stateful_alu.cpp, CreateSaluInstruction: the call's arguments are the
-     * comparisons cmplo and cmphi, c0 and c1 here). rmtemu's stateful ALU gives it as the index
-     * c0 + 2·c1 of the true combination (model/register/RegisterAction), Tofino as a bit vector;
-     * a program that sets rv only on the paths it tests, and compares rv with 0, reads the same on both.
+     * comparisons, c0 and c1 here (TNA's RegisterAction.predicate, "the 4-bit predicate value",
+     * compiled by bf-p4c mau/stateful_alu.cpp, CreateSaluInstruction). rmtemu's stateful ALU gives
+     * it as the index c0 + 2·c1 of the true combination (model/register/RegisterAction), Tofino as
+     * a one-hot vector; a program that sets rv only on the paths it tests and compares rv with 0
+     * reads the same on both.
      */
     private void predicateOutput(Expression.Call call, Statement.Assignment a, int when) {
         List<Argument> args = call.arguments();
