@@ -27,11 +27,12 @@
 // One end takes six stages: +0 the hashes, 2·(h_r mod C) (a mask of hash bits: C is a power
 // of two, a stage has no divider) and the hash bytes; +1 the offset tables, 512 constants
 // each (key: hash byte and bank, data 2·(byte mod k) + bank: a PHV ALU cannot divide by
-// k = 5); +2 the cell's index, wrapped modulo 2C by its width; +3 s_lo, +4 nd and the carry
-// gateways, +5 s_hi, four stateful ALUs to a stage.
+// k = 5); +2 the cell's index, wrapped modulo 2C by its width, and -t; +3 s_lo, +4 nd and
+// the carry gateways, +5 s_hi, four stateful ALUs to a stage.
 //
-// The ports of the 5-tuple are those of TCP and UDP (l4_ports_h, the first four bytes of
-// either); the IR twin's default parse graph also takes ICMP's type and code as ports.
+// Only IPv4 packets are sketched. The ports of the 5-tuple are those of TCP and UDP (l4_ports_h,
+// the first four bytes of either); the IR twin's default parse graph also takes ICMP's type and
+// code as ports, and it hashes the zeros of an absent IPv4 header.
 #include <core.p4>
 #include <tna.p4>
 
@@ -505,7 +506,9 @@ struct nd_t {
         md.hi_in##r = (bit<32>) md.add_hi; \
     }
 
-// Both ends, from the timestamp ts on: +0 .. +5 (the offset tables apply in +1).
+// Both ends, from the timestamp ts on: +0 .. +5 (the offset tables apply in +1). The sketch
+// keeps IPv4 packets; a gateway's body is one stage's work (rmtemu places a run of statements in
+// one stage, as p4c's synthesized action table), so each holds the four stateful ALUs of a stage.
 #define SKETCH(e, md, ts) \
     CELL_AND_BYTE(e, md, 0) CELL_AND_BYTE(e, md, 1) CELL_AND_BYTE(e, md, 2) CELL_AND_BYTE(e, md, 3) \
     md.digest = lds_##e##_digest.get(PACKET); \
