@@ -40,8 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * receiver egress 6..11); rmtemu's placement of the P4 puts the sender in the same ingress
  * stages and the receiver as early as the resources ingress and egress share on tofino1 allow:
  * its six hash functions in egress stage 1 (stage 0 has 8, ingress takes 6), the offset tables in
- * 2, the index in 3, the stateful ALUs in 6, 7 and 8 (ingress takes all four of 3, 4 and 5, and
- * stage 4's map RAMs). Per stage the use is the same apart from the hash bits: the IR declares 8
+ * 2, the index in 3, the stateful ALUs in 6, 7 and 8 (ingress's n/d arrays leave too few of
+ * stage 4's map RAMs, and ingress takes the four stateful ALUs of stage 5). Per stage the use is
+ * the same apart from the hash bits: the IR declares 8
  * hash units of 32 bits at each end (256 bits), its sampling and class hashes too, which the
  * defaults never read, and keeps 32 bits of each row hash; the P4 declares the 6 hashes it reads
  * and takes 13 bits of each row hash (h_r mod C: the IR masks its 32 bits to the same 13), 116
