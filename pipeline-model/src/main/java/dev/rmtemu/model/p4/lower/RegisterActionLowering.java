@@ -1,5 +1,6 @@
 package dev.rmtemu.model.p4.lower;
 
+import dev.rmtemu.model.p4.ast.Argument;
 import dev.rmtemu.model.p4.ast.Declaration;
 import dev.rmtemu.model.p4.ast.Expression;
 import dev.rmtemu.model.p4.ast.Parameter;
@@ -132,6 +133,10 @@ final class RegisterActionLowering {
             }
             return;
         }
+        if (a.target() instanceof Expression.Name n && n.name().equals(rvName) && isPredicateCall(a.value())) {
+            predicateOutput((Expression.Call) a.value(), a, when);
+            return;
+        }
         if (a.target() instanceof Expression.Name n && n.name().equals(rvName)) {
             String from = word(a.value());
             if (from == null) {
@@ -152,6 +157,41 @@ final class RegisterActionLowering {
             return;
         }
         throw new Refusal(a.position(), "a stateful ALU writes only the register value and the return value");
+    }
+
+    /** {@code this.predicate(...)}: TNA's RegisterAction method that returns the ALU's predicate. */
+    private static boolean isPredicateCall(Expression e) {
+        return e instanceof Expression.Call c && c.callee() instanceof Expression.Member m && m.target() instanceof Expression.This
+                && m.member().equals("predicate");
+    }
+
+    /**
+     * {@code rv = this.predicate([cmplo[, cmphi]])}: the output is the predicate of the ALU's two
+     * comparisons, c0 and c1 here (TNA's RegisterAction.predicate, "the 4-bit predicate value",
+     * compiled by bf-p4c mau/stateful_alu.cpp, CreateSaluInstruction). rmtemu's stateful ALU gives
+     * it as the index c0 + 2·c1 of the true combination (model/register/RegisterAction), Tofino as
+     * a one-hot vector; a program that sets rv only on the paths it tests and compares rv with 0
+     * reads the same on both.
+     */
+    private void predicateOutput(Expression.Call call, Statement.Assignment a, int when) {
+        List<Argument> args = call.arguments();
+        if (args.size() > Predicate.CONDITIONS) {
+            throw new Refusal(call.position(), "RegisterAction " + actionName + ": predicate takes at most "
+                    + Predicate.CONDITIONS + " comparisons (cmplo, cmphi)");
+        }
+        for (int k = 0; k < args.size(); k++) {
+            if (condition(args.get(k).value()) != CONDITION_TABLES[k]) {
+                throw new Refusal(args.get(k).position(), "RegisterAction " + actionName + ": predicate's "
+                        + (k == 0 ? "cmplo" : "cmphi") + " must be the ALU's condition c" + k + ", the " + (k == 0 ? "first" : "second")
+                        + " comparison the body tests");
+            }
+        }
+        if (output != null && output != RegisterAction.OutputSource.PREDICATE) {
+            throw new Refusal(a.position(), "RegisterAction " + actionName + ": rv is set from " + output
+                    + " and the predicate; a stateful ALU has one output word");
+        }
+        output = RegisterAction.OutputSource.PREDICATE;
+        outputWhen |= when;
     }
 
     /** "lo" or "hi" when {@code e} names a word of the cell ({@code value}, {@code value.lo}, {@code value.hi}), else null. */
