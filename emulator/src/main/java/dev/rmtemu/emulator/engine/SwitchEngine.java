@@ -83,6 +83,11 @@ public final class SwitchEngine {
     /** drop_ctl bit 2: the deparser makes no mirrored copy of the packet (TNA's drop_ctl: bit 0 drop, bit 2 disable mirroring). */
     static final long DROP_CTL_NO_MIRROR = 0b100;
     public static final String DROP_RECIRCULATION = "recirculation_overflow";
+    /**
+     * Drop cause of a packet the traffic manager holds for, or would queue to, a port whose link
+     * is down ({@link #portDown}): Tofino's TM flushes a down port's queues.
+     */
+    public static final String DROP_PORT_DOWN = "tm_port_down_flush";
 
     /** A control-plane operation applied at a set cycle. */
     @FunctionalInterface
@@ -207,6 +212,11 @@ public final class SwitchEngine {
     private final byte[] mirrorHeaderAside;
     private final long tmCycles;
     private final int causeMirrorSession;
+    /** Per traffic-manager port, whether its link is down (only front-panel ports go down). */
+    private final boolean[] linkDown;
+    /** The port-down drop cause, registered when a port first goes down (-1 until then). */
+    private int causePortDown = -1;
+    private final DequeueInfo flushed = new DequeueInfo();
     private ForwardingTable forwarding;
     private boolean routerTtl;
     private int causeTtl;
@@ -261,6 +271,7 @@ public final class SwitchEngine {
         this.parserCycles = profile.latency().parserCycles();
         this.hasEgress = program.uses(Gress.EGRESS);
         this.tmPorts = frontPorts + profile.pipes();
+        this.linkDown = new boolean[tmPorts];
         this.metrics = new LatencyMetrics(profile.clockHz(), tmPorts, config.port().queues());
         this.parserFree = new long[profile.pipes()];
         this.lanes = new EnqueueLanes();
@@ -403,6 +414,53 @@ public final class SwitchEngine {
         }
         sessionPort[session] = port;
         sessionMaxLength[session] = maxLength;
+    }
+
+    /**
+     * Front-panel port {@code port}'s link goes down, after this cycle's packets: the traffic
+     * manager flushes the packets queued to it (each dropped now as {@value #DROP_PORT_DOWN},
+     * highest queue first, in queue order) and drops as such every packet it would queue to the
+     * port until {@link #portUp}; a packet already on the wire finishes. Arrivals on the port
+     * are still received.
+     *
+     * @return whether the link was up (false: it was already down and nothing changes)
+     */
+    public boolean portDown(int port) {
+        checkPort(port);
+        if (linkDown[port]) {
+            return false;
+        }
+        if (causePortDown < 0) {
+            causePortDown = counters.dropCause(DROP_PORT_DOWN);
+        }
+        linkDown[port] = true;
+        if (tm.portDepthPackets(port) > 0) {
+            while (tm.flushHead(port, flushed) != TrafficManager.NOTHING_DEQUEUED) {
+                drop(flushed.packetHandle(), causePortDown, port, flushed.qid());
+            }
+            timeline.record(now, tm.bufferOccupancyCells());
+            portTimeline(port).record(now, 0);
+        }
+        return true;
+    }
+
+    /**
+     * Front-panel port {@code port}'s link comes up, after this cycle's packets: the traffic
+     * manager queues packets to it again.
+     *
+     * @return whether the link was down (false: it was already up)
+     */
+    public boolean portUp(int port) {
+        checkPort(port);
+        boolean wasDown = linkDown[port];
+        linkDown[port] = false;
+        return wasDown;
+    }
+
+    /** Whether front-panel port {@code port}'s link is down ({@link #portDown}). */
+    public boolean isPortDown(int port) {
+        checkPort(port);
+        return linkDown[port];
     }
 
     /** Hands every learning digest the ingress deparser sends from now on to {@code sink} (null: nobody). */
@@ -1202,6 +1260,10 @@ public final class SwitchEngine {
     }
 
     private void admit(long c, int out, int qid, int slot) {
+        if (linkDown[out]) {
+            drop(slot, causePortDown, out, qid); // the TM flushes what it would queue to a down port
+            return;
+        }
         if (cutThrough && !replicating && !dequeues.pending(out) && tm.canCutThrough(out, c)
                 && nothingElseBeforeDequeue(c, out)) {
             cutThrough(c, out, qid, slot);

@@ -60,8 +60,12 @@ final class ControlCommands {
                 FilterOps::wredSetParams));
         r.put("pktgen_pkt_buffer", new Row("OFFSET HEX", true, PktgenCommands::buffer));
         r.put("pktgen_app_timer", new Row("APP_ID timer_nanosec=NS pkt_len=N [FIELD=VALUE...]", true, PktgenCommands::timer));
+        r.put("pktgen_app_timer_one_shot", new Row("APP_ID timer_nanosec=NS pkt_len=N [FIELD=VALUE...]", true,
+                PktgenCommands::timerOneShot));
         r.put("pktgen_app_port_down", new Row("APP_ID pkt_len=N [FIELD=VALUE...]", true, PktgenCommands::portDownApp));
+        r.put("pktgen_clear_port_down", new Row("PORT", false, PktgenCommands::clearPortDown));
         r.put("port_down", new Row("PORT", false, (ControlCommand.AtLine) PktgenCommands::portDown));
+        r.put("port_up", new Row("PORT", false, PktgenCommands::portUp));
         r.put("pvs_add", new Row("VALUE_SET VALUE[&&&MASK]", false, ControlCommands::valueSetAdd));
         r.put("pvs_clear", new Row("VALUE_SET", false, ControlCommands::valueSetClear));
         return Collections.unmodifiableMap(r);

@@ -91,6 +91,8 @@ public final class TrafficManager {
     private final long[] dequeuedBytes;
     /** dropped[queue * CAUSES + cause.ordinal()]. */
     private final long[] dropped;
+    /** Packets taken off a queue by {@link #flushHead} (its port went down). */
+    private final long[] flushed;
 
     private int bufferCells;
     private long queuedPackets;
@@ -144,6 +146,7 @@ public final class TrafficManager {
         dequeued = new long[totalQueues];
         dequeuedBytes = new long[totalQueues];
         dropped = new long[totalQueues * CAUSES];
+        flushed = new long[totalQueues];
         for (int p = 0; p < nPorts; p++) {
             PortConfig pc = ports.get(p);
             for (int q = 0; q < pc.queues(); q++) {
@@ -422,6 +425,30 @@ public final class TrafficManager {
         }
     }
 
+    /**
+     * The port's link is down: takes the head packet of its highest-numbered non-empty queue off
+     * the port without sending it, as Tofino's traffic manager flushes a down port's queues
+     * (bf_tm_port_all_queues_flush). Its cells are freed and {@code out} describes it (no
+     * serialisation times: the port stays as it was); it counts as flushed, not dequeued.
+     *
+     * @return the queue id it left, or {@link #NOTHING_DEQUEUED} when the port holds nothing
+     */
+    public int flushHead(int port, DequeueInfo out) {
+        checkPort(port);
+        long m = nonEmpty[port];
+        if (m == 0) {
+            return NOTHING_DEQUEUED;
+        }
+        int q = 63 - Long.numberOfLeadingZeros(m);
+        int gq = queueBase[port] + q;
+        pop(port, q, gq, fifos[gq], out);
+        // pop counts a dequeue; a flushed packet never left by the port
+        dequeued[gq]--;
+        dequeuedBytes[gq] -= out.bytes;
+        flushed[gq]++;
+        return q;
+    }
+
     /** An emptied queue leaves the active list and forfeits its deficit (DRR rule). */
     private void drrQueueEmptied(int port, int gq) {
         deficitBytes[gq] = 0;
@@ -682,6 +709,25 @@ public final class TrafficManager {
         return sum;
     }
 
+    /** Packets flushed from {@code port}'s queues because its link went down ({@link #flushHead}). */
+    public long flushedPackets(int port) {
+        checkPort(port);
+        long sum = 0;
+        for (int q = 0; q < queueCount[port]; q++) {
+            sum += flushed[queueBase[port] + q];
+        }
+        return sum;
+    }
+
+    /** Packets flushed anywhere ({@link #flushHead}). */
+    public long totalFlushed() {
+        long sum = 0;
+        for (long f : flushed) {
+            sum += f;
+        }
+        return sum;
+    }
+
     /** Packets (copies) admitted anywhere. */
     public long totalEnqueued() {
         long sum = 0;
@@ -702,7 +748,7 @@ public final class TrafficManager {
 
     /**
      * Packets (copies) offered to the traffic manager: admitted plus dropped. Conservation
-     * holds at every moment: {@code offered = dequeued + dropped + queued}.
+     * holds at every moment: {@code offered = dequeued + dropped + flushed + queued}.
      */
     public long totalOffered() {
         return totalEnqueued() + totalDropped();

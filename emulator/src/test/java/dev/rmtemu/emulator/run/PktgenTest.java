@@ -68,6 +68,7 @@ class PktgenTest {
         Files.writeString(f, "pktgen_pkt_buffer 0 " + TEMPLATE + "\n"
                 + "pktgen_app_timer 2 timer_nanosec=1000 pkt_len=19 packets_per_batch_cfg=1 ipg=100\n"
                 + "pktgen_app_port_down 3 pkt_len=19 batch_count_cfg=1 ibg=50\n"
+                + "pktgen_clear_port_down 7\n"
                 + "at 3000 port_down 7\n");
         SwitchEngine e = new SwitchEngine(SwitchConfig.of(TOFINO1, program(), 100));
         ControlScript.apply(f, e);
@@ -99,6 +100,82 @@ class PktgenTest {
         assertEquals(10, e.counters().packetsIn());
     }
 
+    private static String hex(byte[] a, int from, int n) {
+        StringBuilder b = new StringBuilder();
+        for (int i = from; i < from + n; i++) {
+            b.append(String.format("%02x", a[i] & 0xff));
+        }
+        return b.toString();
+    }
+
+    /**
+     * One-shot timer app 2 (bf-runtime's trigger_timer_one_shot): one batch of three packets,
+     * 10 ns apart, from its expiry at 2,000 ns = cycle 2,440; packet p at ceil((2,000 + 10p) ns):
+     * cycles 2,440, 2,453 (2,452.2) and 2,465 (2,464.4). It fires once, though the trace lasts
+     * to cycle 6,000 (a periodic timer would fire again at 4,880). Each frame that leaves port 5
+     * starts with the 6-byte header (pipe 0 << 3 | app 2; a zero byte; batch 0; packet p) and
+     * the buffer's Ethernet header.
+     */
+    @Test
+    void aOneShotTimerFiresOnceAtItsExpiry(@TempDir Path tmp) throws Exception {
+        Path f = tmp.resolve("oneshot.ctl");
+        Files.writeString(f, "pktgen_pkt_buffer 0 " + TEMPLATE + "\n"
+                + "pktgen_app_timer_one_shot 2 timer_nanosec=2000 pkt_len=19 packets_per_batch_cfg=2 ipg=10 ibg_jitter=0 "
+                + "source_port=68 increment_source_port=false\n");
+        SwitchEngine e = new SwitchEngine(SwitchConfig.of(TOFINO1, program(), 100));
+        ControlScript.apply(f, e);
+        List<String> out = new ArrayList<>();
+        e.onDeparture((cycle, port, slot, pool) -> {
+            if (port == 5) {
+                out.add(pool.arrivalCycle(slot) + " " + hex(pool.frameArray(), pool.frameOffset(slot), 18));
+            }
+        });
+        e.arrive(100, 0, traceFrame());
+        e.arrive(6000, 0, traceFrame());
+        e.drain();
+        assertEquals(List.of(
+                "2440 020000000000" + "020000000005020000000009",
+                "2453 020000000001" + "020000000005020000000009",
+                "2465 020000000002" + "020000000005020000000009"), out);
+        assertEquals(5, e.counters().packetsIn());
+    }
+
+    /**
+     * A port's down transition triggers the port-down apps only when its port-down event was
+     * cleared since it last triggered, and before the first too (bf_pktgen_clear_port_down's
+     * documentation): the downs at 1,000 (never cleared) and 5,000 (not cleared since 3,000) and
+     * the second port_down at 3,500 (the link is already down: no transition) send nothing.
+     */
+    @Test
+    void portDownAppsFireOncePerClearedDownTransition(@TempDir Path tmp) throws Exception {
+        Path f = tmp.resolve("flap.ctl");
+        Files.writeString(f, "pktgen_pkt_buffer 0 " + TEMPLATE + "\n"
+                + "pktgen_app_port_down 3 pkt_len=19\n"
+                + "at 1000 port_down 7\n"
+                + "at 2000 port_up 7\n"
+                + "at 2500 pktgen_clear_port_down 7\n"
+                + "at 3000 port_down 7\n"
+                + "at 3500 port_down 7\n"
+                + "at 4000 port_up 7\n"
+                + "at 5000 port_down 7\n"
+                + "at 5500 port_up 7\n"
+                + "at 5600 pktgen_clear_port_down 7\n"
+                + "at 6000 port_down 7\n");
+        SwitchEngine e = new SwitchEngine(SwitchConfig.of(TOFINO1, program(), 100));
+        ControlScript.apply(f, e);
+        List<Long> arrivals = new ArrayList<>();
+        e.onDeparture((cycle, port, slot, pool) -> {
+            if (port == 5) {
+                arrivals.add(pool.arrivalCycle(slot));
+            }
+        });
+        e.arrive(100, 0, traceFrame());
+        e.arrive(7000, 0, traceFrame());
+        e.drain();
+        assertEquals(List.of(3001L, 6001L), arrivals);
+        assertEquals(true, e.isPortDown(7));
+    }
+
     @Test
     void badGeneratorLinesAreRefusedBeforeTheRun(@TempDir Path tmp) throws Exception {
         String[][] cases = {
@@ -106,13 +183,33 @@ class PktgenTest {
             {"pktgen_app_timer 1 timer_nanosec=1000", "field pkt_len missing"},
             {"pktgen_app_timer 1 timer_nanosec=1000 pkt_len=19 ipq=5", "unknown field 'ipq' (did you mean ipg?)"},
             {"pktgen_app_timer 1 pkt_len=19", "timer_nanosec must be at least 1"},
-            {"pktgen_app_timer 1 timer_nanosec=10 pkt_len=16380 pkt_buffer_offset=10",
-                "pkt_len 16380 from pkt_buffer_offset 10 passes the buffer's end (16384 bytes)"},
+            {"pktgen_app_timer 1 timer_nanosec=10 pkt_len=16370 pkt_buffer_offset=16",
+                "pkt_len 16370 from pkt_buffer_offset 16 passes the buffer's end (16384 bytes)"},
+            // bf_pktgen_app_cfg_t: pkt_buffer_offset "must be 16B aligned"; its legal twin is the line above
+            {"pktgen_app_timer 1 timer_nanosec=10 pkt_len=4 pkt_buffer_offset=8", "pkt_buffer_offset 8 is not 16-byte aligned"},
+            {"pktgen_app_timer_one_shot 1 timer_nanosec=10 pkt_len=4 ipg_jitter=5",
+                "ipg_jitter 5: Tofino's jitter is random; rmtemu is deterministic and takes only 0"},
+            {"pktgen_app_timer_one_shot 1 timer_nanosec=10 pkt_len=4 source_port=3",
+                "source_port 3: generated packets enter on the pipe's generator port (Tofino's 68, rmtemu's 448 + pipe); "
+                    + "another source port is not modelled"},
+            {"pktgen_app_timer 1 timer_nanosec=10 pkt_len=4 increment_source_port=true",
+                "increment_source_port: generated packets enter on the pipe's generator port; a port per packet of a "
+                    + "batch is not modelled"},
+            {"pktgen_app_timer 1 timer_nanosec=10 pkt_len=4 increment_source_port=yes", "increment_source_port 'yes' is not true or false"},
+            {"pktgen_app_timer 1 timer_nanosec=4294967296 pkt_len=4", "timer_nanosec 4294967296 does not fit its 32 bits"},
+            {"pktgen_app_timer_one_shot 1 pkt_len=4", "timer_nanosec must be at least 1"},
+            {"at 5 pktgen_app_timer_one_shot 1 timer_nanosec=10 pkt_len=4",
+                "pktgen_app_timer_one_shot configures the switch before the run: no 'at CYCLE'"},
             {"pktgen_app_timer 1 timer_nanosec=10 pkt_len=1 batch_count_cfg=32 packets_per_batch_cfg=31",
                 "1056 packets a trigger; rmtemu sends at most 1024"},
-            {"pktgen_pkt_buffer 16383 0a0b", "pktgen buffer: 2 bytes at offset 16383 pass its end (16384 bytes)"},
+            {"pktgen_pkt_buffer 16368 000102030405060708090a0b0c0d0e0f10",
+                "pktgen buffer: 17 bytes at offset 16368 pass its end (16384 bytes)"},
+            // bf_pktgen_write_pkt_buffer: the offset "must be 16B aligned"
+            {"pktgen_pkt_buffer 8 0a0b", "pktgen buffer offset 8 is not 16-byte aligned"},
             {"pktgen_pkt_buffer 0 abc", "'abc' is not bytes in hex (an even number of hex digits)"},
             {"port_down 4000", "port 4000 outside 0..63"},
+            {"at 10 port_up 64", "port 64 outside 0..63"},
+            {"pktgen_clear_port_down 7 8", "too many arguments: pktgen_clear_port_down PORT"},
         };
         StageProgram p = program();
         for (String[] c : cases) {
