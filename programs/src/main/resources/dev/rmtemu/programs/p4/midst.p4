@@ -16,13 +16,14 @@
 // header midst_rep_h (EtherType 0x88B6), which egress adds.
 //
 // Ingress                                   Egress
-//  0 row hashes, index and bit position;     0 queue depth (data: record, probe: read),
-//    monitor flag (a returning probe: the       clean pointer
-//    water marks); the probe's depth capped  2 dirty words x r
+//  0 row hashes, index and bit position; an  0 queue depth (data: record, probe: read),
+//    upstream report header goes; monitor      clean pointer
+//    flag (a returning probe: the water      2 dirty words x r
+//    marks); the probe's depth capped
 //  1 epoch, clean pointer; dirty word;       3 counters x r -> v_i
 //    bit mask 1 << pos[1:0]                  4 max(u_i, v_i); a probe: egress cleaning done?
-//  2 mask << pos[3:2]; an upstream report    5 d_i = max - v_i
-//    header goes                             6 min d_i, thresholds capped; cleaner token
+//  2 mask << pos[3:2], gateways on pos[4];  5 d_i = max - v_i
+//    the monitor flag changed?               6 min d_i, thresholds capped; cleaner token
 //  3 mask << pos[4]; the probe's next trip   7 the report header
 //  4 dirty words x r
 //  5 counters x r -> u_i
@@ -437,12 +438,16 @@ control SwitchIngress(inout header_t hdr, inout ingress_metadata_t ig_md,
                 ig_md.monitor = read_monitor.execute(0);
                 ig_md.monitor_old = (bit<1>) ig_md.monitor;
                 hdr.br.monitor = (bit<1>) ig_md.monitor;
+                // no verdict on the water marks: the cap equals the depth
+                ig_md.low_cap = hdr.probe.qdepth;
             }
         } else {
             ig_md.monitor = read_monitor.execute(0);
             ig_md.monitor_old = (bit<1>) ig_md.monitor;
             hdr.br.monitor = (bit<1>) ig_md.monitor;
             hdr.br.counted = (bit<1>) ig_md.monitor;
+            // no verdict on the water marks, whatever probe header a data packet carries
+            ig_md.low_cap = hdr.probe.qdepth;
             ig_tm_md.ucast_egress_port = DATA_PORT;
             hdr.br.idx0 = (counter_index_t) midst_hash0.get(FIVE_TUPLE);
             ig_md.bitpos0 = (bit<5>) midst_hash0.get(FIVE_TUPLE);
