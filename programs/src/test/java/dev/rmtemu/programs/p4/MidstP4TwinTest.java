@@ -56,7 +56,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>The frames are untagged IPv4 with TCP or UDP: the P4 program parses Ethernet, the probe and
  * report headers, IPv4 and the first four bytes of TCP or UDP (the 5-tuple's ports), where the IR
- * twin's default parse graph also reads VLAN tags, IPv6 and ICMP.
+ * twin's default parse graph also reads VLAN tags, IPv6 and ICMP. A flagged packet leaves 12 bytes
+ * longer (the report header): the same departure cycles on port 1 say both flag the same packets.
  */
 class MidstP4TwinTest {
     private static final int FLOWS = 64;
@@ -73,6 +74,8 @@ class MidstP4TwinTest {
         StageProgram ir = new MidstPipeline(MidstConfig.defaults()).program;
         StageProgram p4 = P4Twins.compile("midst.p4");
 
+        assertEquals(29, ir.bridgedBytes(), "the IR's 228 bridged bits");
+        assertEquals(29, p4.bridgedBytes(), "midst_br_h, 228 bits and 4 of padding");
         List<String> irUse = P4Twins.stageUse(ir);
         List<String> p4Use = P4Twins.stageUse(p4);
         assertEquals("ingress stage 0: sram 4, tcam 0, salus 2, hash bits 64, logical tables 2, gateways 0, map rams 4, stats alus 0",
