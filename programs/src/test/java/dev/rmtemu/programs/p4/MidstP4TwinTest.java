@@ -8,7 +8,9 @@ import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.programs.midst.control.MidstSwitch;
 import dev.rmtemu.programs.midst.program.MidstConfig;
+import dev.rmtemu.programs.midst.program.MidstHeaders;
 import dev.rmtemu.programs.midst.program.MidstPipeline;
+import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
 import org.junit.jupiter.api.Test;
 
@@ -56,8 +58,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>The frames are untagged IPv4 with TCP or UDP: the P4 program parses Ethernet, the probe and
  * report headers, IPv4 and the first four bytes of TCP or UDP (the 5-tuple's ports), where the IR
- * twin's default parse graph also reads VLAN tags, IPv6 and ICMP. A flagged packet leaves 12 bytes
- * longer (the report header): the same departure cycles on port 1 say both flag the same packets.
+ * twin's default parse graph also reads VLAN tags, IPv6 and ICMP. Both flag the same packets with the
+ * same flags and loss estimates (the report header egress adds, read from the departing frames).
  */
 class MidstP4TwinTest {
     private static final int FLOWS = 64;
@@ -68,6 +70,8 @@ class MidstP4TwinTest {
     private static final int QUIET_PACKETS = 600;
     private static final int QUIET_GAP_CYCLES = 1_000;
     private static final long PROBE_PERIOD_CYCLES = 2_000;
+    /** Data packets egress flags (heavy loser, bursty flow or both) in the three epochs. */
+    private static final int FLAGGED = 2_163;
 
     @Test
     void theP4MidstCountsMonitorsAndCleansAsTheIrMidst() {
@@ -89,9 +93,13 @@ class MidstP4TwinTest {
         int irIngress = ResourceChecker.check(ir, P4Twins.TOFINO1).pipelineLatencyCycles().get(Gress.INGRESS);
         TargetProfile padded = P4Twins.tofino1WithMinIngress(irIngress);
         List<P4Twins.Arrival> trace = trace();
-        P4Twins.Run a = P4Twins.run(padded, ir, MidstP4TwinTest::probes, trace);
-        P4Twins.Run b = P4Twins.run(padded, p4, MidstP4TwinTest::probes, trace);
+        List<Long> irReports = new ArrayList<>();
+        List<Long> p4Reports = new ArrayList<>();
+        P4Twins.Run a = P4Twins.run(padded, ir, e -> probesAndReports(e, irReports), trace);
+        P4Twins.Run b = P4Twins.run(padded, p4, e -> probesAndReports(e, p4Reports), trace);
         a.assertSameTraffic(b);
+        assertEquals(irReports, p4Reports, "flagged packets (packet, flags, loss estimate) on port 1");
+        assertEquals(FLAGGED, irReports.size() / 3, "flagged packets");
         // every array of the P4 program, which are the IR's but its scratch comparator
         a.assertSameRegisters(b, p4);
         List<String> irArrays = new ArrayList<>();
@@ -126,6 +134,20 @@ class MidstP4TwinTest {
         // on tofino1 itself the P4 program's packets reach the traffic manager 18 cycles earlier: not a shift
         P4Twins.Run c = P4Twins.run(p4, MidstP4TwinTest::probes, trace);
         assertEquals(1_120, c.dropped(), "P4 on tofino1: the monitor flag flips against other data packets");
+    }
+
+    /** Probes, and each packet that leaves port 1 with a report header: its number, flags and loss estimate to {@code out}. */
+    private static void probesAndReports(SwitchEngine e, List<Long> out) {
+        probes(e);
+        e.onDeparture((cycle, port, slot, pool) -> {
+            PacketRecord r = pool.record(slot);
+            int flags = MidstHeaders.reportFlags(r);
+            if (port == MidstConfig.DEFAULT_DATA_PORT && flags >= 0) {
+                out.add(pool.packetNumber(slot));
+                out.add((long) flags);
+                out.add(MidstHeaders.reportLoss(r));
+            }
+        });
     }
 
     /** Pipe 0's packet generator: a fresh probe every {@link #PROBE_PERIOD_CYCLES} while the trace lasts. */

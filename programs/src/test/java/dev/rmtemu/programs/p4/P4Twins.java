@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.p4;
 
+import dev.rmtemu.emulator.engine.DepartureListener;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
@@ -89,10 +90,15 @@ final class P4Twins {
                 PortConfig.strictPriority(40), true));
         control.accept(e);
         List<Long> departures = new ArrayList<>();
+        // a listener the control installed still hears every departure
+        DepartureListener installed = e.departureListener();
         e.onDeparture((cycle, port, slot, pool) -> {
             departures.add(cycle);
             departures.add((long) port);
             departures.add(pool.packetNumber(slot));
+            if (installed != null) {
+                installed.departed(cycle, port, slot, pool);
+            }
         });
         long base = e.now() + 1;
         for (Arrival a : arrivals) {
