@@ -2,6 +2,11 @@ package dev.rmtemu.programs.p4;
 
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.check.StageUsage;
+import dev.rmtemu.model.compiler.ProgramCompiler;
+import dev.rmtemu.model.p4.lower.P4Programs;
+import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
@@ -35,14 +40,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * bits of padding, as the IR's 228 bridged bits round up to): emitted first by the ingress
  * deparser, extracted first by the egress parser, and never on the wire.
  *
- * <p>Resources: the same per-stage use (the P4 placement puts the sketches where MidstPipeline puts
- * them by hand, with {@code @stage} on the egress arrays so that egress keeps its state out of
- * the physical stages ingress fills, as the IR's comment says), except ingress stage 0: the IR
+ * <p>Resources: the same per-stage memories, stateful ALUs, hash bits and logical tables (the P4
+ * placement puts the sketches where MidstPipeline puts them by hand, with {@code @stage} on the
+ * egress arrays so that egress keeps its state out of the physical stages ingress fills, as the
+ * IR's comment says), except ingress stage 0: the IR
  * compares a returning probe's depth with the water marks on a second stateful ALU, on the scratch
  * array {@code midst_depth_cmp} whose predicate output is the verdict (2 more RAMs, 1 more stateful
  * ALU and logical table); rmtemu's P4 front end has no {@code RegisterAction.predicate()}, so the P4
  * program caps the depth with two VLIW instructions instead (min(depth, h) == h, max(depth, l) !=
  * depth), and the IR's scratch cell is never written.
+ *
+ * Gateways differ: 34 in ingress and 28 in egress for the IR, 41 and 46 for P4. The IR evaluates
+ * each condition in the stage it is written for; rmtemu's placement puts a gateway in the earliest
+ * stage its condition allows and evaluates it again in every later stage where an element it
+ * controls sits (PlacedStages.project): the four {@code if (hdr.br.counted == 1)} around egress's
+ * dirty words, counters and differences are placed in egress stage 0 (the bridged bit is there
+ * from the start) and repeat in each stage up to the one they gate (2 to 5). The placement fits (at most 13 gateways in a stage
+ * of a gress, 16 per physical stage), and the program's behaviour is the same; the P4 program
+ * tests the position's high bits through a copy made in stage 1 so that those gateways sit in
+ * stage 2, as the IR's do, where placing them in stage 1 would leave egress no gateway there.
  *
  * <p>Latency: egress is 160 cycles in both (tofino1's minimum; neither reaches it). Ingress takes
  * 156 cycles in the IR and 138 in P4: MidstPipeline declares each hand-placed stage
@@ -89,6 +105,11 @@ class MidstP4TwinTest {
         assertEquals(irUse.subList(1, irUse.size() - 1), p4Use.subList(1, p4Use.size() - 1), "every other stage's use");
         assertEquals("latency {INGRESS=156, EGRESS=160}", irUse.get(irUse.size() - 1), "stages 0-6 declared match-dependent");
         assertEquals("latency {INGRESS=138, EGRESS=160}", p4Use.get(p4Use.size() - 1), "stage 6 action-dependent");
+
+        assertEquals(List.of(34, 28), gateways(ProgramCompiler.compile(ir, P4Twins.TOFINO1).requireAccepted().resources()),
+                "the IR's gateways, ingress and egress");
+        assertEquals(List.of(41, 46), gateways(ProgramCompiler.compile(P4Programs.text("midst.p4", P4Twins.source("midst.p4"),
+                PreprocessorOptions.defaults()).require(), P4Twins.TOFINO1).requireAccepted().resources()), "P4's gateways");
 
         int irIngress = ResourceChecker.check(ir, P4Twins.TOFINO1).pipelineLatencyCycles().get(Gress.INGRESS);
         TargetProfile padded = P4Twins.tofino1WithMinIngress(irIngress);
@@ -148,6 +169,20 @@ class MidstP4TwinTest {
                 out.add(MidstHeaders.reportLoss(r));
             }
         });
+    }
+
+    /** Gateways of each gress over all its stages (a gateway evaluated in several stages counts in each). */
+    private static List<Integer> gateways(ResourceReport r) {
+        int in = 0;
+        int eg = 0;
+        for (StageUsage u : r.stages()) {
+            if (u.gress() == Gress.INGRESS) {
+                in += u.gateways();
+            } else {
+                eg += u.gateways();
+            }
+        }
+        return List.of(in, eg);
     }
 
     /** Pipe 0's packet generator: a fresh probe every {@link #PROBE_PERIOD_CYCLES} while the trace lasts. */
