@@ -27,14 +27,28 @@ final class BridgedHeaders {
     private BridgedHeaders() {
     }
 
-    /** Headers the egress graph extracts and the ingress graph does not, in the egress graph's state order. */
+    /**
+     * Headers the egress graph extracts, and the ingress graph does not, ahead of everything else:
+     * from its start state along single transitions, before any header the ingress graph extracts.
+     * One extracted later is not bridged metadata (the egress parser is then refused for parsing
+     * differently from the ingress parser).
+     */
     static List<String> find(ParseGraph ingress, ParseGraph egress) {
         Set<String> parsed = extracted(ingress);
         Set<String> bridged = new LinkedHashSet<>();
-        for (String h : extracted(egress)) {
-            if (!parsed.contains(h)) {
-                bridged.add(h);
+        String s = egress.states().isEmpty() ? "accept" : egress.states().get(0).name();
+        for (int hops = 0; hops < egress.states().size() && !s.equals("accept") && !s.equals("reject"); hops++) {
+            ParseState st = egress.states().get(egress.stateIndex(s));
+            for (ParseState.Op op : st.ops()) {
+                if (!(op instanceof ParseState.Extract e) || parsed.contains(e.header())) {
+                    return List.copyOf(bridged);
+                }
+                bridged.add(e.header());
             }
+            if (st.selects() || st.branches().size() != 1) {
+                break;
+            }
+            s = st.branches().get(0).next();
         }
         return List.copyOf(bridged);
     }

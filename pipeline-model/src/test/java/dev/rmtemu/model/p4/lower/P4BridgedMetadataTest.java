@@ -66,6 +66,37 @@ class P4BridgedMetadataTest {
                         + " SwitchIngressDeparser does not emit (bridged metadata must be emitted by ingress)");
     }
 
+    /** Bridged metadata is the first thing the egress parser reads: extracted after Ethernet, it is another parse. */
+    @Test
+    void theEgressParserExtractsItFirst() {
+        String src = base().replace("""
+                        pkt.extract(eg_intr_md);
+                        pkt.extract(hdr.br);
+                        transition parse_ethernet;
+                    }
+                    state parse_ethernet {
+                        pkt.extract(hdr.ethernet);
+                        transition accept;
+                    }
+                    """.indent(4), """
+                        pkt.extract(eg_intr_md);
+                        transition parse_ethernet;
+                    }
+                    state parse_ethernet {
+                        pkt.extract(hdr.ethernet);
+                        pkt.extract(hdr.br);
+                        transition accept;
+                    }
+                    """.indent(4));
+        assertTrue(src.contains("pkt.extract(hdr.ethernet);\n        pkt.extract(hdr.br);"), "the variant");
+        int offset = src.indexOf("parser SwitchEgressParser");
+        int line = 1 + (int) src.substring(0, offset).chars().filter(ch -> ch == '\n').count();
+        P4Programs.Result r = P4Programs.text(FILE, src, PreprocessorOptions.defaults());
+        assertEquals(List.of(FILE + ":" + line + ":1: egress parser SwitchEgressParser parses differently from the ingress parser;"
+                + " rmtemu parses a frame once, so egress must parse the same headers the same way (or none)"),
+                r.errors().stream().map(Diagnostic::line).toList());
+    }
+
     /** The base program with the first {@code from} replaced by {@code to} is refused with one message at {@code at}. */
     private static void assertRefused(String from, String to, String at, String message) {
         String src = base();
