@@ -11,6 +11,7 @@ import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
+import dev.rmtemu.programs.midst.program.MidstPipeline;
 import dev.rmtemu.traces.PackedRecords;
 import dev.rmtemu.traces.PacketRecord;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -34,9 +35,11 @@ import java.util.Set;
  * packets per second. The twins are {@code counter}, {@code l2fwd} (its table holds the first
  * {@value #L2_ENTRIES} destination MACs of the trace, each to a port; the others miss and are
  * dropped), {@code hashpipe} with key=srcip, {@code lossradar} with its defaults (both meters,
- * its ACL empty: every packet is metered twice, 31 stateful ALUs a packet) and {@code lds} with
- * its defaults (sender in ingress, receiver in egress: 6 CRC-32s and 12 stateful ALUs at each end;
- * the P4 form sketches IPv4 packets only, the IR hashes the zeros of the others).
+ * its ACL empty: every packet is metered twice, 31 stateful ALUs a packet), {@code midst} with its
+ * defaults, monitoring held on in every pipe (as {@code register_write midst_monitor 0 1} holds it: no
+ * probes, every packet counted in S_in and S_out and bridged, 29 bytes, through the traffic manager)
+ * and {@code lds} with its defaults (sender in ingress, receiver in egress: 6 CRC-32s and 12 stateful
+ * ALUs at each end; the P4 form sketches IPv4 packets only, the IR hashes the zeros of the others).
  * Run: {@code java -jar bench/target/benchmarks.jar P4Twin -f 1 -wi 3 -i 5}.
  */
 public class P4TwinBenchmark extends EngineBenchmark {
@@ -46,7 +49,7 @@ public class P4TwinBenchmark extends EngineBenchmark {
     /** l2fwd entries installed (its table's default size). */
     static final int L2_ENTRIES = L2FwdProgram.DEFAULT_ENTRIES;
 
-    @Param({"counter", "l2fwd", "hashpipe", "lossradar", "lds"})
+    @Param({"counter", "l2fwd", "hashpipe", "lossradar", "midst", "lds"})
     public String program;
 
     @Param({"ir", "p4"})
@@ -80,6 +83,11 @@ public class P4TwinBenchmark extends EngineBenchmark {
         if (program.equals("l2fwd")) {
             for (int i = 0; i < macs.length; i++) {
                 engine.state().addExact("l2_fwd", new long[] {macs[i]}, L2FwdProgram.ACTION_FORWARD, 1 + i % 32);
+            }
+        }
+        if (program.equals("midst")) {
+            for (int pipe = 0; pipe < profile.pipes(); pipe++) {
+                engine.state().writeRegister(pipe, MidstPipeline.MONITOR, 0, 1, 0);
             }
         }
     }

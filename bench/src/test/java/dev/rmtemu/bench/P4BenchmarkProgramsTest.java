@@ -28,7 +28,7 @@ class P4BenchmarkProgramsTest {
     @Test
     void everyP4TwinIsOnTheClassPath() throws NoSuchFieldException {
         String[] programs = P4TwinBenchmark.class.getField("program").getAnnotation(Param.class).value();
-        assertEquals(4, programs.length, "counter, l2fwd, hashpipe, lossradar");
+        assertEquals(6, programs.length, "counter, l2fwd, hashpipe, lossradar, midst, lds");
         for (String name : programs) {
             assertTrue(P4TwinBenchmark.source(name + ".p4").contains("Switch(pipe) main;"), name);
         }

@@ -1,5 +1,6 @@
 package dev.rmtemu.programs.p4;
 
+import dev.rmtemu.emulator.engine.DepartureListener;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
 import dev.rmtemu.emulator.tm.PortConfig;
@@ -11,6 +12,7 @@ import dev.rmtemu.model.p4.lower.P4Programs;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
@@ -79,14 +81,24 @@ final class P4Twins {
 
     /** Replays {@code arrivals} (cycle, port, record) on a fresh tofino1 switch running {@code p}. */
     static Run run(StageProgram p, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
-        SwitchEngine e = new SwitchEngine(new SwitchConfig(TOFINO1, p, SwitchConfig.defaultPorts(TOFINO1),
+        return run(TOFINO1, p, control, arrivals);
+    }
+
+    /** As {@link #run(StageProgram, Consumer, List)} on {@code profile} (tofino1 or a variant of it). */
+    static Run run(TargetProfile profile, StageProgram p, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
+        SwitchEngine e = new SwitchEngine(new SwitchConfig(profile, p, SwitchConfig.defaultPorts(profile),
                 PortConfig.strictPriority(40), true));
         control.accept(e);
         List<Long> departures = new ArrayList<>();
+        // a listener the control installed still hears every departure
+        DepartureListener installed = e.departureListener();
         e.onDeparture((cycle, port, slot, pool) -> {
             departures.add(cycle);
             departures.add((long) port);
             departures.add(pool.packetNumber(slot));
+            if (installed != null) {
+                installed.departed(cycle, port, slot, pool);
+            }
         });
         long base = e.now() + 1;
         for (Arrival a : arrivals) {
@@ -94,6 +106,20 @@ final class P4Twins {
         }
         e.drain();
         return new Run(e, departures, e.counters().droppedTotal());
+    }
+
+    /** tofino1 with an ingress pipeline of at least {@code cycles} cycles (as its egress takes at least 160). */
+    static TargetProfile tofino1WithMinIngress(int cycles) {
+        TargetProfile t = TOFINO1;
+        StageLatencyModel l = t.latency();
+        StageLatencyModel padded = new StageLatencyModel(l.matchStageCycles(), l.statefulAluCycles(), l.tcamCycles(),
+                l.actionDependentCycles(), l.concurrentCycles(), cycles, l.minEgressCycles(), l.parserCycles(),
+                l.deparserCycles(), l.trafficManagerCycles());
+        return new TargetProfile(t.name(), t.description(), t.stagesPerGress(), t.pipes(), t.portsPerPipe(), t.clockHz(),
+                t.sram(), t.tcam(), t.statefulAlusPerStage(), t.registerWordBits(), t.registerCellWidths(),
+                t.saluMaxConditions(), t.saluMaxBranchesPerWord(), t.templates(), t.hashFunctionsPerStage(),
+                t.hashBitsPerFunction(), t.logicalTablesPerStage(), t.phvContainers(), padded, t.tmBufferBytes(),
+                t.tmCellBytes(), t.recirculationGbps(), t.exactEntryOverheadBits(), t.fullArithmetic(), t.mau(), t.parser());
     }
 
     /** A packet arriving at a port, {@code cycle} cycles after the switch starts. */

@@ -87,10 +87,15 @@ public final class P4Lowering {
             if (ingressLowered != null) {
                 digests.resubmitParsedInto(ingressLowered.resubmitHeader());
             }
-            Emits emits = guarded(refusals, () -> deparser(headers, deparser, digests));
+            List<String> bridged = graph == null ? List.of() : bridged(ingressStruct, headers, graph, egressParser);
+            Emits emits = guarded(refusals, () -> {
+                Emits all = deparser(headers, deparser, digests);
+                return new Emits(BridgedHeaders.ingressEmits(all.emit(), bridged, deparser.position(), deparser.name()), all.updates());
+            });
             b.parser(emits == null ? new ParserSpec(usable, allHeaders(headers), List.of())
                     : new ParserSpec(usable, emits.emit(), emits.updates()));
             Map<String, Field> fields = new HashMap<>();
+            BridgedHeaders.declare(b, headers, bridged, fields);
             guarded(refusals, () -> {
                 ControlLowering.lower(b, Gress.INGRESS, types, headers, ingress, fields, refusals, randomSeed);
                 return null;
@@ -103,7 +108,7 @@ public final class P4Lowering {
                 });
             }
             guarded(refusals, () -> {
-                egress(b, ingressStruct, headers, graph, emits, egressParser, egress, egressDeparser, fields, refusals);
+                egress(b, ingressStruct, headers, graph, emits, egressParser, egress, egressDeparser, fields, refusals, bridged);
                 return null;
             });
             if (!refusals.isEmpty()) {
@@ -175,7 +180,7 @@ public final class P4Lowering {
      */
     private void egress(ProgramBuilder b, Declaration.StructLike ingressStruct, Headers ingressHeaders, ParseGraph ingressGraph, Emits ingressEmits,
                         Declaration.Parser parser, Declaration.Control control, Declaration.Control deparser,
-                        Map<String, Field> fields, List<Refusal> refusals) {
+                        Map<String, Field> fields, List<Refusal> refusals, List<String> bridged) {
         Declaration.StructLike struct = headersStruct(parser, "egress");
         DeparserExterns mirrors = externs(deparser, Gress.EGRESS);
         Headers headers;
@@ -189,11 +194,12 @@ public final class P4Lowering {
         } else if (struct.name().equals(ingressStruct.name())) {
             headers = ingressHeaders;
             ParseGraph g = ParserLowering.lower(types, headers, parser, "egress");
-            if (ingressGraph != null && !SameParse.same(ingressGraph, g)) {
+            if (ingressGraph != null && !SameParse.same(ingressGraph, g, bridged)) {
                 throw new Refusal(parser.position(), "egress parser " + parser.name() + " parses differently from the ingress parser;"
                         + " rmtemu parses a frame once, so egress must parse the same headers the same way (or none)");
             }
             Emits e = deparser(headers, deparser, mirrors);
+            BridgedHeaders.checkEgressEmits(e.emit(), bridged, deparser.position(), deparser.name());
             if (ingressEmits != null && (!e.emit().equals(ingressEmits.emit()) || !e.updates().equals(ingressEmits.updates()))) {
                 throw new Refusal(deparser.position(), "egress deparser " + deparser.name() + " emits differently from the ingress"
                         + " deparser; rmtemu has one deparser, so both must emit the same headers in the same order with the same checksums");
@@ -208,6 +214,24 @@ public final class P4Lowering {
         }
         List<Parameter> cp = control.type().parameters();
         mirrors.finish(b, headers, fields, cp.get(1).name(), types.structLike(cp.get(1).type()));
+    }
+
+    /**
+     * The bridged headers ({@link BridgedHeaders}): those the egress parser extracts and the ingress
+     * parser does not, when egress parses into the ingress headers struct (none otherwise, or when
+     * the egress parser is refused: {@link #egress} reports that).
+     */
+    private List<String> bridged(Declaration.StructLike ingressStruct, Headers headers, ParseGraph ingressGraph,
+                                 Declaration.Parser egressParser) {
+        try {
+            Declaration.StructLike struct = headersStruct(egressParser, "egress");
+            if (!struct.name().equals(ingressStruct.name())) {
+                return List.of();
+            }
+            return BridgedHeaders.find(ingressGraph, ParserLowering.lower(types, headers, egressParser, "egress"));
+        } catch (Refusal r) {
+            return List.of();
+        }
     }
 
     /** The digests and mirrors of a deparser {@code (packet_out, inout H hdr, in M meta, in dprsr_md)} of {@code gress}. */

@@ -3,7 +3,9 @@ package dev.rmtemu.model.p4.lower;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParseState;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -18,16 +20,38 @@ final class SameParse {
     }
 
     static boolean same(ParseGraph a, ParseGraph b) {
-        return same(a, start(a), b, start(b), new HashSet<>());
+        return same(a, b, List.of());
+    }
+
+    /**
+     * As {@link #same(ParseGraph, ParseGraph)}, {@code b}'s extracts of the {@code bridged} headers
+     * (TNA's bridged metadata, which only the egress parser reads) left out.
+     */
+    static boolean same(ParseGraph a, ParseGraph b, List<String> bridged) {
+        return same(a, start(a), b, start(b), new HashSet<>(), bridged);
+    }
+
+    /** The state's operations without extracts of the {@code bridged} headers. */
+    private static List<ParseState.Op> ops(ParseState s, List<String> bridged) {
+        if (bridged.isEmpty()) {
+            return s.ops();
+        }
+        List<ParseState.Op> ops = new ArrayList<>();
+        for (ParseState.Op op : s.ops()) {
+            if (!(op instanceof ParseState.Extract e && bridged.contains(e.header()))) {
+                ops.add(op);
+            }
+        }
+        return ops;
     }
 
     private static String start(ParseGraph g) {
         return g.states().isEmpty() ? "accept" : g.states().get(0).name();
     }
 
-    private static boolean same(ParseGraph a, String sa, ParseGraph b, String sb, Set<String> seen) {
-        sa = through(a, sa);
-        sb = through(b, sb);
+    private static boolean same(ParseGraph a, String sa, ParseGraph b, String sb, Set<String> seen, List<String> bridged) {
+        sa = through(a, sa, List.of());
+        sb = through(b, sb, bridged);
         boolean terminalA = sa.equals("accept") || sa.equals("reject");
         boolean terminalB = sb.equals("accept") || sb.equals("reject");
         if (terminalA || terminalB) {
@@ -38,13 +62,13 @@ final class SameParse {
         }
         ParseState x = a.states().get(a.stateIndex(sa));
         ParseState y = b.states().get(b.stateIndex(sb));
-        if (!x.ops().equals(y.ops()) || !x.keys().equals(y.keys()) || x.branches().size() != y.branches().size()) {
+        if (!x.ops().equals(ops(y, bridged)) || !x.keys().equals(y.keys()) || x.branches().size() != y.branches().size()) {
             return false;
         }
         for (int i = 0; i < x.branches().size(); i++) {
             ParseState.Branch bx = x.branches().get(i);
             ParseState.Branch by = y.branches().get(i);
-            if (!bx.sets().equals(by.sets()) || !same(a, bx.next(), b, by.next(), seen)) {
+            if (!bx.sets().equals(by.sets()) || !same(a, bx.next(), b, by.next(), seen, bridged)) {
                 return false;
             }
         }
@@ -52,13 +76,13 @@ final class SameParse {
     }
 
     /** The first state from {@code s} that does something (not a plain transition without operations). */
-    private static String through(ParseGraph g, String s) {
+    private static String through(ParseGraph g, String s, List<String> bridged) {
         for (int hops = 0; hops <= g.states().size(); hops++) {
             if (s.equals("accept") || s.equals("reject")) {
                 return s;
             }
             ParseState st = g.states().get(g.stateIndex(s));
-            if (!st.ops().isEmpty() || st.selects()) {
+            if (!ops(st, bridged).isEmpty() || st.selects()) {
                 return s;
             }
             s = st.branches().get(0).next();
