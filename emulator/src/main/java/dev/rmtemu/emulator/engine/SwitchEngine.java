@@ -205,7 +205,10 @@ public final class SwitchEngine {
     private int causeTtl;
     private long nextPacketNumber;
     private boolean replicating;
-    /** Whether a packet finding its port empty and idle skips its queue ({@link #cutThrough(boolean)}). */
+    /**
+     * Whether a packet finding its port empty skips its queue when its dequeue would be the next
+     * event ({@link #cutThrough(boolean)}).
+     */
     private boolean cutThrough = true;
     private long cutThroughPackets;
     private boolean draining;
@@ -1185,7 +1188,7 @@ public final class SwitchEngine {
     }
 
     /**
-     * Turns the cut-through of {@link #cutThrough(long, int, int, int)} off or on (on by default):
+     * Turns the cut-through of {@link #cutThrough(long, long, int, int, int)} off or on (on by default):
      * the outputs are the same either way, which the tests hold by comparing both.
      */
     public void cutThrough(boolean on) {
