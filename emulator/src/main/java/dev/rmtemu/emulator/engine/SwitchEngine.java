@@ -222,7 +222,10 @@ public final class SwitchEngine {
     private int causeTtl;
     private long nextPacketNumber;
     private boolean replicating;
-    /** Whether a packet finding its port empty and idle skips its queue ({@link #cutThrough(boolean)}). */
+    /**
+     * Whether a packet finding its port empty skips its queue when its dequeue would be the next
+     * event ({@link #cutThrough(boolean)}).
+     */
     private boolean cutThrough = true;
     private long cutThroughPackets;
     private boolean draining;
@@ -706,6 +709,27 @@ public final class SwitchEngine {
      * calendar (DEQUEUE phase) and the heap (every other phase).
      */
     public void runUntil(long cycle, int phase) {
+        long outerCycle = limitCycle;
+        int outerPhase = limitPhase;
+        limitCycle = cycle;
+        limitPhase = phase;
+        try {
+            runEvents(cycle, phase);
+        } finally {
+            limitCycle = outerCycle;
+            limitPhase = outerPhase;
+        }
+    }
+
+    /**
+     * The bound of the {@link #runUntil} running: every event ordered before (limitCycle,
+     * limitPhase) runs in it, so a cut-through may run a dequeue that comes before the bound
+     * with nothing else between (nothing runs before the first call: an empty bound).
+     */
+    private long limitCycle = Long.MIN_VALUE;
+    private int limitPhase;
+
+    private void runEvents(long cycle, int phase) {
         while (true) {
             if (--eventsToStopCheck == 0) {
                 checkStop();
@@ -1264,10 +1288,12 @@ public final class SwitchEngine {
             drop(slot, causePortDown, out, qid); // the TM flushes what it would queue to a down port
             return;
         }
-        if (cutThrough && !replicating && !dequeues.pending(out) && tm.canCutThrough(out, c)
-                && nothingElseBeforeDequeue(c, out)) {
-            cutThrough(c, out, qid, slot);
-            return;
+        if (cutThrough && !replicating && !dequeues.pending(out)) {
+            long d = tm.cutThroughCycle(out, c);
+            if (d >= 0 && beforeLimit(d) && nothingElseBeforeDequeue(d, out)) {
+                cutThrough(c, d, out, qid, slot);
+                return;
+            }
         }
         // a program's bridged header rides through the buffer (not the wire): it costs cells
         int code = tm.enqueue(c, out, qid, slot, pool.record(slot).wireLength(), bridgedBytes);
@@ -1289,14 +1315,14 @@ public final class SwitchEngine {
     }
 
     /**
-     * A packet that finds its port empty and idle, its dequeue the very next event: admitted and
-     * sent at once, with the timing, counts and timeline samples that enqueue then dequeue at
-     * cycle c give (the timelines see it queued for that cycle), without passing through its
-     * queue or the dequeue calendar.
+     * A packet that finds its port empty, its dequeue at cycle d (once the port is free) the
+     * very next event of the running {@link #runUntil}: admitted at c and sent at d at once, with
+     * the timing, counts and timeline samples that enqueue at c then dequeue at d give (the
+     * timelines see it queued at c), without passing through its queue or the dequeue calendar.
      */
-    private void cutThrough(long c, int out, int qid, int slot) {
+    private void cutThrough(long c, long d, int out, int qid, int slot) {
         int bytes = pool.record(slot).wireLength();
-        int code = tm.cutThrough(c, out, qid, slot, bytes, bridgedBytes, dq);
+        int code = tm.cutThrough(c, d, out, qid, slot, bytes, bridgedBytes, dq);
         if (code != DropCause.ADMITTED) {
             drop(slot, out >= frontPorts ? causeRecirc : causeTm[code], out < frontPorts ? out : PacketTap.NO_PORT, qid);
             return;
@@ -1305,11 +1331,17 @@ public final class SwitchEngine {
         int cells = tm.cellsFor(bytes + bridgedBytes);
         timeline.record(c, tm.bufferOccupancyCells() + cells);
         portTimeline(out).record(c, tm.portDepthCells(out) + cells);
+        now = d; // the dequeue's event time (a drop in egress is counted then)
         egress(out, slot);
     }
 
+    /** True when an event at (d, DEQUEUE) runs in the running {@link #runUntil}. */
+    private boolean beforeLimit(long d) {
+        return d < limitCycle || d == limitCycle && EventQueue.Phase.DEQUEUE < limitPhase;
+    }
+
     /**
-     * Turns the cut-through of {@link #cutThrough(long, int, int, int)} off or on (on by default):
+     * Turns the cut-through of {@link #cutThrough(long, long, int, int, int)} off or on (on by default):
      * the outputs are the same either way, which the tests hold by comparing both.
      */
     public void cutThrough(boolean on) {
@@ -1321,15 +1353,20 @@ public final class SwitchEngine {
         return cutThroughPackets;
     }
 
-    /** True when no other event of cycle c runs before port {@code out}'s dequeue (DEQUEUE phase, lower ports first). */
-    private boolean nothingElseBeforeDequeue(long c, int out) {
-        if (lanes.headCycle() == c) {
+    /**
+     * True when no other event runs before port {@code out}'s dequeue at cycle d (DEQUEUE phase,
+     * lower ports first), the current event's cycle being at most d.
+     */
+    private boolean nothingElseBeforeDequeue(long d, int out) {
+        if (lanes.headCycle() <= d) {
             return false;
         }
-        if (dequeues.headCycle() == c && dequeues.headPort() < out) {
+        long dc = dequeues.headCycle();
+        if (dc < d || dc == d && dequeues.headPort() < out) {
             return false;
         }
-        return events.peekCycle() > c || events.peekPhase() > EventQueue.Phase.DEQUEUE;
+        long hc = events.peekCycle();
+        return hc > d || hc == d && events.peekPhase() > EventQueue.Phase.DEQUEUE;
     }
 
     private void dequeue(long c, int out) {

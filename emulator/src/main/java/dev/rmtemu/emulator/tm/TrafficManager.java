@@ -293,6 +293,22 @@ public final class TrafficManager {
     }
 
     /**
+     * The cycle at which a packet offered to {@code port} at {@code cycle} would be dequeued if
+     * nothing else reached the port first: the later of {@code cycle} and the port's free instant
+     * rounded up; -1 when the port holds packets, schedules by DRR (see {@link #canCutThrough})
+     * or dequeued after {@code cycle}. {@link #cutThrough(long, long, int, int, int, int, int, DequeueInfo)}
+     * may then stand for the enqueue at {@code cycle} and the dequeue at the cycle returned.
+     */
+    public long cutThroughCycle(int port, long cycle) {
+        checkPort(port);
+        if (portPackets[port] != 0 || drr[port] || cycle < lastDequeueCycle[port]) {
+            return -1;
+        }
+        long free = freeRemainder[port] == 0 ? freeCycle[port] : freeCycle[port] + 1;
+        return Math.max(cycle, free);
+    }
+
+    /**
      * Cut-through: offers a packet to a port for which {@link #canCutThrough} holds and, if it
      * is admitted, starts serialising it at once, exactly as
      * {@code enqueue(cycle, port, qid, handle, bytes, extra)} followed by
@@ -305,14 +321,34 @@ public final class TrafficManager {
      */
     public int cutThrough(long cycle, int port, int qid, int packetHandle, int bytes, int extraBufferBytes,
                           DequeueInfo out) {
+        if (!canCutThrough(port, cycle)) {
+            throw new IllegalStateException("cut-through at cycle " + cycle + " on port " + port
+                    + ", which is busy or holds packets");
+        }
+        return cutThrough(cycle, cycle, port, qid, packetHandle, bytes, extraBufferBytes, out);
+    }
+
+    /**
+     * Cut-through to a port still serialising: a packet offered at {@code cycle} to a port that
+     * holds no packet, and dequeued at {@code dequeueCycle} ({@link #cutThroughCycle}), nothing
+     * having reached the port in between. Exactly {@code enqueue(cycle, ...)} followed by
+     * {@code dequeue(dequeueCycle, ...)}: the admission at {@code cycle}, then the start at the
+     * port's exact free instant or at {@code dequeueCycle}, the same counters and {@code out},
+     * without the FIFO.
+     *
+     * @return {@link DropCause#ADMITTED} (0) with {@code out} filled, or the drop cause's code
+     * @throws IllegalStateException if {@code dequeueCycle} is not {@link #cutThroughCycle}'s (an engine bug)
+     */
+    public int cutThrough(long cycle, long dequeueCycle, int port, int qid, int packetHandle, int bytes,
+                          int extraBufferBytes, DequeueInfo out) {
         int gq = queueIndex(port, qid);
         checkBytes(bytes);
         if (extraBufferBytes < 0) {
             throw new IllegalArgumentException("extra buffer bytes " + extraBufferBytes + " < 0");
         }
-        if (!canCutThrough(port, cycle)) {
+        if (dequeueCycle < 0 || dequeueCycle != cutThroughCycle(port, cycle)) {
             throw new IllegalStateException("cut-through at cycle " + cycle + " on port " + port
-                    + ", which is busy or holds packets");
+                    + " dequeued at " + dequeueCycle + ": the port holds packets or is free at another cycle");
         }
         int cause = refusal(cycle, port, gq, cellsFor(bytes + extraBufferBytes));
         if (cause >= 0) {
@@ -321,8 +357,8 @@ public final class TrafficManager {
         }
         lastEnqueueCycle[gq] = cycle;
         enqueued[gq]++;
-        serialise(port, cycle, cycle, bytes, out);
-        lastDequeueCycle[port] = cycle;
+        serialise(port, dequeueCycle, cycle, bytes, out);
+        lastDequeueCycle[port] = dequeueCycle;
         dequeued[gq]++;
         dequeuedBytes[gq] += bytes;
         out.packetHandle = packetHandle;

@@ -55,6 +55,60 @@ class CutThroughTest {
     }
 
     @Test
+    void aPacketToAnEmptyBusyPortStartsAsEnqueueThenTheLaterDequeueWouldStartIt() {
+        // offered while the port still serialises its previous packet: admitted at c, sent at the free cycle d
+        TrafficManager queued = tm(40, PortConfig.DEFAULT_QUEUE_LIMIT_CELLS);
+        TrafficManager cut = tm(40, PortConfig.DEFAULT_QUEUE_LIMIT_CELLS);
+        DequeueInfo a = new DequeueInfo();
+        DequeueInfo b = new DequeueInfo();
+        SplitMix64 random = new SplitMix64(35);
+        long cycle = 0;
+        long lastDequeue = 0;
+        int waited = 0;
+        for (int handle = 1; handle <= 2000; handle++) {
+            int bytes = 64 + random.nextInt(1437);
+            int qid = random.nextInt(8);
+            // from 200 cycles before the port is free to 200 after it (never before the last dequeue: one timeline)
+            cycle = Math.max(lastDequeue, queued.portFreeCycle(1) - 200 + random.nextInt(400));
+            long d = cut.cutThroughCycle(1, cycle);
+            assertEquals(Math.max(cycle, queued.portFreeCycle(1)), d);
+            assertEquals(0, queued.enqueue(cycle, 1, qid, handle, bytes, 3));
+            assertEquals(d, queued.nextDequeueCycle(1));
+            assertEquals(qid, queued.dequeue(d, 1, a));
+            assertEquals(0, cut.cutThrough(cycle, d, 1, qid, handle, bytes, 3, b));
+            assertEquals(a.toString(), b.toString());
+            assertEquals(queued.portFreeCycleFloor(1), cut.portFreeCycleFloor(1));
+            assertEquals(queued.portFreeCycleRemainder(1), cut.portFreeCycleRemainder(1));
+            assertEquals(0, cut.bufferOccupancyCells());
+            if (d > cycle) {
+                waited++;
+            }
+            lastDequeue = d;
+        }
+        assertEquals(queued.totalDequeued(), cut.totalDequeued());
+        assertTrue(waited > 500, "many found the port busy: " + waited);
+    }
+
+    @Test
+    void aLaterDequeueNeedsAnEmptyStrictPriorityPort() {
+        TrafficManager tm = tm(40, PortConfig.DEFAULT_QUEUE_LIMIT_CELLS);
+        DequeueInfo info = new DequeueInfo();
+        assertEquals(0, tm.cutThrough(100, 100, 0, 0, 1, 1500, 0, info));
+        assertEquals(471, tm.cutThroughCycle(0, 200), "the port serialises until 470.88");
+        assertEquals(500, tm.cutThroughCycle(0, 500));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> tm.cutThrough(200, 470, 0, 0, 2, 64, 0, info));
+        assertEquals("cut-through at cycle 200 on port 0 dequeued at 470: the port holds packets or is free at another cycle",
+                e.getMessage());
+        assertEquals(-1, tm.cutThroughCycle(0, 99), "before the port's last dequeue");
+        assertEquals(0, tm.enqueue(200, 0, 0, 2, 64));
+        assertEquals(-1, tm.cutThroughCycle(0, 201), "a packet is queued");
+        TrafficManager drr = new TrafficManager(TrafficManagerConfig.uniform(TrafficManagerConfig.TOFINO1_CLOCK_HZ, 1,
+                PortConfig.drr(40, List.of(1500, 1500))));
+        assertEquals(-1, drr.cutThroughCycle(0, 0), "a DRR port always goes through its queues");
+    }
+
+    @Test
     void aBusyOrNonEmptyPortCannotCutThrough() {
         TrafficManager tm = tm(40, PortConfig.DEFAULT_QUEUE_LIMIT_CELLS);
         DequeueInfo info = new DequeueInfo();
