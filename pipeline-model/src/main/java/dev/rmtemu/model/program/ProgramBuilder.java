@@ -509,6 +509,23 @@ public final class ProgramBuilder {
             return r;
         }
 
+        /**
+         * A direct register of a table of this control (TNA {@code DirectRegister<T>([initial_value])}, the
+         * table's {@code registers = r}): one cell per entry and the miss entry's, run by a register action
+         * inside the table's actions ({@link dev.rmtemu.model.ir.Block#executeDirect}).
+         */
+        public RegisterArray directRegister(String arrayName, int wordBits, boolean pair, long initialLo, long initialHi,
+                                            MatchTable t) {
+            checkOpen();
+            requireOwnTable(t, "direct register " + arrayName);
+            claim(arrayName);
+            RegisterArray r = RegisterArray.direct(registers.size(), arrayName, wordBits, pair, t, gress, StageProgram.UNPLACED,
+                    initialLo, initialHi);
+            registers.add(r);
+            ctlRegisters.add(r);
+            return r;
+        }
+
         public RegisterAction action(RegisterAction.Builder b) {
             return action(b.build());
         }
@@ -723,6 +740,17 @@ public final class ProgramBuilder {
             checkOpen();
             claim(arrayName);
             RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, number);
+            registers.add(r);
+            stageRegisters.add(r);
+            return r;
+        }
+
+        /** A direct register of a table of this stage (TNA {@code DirectRegister<T>()}): one cell per entry and the miss entry's. */
+        public RegisterArray directRegister(String arrayName, int wordBits, boolean pair, MatchTable t) {
+            checkOpen();
+            requireOwnTable(t, "direct register " + arrayName);
+            claim(arrayName);
+            RegisterArray r = RegisterArray.direct(registers.size(), arrayName, wordBits, pair, t, gress, number, 0, 0);
             registers.add(r);
             stageRegisters.add(r);
             return r;

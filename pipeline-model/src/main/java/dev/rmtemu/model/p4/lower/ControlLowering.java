@@ -142,6 +142,10 @@ final class ControlLowering {
     private final ExternLowering externs;
     /** Idle timeouts and Alpm implementations of the control's tables. */
     private final TableOptionsLowering tableOptions;
+    /** DirectRegisters and DirectRegisterActions (bound to a table by its registers property). */
+    private final DirectRegisterLowering directRegisters;
+    /** The tables whose action code is being lowered, innermost first: where a direct register's action may run. */
+    private final Deque<MatchTable> applying = new ArrayDeque<>();
     private final Map<String, Declaration.Instantiation> polynomials = new HashMap<>();
     /** Local variables in scope (a block's declarations end with it), each a metadata field of the gress. */
     private Map<String, Field> locals = new HashMap<>();
@@ -194,6 +198,7 @@ final class ControlLowering {
         this.fields = fields;
         this.externs = new ExternLowering(types, c, control.name());
         this.tableOptions = new TableOptionsLowering(types);
+        this.directRegisters = new DirectRegisterLowering(types, c, control.name(), prefix);
     }
 
     /** A sub-control instance {@code instance} of {@code parent}, its parameters bound and its constructor's constants in {@code types}. */
@@ -213,6 +218,7 @@ final class ControlLowering {
         this.fields = parent.fields;
         this.externs = new ExternLowering(types, c, control.name());
         this.tableOptions = new TableOptionsLowering(types);
+        this.directRegisters = new DirectRegisterLowering(types, c, control.name(), prefix);
         this.randomSeed = parent.randomSeed;
     }
 
@@ -316,6 +322,21 @@ final class ControlLowering {
                 guarded(t.name(), () -> tables.put(t.name(), table(t)));
             }
         }
+        for (Map.Entry<String, Declaration.Instantiation> e : directRegisters.actions().entrySet()) {
+            Declaration.Instantiation in = e.getValue();
+            guarded(in.name(), () -> {
+                String reg = directRegisters.registerOf(in);
+                RegisterArray array = directRegisters.array(reg);
+                if (array == null) {
+                    throw new Refusal(in.position(), null); // the unbound DirectRegister is reported where it is declared
+                }
+                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, directRegisters.pair(reg), in,
+                        prefix + in.name(), x -> stateAluInput(x));
+                c.action(l.action());
+                registerActions.put(e.getKey(), l);
+            });
+        }
+        guarded(null, directRegisters::checkBound);
         guarded(null, externs::checkBound);
         return variables;
     }
@@ -399,7 +420,7 @@ final class ControlLowering {
                     throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") in sub-control " + control.name()
                             + " is not supported by the lowering yet (registers, register actions and hashes are)");
                 }
-                if (!externs.declare(in) && !tableOptions.declare(in)) {
+                if (!externs.declare(in) && !tableOptions.declare(in) && !directRegisters.declare(in)) {
                     throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
                 }
             }
@@ -567,6 +588,10 @@ final class ControlLowering {
     }
 
     private void execute(Block code, Expression.Call call, RegisterActionLowering.Lowered ra, Map<String, Param> params) {
+        if (ra.action().array().direct()) {
+            executeDirect(code, call, ra);
+            return;
+        }
         if (call.arguments().size() != 1) {
             throw new Refusal(call.position(), "execute takes the cell's index");
         }
@@ -578,6 +603,27 @@ final class ControlLowering {
         } else {
             code.execute(ra.action(), index, lo, read(field(inputs.get(1))));
         }
+    }
+
+    /**
+     * {@code dra.execute()}: a DirectRegisterAction runs on the cell of the entry that hit, so only
+     * in an action of the table whose registers property names its register (a direct address is
+     * the match entry's, bf-p4c mau/attached_entries.cpp; on a miss the miss entry's cell).
+     */
+    private void executeDirect(Block code, Expression.Call call, RegisterActionLowering.Lowered ra) {
+        RegisterArray array = ra.action().array();
+        if (!call.arguments().isEmpty()) {
+            throw new Refusal(call.position(), "DirectRegisterAction " + ra.action().name() + ".execute takes no index (its cell is"
+                    + " the entry that hit)");
+        }
+        if (!applying.contains(array.table())) {
+            throw new Refusal(call.position(), "DirectRegisterAction " + ra.action().name() + " runs outside an action of table "
+                    + array.table().name() + ", whose registers property names " + array.name() + " (a direct register's cell is"
+                    + " the entry that hit)");
+        }
+        List<Expression> inputs = ra.inputs();
+        code.executeDirect(ra.action(), inputs.isEmpty() ? constant(0) : read(field(inputs.get(0))),
+                inputs.size() < 2 ? constant(0) : read(field(inputs.get(1))));
     }
 
     // ---- tables
@@ -633,7 +679,7 @@ final class ControlLowering {
                             optionProperties.add(pr);
                             continue;
                         }
-                        if (!ExternLowering.isDirectProperty(pr)) {
+                        if (!ExternLowering.isDirectProperty(pr) && !DirectRegisterLowering.isRegistersProperty(pr)) {
                             throw new Refusal(pr.position(), "table property " + pr.name() + " is not supported by the lowering yet");
                         }
                         direct.add(pr);
@@ -656,6 +702,10 @@ final class ControlLowering {
         pin(t.annotations(), m.name());
         externs.selectorKey(t, selectorKey);
         for (TableProperty.Property pr : direct) {
+            if (DirectRegisterLowering.isRegistersProperty(pr)) {
+                directRegisters.bind(pr, m);
+                continue;
+            }
             externs.bind(pr, m);
         }
         return m;
@@ -780,6 +830,7 @@ final class ControlLowering {
             throw new Refusal(at.position(), "table " + name + " is not declared in control " + control.name());
         }
         Block.TableApply apply = code.apply(m);
+        applying.push(m);
         int id = 0;
         TableProperty.ActionRef defaultAction = null;
         for (TableProperty p : t.properties()) {
@@ -808,6 +859,7 @@ final class ControlLowering {
             body(blk, a, params);
             afterAction(blk, a, then, at.position());
         }));
+        applying.remove(m);
         heldOutputs = new HashMap<>();
     }
 
