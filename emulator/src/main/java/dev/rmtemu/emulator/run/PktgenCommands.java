@@ -116,10 +116,12 @@ final class PktgenCommands {
     static ControlCommand.Effect portDown(SwitchControl sw, List<String> args, String where, long cycle) {
         TableCommands.exactly(args, 1, "port_down PORT");
         SwitchConfig config = sw.engine().config();
-        int port = ControlScript.intNumber(args.get(0), "a port");
+        int port = PortArgs.port(sw, args.get(0));
         if (port >= config.frontPanelPorts()) {
-            throw new UserError("port " + port + " outside 0.." + (config.frontPanelPorts() - 1));
+            throw new UserError(sw.engine().ports().tna() ? "port " + args.get(0) + " is no front-panel port"
+                    : "port " + port + " outside 0.." + (config.frontPanelPorts() - 1));
         }
+        int programPort = sw.engine().ports().toProgram(port); // the pktgen header carries the program's number
         int pipe = config.pipeOf(port);
         SwitchEngine e = sw.engine();
         for (App app : sw.pktgen.portDownApps) {
@@ -128,7 +130,7 @@ final class PktgenCommands {
             }
             for (int b = 0; b < app.batches(); b++) {
                 for (int p = 0; p < app.packets(); p++) {
-                    byte[] frame = frame(app, port, p);
+                    byte[] frame = frame(app, programPort, p);
                     long at = cycle + 1 + e.clock().nsToCyclesCeil(app.offsetNs(b, p));
                     e.packetGenerator(app.pipe(), at, 1, 1, template(frame));
                 }

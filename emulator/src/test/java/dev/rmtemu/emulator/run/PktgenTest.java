@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The packet generator's timer and port-down applications, configured by a control script,
- * send packets with TNA's pktgen header into pipe 0 from its generator port (448), which
- * pktgen.p4 parses; tofino1, 1,220 cycles a microsecond.
+ * send packets with TNA's pktgen header into pipe 0 from its generator port (rmtemu's 448, which
+ * the P4 program sees as TNA's 68), which pktgen.p4 parses; tofino1, 1,220 cycles a microsecond.
  */
 class PktgenTest {
     private static final TargetProfile TOFINO1 = TargetProfiles.builtIn("tofino1");
@@ -112,7 +112,11 @@ class PktgenTest {
                 "1056 packets a trigger; rmtemu sends at most 1024"},
             {"pktgen_pkt_buffer 16383 0a0b", "pktgen buffer: 2 bytes at offset 16383 pass its end (16384 bytes)"},
             {"pktgen_pkt_buffer 0 abc", "'abc' is not bytes in hex (an even number of hex digits)"},
-            {"port_down 4000", "port 4000 outside 0..63"},
+            {"port_down 4000", "port 4000 names no port of this target (a P4 program numbers ports as TNA does: pipe << 7"
+                + " | port, the recirculation port pipe << 7 | 68)"},
+            {"port_down 16", "port 16 names no port of this target (a P4 program numbers ports as TNA does: pipe << 7"
+                + " | port, the recirculation port pipe << 7 | 68)"},
+            {"port_down 68", "port 68 is no front-panel port"},
         };
         StageProgram p = program();
         for (String[] c : cases) {

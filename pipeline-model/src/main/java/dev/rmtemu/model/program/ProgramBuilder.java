@@ -432,6 +432,9 @@ public final class ProgramBuilder {
         }
     }
 
+    /** See {@link #tnaPortNumbers()}. */
+    private boolean tnaPorts;
+
     private void checkOpen() {
         if (built) {
             throw new IllegalStateException("program " + name + " already built");
@@ -453,8 +456,19 @@ public final class ProgramBuilder {
             unplaced.put(c.gress, c.toDecl());
         }
         built = true;
-        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
+        StageProgram p = new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
                 counters, meters, digests, mirrors, resubmits, unplaced, parserSpec()).withActionProfiles(actionProfiles);
+        return tnaPorts ? p.withTnaPorts() : p;
+    }
+
+    /**
+     * The program sees ports as TNA numbers them (PortId_t, pipe = port >> 7: a P4 program's view,
+     * {@link dev.rmtemu.model.phv.ProgramPorts}); without it, rmtemu's own numbers.
+     */
+    public ProgramBuilder tnaPortNumbers() {
+        checkOpen();
+        tnaPorts = true;
+        return this;
     }
 
     /**

@@ -65,9 +65,9 @@ import static dev.rmtemu.model.ir.Ir.xor;
 final class ControlLowering {
     /**
      * TNA's intrinsic metadata members the engine has, by {@code TYPE.member}. Ports: a
-     * {@code PortId_t} value is rmtemu's port number as it is (front-panel ports 0..N-1 of
-     * the target, recirculation ports 448 + pipe, 511 = none chosen, which drops the packet as
-     * no_egress_port); Tofino's device-port numbering (pipe = port >> 7) is not applied.
+     * {@code PortId_t} value is TNA's number (pipe = port >> 7, the recirculation port pipe << 7
+     * | 68, 511 = none chosen, which drops the packet as no_egress_port); the engine maps it to
+     * and from rmtemu's ports at the intrinsics ({@link dev.rmtemu.model.phv.ProgramPorts}).
      */
     static final Map<String, Intrinsic> INTRINSICS = Map.ofEntries(
             Map.entry("ingress_intrinsic_metadata_t.ingress_port", Intrinsic.INGRESS_PORT),
@@ -1455,6 +1455,14 @@ final class ControlLowering {
                 || e instanceof Expression.Unary || e instanceof Expression.Cast;
     }
 
+    /**
+     * A shift's amount: its own value, never cut to the width of the shifted value's result (in
+     * {@code (bit<2>) (port >> 7)} the 7 is 7, not 7 mod 4).
+     */
+    private Expr shiftAmount(Expression.Binary bin, Map<String, Param> params) {
+        return value(bin.right(), params, 64);
+    }
+
     /** An expression's value at {@code width} bits (the specification's unsigned arithmetic modulo 2^width). */
     private Expr value(Expression e, Map<String, Param> params, int width) {
         long mask = Types.longMask(width == 0 ? 64 : width);
@@ -1505,8 +1513,8 @@ final class ControlLowering {
                 case "&" -> and(l, r);
                 case "|" -> or(l, r);
                 case "^" -> xor(l, r);
-                case "<<" -> and(shl(l, r), constant(mask));
-                case ">>" -> shr(l, r);
+                case "<<" -> and(shl(l, shiftAmount(bin, params)), constant(mask));
+                case ">>" -> shr(l, shiftAmount(bin, params));
                 default -> throw new Refusal(bin.position(), "operator " + bin.operator() + " is not supported by the lowering yet");
             };
         }
