@@ -1,6 +1,8 @@
 package dev.rmtemu.emulator.engine;
 
+import dev.rmtemu.emulator.run.ControlScript;
 import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.check.ResourceChecker;
 import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.check.TableUsage;
@@ -13,11 +15,16 @@ import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -104,6 +111,42 @@ class P4DirectRegisterTest {
         e.state().writeRegister(0, "flow_totals", 0, 7, 700);
         assertEquals(0, e.state().addExact("flows", new long[] {A}, 1, 2)); // the same key: a modify keeps the cell
         assertEquals(List.of(7L, 700L), cell(e, 0, 0));
+    }
+
+    /**
+     * Control scripts write a direct register's cell by the entry's handle (table_add's: B is
+     * handle 1) and the default entry's cell by the table's size; counting goes on from there.
+     */
+    @Test
+    void aControlScriptWritesCellsByEntryHandle(@TempDir Path tmp) throws IOException {
+        SwitchEngine e = new SwitchEngine(new SwitchConfig(TOFINO1, placed(program()), SwitchConfig.defaultPorts(TOFINO1),
+                PortConfig.strictPriority(40), true));
+        Path script = tmp.resolve("direct.ctl");
+        Files.writeString(script, """
+                table_add flows forward 0x02000000000a => 1
+                table_add flows forward 0x02000000000b => 2
+                register_write flow_totals 1 10 1000
+                register_write flow_totals 4096 7 700
+                """);
+        ControlScript.apply(script, e);
+        List<Long> counts = new ArrayList<>();
+        e.onDeparture((cycle, port, slot, pool) -> counts.add((long) pool.frameArray()[pool.frameOffset(slot) + DST_ADDR + 3]));
+        long cycle = e.now() + 1;
+        for (long src : new long[] {B, C}) {
+            byte[] f = TestFrames.frame().ethernet(DST, src, 0x0800).ipv4(17, 60, 0, 64).payload("x".repeat(40)).build();
+            e.arrive(cycle, 3, TestFrames.record(f));
+            cycle += 1000;
+        }
+        e.drain();
+        assertEquals(List.of(11L, 8L), counts);
+        assertEquals(List.of(11L, 1060L), cell(e, 0, 1));
+        assertEquals(List.of(8L, 760L), cell(e, 0, TABLE_SIZE));
+
+        Path bad = tmp.resolve("bad.ctl");
+        Files.writeString(bad, "register_write flow_totals 4097 1 1\n");
+        UserError err = assertThrows(UserError.class, () -> ControlScript.apply(bad, e));
+        assertEquals(bad + ":1: direct register flow_totals of table flows: entry handle 4097 outside 0..4096 (4096: the"
+                + " default entry's cell)", err.getMessage());
     }
 
     private static List<Long> cell(SwitchEngine e, int pipe, int index) {
