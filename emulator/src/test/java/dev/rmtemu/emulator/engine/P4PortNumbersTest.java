@@ -1,6 +1,8 @@
 package dev.rmtemu.emulator.engine;
 
+import dev.rmtemu.emulator.run.ControlScript;
 import dev.rmtemu.emulator.tm.PortConfig;
+import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.p4.lower.P4Programs;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
@@ -9,15 +11,19 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -68,6 +74,32 @@ class P4PortNumbersTest {
         // {rmtemu egress port, ingress port the program saw, egress port the program saw}
         assertEquals(List.of(List.of(2, 3, 2), List.of(18, 133, 130), List.of(20, 5, 132)), seen);
         assertEquals(1, e.counters().droppedTotal());
+    }
+
+    /**
+     * A P4 program's control scripts name ports as TNA does: 130 (pipe 1's port 2) is a port of
+     * the 2-pipe target, 20 is none (16 ports a pipe); the same for mirror sessions and
+     * multicast nodes.
+     */
+    @Test
+    void controlScriptPortsAreTnaNumbersForAP4Program(@TempDir Path tmp) throws IOException {
+        TargetProfile profile = twoPipes();
+        StageProgram p = ProgramCompiler.compile(P4Programs.text("port_numbers.p4", P4RouterTest.resource("port_numbers.p4"),
+                PreprocessorOptions.defaults()).require(), profile).requireAccepted().program();
+        String none = "port 20 names no port of this target (a P4 program numbers ports as TNA does: pipe << 7 | port,"
+                + " the recirculation port pipe << 7 | 68)";
+        for (String[] c : new String[][] {{"mirroring_add 1 130", "mirroring_add 1 20"},
+                {"mc_node_create 0 2 130", "mc_node_create 0 2 20"}}) {
+            SwitchEngine e = new SwitchEngine(new SwitchConfig(profile, p, SwitchConfig.defaultPorts(profile),
+                    PortConfig.strictPriority(40), true));
+            Path legal = tmp.resolve("legal.ctl");
+            Files.writeString(legal, c[0] + "\n");
+            ControlScript.apply(legal, e);
+            Path refused = tmp.resolve("refused.ctl");
+            Files.writeString(refused, c[1] + "\n");
+            UserError err = assertThrows(UserError.class, () -> ControlScript.apply(refused, e));
+            assertEquals(refused + ":1: " + none, err.getMessage());
+        }
     }
 
     @Test
