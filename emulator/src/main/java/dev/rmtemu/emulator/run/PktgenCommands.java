@@ -32,8 +32,8 @@ import java.util.function.Consumer;
  * ({@code pktgen_timer_header_t}: pipe_id, app_id, batch_id, packet_id;
  * {@code pktgen_port_down_header_t}: pipe_id, app_id, port_num, packet_id) followed by pkt_len
  * bytes of the buffer from pkt_buffer_offset, and enters its pipe's ingress on the pipe's
- * generator port, which rmtemu numbers as the pipe's recirculation port (448 + pipe; Tofino's
- * 68 of each pipe). Generated packets count as packets in. A timer fires while the input lasts
+ * generator port, which rmtemu numbers as the pipe's recirculation port (448 + pipe; a P4
+ * program sees Tofino's pipe << 7 | 68, ProgramPorts, and so does a port_down's port_num). Generated packets count as packets in. A timer fires while the input lasts
  * (it stops when the trace is over). rmtemu has no link state:
  * {@code port_down} only triggers the port-down applications (the port still forwards), its
  * packets start the cycle after the line's. Applications are configured before the run.
