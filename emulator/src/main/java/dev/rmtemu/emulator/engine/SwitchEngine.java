@@ -252,7 +252,7 @@ public final class SwitchEngine {
         this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS, frameCapacity);
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
-        this.ports = ProgramPorts.of(profile, program.tnaPorts());
+        this.ports = ProgramPorts.of(profile.pipes(), profile.portsPerPipe(), program.tnaPorts());
         this.portPipe = new int[frontPorts];
         for (int p = 0; p < frontPorts; p++) {
             portPipe[p] = config.pipeOf(p);

@@ -102,9 +102,13 @@ class P4PortNumbersTest {
         }
     }
 
+    private static ProgramPorts tna(TargetProfile t) {
+        return ProgramPorts.tna(t.pipes(), t.portsPerPipe());
+    }
+
     @Test
     void theMappingKeepsPipeZeroAndNumbersRecirculationAsTofinoDoes() {
-        ProgramPorts tna = ProgramPorts.tna(TargetProfiles.builtIn("tofino1"));
+        ProgramPorts tna = tna(TargetProfiles.builtIn("tofino1"));
         assertTrue(tna.tna());
         assertEquals(List.of(0, 15, 128, 143, 384, 399), List.of(tna.toProgram(0), tna.toProgram(15), tna.toProgram(16),
                 tna.toProgram(31), tna.toProgram(48), tna.toProgram(63)));
@@ -113,7 +117,7 @@ class P4PortNumbersTest {
         assertEquals(List.of(16, 448, 451, 511, -1, -1), List.of(tna.toEngine(128), tna.toEngine(68), tna.toEngine(452),
                 tna.toEngine(511), tna.toEngine(16), tna.toEngine(64)));
         // a profile whose ports TNA cannot number (unlimited ports a pipe): rmtemu's own numbers
-        ProgramPorts plain = ProgramPorts.tna(TargetProfiles.builtIn("unconstrained"));
+        ProgramPorts plain = tna(TargetProfiles.builtIn("unconstrained"));
         assertFalse(plain.tna());
         assertEquals(List.of(200, 448), List.of(plain.toProgram(200), plain.toEngine(448)));
     }

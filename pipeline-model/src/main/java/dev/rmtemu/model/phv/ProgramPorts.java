@@ -1,7 +1,5 @@
 package dev.rmtemu.model.phv;
 
-import dev.rmtemu.model.target.TargetProfile;
-
 import java.util.Arrays;
 
 /**
@@ -69,23 +67,25 @@ public final class ProgramPorts {
         return IDENTITY;
     }
 
-    /** TNA's numbering on {@code profile} when its pipes and ports fit it, else rmtemu's (see the class comment). */
-    public static ProgramPorts tna(TargetProfile profile) {
-        if (!fitsTna(profile)) {
+    /**
+     * TNA's numbering on a target of {@code pipes} pipes of {@code portsPerPipe} ports (the
+     * profile's; "unlimited" is Integer.MAX_VALUE) when they fit it, else rmtemu's (see the class comment).
+     */
+    public static ProgramPorts tna(int pipes, int portsPerPipe) {
+        if (!fitsTna(pipes, portsPerPipe)) {
             return IDENTITY;
         }
-        return new ProgramPorts(true, profile.pipes(), profile.portsPerPipe());
+        return new ProgramPorts(true, pipes, portsPerPipe);
     }
 
-    /** True when TNA's port numbering can number every port of {@code profile}. */
-    public static boolean fitsTna(TargetProfile profile) {
-        return profile.pipes() <= MAX_PIPES && profile.portsPerPipe() != TargetProfile.UNLIMITED
-                && profile.portsPerPipe() <= FRONT_LOCAL_PORTS;
+    /** True when TNA's port numbering can number every port of such a target. */
+    public static boolean fitsTna(int pipes, int portsPerPipe) {
+        return pipes <= MAX_PIPES && portsPerPipe <= FRONT_LOCAL_PORTS;
     }
 
-    /** The program's views of ports: TNA's for a P4 program ({@code tnaProgram}) on a profile that fits it, else rmtemu's. */
-    public static ProgramPorts of(TargetProfile profile, boolean tnaProgram) {
-        return tnaProgram ? tna(profile) : IDENTITY;
+    /** The program's view of ports: TNA's for a P4 program ({@code tnaProgram}) on a target that fits it, else rmtemu's. */
+    public static ProgramPorts of(int pipes, int portsPerPipe, boolean tnaProgram) {
+        return tnaProgram ? tna(pipes, portsPerPipe) : IDENTITY;
     }
 
     /** True when the program sees TNA's numbers. */
