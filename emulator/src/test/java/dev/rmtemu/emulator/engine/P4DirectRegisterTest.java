@@ -186,7 +186,11 @@ class P4DirectRegisterTest {
         return List.of(u.srams(), u.sizedBy());
     }
 
-    /** p4c addresses a direct register by the match entry (bf-p4c mau/attached_entries.cpp): outside its table's actions it has no cell. */
+    /**
+     * A direct register is addressed by the entry that hit (bf-p4c mau/resource_estimate.cpp
+     * StageUseEstimate::calculate_attached_rams sizes a direct attached table by its match
+     * table's entries): outside its table's actions it has no cell.
+     */
     @Test
     void aDirectRegisterActionOutsideItsTablesActionsIsRefusedAndInsideAccepted() {
         String legal = program();

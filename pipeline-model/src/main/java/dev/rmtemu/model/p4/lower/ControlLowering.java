@@ -607,8 +607,10 @@ final class ControlLowering {
 
     /**
      * {@code dra.execute()}: a DirectRegisterAction runs on the cell of the entry that hit, so only
-     * in an action of the table whose registers property names its register (a direct address is
-     * the match entry's, bf-p4c mau/attached_entries.cpp; on a miss the miss entry's cell).
+     * in an action of the table whose registers property names its register: a direct attached
+     * table is addressed by the match entry (bf-p4c mau/resource_estimate.cpp
+     * StageUseEstimate::calculate_attached_rams gives it the match table's entries), on a miss by
+     * the miss entry's cell; the IR's rule for direct counters and meters (DirectUse).
      */
     private void executeDirect(Block code, Expression.Call call, RegisterActionLowering.Lowered ra) {
         RegisterArray array = ra.action().array();
