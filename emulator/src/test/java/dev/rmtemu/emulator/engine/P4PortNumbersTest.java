@@ -48,6 +48,8 @@ class P4PortNumbersTest {
      * port 21 (pipe 1's port 5): the program sees 133, its pipe is 1, it sends to 130, which is
      * rmtemu's port 18. From port 5 to 132 (pipe 1's port 4): rmtemu's port 20. From port 4 to 20:
      * TNA's pipe 0 has no port 20 (16 a pipe), so the packet has no egress port and is dropped.
+     * From port 3 to 196, pipe 1's recirculation port (rmtemu's 449): it comes back into pipe 1
+     * seeing ingress port 196, and leaves by 130.
      */
     @Test
     void theProgramSeesTnaPortsAndTheCaptureRmtemusOwn() throws IOException {
@@ -63,7 +65,7 @@ class P4PortNumbersTest {
             int at = pool.frameOffset(slot) + ETHERNET;
             seen.add(List.of(port, (a[at] & 0xFF) << 8 | a[at + 1] & 0xFF, (a[at + 2] & 0xFF) << 8 | a[at + 3] & 0xFF));
         });
-        int[][] arrivals = {{3, 2}, {21, 0}, {5, 132}, {4, 20}};
+        int[][] arrivals = {{3, 2}, {21, 0}, {5, 132}, {4, 20}, {3, 196}};
         long cycle = e.now() + 1;
         for (int[] in : arrivals) {
             byte[] f = TestFrames.frame().ethernet(0x020000000000L | in[1], 0x020000000009L, 0x88B5).payload("....").build();
@@ -72,7 +74,7 @@ class P4PortNumbersTest {
         }
         e.drain();
         // {rmtemu egress port, ingress port the program saw, egress port the program saw}
-        assertEquals(List.of(List.of(2, 3, 2), List.of(18, 133, 130), List.of(20, 5, 132)), seen);
+        assertEquals(List.of(List.of(2, 3, 2), List.of(18, 133, 130), List.of(20, 5, 132), List.of(18, 196, 130)), seen);
         assertEquals(1, e.counters().droppedTotal());
     }
 
