@@ -18,6 +18,7 @@ import dev.rmtemu.model.phv.FieldKind;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.phv.Intrinsic;
 import dev.rmtemu.model.phv.PortNumbers;
+import dev.rmtemu.model.phv.ProgramPorts;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.runtime.PassExecutor;
 import dev.rmtemu.model.runtime.Phv;
@@ -136,6 +137,8 @@ public final class SwitchEngine {
     private final boolean hasEgress;
     private final int tmPorts;
     private final Field fIngressPort;
+    /** The program's port numbers (TNA's PortId_t for a P4 program): every port value the PHV holds is the program's. */
+    private final ProgramPorts ports;
     private final Field fIngressTstamp;
     private final Field fIngressGlobalTstamp;
     private final Field fEgressPortOut;
@@ -267,6 +270,7 @@ public final class SwitchEngine {
         this.pool = new PacketPool(program.fields().size(), INITIAL_POOL_SLOTS, frameCapacity);
         this.clock = new CycleClock(profile.clockHz());
         this.frontPorts = config.frontPanelPorts();
+        this.ports = ProgramPorts.of(profile.pipes(), profile.portsPerPipe(), program.tnaPorts());
         this.portPipe = new int[frontPorts];
         for (int p = 0; p < frontPorts; p++) {
             portPipe[p] = config.pipeOf(p);
@@ -985,7 +989,7 @@ public final class SwitchEngine {
         }
         executor.run(phv, pipe, Gress.INGRESS, pool.packetNumber(slot));
         if (forwarding != null && phv.get(fEgressPortOut) == PortNumbers.UNSET) {
-            phv.load(fEgressPortOut, forwarding.egressPort(port, pool.record(slot)));
+            phv.load(fEgressPortOut, ports.toProgram(forwarding.egressPort(port, pool.record(slot))));
         }
         if (routerTtl && frames.ttl(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot),
                 pool.record(slot).wireLength()) == 1) {
@@ -1091,7 +1095,7 @@ public final class SwitchEngine {
         }
         r.capturedLength(caplen);
         r.wireLength(wire);
-        cp.load(fEgressPortOut, port);
+        cp.load(fEgressPortOut, ports.toProgram(port));
         if (fMcast != null) {
             cp.load(fMcast, 0);
         }
@@ -1175,7 +1179,7 @@ public final class SwitchEngine {
 
     /** Ingress intrinsic metadata as the parser hands the packet to stage 0 (kept apart so ingress stays inlinable). */
     private void loadIngressIntrinsics(Phv phv, long arrival, int port) {
-        phv.load(fIngressPort, port);
+        phv.load(fIngressPort, ports.toProgram(port));
         if (fIngressTstamp != null) {
             phv.load(fIngressTstamp, clock.cyclesToNs(arrival));
         }
@@ -1247,7 +1251,7 @@ public final class SwitchEngine {
         if (fEgressRid != null) {
             phv.load(fEgressRid, 0); // a unicast packet is no replica
         }
-        int out = tmPort((int) phv.get(fEgressPortOut));
+        int out = tmPort(ports.toEngine((int) phv.get(fEgressPortOut)));
         if (out < 0) {
             drop(slot, causeNoPort);
             return;
@@ -1450,7 +1454,7 @@ public final class SwitchEngine {
 
     /** Egress intrinsic metadata from the traffic manager's dequeue (kept apart so egress stays inlinable). */
     private void loadEgressIntrinsics(Phv phv, int portNumber, int slot) {
-        phv.load(fEgressPort, portNumber);
+        phv.load(fEgressPort, ports.toProgram(portNumber));
         if (fEgressQid != null) {
             phv.load(fEgressQid, dq.qid());
         }
@@ -1557,6 +1561,11 @@ public final class SwitchEngine {
     /** The compiler's warnings about the program, one line each (the compiler's order). */
     public List<String> compilerWarnings() {
         return compilerWarnings;
+    }
+
+    /** The port numbers the program sees (TNA's for a P4 program on a target that fits them): control commands map theirs. */
+    public ProgramPorts ports() {
+        return ports;
     }
 
     public SwitchConfig config() {

@@ -21,7 +21,7 @@ final class MirrorCommands {
                     + ": mirroring_add SESSION PORT [MAX_LENGTH]");
         }
         int session = ControlScript.intNumber(args.get(0), "a mirror session");
-        int port = ControlScript.intNumber(args.get(1), "a port");
+        int port = PortArgs.port(sw, args.get(1));
         int max = args.size() == 3 ? ControlScript.intNumber(args.get(2), "a maximum length") : 0;
         sw.engine().mirrorSession(session, port, max);
         return null;

@@ -45,7 +45,7 @@ final class MulticastCommands {
         if (args.contains("|")) {
             throw new UserError("mc_node_create: LAGs (after '|') are not modelled; list the node's ports");
         }
-        sw.nodes.add(new SwitchControl.McNode(rid, ports(args, 1)));
+        sw.nodes.add(new SwitchControl.McNode(rid, ports(sw, args, 1)));
         return null;
     }
 
@@ -92,14 +92,14 @@ final class MulticastCommands {
     static ControlCommand.Effect prune(SwitchControl sw, List<String> args) {
         TableCommands.need(args, 1, "mc_update_port_prune_table L2_XID [PORT...]");
         int yid = ControlScript.intNumber(args.get(0), "a level-2 exclusion id");
-        sw.engine().multicastPrune(yid, ports(args, 1));
+        sw.engine().multicastPrune(yid, ports(sw, args, 1));
         return null;
     }
 
-    private static int[] ports(List<String> args, int from) {
+    private static int[] ports(SwitchControl sw, List<String> args, int from) {
         int[] ports = new int[args.size() - from];
         for (int i = from; i < args.size(); i++) {
-            ports[i - from] = ControlScript.intNumber(args.get(i), "a port");
+            ports[i - from] = PortArgs.port(sw, args.get(i));
         }
         return ports;
     }

@@ -39,7 +39,8 @@ import java.util.function.Consumer;
  * {@code pktgen_port_down_header_t}: pipe_id, app_id, port_num, packet_id) followed by pkt_len
  * bytes of the buffer from pkt_buffer_offset, and enters its pipe's ingress on the pipe's
  * generator port, which rmtemu numbers as the pipe's recirculation port (448 + pipe; Tofino's
- * 68 of each pipe, the only source_port taken). Jitter is random on Tofino, so only 0 is taken.
+ * 68 of each pipe, the only source_port taken; a P4 program sees pipe << 7 | 68, ProgramPorts, and
+ * so does a port_down's port_num). Jitter is random on Tofino, so only 0 is taken.
  * Generated packets count as packets in. A periodic timer fires while the input lasts (it stops
  * when the trace is over); a one-shot fires once, even after it.
  *
@@ -188,6 +189,7 @@ final class PktgenCommands {
     private static void triggerPortDown(SwitchControl sw, int port, long cycle) {
         SwitchEngine e = sw.engine();
         int pipe = e.config().pipeOf(port);
+        int programPort = e.ports().toProgram(port); // the pktgen header carries the program's number
         for (App app : sw.pktgen.portDownApps) {
             if (app.pipe() != pipe) {
                 continue;
@@ -195,7 +197,7 @@ final class PktgenCommands {
             for (int b = 0; b < app.batches(); b++) {
                 for (int p = 0; p < app.packets(); p++) {
                     long at = cycle + 1 + e.clock().nsToCyclesCeil(app.offsetNs(b, p));
-                    e.packetGenerator(app.pipe(), at, 1, 1, template(frame(app, port, p)));
+                    e.packetGenerator(app.pipe(), at, 1, 1, template(frame(app, programPort, p)));
                 }
             }
         }
@@ -204,9 +206,10 @@ final class PktgenCommands {
     private static int port(SwitchControl sw, List<String> args, String usage) {
         TableCommands.exactly(args, 1, usage);
         SwitchConfig config = sw.engine().config();
-        int port = ControlScript.intNumber(args.get(0), "a port");
+        int port = PortArgs.port(sw, args.get(0));
         if (port >= config.frontPanelPorts()) {
-            throw new UserError("port " + port + " outside 0.." + (config.frontPanelPorts() - 1));
+            throw new UserError(sw.engine().ports().tna() ? "port " + args.get(0) + " is no front-panel port"
+                    : "port " + port + " outside 0.." + (config.frontPanelPorts() - 1));
         }
         return port;
     }

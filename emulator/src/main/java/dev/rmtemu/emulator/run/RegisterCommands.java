@@ -9,7 +9,9 @@ import java.util.List;
 /**
  * {@code register_write} and {@code register_reset}. A register array exists once per pipe
  * (and gress): a write goes to every pipe, as Tofino's control plane writes a symmetric
- * array, or to one with {@code pipe=N}; a pair array's cell takes a second, high word.
+ * array, or to one with {@code pipe=N}; a pair array's cell takes a second, high word. A
+ * direct register's INDEX is an entry's handle (as table_add numbers it; the table's size
+ * names the default entry's cell), as bmv2's counter_read takes a direct counter's.
  */
 final class RegisterCommands {
     private RegisterCommands() {
@@ -36,6 +38,11 @@ final class RegisterCommands {
             throw new UserError("pipe " + pipe + " outside 0.." + (pipes - 1));
         }
         int index = ControlScript.intNumber(rest.get(1), "a register index");
+        if (index >= a.size() && a.direct()) {
+            // a direct register's cell is an entry's handle (table_add's), the last one the default entry's
+            throw new UserError("direct register " + a.name() + " of table " + a.table().name() + ": entry handle " + index
+                    + " outside 0.." + (a.size() - 1) + " (" + (a.size() - 1) + ": the default entry's cell)");
+        }
         if (index >= a.size()) {
             throw new UserError("register " + a.name() + ": index " + index + " outside 0.." + (a.size() - 1));
         }

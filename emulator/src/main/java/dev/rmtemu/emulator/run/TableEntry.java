@@ -112,6 +112,7 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
     void add(PipelineState s, int action, long data) {
         long[] v = PipelineState.packKey(table, values);
         TableState ts = s.table(table);
+        boolean fresh = lookup(ts) < 0;
         switch (table.kind()) {
             case EXACT -> ts.addExact(v[0], v[1], action, data);
             case TERNARY -> {
@@ -121,10 +122,20 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
             case LPM -> ts.addLpm(v[0], v[1], prefixLength, action, data);
             case RANGE -> ts.addRange(values, masks, priority, action, data);
         }
+        if (fresh) {
+            s.entryInstalled(table, lookup(ts)); // a new entry's direct register cells start afresh
+        }
     }
 
     /** The entry's handle in the table's state; refused when it is no longer installed. */
     int handle(TableState ts) {
+        int h = lookup(ts);
+        gone(h >= 0);
+        return h;
+    }
+
+    /** The entry's handle in the table's state, or -1 when it is not installed. */
+    private int lookup(TableState ts) {
         long[] v = PipelineState.packKey(table, values);
         int h = switch (table.kind()) {
             case EXACT -> ts.handleOfExact(v[0], v[1]);
@@ -135,7 +146,6 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
             case LPM -> ts.handleOfLpm(v[0], v[1], prefixLength);
             case RANGE -> ts.handleOfRange(values, masks, priority);
         };
-        gone(h >= 0);
         return h;
     }
 

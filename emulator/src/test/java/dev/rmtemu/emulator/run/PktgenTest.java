@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The packet generator's timer and port-down applications, configured by a control script,
- * send packets with TNA's pktgen header into pipe 0 from its generator port (448), which
- * pktgen.p4 parses; tofino1, 1,220 cycles a microsecond.
+ * send packets with TNA's pktgen header into pipe 0 from its generator port (rmtemu's 448, which
+ * the P4 program sees as TNA's 68), which pktgen.p4 parses; tofino1, 1,220 cycles a microsecond.
  */
 class PktgenTest {
     private static final TargetProfile TOFINO1 = TargetProfiles.builtIn("tofino1");
@@ -207,8 +207,13 @@ class PktgenTest {
             // bf_pktgen_write_pkt_buffer: the offset "must be 16B aligned"
             {"pktgen_pkt_buffer 8 0a0b", "pktgen buffer offset 8 is not 16-byte aligned"},
             {"pktgen_pkt_buffer 0 abc", "'abc' is not bytes in hex (an even number of hex digits)"},
-            {"port_down 4000", "port 4000 outside 0..63"},
-            {"at 10 port_up 64", "port 64 outside 0..63"},
+            {"port_down 4000", "port 4000 names no port of this target (a P4 program numbers ports as TNA does: pipe << 7"
+                + " | port, the recirculation port pipe << 7 | 68)"},
+            {"port_down 16", "port 16 names no port of this target (a P4 program numbers ports as TNA does: pipe << 7"
+                + " | port, the recirculation port pipe << 7 | 68)"},
+            {"port_down 68", "port 68 is no front-panel port"},
+            {"at 10 port_up 64", "port 64 names no port of this target (a P4 program numbers ports as TNA does: pipe << 7"
+                + " | port, the recirculation port pipe << 7 | 68)"},
             {"pktgen_clear_port_down 7 8", "too many arguments: pktgen_clear_port_down PORT"},
         };
         StageProgram p = program();

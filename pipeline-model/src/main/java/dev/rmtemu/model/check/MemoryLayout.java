@@ -26,15 +26,21 @@ final class MemoryLayout {
     private MemoryLayout() {
     }
 
-    /** Register: ceil(cells / (RAM depth x cells per word)) data RAMs, plus the spare. */
+    /**
+     * Register: ceil(cells / (RAM depth x cells per word)) data RAMs, plus the spare. A direct
+     * register has the entries its table's layout holds (bf-p4c mau/resource_estimate.cpp
+     * StageUseEstimate::calculate_attached_rams: a direct attached table's entries are the
+     * layout's {@code lo->entries}, {@link #capacity}).
+     */
     static TableUsage register(RegisterArray r, TargetProfile t) {
         MemoryGeometry sram = t.sram();
         int cellBits = r.cellBits();
         int perWord = cellBits <= sram.widthBits() ? sram.widthBits() / cellBits : 1;
-        long data = ResourceChecker.blocks(r.size(), cellBits, sram);
+        long entries = r.direct() ? capacity(r.table(), t) : r.size();
+        long data = ResourceChecker.blocks(entries, cellBits, sram);
         int spare = t.mau().registerSpareRams();
-        String rule = String.format(Locale.ROOT, "cells: ceil(%d / (%d x %d per word)) = %d data + %d spare",
-                r.size(), sram.depth(), perWord, data, spare);
+        String rule = String.format(Locale.ROOT, "%s: ceil(%d / (%d x %d per word)) = %d data + %d spare",
+                r.direct() ? "entries of its table's layout" : "cells", entries, sram.depth(), perWord, data, spare);
         return new TableUsage(r.stage(), r.gress(), r.name(), "register", data, spare, 0, 0, 0, 0, cellBits, perWord, rule);
     }
 

@@ -419,7 +419,7 @@ public final class ResourceChecker {
         // a meter runs on a meter ALU, as a register array does (memories.h METER_ALUS, shared)
         int salus = d.registers().size() + d.meters().size();
         // an indirect counter or meter is driven by a logical table of its own, as a register is; a direct one by its table
-        int logical = d.tables().size() + d.registers().size() + indirect(d) + algorithmicLogical;
+        int logical = d.tables().size() + d.registers().size() - directRegisters(d) + indirect(d) + algorithmicLogical;
         StageLatencyModel lat = target.latency();
         int cycles = switch (d.dependency()) {
             case MATCH -> lat.matchStageCycles() + (salus > 0 ? lat.statefulAluCycles() : 0) + (tcamBlocks > 0 ? lat.tcamCycles() : 0);
@@ -429,6 +429,15 @@ public final class ResourceChecker {
         return new StageUsage(d.number(), d.gress(), sramBlocks, tcamBlocks, salus, hashBits, d.hashes().size(), logical, cycles,
                 mapRams, tindRams, ternaryTables, logic == null ? 0 : logic.gateways(), adbBytes,
                 logic == null ? 0 : logic.instructions(), exactXbar, ternaryXbar, d.counters().size());
+    }
+
+    /** Direct register arrays: each is driven by its match table's logical table, not one of its own. */
+    private static int directRegisters(StageDecl d) {
+        int n = 0;
+        for (RegisterArray r : d.registers()) {
+            n += r.direct() ? 1 : 0;
+        }
+        return n;
     }
 
     private static int indirect(StageDecl d) {

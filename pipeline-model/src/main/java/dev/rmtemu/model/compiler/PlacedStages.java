@@ -70,7 +70,7 @@ final class PlacedStages {
                 }
             }
             for (RegisterArray r : u.arrays) {
-                if (!remap.containsKey(r)) {
+                if (!remap.containsKey(r) && !r.direct()) {
                     RegisterArray c = new RegisterArray(r.id(), r.name(), r.wordBits(), r.pair(), r.size(), r.gress(), u.stage,
                             r.initialLo(), r.initialHi());
                     remap.put(r, c);
@@ -79,7 +79,7 @@ final class PlacedStages {
                 }
             }
             for (RegisterAction a : u.runs) {
-                if (!remap.containsKey(a)) {
+                if (!remap.containsKey(a) && !a.array().direct()) {
                     RegisterAction c = a.on((RegisterArray) remap.get(a.array()));
                     remap.put(a, c);
                     sp.actions.add(c);
@@ -93,7 +93,22 @@ final class PlacedStages {
                 tables.set(t.id(), c);
                 sp.tables.add(c);
             }
-            // after the table: a direct counter or meter belongs to its table's placed twin
+            // after the table: a direct register array, counter or meter belongs to its table's placed twin
+            for (RegisterArray r : u.arrays) {
+                if (!remap.containsKey(r) && r.direct()) {
+                    RegisterArray c = r.placed(u.stage, (MatchTable) remap.get(r.table()));
+                    remap.put(r, c);
+                    registers.set(r.id(), c);
+                    sp.registers.add(c);
+                }
+            }
+            for (RegisterAction a : u.runs) {
+                if (!remap.containsKey(a) && a.array().direct()) {
+                    RegisterAction c = a.on((RegisterArray) remap.get(a.array()));
+                    remap.put(a, c);
+                    sp.actions.add(c);
+                }
+            }
             for (Counter x : u.counters) {
                 if (!remap.containsKey(x)) {
                     Counter c = new Counter(x.id(), x.name(), x.type(), x.widthBits(), x.size(), x.gress(), u.stage,

@@ -41,7 +41,23 @@ public final class Block {
     }
 
     public Block execute(RegisterAction a, Expr index, Expr inLo, Expr inHi) {
+        if (a.array().direct()) {
+            throw new IllegalArgumentException("register " + a.array().name() + " is direct on table " + a.array().table().name()
+                    + ": its cell is the entry that hit, not an index");
+        }
         stmts.add(new Stmt.Execute(a, index, inLo, inHi));
+        return this;
+    }
+
+    /**
+     * Runs a register action of a direct register on the cell of the entry that hit (inside an
+     * action of its table; on a miss, the miss entry's cell): TNA's {@code DirectRegisterAction.execute()}.
+     */
+    public Block executeDirect(RegisterAction a, Expr inLo, Expr inHi) {
+        if (!a.array().direct()) {
+            throw new IllegalArgumentException("register " + a.array().name() + " is indirect: run its action at an index");
+        }
+        stmts.add(new Stmt.Execute(a, Ir.constant(0), inLo, inHi));
         return this;
     }
 

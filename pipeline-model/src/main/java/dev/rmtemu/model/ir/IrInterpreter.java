@@ -96,7 +96,7 @@ public final class IrInterpreter {
             return k;
         }
 
-        /** The index of a counter or meter cell: the index value, or for a direct one the handle of its table's hit. */
+        /** The index of a register, counter or meter cell: the index value, or for a direct one the handle of its table's hit. */
         private Value cell(MatchTable direct, Expr index) {
             if (direct == null) {
                 return value(index);
@@ -148,7 +148,7 @@ public final class IrInterpreter {
             public Node execute(Stmt.Execute e) {
                 RegisterAction ra = e.action();
                 int k = actionSlot(ra);
-                Value index = value(e.index());
+                Value index = cell(ra.array().table(), e.index());
                 Value lo = value(e.inLo());
                 Value hi = value(e.inHi());
                 return (ctx, out) -> out[k] = ctx.execute(ra, index.eval(ctx, out), lo.eval(ctx, out), hi.eval(ctx, out));

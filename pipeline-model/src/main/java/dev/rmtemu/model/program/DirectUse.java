@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A direct counter or meter is addressed by the entry that hit (bf-p4c addresses a direct
+ * A direct register, counter or meter is addressed by the entry that hit (bf-p4c addresses a direct
  * attached table from the match entry's overhead), or on a miss by the logical table's miss
  * address (the miss cell, {@link dev.rmtemu.model.extern.Counter#cells()}), so it may only
  * count or run inside an action of its own table: a hit action or the miss (default) block,
@@ -33,6 +33,7 @@ final class DirectUse {
 
                 @Override
                 public Void execute(Stmt.Execute e) {
+                    require(e.action().array().table(), "direct register " + e.action().array().name());
                     return null;
                 }
 

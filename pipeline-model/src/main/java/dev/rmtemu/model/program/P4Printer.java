@@ -82,7 +82,8 @@ public final class P4Printer {
         }
         for (RegisterArray r : d.registers()) {
             String cell = r.pair() ? "pair<bit<" + r.wordBits() + ">>" : "bit<" + r.wordBits() + ">";
-            line(2, "Register<" + cell + ", " + r.size() + "> " + r.name() + ";");
+            line(2, (r.direct() ? "DirectRegister<" + cell + "> " : "Register<" + cell + ", " + r.size() + "> ") + r.name() + ";"
+                    + (r.direct() ? "  // registers = " + r.name() + " on table " + r.table().name() : ""));
         }
         for (RegisterAction a : d.registerActions()) {
             line(2, "RegisterAction(" + a.array().name() + ") " + a.array().name() + "." + a.name() + " {  // " + a.template());
@@ -161,7 +162,8 @@ public final class P4Printer {
 
                 @Override
                 public Void execute(Stmt.Execute e) {
-                    line(depth, e.action().array().name() + "." + e.action().name() + ".execute(" + e.index() + ", in_lo = " + e.inLo() + ", in_hi = " + e.inHi() + ");");
+                    line(depth, e.action().array().name() + "." + e.action().name() + ".execute(" + (e.action().array().direct() ? ""
+                            : e.index() + ", ") + "in_lo = " + e.inLo() + ", in_hi = " + e.inHi() + ");");
                     return null;
                 }
 

@@ -440,6 +440,9 @@ public final class ProgramBuilder {
         }
     }
 
+    /** See {@link #tnaPortNumbers()}. */
+    private boolean tnaPorts;
+
     private void checkOpen() {
         if (built) {
             throw new IllegalStateException("program " + name + " already built");
@@ -461,8 +464,19 @@ public final class ProgramBuilder {
             unplaced.put(c.gress, c.toDecl());
         }
         built = true;
-        return new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
+        StageProgram p = new StageProgram(name, description, params, fields, decls, registers, tables, hashes, intrinsics, bridged,
                 counters, meters, digests, mirrors, resubmits, unplaced, parserSpec()).withActionProfiles(actionProfiles);
+        return tnaPorts ? p.withTnaPorts() : p;
+    }
+
+    /**
+     * The program sees ports as TNA numbers them (PortId_t, pipe = port >> 7: a P4 program's view,
+     * {@link dev.rmtemu.model.phv.ProgramPorts}); without it, rmtemu's own numbers.
+     */
+    public ProgramBuilder tnaPortNumbers() {
+        checkOpen();
+        tnaPorts = true;
+        return this;
     }
 
     /**
@@ -511,6 +525,23 @@ public final class ProgramBuilder {
             checkOpen();
             claim(arrayName);
             RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, StageProgram.UNPLACED,
+                    initialLo, initialHi);
+            registers.add(r);
+            ctlRegisters.add(r);
+            return r;
+        }
+
+        /**
+         * A direct register of a table of this control (TNA {@code DirectRegister<T>([initial_value])}, the
+         * table's {@code registers = r}): one cell per entry and the miss entry's, run by a register action
+         * inside the table's actions ({@link dev.rmtemu.model.ir.Block#executeDirect}).
+         */
+        public RegisterArray directRegister(String arrayName, int wordBits, boolean pair, long initialLo, long initialHi,
+                                            MatchTable t) {
+            checkOpen();
+            requireOwnTable(t, "direct register " + arrayName);
+            claim(arrayName);
+            RegisterArray r = RegisterArray.direct(registers.size(), arrayName, wordBits, pair, t, gress, StageProgram.UNPLACED,
                     initialLo, initialHi);
             registers.add(r);
             ctlRegisters.add(r);
@@ -731,6 +762,17 @@ public final class ProgramBuilder {
             checkOpen();
             claim(arrayName);
             RegisterArray r = new RegisterArray(registers.size(), arrayName, wordBits, pair, size, gress, number);
+            registers.add(r);
+            stageRegisters.add(r);
+            return r;
+        }
+
+        /** A direct register of a table of this stage (TNA {@code DirectRegister<T>()}): one cell per entry and the miss entry's. */
+        public RegisterArray directRegister(String arrayName, int wordBits, boolean pair, MatchTable t) {
+            checkOpen();
+            requireOwnTable(t, "direct register " + arrayName);
+            claim(arrayName);
+            RegisterArray r = RegisterArray.direct(registers.size(), arrayName, wordBits, pair, t, gress, number, 0, 0);
             registers.add(r);
             stageRegisters.add(r);
             return r;

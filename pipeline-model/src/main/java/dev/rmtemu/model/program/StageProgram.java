@@ -56,6 +56,8 @@ public final class StageProgram {
     private final List<ElementPlacement> placement;
     /** Action profiles and selectors, indexed by id; each names the table it implements. */
     private final List<ActionProfile> actionProfiles;
+    /** True for a P4 (TNA) program: it sees ports as TNA numbers them ({@link dev.rmtemu.model.phv.ProgramPorts}). */
+    private final boolean tnaPorts;
 
     StageProgram(String name, String description, Map<String, String> params, List<Field> fields,
                  Map<Gress, List<StageDecl>> stages, List<RegisterArray> registers, List<MatchTable> tables,
@@ -90,6 +92,7 @@ public final class StageProgram {
         this.controls = controls.isEmpty() ? Map.of() : new EnumMap<>(controls);
         this.placement = List.of();
         this.actionProfiles = List.of();
+        this.tnaPorts = false;
     }
 
     /** The placed twin of an unplaced program: same fields and parameters, the compiler's stages and elements. */
@@ -120,6 +123,7 @@ public final class StageProgram {
         this.controls = Map.of();
         this.placement = List.copyOf(placement);
         this.actionProfiles = p.actionProfiles;
+        this.tnaPorts = p.tnaPorts;
     }
 
     /** A copy of {@code p} with another config and other action profiles. */
@@ -144,6 +148,46 @@ public final class StageProgram {
         this.controls = p.controls;
         this.placement = p.placement;
         this.actionProfiles = List.copyOf(actionProfiles);
+        this.tnaPorts = p.tnaPorts;
+    }
+
+    /** A copy of {@code p} that sees ports as TNA numbers them ({@code tnaPorts}) or as rmtemu does. */
+    private StageProgram(StageProgram p, boolean tnaPorts) {
+        this.name = p.name;
+        this.bridgedBytes = p.bridgedBytes;
+        this.description = p.description;
+        this.params = p.params;
+        this.fields = p.fields;
+        this.stages = p.stages;
+        this.registers = p.registers;
+        this.tables = p.tables;
+        this.hashes = p.hashes;
+        this.counters = p.counters;
+        this.meters = p.meters;
+        this.digests = p.digests;
+        this.mirrors = p.mirrors;
+        this.resubmits = p.resubmits;
+        this.intrinsics = p.intrinsics;
+        this.parser = p.parser;
+        this.config = p.config;
+        this.controls = p.controls;
+        this.placement = p.placement;
+        this.actionProfiles = p.actionProfiles;
+        this.tnaPorts = tnaPorts;
+    }
+
+    /** This program seeing ports as TNA numbers them (a P4 program; the builder's last step). */
+    StageProgram withTnaPorts() {
+        return new StageProgram(this, true);
+    }
+
+    /**
+     * True for a P4 (TNA) program: its port values (ingress_port, ucast_egress_port,
+     * egress_port, control-script ports) are TNA's PortId_t, mapped to rmtemu's ports by
+     * {@link dev.rmtemu.model.phv.ProgramPorts} where the target's ports fit TNA's numbering.
+     */
+    public boolean tnaPorts() {
+        return tnaPorts;
     }
 
     /** This program with its action profiles and selectors (the builder's last step). */

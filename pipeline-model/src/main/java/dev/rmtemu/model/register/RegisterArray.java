@@ -1,11 +1,17 @@
 package dev.rmtemu.model.register;
 
 import dev.rmtemu.model.phv.Gress;
+import dev.rmtemu.model.table.MatchTable;
 
 /**
  * A register array placed in one stage and gress: {@code size} cells, each one
  * stateful-ALU word of {@code wordBits} bits, or a lo/hi pair of words. It is
  * instantiated once per pipe; only its stage may touch it, once per packet pass.
+ *
+ * <p>A direct array (TNA's {@code DirectRegister}, a table's {@code registers = r}) belongs to
+ * a match table: its cell is the entry that hit, as a direct counter's is, so it has the
+ * table's entries plus the miss entry's cell ({@link #size()} = table size + 1, the miss cell
+ * at index table size, where a default action that runs it reads and writes).
  */
 public final class RegisterArray {
     private final int id;
@@ -18,6 +24,7 @@ public final class RegisterArray {
     private final long wordMask;
     private final long initialLo;
     private final long initialHi;
+    private final MatchTable table;
 
     public RegisterArray(int id, String name, int wordBits, boolean pair, int size, Gress gress, int stage) {
         this(id, name, wordBits, pair, size, gress, stage, 0, 0);
@@ -26,6 +33,17 @@ public final class RegisterArray {
     /** As above, every cell starting at {@code initialLo} (and {@code initialHi}): TNA's Register initial_value. */
     public RegisterArray(int id, String name, int wordBits, boolean pair, int size, Gress gress, int stage,
                          long initialLo, long initialHi) {
+        this(id, name, wordBits, pair, size, gress, stage, initialLo, initialHi, null);
+    }
+
+    /** A direct array of {@code table} (null: indirect); its size is the table's entries + 1 (the miss cell). */
+    public static RegisterArray direct(int id, String name, int wordBits, boolean pair, MatchTable table, Gress gress, int stage,
+                                       long initialLo, long initialHi) {
+        return new RegisterArray(id, name, wordBits, pair, table.size() + 1, gress, stage, initialLo, initialHi, table);
+    }
+
+    private RegisterArray(int id, String name, int wordBits, boolean pair, int size, Gress gress, int stage,
+                          long initialLo, long initialHi, MatchTable table) {
         if (wordBits < 1 || wordBits > 64) {
             throw new IllegalArgumentException("register " + name + ": word width " + wordBits + " outside 1..64");
         }
@@ -42,6 +60,22 @@ public final class RegisterArray {
         this.wordMask = wordBits == 64 ? -1L : (1L << wordBits) - 1;
         this.initialLo = initialLo & wordMask;
         this.initialHi = pair ? initialHi & wordMask : 0;
+        this.table = table;
+    }
+
+    /** This array placed in {@code stage}; a direct one bound to {@code placedTable}, its table's placed twin. */
+    public RegisterArray placed(int placedStage, MatchTable placedTable) {
+        return new RegisterArray(id, name, wordBits, pair, size, gress, placedStage, initialLo, initialHi,
+                table == null ? null : placedTable);
+    }
+
+    /** The table a direct array belongs to; null for an indirect array. */
+    public MatchTable table() {
+        return table;
+    }
+
+    public boolean direct() {
+        return table != null;
     }
 
     /** The value every cell's lo word starts at, and returns to on a reset. */
@@ -93,6 +127,7 @@ public final class RegisterArray {
 
     @Override
     public String toString() {
-        return name + "[" + size + " x " + cellBits() + " b @ " + gress.label() + " stage " + stage + "]";
+        return name + "[" + size + " x " + cellBits() + " b @ " + gress.label() + " stage " + stage
+                + (table == null ? "" : ", direct on " + table.name()) + "]";
     }
 }

@@ -18,6 +18,7 @@ import dev.rmtemu.model.program.StageDecl;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.CmpOp;
 import dev.rmtemu.model.register.RegisterAction;
+import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.register.RegisterKernel;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
@@ -236,6 +237,11 @@ public final class GressCompiler {
                     directHandle(c.table());
                 }
             }
+            for (RegisterArray r : d.registers()) {
+                if (r.direct()) {
+                    directHandle(r.table());
+                }
+            }
             if (bySlot.values().stream().anyMatch(Field::reachesFrame)) {
                 headerFlag = local();
                 m.visitInsn(Opcodes.ICONST_0);
@@ -333,7 +339,13 @@ public final class GressCompiler {
             int id = a.array().id();
             int size = a.array().size();
             int index = longLocal();
-            value(x.index());
+            if (a.array().direct()) {
+                // a direct register's cell is the entry that hit (or the miss cell), never out of range
+                m.visitVarInsn(Opcodes.ILOAD, handles.get(a.array().table()));
+                m.visitInsn(Opcodes.I2L);
+            } else {
+                value(x.index());
+            }
             m.visitVarInsn(Opcodes.LSTORE, index);
             // an index outside the array is a violation (the compiler proves most indexes in range)
             Label ok = new Label();

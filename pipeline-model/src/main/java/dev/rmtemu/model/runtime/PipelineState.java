@@ -131,6 +131,22 @@ public final class PipelineState {
         registers(pipe, a.gress()).write(a, index, lo, hi);
     }
 
+    /**
+     * A new entry of {@code t} took {@code handle}: the cells of the table's direct registers for
+     * that handle start at the register's initial value in every pipe (a table add sets an
+     * entry's direct register data, 0 or initial_value unless given, as BF Runtime's add does),
+     * so a reused handle does not inherit a deleted entry's state.
+     */
+    public void entryInstalled(MatchTable t, int handle) {
+        for (RegisterArray a : program.registers()) {
+            if (a.direct() && a.table().name().equals(t.name())) {
+                for (int p = 0; p < pipes; p++) {
+                    registers(p, a.gress()).write(a, handle, a.initialLo(), a.initialHi());
+                }
+            }
+        }
+    }
+
     /** Zeroes an array in every pipe. */
     public void resetRegister(String array) {
         RegisterArray a = program.register(array);
@@ -241,7 +257,12 @@ public final class PipelineState {
         MatchTable t = program.table(tableName);
         requireMutable(t);
         long[] packed = pack(t, keyFields);
-        return table(t).addExact(packed[0], packed[1], action, data);
+        boolean fresh = table(t).handleOfExact(packed[0], packed[1]) < 0;
+        int e = table(t).addExact(packed[0], packed[1], action, data);
+        if (fresh) {
+            entryInstalled(t, e); // an exact entry's handle is its index
+        }
+        return e;
     }
 
     /** Installs an LPM entry on a one-field table. */

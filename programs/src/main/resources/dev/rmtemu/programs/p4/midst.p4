@@ -59,8 +59,9 @@ const bit<32> LOSS_THRESHOLD = 1;
 const bit<32> BURST_THRESHOLD = 1000;
 const PortId_t DATA_PORT = 1;
 const PortId_t COLLECTOR_PORT = 2;
-// rmtemu's recirculation ports are 448 and up (pipe 0's is 448): the packet generator's probes enter there
-const PortId_t RECIRCULATION_BASE = 448;
+// a pipe's recirculation port, where the packet generator's probes enter, is TNA's local port 68
+// of the pipe (pipe << 7 | 68)
+const bit<7> RECIRCULATION_LOCAL_PORT = 68;
 // cleaning steps of a row: its dirty words
 const bit<32> STEPS = WORDS;
 
@@ -425,7 +426,7 @@ control SwitchIngress(inout header_t hdr, inout ingress_metadata_t ig_md,
     apply {
         hdr.br.setValid();
         // 0: the row hashes; the monitor flag, which only a returning probe changes
-        if (ig_intr_md.ingress_port >= RECIRCULATION_BASE) {
+        if (ig_intr_md.ingress_port[6:0] == RECIRCULATION_LOCAL_PORT) {
             ig_md.is_probe = 1;
             if (hdr.probe.kind == KIND_TO_INGRESS) {
                 ig_md.monitor = water_marks.execute(0);

@@ -287,8 +287,9 @@ class P4LanguageGapsTest {
     /**
      * Forms that stay refused: the saturating |+| and |-| and the concatenation ++ are one
      * instruction on Tofino (saturating add/sub and deposit-field of the container ALU) that
-     * rmtemu's VLIW operations do not have yet; DirectRegister has no IR register indexed by a
-     * table's entry. Each is refused where it is written.
+     * rmtemu's VLIW operations do not have yet; a DirectRegister no table's registers property
+     * names has no cells (P4DirectRegisterTest runs one that a table names). Each is refused where
+     * it is written.
      */
     @Test
     void saturatingArithmeticConcatenationAndDirectRegistersAreRefusedWhereWritten() {
@@ -313,7 +314,7 @@ class P4LanguageGapsTest {
                     }
                 """);
         assertRefused(direct, "DirectRegister<bit<32>>() seen;",
-                "extern DirectRegister (seen) is not supported by the lowering yet");
+                "DirectRegister seen is attached to no table (name it in a table's registers property)");
     }
 
     /**

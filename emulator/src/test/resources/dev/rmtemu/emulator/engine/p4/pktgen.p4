@@ -1,5 +1,5 @@
 // The packet generator's timer and port-down applications (PktgenTest): packets from the
-// generator port (448, rmtemu's number for pipe 0's port 68) carry TNA's pktgen header, which
+// generator port (68, TNA's number for pipe 0's; rmtemu's 448) carry TNA's pktgen header, which
 // the parser extracts (and ingress checks the port); ingress copies its app, batch/port and packet ids into the frame's
 // last bytes and sends it to port 5; trace frames go to port 1.
 #include <core.p4>
@@ -75,7 +75,7 @@ control SwitchIngress(inout header_t hdr, inout metadata_t ig_md,
                       inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     apply {
         ig_tm_md.ucast_egress_port = 1;
-        if (hdr.timer.isValid() && ig_intr_md.ingress_port == 448) {
+        if (hdr.timer.isValid() && ig_intr_md.ingress_port == 68) {
             ig_tm_md.ucast_egress_port = 5;
             hdr.ids.app_id = (bit<8>) hdr.timer.app_id;
             hdr.ids.batch_or_port = hdr.timer.batch_id;

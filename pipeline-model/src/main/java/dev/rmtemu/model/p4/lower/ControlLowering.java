@@ -65,9 +65,9 @@ import static dev.rmtemu.model.ir.Ir.xor;
 final class ControlLowering {
     /**
      * TNA's intrinsic metadata members the engine has, by {@code TYPE.member}. Ports: a
-     * {@code PortId_t} value is rmtemu's port number as it is (front-panel ports 0..N-1 of
-     * the target, recirculation ports 448 + pipe, 511 = none chosen, which drops the packet as
-     * no_egress_port); Tofino's device-port numbering (pipe = port >> 7) is not applied.
+     * {@code PortId_t} value is TNA's number (pipe = port >> 7, the recirculation port pipe << 7
+     * | 68, 511 = none chosen, which drops the packet as no_egress_port); the engine maps it to
+     * and from rmtemu's ports at the intrinsics ({@link dev.rmtemu.model.phv.ProgramPorts}).
      */
     static final Map<String, Intrinsic> INTRINSICS = Map.ofEntries(
             Map.entry("ingress_intrinsic_metadata_t.ingress_port", Intrinsic.INGRESS_PORT),
@@ -144,6 +144,10 @@ final class ControlLowering {
     private final ExternLowering externs;
     /** Idle timeouts and Alpm implementations of the control's tables. */
     private final TableOptionsLowering tableOptions;
+    /** DirectRegisters and DirectRegisterActions (bound to a table by its registers property). */
+    private final DirectRegisterLowering directRegisters;
+    /** The tables whose action code is being lowered, innermost first: where a direct register's action may run. */
+    private final Deque<MatchTable> applying = new ArrayDeque<>();
     private final Map<String, Declaration.Instantiation> polynomials = new HashMap<>();
     /** Local variables in scope (a block's declarations end with it), each a metadata field of the gress. */
     private Map<String, Field> locals = new HashMap<>();
@@ -196,6 +200,7 @@ final class ControlLowering {
         this.fields = fields;
         this.externs = new ExternLowering(types, c, control.name());
         this.tableOptions = new TableOptionsLowering(types);
+        this.directRegisters = new DirectRegisterLowering(types, c, control.name(), prefix);
     }
 
     /** A sub-control instance {@code instance} of {@code parent}, its parameters bound and its constructor's constants in {@code types}. */
@@ -215,6 +220,7 @@ final class ControlLowering {
         this.fields = parent.fields;
         this.externs = new ExternLowering(types, c, control.name());
         this.tableOptions = new TableOptionsLowering(types);
+        this.directRegisters = new DirectRegisterLowering(types, c, control.name(), prefix);
         this.randomSeed = parent.randomSeed;
     }
 
@@ -318,6 +324,21 @@ final class ControlLowering {
                 guarded(t.name(), () -> tables.put(t.name(), table(t)));
             }
         }
+        for (Map.Entry<String, Declaration.Instantiation> e : directRegisters.actions().entrySet()) {
+            Declaration.Instantiation in = e.getValue();
+            guarded(in.name(), () -> {
+                String reg = directRegisters.registerOf(in);
+                RegisterArray array = directRegisters.array(reg);
+                if (array == null) {
+                    throw new Refusal(in.position(), null); // the unbound DirectRegister is reported where it is declared
+                }
+                RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, directRegisters.pair(reg), in,
+                        prefix + in.name(), x -> stateAluInput(x));
+                c.action(l.action());
+                registerActions.put(e.getKey(), l);
+            });
+        }
+        guarded(null, directRegisters::checkBound);
         guarded(null, externs::checkBound);
         return variables;
     }
@@ -401,7 +422,7 @@ final class ControlLowering {
                     throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") in sub-control " + control.name()
                             + " is not supported by the lowering yet (registers, register actions and hashes are)");
                 }
-                if (!externs.declare(in) && !tableOptions.declare(in)) {
+                if (!externs.declare(in) && !tableOptions.declare(in) && !directRegisters.declare(in)) {
                     throw new Refusal(in.position(), "extern " + type + " (" + in.name() + ") is not supported by the lowering yet");
                 }
             }
@@ -569,6 +590,10 @@ final class ControlLowering {
     }
 
     private void execute(Block code, Expression.Call call, RegisterActionLowering.Lowered ra, Map<String, Param> params) {
+        if (ra.action().array().direct()) {
+            executeDirect(code, call, ra);
+            return;
+        }
         if (call.arguments().size() != 1) {
             throw new Refusal(call.position(), "execute takes the cell's index");
         }
@@ -580,6 +605,29 @@ final class ControlLowering {
         } else {
             code.execute(ra.action(), index, lo, read(field(inputs.get(1))));
         }
+    }
+
+    /**
+     * {@code dra.execute()}: a DirectRegisterAction runs on the cell of the entry that hit, so only
+     * in an action of the table whose registers property names its register: a direct attached
+     * table is addressed by the match entry (bf-p4c mau/resource_estimate.cpp
+     * StageUseEstimate::calculate_attached_rams gives it the match table's entries), on a miss by
+     * the miss entry's cell; the IR's rule for direct counters and meters (DirectUse).
+     */
+    private void executeDirect(Block code, Expression.Call call, RegisterActionLowering.Lowered ra) {
+        RegisterArray array = ra.action().array();
+        if (!call.arguments().isEmpty()) {
+            throw new Refusal(call.position(), "DirectRegisterAction " + ra.action().name() + ".execute takes no index (its cell is"
+                    + " the entry that hit)");
+        }
+        if (!applying.contains(array.table())) {
+            throw new Refusal(call.position(), "DirectRegisterAction " + ra.action().name() + " runs outside an action of table "
+                    + array.table().name() + ", whose registers property names " + array.name() + " (a direct register's cell is"
+                    + " the entry that hit)");
+        }
+        List<Expression> inputs = ra.inputs();
+        code.executeDirect(ra.action(), inputs.isEmpty() ? constant(0) : read(field(inputs.get(0))),
+                inputs.size() < 2 ? constant(0) : read(field(inputs.get(1))));
     }
 
     // ---- tables
@@ -635,7 +683,7 @@ final class ControlLowering {
                             optionProperties.add(pr);
                             continue;
                         }
-                        if (!ExternLowering.isDirectProperty(pr)) {
+                        if (!ExternLowering.isDirectProperty(pr) && !DirectRegisterLowering.isRegistersProperty(pr)) {
                             throw new Refusal(pr.position(), "table property " + pr.name() + " is not supported by the lowering yet");
                         }
                         direct.add(pr);
@@ -658,6 +706,10 @@ final class ControlLowering {
         pin(t.annotations(), m.name());
         externs.selectorKey(t, selectorKey);
         for (TableProperty.Property pr : direct) {
+            if (DirectRegisterLowering.isRegistersProperty(pr)) {
+                directRegisters.bind(pr, m);
+                continue;
+            }
             externs.bind(pr, m);
         }
         return m;
@@ -782,6 +834,7 @@ final class ControlLowering {
             throw new Refusal(at.position(), "table " + name + " is not declared in control " + control.name());
         }
         Block.TableApply apply = code.apply(m);
+        applying.push(m);
         int id = 0;
         TableProperty.ActionRef defaultAction = null;
         for (TableProperty p : t.properties()) {
@@ -810,6 +863,7 @@ final class ControlLowering {
             body(blk, a, params);
             afterAction(blk, a, then, at.position());
         }));
+        applying.remove(m);
         heldOutputs = new HashMap<>();
     }
 
@@ -1405,6 +1459,14 @@ final class ControlLowering {
                 || e instanceof Expression.Unary || e instanceof Expression.Cast;
     }
 
+    /**
+     * A shift's amount: its own value, never cut to the width of the shifted value's result (in
+     * {@code (bit<2>) (port >> 7)} the 7 is 7, not 7 mod 4).
+     */
+    private Expr shiftAmount(Expression.Binary bin, Map<String, Param> params) {
+        return value(bin.right(), params, 64);
+    }
+
     /** An expression's value at {@code width} bits (the specification's unsigned arithmetic modulo 2^width). */
     private Expr value(Expression e, Map<String, Param> params, int width) {
         long mask = Types.longMask(width == 0 ? 64 : width);
@@ -1455,8 +1517,8 @@ final class ControlLowering {
                 case "&" -> and(l, r);
                 case "|" -> or(l, r);
                 case "^" -> xor(l, r);
-                case "<<" -> and(shl(l, r), constant(mask));
-                case ">>" -> shr(l, r);
+                case "<<" -> and(shl(l, shiftAmount(bin, params)), constant(mask));
+                case ">>" -> shr(l, shiftAmount(bin, params));
                 default -> throw new Refusal(bin.position(), "operator " + bin.operator() + " is not supported by the lowering yet");
             };
         }

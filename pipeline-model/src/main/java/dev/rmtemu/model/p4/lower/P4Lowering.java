@@ -82,6 +82,7 @@ public final class P4Lowering {
             ParseGraph graph = ingressLowered == null ? null : ingressLowered.graph();
             ParseGraph usable = graph != null ? graph : headersOnly(ingressParser.name(), headers);
             ProgramBuilder b = ProgramBuilder.create(name, "P4 program " + name);
+            b.tnaPortNumbers(); // ig_intr_md.ingress_port and the other port values are TNA's PortId_t
             List<Parameter> dp = deparser.type().parameters();
             DeparserExterns digests = externs(deparser, Gress.INGRESS);
             if (ingressLowered != null) {

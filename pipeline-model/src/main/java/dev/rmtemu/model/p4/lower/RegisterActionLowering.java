@@ -42,6 +42,8 @@ final class RegisterActionLowering {
     private final List<String> conditions = new ArrayList<>();
     private final Types types;
     private final String actionName;
+    /** RegisterAction or DirectRegisterAction, as the program declares it (named in refusals). */
+    private final String kind;
     private final String valueName;
     private final String rvName;
     /** The pair cell's field names (null for a single word). */
@@ -54,10 +56,11 @@ final class RegisterActionLowering {
     private RegisterAction.OutputSource output;
     private int outputWhen;
 
-    private RegisterActionLowering(Types types, RegisterArray array, String name, Declaration.Function apply,
+    private RegisterActionLowering(Types types, RegisterArray array, String name, String kind, Declaration.Function apply,
                                    Declaration.StructLike pair, ToIntFunction<Expression> phvWidth) {
         this.types = types;
         this.actionName = name;
+        this.kind = kind;
         List<Parameter> ps = apply.parameters();
         this.valueName = ps.get(0).name();
         this.rvName = ps.size() > 1 ? ps.get(1).name() : null;
@@ -80,13 +83,13 @@ final class RegisterActionLowering {
             if (d instanceof Declaration.Function f && f.name().equals("apply")) {
                 apply = f;
             } else {
-                throw new Refusal(d.position(), "RegisterAction " + decl.name() + ": only an apply method is supported by the lowering");
+                throw new Refusal(d.position(), Types.named(decl.type()) + " " + decl.name() + ": only an apply method is supported by the lowering");
             }
         }
         if (apply == null || apply.parameters().isEmpty() || apply.parameters().size() > 2) {
-            throw new Refusal(decl.position(), "RegisterAction " + decl.name() + " needs apply(inout value[, out rv])");
+            throw new Refusal(decl.position(), Types.named(decl.type()) + " " + decl.name() + " needs apply(inout value[, out rv])");
         }
-        RegisterActionLowering l = new RegisterActionLowering(types, array, name, apply, pair, phvWidth);
+        RegisterActionLowering l = new RegisterActionLowering(types, array, name, Types.named(decl.type()), apply, pair, phvWidth);
         l.block(apply.body().statements(), ALL, new HashSet<>());
         if (l.output != null) {
             l.b.output(new Predicate(l.outputWhen), l.output);
@@ -125,7 +128,7 @@ final class RegisterActionLowering {
         String word = word(a.target());
         if (word != null) {
             if (!updated.add(word)) {
-                throw new Refusal(a.position(), "RegisterAction " + actionName + ": " + path(a.target())
+                throw new Refusal(a.position(), kind + " " + actionName + ": " + path(a.target())
                         + " is updated twice on one path; a stateful ALU updates each word once");
             }
             if (when != 0) {
@@ -140,7 +143,7 @@ final class RegisterActionLowering {
         if (a.target() instanceof Expression.Name n && n.name().equals(rvName)) {
             String from = word(a.value());
             if (from == null) {
-                throw new Refusal(a.position(), "RegisterAction " + actionName + ": rv is one word of the register cell"
+                throw new Refusal(a.position(), kind + " " + actionName + ": rv is one word of the register cell"
                         + " (the old or the new value)");
             }
             boolean lo = from.equals("lo");
@@ -149,7 +152,7 @@ final class RegisterActionLowering {
                     ? (lo ? RegisterAction.OutputSource.NEW_LO : RegisterAction.OutputSource.NEW_HI)
                     : (lo ? RegisterAction.OutputSource.OLD_LO : RegisterAction.OutputSource.OLD_HI);
             if (output != null && output != source) {
-                throw new Refusal(a.position(), "RegisterAction " + actionName + ": rv is set from "
+                throw new Refusal(a.position(), kind + " " + actionName + ": rv is set from "
                         + output + " and " + source + "; a stateful ALU has one output word");
             }
             output = source;
@@ -228,7 +231,7 @@ final class RegisterActionLowering {
                 int k = conditions.indexOf(text);
                 if (k < 0) {
                     if (conditions.size() == Predicate.CONDITIONS) {
-                        throw new Refusal(c.position(), "RegisterAction " + actionName + ": a stateful ALU evaluates at most "
+                        throw new Refusal(c.position(), kind + " " + actionName + ": a stateful ALU evaluates at most "
                                 + Predicate.CONDITIONS + " conditions");
                     }
                     b.condition(operand(bin.left()), op, operand(bin.right()));
