@@ -48,6 +48,7 @@ class IrBackendsTest {
     private static final int STAGES = 4;
     private static final int CELLS = 1024;
     private static final VliwOp[] OPS = VliwOp.values();
+    private static final int[] WIDTHS = {1, 7, 8, 16, 31, 32, 48, 63, 64};
 
     @Test
     void compiledCodeEqualsTheInterpreterOnRandomProgramsAndPackets() {
@@ -276,6 +277,10 @@ class IrBackendsTest {
         };
         if ((op == VliwOp.SHL || op == VliwOp.SHR) && ((Expr.Const) right).value() > 63) {
             right = Ir.constant(63);
+        }
+        if (op.widthAware()) {
+            // saturating arithmetic and concatenation at a width, the edges (1, 63, 64) among them
+            return Ir.op(op, a, right, WIDTHS[rnd.nextInt(WIDTHS.length)]);
         }
         return Ir.op(op, a, right);
     }
