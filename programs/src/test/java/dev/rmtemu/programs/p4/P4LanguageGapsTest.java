@@ -285,27 +285,113 @@ class P4LanguageGapsTest {
     }
 
     /**
-     * Forms that stay refused: the saturating |+| and |-| and the concatenation ++ are one
-     * instruction on Tofino (saturating add/sub and deposit-field of the container ALU) that
-     * rmtemu's VLIW operations do not have yet; DirectRegister has no IR register indexed by a
-     * table's entry. Each is refused where it is written.
+     * |+| and |-| on bit<8> and int<8>, and ++: per frame, the source address's low bytes x, y
+     * (unsigned) and sx, sy (signed) give x |+| y, x |-| y, sx |+| sy and sx |-| sy, packed by
+     * concatenation into one 32-bit cell; 0xA5 ++ y (a constant above a field) and 8w0 ++ x (a
+     * zero extension) fill a 16-bit cell each.
      */
     @Test
-    void saturatingArithmeticConcatenationAndDirectRegistersAreRefusedWhereWritten() {
-        String saturating = program("", """
+    void saturatingArithmeticAndConcatenationOnPackets() {
+        StageProgram p = compile(program("", """
+                    bit<8> x;
+                    bit<8> y;
+                    int<8> sx;
+                    int<8> sy;
+                    bit<8> add;
+                    bit<8> sub;
+                    int<8> sadd;
+                    int<8> ssub;
+                    bit<16> high;
+                    bit<16> low;
+                    Register<bit<32>, bit<8>>(256) packed;
+                    RegisterAction<bit<32>, bit<8>, bit<32>>(packed) keep = {
+                        void apply(inout bit<32> value) {
+                            value = ig_md.d;
+                        }
+                    };
+                    Register<bit<16>, bit<8>>(256) tagged;
+                    RegisterAction<bit<16>, bit<8>, bit<16>>(tagged) tag = {
+                        void apply(inout bit<16> value) {
+                            value = ig_md.c;
+                        }
+                    };
+                    Register<bit<16>, bit<8>>(256) widened;
+                    RegisterAction<bit<16>, bit<8>, bit<16>>(widened) widen = {
+                        void apply(inout bit<16> value) {
+                            value = high;
+                        }
+                    };
                     apply {
-                        ig_md.a = ig_md.a |+| ig_md.b;
+                        ig_md.a = hdr.ethernet.dst_addr[7:0];
+                        y = hdr.ethernet.src_addr[7:0];
+                        x = hdr.ethernet.src_addr[15:8];
+                        sy = (int<8>) hdr.ethernet.src_addr[23:16];
+                        sx = (int<8>) hdr.ethernet.src_addr[31:24];
+                        add = x |+| y;
+                        sub = x |-| y;
+                        sadd = sx |+| sy;
+                        ssub = sx |-| sy;
+                        ig_md.c = 8w0xA5 ++ y;
+                        high = (bit<8>) sadd ++ (bit<8>) ssub;
+                        low = sub ++ add;
+                        ig_md.d = high ++ low;
+                        keep.execute(ig_md.a);
+                        tag.execute(ig_md.a);
+                        high = 8w0 ++ x;
+                        widen.execute(ig_md.a);
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """));
+        // (x, y, sx, sy): no saturation, unsigned saturation both ways, signed saturation both ways, the edges
+        int[][] bytes = {{10, 3, 5, -7}, {250, 10, 100, 100}, {3, 10, -100, 100}, {255, 255, -128, -128}, {0, 0, 127, -1},
+            {128, 127, -1, 127}};
+        byte[][] frames = new byte[bytes.length][];
+        long[] packed = new long[bytes.length];
+        long[] tagged = new long[bytes.length];
+        long[] widened = new long[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            int x = bytes[i][0];
+            int y = bytes[i][1];
+            int sx = bytes[i][2];
+            int sy = bytes[i][3];
+            long src = 0x02L << 40 | (long) (sx & 0xFF) << 24 | (long) (sy & 0xFF) << 16 | (long) x << 8 | y;
+            frames[i] = frame(i, src, 0x0800);
+            long add = Math.min(x + y, 255);
+            long sub = Math.max(x - y, 0);
+            long sadd = Math.max(-128, Math.min(127, sx + sy)) & 0xFF;
+            long ssub = Math.max(-128, Math.min(127, sx - sy)) & 0xFF;
+            packed[i] = sadd << 24 | ssub << 16 | sub << 8 | add;
+            tagged[i] = 0xA500 | y;
+            widened[i] = x;
+        }
+        assertEquals(0x7F00F0FFL, packed[1], "the reference, by hand: 127, 0, 240, 255");
+        P4Twins.Run r = run(p, frames);
+        assertEquals(List.of(2L, 2L, 2L, 2L, 2L, 2L), ports(r));
+        assertArrayEquals(packed, Arrays.copyOf(r.engine().state().snapshot(0, "packed"), bytes.length));
+        assertArrayEquals(tagged, Arrays.copyOf(r.engine().state().snapshot(0, "tagged"), bytes.length));
+        assertArrayEquals(widened, Arrays.copyOf(r.engine().state().snapshot(0, "widened"), bytes.length));
+    }
+
+    /** |+| on int<64>: wider than tofino1's widest (32-bit) PHV container, which the ALU saturates in (bf-p4c limitWidth). */
+    @Test
+    void saturatingArithmeticWiderThanAContainerIsRefusedByTheCompiler() {
+        String text = program("", """
+                    bit<64> wide;
+                    apply {
+                        wide = hdr.ethernet.src_addr ++ hdr.ethernet.ether_type;
+                        wide = wide |+| 64w1;
                         ig_tm_md.ucast_egress_port = 2;
                     }
                 """);
-        assertRefused(saturating, "|+| ig_md.b", "operator |+| is not supported by the lowering yet");
-        String concatenation = program("", """
-                    apply {
-                        ig_md.c = ig_md.a ++ ig_md.b;
-                        ig_tm_md.ucast_egress_port = 2;
-                    }
-                """);
-        assertRefused(concatenation, "++ ig_md.b", "operator ++ is not supported by the lowering yet");
+        StageProgram lowered = P4Programs.text(FILE, text, PreprocessorOptions.defaults(), P4Programs.DEFAULT_RANDOM_SEED).require();
+        List<String> lines = ProgramCompiler.compile(lowered, P4Twins.TOFINO1).lines();
+        assertTrue(lines.stream().anyMatch(l -> l.contains("saturating '|+|' at 64 bits; it may not exceed tofino1's widest PHV"
+                + " container (32 b)")), () -> String.join("\n", lines));
+    }
+
+    /** DirectRegister has no IR register indexed by a table's entry: refused where it is declared. */
+    @Test
+    void directRegistersAreRefusedWhereWritten() {
         String direct = program("", """
                     DirectRegister<bit<32>>() seen;
                     apply {

@@ -42,6 +42,7 @@ import java.util.function.Consumer;
 import static dev.rmtemu.model.ir.Ir.actionData;
 import static dev.rmtemu.model.ir.Ir.add;
 import static dev.rmtemu.model.ir.Ir.and;
+import static dev.rmtemu.model.ir.Ir.concat;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.hash;
 import static dev.rmtemu.model.ir.Ir.max;
@@ -49,6 +50,8 @@ import static dev.rmtemu.model.ir.Ir.min;
 import static dev.rmtemu.model.ir.Ir.or;
 import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.read;
+import static dev.rmtemu.model.ir.Ir.saturatingAdd;
+import static dev.rmtemu.model.ir.Ir.saturatingSub;
 import static dev.rmtemu.model.ir.Ir.shl;
 import static dev.rmtemu.model.ir.Ir.shr;
 import static dev.rmtemu.model.ir.Ir.sub;
@@ -884,7 +887,7 @@ final class ControlLowering {
         for (int i = 0; i < n; i++) {
             Parameter p = a.parameters().get(i);
             Expr v = constant(types.constant(args.get(i).value()) & Types.longMask(types.width(p.type())));
-            params.put(p.name(), new Param(v, v, 64));
+            params.put(p.name(), new Param(v, v, types.width(p.type())));
         }
         return params;
     }
@@ -1338,6 +1341,9 @@ final class ControlLowering {
         if (e instanceof Expression.IntegerLiteral l) {
             return l.width() == null ? 0 : l.width();
         }
+        if (e instanceof Expression.Binary bin && bin.operator().equals("++")) {
+            return width(bin.left(), params) + width(bin.right(), params);
+        }
         if (e instanceof Expression.Binary bin) {
             return Math.max(width(bin.left(), params), width(bin.right(), params));
         }
@@ -1362,6 +1368,11 @@ final class ControlLowering {
         if (e instanceof Expression.Name n && params.containsKey(n.name())) {
             Param p = params.get(n.name());
             return width <= p.width() ? p.raw() : p.masked();
+        }
+        // bit<W> <-> int<W> of a slice as wide as the destination: the slice's bits, as the destination keeps them
+        if (e instanceof Expression.Cast c && (types.signed(c.type()) || signed(c.operand())) && types.signedWidth(c.type()) == width
+                && c.operand() instanceof Expression.Slice sl && types.constant(sl.high()) - types.constant(sl.low()) + 1 == width) {
+            return top(sl, params, width);
         }
         if (e instanceof Expression.Cast c && (types.signed(c.type()) || signed(c.operand()))) {
             return value(e, params, width);
@@ -1441,6 +1452,12 @@ final class ControlLowering {
         if (e instanceof Expression.Unary u && u.operator().equals("~")) {
             return and(xor(value(u.operand(), params, width), constant(-1L)), constant(mask));
         }
+        if (e instanceof Expression.Binary bin && (bin.operator().equals("|+|") || bin.operator().equals("|-|"))) {
+            return saturating(bin, params, width);
+        }
+        if (e instanceof Expression.Binary bin && bin.operator().equals("++")) {
+            return concatenation(bin, params);
+        }
         if (e instanceof Expression.Binary bin && bin.operator().equals(">>") && signed(bin.left())) {
             throw new Refusal(bin.position(), "arithmetic shift >> of an int<W> value is not supported by the lowering yet");
         }
@@ -1484,6 +1501,56 @@ final class ControlLowering {
         throw new Refusal(e.position(), "this expression is not supported by the lowering yet");
     }
 
+    /**
+     * {@code a |+| b} and {@code a |-| b}: one saturating instruction of the container ALU at
+     * the operands' width W (bf-p4c mau/instruction_selection.cpp,
+     * DoInstructionSelection::postorder(IR::AddSat / IR::SubSat): saddu/sadds, ssubu/ssubs),
+     * unsigned on bit<W> and signed on int<W>.
+     */
+    private Expr saturating(Expression.Binary bin, Map<String, Param> params, int context) {
+        int w = Math.max(operandWidth(bin.left(), params), operandWidth(bin.right(), params));
+        if (w == 0) {
+            w = context == 0 ? 64 : context;
+        }
+        Expr l = value(bin.left(), params, w);
+        Expr r = value(bin.right(), params, w);
+        boolean s = signed(bin.left()) || signed(bin.right());
+        return bin.operator().equals("|+|") ? saturatingAdd(l, r, w, s) : saturatingSub(l, r, w, s);
+    }
+
+    /**
+     * {@code a ++ b}: a's bits above b's (its width the sum). A constant 0 on the left is a
+     * zero extension, b's value itself (bf-p4c leaves such a concat as it is,
+     * DoInstructionSelection::preorder(IR::Concat)); another constant is or-ed in above b's
+     * bits; two run-time values are one concatenating instruction (the ALU's deposit-field;
+     * bf-p4c may instead take a concatenation of PHV fields through the hash distribution
+     * unit's identity hash, HashGenSetup::CreateHashGenExprs::preorder(IR::Concat)).
+     */
+    private Expr concatenation(Expression.Binary bin, Map<String, Param> params) {
+        int wl = operandWidth(bin.left(), params);
+        int wr = operandWidth(bin.right(), params);
+        if (wl == 0 || wr == 0) {
+            throw new Refusal(bin.position(), "an operand of ++ has no width (give the constant one, as 8w5)");
+        }
+        if (wl + wr > 64) {
+            throw new Refusal(bin.position(), "a concatenation of " + (wl + wr) + " bits; the lowering carries at most 64");
+        }
+        Expr r = value(bin.right(), params, wr);
+        if (types.isConstant(bin.left())) {
+            long k = types.constant(bin.left()) & Types.longMask(wl);
+            return k == 0 ? r : or(r, constant(k << wr));
+        }
+        return concat(value(bin.left(), params, wl), r, wr);
+    }
+
+    /** An operand's width: an action parameter's declared width, else {@link #width}. */
+    private int operandWidth(Expression e, Map<String, Param> params) {
+        if (e instanceof Expression.Name n && params.containsKey(n.name()) && rebase(e) == null) {
+            return params.get(n.name()).width();
+        }
+        return width(e, params);
+    }
+
     /** The width of a PHV field a stateful ALU reads, 0 when {@code x} names none; an int<W> field is refused (the ALU compares unsigned). */
     private int stateAluInput(Expression x) {
         if (!isField(x)) {
@@ -1504,6 +1571,9 @@ final class ControlLowering {
         }
         if (e instanceof Expression.IntegerLiteral l) {
             return l.signed();
+        }
+        if (e instanceof Expression.Binary bin && bin.operator().equals("++")) {
+            return signed(bin.left());
         }
         if (e instanceof Expression.Binary bin) {
             return signed(bin.left()) || signed(bin.right());
