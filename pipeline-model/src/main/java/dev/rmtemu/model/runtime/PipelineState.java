@@ -265,6 +265,9 @@ public final class PipelineState {
     public int addRange(String tableName, long[] lo, long[] hi, int priority, int action, long data) {
         MatchTable t = program.table(tableName);
         requireMutable(t);
+        if (t.keyless()) {
+            pack(t, lo); // refuses: no entries
+        }
         return table(t).addRange(lo, hi, priority, action, data);
     }
 
@@ -294,6 +297,9 @@ public final class PipelineState {
     }
 
     private static long[] pack(MatchTable t, long[] keyFields) {
+        if (t.keyless()) {
+            throw new UserError("table " + t.name() + " has no key: it holds no entries, only its default action (table_set_default)");
+        }
         if (keyFields.length != t.key().size()) {
             throw new UserError("table " + t.name() + " has " + t.key().size() + " key fields, got " + keyFields.length);
         }

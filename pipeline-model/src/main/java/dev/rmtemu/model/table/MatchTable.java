@@ -11,6 +11,8 @@ import java.util.List;
  * (for SRAM accounting). Entries are installed through the control plane, or
  * given with the program as constant entries (P4's {@code const entries}: a
  * precomputed table of constants, installed when the switch state is created).
+ * A table without key fields (P4's keyless table) holds no entries: every packet
+ * misses and runs its default action, which the control plane may set.
  */
 public final class MatchTable {
     /** Widest key the runtime packs (two 64-bit words). */
@@ -71,8 +73,11 @@ public final class MatchTable {
         for (Field f : key) {
             bits += f.width();
         }
-        if (bits == 0 || bits > MAX_KEY_BITS) {
+        if (bits > MAX_KEY_BITS) {
             throw new IllegalArgumentException("table " + name + ": key of " + bits + " bits (1.." + MAX_KEY_BITS + ")");
+        }
+        if (key.isEmpty() && (kind != MatchKind.EXACT || !constEntries.isEmpty())) {
+            throw new IllegalArgumentException("table " + name + ": a keyless table is an exact table without entries");
         }
         if (kind == MatchKind.LPM && key.size() != 1) {
             throw new IllegalArgumentException("table " + name + ": an LPM table matches one field");
@@ -150,6 +155,11 @@ public final class MatchTable {
 
     public List<Field> key() {
         return List.of(key);
+    }
+
+    /** True for a table without key fields: it always misses, running its default action. */
+    public boolean keyless() {
+        return key.length == 0;
     }
 
     public int keyBits() {

@@ -1,5 +1,9 @@
 package dev.rmtemu.programs.p4;
 
+import dev.rmtemu.model.UserError;
+import dev.rmtemu.model.check.ResourceChecker;
+import dev.rmtemu.model.check.ResourceReport;
+import dev.rmtemu.model.check.TableUsage;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.p4.lower.P4Programs;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
@@ -14,6 +18,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -387,6 +392,93 @@ class P4LanguageGapsTest {
         List<String> lines = ProgramCompiler.compile(lowered, P4Twins.TOFINO1).lines();
         assertTrue(lines.stream().anyMatch(l -> l.contains("saturating '|+|' at 64 bits; it may not exceed tofino1's widest PHV"
                 + " container (32 b)")), () -> String.join("\n", lines));
+    }
+
+    /** A keyless table and a keyless table with a const default action, as TNA programs write them. */
+    private static final String KEYLESS = """
+                action set_port(PortId_t port) {
+                    ig_tm_md.ucast_egress_port = port;
+                }
+                action mark(bit<8> v) {
+                    ig_md.b = v;
+                }
+                table forward {
+                    actions = { set_port; }
+                    default_action = set_port(3);
+                }
+                table tag {
+                    actions = { mark; }
+                    const default_action = mark(7);
+                    size = 1;
+                }
+                Register<bit<8>, bit<8>>(256) marks;
+                RegisterAction<bit<8>, bit<8>, bit<8>>(marks) keep = {
+                    void apply(inout bit<8> value) {
+                        value = ig_md.b;
+                    }
+                };
+                Register<bit<32>, bit<8>>(256) hits;
+                RegisterAction<bit<32>, bit<8>, bit<32>>(hits) note = {
+                    void apply(inout bit<32> value) {
+                        value = ig_md.d;
+                    }
+                };
+                apply {
+                    ig_md.a = hdr.ethernet.dst_addr[7:0];
+                    ig_md.d = 1;
+                    forward.apply();
+                    if (tag.apply().hit) {
+                        ig_md.d = 99;
+                    }
+                    keep.execute(ig_md.a);
+                    note.execute(ig_md.a);
+                }
+            """;
+
+    /**
+     * Keyless tables (no key: every packet misses, so the default action runs): forward's
+     * default sends to port 3 until the control plane sets it to port 5 (table_set_default);
+     * tag's const default marks 7 and its .hit branch never runs; neither takes match memory
+     * (bf-p4c lays a 0-bit match out with no match data, table_layout.cpp
+     * setup_layout_option_no_match); an entry cannot be added to one.
+     */
+    @Test
+    void keylessTablesRunTheirDefaultActionOnEveryPacket() {
+        StageProgram p = compile(program("", KEYLESS));
+        P4Twins.Run asDeclared = run(p, frame(0, 0x020000000001L, 0x0800), frame(1, 0x020000000001L, 0x86DD));
+        assertEquals(List.of(3L, 3L), ports(asDeclared));
+        assertArrayEquals(new long[] {7, 7}, Arrays.copyOf(asDeclared.engine().state().snapshot(0, "marks"), 2));
+        assertArrayEquals(new long[] {1, 1}, Arrays.copyOf(asDeclared.engine().state().snapshot(0, "hits"), 2), "never a hit");
+        List<P4Twins.Arrival> arrivals = List.of(new P4Twins.Arrival(0, 0, P4Twins.record(frame(2, 0x020000000001L, 0x0800))));
+        P4Twins.Run changed = P4Twins.run(p, e -> e.state().table("forward").setDefault(1, 5), arrivals);
+        assertEquals(List.of(5L), ports(changed));
+        UserError entry = assertThrows(UserError.class, () -> changed.engine().state().addExact("forward", new long[0], 1, 4));
+        assertEquals("table forward has no key: it holds no entries, only its default action (table_set_default)", entry.getMessage());
+        ResourceReport resources = ResourceChecker.check(p, P4Twins.TOFINO1);
+        for (String table : List.of("forward", "tag")) {
+            TableUsage u = resources.tables().stream().filter(t -> t.name().equals(table)).findFirst().orElseThrow();
+            assertEquals("keyless", u.kind());
+            assertEquals(0, u.srams() + u.tcams(), table + " takes no match memory");
+        }
+    }
+
+    @Test
+    void aKeylessTableWithEntriesIsRefused() {
+        String text = program("", """
+                    action set_port(PortId_t port) {
+                        ig_tm_md.ucast_egress_port = port;
+                    }
+                    table forward {
+                        actions = { set_port; }
+                        const entries = {
+                            0 : set_port(1);
+                        }
+                    }
+                    apply {
+                        forward.apply();
+                    }
+                """);
+        assertRefused(text, "const entries", "table forward has no key, so it cannot have entries");
     }
 
     /** DirectRegister has no IR register indexed by a table's entry: refused where it is declared. */

@@ -646,8 +646,12 @@ final class ControlLowering {
                 entries = en;
             }
         }
+        if (key.isEmpty() && entries != null) {
+            throw new Refusal(entries.position(), "table " + t.name() + " has no key, so it cannot have entries");
+        }
         if (key.isEmpty()) {
-            throw new Refusal(t.position(), "table " + t.name() + " has no key; keyless tables are not supported by the lowering yet");
+            // a keyless table: every packet misses and runs the default action (no match memory, see MemoryLayout)
+            kind = MatchKind.EXACT;
         }
         if (dataBits > 64) {
             throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
