@@ -481,6 +481,72 @@ class P4LanguageGapsTest {
         assertRefused(text, "const entries", "table forward has no key, so it cannot have entries");
     }
 
+    /**
+     * Locals of header and struct type: a copy of the Ethernet header keeps its validity (and
+     * an untouched header local is invalid), a struct filled member by member and copied whole;
+     * the copy's members, concatenated, land in a register cell per frame.
+     */
+    @Test
+    void headerAndStructLocalsCopyMembersAndValidity() {
+        StageProgram p = compile(program("""
+                struct pair_t {
+                    bit<8> x;
+                    bit<8> y;
+                }
+                """, """
+                    ethernet_h saved;
+                    ethernet_h blank;
+                    pair_t first;
+                    Register<bit<16>, bit<8>>(256) pairs;
+                    RegisterAction<bit<16>, bit<8>, bit<16>>(pairs) keep = {
+                        void apply(inout bit<16> value) {
+                            value = ig_md.c;
+                        }
+                    };
+                    apply {
+                        ig_md.a = hdr.ethernet.dst_addr[7:0];
+                        saved = hdr.ethernet;
+                        first.x = saved.src_addr[7:0];
+                        first.y = saved.dst_addr[15:8];
+                        pair_t second = first;
+                        ig_md.c = second.x ++ second.y;
+                        keep.execute(ig_md.a);
+                        if (saved.isValid() && !blank.isValid()) {
+                            ig_tm_md.ucast_egress_port = 2;
+                        } else {
+                            ig_tm_md.ucast_egress_port = 7;
+                        }
+                    }
+                """));
+        byte[][] frames = new byte[4][];
+        long[] expected = new long[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = frame((0x40L + i) << 8 | i, 0x020000000010L + i, 0x0800);
+            expected[i] = (0x10L + i) << 8 | (0x40 + i);
+        }
+        P4Twins.Run r = run(p, frames);
+        assertEquals(List.of(2L, 2L, 2L, 2L), ports(r));
+        assertArrayEquals(expected, Arrays.copyOf(r.engine().state().snapshot(0, "pairs"), frames.length));
+    }
+
+    /** A header assigned from a header of another type: refused where written. */
+    @Test
+    void aHeaderLocalAssignedAnotherTypeIsRefused() {
+        String text = program("""
+                header tag_h {
+                    bit<8> kind;
+                }
+                """, """
+                    tag_h tag;
+                    apply {
+                        tag = hdr.ethernet;
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """);
+        assertRefused(text, "tag = hdr.ethernet;", "this assignment of a header or struct is not supported by the lowering (a header"
+                + " or struct of the same type, a local or a header of the headers struct, is)");
+    }
+
     /** DirectRegister has no IR register indexed by a table's entry: refused where it is declared. */
     @Test
     void directRegistersAreRefusedWhereWritten() {

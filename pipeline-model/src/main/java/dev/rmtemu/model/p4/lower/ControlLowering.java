@@ -148,6 +148,12 @@ final class ControlLowering {
     private final Map<String, Declaration.Instantiation> polynomials = new HashMap<>();
     /** Local variables in scope (a block's declarations end with it), each a metadata field of the gress. */
     private Map<String, Field> locals = new HashMap<>();
+    /**
+     * Locals of a header or struct type (and their members of such types) by path ({@code copy},
+     * {@code s.inner}): each scalar member is a metadata field in {@link #locals} under its path
+     * ({@code copy.dst_addr}), a header's validity a 1-bit field under {@code copy.$valid}.
+     */
+    private Map<String, Declaration.StructLike> aggregateLocals = new HashMap<>();
     private final Map<String, Integer> localNames = new HashMap<>();
     /**
      * Fields that hold a register action's output ({@code f = ra.execute(i);} earlier in the
@@ -247,7 +253,7 @@ final class ControlLowering {
         c.apply(code -> {
             for (Declaration.Variable v : variables) {
                 if (v.initializer() != null) {
-                    guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+                    guarded(null, () -> initialise(code, v.name(), v.initializer(), Map.of()));
                 }
             }
             // each top-level statement on its own, so that every refusal is reported
@@ -271,7 +277,7 @@ final class ControlLowering {
         }
         for (Declaration.Variable v : variables) {
             if (v.initializer() != null) {
-                guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+                guarded(null, () -> initialise(code, v.name(), v.initializer(), Map.of()));
             }
         }
         statements(code, control.apply().statements(), 0, Map.of(), true);
@@ -339,8 +345,10 @@ final class ControlLowering {
 
     /** A local variable: a metadata field of the gress named after the control and the variable. */
     private void declareLocal(String name, TypeRef type, SourcePosition at) {
-        if (types.structLike(type) != null) {
-            throw new Refusal(at, "local " + name + " of a header or struct type is not supported by the lowering (scalar locals are)");
+        Declaration.StructLike aggregate = types.structLike(type);
+        if (aggregate != null) {
+            declareAggregate(name, aggregate, at);
+            return;
         }
         int width = types.signedWidth(type);
         int n = localNames.merge(name, 1, Integer::sum);
@@ -349,6 +357,116 @@ final class ControlLowering {
         if (types.signed(type)) {
             signedFields.add(f);
         }
+    }
+
+    /** The path of a header local's validity bit, after the local's path. */
+    private static final String VALID = ".$valid";
+
+    /**
+     * A local of a header or struct type: a metadata field per scalar member (members of
+     * header or struct type in turn), and for a header a 1-bit validity field, as p4c's
+     * front end flattens such locals into scalars (FlattenHeaders, LocalCopyPropagation).
+     */
+    private void declareAggregate(String path, Declaration.StructLike type, SourcePosition at) {
+        if (type.kind() == Declaration.StructLike.Kind.HEADER_UNION) {
+            throw new Refusal(at, "local " + path + " of header union " + type.name() + " is not supported by the lowering");
+        }
+        aggregateLocals.put(path, type);
+        for (Declaration.Field f : type.fields()) {
+            Declaration.StructLike inner = types.structLike(f.type());
+            if (inner != null) {
+                declareAggregate(path + "." + f.name(), inner, f.position());
+            } else {
+                declareLocal(path + "." + f.name(), f.type(), f.position());
+            }
+        }
+        if (type.kind() == Declaration.StructLike.Kind.HEADER) {
+            int n = localNames.merge(path + VALID, 1, Integer::sum);
+            locals.put(path + VALID, b.metadata(gress, scope + "." + path + VALID + (n == 1 ? "" : "$" + n), 1));
+        }
+    }
+
+    /** {@code name.member...} when it starts at a local of a header or struct type, else null. */
+    private String localPath(Expression e) {
+        if (e instanceof Expression.Name n) {
+            return aggregateLocals.containsKey(n.name()) ? n.name() : null;
+        }
+        if (e instanceof Expression.Member m) {
+            String t = localPath(m.target());
+            return t == null ? null : t + "." + m.member();
+        }
+        return null;
+    }
+
+    /**
+     * The scalar members of a header or struct value, as paths below it ({@code dst_addr},
+     * {@code inner.x}, {@code $valid} for a header's validity): a local of such a type or a
+     * header of the headers struct; null for any other expression.
+     */
+    private List<String> aggregateMembers(Expression e) {
+        String path = localPath(e);
+        if (path != null && aggregateLocals.containsKey(path)) {
+            List<String> out = new ArrayList<>();
+            for (String k : new TreeMap<>(locals).keySet()) {
+                if (k.startsWith(path + ".")) {
+                    out.add(k.substring(path.length() + 1));
+                }
+            }
+            return out;
+        }
+        if (rebase(e) == null && e instanceof Expression.Member h && h.target() instanceof Expression.Name n
+                && n.name().equals(headersParam) && headers.instance(h.member()) != null) {
+            List<String> out = new ArrayList<>();
+            for (var f : headers.instance(h.member()).type().fields()) {
+                out.add(f.name());
+            }
+            out.add(VALID.substring(1));
+            return out;
+        }
+        Expression bound = rebase(e);
+        return bound != null && e instanceof Expression.Member ? parent.aggregateMembers(bound) : null;
+    }
+
+    /** The field of member {@code path} (dotted, {@code $valid} for validity) below {@code base}. */
+    private Field member(Expression base, String path) {
+        Expression e = base;
+        String[] parts = path.split("\\.");
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i].equals(VALID.substring(1)) && i == parts.length - 1) {
+                return validBit(e);
+            }
+            e = new Expression.Member(base.position(), e, parts[i]);
+        }
+        return field(e);
+    }
+
+    /**
+     * {@code dest = value} of a header or struct: member by member, a header's validity with
+     * it (P4_16 8.17: assigning a header copies its validity). Each member is one VLIW
+     * instruction, as p4c's front end copies a struct member by member (CopyStructures).
+     */
+    private void copyAggregate(Block code, Expression dest, Expression value, SourcePosition at) {
+        List<String> to = aggregateMembers(dest);
+        List<String> from = aggregateMembers(value);
+        if (from == null || !new HashSet<>(from).containsAll(to) || !new HashSet<>(to).containsAll(from)) {
+            throw new Refusal(at, "this assignment of a header or struct is not supported by the lowering (a header or struct"
+                    + " of the same type, a local or a header of the headers struct, is)");
+        }
+        for (String m : to) {
+            Field d = member(dest, m);
+            code.set(d, read(member(value, m)));
+            heldOutputs.remove(d);
+        }
+    }
+
+    /** A local's initial value: a scalar's expression, or a header or struct copied member by member. */
+    private void initialise(Block code, String name, Expression value, Map<String, Param> params) {
+        if (aggregateLocals.containsKey(name)) {
+            copyAggregate(code, new Expression.Name(value.position(), name, false), value, value.position());
+            return;
+        }
+        Field f = locals.get(name);
+        code.set(f, top(value, params, f.width()));
     }
 
     // ---- externs
@@ -916,6 +1034,7 @@ final class ControlLowering {
      */
     private void statements(Block code, List<Statement> stmts, int from, Map<String, Param> params, boolean each) {
         Map<String, Field> scope = new HashMap<>(locals);
+        Map<String, Declaration.StructLike> aggregateScope = new HashMap<>(aggregateLocals);
         for (int i = from; i < stmts.size(); i++) {
             Statement s = stmts.get(i);
             if (s instanceof Statement.Exit) {
@@ -948,6 +1067,7 @@ final class ControlLowering {
             }
         }
         locals = scope;
+        aggregateLocals = aggregateScope;
     }
 
     private Field exitFlag() {
@@ -1037,6 +1157,8 @@ final class ControlLowering {
             code.set(dest, output(ra.action()));
             heldOutputs.put(dest, ra.action().array().wordBits() <= dest.width() ? output(ra.action())
                     : and(output(ra.action()), constant(Types.longMask(dest.width()))));
+        } else if (s instanceof Statement.Assignment a && aggregateMembers(a.target()) != null) {
+            copyAggregate(code, a.target(), a.value(), a.position());
         } else if (s instanceof Statement.Assignment a) {
             Field dest = field(a.target());
             substituting = true;
@@ -1048,6 +1170,12 @@ final class ControlLowering {
             }
             code.set(dest, v);
             heldOutputs.remove(dest);
+        } else if (s instanceof Statement.Local l && l.declaration() instanceof Declaration.Variable v
+                && types.structLike(v.type()) != null) {
+            declareLocal(v.name(), v.type(), v.position());
+            if (v.initializer() != null) {
+                initialise(code, v.name(), v.initializer(), params);
+            }
         } else if (s instanceof Statement.Local l && l.declaration() instanceof Declaration.Variable v) {
             declareLocal(v.name(), v.type(), v.position());
             heldOutputs.remove(locals.get(v.name()));
@@ -1236,7 +1364,8 @@ final class ControlLowering {
         if (parent == null) {
             return null;
         }
-        if (e instanceof Expression.Name n && bindings.containsKey(n.name()) && !locals.containsKey(n.name())) {
+        if (e instanceof Expression.Name n && bindings.containsKey(n.name()) && !locals.containsKey(n.name())
+                && !aggregateLocals.containsKey(n.name())) {
             return bindings.get(n.name());
         }
         if (e instanceof Expression.Member m) {
@@ -1612,6 +1741,10 @@ final class ControlLowering {
         if (e instanceof Expression.Name n && locals.containsKey(n.name())) {
             return locals.get(n.name());
         }
+        String path = e instanceof Expression.Member ? localPath(e) : null;
+        if (path != null && locals.containsKey(path)) {
+            return locals.get(path);
+        }
         Expression bound = rebase(e);
         if (bound != null) {
             return parent.field(bound);
@@ -1666,6 +1799,10 @@ final class ControlLowering {
     }
 
     private Field validBit(Expression header) {
+        String path = localPath(header);
+        if (path != null && locals.containsKey(path + VALID)) {
+            return locals.get(path + VALID);
+        }
         Expression bound = rebase(header);
         if (bound != null) {
             return parent.validBit(bound);

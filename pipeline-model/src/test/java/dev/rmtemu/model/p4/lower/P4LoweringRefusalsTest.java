@@ -152,9 +152,10 @@ class P4LoweringRefusalsTest {
                 "member more of header_t: only headers are supported in the headers struct by the lowering (no stacks, unions or nested structs)");
     }
     @Test
-    void localOfAStructType() {
-        assertRefused("        ig_tm_md.ucast_egress_port = 1;\n", "        header_t copy;\n        ig_tm_md.ucast_egress_port = 1;\n",
-                "header_t copy", "local copy of a header or struct type is not supported by the lowering (scalar locals are)");
+    void localOfAStructTypeAssignedAHeader() {
+        assertRefused("        ig_tm_md.ucast_egress_port = 1;\n", "        header_t copy;\n        copy = hdr.tcp;\n"
+                + "        ig_tm_md.ucast_egress_port = 1;\n", "copy = hdr.tcp", "this assignment of a header or struct is not supported"
+                + " by the lowering (a header or struct of the same type, a local or a header of the headers struct, is)");
     }
 
     /** Entries without const are P4_16 1.2.2's mutable initial entries: not lowered. */
