@@ -547,6 +547,36 @@ class P4LanguageGapsTest {
                 + " or struct of the same type, a local or a header of the headers struct, is)");
     }
 
+    /**
+     * exit in a sub-control ends the whole ingress control (P4_16 12.5; p4c's RemoveExits):
+     * IPv6 frames leave the Guard control by exit on port 4, and the caller's later statement
+     * (IPv4 to port 5) does not run for them; the rest go on through both.
+     */
+    @Test
+    void exitInASubControlEndsTheWholeControl() {
+        StageProgram p = compile(program("""
+                control Guard(inout header_t h, inout ingress_intrinsic_metadata_for_tm_t tm) {
+                    apply {
+                        if (h.ethernet.ether_type == 0x86DD) {
+                            tm.ucast_egress_port = 4;
+                            exit;
+                        }
+                        tm.ucast_egress_port = 3;
+                    }
+                }
+                """, """
+                    Guard() guard;
+                    apply {
+                        guard.apply(hdr, ig_tm_md);
+                        if (hdr.ethernet.ether_type != 0x88B5) {
+                            ig_tm_md.ucast_egress_port = 5;
+                        }
+                    }
+                """));
+        assertEquals(List.of(5L, 4L, 3L, 4L, 5L),
+                ports(run(p, frame(0x0800), frame(0x86DD), frame(0x88B5), frame(0x86DD), frame(0x0806))));
+    }
+
     /** DirectRegister has no IR register indexed by a table's entry: refused where it is declared. */
     @Test
     void directRegistersAreRefusedWhereWritten() {

@@ -172,7 +172,7 @@ final class ControlLowering {
      * and has statements after it, which run only while its flag is 0. Each flag is written
      * only before its test, so a gateway that spans stages reads the same value in each.
      */
-    private final Deque<Field> exitListeners = new ArrayDeque<>();
+    private final Deque<Field> exitListeners;
     private int exitFlags;
     /**
      * Fields of type {@code int<W>} (metadata and locals): two's complement in the PHV, so + - & | ^ <<
@@ -203,6 +203,7 @@ final class ControlLowering {
         this.fields = fields;
         this.externs = new ExternLowering(types, c, control.name());
         this.tableOptions = new TableOptionsLowering(types);
+        this.exitListeners = new ArrayDeque<>();
     }
 
     /** A sub-control instance {@code instance} of {@code parent}, its parameters bound and its constructor's constants in {@code types}. */
@@ -223,6 +224,8 @@ final class ControlLowering {
         this.externs = new ExternLowering(types, c, control.name());
         this.tableOptions = new TableOptionsLowering(types);
         this.randomSeed = parent.randomSeed;
+        // exit in a sub-control ends the whole control: it sets the flags its callers listen to
+        this.exitListeners = parent.exitListeners;
     }
 
     /**
@@ -266,15 +269,11 @@ final class ControlLowering {
     /**
      * A sub-control instance's body lowered where its {@code apply} is called: its tables,
      * registers and hashes are declared under the instance's name, and its statements run in
-     * {@code code}. P4's {@code exit} in it would end the whole control: refused.
+     * {@code code}. P4's {@code exit} in it ends the whole control (p4c's RemoveExits): it sets
+     * the exit flags of the callers' statements, so what follows the {@code apply} does not run.
      */
     private void lowerInto(Block code) {
         List<Declaration.Variable> variables = declarations();
-        for (Statement s : control.apply().statements()) {
-            if (mayExit(s)) {
-                throw new Refusal(s.position(), "exit in sub-control " + control.name() + " is not supported by the lowering yet");
-            }
-        }
         for (Declaration.Variable v : variables) {
             if (v.initializer() != null) {
                 guarded(null, () -> initialise(code, v.name(), v.initializer(), Map.of()));
@@ -1092,6 +1091,10 @@ final class ControlLowering {
                     || sw.cases().stream().anyMatch(sc -> sc.body() != null && mayExit(sc.body()));
         }
         if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m
+                && m.member().equals("apply") && m.target() instanceof Expression.Name n && subControls.containsKey(n.name())) {
+            return subControlMayExit(n.name());
+        }
+        if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m
                 && m.member().equals("apply") && m.target() instanceof Expression.Name n) {
             return tableMayExit(tableDecls.containsKey(n.name()) ? n.name() : null);
         }
@@ -1099,6 +1102,25 @@ final class ControlLowering {
             return actionMayExit(actions.get(n.name()));
         }
         return false;
+    }
+
+    /** Whether {@code exit} may run in the body of sub-control instance {@code instance} (its actions, tables and instances). */
+    private boolean subControlMayExit(String instance) {
+        Declaration.Instantiation in = subControls.get(instance);
+        if (!(types.declaration(Types.named(in.type())) instanceof Declaration.Control sub)) {
+            return false;
+        }
+        ControlLowering scan = new ControlLowering(this, sub, instance, Map.of(), types);
+        for (Declaration d : sub.locals()) {
+            if (d instanceof Declaration.Action a) {
+                scan.actions.put(a.name(), a);
+            } else if (d instanceof Declaration.Table t) {
+                scan.tableDecls.put(t.name(), t);
+            } else if (d instanceof Declaration.Instantiation i && types.declaration(Types.named(i.type())) instanceof Declaration.Control) {
+                scan.subControls.put(i.name(), i);
+            }
+        }
+        return sub.apply().statements().stream().anyMatch(scan::mayExit);
     }
 
     private boolean actionMayExit(Declaration.Action a) {
