@@ -102,7 +102,7 @@ final class TargetOperatorsPass implements CompilerPass {
 
     /** A saturating operation wider than any container the ALU could saturate in. */
     private static void saturating(StageDecl d, Expr.Binary b, int widest, String target, Refusals out) {
-        if (b.op().widthAware() && b.op() != VliwOp.CONCAT && b.width() > widest) {
+        if (b.op().saturating() && b.width() > widest) {
             out.add(d.gress(), d.number(), "expression " + b, "saturating '" + b.op().symbol() + "' at " + b.width()
                     + " bits; it may not exceed " + target + "'s widest PHV container (" + widest + " b)");
         }
@@ -121,7 +121,7 @@ final class TargetOperatorsPass implements CompilerPass {
                         + Long.toUnsignedString(c) + ", not a power of two; " + target
                         + " can only shift or mask (no multiplier or divider)");
             }
-        } else if ((op == VliwOp.SHL || op == VliwOp.SHR) && c == null) {
+        } else if ((op == VliwOp.SHL || op == VliwOp.SHR || op == VliwOp.SHRS) && c == null) {
             out.add(d.gress(), d.number(), "expression " + b, "shift by a run-time amount; "
                     + target + "'s container ALUs shift by a constant");
         }

@@ -178,6 +178,13 @@ public sealed interface Expr {
             if (op == VliwOp.CONCAT) {
                 return "(" + left + " ++ (bit<" + width + ">) " + right + ")";
             }
+            if (op.widthAware() && op.functional()) {
+                String type = "(int<" + width + ">) ";
+                return op.symbol() + "(" + type + left + ", " + type + right + ")";
+            }
+            if (op == VliwOp.SHRS) {
+                return "((int<" + width + ">) " + left + " >> " + right + ")";
+            }
             if (op.widthAware()) {
                 String type = (op.signed() ? "(int<" : "(bit<") + width + ">) ";
                 return "(" + type + left + " " + op.symbol() + " " + type + right + ")";

@@ -23,7 +23,13 @@ public enum VliwOp {
     /** P4's {@code |-|} on int<W>, clamped likewise. */
     SSUBS("|-|"),
     /** P4's {@code a ++ b} with b of W bits: a's bits above b's low W bits. */
-    CONCAT("++");
+    CONCAT("++"),
+    /** P4's {@code >>} on int<W>: the arithmetic shift, the sign bit copied in (bf-asm's shrs). */
+    SHRS(">>"),
+    /** TNA's min on int<W> (bf-asm's mins). */
+    MINS("min"),
+    /** TNA's max on int<W> (bf-asm's maxs). */
+    MAXS("max");
 
     private final String symbol;
 
@@ -37,17 +43,22 @@ public enum VliwOp {
 
     /** True for the operations whose result depends on a width (saturating arithmetic, concatenation). */
     public boolean widthAware() {
-        return this == SADDU || this == SSUBU || this == SADDS || this == SSUBS || this == CONCAT;
+        return this == SADDU || this == SSUBU || this == SADDS || this == SSUBS || this == CONCAT || signed();
     }
 
-    /** True for the saturating operations on int<W>. */
+    /** True for the saturating add and subtract. */
+    public boolean saturating() {
+        return this == SADDU || this == SSUBU || this == SADDS || this == SSUBS;
+    }
+
+    /** True for the operations on int<W> (two's complement at the width). */
     public boolean signed() {
-        return this == SADDS || this == SSUBS;
+        return this == SADDS || this == SSUBS || this == SHRS || this == MINS || this == MAXS;
     }
 
     /** True for the operations written as a function call (min, max) rather than infix. */
     public boolean functional() {
-        return this == MIN || this == MAX;
+        return this == MIN || this == MAX || this == MINS || this == MAXS;
     }
 
     /**
@@ -71,6 +82,9 @@ public enum VliwOp {
             case SADDS -> clampSigned(signExtend(a, width) + signExtend(b, width), a, b, false, width);
             case SSUBS -> clampSigned(signExtend(a, width) - signExtend(b, width), a, b, true, width);
             case CONCAT -> (width >= 64 ? 0 : a << width) | (b & mask(width));
+            case SHRS -> signExtend(a, width) >> (Long.compareUnsigned(b, 63) > 0 ? 63 : b) & mask(width);
+            case MINS -> (signExtend(a, width) <= signExtend(b, width) ? a : b) & mask(width);
+            case MAXS -> (signExtend(a, width) >= signExtend(b, width) ? a : b) & mask(width);
             case ADD -> a + b;
             case SUB -> a - b;
             case AND -> a & b;

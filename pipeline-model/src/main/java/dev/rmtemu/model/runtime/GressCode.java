@@ -89,6 +89,21 @@ public abstract class GressCode {
         return VliwOp.CONCAT.apply(a, b, width);
     }
 
+    /** Arithmetic shift right on int<W>, as {@link VliwOp#SHRS}. */
+    public static long shrs(long a, long b, int width) {
+        return VliwOp.SHRS.apply(a, b, width);
+    }
+
+    /** Signed minimum on int<W>, as {@link VliwOp#MINS}. */
+    public static long mins(long a, long b, int width) {
+        return VliwOp.MINS.apply(a, b, width);
+    }
+
+    /** Signed maximum on int<W>, as {@link VliwOp#MAXS}. */
+    public static long maxs(long a, long b, int width) {
+        return VliwOp.MAXS.apply(a, b, width);
+    }
+
     /** The violation for an index outside its array (the compiler proves most indexes in range). */
     public static PipelineViolation indexOutOfRange(long packet, int gress, int stage, String array, long index, int size) {
         return new PipelineViolation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, packet, Gress.values()[gress], stage,

@@ -53,6 +53,19 @@ class WidthAwareOpsTest {
         assertEquals(0x1234, VliwOp.CONCAT.apply(7, 0x1234, 64), "a 64-bit right operand leaves no room");
     }
 
+    /** int<W>'s >> copies the sign bit in (a shift past the width leaves all sign); min and max order by the signed value. */
+    @Test
+    void signedShiftAndMinMaxReadTheSignAtTheWidth() {
+        assertEquals(0xF0, VliwOp.SHRS.apply(0x80, 3, 8), "-128 >> 3 = -16");
+        assertEquals(0x08, VliwOp.SHRS.apply(0x40, 3, 8));
+        assertEquals(0xFF, VliwOp.SHRS.apply(0x80, 70, 8));
+        assertEquals(-2L, VliwOp.SHRS.apply(-4L, 1, 64));
+        assertEquals(0x80, VliwOp.MINS.apply(0x80, 0x7F, 8), "-128 < 127");
+        assertEquals(0x7F, VliwOp.MAXS.apply(0x80, 0x7F, 8));
+        assertEquals(0xFFFF, VliwOp.MAXS.apply(0xFFFF, 0x8000, 16), "-1 > -32768");
+        assertEquals(Long.MIN_VALUE, VliwOp.MINS.apply(Long.MIN_VALUE, 0, 64));
+    }
+
     @Test
     void aWidthGoesWithTheWidthAwareOperationsOnly() {
         assertEquals("(ipv4.ttl ++ (bit<8>) 3)", Ir.concat(Ir.read(field()), Ir.constant(3), 8).toString());

@@ -271,11 +271,11 @@ class IrBackendsTest {
         }
         VliwOp op = OPS[rnd.nextInt(OPS.length)];
         Expr right = switch (op) {
-            case SHL, SHR -> Ir.constant(rnd.nextInt(70));
+            case SHL, SHR, SHRS -> Ir.constant(rnd.nextInt(70));
             case MUL, DIV, MOD -> rnd.nextBoolean() ? Ir.constant(1L << rnd.nextInt(20)) : Ir.constant(1 + rnd.nextInt(50_000));
             default -> atom(rnd, all, h, out);
         };
-        if ((op == VliwOp.SHL || op == VliwOp.SHR) && ((Expr.Const) right).value() > 63) {
+        if ((op == VliwOp.SHL || op == VliwOp.SHR || op == VliwOp.SHRS) && ((Expr.Const) right).value() > 63) {
             right = Ir.constant(63);
         }
         if (op.widthAware()) {

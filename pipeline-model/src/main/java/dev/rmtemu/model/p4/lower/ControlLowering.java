@@ -6,6 +6,7 @@ import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.Condition;
 import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.p4.ast.Annotation;
 import dev.rmtemu.model.p4.ast.Argument;
 import dev.rmtemu.model.p4.ast.Declaration;
@@ -47,6 +48,7 @@ import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.hash;
 import static dev.rmtemu.model.ir.Ir.max;
 import static dev.rmtemu.model.ir.Ir.min;
+import static dev.rmtemu.model.ir.Ir.op;
 import static dev.rmtemu.model.ir.Ir.or;
 import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.read;
@@ -1614,7 +1616,9 @@ final class ControlLowering {
             return concatenation(bin, params);
         }
         if (e instanceof Expression.Binary bin && bin.operator().equals(">>") && signed(bin.left())) {
-            throw new Refusal(bin.position(), "arithmetic shift >> of an int<W> value is not supported by the lowering yet");
+            // int<W>'s >> is arithmetic: one shrs of the container ALU (bf-p4c DoInstructionSelection::postorder(IR::Shr))
+            int w = operandWidth(bin.left(), params);
+            return op(VliwOp.SHRS, value(bin.left(), params, w), value(bin.right(), params, 64), w == 0 ? 64 : w);
         }
         if (e instanceof Expression.Binary bin) {
             Expr l = value(bin.left(), params, width);
@@ -1642,7 +1646,11 @@ final class ControlLowering {
                 && (f.name().equals("max") || f.name().equals("min")) && call.arguments().size() == 2) {
             // TNA's max/min: one ALU operation of the container ALU (unsigned)
             if (signed(call.arguments().get(0).value()) || signed(call.arguments().get(1).value())) {
-                throw new Refusal(call.position(), f.name() + " of int<W> values is not supported by the lowering yet (the ALU's is unsigned)");
+                // mins/maxs of the container ALU (bf-p4c DoInstructionSelection, min/max of a signed type)
+                int w = Math.max(operandWidth(call.arguments().get(0).value(), params), operandWidth(call.arguments().get(1).value(), params));
+                w = w == 0 ? (width == 0 ? 64 : width) : w;
+                return op(f.name().equals("max") ? VliwOp.MAXS : VliwOp.MINS, value(call.arguments().get(0).value(), params, w),
+                        value(call.arguments().get(1).value(), params, w), w);
             }
             Expr l = value(call.arguments().get(0).value(), params, width);
             Expr r = value(call.arguments().get(1).value(), params, width);
