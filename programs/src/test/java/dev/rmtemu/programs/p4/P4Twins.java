@@ -11,6 +11,7 @@ import dev.rmtemu.model.p4.lower.P4Programs;
 import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
@@ -79,8 +80,13 @@ final class P4Twins {
 
     /** Replays {@code arrivals} (cycle, port, record) on a fresh tofino1 switch running {@code p}. */
     static Run run(StageProgram p, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
+        return run(p, Backend.COMPILED, control, arrivals);
+    }
+
+    /** As above, the stage code run by back end {@code backend}. */
+    static Run run(StageProgram p, Backend backend, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
         SwitchEngine e = new SwitchEngine(new SwitchConfig(TOFINO1, p, SwitchConfig.defaultPorts(TOFINO1),
-                PortConfig.strictPriority(40), true));
+                PortConfig.strictPriority(40), true).withBackend(backend));
         control.accept(e);
         List<Long> departures = new ArrayList<>();
         e.onDeparture((cycle, port, slot, pool) -> {
