@@ -58,9 +58,16 @@ public final class PipelineState {
         tables = new TableState[program.tables().size()];
         for (MatchTable t : program.tables()) {
             tables[t.id()] = new TableState(t, hitClock);
+            int priority = 0;
             for (MatchTable.ConstEntry e : t.constEntries()) {
                 long[] packed = pack(t, e.key());
-                tables[t.id()].addExact(packed[0], packed[1], e.action(), e.data());
+                if (e.mask() != null) {
+                    // the earlier entry wins: its priority value is the lower
+                    long[] mask = pack(t, e.mask());
+                    tables[t.id()].addTernary(packed[0], packed[1], mask[0], mask[1], priority++, e.action(), e.data());
+                } else {
+                    tables[t.id()].addExact(packed[0], packed[1], e.action(), e.data());
+                }
             }
         }
         profiles = new ActionProfileState[program.actionProfiles().size()];

@@ -31,18 +31,36 @@ public final class MatchTable {
     private final TableActions actions;
     private final TableOptions options;
 
-    /** A constant exact entry: one value per key field (in key order), the action it selects and its action data. */
-    public record ConstEntry(long[] key, int action, long data) {
+    /**
+     * A constant entry: one value per key field (in key order), the action it selects and its
+     * action data; a ternary table's entry also has a mask per field ({@code mask}, null for an
+     * exact entry), and the earlier of two entries that both match wins (P4_16's const entries).
+     */
+    public record ConstEntry(long[] key, int action, long data, long[] mask) {
         public ConstEntry {
             if (action < 0) {
                 throw new IllegalArgumentException("a constant entry's action id is an index, not " + action);
             }
+            if (mask != null && mask.length != key.length) {
+                throw new IllegalArgumentException("a constant entry has a mask per key value");
+            }
             key = key.clone();
+            mask = mask == null ? null : mask.clone();
+        }
+
+        /** An exact entry. */
+        public ConstEntry(long[] key, int action, long data) {
+            this(key, action, data, null);
         }
 
         @Override
         public long[] key() {
             return key.clone();
+        }
+
+        @Override
+        public long[] mask() {
+            return mask == null ? null : mask.clone();
         }
     }
 
@@ -85,8 +103,13 @@ public final class MatchTable {
         if (size < 1 || actionDataBits < 0 || actionDataBits > 64) {
             throw new IllegalArgumentException("table " + name + ": size must be positive and action data 0..64 bits");
         }
-        if (!constEntries.isEmpty() && kind != MatchKind.EXACT) {
-            throw new IllegalArgumentException("table " + name + ": constant entries are exact entries");
+        if (!constEntries.isEmpty() && kind != MatchKind.EXACT && kind != MatchKind.TERNARY) {
+            throw new IllegalArgumentException("table " + name + ": constant entries are exact or ternary entries");
+        }
+        for (ConstEntry e : constEntries) {
+            if ((e.mask() != null) != (kind == MatchKind.TERNARY)) {
+                throw new IllegalArgumentException("table " + name + ": a ternary table's constant entries have masks, an exact table's not");
+            }
         }
         if (constEntries.size() > size) {
             throw new IllegalArgumentException("table " + name + ": " + constEntries.size() + " constant entries > size " + size);

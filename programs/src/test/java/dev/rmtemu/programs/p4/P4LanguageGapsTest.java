@@ -586,6 +586,40 @@ class P4LanguageGapsTest {
                 ports(run(p, frame(0x0800), frame(0x86DD), frame(0x88B5), frame(0x86DD), frame(0x0806))));
     }
 
+    /**
+     * Const entries of a ternary table: masks, _ and the first matching entry winning (P4_16
+     * 14.2.1.4), with no control plane: 0x0800 exactly to port 2, any 0x86xx to port 3, an odd
+     * last destination byte to port 4 (after those), and anything else to port 5 by the last
+     * entry's _.
+     */
+    @Test
+    void ternaryConstEntriesMatchInTheirOrder() {
+        StageProgram p = compile(program("", """
+                    action set_port(PortId_t port) {
+                        ig_tm_md.ucast_egress_port = port;
+                    }
+                    table classify {
+                        key = {
+                            hdr.ethernet.ether_type : ternary;
+                            hdr.ethernet.dst_addr : ternary;
+                        }
+                        actions = { set_port; }
+                        const entries = {
+                            (0x0800, _) : set_port(2);
+                            (0x8600 &&& 0xFF00, _) : set_port(3);
+                            (_, 1 &&& 1) : set_port(4);
+                            _ : set_port(5);
+                        }
+                    }
+                    apply {
+                        classify.apply();
+                    }
+                """));
+        assertEquals(List.of(2L, 2L, 3L, 3L, 4L, 5L, 4L),
+                ports(run(p, frame(2, 1, 0x0800), frame(3, 1, 0x0800), frame(2, 1, 0x86DD), frame(3, 1, 0x8600),
+                        frame(3, 1, 0x0806), frame(2, 1, 0x0806), frame(0xFF, 1, 0x88B5))));
+    }
+
     /** DirectRegister has no IR register indexed by a table's entry: refused where it is declared. */
     @Test
     void directRegistersAreRefusedWhereWritten() {

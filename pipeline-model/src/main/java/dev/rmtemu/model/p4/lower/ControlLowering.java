@@ -30,6 +30,7 @@ import dev.rmtemu.model.table.TableActions;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -799,20 +800,30 @@ final class ControlLowering {
             throw new Refusal(en.position(), "entries of table " + t.name() + " without const are not supported by the lowering"
                     + " (const entries are)");
         }
-        if (kind != MatchKind.EXACT) {
+        if (kind != MatchKind.EXACT && kind != MatchKind.TERNARY) {
             throw new Refusal(en.position(), "const entries of " + kind.name().toLowerCase(Locale.ROOT) + " table " + t.name()
-                    + " are not supported by the lowering yet (exact tables' are)");
+                    + " are not supported by the lowering yet (exact and ternary tables' are)");
         }
+        boolean ternary = kind == MatchKind.TERNARY;
         List<MatchTable.ConstEntry> out = new ArrayList<>();
         for (TableProperty.Entry e : en.entries()) {
             List<Expression> parts = e.keyset() instanceof Expression.Tuple tu ? tu.elements() : List.of(e.keyset());
+            if (ternary && parts.size() == 1 && key.size() > 1
+                    && (e.keyset() instanceof Expression.DontCare || e.keyset() instanceof Expression.Default)) {
+                parts = Collections.nCopies(key.size(), e.keyset()); // one _ for every field
+            }
             if (parts.size() != key.size()) {
                 throw new Refusal(e.position(), "this entry of table " + t.name() + " has " + parts.size() + " key values for "
                         + key.size() + " key fields");
             }
             long[] values = new long[key.size()];
+            long[] masks = ternary ? new long[key.size()] : null;
             for (int i = 0; i < parts.size(); i++) {
                 Expression v = parts.get(i);
+                if (ternary) {
+                    ternaryKey(v, key.get(i), i, values, masks);
+                    continue;
+                }
                 if (!types.isConstant(v)) {
                     throw new Refusal(v.position(), "a key of an exact const entry is a constant value");
                 }
@@ -838,9 +849,29 @@ final class ControlLowering {
                 int w = types.width(a.parameters().get(i).type());
                 data = (w >= 64 ? 0 : data << w) | (types.constant(args.get(i).value()) & Types.longMask(w));
             }
-            out.add(new MatchTable.ConstEntry(values, ta.id(), data));
+            out.add(new MatchTable.ConstEntry(values, ta.id(), data, masks));
         }
         return out;
+    }
+
+    /**
+     * One key value of a ternary const entry: {@code v &&& m}, {@code _} or {@code default}
+     * (any value: mask 0), or a constant (every bit: the field's mask); the value is kept under
+     * its mask, as the match compares only those bits.
+     */
+    private void ternaryKey(Expression v, Field f, int i, long[] values, long[] masks) {
+        if (v instanceof Expression.DontCare || v instanceof Expression.Default) {
+            values[i] = 0;
+            masks[i] = 0;
+            return;
+        }
+        Expression value = v instanceof Expression.Mask m ? m.value() : v;
+        Expression mask = v instanceof Expression.Mask m ? m.mask() : null;
+        if (!types.isConstant(value) || mask != null && !types.isConstant(mask)) {
+            throw new Refusal(v.position(), "a key of a ternary const entry is a constant, a constant &&& mask, or _");
+        }
+        masks[i] = mask == null ? f.mask() : types.constant(mask) & f.mask();
+        values[i] = types.constant(value) & masks[i];
     }
 
     /** A table's {@code default_action}: {@code a(args)}, or {@code a} alone (as p4c reads it, {@code a()}). */
