@@ -492,7 +492,8 @@ class P4LanguageGapsTest {
 
     /**
      * Locals of header and struct type: a copy of the Ethernet header keeps its validity (and
-     * an untouched header local is invalid), a struct filled member by member and copied whole;
+     * an untouched header local is invalid), also when a sub-control copies it into its out
+     * parameter; a struct filled member by member and copied whole;
      * the copy's members, concatenated, land in a register cell per frame.
      */
     @Test
@@ -502,8 +503,15 @@ class P4LanguageGapsTest {
                     bit<8> x;
                     bit<8> y;
                 }
+                control Save(in ethernet_h src, out ethernet_h dst) {
+                    apply {
+                        dst = src;
+                    }
+                }
                 """, """
+                    Save() save;
                     ethernet_h saved;
+                    ethernet_h other;
                     ethernet_h blank;
                     pair_t first;
                     Register<bit<16>, bit<8>>(256) pairs;
@@ -515,12 +523,13 @@ class P4LanguageGapsTest {
                     apply {
                         ig_md.a = hdr.ethernet.dst_addr[7:0];
                         saved = hdr.ethernet;
+                        save.apply(hdr.ethernet, other);
                         first.x = saved.src_addr[7:0];
                         first.y = saved.dst_addr[15:8];
                         pair_t second = first;
                         ig_md.c = second.x ++ second.y;
                         keep.execute(ig_md.a);
-                        if (saved.isValid() && !blank.isValid()) {
+                        if (saved.isValid() && other.isValid() && other.ether_type == 0x0800 && !blank.isValid()) {
                             ig_tm_md.ucast_egress_port = 2;
                         } else {
                             ig_tm_md.ucast_egress_port = 7;

@@ -367,7 +367,7 @@ final class ControlLowering {
     /**
      * A local of a header or struct type: a metadata field per scalar member (members of
      * header or struct type in turn), and for a header a 1-bit validity field, as p4c's
-     * front end flattens such locals into scalars (FlattenHeaders, LocalCopyPropagation).
+     * midend flattens such locals into scalars (midend/nestedStructs.h, flattenHeaders.h).
      */
     private void declareAggregate(String path, Declaration.StructLike type, SourcePosition at) {
         if (type.kind() == Declaration.StructLike.Kind.HEADER_UNION) {
@@ -425,8 +425,9 @@ final class ControlLowering {
             out.add(VALID.substring(1));
             return out;
         }
+        // a sub-control's parameter bound to a header (or a member of one)
         Expression bound = rebase(e);
-        return bound != null && e instanceof Expression.Member ? parent.aggregateMembers(bound) : null;
+        return bound != null ? parent.aggregateMembers(bound) : null;
     }
 
     /** The field of member {@code path} (dotted, {@code $valid} for validity) below {@code base}. */
@@ -444,8 +445,8 @@ final class ControlLowering {
 
     /**
      * {@code dest = value} of a header or struct: member by member, a header's validity with
-     * it (P4_16 8.17: assigning a header copies its validity). Each member is one VLIW
-     * instruction, as p4c's front end copies a struct member by member (CopyStructures).
+     * it (P4_16: assigning a header copies its validity). Each member is one VLIW
+     * instruction, as p4c's midend copies them member by member (midend/copyStructures.h).
      */
     private void copyAggregate(Block code, Expression dest, Expression value, SourcePosition at) {
         List<String> to = aggregateMembers(dest);
