@@ -718,17 +718,51 @@ class P4LanguageGapsTest {
         assertArrayEquals(expected, Arrays.copyOf(r.engine().state().snapshot(0, "results"), values.length));
     }
 
-    /** What int<W> lowering leaves out, each refused where written: sign extension, two signed values ordered. */
+    /**
+     * Sign extension: an int<8> (the source address's last byte) widened to int<16> copies its
+     * sign bit into the new bits; the cell holds the 16-bit pattern.
+     */
     @Test
-    void signExtensionAndOrderingTwoSignedValuesAreRefused() {
+    void signExtensionCopiesTheSignBit() {
+        StageProgram p = compile(program("", """
+                    int<16> wide;
+                    Register<bit<16>, bit<8>>(256) widened;
+                    RegisterAction<bit<16>, bit<8>, bit<16>>(widened) keep = {
+                        void apply(inout bit<16> value) {
+                            value = ig_md.c;
+                        }
+                    };
+                    apply {
+                        ig_md.a = hdr.ethernet.dst_addr[7:0];
+                        ig_md.s = (int<8>) hdr.ethernet.src_addr[7:0];
+                        wide = (int<16>) ig_md.s;
+                        ig_md.c = (bit<16>) wide;
+                        keep.execute(ig_md.a);
+                        ig_tm_md.ucast_egress_port = 2;
+                    }
+                """));
+        int[] values = {0, 1, 127, -1, -128, -3};
+        byte[][] frames = new byte[values.length][];
+        long[] expected = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            frames[i] = frame(i, 0x020000000000L | (values[i] & 0xFF), 0x0800);
+            expected[i] = values[i] & 0xFFFF;
+        }
+        assertArrayEquals(expected, Arrays.copyOf(run(p, frames).engine().state().snapshot(0, "widened"), values.length));
+    }
+
+    /** What int<W> lowering leaves out, each refused where written: sign extension inside an expression, two signed values ordered. */
+    @Test
+    void signExtensionInAnExpressionAndOrderingTwoSignedValuesAreRefused() {
         String extend = program("", """
                     int<16> wide;
                     apply {
-                        wide = (int<16>) ig_md.s;
+                        wide = (int<16>) ig_md.s + 16s1;
                         ig_tm_md.ucast_egress_port = 2;
                     }
                 """);
-        assertRefused(extend, "(int<16>) ig_md.s", "sign extension of an int<8> to 16 bits is not supported by the lowering yet");
+        assertRefused(extend, "(int<16>) ig_md.s", "sign extension of an int<8> to 16 bits is not supported by the lowering yet"
+                + " inside an expression (dest = (int<W>) x is)");
         String order = program("", """
                     int<8> other;
                     apply {

@@ -1215,6 +1215,9 @@ final class ControlLowering {
                     : and(output(ra.action()), constant(Types.longMask(dest.width()))));
         } else if (s instanceof Statement.Assignment a && aggregateMembers(a.target()) != null) {
             copyAggregate(code, a.target(), a.value(), a.position());
+        } else if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Cast c && signExtends(c, params)
+                && types.signedWidth(c.type()) == field(a.target()).width()) {
+            signExtend(code, field(a.target()), c, params);
         } else if (s instanceof Statement.Assignment a) {
             Field dest = field(a.target());
             substituting = true;
@@ -1622,7 +1625,7 @@ final class ControlLowering {
             int from = width(c.operand(), params);
             if (signed(c.operand()) && from > 0 && from < w) {
                 throw new Refusal(c.position(), "sign extension of an int<" + from + "> to " + w + " bits is not supported by the"
-                        + " lowering yet");
+                        + " lowering yet inside an expression (dest = (int<W>) x is)");
             }
             return from > 0 && from <= w ? value(c.operand(), params, w) : and(value(c.operand(), params, w), constant(Types.longMask(w)));
         }
@@ -1736,6 +1739,26 @@ final class ControlLowering {
             return k == 0 ? r : or(r, constant(k << wr));
         }
         return concat(value(bin.left(), params, wl), r, wr);
+    }
+
+    /** Whether {@code c} widens an int<V> to an int<W>, W > V: the sign bit is copied into the new bits. */
+    private boolean signExtends(Expression.Cast c, Map<String, Param> params) {
+        int from = operandWidth(c.operand(), params);
+        return types.signed(c.type()) && signed(c.operand()) && from > 0 && from < types.signedWidth(c.type());
+    }
+
+    /**
+     * {@code dest = (int<W>) x}, x an int<V>: x shifted up to dest's top bits, then shifted back
+     * arithmetically (shl, then shrs: two instructions, in two stages). bf-p4c takes a sign
+     * extension through the hash distribution unit instead (IR::BFN::SignExtend as an identity
+     * hash, HashGenSetup::CreateHashGenExprs), one stage.
+     */
+    private void signExtend(Block code, Field dest, Expression.Cast c, Map<String, Param> params) {
+        int w = dest.width();
+        int shift = w - operandWidth(c.operand(), params);
+        code.set(dest, shl(value(c.operand(), params, w), constant(shift)));
+        code.set(dest, op(VliwOp.SHRS, read(dest), constant(shift), w));
+        heldOutputs.remove(dest);
     }
 
     /** An operand's width: an action parameter's declared width, else {@link #width}. */
