@@ -20,6 +20,10 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
     /** Parses the key words ({@code v}, {@code v&&&m}, {@code v/len}, {@code lo->hi}) of {@code t}. */
     static TableEntry parse(MatchTable t, List<String> key, int priority) {
         List<Field> fields = t.key();
+        if (t.keyless()) {
+            // refused when the script is read, before the run (installing would refuse it too)
+            PipelineState.packKey(t, new long[0]);
+        }
         if (key.size() != fields.size()) {
             StringBuilder names = new StringBuilder();
             for (Field f : fields) {

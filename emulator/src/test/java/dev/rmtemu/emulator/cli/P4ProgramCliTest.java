@@ -96,6 +96,49 @@ class P4ProgramCliTest {
         assertEquals("rmtemu: " + f + ":80:5: extern RegisterParam (c) is not supported by the lowering yet\n", r.err());
     }
 
+    /**
+     * A keyless table (no key: every packet runs its default action) in the router, applied
+     * before the lpm table: its default sends everything to port 9, so packets the routes
+     * miss leave too; table_set_default moves them to port 4; table_add on it is refused
+     * when the script is read (exit 2), naming the table.
+     */
+    @Test
+    void aKeylessTableRunsItsDefaultActionWhichTheControlPlaneMaySet(@TempDir Path tmp) throws IOException {
+        Path f = router(tmp);
+        Files.writeString(f, Files.readString(f)
+                .replace("    action route(", "    action to_port(PortId_t port) {\n        ig_tm_md.ucast_egress_port = port;\n    }\n"
+                        + "    table fallback {\n        actions = { to_port; }\n        default_action = to_port(9);\n    }\n"
+                        + "    action route(")
+                .replace("        if (hdr.ipv4.isValid() && hdr.ipv4.ttl > 1) {", "        fallback.apply();\n"
+                        + "        if (hdr.ipv4.isValid() && hdr.ipv4.ttl > 1) {"));
+        Path out = tmp.resolve("run");
+        CliRunner r = CliRunner.run("replay", "--program", f.toString(), "--trace", "gen:isp?packets=500&flows=10", "--no-progress",
+                "--out", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode counters = Json.mapper().readTree(out.resolve("report.json").toFile()).get("counters");
+        assertEquals(500, counters.get("out").asLong(), "no route, but the keyless table's default port");
+        JsonNode ports = Json.mapper().readTree(out.resolve("report.json").toFile()).get("ports");
+        assertEquals(List.of("9"), fieldNames(ports), ports.toString());
+        assertEquals(500, ports.get("9").get("dequeued").asLong());
+
+        Path control = tmp.resolve("default.txt");
+        Files.writeString(control, "table_set_default fallback to_port 4\n");
+        Path moved = tmp.resolve("moved");
+        CliRunner m = CliRunner.run("replay", "--program", f.toString(), "--trace", "gen:isp?packets=500&flows=10",
+                "--control", control.toString(), "--no-progress", "--out", moved.toString());
+        assertEquals(0, m.exit(), m.err());
+        JsonNode movedPorts = Json.mapper().readTree(moved.resolve("report.json").toFile()).get("ports");
+        assertEquals(List.of("4"), fieldNames(movedPorts), movedPorts.toString());
+        assertEquals(500, movedPorts.get("4").get("dequeued").asLong());
+
+        Files.writeString(control, "table_add fallback to_port => 4\n");
+        CliRunner refused = CliRunner.run("replay", "--program", f.toString(), "--trace", "gen:isp?packets=500&flows=10",
+                "--control", control.toString(), "--no-progress", "--out", tmp.resolve("refused").toString());
+        assertEquals(2, refused.exit(), refused.err());
+        assertEquals("rmtemu: " + control + ":1: table fallback has no key: it holds no entries, only its default action"
+                + " (table_set_default)\n", refused.err());
+    }
+
     /** Like a compiler, check prints every error the lowering finds, then the count (exit 2). */
     @Test
     void checkPrintsEveryRefusal(@TempDir Path tmp) throws IOException {
@@ -146,6 +189,12 @@ class P4ProgramCliTest {
                 control.toString(), "--no-progress", "--out", tmp.resolve("typo").toString());
         assertEquals(2, typo.exit(), typo.err());
         assertEquals("rmtemu: " + control + ":1: no parser value set 'special_type' (did you mean special_types?)\n", typo.err());
+    }
+
+    private static List<String> fieldNames(JsonNode o) {
+        List<String> names = new ArrayList<>();
+        o.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     private static JsonNode replayCounters(Path out, Path program, Path pcap, Path control) throws IOException {

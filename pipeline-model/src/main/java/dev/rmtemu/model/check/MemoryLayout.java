@@ -72,7 +72,21 @@ final class MemoryLayout {
     }
 
     static TableUsage table(MatchTable m, TargetProfile t) {
+        if (m.keyless()) {
+            return keyless(m);
+        }
         return m.kind() == MatchKind.EXACT ? exact(m, t) : ternary(m, t);
+    }
+
+    /**
+     * A keyless table: no match RAM or TCAM. p4c lays out a table whose match is 0 bits wide
+     * with no match data (mau/table_layout.cpp, setup_layout_option_no_match), the result bus
+     * always a miss, so its default action runs on the miss path (the path the driver sets);
+     * it takes a logical table, nothing in the memories.
+     */
+    private static TableUsage keyless(MatchTable m) {
+        return new TableUsage(m.stage(), m.gress(), m.name(), "keyless", 0, 0, 0, 0, 0, 0, 0, 0,
+                "no key: no match memory; every packet takes the miss path to the default action");
     }
 
     /**
@@ -122,6 +136,9 @@ final class MemoryLayout {
      * a ternary table's TCAMs deep x TCAM depth.
      */
     static long capacity(MatchTable m, TargetProfile t) {
+        if (m.keyless()) {
+            return 0;
+        }
         if (m.kind() == MatchKind.EXACT) {
             return bestExact(m, t).capacity();
         }

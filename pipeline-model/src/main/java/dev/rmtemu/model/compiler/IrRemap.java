@@ -119,7 +119,7 @@ final class IrRemap {
 
         @Override
         public Expr binary(Expr.Binary e) {
-            return new Expr.Binary(e.op(), expr(e.left()), expr(e.right()));
+            return new Expr.Binary(e.op(), expr(e.left()), expr(e.right()), e.width());
         }
     };
 }

@@ -57,6 +57,8 @@ final class ValueRange {
                 case DIV -> constRight != null && constRight > 0 ? Long.divideUnsigned(l, constRight) : l;
                 case SHR -> constRight != null ? (Long.compareUnsigned(constRight, 64) >= 0 ? 0 : l >>> constRight) : l;
                 case OR, XOR, MAX -> fill(l | r);
+                case SADDU, SSUBU, SADDS, SSUBS, SHRS, MINS, MAXS -> bits(b.width());
+                case CONCAT -> b.width() < 64 && Long.numberOfLeadingZeros(l) >= b.width() ? l << b.width() | bits(b.width()) : -1L;
                 default -> -1L;
             };
         }

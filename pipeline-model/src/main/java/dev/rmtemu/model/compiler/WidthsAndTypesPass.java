@@ -179,7 +179,7 @@ final class WidthsAndTypesPass implements CompilerPass {
         @Override
         public Void binary(Expr.Binary b) {
             Long c = b.right().constantValue();
-            if ((b.op() == VliwOp.SHL || b.op() == VliwOp.SHR) && c != null && Long.compareUnsigned(c, 63) > 0) {
+            if ((b.op() == VliwOp.SHL || b.op() == VliwOp.SHR || b.op() == VliwOp.SHRS) && c != null && Long.compareUnsigned(c, 63) > 0) {
                 out.add(d.gress(), d.number(), "expression " + b, "shift by " + Long.toUnsignedString(c)
                         + " is not below the 64-bit word");
             }

@@ -145,7 +145,24 @@ public sealed interface Expr {
         }
     }
 
-    record Binary(VliwOp op, Expr left, Expr right) implements Expr {
+    /**
+     * One VLIW operation. {@code width} is the width a width-aware operation works at
+     * ({@link VliwOp#widthAware()}: 1..64; for CONCAT the right operand's); 0 for the others,
+     * which work on the 64-bit word.
+     */
+    record Binary(VliwOp op, Expr left, Expr right, int width) implements Expr {
+        public Binary {
+            if (op.widthAware() ? width < 1 || width > 64 : width != 0) {
+                throw new IllegalArgumentException("operation " + op + " at width " + width
+                        + (op.widthAware() ? " (1..64)" : " (it works on the word: 0)"));
+            }
+        }
+
+        /** An operation on the 64-bit word. */
+        public Binary(VliwOp op, Expr left, Expr right) {
+            this(op, left, right, 0);
+        }
+
         @Override
         public <R> R accept(Visitor<R> v) {
             return v.binary(this);
@@ -158,6 +175,20 @@ public sealed interface Expr {
 
         @Override
         public String toString() {
+            if (op == VliwOp.CONCAT) {
+                return "(" + left + " ++ (bit<" + width + ">) " + right + ")";
+            }
+            if (op.widthAware() && op.functional()) {
+                String type = "(int<" + width + ">) ";
+                return op.symbol() + "(" + type + left + ", " + type + right + ")";
+            }
+            if (op == VliwOp.SHRS) {
+                return "((int<" + width + ">) " + left + " >> " + right + ")";
+            }
+            if (op.widthAware()) {
+                String type = (op.signed() ? "(int<" : "(bit<") + width + ">) ";
+                return "(" + type + left + " " + op.symbol() + " " + type + right + ")";
+            }
             return op.functional() ? op.symbol() + "(" + left + ", " + right + ")" : "(" + left + " " + op.symbol() + " " + right + ")";
         }
     }

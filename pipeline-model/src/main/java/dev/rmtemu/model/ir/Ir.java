@@ -50,6 +50,26 @@ public final class Ir {
         return new Expr.Binary(op, a, b);
     }
 
+    /** A width-aware operation ({@link VliwOp#widthAware()}) at {@code width} bits. */
+    public static Expr op(VliwOp op, Expr a, Expr b, int width) {
+        return new Expr.Binary(op, a, b, width);
+    }
+
+    /** P4's {@code a |+| b} on bit<W> ({@code signed}: on int<W>). */
+    public static Expr saturatingAdd(Expr a, Expr b, int width, boolean signed) {
+        return op(signed ? VliwOp.SADDS : VliwOp.SADDU, a, b, width);
+    }
+
+    /** P4's {@code a |-| b} on bit<W> ({@code signed}: on int<W>). */
+    public static Expr saturatingSub(Expr a, Expr b, int width, boolean signed) {
+        return op(signed ? VliwOp.SSUBS : VliwOp.SSUBU, a, b, width);
+    }
+
+    /** P4's {@code a ++ b}, b of {@code rightWidth} bits. */
+    public static Expr concat(Expr a, Expr b, int rightWidth) {
+        return op(VliwOp.CONCAT, a, b, rightWidth);
+    }
+
     public static Expr add(Expr a, Expr b) {
         return op(VliwOp.ADD, a, b);
     }

@@ -278,7 +278,8 @@ public final class IrInterpreter {
                 }
                 Value r = value(b.right());
                 VliwOp op = b.op();
-                return (ctx, out) -> op.apply(l.eval(ctx, out), r.eval(ctx, out));
+                int width = b.width() == 0 ? 64 : b.width();
+                return (ctx, out) -> op.apply(l.eval(ctx, out), r.eval(ctx, out), width);
             }
         };
     }

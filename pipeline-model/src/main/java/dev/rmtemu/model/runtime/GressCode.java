@@ -64,6 +64,46 @@ public abstract class GressCode {
         return VliwOp.MOD.apply(a, b);
     }
 
+    /** Saturating add on bit<W>, as {@link VliwOp#SADDU}. */
+    public static long saddu(long a, long b, int width) {
+        return VliwOp.SADDU.apply(a, b, width);
+    }
+
+    /** Saturating subtract on bit<W>, as {@link VliwOp#SSUBU}. */
+    public static long ssubu(long a, long b, int width) {
+        return VliwOp.SSUBU.apply(a, b, width);
+    }
+
+    /** Saturating add on int<W>, as {@link VliwOp#SADDS}. */
+    public static long sadds(long a, long b, int width) {
+        return VliwOp.SADDS.apply(a, b, width);
+    }
+
+    /** Saturating subtract on int<W>, as {@link VliwOp#SSUBS}. */
+    public static long ssubs(long a, long b, int width) {
+        return VliwOp.SSUBS.apply(a, b, width);
+    }
+
+    /** Concatenation, b of {@code width} bits, as {@link VliwOp#CONCAT}. */
+    public static long concat(long a, long b, int width) {
+        return VliwOp.CONCAT.apply(a, b, width);
+    }
+
+    /** Arithmetic shift right on int<W>, as {@link VliwOp#SHRS}. */
+    public static long shrs(long a, long b, int width) {
+        return VliwOp.SHRS.apply(a, b, width);
+    }
+
+    /** Signed minimum on int<W>, as {@link VliwOp#MINS}. */
+    public static long mins(long a, long b, int width) {
+        return VliwOp.MINS.apply(a, b, width);
+    }
+
+    /** Signed maximum on int<W>, as {@link VliwOp#MAXS}. */
+    public static long maxs(long a, long b, int width) {
+        return VliwOp.MAXS.apply(a, b, width);
+    }
+
     /** The violation for an index outside its array (the compiler proves most indexes in range). */
     public static PipelineViolation indexOutOfRange(long packet, int gress, int stage, String array, long index, int size) {
         return new PipelineViolation(PipelineViolation.Kind.REGISTER_INDEX_OUT_OF_RANGE, packet, Gress.values()[gress], stage,

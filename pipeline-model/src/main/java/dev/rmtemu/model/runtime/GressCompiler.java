@@ -720,6 +720,12 @@ public final class GressCompiler {
                 return;
             }
             value(b.right());
+            if (op.widthAware()) {
+                // GressCode's saddu, ssubu, sadds, ssubs, concat: (a, b, width)
+                ldcInt(b.width());
+                m.visitMethodInsn(Opcodes.INVOKESTATIC, SUPER, op.name().toLowerCase(Locale.ROOT), "(JJI)J", false);
+                return;
+            }
             switch (op) {
                 case ADD -> m.visitInsn(Opcodes.LADD);
                 case SUB -> m.visitInsn(Opcodes.LSUB);

@@ -58,9 +58,16 @@ public final class PipelineState {
         tables = new TableState[program.tables().size()];
         for (MatchTable t : program.tables()) {
             tables[t.id()] = new TableState(t, hitClock);
+            int priority = 0;
             for (MatchTable.ConstEntry e : t.constEntries()) {
                 long[] packed = pack(t, e.key());
-                tables[t.id()].addExact(packed[0], packed[1], e.action(), e.data());
+                if (e.mask() != null) {
+                    // the earlier entry wins: its priority value is the lower
+                    long[] mask = pack(t, e.mask());
+                    tables[t.id()].addTernary(packed[0], packed[1], mask[0], mask[1], priority++, e.action(), e.data());
+                } else {
+                    tables[t.id()].addExact(packed[0], packed[1], e.action(), e.data());
+                }
             }
         }
         profiles = new ActionProfileState[program.actionProfiles().size()];
@@ -286,6 +293,9 @@ public final class PipelineState {
     public int addRange(String tableName, long[] lo, long[] hi, int priority, int action, long data) {
         MatchTable t = program.table(tableName);
         requireMutable(t);
+        if (t.keyless()) {
+            pack(t, lo); // refuses: no entries
+        }
         return table(t).addRange(lo, hi, priority, action, data);
     }
 
@@ -315,6 +325,9 @@ public final class PipelineState {
     }
 
     private static long[] pack(MatchTable t, long[] keyFields) {
+        if (t.keyless()) {
+            throw new UserError("table " + t.name() + " has no key: it holds no entries, only its default action (table_set_default)");
+        }
         if (keyFields.length != t.key().size()) {
             throw new UserError("table " + t.name() + " has " + t.key().size() + " key fields, got " + keyFields.length);
         }

@@ -11,6 +11,8 @@ import java.util.List;
  * (for SRAM accounting). Entries are installed through the control plane, or
  * given with the program as constant entries (P4's {@code const entries}: a
  * precomputed table of constants, installed when the switch state is created).
+ * A table without key fields (P4's keyless table) holds no entries: every packet
+ * misses and runs its default action, which the control plane may set.
  */
 public final class MatchTable {
     /** Widest key the runtime packs (two 64-bit words). */
@@ -29,18 +31,36 @@ public final class MatchTable {
     private final TableActions actions;
     private final TableOptions options;
 
-    /** A constant exact entry: one value per key field (in key order), the action it selects and its action data. */
-    public record ConstEntry(long[] key, int action, long data) {
+    /**
+     * A constant entry: one value per key field (in key order), the action it selects and its
+     * action data; a ternary table's entry also has a mask per field ({@code mask}, null for an
+     * exact entry), and the earlier of two entries that both match wins (P4_16's const entries).
+     */
+    public record ConstEntry(long[] key, int action, long data, long[] mask) {
         public ConstEntry {
             if (action < 0) {
                 throw new IllegalArgumentException("a constant entry's action id is an index, not " + action);
             }
+            if (mask != null && mask.length != key.length) {
+                throw new IllegalArgumentException("a constant entry has a mask per key value");
+            }
             key = key.clone();
+            mask = mask == null ? null : mask.clone();
+        }
+
+        /** An exact entry. */
+        public ConstEntry(long[] key, int action, long data) {
+            this(key, action, data, null);
         }
 
         @Override
         public long[] key() {
             return key.clone();
+        }
+
+        @Override
+        public long[] mask() {
+            return mask == null ? null : mask.clone();
         }
     }
 
@@ -71,8 +91,11 @@ public final class MatchTable {
         for (Field f : key) {
             bits += f.width();
         }
-        if (bits == 0 || bits > MAX_KEY_BITS) {
+        if (bits > MAX_KEY_BITS) {
             throw new IllegalArgumentException("table " + name + ": key of " + bits + " bits (1.." + MAX_KEY_BITS + ")");
+        }
+        if (key.isEmpty() && (kind != MatchKind.EXACT || !constEntries.isEmpty())) {
+            throw new IllegalArgumentException("table " + name + ": a keyless table is an exact table without entries");
         }
         if (kind == MatchKind.LPM && key.size() != 1) {
             throw new IllegalArgumentException("table " + name + ": an LPM table matches one field");
@@ -80,8 +103,13 @@ public final class MatchTable {
         if (size < 1 || actionDataBits < 0 || actionDataBits > 64) {
             throw new IllegalArgumentException("table " + name + ": size must be positive and action data 0..64 bits");
         }
-        if (!constEntries.isEmpty() && kind != MatchKind.EXACT) {
-            throw new IllegalArgumentException("table " + name + ": constant entries are exact entries");
+        if (!constEntries.isEmpty() && kind != MatchKind.EXACT && kind != MatchKind.TERNARY) {
+            throw new IllegalArgumentException("table " + name + ": constant entries are exact or ternary entries");
+        }
+        for (ConstEntry e : constEntries) {
+            if ((e.mask() != null) != (kind == MatchKind.TERNARY)) {
+                throw new IllegalArgumentException("table " + name + ": a ternary table's constant entries have masks, an exact table's not");
+            }
         }
         if (constEntries.size() > size) {
             throw new IllegalArgumentException("table " + name + ": " + constEntries.size() + " constant entries > size " + size);
@@ -150,6 +178,11 @@ public final class MatchTable {
 
     public List<Field> key() {
         return List.of(key);
+    }
+
+    /** True for a table without key fields: it always misses, running its default action. */
+    public boolean keyless() {
+        return key.length == 0;
     }
 
     public int keyBits() {

@@ -47,6 +47,7 @@ class IrBackendsTest {
     private static final int STAGES = 4;
     private static final int CELLS = 1024;
     private static final VliwOp[] OPS = VliwOp.values();
+    private static final int[] WIDTHS = {1, 7, 8, 16, 31, 32, 48, 63, 64};
 
     @Test
     void compiledCodeEqualsTheInterpreterOnRandomProgramsAndPackets() {
@@ -269,12 +270,16 @@ class IrBackendsTest {
         }
         VliwOp op = OPS[rnd.nextInt(OPS.length)];
         Expr right = switch (op) {
-            case SHL, SHR -> Ir.constant(rnd.nextInt(70));
+            case SHL, SHR, SHRS -> Ir.constant(rnd.nextInt(70));
             case MUL, DIV, MOD -> rnd.nextBoolean() ? Ir.constant(1L << rnd.nextInt(20)) : Ir.constant(1 + rnd.nextInt(50_000));
             default -> atom(rnd, all, h, out);
         };
-        if ((op == VliwOp.SHL || op == VliwOp.SHR) && ((Expr.Const) right).value() > 63) {
+        if ((op == VliwOp.SHL || op == VliwOp.SHR || op == VliwOp.SHRS) && ((Expr.Const) right).value() > 63) {
             right = Ir.constant(63);
+        }
+        if (op.widthAware()) {
+            // saturating arithmetic and concatenation at a width, the edges (1, 63, 64) among them
+            return Ir.op(op, a, right, WIDTHS[rnd.nextInt(WIDTHS.length)]);
         }
         return Ir.op(op, a, right);
     }

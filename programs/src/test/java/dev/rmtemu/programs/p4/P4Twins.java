@@ -13,6 +13,7 @@ import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.target.StageLatencyModel;
+import dev.rmtemu.model.runtime.Backend;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
@@ -81,13 +82,23 @@ final class P4Twins {
 
     /** Replays {@code arrivals} (cycle, port, record) on a fresh tofino1 switch running {@code p}. */
     static Run run(StageProgram p, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
-        return run(TOFINO1, p, control, arrivals);
+        return run(TOFINO1, p, Backend.COMPILED, control, arrivals);
+    }
+
+    /** As above, the stage code run by back end {@code backend}. */
+    static Run run(StageProgram p, Backend backend, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
+        return run(TOFINO1, p, backend, control, arrivals);
     }
 
     /** As {@link #run(StageProgram, Consumer, List)} on {@code profile} (tofino1 or a variant of it). */
     static Run run(TargetProfile profile, StageProgram p, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
+        return run(profile, p, Backend.COMPILED, control, arrivals);
+    }
+
+    /** As above, on {@code profile} with the stage code run by back end {@code backend}. */
+    static Run run(TargetProfile profile, StageProgram p, Backend backend, Consumer<SwitchEngine> control, List<Arrival> arrivals) {
         SwitchEngine e = new SwitchEngine(new SwitchConfig(profile, p, SwitchConfig.defaultPorts(profile),
-                PortConfig.strictPriority(40), true));
+                PortConfig.strictPriority(40), true).withBackend(backend));
         control.accept(e);
         List<Long> departures = new ArrayList<>();
         // a listener the control installed still hears every departure

@@ -6,6 +6,7 @@ import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.ir.Block;
 import dev.rmtemu.model.ir.Condition;
 import dev.rmtemu.model.ir.Expr;
+import dev.rmtemu.model.ir.VliwOp;
 import dev.rmtemu.model.p4.ast.Annotation;
 import dev.rmtemu.model.p4.ast.Argument;
 import dev.rmtemu.model.p4.ast.Declaration;
@@ -29,6 +30,7 @@ import dev.rmtemu.model.table.TableActions;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,13 +44,17 @@ import java.util.function.Consumer;
 import static dev.rmtemu.model.ir.Ir.actionData;
 import static dev.rmtemu.model.ir.Ir.add;
 import static dev.rmtemu.model.ir.Ir.and;
+import static dev.rmtemu.model.ir.Ir.concat;
 import static dev.rmtemu.model.ir.Ir.constant;
 import static dev.rmtemu.model.ir.Ir.hash;
 import static dev.rmtemu.model.ir.Ir.max;
 import static dev.rmtemu.model.ir.Ir.min;
+import static dev.rmtemu.model.ir.Ir.op;
 import static dev.rmtemu.model.ir.Ir.or;
 import static dev.rmtemu.model.ir.Ir.output;
 import static dev.rmtemu.model.ir.Ir.read;
+import static dev.rmtemu.model.ir.Ir.saturatingAdd;
+import static dev.rmtemu.model.ir.Ir.saturatingSub;
 import static dev.rmtemu.model.ir.Ir.shl;
 import static dev.rmtemu.model.ir.Ir.shr;
 import static dev.rmtemu.model.ir.Ir.sub;
@@ -151,6 +157,12 @@ final class ControlLowering {
     private final Map<String, Declaration.Instantiation> polynomials = new HashMap<>();
     /** Local variables in scope (a block's declarations end with it), each a metadata field of the gress. */
     private Map<String, Field> locals = new HashMap<>();
+    /**
+     * Locals of a header or struct type (and their members of such types) by path ({@code copy},
+     * {@code s.inner}): each scalar member is a metadata field in {@link #locals} under its path
+     * ({@code copy.dst_addr}), a header's validity a 1-bit field under {@code copy.$valid}.
+     */
+    private Map<String, Declaration.StructLike> aggregateLocals = new HashMap<>();
     private final Map<String, Integer> localNames = new HashMap<>();
     /**
      * Fields that hold a register action's output ({@code f = ra.execute(i);} earlier in the
@@ -169,7 +181,7 @@ final class ControlLowering {
      * and has statements after it, which run only while its flag is 0. Each flag is written
      * only before its test, so a gateway that spans stages reads the same value in each.
      */
-    private final Deque<Field> exitListeners = new ArrayDeque<>();
+    private final Deque<Field> exitListeners;
     private int exitFlags;
     /**
      * Fields of type {@code int<W>} (metadata and locals): two's complement in the PHV, so + - & | ^ <<
@@ -201,6 +213,7 @@ final class ControlLowering {
         this.externs = new ExternLowering(types, c, control.name());
         this.tableOptions = new TableOptionsLowering(types);
         this.directRegisters = new DirectRegisterLowering(types, c, control.name(), prefix);
+        this.exitListeners = new ArrayDeque<>();
     }
 
     /** A sub-control instance {@code instance} of {@code parent}, its parameters bound and its constructor's constants in {@code types}. */
@@ -222,6 +235,8 @@ final class ControlLowering {
         this.tableOptions = new TableOptionsLowering(types);
         this.directRegisters = new DirectRegisterLowering(types, c, control.name(), prefix);
         this.randomSeed = parent.randomSeed;
+        // exit in a sub-control ends the whole control: it sets the flags its callers listen to
+        this.exitListeners = parent.exitListeners;
     }
 
     /**
@@ -252,7 +267,7 @@ final class ControlLowering {
         c.apply(code -> {
             for (Declaration.Variable v : variables) {
                 if (v.initializer() != null) {
-                    guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+                    guarded(null, () -> initialise(code, v.name(), v.initializer(), Map.of()));
                 }
             }
             // each top-level statement on its own, so that every refusal is reported
@@ -265,18 +280,14 @@ final class ControlLowering {
     /**
      * A sub-control instance's body lowered where its {@code apply} is called: its tables,
      * registers and hashes are declared under the instance's name, and its statements run in
-     * {@code code}. P4's {@code exit} in it would end the whole control: refused.
+     * {@code code}. P4's {@code exit} in it ends the whole control (p4c's RemoveExits): it sets
+     * the exit flags of the callers' statements, so what follows the {@code apply} does not run.
      */
     private void lowerInto(Block code) {
         List<Declaration.Variable> variables = declarations();
-        for (Statement s : control.apply().statements()) {
-            if (mayExit(s)) {
-                throw new Refusal(s.position(), "exit in sub-control " + control.name() + " is not supported by the lowering yet");
-            }
-        }
         for (Declaration.Variable v : variables) {
             if (v.initializer() != null) {
-                guarded(null, () -> code.set(locals.get(v.name()), top(v.initializer(), Map.of(), locals.get(v.name()).width())));
+                guarded(null, () -> initialise(code, v.name(), v.initializer(), Map.of()));
             }
         }
         statements(code, control.apply().statements(), 0, Map.of(), true);
@@ -359,8 +370,10 @@ final class ControlLowering {
 
     /** A local variable: a metadata field of the gress named after the control and the variable. */
     private void declareLocal(String name, TypeRef type, SourcePosition at) {
-        if (types.structLike(type) != null) {
-            throw new Refusal(at, "local " + name + " of a header or struct type is not supported by the lowering (scalar locals are)");
+        Declaration.StructLike aggregate = types.structLike(type);
+        if (aggregate != null) {
+            declareAggregate(name, aggregate, at);
+            return;
         }
         int width = types.signedWidth(type);
         int n = localNames.merge(name, 1, Integer::sum);
@@ -369,6 +382,117 @@ final class ControlLowering {
         if (types.signed(type)) {
             signedFields.add(f);
         }
+    }
+
+    /** The path of a header local's validity bit, after the local's path. */
+    private static final String VALID = ".$valid";
+
+    /**
+     * A local of a header or struct type: a metadata field per scalar member (members of
+     * header or struct type in turn), and for a header a 1-bit validity field, as p4c's
+     * midend flattens such locals into scalars (midend/nestedStructs.h, flattenHeaders.h).
+     */
+    private void declareAggregate(String path, Declaration.StructLike type, SourcePosition at) {
+        if (type.kind() == Declaration.StructLike.Kind.HEADER_UNION) {
+            throw new Refusal(at, "local " + path + " of header union " + type.name() + " is not supported by the lowering");
+        }
+        aggregateLocals.put(path, type);
+        for (Declaration.Field f : type.fields()) {
+            Declaration.StructLike inner = types.structLike(f.type());
+            if (inner != null) {
+                declareAggregate(path + "." + f.name(), inner, f.position());
+            } else {
+                declareLocal(path + "." + f.name(), f.type(), f.position());
+            }
+        }
+        if (type.kind() == Declaration.StructLike.Kind.HEADER) {
+            int n = localNames.merge(path + VALID, 1, Integer::sum);
+            locals.put(path + VALID, b.metadata(gress, scope + "." + path + VALID + (n == 1 ? "" : "$" + n), 1));
+        }
+    }
+
+    /** {@code name.member...} when it starts at a local of a header or struct type, else null. */
+    private String localPath(Expression e) {
+        if (e instanceof Expression.Name n) {
+            return aggregateLocals.containsKey(n.name()) ? n.name() : null;
+        }
+        if (e instanceof Expression.Member m) {
+            String t = localPath(m.target());
+            return t == null ? null : t + "." + m.member();
+        }
+        return null;
+    }
+
+    /**
+     * The scalar members of a header or struct value, as paths below it ({@code dst_addr},
+     * {@code inner.x}, {@code $valid} for a header's validity): a local of such a type or a
+     * header of the headers struct; null for any other expression.
+     */
+    private List<String> aggregateMembers(Expression e) {
+        String path = localPath(e);
+        if (path != null && aggregateLocals.containsKey(path)) {
+            List<String> out = new ArrayList<>();
+            for (String k : new TreeMap<>(locals).keySet()) {
+                if (k.startsWith(path + ".")) {
+                    out.add(k.substring(path.length() + 1));
+                }
+            }
+            return out;
+        }
+        if (rebase(e) == null && e instanceof Expression.Member h && h.target() instanceof Expression.Name n
+                && n.name().equals(headersParam) && headers.instance(h.member()) != null) {
+            List<String> out = new ArrayList<>();
+            for (var f : headers.instance(h.member()).type().fields()) {
+                out.add(f.name());
+            }
+            out.add(VALID.substring(1));
+            return out;
+        }
+        // a sub-control's parameter bound to a header (or a member of one)
+        Expression bound = rebase(e);
+        return bound != null ? parent.aggregateMembers(bound) : null;
+    }
+
+    /** The field of member {@code path} (dotted, {@code $valid} for validity) below {@code base}. */
+    private Field member(Expression base, String path) {
+        Expression e = base;
+        String[] parts = path.split("\\.");
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i].equals(VALID.substring(1)) && i == parts.length - 1) {
+                return validBit(e);
+            }
+            e = new Expression.Member(base.position(), e, parts[i]);
+        }
+        return field(e);
+    }
+
+    /**
+     * {@code dest = value} of a header or struct: member by member, a header's validity with
+     * it (P4_16: assigning a header copies its validity). Each member is one VLIW
+     * instruction, as p4c's midend copies them member by member (midend/copyStructures.h).
+     */
+    private void copyAggregate(Block code, Expression dest, Expression value, SourcePosition at) {
+        List<String> to = aggregateMembers(dest);
+        List<String> from = aggregateMembers(value);
+        if (from == null || !new HashSet<>(from).containsAll(to) || !new HashSet<>(to).containsAll(from)) {
+            throw new Refusal(at, "this assignment of a header or struct is not supported by the lowering (a header or struct"
+                    + " of the same type, a local or a header of the headers struct, is)");
+        }
+        for (String m : to) {
+            Field d = member(dest, m);
+            code.set(d, read(member(value, m)));
+            heldOutputs.remove(d);
+        }
+    }
+
+    /** A local's initial value: a scalar's expression, or a header or struct copied member by member. */
+    private void initialise(Block code, String name, Expression value, Map<String, Param> params) {
+        if (aggregateLocals.containsKey(name)) {
+            copyAggregate(code, new Expression.Name(value.position(), name, false), value, value.position());
+            return;
+        }
+        Field f = locals.get(name);
+        code.set(f, top(value, params, f.width()));
     }
 
     // ---- externs
@@ -693,8 +817,12 @@ final class ControlLowering {
                 entries = en;
             }
         }
+        if (key.isEmpty() && entries != null) {
+            throw new Refusal(entries.position(), "table " + t.name() + " has no key, so it cannot have entries");
+        }
         if (key.isEmpty()) {
-            throw new Refusal(t.position(), "table " + t.name() + " has no key; keyless tables are not supported by the lowering yet");
+            // a keyless table: every packet misses and runs the default action (no match memory, see MemoryLayout)
+            kind = MatchKind.EXACT;
         }
         if (dataBits > 64) {
             throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
@@ -727,20 +855,30 @@ final class ControlLowering {
             throw new Refusal(en.position(), "entries of table " + t.name() + " without const are not supported by the lowering"
                     + " (const entries are)");
         }
-        if (kind != MatchKind.EXACT) {
+        if (kind != MatchKind.EXACT && kind != MatchKind.TERNARY) {
             throw new Refusal(en.position(), "const entries of " + kind.name().toLowerCase(Locale.ROOT) + " table " + t.name()
-                    + " are not supported by the lowering yet (exact tables' are)");
+                    + " are not supported by the lowering yet (exact and ternary tables' are)");
         }
+        boolean ternary = kind == MatchKind.TERNARY;
         List<MatchTable.ConstEntry> out = new ArrayList<>();
         for (TableProperty.Entry e : en.entries()) {
             List<Expression> parts = e.keyset() instanceof Expression.Tuple tu ? tu.elements() : List.of(e.keyset());
+            if (ternary && parts.size() == 1 && key.size() > 1
+                    && (e.keyset() instanceof Expression.DontCare || e.keyset() instanceof Expression.Default)) {
+                parts = Collections.nCopies(key.size(), e.keyset()); // one _ for every field
+            }
             if (parts.size() != key.size()) {
                 throw new Refusal(e.position(), "this entry of table " + t.name() + " has " + parts.size() + " key values for "
                         + key.size() + " key fields");
             }
             long[] values = new long[key.size()];
+            long[] masks = ternary ? new long[key.size()] : null;
             for (int i = 0; i < parts.size(); i++) {
                 Expression v = parts.get(i);
+                if (ternary) {
+                    ternaryKey(v, key.get(i), i, values, masks);
+                    continue;
+                }
                 if (!types.isConstant(v)) {
                     throw new Refusal(v.position(), "a key of an exact const entry is a constant value");
                 }
@@ -766,9 +904,29 @@ final class ControlLowering {
                 int w = types.width(a.parameters().get(i).type());
                 data = (w >= 64 ? 0 : data << w) | (types.constant(args.get(i).value()) & Types.longMask(w));
             }
-            out.add(new MatchTable.ConstEntry(values, ta.id(), data));
+            out.add(new MatchTable.ConstEntry(values, ta.id(), data, masks));
         }
         return out;
+    }
+
+    /**
+     * One key value of a ternary const entry: {@code v &&& m}, {@code _} or {@code default}
+     * (any value: mask 0), or a constant (every bit: the field's mask); the value is kept under
+     * its mask, as the match compares only those bits.
+     */
+    private void ternaryKey(Expression v, Field f, int i, long[] values, long[] masks) {
+        if (v instanceof Expression.DontCare || v instanceof Expression.Default) {
+            values[i] = 0;
+            masks[i] = 0;
+            return;
+        }
+        Expression value = v instanceof Expression.Mask m ? m.value() : v;
+        Expression mask = v instanceof Expression.Mask m ? m.mask() : null;
+        if (!types.isConstant(value) || mask != null && !types.isConstant(mask)) {
+            throw new Refusal(v.position(), "a key of a ternary const entry is a constant, a constant &&& mask, or _");
+        }
+        masks[i] = mask == null ? f.mask() : types.constant(mask) & f.mask();
+        values[i] = types.constant(value) & masks[i];
     }
 
     /** A table's {@code default_action}: {@code a(args)}, or {@code a} alone (as p4c reads it, {@code a()}). */
@@ -940,7 +1098,7 @@ final class ControlLowering {
         for (int i = 0; i < n; i++) {
             Parameter p = a.parameters().get(i);
             Expr v = constant(types.constant(args.get(i).value()) & Types.longMask(types.width(p.type())));
-            params.put(p.name(), new Param(v, v, 64));
+            params.put(p.name(), new Param(v, v, types.width(p.type())));
         }
         return params;
     }
@@ -965,6 +1123,7 @@ final class ControlLowering {
      */
     private void statements(Block code, List<Statement> stmts, int from, Map<String, Param> params, boolean each) {
         Map<String, Field> scope = new HashMap<>(locals);
+        Map<String, Declaration.StructLike> aggregateScope = new HashMap<>(aggregateLocals);
         for (int i = from; i < stmts.size(); i++) {
             Statement s = stmts.get(i);
             if (s instanceof Statement.Exit) {
@@ -997,6 +1156,7 @@ final class ControlLowering {
             }
         }
         locals = scope;
+        aggregateLocals = aggregateScope;
     }
 
     private Field exitFlag() {
@@ -1021,6 +1181,10 @@ final class ControlLowering {
                     || sw.cases().stream().anyMatch(sc -> sc.body() != null && mayExit(sc.body()));
         }
         if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m
+                && m.member().equals("apply") && m.target() instanceof Expression.Name n && subControls.containsKey(n.name())) {
+            return subControlMayExit(n.name());
+        }
+        if (s instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m
                 && m.member().equals("apply") && m.target() instanceof Expression.Name n) {
             return tableMayExit(tableDecls.containsKey(n.name()) ? n.name() : null);
         }
@@ -1028,6 +1192,25 @@ final class ControlLowering {
             return actionMayExit(actions.get(n.name()));
         }
         return false;
+    }
+
+    /** Whether {@code exit} may run in the body of sub-control instance {@code instance} (its actions, tables and instances). */
+    private boolean subControlMayExit(String instance) {
+        Declaration.Instantiation in = subControls.get(instance);
+        if (!(types.declaration(Types.named(in.type())) instanceof Declaration.Control sub)) {
+            return false;
+        }
+        ControlLowering scan = new ControlLowering(this, sub, instance, Map.of(), types);
+        for (Declaration d : sub.locals()) {
+            if (d instanceof Declaration.Action a) {
+                scan.actions.put(a.name(), a);
+            } else if (d instanceof Declaration.Table t) {
+                scan.tableDecls.put(t.name(), t);
+            } else if (d instanceof Declaration.Instantiation i && types.declaration(Types.named(i.type())) instanceof Declaration.Control) {
+                scan.subControls.put(i.name(), i);
+            }
+        }
+        return sub.apply().statements().stream().anyMatch(scan::mayExit);
     }
 
     private boolean actionMayExit(Declaration.Action a) {
@@ -1086,6 +1269,11 @@ final class ControlLowering {
             code.set(dest, output(ra.action()));
             heldOutputs.put(dest, ra.action().array().wordBits() <= dest.width() ? output(ra.action())
                     : and(output(ra.action()), constant(Types.longMask(dest.width()))));
+        } else if (s instanceof Statement.Assignment a && aggregateMembers(a.target()) != null) {
+            copyAggregate(code, a.target(), a.value(), a.position());
+        } else if (s instanceof Statement.Assignment a && a.value() instanceof Expression.Cast c && signExtends(c, params)
+                && types.signedWidth(c.type()) == field(a.target()).width()) {
+            signExtend(code, field(a.target()), c, params);
         } else if (s instanceof Statement.Assignment a) {
             Field dest = field(a.target());
             substituting = true;
@@ -1097,6 +1285,12 @@ final class ControlLowering {
             }
             code.set(dest, v);
             heldOutputs.remove(dest);
+        } else if (s instanceof Statement.Local l && l.declaration() instanceof Declaration.Variable v
+                && types.structLike(v.type()) != null) {
+            declareLocal(v.name(), v.type(), v.position());
+            if (v.initializer() != null) {
+                initialise(code, v.name(), v.initializer(), params);
+            }
         } else if (s instanceof Statement.Local l && l.declaration() instanceof Declaration.Variable v) {
             declareLocal(v.name(), v.type(), v.position());
             heldOutputs.remove(locals.get(v.name()));
@@ -1285,7 +1479,8 @@ final class ControlLowering {
         if (parent == null) {
             return null;
         }
-        if (e instanceof Expression.Name n && bindings.containsKey(n.name()) && !locals.containsKey(n.name())) {
+        if (e instanceof Expression.Name n && bindings.containsKey(n.name()) && !locals.containsKey(n.name())
+                && !aggregateLocals.containsKey(n.name())) {
             return bindings.get(n.name());
         }
         if (e instanceof Expression.Member m) {
@@ -1394,6 +1589,9 @@ final class ControlLowering {
         if (e instanceof Expression.IntegerLiteral l) {
             return l.width() == null ? 0 : l.width();
         }
+        if (e instanceof Expression.Binary bin && bin.operator().equals("++")) {
+            return width(bin.left(), params) + width(bin.right(), params);
+        }
         if (e instanceof Expression.Binary bin) {
             return Math.max(width(bin.left(), params), width(bin.right(), params));
         }
@@ -1419,6 +1617,11 @@ final class ControlLowering {
             Param p = params.get(n.name());
             return width <= p.width() ? p.raw() : p.masked();
         }
+        // bit<W> <-> int<W> of a slice as wide as the destination: the slice's bits, as the destination keeps them
+        if (e instanceof Expression.Cast c && (types.signed(c.type()) || signed(c.operand())) && types.signedWidth(c.type()) == width
+                && c.operand() instanceof Expression.Slice sl && types.constant(sl.high()) - types.constant(sl.low()) + 1 == width) {
+            return top(sl, params, width);
+        }
         if (e instanceof Expression.Cast c && (types.signed(c.type()) || signed(c.operand()))) {
             return value(e, params, width);
         }
@@ -1439,15 +1642,14 @@ final class ControlLowering {
             Expr v = value(sl.target(), params, 64);
             return lo == 0 ? v : shr(v, constant(lo));
         }
-        if (e instanceof Expression.Binary bin && !types.isConstant(e)) {
+        if (e instanceof Expression.Binary bin && !types.isConstant(e)
+                && (bin.operator().equals("+") || bin.operator().equals("-") || bin.operator().equals("<<"))) {
             Expr l = value(bin.left(), params, width);
-            Expr r = value(bin.right(), params, width);
-            switch (bin.operator()) {
-                case "+": return add(l, r);
-                case "-": return sub(l, r);
-                case "<<": return shl(l, r);
-                default: break;
-            }
+            return switch (bin.operator()) {
+                case "+" -> add(l, value(bin.right(), params, width));
+                case "-" -> sub(l, value(bin.right(), params, width));
+                default -> shl(l, shiftAmount(bin, params));
+            };
         }
         return value(e, params, width);
     }
@@ -1486,7 +1688,7 @@ final class ControlLowering {
             int from = width(c.operand(), params);
             if (signed(c.operand()) && from > 0 && from < w) {
                 throw new Refusal(c.position(), "sign extension of an int<" + from + "> to " + w + " bits is not supported by the"
-                        + " lowering yet");
+                        + " lowering yet inside an expression (dest = (int<W>) x is)");
             }
             return from > 0 && from <= w ? value(c.operand(), params, w) : and(value(c.operand(), params, w), constant(Types.longMask(w)));
         }
@@ -1505,8 +1707,24 @@ final class ControlLowering {
         if (e instanceof Expression.Unary u && u.operator().equals("~")) {
             return and(xor(value(u.operand(), params, width), constant(-1L)), constant(mask));
         }
+        if (e instanceof Expression.Binary bin && (bin.operator().equals("|+|") || bin.operator().equals("|-|"))) {
+            return saturating(bin, params, width);
+        }
+        if (e instanceof Expression.Binary bin && bin.operator().equals("++")) {
+            return concatenation(bin, params);
+        }
         if (e instanceof Expression.Binary bin && bin.operator().equals(">>") && signed(bin.left())) {
-            throw new Refusal(bin.position(), "arithmetic shift >> of an int<W> value is not supported by the lowering yet");
+            // int<W>'s >> is arithmetic: one shrs of the container ALU (bf-p4c DoInstructionSelection::postorder(IR::Shr))
+            int w = operandWidth(bin.left(), params);
+            return op(VliwOp.SHRS, value(bin.left(), params, w), value(bin.right(), params, 64), w == 0 ? 64 : w);
+        }
+        if (e instanceof Expression.Binary bin && bin.operator().equals(">>")) {
+            // the bits shifted down come from above the result's width: the shifted value keeps its own width
+            int own = operandWidth(bin.left(), params);
+            return shr(value(bin.left(), params, own == 0 ? 64 : own), shiftAmount(bin, params));
+        }
+        if (e instanceof Expression.Binary bin && bin.operator().equals("<<")) {
+            return and(shl(value(bin.left(), params, width), shiftAmount(bin, params)), constant(mask));
         }
         if (e instanceof Expression.Binary bin) {
             Expr l = value(bin.left(), params, width);
@@ -1517,8 +1735,6 @@ final class ControlLowering {
                 case "&" -> and(l, r);
                 case "|" -> or(l, r);
                 case "^" -> xor(l, r);
-                case "<<" -> and(shl(l, shiftAmount(bin, params)), constant(mask));
-                case ">>" -> shr(l, shiftAmount(bin, params));
                 default -> throw new Refusal(bin.position(), "operator " + bin.operator() + " is not supported by the lowering yet");
             };
         }
@@ -1534,7 +1750,11 @@ final class ControlLowering {
                 && (f.name().equals("max") || f.name().equals("min")) && call.arguments().size() == 2) {
             // TNA's max/min: one ALU operation of the container ALU (unsigned)
             if (signed(call.arguments().get(0).value()) || signed(call.arguments().get(1).value())) {
-                throw new Refusal(call.position(), f.name() + " of int<W> values is not supported by the lowering yet (the ALU's is unsigned)");
+                // mins/maxs of the container ALU (bf-p4c DoInstructionSelection, min/max of a signed type)
+                int w = Math.max(operandWidth(call.arguments().get(0).value(), params), operandWidth(call.arguments().get(1).value(), params));
+                w = w == 0 ? (width == 0 ? 64 : width) : w;
+                return op(f.name().equals("max") ? VliwOp.MAXS : VliwOp.MINS, value(call.arguments().get(0).value(), params, w),
+                        value(call.arguments().get(1).value(), params, w), w);
             }
             Expr l = value(call.arguments().get(0).value(), params, width);
             Expr r = value(call.arguments().get(1).value(), params, width);
@@ -1546,6 +1766,76 @@ final class ControlLowering {
             return held != null ? held : read(f);
         }
         throw new Refusal(e.position(), "this expression is not supported by the lowering yet");
+    }
+
+    /**
+     * {@code a |+| b} and {@code a |-| b}: one saturating instruction of the container ALU at
+     * the operands' width W (bf-p4c mau/instruction_selection.cpp,
+     * DoInstructionSelection::postorder(IR::AddSat / IR::SubSat): saddu/sadds, ssubu/ssubs),
+     * unsigned on bit<W> and signed on int<W>.
+     */
+    private Expr saturating(Expression.Binary bin, Map<String, Param> params, int context) {
+        int w = Math.max(operandWidth(bin.left(), params), operandWidth(bin.right(), params));
+        if (w == 0) {
+            w = context == 0 ? 64 : context;
+        }
+        Expr l = value(bin.left(), params, w);
+        Expr r = value(bin.right(), params, w);
+        boolean s = signed(bin.left()) || signed(bin.right());
+        return bin.operator().equals("|+|") ? saturatingAdd(l, r, w, s) : saturatingSub(l, r, w, s);
+    }
+
+    /**
+     * {@code a ++ b}: a's bits above b's (its width the sum). A constant 0 on the left is a
+     * zero extension, b's value itself (bf-p4c leaves such a concat as it is,
+     * DoInstructionSelection::preorder(IR::Concat)); another constant is or-ed in above b's
+     * bits; two run-time values are one concatenating instruction (the ALU's deposit-field;
+     * bf-p4c may instead take a concatenation of PHV fields through the hash distribution
+     * unit's identity hash, HashGenSetup::CreateHashGenExprs::preorder(IR::Concat)).
+     */
+    private Expr concatenation(Expression.Binary bin, Map<String, Param> params) {
+        int wl = operandWidth(bin.left(), params);
+        int wr = operandWidth(bin.right(), params);
+        if (wl == 0 || wr == 0) {
+            throw new Refusal(bin.position(), "an operand of ++ has no width (give the constant one, as 8w5)");
+        }
+        if (wl + wr > 64) {
+            throw new Refusal(bin.position(), "a concatenation of " + (wl + wr) + " bits; the lowering carries at most 64");
+        }
+        Expr r = value(bin.right(), params, wr);
+        if (types.isConstant(bin.left())) {
+            long k = types.constant(bin.left()) & Types.longMask(wl);
+            return k == 0 ? r : or(r, constant(k << wr));
+        }
+        return concat(value(bin.left(), params, wl), r, wr);
+    }
+
+    /** Whether {@code c} widens an int<V> to an int<W>, W > V: the sign bit is copied into the new bits. */
+    private boolean signExtends(Expression.Cast c, Map<String, Param> params) {
+        int from = operandWidth(c.operand(), params);
+        return types.signed(c.type()) && signed(c.operand()) && from > 0 && from < types.signedWidth(c.type());
+    }
+
+    /**
+     * {@code dest = (int<W>) x}, x an int<V>: x shifted up to dest's top bits, then shifted back
+     * arithmetically (shl, then shrs: two instructions, in two stages). bf-p4c takes a sign
+     * extension through the hash distribution unit instead (IR::BFN::SignExtend as an identity
+     * hash, HashGenSetup::CreateHashGenExprs), one stage.
+     */
+    private void signExtend(Block code, Field dest, Expression.Cast c, Map<String, Param> params) {
+        int w = dest.width();
+        int shift = w - operandWidth(c.operand(), params);
+        code.set(dest, shl(value(c.operand(), params, w), constant(shift)));
+        code.set(dest, op(VliwOp.SHRS, read(dest), constant(shift), w));
+        heldOutputs.remove(dest);
+    }
+
+    /** An operand's width: an action parameter's declared width, else {@link #width}. */
+    private int operandWidth(Expression e, Map<String, Param> params) {
+        if (e instanceof Expression.Name n && params.containsKey(n.name()) && rebase(e) == null) {
+            return params.get(n.name()).width();
+        }
+        return width(e, params);
     }
 
     /** The width of a PHV field a stateful ALU reads, 0 when {@code x} names none; an int<W> field is refused (the ALU compares unsigned). */
@@ -1568,6 +1858,9 @@ final class ControlLowering {
         }
         if (e instanceof Expression.IntegerLiteral l) {
             return l.signed();
+        }
+        if (e instanceof Expression.Binary bin && bin.operator().equals("++")) {
+            return signed(bin.left());
         }
         if (e instanceof Expression.Binary bin) {
             return signed(bin.left()) || signed(bin.right());
@@ -1601,6 +1894,10 @@ final class ControlLowering {
     private Field field(Expression e) {
         if (e instanceof Expression.Name n && locals.containsKey(n.name())) {
             return locals.get(n.name());
+        }
+        String path = e instanceof Expression.Member ? localPath(e) : null;
+        if (path != null && locals.containsKey(path)) {
+            return locals.get(path);
         }
         Expression bound = rebase(e);
         if (bound != null) {
@@ -1679,6 +1976,10 @@ final class ControlLowering {
     }
 
     private Field validBit(Expression header) {
+        String path = localPath(header);
+        if (path != null && locals.containsKey(path + VALID)) {
+            return locals.get(path + VALID);
+        }
         Expression bound = rebase(header);
         if (bound != null) {
             return parent.validBit(bound);
