@@ -1604,6 +1604,12 @@ final class ControlLowering {
         if (e instanceof Expression.Name n && !locals.containsKey(n.name())) {
             return 64;
         }
+        if (e instanceof Expression.Call) {
+            int own = ownWidth(e); // a hash unit's or a Random's output
+            if (own > 0) {
+                return own;
+            }
+        }
         return field(e).width();
     }
 
@@ -1812,8 +1818,11 @@ final class ControlLowering {
 
     /** Whether {@code c} widens an int<V> to an int<W>, W > V: the sign bit is copied into the new bits. */
     private boolean signExtends(Expression.Cast c, Map<String, Param> params) {
+        if (!types.signed(c.type()) || !signed(c.operand())) {
+            return false;
+        }
         int from = operandWidth(c.operand(), params);
-        return types.signed(c.type()) && signed(c.operand()) && from > 0 && from < types.signedWidth(c.type());
+        return from > 0 && from < types.signedWidth(c.type());
     }
 
     /**
