@@ -1007,9 +1007,9 @@ public final class SwitchEngine {
     /**
      * A resubmitted packet re-enters the ingress parser with its original bytes (the first pass's
      * ingress deparser did not run: its header writes are gone) and the parser runs from its
-     * start, as for a fresh arrival (the P4 spec's PSA resubmit: "the original packet is
-     * resubmitted to the ingress parser"; TNA's TofinoIngressParser then reads the resubmit
-     * header where the port metadata was). The whole PHV, headers and metadata, is what this
+     * start, as for a fresh arrival (p4lang/p4-spec wiki "How to do resubmit in PSA?": "The
+     * original packet is resubmitted to the ingress parser"; TNA's TofinoIngressParser then
+     * reads the resubmit header where the port metadata was). The whole PHV, headers and metadata, is what this
      * parse writes. A frame without bytes is a generator's own header, which the frame graph
      * does not run over (as in {@link #generate}). Returns false when the parser refused the
      * frame: the packet is dropped as any parser error.

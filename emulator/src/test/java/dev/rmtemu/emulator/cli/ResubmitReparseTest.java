@@ -18,9 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A resubmitted packet re-enters the ingress parser with its original bytes and the parser runs
- * from its start (the PSA resubmit, which TNA follows: "the original packet is resubmitted to
- * the ingress parser"; TNA's TofinoIngressParser reads the resubmit header where the port
- * metadata was). {@code p4/resubmit_reparse.p4}'s first pass rewrites ether_type and sets a
+ * from its start (p4lang/p4-spec wiki "How to do resubmit in PSA?": "The original packet is
+ * resubmitted to the ingress parser"; TNA's TofinoIngressParser reads the resubmit header where
+ * the port metadata was). {@code p4/resubmit_reparse.p4}'s first pass rewrites ether_type and sets a
  * metadata mark before resubmitting; the second pass must see neither, and ingress_mac_tstamp
  * is still the first arrival's (taken "at the ingress MAC", TNA's tofino1_base.p4). A parser
  * that refuses the frame on the second pass drops it as any parser error.
