@@ -24,6 +24,7 @@ import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Resubmit;
+import dev.rmtemu.model.parse.ParserError;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
@@ -150,6 +151,8 @@ public final class SwitchEngine {
     private final Field fResubmit;
     /** TNA's ig_intr_md.resubmit_flag (null when the program never reads it). */
     private final Field fResubmitFlag;
+    /** Whether the ingress parser rejects every resubmitted packet (its resubmit branch transitions to reject). */
+    private final boolean resubmittedRejected;
     /** The resubmit headers by resubmit_type (null: the program declares none). */
     private final Resubmit[] resubmitByType;
     /** TNA's ig_intr_tm_md.bypass_egress (null when the program never writes it). */
@@ -303,6 +306,7 @@ public final class SwitchEngine {
         fDrop = program.intrinsic(Intrinsic.DROP_CTL);
         fResubmit = program.intrinsic(Intrinsic.RESUBMIT);
         fResubmitFlag = program.intrinsic(Intrinsic.RESUBMIT_FLAG);
+        resubmittedRejected = program.parser().graph().resubmittedRejected();
         if (program.resubmits().isEmpty()) {
             resubmitByType = null;
         } else {
@@ -1015,6 +1019,12 @@ public final class SwitchEngine {
      * frame: the packet is dropped as any parser error.
      */
     private boolean reparseResubmitted(int slot) {
+        if (resubmittedRejected) {
+            // the parser's resubmit branch rejects before any frame header is read
+            counters.parserError(ParserError.REJECT);
+            pool.release(slot);
+            return false;
+        }
         Phv phv = pool.phv(slot);
         parser.fresh(phv);
         return pool.capturedLength(slot) == 0 || parseFrame(slot, phv);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -44,11 +45,21 @@ class ResubmitReparseTest {
         return f;
     }
 
+    private static final String RESUBMIT_BRANCH = "        pkt.extract(ig_md.resub_in);\n        transition accept;\n";
+
     private static CliRunner replay(Path tmp, String control) throws Exception {
+        return replay(tmp, control, RESUBMIT_BRANCH);
+    }
+
+    /** Replays the two frames through resubmit_reparse.p4 whose resubmit branch's state body is {@code resubmitBranch}. */
+    private static CliRunner replay(Path tmp, String control, String resubmitBranch) throws Exception {
         Path program = tmp.resolve("resubmit_reparse.p4");
+        String text;
         try (InputStream in = ResubmitReparseTest.class.getResourceAsStream("p4/resubmit_reparse.p4")) {
-            Files.write(program, in.readAllBytes());
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+        assertEquals(true, text.contains(RESUBMIT_BRANCH), "the resubmit branch of p4/resubmit_reparse.p4");
+        Files.writeString(program, text.replace(RESUBMIT_BRANCH, resubmitBranch));
         Path pcap = tmp.resolve("t.pcap");
         try (PcapWriter w = new PcapWriter(pcap)) {
             for (long ns : new long[] {1_000, 10_000}) {
@@ -117,5 +128,20 @@ class ResubmitReparseTest {
         JsonNode m = counters(twin);
         assertEquals(List.of(2L, 2L, 0L), List.of(m.path("in").asLong(), m.path("out").asLong(), m.path("dropped").asLong()),
                 m.toString());
+    }
+
+    /**
+     * TNA's boilerplate TofinoIngressParser rejects in its resubmit branch
+     * ({@code state parse_resubmit { transition reject; }}): every resubmitted packet is a
+     * parser error of kind reject, though its frame parsed on the first pass.
+     */
+    @Test
+    void aResubmitBranchThatRejectsDropsEveryResubmittedPacketAsAParserError(@TempDir Path tmp) throws Exception {
+        CliRunner r = replay(tmp, "pvs_add accepted_types 0x88b5\n", "        transition reject;\n");
+        assertEquals(0, r.exit(), r.err());
+        JsonNode n = counters(tmp);
+        assertEquals(List.of(2L, 0L, 2L, 2L, 2L), List.of(n.path("in").asLong(), n.path("out").asLong(), n.path("dropped").asLong(),
+                n.path("dropped_by_cause").path("parser_error").asLong(), n.path("parser_errors").path("reject").asLong()),
+                n.toString());
     }
 }
