@@ -37,8 +37,14 @@ public final class PacketPool {
     private static final int RESUBMITS = 3;
     private static final int HOPS = 4;
     private static final int MIRROR_SESSION = 5;
-    /** The resubmit_type of a resubmitted packet until its next ingress pass reads it (0: none), and its header's bits. */
+    /**
+     * The resubmit_type of a resubmitted packet until its next ingress pass reads it (0: none), in
+     * the word's low {@value #RESUBMIT_TYPE_BITS} bits, the cycle its ingress MAC stamped it above
+     * them; and its header's bits.
+     */
     private static final int RESUBMIT_TYPE = 6;
+    /** resubmit_type is 3 bits (TNA's ResubmitType_t). */
+    private static final int RESUBMIT_TYPE_BITS = 3;
     private static final int RESUBMIT_DATA = 7;
     /**
      * Per slot: whether the frame parser kept the layout of the slot's frame as it is now
@@ -265,7 +271,12 @@ public final class PacketPool {
 
     /** The resubmit_type the packet was resubmitted with, for its next ingress pass (0: it was not). */
     public int resubmitType(int slot) {
-        return (int) meta[slot * META + RESUBMIT_TYPE];
+        return (int) (meta[slot * META + RESUBMIT_TYPE] & (1 << RESUBMIT_TYPE_BITS) - 1);
+    }
+
+    /** The cycle the ingress MAC stamped a resubmitted packet (on its first pass), for its next pass. */
+    public long resubmitMacCycle(int slot) {
+        return meta[slot * META + RESUBMIT_TYPE] >>> RESUBMIT_TYPE_BITS;
     }
 
     /** The resubmit header's bits the packet carries to its next ingress pass. */
@@ -273,9 +284,12 @@ public final class PacketPool {
         return meta[slot * META + RESUBMIT_DATA];
     }
 
-    /** The packet carries resubmit_type {@code type} (0: none) and its header's {@code bits} to its next ingress pass. */
-    public void resubmitHeader(int slot, int type, long bits) {
-        meta[slot * META + RESUBMIT_TYPE] = type;
+    /**
+     * The packet carries resubmit_type {@code type} (0: none; below 2^{@value #RESUBMIT_TYPE_BITS}), its
+     * header's {@code bits} and the cycle {@code macCycle} its ingress MAC stamped it to its next ingress pass.
+     */
+    public void resubmitHeader(int slot, int type, long bits, long macCycle) {
+        meta[slot * META + RESUBMIT_TYPE] = macCycle << RESUBMIT_TYPE_BITS | type;
         meta[slot * META + RESUBMIT_DATA] = bits;
     }
 }

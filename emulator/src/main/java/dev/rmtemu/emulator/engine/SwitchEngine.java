@@ -25,6 +25,7 @@ import dev.rmtemu.model.runtime.Phv;
 import dev.rmtemu.model.extern.Digest;
 import dev.rmtemu.model.extern.Mirror;
 import dev.rmtemu.model.extern.Resubmit;
+import dev.rmtemu.model.parse.ParserError;
 import dev.rmtemu.model.runtime.PipelineState;
 import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
@@ -153,6 +154,8 @@ public final class SwitchEngine {
     private final Field fResubmit;
     /** TNA's ig_intr_md.resubmit_flag (null when the program never reads it). */
     private final Field fResubmitFlag;
+    /** Whether the ingress parser rejects every resubmitted packet (its resubmit branch transitions to reject). */
+    private final boolean resubmittedRejected;
     /** The resubmit headers by resubmit_type (null: the program declares none). */
     private final Resubmit[] resubmitByType;
     /** TNA's ig_intr_tm_md.bypass_egress (null when the program never writes it). */
@@ -310,6 +313,7 @@ public final class SwitchEngine {
         fDrop = program.intrinsic(Intrinsic.DROP_CTL);
         fResubmit = program.intrinsic(Intrinsic.RESUBMIT);
         fResubmitFlag = program.intrinsic(Intrinsic.RESUBMIT_FLAG);
+        resubmittedRejected = program.parser().graph().resubmittedRejected();
         if (program.resubmits().isEmpty()) {
             resubmitByType = null;
         } else {
@@ -968,15 +972,22 @@ public final class SwitchEngine {
     }
 
     private void ingress(int slot, long arrival, int port) {
-        // a fresh packet's pass follows its parse at once: its ingress deparser reuses that parse
+        int resubmitType = pool.resubmitType(slot);
+        long macCycle = arrival; // when the ingress MAC stamped the packet: once, on its first pass
+        if (resubmitType != 0) {
+            if (!reparseResubmitted(slot)) {
+                return; // the parser refused the frame on the second pass: dropped as a parser error
+            }
+            macCycle = pool.resubmitMacCycle(slot);
+        }
+        // a fresh (or resubmitted) packet's pass follows its parse at once: its ingress deparser reuses that parse
         boolean parsedNow = parsedSlot == slot;
         parsedSlot = -1;
         int pipe = pipeOfPort(port);
         long p = Math.max(arrival, parserFree[pipe]);
         parserFree[pipe] = p + 1;
         Phv phv = pool.phv(slot);
-        loadIngressIntrinsics(phv, arrival, port);
-        int resubmitType = pool.resubmitType(slot);
+        loadIngressIntrinsics(phv, macCycle, port);
         if (resubmitType != 0) {
             resubmittedPass(slot, phv, resubmitType);
         } else if (fResubmitFlag != null) {
@@ -1014,7 +1025,7 @@ public final class SwitchEngine {
                 pool.resubmitted(slot);
                 int type = (int) phv.get(fResubmit);
                 Resubmit h = resubmitByType == null ? null : resubmitByType[type];
-                pool.resubmitHeader(slot, type, h == null ? 0 : h.pack(phv.values())); // the deparser emits the header
+                pool.resubmitHeader(slot, type, h == null ? 0 : h.pack(phv.values()), macCycle); // the deparser emits the header
                 events.schedule(toTm, EventQueue.Phase.RECIRCULATION_ARRIVAL, EV_RECIRC_ARRIVAL, slot);
             }
             return;
@@ -1026,8 +1037,35 @@ public final class SwitchEngine {
     }
 
     /**
-     * A resubmitted packet's ingress pass: resubmit_flag is 1 and the ingress parser reads the
-     * resubmit header of its resubmit_type (if the program declares one) back into its fields.
+     * A resubmitted packet re-enters the ingress parser with its original bytes (the first pass's
+     * ingress deparser did not run: its header writes are gone) and the parser runs from its
+     * start, as for a fresh arrival (p4lang/p4-spec wiki "How to do resubmit in PSA?": "The
+     * original packet is resubmitted to the ingress parser"; TNA's TofinoIngressParser then
+     * reads the resubmit header where the port metadata was). The whole PHV, headers and metadata, is what this
+     * parse writes. A frame without bytes is a generator's own header, which the frame graph
+     * does not run over (as in {@link #generate}). Returns false when the parser refused the
+     * frame: the packet is dropped as any parser error.
+     */
+    private boolean reparseResubmitted(int slot) {
+        if (resubmittedRejected) {
+            // the parser's resubmit branch rejects before any frame header is read
+            counters.parserError(ParserError.REJECT);
+            pool.release(slot);
+            return false;
+        }
+        Phv phv = pool.phv(slot);
+        parser.fresh(phv);
+        return pool.capturedLength(slot) == 0 || parseFrame(slot, phv);
+    }
+
+    /**
+     * A resubmitted packet's ingress pass, after {@link #reparseResubmitted}: resubmit_flag is 1
+     * and the ingress parser reads the resubmit header of its resubmit_type (if the program
+     * declares one) back into its fields. ingress_port is the port it first arrived on, and
+     * ingress_mac_tstamp (loaded by {@link #ingress}) the first pass's: TNA (p4c's
+     * p4include/tofino1_base.p4, ingress_intrinsic_metadata_t) takes it "at the ingress MAC",
+     * which a resubmitted packet does not cross again. ingress_global_tstamp is this pass's
+     * parser time, as the meters'.
      */
     private void resubmittedPass(int slot, Phv phv, int type) {
         if (fResubmitFlag != null) {
@@ -1037,7 +1075,7 @@ public final class SwitchEngine {
         if (h != null) {
             h.unpack(pool.resubmitData(slot), phv.values());
         }
-        pool.resubmitHeader(slot, 0, 0);
+        pool.resubmitHeader(slot, 0, 0, 0);
     }
 
     private void digest(Phv phv, int pipe, long cycle) {

@@ -21,6 +21,8 @@ public final class ParseGraph {
     private final List<ParserValueSet> valueSets;
     private final List<ParseState> states;
     private final int words;
+    /** Whether the ingress parser's resubmit branch ({@code resubmit_flag == 1}) rejects. */
+    private final boolean resubmittedRejected;
 
     // resolved, per state: operations (extract: header index >= 0; advance: -1 - bytes)
     final int[][] ops;
@@ -46,8 +48,10 @@ public final class ParseGraph {
     static final int SET_RANGE = 3;
     static final int SET_VALUE_SET = 4;
 
-    private ParseGraph(String name, List<HeaderInstance> headers, List<ParserValueSet> valueSets, List<ParseState> states) {
+    private ParseGraph(String name, List<HeaderInstance> headers, List<ParserValueSet> valueSets, List<ParseState> states,
+                       boolean resubmittedRejected) {
         this.name = name;
+        this.resubmittedRejected = resubmittedRejected;
         this.headers = List.copyOf(headers);
         this.valueSets = List.copyOf(valueSets);
         this.states = List.copyOf(states);
@@ -214,6 +218,15 @@ public final class ParseGraph {
         return words;
     }
 
+    /**
+     * Whether the parser rejects every resubmitted packet: its {@code resubmit_flag == 1} branch
+     * transitions to {@code reject} (TNA's boilerplate TofinoIngressParser does, for programs
+     * that never resubmit), before any frame header is read.
+     */
+    public boolean resubmittedRejected() {
+        return resubmittedRejected;
+    }
+
     /** A header instance by name. */
     public HeaderInstance header(String header) {
         for (HeaderInstance h : headers) {
@@ -319,6 +332,7 @@ public final class ParseGraph {
         private final List<ParserValueSet> valueSets = new ArrayList<>();
         private final List<StateBuilder> states = new ArrayList<>();
         private int words;
+        private boolean resubmittedRejected;
 
         private Builder(String name) {
             this.name = name;
@@ -338,6 +352,12 @@ public final class ParseGraph {
             return this;
         }
 
+        /** The parser rejects every resubmitted packet ({@link ParseGraph#resubmittedRejected}). */
+        public Builder rejectResubmitted() {
+            resubmittedRejected = true;
+            return this;
+        }
+
         /** Starts a state; the first one declared is the start state. */
         public StateBuilder state(String state) {
             StateBuilder s = new StateBuilder(this, state);
@@ -350,7 +370,7 @@ public final class ParseGraph {
             for (StateBuilder s : states) {
                 built.add(s.build());
             }
-            return new ParseGraph(name, List.copyOf(headers.values()), valueSets, built);
+            return new ParseGraph(name, List.copyOf(headers.values()), valueSets, built, resubmittedRejected);
         }
     }
 

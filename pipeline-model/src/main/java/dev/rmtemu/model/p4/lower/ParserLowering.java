@@ -29,8 +29,9 @@ import java.util.Set;
  * calling state). rmtemu's frames begin at the first header the program extracts: what TNA
  * prepends (the intrinsic metadata, PORT_METADATA_SIZE bits of port metadata) is the
  * engine's intrinsics, so extracting the intrinsic metadata and advancing over the port
- * metadata lower to nothing, and a select on {@code resubmit_flag} takes its 0 branch
- * (rmtemu does not resubmit). Only the states reachable from {@code start} are kept.
+ * metadata lower to nothing, and a select on {@code resubmit_flag} takes its 0 branch (a
+ * resubmitted packet's frame is parsed as on its first pass, unless the 1 branch rejects).
+ * Only the states reachable from {@code start} are kept.
  */
 final class ParserLowering {
     static final String INGRESS_INTRINSIC = "ingress_intrinsic_metadata_t";
@@ -142,6 +143,9 @@ final class ParserLowering {
                 }
                 s.end();
             }
+        }
+        if (l.resubmitRejects) {
+            g.rejectResubmitted();
         }
         return new Lowered(g.build(), l.resubmitHeader);
     }
@@ -409,11 +413,14 @@ final class ParserLowering {
 
     /** The metadata header the resubmit_flag == 1 branch extracts, or null. */
     private String resubmitHeader;
+    /** Whether the resubmit_flag == 1 branch's state transitions to reject (TNA's boilerplate TofinoIngressParser). */
+    private boolean resubmitRejects;
 
     /**
      * The state of {@code select(resubmit_flag)}'s 1 case: a {@code pkt.extract(meta.h)} there
      * extracts the resubmit header into metadata header h (an advance skips it; any other
-     * statement is refused). The frame is parsed on the second pass as on the first.
+     * statement is refused). The frame is parsed on the second pass as on the first; a state
+     * that transitions to reject rejects every resubmitted packet ({@link ParseGraph#resubmittedRejected}).
      */
     private void resubmitBranch(Context c, ParserState.Select sel) {
         for (ParserState.SelectCase sc : sel.cases()) {
@@ -449,6 +456,9 @@ final class ParserLowering {
                             + " resubmit header with pkt.extract(metadata.header) or skips it with pkt.advance");
                 }
             }
+            // a state without a transition rejects, as transition() reads it
+            ParserState.Transition t = s.transition();
+            resubmitRejects = t == null || t.select() == null && "reject".equals(t.target());
             return;
         }
     }
