@@ -97,6 +97,44 @@ class SharedActionSelectorTest {
         assertEquals(1L, report.at("/counters/dropped").asLong(), report.path("counters").toString());
     }
 
+    /** The file with a plain ActionProfile (no selector, no selector keys) named in both tables. */
+    private static String plainProfile() throws Exception {
+        return source().replace("        implementation = ecmp_sel;", "        implementation = ecmp_ap;")
+                .replace("            hdr.ipv4.src_addr : selector;\n            hdr.udp.src_port : selector;\n", "")
+                .replace("    ActionSelector(ecmp_ap, sel_hash, SelectorMode_t.FAIR, 8, 4) ecmp_sel;\n", "");
+    }
+
+    @Test
+    void aPlainActionProfileServesBothTablesFromOneSetOfMembers(@TempDir Path tmp) throws Exception {
+        P4Programs.Result lowered = P4Programs.text(FILE, plainProfile(), PreprocessorOptions.defaults());
+        assertEquals(List.of(), lowered.errors());
+        assertEquals(List.of("ecmp", "ecmp_port"), lowered.program().actionProfile("ecmp_ap").tables());
+        Path program = program(tmp, plainProfile());
+        Path pcap = tmp.resolve("t.pcap");
+        try (PcapWriter w = new PcapWriter(pcap)) {
+            w.write(packet(1_000, 1, 0x0A000009, 2000)); // ecmp: member 1 (port 2)
+            w.write(packet(2_000, 2, 0x0A000007, 3000)); // ecmp_port: member 1 (port 2)
+            w.write(packet(3_000, 3, 0x0A000007, 3001)); // ecmp_port: member 3 (port 4)
+        }
+        Path control = tmp.resolve("c.txt");
+        Files.writeString(control, """
+                act_prof_create_member ecmp_ap set_port 1
+                act_prof_create_member ecmp_ap set_port 2
+                act_prof_create_member ecmp_ap set_port 3
+                act_prof_create_member ecmp_ap set_port 4
+                table_indirect_add ecmp 10.0.0.9 => 1
+                table_indirect_add ecmp_port 3000 => 1
+                table_indirect_add ecmp_port 3001 => 3
+                """);
+        Path out = tmp.resolve("run");
+        CliRunner r = CliRunner.run("replay", "--program", program.toString(), "--target", "tofino1", "--trace", pcap.toString(),
+                "--control", control.toString(), "--out", out.toString(), "--no-progress", "--capture");
+        assertEquals(0, r.exit(), r.err());
+        List<Integer> ports = new ArrayList<>();
+        CaptureFilesReader.read(out.resolve("capture/egress.pcapng")).frames().forEach(f -> ports.add(f.port()));
+        assertEquals(List.of(2, 2, 4), ports);
+    }
+
     private static JsonNode resources(Path tmp, String text) throws Exception {
         CliRunner r = CliRunner.run("resources", "--program", program(tmp, text).toString(), "--target", "tofino1", "--json");
         assertEquals(0, r.exit(), r.err());

@@ -357,6 +357,10 @@ final class ExternLowering {
         MatchTable first = firstTables.get(name);
         List<Field> key = selectorKeys.getOrDefault(table.name(), List.of());
         List<Field> firstKey = selectorKeys.getOrDefault(first.name(), List.of());
+        if (firstKey.isEmpty() && !key.isEmpty()) {
+            throw new Refusal(p.position(), "table " + table.name() + " has selector key fields, but its implementation "
+                    + name + " is an ActionProfile (an ActionSelector hashes them)");
+        }
         if (!key.equals(firstKey)) {
             throw new Refusal(p.position(), "tables " + first.name() + " and " + table.name() + " share " + name
                     + " but their selector keys differ (" + fieldNames(firstKey) + " vs " + fieldNames(key)
