@@ -8,12 +8,13 @@ import dev.rmtemu.model.target.MemoryGeometry;
 import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The RAMs of action profiles and selectors, in their table's stage, as the Tofino back end of
- * p4c lays them out:
+ * The RAMs of action profiles and selectors, in their table's stage (a shared profile: in each
+ * stage of a table sharing it), as the Tofino back end of p4c lays them out:
  * <ul>
  * <li>the action profile: its members' action data in action RAMs, entries of a power-of-two
  *     number of bytes packed into 128-bit words (mau/resource_estimate.cpp
@@ -40,35 +41,58 @@ final class ActionProfileLayout {
     private ActionProfileLayout() {
     }
 
-    /** Adds the profiles of gress {@code g} to its stage rows and table list (both changed in place). */
+    /**
+     * Adds the profiles of gress {@code g} to its stage rows and table list (both changed in
+     * place). A profile shared by several tables takes its RAMs once in each stage that holds one
+     * of them (bf-p4c mau/table_placement.cpp {@code TablePlacement::can_duplicate}: ActionData
+     * and Selector are duplicated into every stage of a table that uses them), listed after the
+     * first such table of the stage; each table's entries hold the pointer.
+     */
     static void account(StageProgram program, Gress g, TargetProfile target, List<StageUsage> rows, List<TableUsage> tables) {
         for (ActionProfile p : program.actionProfiles()) {
             if (p.gress() != g) {
                 continue;
             }
-            MatchTable m = program.table(p.table());
-            int at = indexOf(tables, m);
-            int row = rowOf(rows, m.stage(), g);
-            if (at < 0 || row < 0) {
-                continue;
+            List<Integer> stagesWithCopy = new ArrayList<>();
+            for (String tableName : p.tables()) {
+                MatchTable m = program.table(tableName);
+                int at = indexOf(tables, m);
+                int row = rowOf(rows, m.stage(), g);
+                if (at < 0 || row < 0) {
+                    continue;
+                }
+                boolean copy = !stagesWithCopy.contains(m.stage());
+                if (copy) {
+                    stagesWithCopy.add(m.stage());
+                }
+                account(program, p, m, copy, at, row, target, rows, tables);
             }
-            TableUsage direct = tables.get(at);
-            int pointer = pointerBits(p);
-            TableUsage resized = MemoryLayout.table(new MatchTable(m.id(), m.name(), m.kind(), m.key(), m.size(), pointer,
-                    m.gress(), m.stage()), target);
-            tables.set(at, new TableUsage(resized.stage(), resized.gress(), resized.name(), resized.kind(), resized.dataRams(),
-                    resized.spareRams(), resized.actionRams(), resized.tindRams(), resized.tcams(), resized.ways(),
-                    resized.entryBits(), resized.entriesPerWord(), "entries hold a " + pointer + "-bit pointer into "
-                    + p.name() + "; " + resized.sizedBy()));
+        }
+    }
+
+    /** One table of a profile: its pointer-sized entries and, for the first table of its stage, the profile's copy there. */
+    private static void account(StageProgram program, ActionProfile p, MatchTable m, boolean copy, int at, int row,
+                                TargetProfile target, List<StageUsage> rows, List<TableUsage> tables) {
+        TableUsage direct = tables.get(at);
+        int pointer = pointerBits(p);
+        TableUsage resized = MemoryLayout.table(new MatchTable(m.id(), m.name(), m.kind(), m.key(), m.size(), pointer,
+                m.gress(), m.stage()), target);
+        tables.set(at, new TableUsage(resized.stage(), resized.gress(), resized.name(), resized.kind(), resized.dataRams(),
+                resized.spareRams(), resized.actionRams(), resized.tindRams(), resized.tcams(), resized.ways(),
+                resized.entryBits(), resized.entriesPerWord(), "entries hold a " + pointer + "-bit pointer into "
+                + p.name() + "; " + resized.sizedBy()));
+        long srams = resized.srams() - direct.srams();
+        long tcams = resized.tcams() - direct.tcams();
+        long tind = resized.tindRams() - direct.tindRams();
+        long map = 0;
+        int salus = 0;
+        int hashBits = 0;
+        int hashUnits = 0;
+        int xbar = 0;
+        if (copy) {
             TableUsage profile = profile(p, m, target);
             tables.add(at + 1, profile);
-            long srams = resized.srams() - direct.srams() + profile.srams();
-            long tcams = resized.tcams() - direct.tcams();
-            long tind = resized.tindRams() - direct.tindRams();
-            long map = 0;
-            int salus = 0;
-            int hashBits = 0;
-            int hashUnits = 0;
+            srams += profile.srams();
             if (p.selector() != null) {
                 TableUsage sel = selector(p, m, target);
                 tables.add(at + 2, sel);
@@ -77,17 +101,18 @@ final class ActionProfileLayout {
                 salus = 1;
                 hashBits = p.selector().hashBits();
                 hashUnits = 1;
+                xbar = selectorXbarBytes(p, program, m);
             }
-            StageUsage u = rows.get(row);
-            StageLatencyModel lat = target.latency();
-            // a stage's first stateful ALU adds its cycles to a match-dependent stage (ResourceChecker.usage)
-            int cycles = u.latencyCycles() + (salus > 0 && u.statefulAlus() == 0 && u.latencyCycles() >= lat.matchStageCycles()
-                    ? lat.statefulAluCycles() : 0);
-            rows.set(row, new StageUsage(u.stage(), u.gress(), u.sramBlocks() + srams, u.tcamBlocks() + tcams,
-                    u.statefulAlus() + salus, u.hashBits() + hashBits, u.hashUnits() + hashUnits, u.logicalTables(), cycles,
-                    u.mapRams() + map, u.tindRams() + tind, u.ternaryTables(), u.gateways(), u.actionDataBusBytes(),
-                    u.instructions(), u.exactXbarBytes() + selectorXbarBytes(p, m), u.ternaryXbarBytes(), u.statsAlus()));
         }
+        StageUsage u = rows.get(row);
+        StageLatencyModel lat = target.latency();
+        // a stage's first stateful ALU adds its cycles to a match-dependent stage (ResourceChecker.usage)
+        int cycles = u.latencyCycles() + (salus > 0 && u.statefulAlus() == 0 && u.latencyCycles() >= lat.matchStageCycles()
+                ? lat.statefulAluCycles() : 0);
+        rows.set(row, new StageUsage(u.stage(), u.gress(), u.sramBlocks() + srams, u.tcamBlocks() + tcams,
+                u.statefulAlus() + salus, u.hashBits() + hashBits, u.hashUnits() + hashUnits, u.logicalTables(), cycles,
+                u.mapRams() + map, u.tindRams() + tind, u.ternaryTables(), u.gateways(), u.actionDataBusBytes(),
+                u.instructions(), u.exactXbarBytes() + xbar, u.ternaryXbarBytes(), u.statsAlus()));
     }
 
     /** The action RAMs of a profile's members: action data of the table's widest action, in power-of-two-byte slots. */
@@ -140,14 +165,19 @@ final class ActionProfileLayout {
         return mod + (shift == 0 ? 0 : ceilLog2(shift + 1L));
     }
 
-    /** The selector key's crossbar bytes (fields not already on the crossbar as the table's key). */
-    private static int selectorXbarBytes(ActionProfile p, MatchTable m) {
-        if (p.selector() == null) {
-            return 0;
-        }
+    /**
+     * The selector key's crossbar bytes in the stage of table {@code m}: fields not already on the
+     * crossbar as the key of a table of that stage sharing the profile (one copy hashes for all).
+     */
+    private static int selectorXbarBytes(ActionProfile p, StageProgram program, MatchTable m) {
         int bytes = 0;
         for (var f : p.selector().key()) {
-            bytes += m.key().contains(f) ? 0 : MemoryLayout.fieldBytes(f);
+            boolean keyed = false;
+            for (String name : p.tables()) {
+                MatchTable t = program.table(name);
+                keyed |= t.stage() == m.stage() && t.key().contains(f);
+            }
+            bytes += keyed ? 0 : MemoryLayout.fieldBytes(f);
         }
         return bytes;
     }

@@ -5,6 +5,7 @@ import dev.rmtemu.model.hash.HashUnit;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,6 +15,13 @@ import java.util.List;
  * held by the profile) or, with a selector, at a group of members, of which the selector's hash
  * over the table's {@code selector} key fields picks one per packet. The profile lives in its
  * table's stage (p4c places an attached table with its match table).
+ *
+ * <p>Several tables of one gress may share a profile (the same instance named in each table's
+ * {@code implementation}): one set of members and groups serves them all. p4c duplicates an
+ * action profile or selector into every stage that holds a table sharing it (bf-p4c
+ * mau/table_placement.cpp {@code TablePlacement::can_duplicate} is true for ActionData and
+ * Selector, so {@code initial_stage_and_entries} never defers them for a sharing table); the
+ * driver writes each copy alike.
  */
 public final class ActionProfile {
     /** Members one 128-bit selector RAM word holds (bf-asm {@code SELECTOR_PORTS_PER_WORD}, one bit each). */
@@ -56,6 +64,8 @@ public final class ActionProfile {
     private final String name;
     private final int size;
     private final String table;
+    /** Every table this profile implements, the first one ({@link #table}) first. */
+    private final List<String> tables;
     private final Gress gress;
     private final Selector selector;
     private final HashUnit hash;
@@ -68,6 +78,7 @@ public final class ActionProfile {
         this.name = name;
         this.size = size;
         this.table = table;
+        this.tables = List.of(table);
         this.gress = gress;
         this.selector = selector;
         this.hash = selector == null ? null : new HashUnit(-1, selector.name() + "$hash", selector.algorithm(), selector.key(),
@@ -88,9 +99,37 @@ public final class ActionProfile {
         return size;
     }
 
-    /** The table whose implementation this is, by name (its placed twin keeps the name). */
+    /** The table whose implementation this is, by name (its placed twin keeps the name); the first one when shared. */
     public String table() {
         return table;
+    }
+
+    private ActionProfile(ActionProfile p, List<String> tables) {
+        this.id = p.id;
+        this.name = p.name;
+        this.size = p.size;
+        this.table = p.table;
+        this.tables = List.copyOf(tables);
+        this.gress = p.gress;
+        this.selector = p.selector;
+        this.hash = p.hash;
+    }
+
+    /** This profile also implementing table {@code tableName} (same id, members and groups). */
+    public ActionProfile sharedWith(String tableName) {
+        List<String> more = new ArrayList<>(tables);
+        more.add(tableName);
+        return new ActionProfile(this, more);
+    }
+
+    /** Every table this profile implements, in the order they were bound (the first is {@link #table}). */
+    public List<String> tables() {
+        return tables;
+    }
+
+    /** True when this profile implements table {@code tableName}. */
+    public boolean implementsTable(String tableName) {
+        return tables.contains(tableName);
     }
 
     public Gress gress() {
@@ -115,7 +154,7 @@ public final class ActionProfile {
     @Override
     public String toString() {
         return name + "[" + size + " members" + (selector == null ? "" : ", selector " + selector.name() + " "
-                + selector.mode() + " " + selector.numGroups() + " groups of <= " + selector.maxGroupSize()) + ", table "
-                + table + "]";
+                + selector.mode() + " " + selector.numGroups() + " groups of <= " + selector.maxGroupSize()) + ", table"
+                + (tables.size() == 1 ? " " : "s ") + String.join(", ", tables) + "]";
     }
 }

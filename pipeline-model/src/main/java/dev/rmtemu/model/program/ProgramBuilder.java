@@ -391,7 +391,7 @@ public final class ProgramBuilder {
     /**
      * An action profile (and selector) implementing table {@code t}, of {@code gress}: the table
      * must declare the actions its members run, have no const entries and no other
-     * implementation (an action profile shared by several tables is not modelled).
+     * implementation (another table joins it through {@link #shareActionProfile}).
      */
     private ActionProfile newActionProfile(String profileName, int size, ActionProfile.Selector selector, MatchTable t,
                                            Gress gress) {
@@ -404,7 +404,7 @@ public final class ProgramBuilder {
             throw new IllegalArgumentException(what + ": table " + t.name() + " has const entries");
         }
         for (ActionProfile p : actionProfiles) {
-            if (p.table().equals(t.name())) {
+            if (p.implementsTable(t.name())) {
                 throw new IllegalArgumentException(what + ": table " + t.name() + " is already implemented by " + p.name());
             }
         }
@@ -420,6 +420,70 @@ public final class ProgramBuilder {
         ActionProfile p = new ActionProfile(actionProfiles.size(), profileName, size, t.name(), gress, selector);
         actionProfiles.add(p);
         return p;
+    }
+
+    /**
+     * Action profile {@code p} (with its selector, if any) also implementing table {@code t} of
+     * {@code gress}: one set of members and groups for every table that shares it. The table
+     * must be of the profile's gress (TNA declares the instance in one control), declare the
+     * same actions as the profile's first table (a member is an action id and its data, run by
+     * whichever table hits it), have no const entries and no other implementation; with a
+     * selector, its selector key must be the first table's (the selector's one Hash computes one
+     * hash: p4c's bmv2 back end refuses differing inputs, backends/bmv2/common/
+     * sharedActionSelectorCheck.cpp).
+     */
+    private ActionProfile shareActionProfile(ActionProfile profile, MatchTable t, Gress gress, List<Field> selectorKey) {
+        checkOpen();
+        ActionProfile p = profile.id() < actionProfiles.size() ? actionProfiles.get(profile.id()) : null;
+        if (p == null || !p.name().equals(profile.name())) {
+            throw new IllegalArgumentException("action profile " + profile.name() + " is not declared in program " + name);
+        }
+        String what = p.selector() == null ? "action profile " + p.name() : "action selector " + p.selector().name();
+        if (p.gress() != gress) {
+            throw new IllegalArgumentException(what + " of " + p.gress().label() + " cannot implement " + gress.label()
+                    + " table " + t.name() + " (a profile is shared by tables of one gress)");
+        }
+        if (!t.constEntries().isEmpty()) {
+            throw new IllegalArgumentException(what + ": table " + t.name() + " has const entries");
+        }
+        for (ActionProfile other : actionProfiles) {
+            if (other.implementsTable(t.name())) {
+                throw new IllegalArgumentException(what + ": table " + t.name() + " is already implemented by " + other.name());
+            }
+        }
+        MatchTable first = tables.get(tableIndex(p.table()));
+        if (!t.actions().actions().equals(first.actions().actions())) {
+            throw new IllegalArgumentException("tables " + first.name() + " and " + t.name() + " share " + what
+                    + " but declare different actions (a member's action runs in either table)");
+        }
+        List<Field> key = List.copyOf(selectorKey);
+        List<Field> shared = p.selector() == null ? List.of() : p.selector().key();
+        if (!key.equals(shared)) {
+            throw new IllegalArgumentException(p.selector() == null
+                    ? what + ": table " + t.name() + " has selector key fields, but an action profile hashes none"
+                    : "tables " + first.name() + " and " + t.name() + " share " + what + " but hash different selector keys ("
+                    + names(shared) + " vs " + names(key) + ")");
+        }
+        ActionProfile both = p.sharedWith(t.name());
+        actionProfiles.set(p.id(), both);
+        return both;
+    }
+
+    private int tableIndex(String tableName) {
+        for (int i = 0; i < tables.size(); i++) {
+            if (tables.get(i).name().equals(tableName)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("table " + tableName + " of an action profile is not in program " + name);
+    }
+
+    private static String names(List<Field> fields) {
+        List<String> out = new ArrayList<>();
+        for (Field f : fields) {
+            out.add(f.name());
+        }
+        return String.join(", ", out);
     }
 
     /** An LPF or a WRED (a meter-ALU extern, as p4c makes them meters), also listed in its stage's or control's {@code own} list. */
@@ -640,6 +704,17 @@ public final class ProgramBuilder {
             requireOwnTable(t, "action selector " + selectorName);
             return newActionProfile(profileName, size, new ActionProfile.Selector(selectorName, algorithm, hashBits, mode,
                     maxGroupSize, numGroups, Arrays.asList(selectorKey)), t, gress);
+        }
+
+        /**
+         * Action profile {@code p} (the one this control's {@code actionProfile}/{@code actionSelector}
+         * returned) also implementing table {@code t} of this control: the same instance named in
+         * both tables' {@code implementation}; {@code selectorKey} is the table's selector key
+         * (the first table's, for a selector). Returns the profile as it now is.
+         */
+        public ActionProfile shareActionProfile(ActionProfile p, MatchTable t, Field... selectorKey) {
+            requireOwnTable(t, "action profile " + p.name());
+            return ProgramBuilder.this.shareActionProfile(p, t, gress, Arrays.asList(selectorKey));
         }
 
         /** An indirect low-pass filter of {@code size} cells of {@code widthBits} (TNA {@code Lpf<bit<W>, _>(size)}), placed with its users. */
@@ -886,6 +961,12 @@ public final class ProgramBuilder {
             requireOwnTable(t, "action selector " + selectorName);
             return newActionProfile(profileName, size, new ActionProfile.Selector(selectorName, algorithm, hashBits, mode,
                     maxGroupSize, numGroups, Arrays.asList(selectorKey)), t, gress);
+        }
+
+        /** Action profile {@code p} also implementing table {@code t} of this stage (see the control's). */
+        public ActionProfile shareActionProfile(ActionProfile p, MatchTable t, Field... selectorKey) {
+            requireOwnTable(t, "action profile " + p.name());
+            return ProgramBuilder.this.shareActionProfile(p, t, gress, Arrays.asList(selectorKey));
         }
 
         /** An indirect low-pass filter of {@code size} cells of {@code widthBits} (TNA {@code Lpf<bit<W>, _>(size)}). */

@@ -227,7 +227,7 @@ public final class StageProgram {
     /** The action profile that implements table {@code tableName}, or null for a table with actions of its own. */
     public ActionProfile implementationOf(String tableName) {
         for (ActionProfile p : actionProfiles) {
-            if (p.table().equals(tableName)) {
+            if (p.implementsTable(tableName)) {
                 return p;
             }
         }

@@ -73,7 +73,9 @@ public final class PipelineState {
         profiles = new ActionProfileState[program.actionProfiles().size()];
         for (ActionProfile p : program.actionProfiles()) {
             profiles[p.id()] = new ActionProfileState(p);
-            table(p.table()).attachProfile(profiles[p.id()]);
+            for (String t : p.tables()) { // a shared profile: one set of members and groups for all its tables
+                table(t).attachProfile(profiles[p.id()]);
+            }
         }
     }
 

@@ -21,6 +21,7 @@ import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.table.MatchTable;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -67,6 +68,9 @@ final class ExternLowering {
     private final Set<String> refused = new HashSet<>();
     /** Tables whose implementation property was bound. */
     private final Set<String> indirectTables = new HashSet<>();
+    /** The profile each bound implementation name made, and its first table (a second table naming it shares it). */
+    private final Map<String, ActionProfile> boundProfiles = new HashMap<>();
+    private final Map<String, MatchTable> firstTables = new HashMap<>();
     /** The value width (T) of each LPF and WRED, by name. */
     private final Map<String, Integer> filterInputs = new HashMap<>();
 
@@ -300,9 +304,14 @@ final class ExternLowering {
         }
         Declaration.Instantiation sel = selectors.get(name);
         String profileName = sel == null ? name : ((Expression.Name) sel.arguments().get(0).value()).name();
+        if (boundProfiles.containsKey(name)) {
+            share(p, table, name);
+            return;
+        }
         if (implemented.contains(name) || implemented.contains(profileName)) {
-            throw new Refusal(p.position(), name + " already implements another table (an action profile shared by tables"
-                    + " is not supported by the lowering yet)");
+            throw new Refusal(p.position(), "table " + table.name() + ": " + name + " already implements a table as "
+                    + (sel == null ? "the profile of an ActionSelector" : "part of ActionProfile " + profileName)
+                    + " (tables share one instance: name the same one in each implementation)");
         }
         // bound from here on, even if refused below: one mistake is one line, not also an unused profile
         implemented.add(name);
@@ -315,7 +324,8 @@ final class ExternLowering {
                 throw new Refusal(p.position(), "table " + table.name() + " has selector key fields, but its implementation "
                         + name + " is an ActionProfile (an ActionSelector hashes them)");
             }
-            control.actionProfile(name, size, table);
+            boundProfiles.put(name, control.actionProfile(name, size, table));
+            firstTables.put(name, table);
         } else {
             if (key.isEmpty()) {
                 throw new Refusal(p.position(), "table " + table.name() + ": ActionSelector " + name + " needs key fields of"
@@ -329,9 +339,46 @@ final class ExternLowering {
                 throw new Refusal(sel.position(), "ActionSelector " + name + ": max_group_size " + maxGroup + " outside 1.."
                         + ActionProfile.MAX_GROUP_SIZE + " (Tofino's largest group) or num_groups " + groups + " < 1");
             }
-            control.actionSelector(profileName, size, name, hashAlgorithm(hash), hashWidth(hash), selectorMode(args.get(2)),
-                    maxGroup, groups, table, key.toArray(new Field[0]));
+            boundProfiles.put(name, control.actionSelector(profileName, size, name, hashAlgorithm(hash), hashWidth(hash),
+                    selectorMode(args.get(2)), maxGroup, groups, table, key.toArray(new Field[0])));
+            firstTables.put(name, table);
         }
+    }
+
+    /**
+     * A second table naming the same ActionProfile or ActionSelector instance: it shares the
+     * first table's members and groups. A selector's tables must hash the same selector key
+     * (p4c's backends/bmv2/common/sharedActionSelectorCheck.cpp refuses differing inputs: the
+     * selector has one Hash), and the tables must declare the same actions (a member runs in
+     * either table).
+     */
+    private void share(TableProperty.Property p, MatchTable table, String name) {
+        indirectTables.add(table.name());
+        MatchTable first = firstTables.get(name);
+        List<Field> key = selectorKeys.getOrDefault(table.name(), List.of());
+        List<Field> firstKey = selectorKeys.getOrDefault(first.name(), List.of());
+        if (firstKey.isEmpty() && !key.isEmpty()) {
+            throw new Refusal(p.position(), "table " + table.name() + " has selector key fields, but its implementation "
+                    + name + " is an ActionProfile (an ActionSelector hashes them)");
+        }
+        if (!key.equals(firstKey)) {
+            throw new Refusal(p.position(), "tables " + first.name() + " and " + table.name() + " share " + name
+                    + " but their selector keys differ (" + fieldNames(firstKey) + " vs " + fieldNames(key)
+                    + "): the selector's one Hash hashes one key");
+        }
+        if (!table.actions().actions().equals(first.actions().actions())) {
+            throw new Refusal(p.position(), "tables " + first.name() + " and " + table.name() + " share " + name
+                    + " but declare different actions (a member's action runs in either table)");
+        }
+        boundProfiles.put(name, control.shareActionProfile(boundProfiles.get(name), table, key.toArray(new Field[0])));
+    }
+
+    private static String fieldNames(List<Field> fields) {
+        List<String> out = new ArrayList<>();
+        for (Field f : fields) {
+            out.add(f.name());
+        }
+        return out.isEmpty() ? "none" : String.join(", ", out);
     }
 
     /** Tofino's hash algorithms by their TNA name, as rmtemu's hash units name them. */
