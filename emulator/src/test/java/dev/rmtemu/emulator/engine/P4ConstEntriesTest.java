@@ -111,6 +111,11 @@ class P4ConstEntriesTest {
                 tcp(2, ip(1, 1, 1, 1), ip(10, 0, 0, 1), 64, 1501, 80)); // no entry: dropped
     }
 
+    /**
+     * An ACL's key mixing exact, range and ternary fields is one TCAM table (bf-p4c mau/table_layout.cpp
+     * TableLayout::setup_match_layout: any ternary or lpm field makes layout.ternary, a range field
+     * layout.has_range), whose const entries match in program order (P4_16 14.2.1.4).
+     */
     @Test
     void aMixedExactRangeTernaryAclMatchesInOrder() {
         StageProgram p = program();

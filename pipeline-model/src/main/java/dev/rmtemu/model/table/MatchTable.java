@@ -109,7 +109,8 @@ public final class MatchTable {
     /**
      * As above, with a match kind per key field ({@code fieldKinds}, in key order): a key that
      * mixes kinds is a table of {@link #kindOf} them (an ACL's exact protocol and range port is
-     * a range table, in TCAM as bf-p4c places any table with a ternary, lpm or range field).
+     * a range table), in TCAM as bf-p4c lays out any table with a ternary, lpm or range field
+     * (mau/table_layout.cpp TableLayout::setup_match_layout: layout.ternary, layout.has_range).
      */
     public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
                       List<ConstEntry> constEntries, TableActions actions, TableOptions options, List<MatchKind> fieldKinds) {
@@ -237,10 +238,10 @@ public final class MatchTable {
 
     /**
      * The kind of a table whose key fields match by {@code fieldKinds}: range if any field is a
-     * range, else ternary if any is ternary, else lpm if any is lpm, else exact - the order in
-     * which p4c's bmv2 back end names a mixed table's match type and bmv2's runtime_CLI asks a
-     * priority of it (ternary and range tables), and in which each kind's entries contain the
-     * next one's.
+     * range, else ternary if any is ternary, else lpm if any is lpm, else exact: how p4c's bmv2
+     * back end names a mixed table's match type (backends/bmv2/common/control.h,
+     * ControlConverter::convertTable), and so whether bmv2's runtime_CLI asks its entries for a
+     * priority (ternary and range tables do).
      */
     public static MatchKind kindOf(List<MatchKind> fieldKinds) {
         MatchKind k = MatchKind.EXACT;
