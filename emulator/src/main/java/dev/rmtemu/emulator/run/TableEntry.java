@@ -8,14 +8,19 @@ import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.TableState;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
- * One entry's match as a script gives it: a value per key field, and per kind a mask per
- * field (ternary), a prefix length (lpm) or a high end per field ({@code values} are the low
- * ends: range); ternary and range entries have a priority (the lower value wins).
+ * One entry's match as a script gives it, each key field in its own kind's form as bmv2's
+ * runtime_CLI reads it: a value (exact), {@code v&&&m} (ternary), {@code v/len} (lpm) or
+ * {@code lo->hi} (range). Per field a value (a range's low end), a mask (an exact field's is
+ * all its bits, an lpm field's its prefix, a range field's none) and a high end (range fields);
+ * the lpm field's prefix length; and, in a ternary or range table, a priority (the lower value
+ * wins). A key mixing kinds is a table of the widest ({@link MatchTable#kindOf}).
  */
-record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLength, int priority, String shown) {
+record TableEntry(MatchTable table, long[] values, long[] masks, long[] highs, int prefixLength, int priority, String shown) {
     private static final String RANGE = "->";
+    private static final String MASK = "&&&";
 
     /** Parses the key words ({@code v}, {@code v&&&m}, {@code v/len}, {@code lo->hi}) of {@code t}. */
     static TableEntry parse(MatchTable t, List<String> key, int priority) {
@@ -34,31 +39,34 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
         }
         long[] values = new long[fields.size()];
         long[] masks = new long[fields.size()];
+        long[] highs = new long[fields.size()];
         int prefix = -1;
         for (int i = 0; i < values.length; i++) {
             String w = key.get(i);
             Field f = fields.get(i);
-            switch (t.kind()) {
+            MatchKind kind = t.fieldKind(i);
+            switch (kind) {
                 case EXACT -> {
-                    if (w.contains("&&&") || w.contains("/") || w.contains(RANGE)) {
-                        throw new UserError("table " + t.name() + " matches exact: key " + w + " must be a plain value");
+                    if (w.contains(MASK) || w.contains("/") || w.contains(RANGE)) {
+                        throw new UserError(matches(t, i) + ": key " + w + " must be a plain value");
                     }
                     values[i] = ControlValues.value(w, f.width(), f.name());
+                    masks[i] = f.mask();
                 }
                 case TERNARY -> {
-                    int at = w.indexOf("&&&");
+                    int at = w.indexOf(MASK);
                     if (w.contains("/") || w.contains(RANGE)) {
-                        throw new UserError("table " + t.name() + " matches ternary: key " + w + " must be VALUE&&&MASK");
+                        throw new UserError(matches(t, i) + ": key " + w + " must be VALUE&&&MASK");
                     }
                     values[i] = ControlValues.value(at < 0 ? w : w.substring(0, at), f.width(), f.name());
-                    masks[i] = at < 0 ? f.mask() : ControlValues.value(w.substring(at + 3), f.width(), f.name() + " mask");
+                    masks[i] = at < 0 ? f.mask() : ControlValues.value(w.substring(at + MASK.length()), f.width(), f.name() + " mask");
                     // bits outside the mask do not match anything: 10.0.0.1&&&255.0.0.0 is 10.0.0.0&&&255.0.0.0
                     values[i] &= masks[i];
                 }
                 case LPM -> {
                     int at = w.indexOf('/');
-                    if (at < 0 || w.contains("&&&") || w.contains(RANGE)) {
-                        throw new UserError("table " + t.name() + " matches lpm: key " + w + " must be VALUE/LENGTH");
+                    if (at < 0 || w.contains(MASK) || w.contains(RANGE)) {
+                        throw new UserError(matches(t, i) + ": key " + w + " must be VALUE/LENGTH");
                     }
                     values[i] = ControlValues.value(w.substring(0, at), f.width(), f.name());
                     String len = w.substring(at + 1);
@@ -67,49 +75,83 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                         throw new UserError("prefix length " + len + " outside 0.." + f.width() + " for " + f.name());
                     }
                     // bits beyond the prefix do not match anything: 10.0.0.1/8 is 10.0.0.0/8
-                    values[i] &= prefix == 0 ? 0 : f.mask() & (-1L << (f.width() - prefix));
+                    masks[i] = prefix == 0 ? 0 : f.mask() & (-1L << (f.width() - prefix));
+                    values[i] &= masks[i];
                 }
                 case RANGE -> {
                     int at = w.indexOf(RANGE);
-                    if (at < 0 || w.contains("&&&") || w.contains("/")) {
-                        throw new UserError("table " + t.name() + " matches range: key " + w + " must be LOW->HIGH");
+                    if (at < 0 || w.contains(MASK) || w.contains("/")) {
+                        throw new UserError(matches(t, i) + ": key " + w + " must be LOW->HIGH");
                     }
                     values[i] = ControlValues.value(w.substring(0, at), f.width(), f.name());
-                    masks[i] = ControlValues.value(w.substring(at + RANGE.length()), f.width(), f.name());
-                    if (Long.compareUnsigned(values[i], masks[i]) > 0) {
+                    highs[i] = ControlValues.value(w.substring(at + RANGE.length()), f.width(), f.name());
+                    if (Long.compareUnsigned(values[i], highs[i]) > 0) {
                         throw new UserError("range " + w + " of " + f.name() + " is empty: its low end is above its high end");
                     }
                 }
             }
         }
         String shown = "key " + String.join(" ", key) + (prioritised(t) ? " priority " + priority : "");
-        return new TableEntry(t, values, masks, prefix, priority, shown);
+        return new TableEntry(t, values, masks, highs, prefix, priority, shown);
+    }
+
+    /** "table T matches KIND", or for a key mixing kinds "table T matches FIELD by KIND": what a refused key word breaks. */
+    private static String matches(MatchTable t, int i) {
+        String kind = t.fieldKind(i).name().toLowerCase(Locale.ROOT);
+        return "table " + t.name() + " matches " + (t.mixedKinds() ? t.key().get(i).name() + " by " + kind : kind);
     }
 
     /** The key normalised (so 10.0.0.2 and 0x0a000002 are one key): what makes two entries the same. */
     String identity() {
-        MatchTable t = table;
-        int prefix = prefixLength;
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < values.length; i++) {
             b.append(i == 0 ? "" : " ").append("0x").append(Long.toHexString(values[i]));
-            if (t.kind() == MatchKind.TERNARY) {
-                b.append("&&&0x").append(Long.toHexString(masks[i]));
-            } else if (t.kind() == MatchKind.LPM) {
-                b.append('/').append(prefix);
-            } else if (t.kind() == MatchKind.RANGE) {
-                b.append("->0x").append(Long.toHexString(masks[i]));
+            switch (table.fieldKind(i)) {
+                case TERNARY -> b.append("&&&0x").append(Long.toHexString(masks[i]));
+                case LPM -> b.append('/').append(prefixLength);
+                case RANGE -> b.append("->0x").append(Long.toHexString(highs[i]));
+                case EXACT -> { }
             }
         }
-        if (prioritised(t)) {
+        if (prioritised(table)) {
             b.append(" priority ").append(priority);
         }
         return b.toString();
     }
 
-    /** Ternary and range entries overlap: each has a priority (bmv2's runtime_CLI asks for one on both). */
+    /**
+     * Ternary and range entries overlap: each has a priority (bmv2's runtime_CLI asks for one on
+     * both, and on a table whose key mixes in a ternary or range field).
+     */
     static boolean prioritised(MatchTable t) {
         return t.kind() == MatchKind.TERNARY || t.kind() == MatchKind.RANGE;
+    }
+
+    /** A range table's bounds: the range fields' own, the other fields' spanning every value (their masks decide). */
+    private long[][] bounds() {
+        long[] lo = new long[values.length];
+        long[] hi = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            boolean range = table.fieldKind(i) == MatchKind.RANGE;
+            lo[i] = range ? values[i] : 0;
+            hi[i] = range ? highs[i] : table.key().get(i).mask();
+        }
+        return new long[][] {lo, hi};
+    }
+
+    /** The packed value and mask words (value hi, value lo, mask hi, mask lo) of the fields that are not ranges. */
+    private long[] masked() {
+        long[] v = new long[values.length];
+        long[] m = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            if (table.fieldKind(i) != MatchKind.RANGE) {
+                v[i] = values[i];
+                m[i] = masks[i];
+            }
+        }
+        long[] pv = PipelineState.packKey(table, v);
+        long[] pm = PipelineState.packKey(table, m);
+        return new long[] {pv[0], pv[1], pm[0], pm[1]};
     }
 
     /** Installs the entry. */
@@ -124,7 +166,11 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                 ts.addTernary(v[0], v[1], m[0], m[1], priority, action, data);
             }
             case LPM -> ts.addLpm(v[0], v[1], prefixLength, action, data);
-            case RANGE -> ts.addRange(values, masks, priority, action, data);
+            case RANGE -> {
+                long[][] b = bounds();
+                long[] vm = masked();
+                ts.addRange(b[0], b[1], vm[0], vm[1], vm[2], vm[3], priority, action, data);
+            }
         }
         if (fresh) {
             s.entryInstalled(table, lookup(ts)); // a new entry's direct register cells start afresh
@@ -141,16 +187,19 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
     /** The entry's handle in the table's state, or -1 when it is not installed. */
     private int lookup(TableState ts) {
         long[] v = PipelineState.packKey(table, values);
-        int h = switch (table.kind()) {
+        return switch (table.kind()) {
             case EXACT -> ts.handleOfExact(v[0], v[1]);
             case TERNARY -> {
                 long[] m = PipelineState.packKey(table, masks);
                 yield ts.handleOfTernary(v[0], v[1], m[0], m[1], priority);
             }
             case LPM -> ts.handleOfLpm(v[0], v[1], prefixLength);
-            case RANGE -> ts.handleOfRange(values, masks, priority);
+            case RANGE -> {
+                long[][] b = bounds();
+                long[] vm = masked();
+                yield ts.handleOfRange(b[0], b[1], vm[0], vm[1], vm[2], vm[3], priority);
+            }
         };
-        return h;
     }
 
     /** Removes the entry; refused when it is no longer installed (something else removed it). */
@@ -164,7 +213,11 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                 yield ts.removeTernary(v[0], v[1], m[0], m[1], priority);
             }
             case LPM -> ts.removeLpm(v[0], v[1], prefixLength);
-            case RANGE -> ts.removeRange(values, masks, priority);
+            case RANGE -> {
+                long[][] b = bounds();
+                long[] vm = masked();
+                yield ts.removeRange(b[0], b[1], vm[0], vm[1], vm[2], vm[3], priority);
+            }
         };
         gone(done);
     }
@@ -180,7 +233,11 @@ record TableEntry(MatchTable table, long[] values, long[] masks, int prefixLengt
                 yield ts.modifyTernary(v[0], v[1], m[0], m[1], priority, action, data);
             }
             case LPM -> ts.modifyLpm(v[0], v[1], prefixLength, action, data);
-            case RANGE -> ts.modifyRange(values, masks, priority, action, data);
+            case RANGE -> {
+                long[][] b = bounds();
+                long[] vm = masked();
+                yield ts.modifyRange(b[0], b[1], vm[0], vm[1], vm[2], vm[3], priority, action, data);
+            }
         };
         gone(done);
     }

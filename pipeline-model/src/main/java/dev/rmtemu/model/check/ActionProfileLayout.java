@@ -4,6 +4,8 @@ import dev.rmtemu.model.extern.ActionProfile;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableActions;
+import dev.rmtemu.model.table.TableOptions;
 import dev.rmtemu.model.target.MemoryGeometry;
 import dev.rmtemu.model.target.StageLatencyModel;
 import dev.rmtemu.model.target.TargetProfile;
@@ -76,7 +78,7 @@ final class ActionProfileLayout {
         TableUsage direct = tables.get(at);
         int pointer = pointerBits(p);
         TableUsage resized = MemoryLayout.table(new MatchTable(m.id(), m.name(), m.kind(), m.key(), m.size(), pointer,
-                m.gress(), m.stage()), target);
+                m.gress(), m.stage(), List.of(), TableActions.NONE, TableOptions.NONE, m.fieldKinds()), target);
         tables.set(at, new TableUsage(resized.stage(), resized.gress(), resized.name(), resized.kind(), resized.dataRams(),
                 resized.spareRams(), resized.actionRams(), resized.tindRams(), resized.tcams(), resized.ways(),
                 resized.entryBits(), resized.entriesPerWord(), "entries hold a " + pointer + "-bit pointer into "

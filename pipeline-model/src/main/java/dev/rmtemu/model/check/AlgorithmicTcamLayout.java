@@ -4,6 +4,8 @@ import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.table.AlgorithmicTcam;
 import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
+import dev.rmtemu.model.table.TableActions;
+import dev.rmtemu.model.table.TableOptions;
 import dev.rmtemu.model.target.MauResources;
 import dev.rmtemu.model.target.MemoryGeometry;
 import dev.rmtemu.model.target.TargetProfile;
@@ -53,7 +55,7 @@ final class AlgorithmicTcamLayout {
         MatchTable pre = null;
         if (a.kind() == AlgorithmicTcam.Kind.ALPM) {
             pre = new MatchTable(m.id(), m.name() + "__alpm_preclassifier", MatchKind.LPM, m.key(), a.preClassifierEntries(),
-                    a.partitionIndexBits(), m.gress(), m.stage());
+                    a.partitionIndexBits(), m.gress(), m.stage(), List.of(), TableActions.NONE, TableOptions.NONE, m.fieldKinds());
             TableUsage p = MemoryLayout.table(pre, t);
             rows.add(new TableUsage(p.stage(), p.gress(), p.name(), "alpm_preclassifier", p.dataRams(), p.spareRams(),
                     p.actionRams(), p.tindRams(), p.tcams(), p.ways(), p.entryBits(), p.entriesPerWord(),

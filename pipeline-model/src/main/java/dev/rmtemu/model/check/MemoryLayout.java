@@ -324,11 +324,17 @@ final class MemoryLayout {
         return ranged * linesPerRangeEntry(m, t) + (m.size() - ranged);
     }
 
-    /** Lines the worst range entry of this table takes: 2 x nibbles - 1 of its widest field, capped. */
+    /**
+     * Lines the worst range entry of this table takes: 2 x nibbles - 1 of its widest range field,
+     * capped (RangeEntries::preorder visits only the key's range fields: an exact, ternary or lpm
+     * field beside them takes one line's bits, as in any TCAM entry).
+     */
     static int linesPerRangeEntry(MatchTable m, TargetProfile t) {
         int nibbles = 0;
-        for (Field f : m.key()) {
-            nibbles = Math.max(nibbles, rangeNibbles(f));
+        for (int i = 0; i < m.key().size(); i++) {
+            if (m.fieldKind(i) == MatchKind.RANGE) {
+                nibbles = Math.max(nibbles, rangeNibbles(m.key().get(i)));
+            }
         }
         int cap = t.mau().rangeMaxLinesPerEntry();
         int lines = 2 * nibbles - 1;

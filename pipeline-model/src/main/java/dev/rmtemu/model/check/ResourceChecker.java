@@ -363,6 +363,9 @@ public final class ResourceChecker {
                     // bf-p4c mau/resource_estimate.cpp RangeEntries::preorder: a range key over more PHV nibbles than
                     // one ternary crossbar group's bytes does not compile
                     for (Field f : m.key()) {
+                        if (m.fieldKind(m.key().indexOf(f)) != MatchKind.RANGE) {
+                            continue; // RangeEntries::preorder returns at once on a key that is not a range
+                        }
                         int nibbles = MemoryLayout.rangeNibbles(f);
                         if (nibbles > mau.rangeMaxNibbles()) {
                             failures.add(where + ": range table '" + m.name() + "' matches " + f.name() + " (" + f.width()

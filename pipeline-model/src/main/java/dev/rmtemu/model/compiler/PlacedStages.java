@@ -88,7 +88,7 @@ final class PlacedStages {
             MatchTable t = u.table();
             if (t != null) {
                 MatchTable c = new MatchTable(t.id(), t.name(), t.kind(), t.key(), t.size(), t.actionDataBits(), t.gress(),
-                        u.stage, t.constEntries(), t.actions(), t.options());
+                        u.stage, t.constEntries(), t.actions(), t.options(), t.fieldKinds());
                 remap.put(t, c);
                 tables.set(t.id(), c);
                 sp.tables.add(c);

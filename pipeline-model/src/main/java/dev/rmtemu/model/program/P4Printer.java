@@ -1,5 +1,6 @@
 package dev.rmtemu.model.program;
 
+import java.util.ArrayList;
 import java.util.Locale;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.Meter;
@@ -93,8 +94,11 @@ public final class P4Printer {
             line(2, "}");
         }
         for (MatchTable t : d.tables()) {
-            line(2, "table " + t.name() + " { key = { " + String.join(", ", t.key().stream()
-                    .map(f -> f.name() + ": " + t.kind().name().toLowerCase(Locale.ROOT)).toList())
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < t.key().size(); i++) { // each field's own kind: a key may mix them
+                keys.add(t.key().get(i).name() + ": " + t.fieldKind(i).name().toLowerCase(Locale.ROOT));
+            }
+            line(2, "table " + t.name() + " { key = { " + String.join(", ", keys)
                     + " } size = " + t.size() + "; action data " + t.actionDataBits() + " b"
                     + (t.constEntries().isEmpty() ? "" : "; const entries = " + t.constEntries().size()) + options(t) + " }");
         }

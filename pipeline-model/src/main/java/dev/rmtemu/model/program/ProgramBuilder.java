@@ -657,6 +657,24 @@ public final class ProgramBuilder {
             return t;
         }
 
+        /**
+         * As above, with a match kind per key field (P4's {@code key = { f : exact; g : range; }}): the
+         * table is of {@link MatchTable#kindOf} them.
+         */
+        public MatchTable table(String tableName, List<MatchKind> fieldKinds, int size, int actionDataBits, TableActions actions,
+                                List<MatchTable.ConstEntry> constEntries, TableOptions options, Field... key) {
+            checkOpen();
+            for (Field f : key) {
+                checkVisible(gress, f, "table " + tableName);
+            }
+            claim(tableName);
+            MatchTable t = new MatchTable(tables.size(), tableName, MatchTable.kindOf(fieldKinds), Arrays.asList(key), size,
+                    actionDataBits, gress, StageProgram.UNPLACED, constEntries, actions, options, fieldKinds);
+            tables.add(t);
+            ctlTables.add(t);
+            return t;
+        }
+
         /** An indirect counter of {@code size} cells (TNA {@code Counter<bit<W>, _>(size, type)}), placed with its users. */
         public Counter counter(String counterName, CounterType type, int widthBits, int size) {
             return addCounter(counterName, type, widthBits, size, null);

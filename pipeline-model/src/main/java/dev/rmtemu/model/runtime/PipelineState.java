@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterArray;
+import dev.rmtemu.model.table.MatchKind;
 import dev.rmtemu.model.table.MatchTable;
 import dev.rmtemu.model.table.HitClock;
 import dev.rmtemu.model.table.TableState;
@@ -60,14 +61,8 @@ public final class PipelineState {
             tables[t.id()] = new TableState(t, hitClock);
             int priority = 0;
             for (MatchTable.ConstEntry e : t.constEntries()) {
-                long[] packed = pack(t, e.key());
-                if (e.mask() != null) {
-                    // the earlier entry wins: its priority value is the lower
-                    long[] mask = pack(t, e.mask());
-                    tables[t.id()].addTernary(packed[0], packed[1], mask[0], mask[1], priority++, e.action(), e.data());
-                } else {
-                    tables[t.id()].addExact(packed[0], packed[1], e.action(), e.data());
-                }
+                // in a ternary or range table the earlier entry wins: its priority value is the lower
+                installConst(tables[t.id()], e, priority++);
             }
         }
         profiles = new ActionProfileState[program.actionProfiles().size()];
@@ -258,6 +253,45 @@ public final class PipelineState {
     private static void checkCell(String what, String name, int index, int size) {
         if (index < 0 || index >= size) {
             throw new UserError(what + " " + name + ": index " + index + " outside 0.." + (size - 1));
+        }
+    }
+
+    /**
+     * Installs a constant entry as its table's kind takes it: an LPM entry by the prefix its lpm
+     * field's mask gives (the longest prefix wins, whatever the order); a range entry with its
+     * other fields' values under their masks and their bounds spanning them.
+     */
+    private static void installConst(TableState s, MatchTable.ConstEntry e, int priority) {
+        MatchTable t = s.table();
+        long[] packed = pack(t, e.key());
+        switch (t.kind()) {
+            case EXACT -> s.addExact(packed[0], packed[1], e.action(), e.data());
+            case TERNARY -> {
+                long[] mask = pack(t, e.mask());
+                s.addTernary(packed[0], packed[1], mask[0], mask[1], priority, e.action(), e.data());
+            }
+            case LPM -> {
+                int prefix = Long.bitCount(e.mask()[t.fieldKinds().indexOf(MatchKind.LPM)]);
+                s.addLpm(packed[0], packed[1], prefix, e.action(), e.data());
+            }
+            case RANGE -> {
+                int n = t.key().size();
+                long[] lo = new long[n];
+                long[] hi = new long[n];
+                long[] masks = e.mask();
+                long[] high = e.high();
+                long[] key = e.key();
+                for (int i = 0; i < n; i++) {
+                    boolean range = t.fieldKind(i) == MatchKind.RANGE;
+                    lo[i] = range ? key[i] : 0;
+                    hi[i] = range ? high[i] : t.key().get(i).mask();
+                    if (range) {
+                        masks[i] = 0;
+                    }
+                }
+                long[] mask = pack(t, masks);
+                s.addRange(lo, hi, packed[0], packed[1], mask[0], mask[1], priority, e.action(), e.data());
+            }
         }
     }
 

@@ -30,27 +30,42 @@ public final class MatchTable {
     private final List<ConstEntry> constEntries;
     private final TableActions actions;
     private final TableOptions options;
+    /** Per key field, how it matches (all {@link #kind} but in a table whose key mixes kinds). */
+    private final MatchKind[] fieldKinds;
 
     /**
      * A constant entry: one value per key field (in key order), the action it selects and its
-     * action data; a ternary table's entry also has a mask per field ({@code mask}, null for an
-     * exact entry), and the earlier of two entries that both match wins (P4_16's const entries).
+     * action data. An entry of a ternary, LPM or range table also has a mask per field
+     * ({@code mask}, null for an exact table's entry: an exact field's mask is all its bits, an
+     * lpm field's a prefix); a range table's entry has per field a high end ({@code high}: a
+     * range field matches {@code key[i]..high[i]}, its mask unused). In a ternary or range table
+     * the earlier of two entries that both match wins, in an LPM table the longer prefix
+     * (P4_16 §14.2.1.4.1, entry priorities).
      */
-    public record ConstEntry(long[] key, int action, long data, long[] mask) {
+    public record ConstEntry(long[] key, int action, long data, long[] mask, long[] high) {
         public ConstEntry {
             if (action < 0) {
                 throw new IllegalArgumentException("a constant entry's action id is an index, not " + action);
             }
-            if (mask != null && mask.length != key.length) {
-                throw new IllegalArgumentException("a constant entry has a mask per key value");
+            if (mask != null && mask.length != key.length || high != null && high.length != key.length) {
+                throw new IllegalArgumentException("a constant entry has a mask and a high end per key value");
+            }
+            if (high != null && mask == null) {
+                throw new IllegalArgumentException("a range constant entry has a mask per key value too");
             }
             key = key.clone();
             mask = mask == null ? null : mask.clone();
+            high = high == null ? null : high.clone();
         }
 
         /** An exact entry. */
         public ConstEntry(long[] key, int action, long data) {
-            this(key, action, data, null);
+            this(key, action, data, null, null);
+        }
+
+        /** An entry of a ternary or LPM table ({@code mask} null: an exact entry). */
+        public ConstEntry(long[] key, int action, long data, long[] mask) {
+            this(key, action, data, mask, null);
         }
 
         @Override
@@ -61,6 +76,11 @@ public final class MatchTable {
         @Override
         public long[] mask() {
             return mask == null ? null : mask.clone();
+        }
+
+        @Override
+        public long[] high() {
+            return high == null ? null : high.clone();
         }
     }
 
@@ -82,6 +102,26 @@ public final class MatchTable {
     /** As above, with an idle timeout and/or an ALPM or ATCAM shape ({@link TableOptions}). */
     public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
                       List<ConstEntry> constEntries, TableActions actions, TableOptions options) {
+        this(id, name, kind, key, size, actionDataBits, gress, stage, constEntries, actions, options,
+                java.util.Collections.nCopies(key.size(), kind));
+    }
+
+    /**
+     * As above, with a match kind per key field ({@code fieldKinds}, in key order): a key that
+     * mixes kinds is a table of {@link #kindOf} them (an ACL's exact protocol and range port is
+     * a range table), in TCAM as bf-p4c lays out any table with a ternary, lpm or range field
+     * (mau/table_layout.cpp TableLayout::setup_match_layout: layout.ternary, layout.has_range).
+     */
+    public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
+                      List<ConstEntry> constEntries, TableActions actions, TableOptions options, List<MatchKind> fieldKinds) {
+        if (fieldKinds.size() != key.size()) {
+            throw new IllegalArgumentException("table " + name + ": a match kind per key field");
+        }
+        if (!key.isEmpty() && kindOf(fieldKinds) != kind) {
+            throw new IllegalArgumentException("table " + name + ": key fields matching " + fieldKinds + " make a "
+                    + kindOf(fieldKinds) + " table, not " + kind);
+        }
+        this.fieldKinds = fieldKinds.toArray(new MatchKind[0]);
         this.options = checkOptions(name, kind, key, options);
         this.id = id;
         this.name = name;
@@ -97,18 +137,18 @@ public final class MatchTable {
         if (key.isEmpty() && (kind != MatchKind.EXACT || !constEntries.isEmpty())) {
             throw new IllegalArgumentException("table " + name + ": a keyless table is an exact table without entries");
         }
-        if (kind == MatchKind.LPM && key.size() != 1) {
-            throw new IllegalArgumentException("table " + name + ": an LPM table matches one field");
+        if (java.util.Collections.frequency(fieldKinds, MatchKind.LPM) > 1) {
+            // one prefix length decides among an entry's matches (bmv2 and P4Runtime take one lpm field a table)
+            throw new IllegalArgumentException("table " + name + ": an LPM table matches one lpm field");
         }
         if (size < 1 || actionDataBits < 0 || actionDataBits > 64) {
             throw new IllegalArgumentException("table " + name + ": size must be positive and action data 0..64 bits");
         }
-        if (!constEntries.isEmpty() && kind != MatchKind.EXACT && kind != MatchKind.TERNARY) {
-            throw new IllegalArgumentException("table " + name + ": constant entries are exact or ternary entries");
-        }
         for (ConstEntry e : constEntries) {
-            if ((e.mask() != null) != (kind == MatchKind.TERNARY)) {
-                throw new IllegalArgumentException("table " + name + ": a ternary table's constant entries have masks, an exact table's not");
+            if ((e.mask() != null) != (kind != MatchKind.EXACT) || (e.high() != null) != (kind == MatchKind.RANGE)) {
+                throw new IllegalArgumentException("table " + name + ": a " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                        + " table's constant entries have " + (kind == MatchKind.EXACT ? "no masks"
+                        : kind == MatchKind.RANGE ? "masks and high ends" : "masks and no high ends"));
             }
         }
         if (constEntries.size() > size) {
@@ -174,6 +214,52 @@ public final class MatchTable {
 
     public MatchKind kind() {
         return kind;
+    }
+
+    /** How each key field matches, in key order. */
+    public List<MatchKind> fieldKinds() {
+        return List.of(fieldKinds);
+    }
+
+    /** How key field {@code i} matches. */
+    public MatchKind fieldKind(int i) {
+        return fieldKinds[i];
+    }
+
+    /** True when the key's fields match by more than one kind. */
+    public boolean mixedKinds() {
+        for (MatchKind k : fieldKinds) {
+            if (k != kind) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The kind of a table whose key fields match by {@code fieldKinds}: range if any field is a
+     * range, else ternary if any is ternary, else lpm if any is lpm, else exact: how p4c's bmv2
+     * back end names a mixed table's match type (backends/bmv2/common/control.h,
+     * ControlConverter::convertTable), and so whether bmv2's runtime_CLI asks its entries for a
+     * priority (ternary and range tables do).
+     */
+    public static MatchKind kindOf(List<MatchKind> fieldKinds) {
+        MatchKind k = MatchKind.EXACT;
+        for (MatchKind f : fieldKinds) {
+            if (rank(f) > rank(k)) {
+                k = f;
+            }
+        }
+        return k;
+    }
+
+    private static int rank(MatchKind k) {
+        return switch (k) {
+            case EXACT -> 0;
+            case LPM -> 1;
+            case TERNARY -> 2;
+            case RANGE -> 3;
+        };
     }
 
     public List<Field> key() {

@@ -69,6 +69,15 @@ public final class TableState {
     private MemberSelection profile;
     /** Idle timeout: each entry's last hit and TTL, by handle; null for a table without one. */
     private final EntryAging aging;
+    /**
+     * LPM tables: the lpm field's width and lowest bit in the packed key, and the mask of the
+     * exact fields beside it (hi, lo): a prefix covers the lpm field's top bits, the exact
+     * fields all theirs.
+     */
+    private final int lpmWidth;
+    private final int lpmShift;
+    private final long exactMaskHi;
+    private final long exactMaskLo;
 
     public TableState(MatchTable table) {
         this(table, new HitClock());
@@ -119,6 +128,43 @@ public final class TableState {
             rangeLo = null;
             rangeHi = null;
         }
+        int width = 0;
+        int lowest = 0;
+        long mHi = 0;
+        long mLo = 0;
+        if (table.kind() == MatchKind.LPM) {
+            int shift = 0;
+            for (int i = fields - 1; i >= 0; i--) {
+                int w = table.key().get(i).width();
+                if (table.fieldKind(i) == MatchKind.LPM) {
+                    width = w;
+                    lowest = shift;
+                } else {
+                    long[] m = bits(shift, w);
+                    mHi |= m[0];
+                    mLo |= m[1];
+                }
+                shift += w;
+            }
+        }
+        lpmWidth = width;
+        lpmShift = lowest;
+        exactMaskHi = mHi;
+        exactMaskLo = mLo;
+    }
+
+    /** The (hi, lo) words of a mask of {@code width} ones from bit {@code lowest} of the 128-bit key. */
+    private static long[] bits(int lowest, int width) {
+        long hi = 0;
+        long lo = 0;
+        for (int b = lowest; b < lowest + width; b++) {
+            if (b >= Long.SIZE) {
+                hi |= 1L << (b - Long.SIZE);
+            } else {
+                lo |= 1L << b;
+            }
+        }
+        return new long[] {hi, lo};
     }
 
     public MatchTable table() {
@@ -147,15 +193,20 @@ public final class TableState {
     public int handleOfLpm(long keyHi, long keyLo, int prefixLen) {
         require(MatchKind.LPM);
         long[] m = lpmMask(prefixLen);
-        int e = masked(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen);
+        int e = masked(keyHi & m[0], keyLo & m[1], m[0], m[1], lpmWidth - prefixLen);
         return e < 0 ? -1 : handle[e];
     }
 
     /** The handle of the range entry with these bounds and priority, or -1. */
     public int handleOfRange(long[] lo, long[] hi, int prio) {
+        return handleOfRange(lo, hi, 0, 0, 0, 0, prio);
+    }
+
+    /** As above, for a range table whose other key fields match value (vHi, vLo) under mask (mHi, mLo). */
+    public int handleOfRange(long[] lo, long[] hi, long vHi, long vLo, long mHi, long mLo, int prio) {
         require(MatchKind.RANGE);
         checkBounds(lo, hi);
-        int e = ranged(lo, hi, prio);
+        int e = ranged(lo, hi, vHi & mHi, vLo & mLo, mHi, mLo, prio);
         return e < 0 ? -1 : handle[e];
     }
 
@@ -205,8 +256,8 @@ public final class TableState {
     public int addLpm(long keyHi, long keyLo, int prefixLen, int action, long data) {
         require(MatchKind.LPM);
         long[] m = lpmMask(prefixLen);
-        // longer prefixes first: priority = bits - length
-        return insertSorted(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen, action, data);
+        // longer prefixes first: priority = the lpm field's bits - length
+        return insertSorted(keyHi & m[0], keyLo & m[1], m[0], m[1], lpmWidth - prefixLen, action, data);
     }
 
     /**
@@ -215,9 +266,18 @@ public final class TableState {
      * overlapping entries, ties by installation order.
      */
     public int addRange(long[] lo, long[] hi, int prio, int action, long data) {
+        return addRange(lo, hi, 0, 0, 0, 0, prio, action, data);
+    }
+
+    /**
+     * Installs an entry of a range table whose key also has exact, ternary or lpm fields: those
+     * fields match value (vHi, vLo) under mask (mHi, mLo) of the packed key, and their bounds in
+     * {@code lo}/{@code hi} span them (0 to all ones); the range fields' bits are outside the mask.
+     */
+    public int addRange(long[] lo, long[] hi, long vHi, long vLo, long mHi, long mLo, int prio, int action, long data) {
         require(MatchKind.RANGE);
         checkBounds(lo, hi);
-        int pos = insertSorted(0, 0, 0, 0, prio, action, data);
+        int pos = insertSorted(vHi & mHi, vLo & mLo, mHi, mLo, prio, action, data);
         System.arraycopy(lo, 0, rangeLo, pos * fields, fields);
         System.arraycopy(hi, 0, rangeHi, pos * fields, fields);
         return pos;
@@ -225,16 +285,26 @@ public final class TableState {
 
     /** Removes the range entry with these bounds and priority; false when there is none. */
     public boolean removeRange(long[] lo, long[] hi, int prio) {
+        return removeRange(lo, hi, 0, 0, 0, 0, prio);
+    }
+
+    /** As above, for a range table whose other key fields match value (vHi, vLo) under mask (mHi, mLo). */
+    public boolean removeRange(long[] lo, long[] hi, long vHi, long vLo, long mHi, long mLo, int prio) {
         require(MatchKind.RANGE);
         checkBounds(lo, hi);
-        return removeMasked(ranged(lo, hi, prio));
+        return removeMasked(ranged(lo, hi, vHi & mHi, vLo & mLo, mHi, mLo, prio));
     }
 
     /** Gives the range entry with these bounds and priority another action; false when there is none. */
     public boolean modifyRange(long[] lo, long[] hi, int prio, int action, long data) {
+        return modifyRange(lo, hi, 0, 0, 0, 0, prio, action, data);
+    }
+
+    /** As above, for a range table whose other key fields match value (vHi, vLo) under mask (mHi, mLo). */
+    public boolean modifyRange(long[] lo, long[] hi, long vHi, long vLo, long mHi, long mLo, int prio, int action, long data) {
         require(MatchKind.RANGE);
         checkBounds(lo, hi);
-        return modifyMasked(ranged(lo, hi, prio), action, data);
+        return modifyMasked(ranged(lo, hi, vHi & mHi, vLo & mLo, mHi, mLo, prio), action, data);
     }
 
     private void checkBounds(long[] lo, long[] hi) {
@@ -254,10 +324,11 @@ public final class TableState {
         }
     }
 
-    /** The index of the range entry with exactly these bounds and priority, or -1. */
-    private int ranged(long[] lo, long[] hi, int prio) {
+    /** The index of the range entry with exactly these bounds, value, mask and priority, or -1. */
+    private int ranged(long[] lo, long[] hi, long vHi, long vLo, long mHi, long mLo, int prio) {
         for (int e = 0; e < count; e++) {
-            if (priority[e] == prio && Arrays.equals(rangeLo, e * fields, (e + 1) * fields, lo, 0, fields)
+            if (priority[e] == prio && valueHi[e] == vHi && valueLo[e] == vLo && maskHi[e] == mHi && maskLo[e] == mLo
+                    && Arrays.equals(rangeLo, e * fields, (e + 1) * fields, lo, 0, fields)
                     && Arrays.equals(rangeHi, e * fields, (e + 1) * fields, hi, 0, fields)) {
                 return e;
             }
@@ -265,23 +336,16 @@ public final class TableState {
         return -1;
     }
 
-    /** The high and low words of an LPM table's mask for a prefix of {@code prefixLen} bits. */
+    /**
+     * The high and low words of an LPM table's mask for a prefix of {@code prefixLen} bits of its
+     * lpm field, every bit of the exact fields beside it.
+     */
     private long[] lpmMask(int prefixLen) {
-        int bits = table.keyBits();
-        if (prefixLen < 0 || prefixLen > bits) {
-            throw new UserError("table " + table.name() + ": prefix length " + prefixLen + " outside 0.." + bits);
+        if (prefixLen < 0 || prefixLen > lpmWidth) {
+            throw new UserError("table " + table.name() + ": prefix length " + prefixLen + " outside 0.." + lpmWidth);
         }
-        long mHi = 0;
-        long mLo = 0;
-        for (int i = 0; i < prefixLen; i++) {
-            int bit = bits - 1 - i;
-            if (bit >= 64) {
-                mHi |= 1L << (bit - 64);
-            } else {
-                mLo |= 1L << bit;
-            }
-        }
-        return new long[] {mHi, mLo};
+        long[] m = bits(lpmShift + lpmWidth - prefixLen, prefixLen);
+        return new long[] {m[0] | exactMaskHi, m[1] | exactMaskLo};
     }
 
     /** Removes the exact entry of this key; false when there is none. */
@@ -335,7 +399,7 @@ public final class TableState {
     public boolean removeLpm(long keyHi, long keyLo, int prefixLen) {
         require(MatchKind.LPM);
         long[] m = lpmMask(prefixLen);
-        return removeMasked(masked(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen));
+        return removeMasked(masked(keyHi & m[0], keyLo & m[1], m[0], m[1], lpmWidth - prefixLen));
     }
 
     /** Gives the exact entry of this key another action; false when there is none. */
@@ -362,7 +426,7 @@ public final class TableState {
     public boolean modifyLpm(long keyHi, long keyLo, int prefixLen, int action, long data) {
         require(MatchKind.LPM);
         long[] m = lpmMask(prefixLen);
-        return modifyMasked(masked(keyHi & m[0], keyLo & m[1], m[0], m[1], table.keyBits() - prefixLen), action, data);
+        return modifyMasked(masked(keyHi & m[0], keyLo & m[1], m[0], m[1], lpmWidth - prefixLen), action, data);
     }
 
     /** The index of the masked entry with exactly this value, mask and priority, or -1. */
@@ -581,11 +645,11 @@ public final class TableState {
         return defaultEntry;
     }
 
-    /** First hit in priority order: every field of the key within its bounds. */
+    /** First hit in priority order: the other fields' bits under their mask, every field of the key within its bounds. */
     private int lookupRange(long keyHi, long keyLo) {
         for (int e = 0; e < count; e++) {
             int at = e * fields;
-            boolean hit = true;
+            boolean hit = (keyLo & maskLo[e]) == valueLo[e] && (keyHi & maskHi[e]) == valueHi[e];
             for (int i = 0; i < fields && hit; i++) {
                 long v = field(keyHi, keyLo, i);
                 hit = Long.compareUnsigned(v, rangeLo[at + i]) >= 0 && Long.compareUnsigned(v, rangeHi[at + i]) <= 0;

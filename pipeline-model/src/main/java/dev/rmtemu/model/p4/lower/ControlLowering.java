@@ -35,7 +35,6 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -762,7 +761,7 @@ final class ControlLowering {
         List<TableAction> named = new ArrayList<>();
         String defaultName = "NoAction";
         boolean defaultConst = false;
-        MatchKind kind = null;
+        List<MatchKind> fieldKinds = new ArrayList<>();
         TableProperty.Entries entries = null;
         int size = 512;
         int dataBits = 0;
@@ -783,10 +782,12 @@ final class ControlLowering {
                         case "range" -> MatchKind.RANGE;
                         default -> throw new Refusal(e.position(), "match kind " + e.matchKind() + " is not supported by the lowering yet");
                     };
-                    if (kind != null && kind != mk) {
-                        throw new Refusal(e.position(), "table " + t.name() + " mixes match kinds; the lowering supports one kind per table");
+                    if (mk == MatchKind.LPM && fieldKinds.contains(MatchKind.LPM)) {
+                        // one prefix length orders an entry (P4_16 14.2.1.4.1; p4c's bmv2 back end refuses a second lpm key)
+                        throw new Refusal(e.position(), "table " + t.name() + " has a second lpm key; a table matches at most one"
+                                + " field by lpm");
                     }
-                    kind = mk;
+                    fieldKinds.add(mk);
                     key.add(field(e.expression()));
                 }
             } else if (p instanceof TableProperty.Actions as) {
@@ -820,15 +821,15 @@ final class ControlLowering {
         if (key.isEmpty() && entries != null) {
             throw new Refusal(entries.position(), "table " + t.name() + " has no key, so it cannot have entries");
         }
-        if (key.isEmpty()) {
-            // a keyless table: every packet misses and runs the default action (no match memory, see MemoryLayout)
-            kind = MatchKind.EXACT;
-        }
+        // a keyless table is an exact one: every packet misses and runs the default action (no match memory, see MemoryLayout);
+        // a key that mixes kinds makes a table of the widest (an exact and a range field: a range table, in TCAM)
+        MatchKind kind = MatchTable.kindOf(fieldKinds);
         if (dataBits > 64) {
             throw new Refusal(t.position(), "table " + t.name() + ": action parameters of " + dataBits + " bits; the lowering carries at most 64");
         }
-        List<MatchTable.ConstEntry> constEntries = entries == null ? List.of() : constEntries(t, entries, kind, key, named);
-        MatchTable m = c.table(prefix + t.name(), kind, Math.max(size, constEntries.size()), dataBits,
+        List<MatchTable.ConstEntry> constEntries = entries == null ? List.of()
+                : constEntries(t, entries, kind, fieldKinds, key, named);
+        MatchTable m = c.table(prefix + t.name(), fieldKinds, Math.max(size, constEntries.size()), dataBits,
                 new TableActions(named, defaultName, defaultConst), constEntries, tableOptions.options(t, kind, optionProperties),
                 key.toArray(new Field[0]));
         pin(t.annotations(), m.name());
@@ -847,23 +848,28 @@ final class ControlLowering {
      * P4's {@code const entries}: each a constant key (one value per key field) and an action
      * call with constant arguments, packed as the control plane would pack them (action id =
      * position in {@code actions}, parameters in declaration order, the last in the low bits).
-     * The table is fixed: control scripts cannot change it.
+     * Each field's value has its field's kind's form: exact a constant; ternary {@code v &&& m},
+     * a constant or {@code _}; lpm {@code v &&& prefix-mask}, a constant (the whole field) or
+     * {@code _}; range {@code lo .. hi}, a constant or {@code _} (an exact field beside a ternary
+     * or range field may be {@code _} too: the spec's own exact + ternary example ends with
+     * {@code _ : a}). A ternary or range table's entries match in program order, an lpm table's
+     * by the longest prefix, so an entry names no priority (P4_16 14.2.1.4). The table is
+     * fixed: control scripts cannot change it.
      */
-    private List<MatchTable.ConstEntry> constEntries(Declaration.Table t, TableProperty.Entries en, MatchKind kind, List<Field> key,
-                                                     List<TableAction> named) {
+    private List<MatchTable.ConstEntry> constEntries(Declaration.Table t, TableProperty.Entries en, MatchKind kind,
+                                                     List<MatchKind> fieldKinds, List<Field> key, List<TableAction> named) {
         if (!en.constant()) {
             throw new Refusal(en.position(), "entries of table " + t.name() + " without const are not supported by the lowering"
                     + " (const entries are)");
         }
-        if (kind != MatchKind.EXACT && kind != MatchKind.TERNARY) {
-            throw new Refusal(en.position(), "const entries of " + kind.name().toLowerCase(Locale.ROOT) + " table " + t.name()
-                    + " are not supported by the lowering yet (exact and ternary tables' are)");
-        }
-        boolean ternary = kind == MatchKind.TERNARY;
         List<MatchTable.ConstEntry> out = new ArrayList<>();
         for (TableProperty.Entry e : en.entries()) {
+            if (e.priority() != null) {
+                throw new Refusal(e.priority().position(), "an entry of const entries has no priority: they match in program"
+                        + " order (P4_16 14.2.1.4)");
+            }
             List<Expression> parts = e.keyset() instanceof Expression.Tuple tu ? tu.elements() : List.of(e.keyset());
-            if (ternary && parts.size() == 1 && key.size() > 1
+            if (kind != MatchKind.EXACT && parts.size() == 1 && key.size() > 1
                     && (e.keyset() instanceof Expression.DontCare || e.keyset() instanceof Expression.Default)) {
                 parts = Collections.nCopies(key.size(), e.keyset()); // one _ for every field
             }
@@ -872,17 +878,29 @@ final class ControlLowering {
                         + key.size() + " key fields");
             }
             long[] values = new long[key.size()];
-            long[] masks = ternary ? new long[key.size()] : null;
+            long[] masks = kind == MatchKind.EXACT ? null : new long[key.size()];
+            long[] highs = kind == MatchKind.RANGE ? new long[key.size()] : null;
             for (int i = 0; i < parts.size(); i++) {
                 Expression v = parts.get(i);
-                if (ternary) {
-                    ternaryKey(v, key.get(i), i, values, masks);
-                    continue;
+                Field f = key.get(i);
+                switch (fieldKinds.get(i)) {
+                    case TERNARY -> ternaryKey(v, f, i, values, masks);
+                    case LPM -> lpmKey(v, f, i, values, masks);
+                    case RANGE -> rangeKey(v, f, i, values, highs);
+                    case EXACT -> {
+                        if (wildcard(v) && (kind == MatchKind.TERNARY || kind == MatchKind.RANGE)) {
+                            values[i] = 0; // mask 0: any value, as the table's TCAM line can say
+                            continue;
+                        }
+                        if (!types.isConstant(v)) {
+                            throw new Refusal(v.position(), "a key of an exact const entry is a constant value");
+                        }
+                        values[i] = types.constant(v) & Types.longMask(f.width());
+                        if (masks != null) {
+                            masks[i] = f.mask();
+                        }
+                    }
                 }
-                if (!types.isConstant(v)) {
-                    throw new Refusal(v.position(), "a key of an exact const entry is a constant value");
-                }
-                values[i] = types.constant(v) & Types.longMask(key.get(i).width());
             }
             TableAction ta = null;
             for (TableAction x : named) {
@@ -904,9 +922,13 @@ final class ControlLowering {
                 int w = types.width(a.parameters().get(i).type());
                 data = (w >= 64 ? 0 : data << w) | (types.constant(args.get(i).value()) & Types.longMask(w));
             }
-            out.add(new MatchTable.ConstEntry(values, ta.id(), data, masks));
+            out.add(new MatchTable.ConstEntry(values, ta.id(), data, masks, highs));
         }
         return out;
+    }
+
+    private static boolean wildcard(Expression v) {
+        return v instanceof Expression.DontCare || v instanceof Expression.Default;
     }
 
     /**
@@ -915,7 +937,7 @@ final class ControlLowering {
      * its mask, as the match compares only those bits.
      */
     private void ternaryKey(Expression v, Field f, int i, long[] values, long[] masks) {
-        if (v instanceof Expression.DontCare || v instanceof Expression.Default) {
+        if (wildcard(v)) {
             values[i] = 0;
             masks[i] = 0;
             return;
@@ -927,6 +949,61 @@ final class ControlLowering {
         }
         masks[i] = mask == null ? f.mask() : types.constant(mask) & f.mask();
         values[i] = types.constant(value) & masks[i];
+    }
+
+    /**
+     * One key value of an lpm field in a const entry: {@code v &&& m} whose mask is a prefix
+     * (ones, then zeros: P4_16 14.2.1.1's lpm), a constant (a prefix of the whole field), or
+     * {@code _} (the empty prefix). P4 has no {@code v / len} keyset: {@code /} there divides,
+     * so it is refused rather than read as a silent, wrong constant.
+     */
+    private void lpmKey(Expression v, Field f, int i, long[] values, long[] masks) {
+        if (wildcard(v)) {
+            values[i] = 0;
+            masks[i] = 0;
+            return;
+        }
+        if (v instanceof Expression.Binary b && b.operator().equals("/")) {
+            throw new Refusal(v.position(), "/ in a key divides in P4_16; an lpm const entry gives its prefix as VALUE &&& MASK"
+                    + " (10.0.0.0/8 is 0x0A000000 &&& 0xFF000000)");
+        }
+        Expression value = v instanceof Expression.Mask m ? m.value() : v;
+        Expression mask = v instanceof Expression.Mask m ? m.mask() : null;
+        if (!types.isConstant(value) || mask != null && !types.isConstant(mask)) {
+            throw new Refusal(v.position(), "a key of an lpm const entry is a constant, a constant &&& prefix mask, or _");
+        }
+        long m = mask == null ? f.mask() : types.constant(mask) & f.mask();
+        int len = Long.bitCount(m);
+        long prefix = len == 0 ? 0 : f.mask() & (-1L << (f.width() - len));
+        if (m != prefix) {
+            throw new Refusal(mask.position(), "the mask 0x" + Long.toHexString(m) + " of an lpm key is not a prefix of "
+                    + f.width() + " bits (ones, then zeros)");
+        }
+        masks[i] = m;
+        values[i] = types.constant(value) & m;
+    }
+
+    /**
+     * One key value of a range field in a const entry: {@code lo .. hi} (inclusive, lo <= hi),
+     * a constant (that value alone), or {@code _} (every value).
+     */
+    private void rangeKey(Expression v, Field f, int i, long[] lows, long[] highs) {
+        if (wildcard(v)) {
+            lows[i] = 0;
+            highs[i] = f.mask();
+            return;
+        }
+        Expression lo = v instanceof Expression.Range r ? r.low() : v;
+        Expression hi = v instanceof Expression.Range r ? r.high() : v;
+        if (!types.isConstant(lo) || !types.isConstant(hi)) {
+            throw new Refusal(v.position(), "a key of a range const entry is a constant, a constant .. constant, or _");
+        }
+        lows[i] = types.constant(lo) & f.mask();
+        highs[i] = types.constant(hi) & f.mask();
+        if (Long.compareUnsigned(lows[i], highs[i]) > 0) {
+            throw new Refusal(v.position(), "the range " + Long.toUnsignedString(lows[i]) + " .. " + Long.toUnsignedString(highs[i])
+                    + " of " + f.name() + " is empty (its low end is above its high end)");
+        }
     }
 
     /** A table's {@code default_action}: {@code a(args)}, or {@code a} alone (as p4c reads it, {@code a()}). */

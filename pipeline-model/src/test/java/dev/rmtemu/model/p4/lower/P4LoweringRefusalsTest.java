@@ -87,7 +87,7 @@ class P4LoweringRefusalsTest {
 
     /**
      * Range keys lower to a range table (they were refused here before; their behaviour on packets is the
-     * emulator's P4RangeTest); what stays refused is const entries of such a table, below.
+     * emulator's P4RangeTest, and of their const entries its P4ConstEntriesTest).
      */
     @Test
     void rangeMatchLowersToARangeTable() {
@@ -100,22 +100,109 @@ class P4LoweringRefusalsTest {
         assertEquals(List.of(8, 16), t.key().stream().map(f -> f.width()).toList());
     }
 
+    /** The base program with a table {@code decl} before its apply block, applied first. */
+    private static String withTable(String decl) {
+        return base().replace("    apply {\n        ig_md.flow_count",
+                "    action set_port(PortId_t p) { ig_tm_md.ucast_egress_port = p; }\n" + decl
+                        + "    apply {\n        t.apply();\n        ig_md.flow_count");
+    }
+
+    /**
+     * Const entries of range, lpm and mixed-kind tables lower (they were refused as "const entries of range
+     * table t are not supported by the lowering yet" and "table t mixes match kinds"; the emulator's
+     * P4ConstEntriesTest runs them on packets): each field's form follows its kind, and the fields' kinds
+     * make a table of the widest (bmv2's order: range, ternary, lpm, exact).
+     */
     @Test
-    void constEntriesOfARangeTable() {
+    void constEntriesOfRangeLpmAndMixedTablesLower() {
+        String text = withTable("    table t { key = { hdr.ipv4.protocol : exact; hdr.ipv4.total_len : range;"
+                + " hdr.ipv4.dst_addr : lpm; } actions = { set_port; } const entries = {\n"
+                + "        (6, 0 .. 99, 0x0A000000 &&& 0xFF000000) : set_port(1);\n"
+                + "        (17, 100, _) : set_port(2);\n        _ : set_port(3);\n    } }\n");
+        P4Programs.Result r = P4Programs.text(FILE, text, PreprocessorOptions.defaults());
+        assertEquals(List.of(), r.errors());
+        dev.rmtemu.model.table.MatchTable t = r.program().table("t");
+        assertEquals(dev.rmtemu.model.table.MatchKind.RANGE, t.kind());
+        assertEquals(List.of(dev.rmtemu.model.table.MatchKind.EXACT, dev.rmtemu.model.table.MatchKind.RANGE,
+                dev.rmtemu.model.table.MatchKind.LPM), t.fieldKinds());
+        List<dev.rmtemu.model.table.MatchTable.ConstEntry> e = t.constEntries();
+        assertEquals(3, e.size());
+        assertEquals(List.of(6L, 0L, 0x0A000000L), java.util.Arrays.stream(e.get(0).key()).boxed().toList());
+        assertEquals(List.of(0xFFL, 0L, 0xFF000000L), java.util.Arrays.stream(e.get(0).mask()).boxed().toList());
+        assertEquals(99L, e.get(0).high()[1]);
+        assertEquals(List.of(17L, 100L, 0L), java.util.Arrays.stream(e.get(1).key()).boxed().toList());
+        assertEquals(100L, e.get(1).high()[1]);
+        assertEquals(0L, e.get(1).mask()[2], "_ on an lpm field: the empty prefix");
+        assertEquals(List.of(0L, 0L, 0L), java.util.Arrays.stream(e.get(2).mask()).boxed().toList(), "_ for the whole key");
+        assertEquals(0xFFFFL, e.get(2).high()[1]);
+    }
+
+    /** Its legal twin (lo <= hi) is constEntriesOfRangeLpmAndMixedTablesLower's 0 .. 99. */
+    @Test
+    void anEmptyRangeInAConstEntry() {
         assertRefused("    apply {\n        ig_md.flow_count",
                 "    action set_port(PortId_t p) { ig_tm_md.ucast_egress_port = p; }\n"
                         + "    table t { key = { hdr.ipv4.protocol : range; } actions = { set_port; }"
-                        + " const entries = { 6 .. 17 : set_port(2); } }\n"
+                        + " const entries = { 17 .. 6 : set_port(2); } }\n"
                         + "    apply {\n        t.apply();\n        ig_md.flow_count",
-                "const entries", "const entries of range table t are not supported by the lowering yet (exact and ternary tables' are)");
+                "17 .. 6", "the range 17 .. 6 of ipv4.protocol is empty (its low end is above its high end)");
     }
 
     @Test
-    void mixedMatchKinds() {
+    void aMaskedRangeKeyInAConstEntry() {
         assertRefused("    apply {\n        ig_md.flow_count",
-                "    table t { key = { hdr.ipv4.protocol : exact; hdr.ipv4.dst_addr : lpm; } actions = { NoAction; } }\n"
+                "    action set_port(PortId_t p) { ig_tm_md.ucast_egress_port = p; }\n"
+                        + "    table t { key = { hdr.ipv4.protocol : range; } actions = { set_port; }"
+                        + " const entries = { 6 &&& 0xF : set_port(2); } }\n"
                         + "    apply {\n        t.apply();\n        ig_md.flow_count",
-                "hdr.ipv4.dst_addr : lpm", "table t mixes match kinds; the lowering supports one kind per table");
+                "6 &&& 0xF", "a key of a range const entry is a constant, a constant .. constant, or _");
+    }
+
+    /** P4_16 14.2.1.1: an lpm mask is ones then zeros; its legal twin is 0xFF000000 above. */
+    @Test
+    void anLpmConstEntryWhoseMaskIsNoPrefix() {
+        assertRefused("    apply {\n        ig_md.flow_count",
+                "    action set_port(PortId_t p) { ig_tm_md.ucast_egress_port = p; }\n"
+                        + "    table t { key = { hdr.ipv4.dst_addr : lpm; } actions = { set_port; }"
+                        + " const entries = { 0x0A00FF00 &&& 0xFF00FF00 : set_port(2); } }\n"
+                        + "    apply {\n        t.apply();\n        ig_md.flow_count",
+                "0xFF00FF00", "the mask 0xff00ff00 of an lpm key is not a prefix of 32 bits (ones, then zeros)");
+    }
+
+    /** P4 has no v / len keyset: / divides, so 0x0A000000 / 8 would silently be the constant 0x01400000. */
+    @Test
+    void anLpmConstEntryWrittenAsAPrefixLength() {
+        assertRefused("    apply {\n        ig_md.flow_count",
+                "    action set_port(PortId_t p) { ig_tm_md.ucast_egress_port = p; }\n"
+                        + "    table t { key = { hdr.ipv4.dst_addr : lpm; } actions = { set_port; }"
+                        + " const entries = { 0x0A000000 / 8 : set_port(2); } }\n"
+                        + "    apply {\n        t.apply();\n        ig_md.flow_count",
+                "/ 8", "/ in a key divides in P4_16; an lpm const entry gives its prefix as VALUE &&& MASK"
+                        + " (10.0.0.0/8 is 0x0A000000 &&& 0xFF000000)");
+    }
+
+    /** P4_16 14.2.1.4: const entries match in program order, so none names a priority. */
+    @Test
+    void aPriorityInConstEntries() {
+        assertRefused("    apply {\n        ig_md.flow_count",
+                "    action set_port(PortId_t p) { ig_tm_md.ucast_egress_port = p; }\n"
+                        + "    table t { key = { hdr.ipv4.protocol : ternary; } actions = { set_port; }"
+                        + " const entries = { priority = 10 : 6 : set_port(2); } }\n"
+                        + "    apply {\n        t.apply();\n        ig_md.flow_count",
+                "10 :", "an entry of const entries has no priority: they match in program order (P4_16 14.2.1.4)");
+    }
+
+    /**
+     * One prefix length orders an entry: p4c's bmv2 back end refuses "multiple LPM keys in table"
+     * (backends/bmv2/common/control.h, ControlConverter::convertTable). Mixed kinds themselves lower
+     * (this was "table t mixes match kinds"); the legal twin is one lpm key beside exact ones.
+     */
+    @Test
+    void twoLpmKeys() {
+        assertRefused("    apply {\n        ig_md.flow_count",
+                "    table t { key = { hdr.ipv4.src_addr : lpm; hdr.ipv4.dst_addr : lpm; } actions = { NoAction; } }\n"
+                        + "    apply {\n        t.apply();\n        ig_md.flow_count",
+                "hdr.ipv4.dst_addr : lpm", "table t has a second lpm key; a table matches at most one field by lpm");
     }
 
     @Test
