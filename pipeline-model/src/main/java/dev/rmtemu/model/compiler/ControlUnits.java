@@ -21,6 +21,7 @@ import java.util.Set;
  * table application is one, a table's own action code goes with it, and each maximal run of
  * instructions and register actions in one block is one (split where a statement reads or
  * writes again a field the run already wrote: program order makes it see the new value).
+ * Placement cuts a run that no stage can hold into {@link #pieces}.
  */
 final class ControlUnits {
     private final List<PlacementUnit> units;

@@ -44,6 +44,9 @@ import java.util.Set;
  * data dependency. Elements go in program order, each to its earliest legal stage and further
  * down while that stage's resources (the {@link StageResourcesPass} accounting) are full, as
  * {@code mau/table_placement.cpp} tries a table stage by stage; ties never depend on hash order.
+ * An action run that does not fit even an empty stage (more stateful ALUs, hash bits or
+ * instructions than a stage has) is cut: its longest head that fits the stage stays, the rest
+ * is placed after it, as p4c places the action table it synthesizes for each extern call.
  *
  * <p>rmtemu's IR has no next-table chain across stages, so a gateway whose branch holds
  * elements of later stages is evaluated again in each of those stages; that is refused when a
