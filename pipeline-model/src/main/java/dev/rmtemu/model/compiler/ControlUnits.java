@@ -11,13 +11,17 @@ import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.register.RegisterAction;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A control's apply body split into placement units, in program order: each gateway and
  * table application is one, a table's own action code goes with it, and each maximal run of
  * instructions and register actions in one block is one (split where a statement reads or
  * writes again a field the run already wrote: program order makes it see the new value).
+ * Placement cuts a run that no stage can hold into {@link #pieces}.
  */
 final class ControlUnits {
     private final List<PlacementUnit> units;
@@ -100,11 +104,14 @@ final class ControlUnits {
     }
 
     private void flush(Gress g, List<Stmt> run, PlacementUnit parent, List<PlacementUnit.Choice> path) {
-        if (run.isEmpty()) {
-            return;
+        if (!run.isEmpty()) {
+            units.add(action(units.size(), g, run, parent, path));
         }
-        PlacementUnit u = new PlacementUnit(units.size(), g, PlacementUnit.Kind.ACTION, null, List.copyOf(run), parent, path);
-        units.add(u);
+    }
+
+    /** The action unit of {@code run} (statements of one block, in program order), named by its first extern or its writes. */
+    static PlacementUnit action(int order, Gress g, List<Stmt> run, PlacementUnit parent, List<PlacementUnit.Choice> path) {
+        PlacementUnit u = new PlacementUnit(order, g, PlacementUnit.Kind.ACTION, null, List.copyOf(run), parent, path);
         List<String> sets = new ArrayList<>();
         String first = null;
         for (Stmt s : run) {
@@ -118,6 +125,52 @@ final class ControlUnits {
             }
         }
         u.name = first != null ? first : "set(" + String.join(", ", sets) + ")";
+        return u;
+    }
+
+    /**
+     * An action run cut where it may go to different stages: contiguous pieces in program order,
+     * none cut between two statements that use one register array, register action (its run and
+     * its output), hash unit, counter or meter, since each of those lives in one stage. A run
+     * holds no read or rewrite of what it writes ({@link #readsOrRewrites}), so a later piece
+     * never reads what an earlier one writes; an earlier piece that reads what a later one
+     * writes keeps a reverse dependency on it (same stage or later), so every statement still
+     * reads the values the run started with.
+     */
+    static List<List<Stmt>> pieces(List<Stmt> run) {
+        List<Set<Object>> uses = new ArrayList<>();
+        for (Stmt s : run) {
+            PlacementUnit one = new PlacementUnit(-1, null, PlacementUnit.Kind.ACTION, null, List.of(), null, List.of());
+            actionCode(one, s);
+            Set<Object> mine = Collections.newSetFromMap(new IdentityHashMap<>());
+            mine.addAll(one.arrays);
+            mine.addAll(one.runs);
+            mine.addAll(one.outputsRead);
+            mine.addAll(one.hashes);
+            mine.addAll(one.counters);
+            mine.addAll(one.meters);
+            mine.addAll(one.coloursRead);
+            uses.add(mine);
+        }
+        // reach: the last statement that shares something with one of the current piece; the
+        // piece ends at a statement that is its own reach
+        List<List<Stmt>> out = new ArrayList<>();
+        int start = 0;
+        int reach = 0;
+        for (int i = 0; i < run.size(); i++) {
+            for (int j = run.size() - 1; j > reach; j--) {
+                if (!Collections.disjoint(uses.get(i), uses.get(j))) {
+                    reach = j;
+                    break;
+                }
+            }
+            reach = Math.max(reach, i);
+            if (reach == i) {
+                out.add(List.copyOf(run.subList(start, i + 1)));
+                start = i + 1;
+            }
+        }
+        return out;
     }
 
     /** The counter a count statement counts or the meter a meter statement runs, by name. */

@@ -36,13 +36,16 @@ final class PlacedStages {
     PlacedStages(StageProgram program, Map<Gress, ControlDecl> controls, List<PlacementUnit> units) {
         this.program = program;
         this.controls = controls;
-        for (PlacementUnit u : units) {
-            if (u.stmt != null) {
-                byStmt.put(u.stmt, u);
-            }
-            for (Stmt x : u.group) {
-                byStmt.put(x, u);
-            }
+        units.forEach(this::bind);
+    }
+
+    /** Makes {@code u} the unit of its statements (a piece of a split run takes over its statements). */
+    void bind(PlacementUnit u) {
+        if (u.stmt != null) {
+            byStmt.put(u.stmt, u);
+        }
+        for (Stmt x : u.group) {
+            byStmt.put(x, u);
         }
     }
 

@@ -47,7 +47,8 @@ final class PlacementUnit {
     record Why(String cause, PlacementUnit on, String field, int minStage) {
     }
 
-    final int order;
+    /** Program order among the units (renumbered when a run is split). */
+    int order;
     final Gress gress;
     final Kind kind;
     final Stmt stmt;

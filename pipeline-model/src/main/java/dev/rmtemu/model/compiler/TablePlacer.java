@@ -6,6 +6,7 @@ import dev.rmtemu.model.check.ResourceReport;
 import dev.rmtemu.model.extern.Counter;
 import dev.rmtemu.model.extern.Meter;
 import dev.rmtemu.model.hash.HashUnit;
+import dev.rmtemu.model.ir.Stmt;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 import dev.rmtemu.model.program.ControlDecl;
@@ -43,6 +44,9 @@ import java.util.Set;
  * data dependency. Elements go in program order, each to its earliest legal stage and further
  * down while that stage's resources (the {@link StageResourcesPass} accounting) are full, as
  * {@code mau/table_placement.cpp} tries a table stage by stage; ties never depend on hash order.
+ * An action run that does not fit even an empty stage (more stateful ALUs, hash bits or
+ * instructions than a stage has) is cut: its longest head that fits the stage stays, the rest
+ * is placed after it, as p4c places the action table it synthesizes for each extern call.
  *
  * <p>rmtemu's IR has no next-table chain across stages, so a gateway whose branch holds
  * elements of later stages is evaluated again in each of those stages; that is refused when a
@@ -84,8 +88,8 @@ public final class TablePlacer {
             p.checkUses(p.controls.get(g));
         }
         p.stages = new PlacedStages(program, p.controls, p.units);
-        for (PlacementUnit u : p.units) {
-            p.place(u);
+        for (int i = 0; i < p.units.size(); i++) {
+            p.place(p.units.get(i)); // a split run adds its rest right after it
         }
         p.checkLength();
         p.checkReplicatedGateways();
@@ -236,8 +240,17 @@ public final class TablePlacer {
         } else {
             stage = earliest;
             List<String> pushes = new ArrayList<>();
+            // the gateways it is applied under are all placed (program order), so this holds for every stage
+            boolean oversized = u.kind == PlacementUnit.Kind.ACTION && oversized(u, stage) != null;
             while (true) {
                 String full = full(u, stage);
+                // an action run that no stage can hold (it does not fit even alone) leaves in this
+                // stage the longest head that fits; the rest is a unit of its own, placed next. A
+                // run that fits alone is pushed down whole, as before.
+                if (oversized && split(u, stage)) {
+                    place(units.get(u.order)); // the head, from its own earliest stage
+                    return;
+                }
                 if (full == null) {
                     break;
                 }
@@ -321,6 +334,15 @@ public final class TablePlacer {
      * does not fit any, and the resource pass refuses it with its own line.
      */
     private String full(PlacementUnit u, int stage) {
+        return over(u, stage, false);
+    }
+
+    /**
+     * The first resource of stage {@code stage} over budget with {@code u} there, or null; with
+     * {@code strict}, also when the stage holds nothing else. Stages past the target's last are
+     * not checked (the length check refuses them).
+     */
+    private String over(PlacementUnit u, int stage, boolean strict) {
         if (target.stagesPerGress() != TargetProfile.UNLIMITED && stage >= target.stagesPerGress()) {
             return null;
         }
@@ -336,9 +358,15 @@ public final class TablePlacer {
                 alone &= a.stage != stage;
             }
         }
-        if (alone) {
+        if (alone && !strict) {
             return null;
         }
+        return failure(u, stage, trial);
+    }
+
+    /** The first resource of stage {@code stage} over budget with {@code u} there beside {@code others}, or null. */
+    private String failure(PlacementUnit u, int stage, List<PlacementUnit> others) {
+        List<PlacementUnit> trial = new ArrayList<>(others);
         int saved = u.stage;
         u.stage = stage;
         trial.add(u);
@@ -356,6 +384,75 @@ public final class TablePlacer {
             }
         }
         return prefix + "is full";
+    }
+
+    /**
+     * The first resource of stage {@code stage} over budget with {@code u} alone there (with only
+     * the gateways it is applied under), or null: a unit over budget alone fits no stage, so the
+     * old rule (place it alone and let the resource pass refuse it) would refuse the program.
+     */
+    private String oversized(PlacementUnit u, int stage) {
+        if (target.stagesPerGress() != TargetProfile.UNLIMITED && stage >= target.stagesPerGress()) {
+            return null;
+        }
+        List<PlacementUnit> trial = new ArrayList<>();
+        for (PlacementUnit a : units) {
+            if (a.stage >= 0 && a.kind == PlacementUnit.Kind.GATEWAY && u.under(a)) {
+                trial.add(a);
+            }
+        }
+        return failure(u, stage, trial);
+    }
+
+    /**
+     * Splits the action run {@code u} when a head of it fits stage {@code stage} and the whole
+     * does not: p4c's front end gives each extern call of an apply block an action table of its
+     * own (p4c midend/actionSynthesis.cpp, SynthesizeActions, with bf-p4c
+     * midend/action_synthesis_policy.h, {@code ActionSynthesisPolicy::can_combine}: no two
+     * extern uses in one synthesized action), and mau/table_placement.cpp places each in turn
+     * ({@code TablePlacement::try_place_table}: the current stage if its resources fit, else a
+     * later one), so a run of more stateful ALUs, hash units or instructions than a stage has
+     * spreads over stages. rmtemu keeps a run whole while it fits (its show and resources stay
+     * those of one action) and cuts it only where it does not. Only a unit free to move splits (no pin, no shared array or
+     * hash unit, not under a table). The head replaces {@code u} in the unit list, the rest
+     * follows it; true when split.
+     */
+    private boolean split(PlacementUnit u, int stage) {
+        if (u.kind != PlacementUnit.Kind.ACTION || pins.containsKey(u)) {
+            return false;
+        }
+        List<List<Stmt>> pieces = ControlUnits.pieces(u.group);
+        // the longest head that fits: a longer head needs no less of any resource, so stop at the first that does not
+        int fits = 0;
+        for (int k = 1; k < pieces.size(); k++) {
+            PlacementUnit h = ControlUnits.action(u.order, u.gress, join(pieces.subList(0, k)), u.parent, u.path);
+            stages.bind(h);
+            boolean ok = over(h, stage, true) == null;
+            stages.bind(u);
+            if (!ok) {
+                break;
+            }
+            fits = k;
+        }
+        if (fits == 0) {
+            return false;
+        }
+        PlacementUnit h = ControlUnits.action(u.order, u.gress, join(pieces.subList(0, fits)), u.parent, u.path);
+        PlacementUnit r = ControlUnits.action(u.order + 1, u.gress, join(pieces.subList(fits, pieces.size())), u.parent, u.path);
+        units.set(h.order, h);
+        units.add(r.order, r);
+        for (int i = r.order + 1; i < units.size(); i++) {
+            units.get(i).order = i;
+        }
+        stages.bind(h);
+        stages.bind(r);
+        return true;
+    }
+
+    private static List<Stmt> join(List<List<Stmt>> pieces) {
+        List<Stmt> out = new ArrayList<>();
+        pieces.forEach(out::addAll);
+        return out;
     }
 
     // ---------------------------------------------------------------- refusals after placement

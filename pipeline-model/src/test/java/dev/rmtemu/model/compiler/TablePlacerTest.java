@@ -287,6 +287,102 @@ class TablePlacerTest {
         assertTrue(ProgramCompiler.compile(p, TargetProfiles.builtIn("tofino2")).accepted(), "tofino2 has 20 stages");
     }
 
+    /** {@code n} register arrays r0.. in {@code t}'s control, each with one action {@code inc} adding 1. */
+    private static List<RegisterAction> incrementers(Tiny t, int n) {
+        List<RegisterAction> actions = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            RegisterArray r = t.c.register("r" + i, 32, 1024);
+            actions.add(t.c.action(RegisterAction.on(r, "inc").updateLo(AluOp.ADD, Operand.REG_LO, Operand.constant(1))));
+        }
+        return actions;
+    }
+
+    /**
+     * A run of eight independent register actions needs eight stateful ALUs; a tofino1 stage has
+     * four. p4c gives each extern call of an apply block an action table of its own (bf-p4c
+     * midend/action_synthesis_policy.h, ActionSynthesisPolicy::can_combine) and places each
+     * where it fits (mau/table_placement.cpp, TablePlacement): the first four go to stage 0, the
+     * rest, pushed by stage 0's stateful ALUs, to stage 1. The instruction between them goes
+     * with the head, whose stage has room for it.
+     */
+    @Test
+    void aRunOfMoreRegisterActionsThanAStageHasSpreadsOverStages() {
+        Tiny t = new Tiny();
+        List<RegisterAction> actions = incrementers(t, 8);
+        StageProgram p = t.place(code -> {
+            for (int i = 0; i < 8; i++) {
+                code.execute(actions.get(i), read(t.k1));
+                if (i == 1) {
+                    code.set(t.x, 7);
+                }
+            }
+        });
+        assertEquals(List.of(0, 0, 0, 0, 1, 1, 1, 1), p.registers().stream().map(RegisterArray::stage).toList());
+        assertEquals(List.of("r0.inc", "r4.inc"), p.placement().stream().map(ElementPlacement::element).toList());
+        assertEquals("no dependency", why(p, "r0.inc").reason());
+        assertEquals("no dependency; earliest 0, pushed down: stage 0 ingress: stateful ALUs 8 > 4", why(p, "r4.inc").reason());
+        assertEquals(StageDependency.CONCURRENT, p.stages(Gress.INGRESS).get(1).dependency());
+    }
+
+    /**
+     * A split keeps program order. The run reads k2 (the first five indexes) and then writes it: a
+     * write after a read stays in one run, every statement reading the value the run started
+     * with. Cut in program order, the readers come first, and the piece that writes keeps a
+     * reverse dependency on them (FindDataDependencyGraph's ANTI: the same stage or later), so
+     * no reader sees the new value.
+     */
+    @Test
+    void aSplitRunKeepsEveryReadBeforeTheLaterWrite() {
+        Tiny t = new Tiny();
+        List<RegisterAction> actions = incrementers(t, 6);
+        StageProgram p = t.place(code -> {
+            for (int i = 0; i < 5; i++) {
+                code.execute(actions.get(i), read(t.k2));
+            }
+            code.set(t.k2, 3).execute(actions.get(5), read(t.k1));
+        });
+        assertEquals(List.of(0, 0, 0, 0, 1, 1), p.registers().stream().map(RegisterArray::stage).toList());
+        assertEquals("reverse dependency on r0.inc (meta.k2); earliest 0, pushed down: stage 0 ingress: stateful ALUs 6 > 4",
+                why(p, "r4.inc").reason());
+        assertEquals("[Execute[action=r4.inc (RAW), index=meta.k2, inLo=0, inHi=0], Assign[dest=meta.k2<8>, value=3], "
+                + "Execute[action=r5.inc (RAW), index=meta.k1, inLo=0, inHi=0]]", p.stages(Gress.INGRESS).get(1).body().toString());
+    }
+
+    /**
+     * Forty-nine independent register actions need thirteen stages of four stateful ALUs;
+     * tofino1 has twelve: refused naming the element that ends up past the last stage and the
+     * stages whose stateful ALUs pushed it there. A chain of instructions, each reading the one
+     * before (a PHV write is visible from the next stage), longer than the target is refused
+     * naming the chain, as a chain of tables is.
+     */
+    @Test
+    void aRunLongerThanTheTargetIsRefusedNamingWhatMakesItLong() {
+        Tiny t = new Tiny();
+        List<RegisterAction> actions = incrementers(t, 49);
+        UserError e = refusal(t, code -> actions.forEach(a -> code.execute(a, read(t.k1))));
+        assertEquals(Compilation.EXIT_REFUSED, e.exitCode());
+        assertEquals("program tiny: ingress needs 13 stages, tofino1 has 12: r48.inc [stage 0..11 full]", e.getMessage());
+
+        ProgramBuilder b = ProgramBuilder.create("chain", "13 dependent instructions");
+        List<Field> v = new ArrayList<>();
+        for (int i = 0; i <= 13; i++) {
+            v.add(b.metadata(Gress.INGRESS, "meta.v" + i, 8));
+        }
+        b.control(Gress.INGRESS).apply(code -> {
+            for (int i = 1; i <= 13; i++) {
+                code.set(v.get(i), read(v.get(i - 1)));
+            }
+        });
+        StageProgram chain = b.build();
+        UserError c = assertThrows(UserError.class, () -> ProgramCompiler.compile(chain, TOFINO1));
+        assertEquals(Compilation.EXIT_REFUSED, c.exitCode());
+        StringBuilder expected = new StringBuilder("program chain: ingress needs 13 stages, tofino1 has 12: set(meta.v1)");
+        for (int i = 2; i <= 13; i++) {
+            expected.append(" -(action: meta.v").append(i - 1).append(")-> set(meta.v").append(i).append(')');
+        }
+        assertEquals(expected.toString(), c.getMessage());
+    }
+
     private static UserError refusal(Tiny t, Consumer<Block> body) {
         t.c.apply(body);
         StageProgram p = t.b.build();

@@ -507,8 +507,9 @@ struct nd_t {
     }
 
 // Both ends, from the timestamp ts on: +0 .. +5 (the offset tables apply in +1). The sketch
-// keeps IPv4 packets; a gateway's body is one stage's work (rmtemu places a run of statements in
-// one stage, as p4c's synthesized action table), so each holds the four stateful ALUs of a stage.
+// keeps IPv4 packets: one gateway around the twelve stateful ALUs, which placement spreads four
+// to a stage (s_lo, then n/d beside the carry gateways, then s_hi), as p4c places the action
+// table it synthesizes for each register call.
 #define SKETCH(e, md, ts) \
     CELL_AND_BYTE(e, md, 0) CELL_AND_BYTE(e, md, 1) CELL_AND_BYTE(e, md, 2) CELL_AND_BYTE(e, md, 3) \
     md.digest = lds_##e##_digest.get(PACKET); \
@@ -525,15 +526,11 @@ struct nd_t {
         md.carry1 = lds_##e##_add_lo_1.execute(md.cell1); \
         md.carry2 = lds_##e##_add_lo_2.execute(md.cell2); \
         md.carry3 = lds_##e##_add_lo_3.execute(md.cell3); \
-    } \
-    if (hdr.ipv4.isValid()) { \
         lds_##e##_count_xor_0.execute(md.cell0); \
         lds_##e##_count_xor_1.execute(md.cell1); \
         lds_##e##_count_xor_2.execute(md.cell2); \
         lds_##e##_count_xor_3.execute(md.cell3); \
-    } \
-    CARRY(md, 0) CARRY(md, 1) CARRY(md, 2) CARRY(md, 3) \
-    if (hdr.ipv4.isValid()) { \
+        CARRY(md, 0) CARRY(md, 1) CARRY(md, 2) CARRY(md, 3) \
         lds_##e##_add_hi_0.execute(md.cell0); \
         lds_##e##_add_hi_1.execute(md.cell1); \
         lds_##e##_add_hi_2.execute(md.cell2); \

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>The frames are untagged IPv4 with TCP or UDP: the P4 program parses Ethernet, the shim,
  * IPv4, the first four bytes of TCP or UDP (the ports) and TCP's sequence number, where the IR
  * twin's default parse graph also reads VLAN tags, IPv6 and ICMP (whose type and code are its
- * ports). The P4 program sketches IPv4 packets only (the gateways around its stateful ALUs),
+ * ports). The P4 program sketches IPv4 packets only (one gateway around its stateful ALUs),
  * where the IR twin hashes the zeros of an absent IPv4 header.
  *
  * <p>Placement: the IR places each end by hand in six stages (LdsPipeline: sender ingress 0..5,
