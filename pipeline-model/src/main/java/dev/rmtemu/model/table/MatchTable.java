@@ -3,7 +3,9 @@ package dev.rmtemu.model.table;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A match-action table placed in one stage: key fields (at most 128 bits in
@@ -103,7 +105,7 @@ public final class MatchTable {
     public MatchTable(int id, String name, MatchKind kind, List<Field> key, int size, int actionDataBits, Gress gress, int stage,
                       List<ConstEntry> constEntries, TableActions actions, TableOptions options) {
         this(id, name, kind, key, size, actionDataBits, gress, stage, constEntries, actions, options,
-                java.util.Collections.nCopies(key.size(), kind));
+                Collections.nCopies(key.size(), kind));
     }
 
     /**
@@ -137,7 +139,7 @@ public final class MatchTable {
         if (key.isEmpty() && (kind != MatchKind.EXACT || !constEntries.isEmpty())) {
             throw new IllegalArgumentException("table " + name + ": a keyless table is an exact table without entries");
         }
-        if (java.util.Collections.frequency(fieldKinds, MatchKind.LPM) > 1) {
+        if (Collections.frequency(fieldKinds, MatchKind.LPM) > 1) {
             // one prefix length decides among an entry's matches (bmv2 and P4Runtime take one lpm field a table)
             throw new IllegalArgumentException("table " + name + ": an LPM table matches one lpm field");
         }
@@ -146,7 +148,7 @@ public final class MatchTable {
         }
         for (ConstEntry e : constEntries) {
             if ((e.mask() != null) != (kind != MatchKind.EXACT) || (e.high() != null) != (kind == MatchKind.RANGE)) {
-                throw new IllegalArgumentException("table " + name + ": a " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                throw new IllegalArgumentException("table " + name + ": a " + kind.name().toLowerCase(Locale.ROOT)
                         + " table's constant entries have " + (kind == MatchKind.EXACT ? "no masks"
                         : kind == MatchKind.RANGE ? "masks and high ends" : "masks and no high ends"));
             }
