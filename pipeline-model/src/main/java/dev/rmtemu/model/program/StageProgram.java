@@ -126,8 +126,8 @@ public final class StageProgram {
         this.tnaPorts = p.tnaPorts;
     }
 
-    /** A copy of {@code p} with another config and other action profiles. */
-    private StageProgram(StageProgram p, Object config, List<ActionProfile> actionProfiles) {
+    /** A copy of {@code p} with another config, other action profiles and ports seen as TNA ({@code tnaPorts}) or rmtemu numbers them. */
+    private StageProgram(StageProgram p, Object config, List<ActionProfile> actionProfiles, boolean tnaPorts) {
         this.name = p.name;
         this.bridgedBytes = p.bridgedBytes;
         this.description = p.description;
@@ -148,37 +148,12 @@ public final class StageProgram {
         this.controls = p.controls;
         this.placement = p.placement;
         this.actionProfiles = List.copyOf(actionProfiles);
-        this.tnaPorts = p.tnaPorts;
-    }
-
-    /** A copy of {@code p} that sees ports as TNA numbers them ({@code tnaPorts}) or as rmtemu does. */
-    private StageProgram(StageProgram p, boolean tnaPorts) {
-        this.name = p.name;
-        this.bridgedBytes = p.bridgedBytes;
-        this.description = p.description;
-        this.params = p.params;
-        this.fields = p.fields;
-        this.stages = p.stages;
-        this.registers = p.registers;
-        this.tables = p.tables;
-        this.hashes = p.hashes;
-        this.counters = p.counters;
-        this.meters = p.meters;
-        this.digests = p.digests;
-        this.mirrors = p.mirrors;
-        this.resubmits = p.resubmits;
-        this.intrinsics = p.intrinsics;
-        this.parser = p.parser;
-        this.config = p.config;
-        this.controls = p.controls;
-        this.placement = p.placement;
-        this.actionProfiles = p.actionProfiles;
         this.tnaPorts = tnaPorts;
     }
 
     /** This program seeing ports as TNA numbers them (a P4 program; the builder's last step). */
     StageProgram withTnaPorts() {
-        return new StageProgram(this, true);
+        return new StageProgram(this, config, actionProfiles, true);
     }
 
     /**
@@ -192,7 +167,7 @@ public final class StageProgram {
 
     /** This program with its action profiles and selectors (the builder's last step). */
     StageProgram withActionProfiles(List<ActionProfile> profiles) {
-        return profiles.isEmpty() ? this : new StageProgram(this, config, profiles);
+        return profiles.isEmpty() ? this : new StageProgram(this, config, profiles, tnaPorts);
     }
 
     /** All action profiles (with their selectors), indexed by id. */
@@ -270,7 +245,7 @@ public final class StageProgram {
      * report read them from the program a switch runs instead of parsing the parameters again.
      */
     public StageProgram withConfig(Object config) {
-        return new StageProgram(this, config, actionProfiles);
+        return new StageProgram(this, config, actionProfiles, tnaPorts);
     }
 
     /** The program's parse graph and deparser (the default ones unless the program declared its own). */
