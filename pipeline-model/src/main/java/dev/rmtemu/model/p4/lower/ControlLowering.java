@@ -512,7 +512,7 @@ final class ControlLowering {
                             + ": a register cell is one word or a struct of two words of one width (a lo/hi pair)");
                 }
                 int wordBits = types.width(pair == null ? typeArgs.get(0) : pair.fields().get(0).type());
-                long[] initial = in.arguments().size() == 2 ? initialValue(in, pair) : new long[2];
+                long[] initial = in.arguments().size() == 2 ? InitialValues.of(types, "Register", in, 1, pair) : new long[2];
                 RegisterArray r = c.register(prefix + in.name(), wordBits, pair != null, (int) types.constant(in.arguments().get(0).value()),
                         initial[0], initial[1]);
                 registers.put(in.name(), r);
@@ -550,34 +550,6 @@ final class ControlLowering {
                 }
             }
         }
-    }
-
-    /** A Register's initial_value: a constant, or for a pair {@code {lo, hi}} in the struct's field order. */
-    private long[] initialValue(Declaration.Instantiation in, Declaration.StructLike pair) {
-        Expression v = in.arguments().get(1).value();
-        if (pair == null) {
-            return new long[] {types.constant(v), 0};
-        }
-        List<Expression> parts = v instanceof Expression.ListExpression l ? l.elements() : List.of();
-        if (v instanceof Expression.StructExpression se) {
-            parts = new ArrayList<>();
-            for (Declaration.Field f : pair.fields()) {
-                Expression found = null;
-                for (Argument a : se.fields()) {
-                    if (f.name().equals(a.name())) {
-                        found = a.value();
-                    }
-                }
-                if (found == null) {
-                    throw new Refusal(v.position(), "Register " + in.name() + ": initial_value names no " + f.name());
-                }
-                parts.add(found);
-            }
-        }
-        if (parts.size() != 2) {
-            throw new Refusal(v.position(), "Register " + in.name() + " of " + pair.name() + ": initial_value is {lo, hi}");
-        }
-        return new long[] {types.constant(parts.get(0)), types.constant(parts.get(1))};
     }
 
     private void pin(List<Annotation> annotations, String element) {

@@ -1,6 +1,5 @@
 package dev.rmtemu.model.p4.lower;
 
-import dev.rmtemu.model.p4.ast.Argument;
 import dev.rmtemu.model.p4.ast.Declaration;
 import dev.rmtemu.model.p4.ast.Expression;
 import dev.rmtemu.model.p4.ast.TableProperty;
@@ -9,7 +8,6 @@ import dev.rmtemu.model.program.ProgramBuilder;
 import dev.rmtemu.model.register.RegisterArray;
 import dev.rmtemu.model.table.MatchTable;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -86,7 +84,7 @@ final class DirectRegisterLowering {
         TypeRef cell = ((TypeRef.Named) in.type()).arguments().get(0);
         Declaration.StructLike pair = pairOf(in, cell);
         int wordBits = types.width(pair == null ? cell : pair.fields().get(0).type());
-        long[] initial = in.arguments().isEmpty() ? new long[2] : initialValue(in, pair);
+        long[] initial = in.arguments().isEmpty() ? new long[2] : InitialValues.of(types, "DirectRegister", in, 0, pair);
         RegisterArray r = control.directRegister(prefix + name, wordBits, pair != null, initial[0], initial[1], table);
         arrays.put(name, r);
         if (pair != null) {
@@ -139,28 +137,5 @@ final class DirectRegisterLowering {
                     + ": a register cell is one word or a struct of two words of one width (a lo/hi pair)");
         }
         return pair;
-    }
-
-    /** initial_value: a constant, or for a pair {@code {lo, hi}} in the struct's field order. */
-    private long[] initialValue(Declaration.Instantiation in, Declaration.StructLike pair) {
-        Expression v = in.arguments().get(0).value();
-        if (pair == null) {
-            return new long[] {types.constant(v), 0};
-        }
-        List<Expression> parts = v instanceof Expression.ListExpression l ? l.elements() : List.of();
-        if (v instanceof Expression.StructExpression se) {
-            parts = new ArrayList<>();
-            for (Declaration.Field f : pair.fields()) {
-                for (Argument a : se.fields()) {
-                    if (f.name().equals(a.name())) {
-                        parts.add(a.value());
-                    }
-                }
-            }
-        }
-        if (parts.size() != 2) {
-            throw new Refusal(v.position(), "DirectRegister " + in.name() + " of " + pair.name() + ": initial_value is {lo, hi}");
-        }
-        return new long[] {types.constant(parts.get(0)), types.constant(parts.get(1))};
     }
 }
