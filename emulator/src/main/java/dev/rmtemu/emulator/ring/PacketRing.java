@@ -3,8 +3,14 @@ package dev.rmtemu.emulator.ring;
 import java.util.function.BooleanSupplier;
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -12,16 +18,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The packet ring between a trace reader and the engine: one reader thread publishes
  * variable-length packet records (a record's metadata and its captured frame bytes, at most
- * {@link RingConfig#maxRecordBytes()}) into a single-producer, single-consumer byte ring; the
- * engine thread drains them in batches, reading each record in place.
- *
- * <p>The layout is Agrona's one-to-one ring buffer's (an 8-byte header, length and type, before
- * each record, aligned to 8; padding to the end before a wrap), but the hand-off is by position:
- * the reader publishes its tail after each record and the engine reads up to the tail it last
- * saw, publishing its head once per batch. So the engine never zeroes what it read (Agrona's
- * ring zeroes every byte it hands over, on the engine's thread, to tell committed messages by
- * their length), and the reader writes a record straight into the ring when a whole
- * {@code maxRecordBytes} slot is free in one piece (no copy through a scratch buffer).
+ * {@link RingConfig#maxRecordBytes()}) into an Agrona one-to-one ring buffer; the engine
+ * thread drains them in batches, reading each record in place.
  *
  * <ul>
  *   <li>Nothing is ever dropped: when the ring is full the reader waits (backoff idle).</li>
@@ -43,19 +41,12 @@ public final class PacketRing implements AutoCloseable {
     /** Returned by {@link RecordProducer#fill} at the end of the trace. */
     public static final int END = -1;
 
-    /** Bytes before each record: its length (int) and message type (int), as in Agrona's ring. */
-    static final int HEADER_BYTES = 8;
-    /** Every message starts at a multiple of this. */
-    static final int ALIGNMENT = 8;
-
-    /** Ring bytes a record of {@code recordBytes} occupies: the message header plus the record, aligned. */
+    /** Ring bytes a record of {@code recordBytes} occupies: Agrona's message header plus the record, aligned. */
     public static int slotBytes(int recordBytes) {
-        return BitUtil.align(HEADER_BYTES + recordBytes, ALIGNMENT);
+        return BitUtil.align(RecordDescriptor.HEADER_LENGTH + recordBytes, RecordDescriptor.ALIGNMENT);
     }
 
-    /** Message type of the filler from a message's end to the end of the ring, before a wrap. */
-    static final int MSG_PADDING = 0;
-    /** Message type of a packet record. */
+    /** Message type of a packet record. Agrona reserves type ids below 1. */
     static final int MSG_RECORD = 1;
     /** Message type of the end-of-trace marker; payload: records published (long). */
     static final int MSG_END = 2;
@@ -74,12 +65,9 @@ public final class PacketRing implements AutoCloseable {
     private final RingConfig config;
     private final RecordProducer producer;
     private final UnsafeBuffer memory;
-    private final int capacity;
-    private final int mask;
-    /** Where the reader's published tail and the engine's head live, a few cache lines apart. */
-    private final int tailIndex;
-    private final int headIndex;
+    private final RingBuffer ring;
     private final Thread readerThread;
+    private final Dispatcher dispatcher = new Dispatcher();
     private final IdleStrategy consumerIdle;
 
     /** Written by the reader thread only (lazySet), read by anyone. */
@@ -94,8 +82,6 @@ public final class PacketRing implements AutoCloseable {
     private boolean started;
 
     // Consumer-thread state.
-    /** Messages (records and markers) handed over so far. */
-    private int messagesSeen;
     private boolean endSeen;
     private boolean failureSeen;
     private long endMarkerCount = -1;
@@ -106,14 +92,11 @@ public final class PacketRing implements AutoCloseable {
         }
         this.config = config;
         this.producer = producer;
-        // Cache-line aligned, the tail and head counters in a trailer each on lines of their own
-        // (two lines apart: adjacent-line prefetch) so neither side's writes evict the other's data.
-        this.capacity = config.capacityBytes();
-        this.mask = capacity - 1;
-        this.tailIndex = capacity + 2 * BitUtil.CACHE_LINE_LENGTH;
-        this.headIndex = capacity + 4 * BitUtil.CACHE_LINE_LENGTH;
+        // Cache-line aligned so the ring's head/tail counters in the trailer do not share lines
+        // with other data.
         this.memory = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-                capacity + 6 * BitUtil.CACHE_LINE_LENGTH, BitUtil.CACHE_LINE_LENGTH));
+                config.capacityBytes() + RingBufferDescriptor.TRAILER_LENGTH, BitUtil.CACHE_LINE_LENGTH));
+        this.ring = new OneToOneRingBuffer(memory);
         this.consumerIdle = config.newIdleStrategy();
         this.readerThread = new Thread(this::runReader, config.readerThreadName());
         this.readerThread.setDaemon(true);
@@ -144,51 +127,14 @@ public final class PacketRing implements AutoCloseable {
         if (endSeen) {
             return 0;
         }
-        final UnsafeBuffer memory = this.memory;
-        long head = memory.getLong(headIndex);
-        final long tail = memory.getLongVolatile(tailIndex);
-        int records = 0;
-        int messages = 0;
+        dispatcher.target = handler;
+        dispatcher.recordsThisRead = 0;
         try {
-            while (head < tail && messages < limit) {
-                final int index = (int) head & mask;
-                final int length = memory.getInt(index);
-                final int type = memory.getInt(index + 4);
-                // consumed before it is handed over: a handler that throws does not see it again
-                head += slotBytes(length);
-                switch (type) {
-                    case MSG_PADDING -> {
-                        continue;
-                    }
-                    case MSG_RECORD -> {
-                        records++;
-                        messages++;
-                        handler.onRecord(memory, index + HEADER_BYTES, length);
-                    }
-                    case MSG_END -> {
-                        messages++;
-                        endMarkerCount = memory.getLong(index + HEADER_BYTES);
-                        endSeen = true;
-                        return records;
-                    }
-                    case MSG_FAILED -> {
-                        messages++;
-                        failureSeen = true;
-                        return records;
-                    }
-                    default -> throw new IllegalStateException("packet ring: unknown message type " + type);
-                }
-            }
+            ring.read(dispatcher, limit);
         } finally {
-            memory.putLongOrdered(headIndex, head);
-            messagesSeen += messages;
-            recordsConsumed.lazySet(recordsConsumed.get() + records);
-            checkEnd();
+            dispatcher.target = null;
+            recordsConsumed.lazySet(recordsConsumed.get() + dispatcher.recordsThisRead);
         }
-        return records;
-    }
-
-    private void checkEnd() {
         if (failureSeen) {
             throw rethrow(readerFailure);
         }
@@ -196,6 +142,7 @@ public final class PacketRing implements AutoCloseable {
             throw new IllegalStateException("packet ring lost records: reader published " + endMarkerCount
                     + ", engine consumed " + recordsConsumed.get());
         }
+        return dispatcher.recordsThisRead;
     }
 
     /**
@@ -222,16 +169,16 @@ public final class PacketRing implements AutoCloseable {
             if (stop.getAsBoolean()) {
                 break;
             }
-            final int before = messagesSeen;
+            final int before = dispatcher.messagesSeen;
             drain(handler, batch);
-            if (messagesSeen != before) {
+            if (dispatcher.messagesSeen != before) {
                 consumerIdle.reset();
                 continue;
             }
             if (readerExited) {
                 // The reader has gone; anything it published is visible now. One more look.
                 drain(handler, batch);
-                if (!endSeen && messagesSeen == before) {
+                if (!endSeen && dispatcher.messagesSeen == before) {
                     throw new IllegalStateException("packet ring closed before the end of the trace ("
                             + recordsConsumed.get() + " records consumed)");
                 }
@@ -259,7 +206,7 @@ public final class PacketRing implements AutoCloseable {
 
     /** Bytes of records waiting in the ring, headers included (approximate while both sides run). */
     public int bytesWaiting() {
-        return (int) (memory.getLongVolatile(tailIndex) - memory.getLongVolatile(headIndex));
+        return ring.size();
     }
 
     public RingConfig config() {
@@ -294,91 +241,51 @@ public final class PacketRing implements AutoCloseable {
 
     private void runReader() {
         final IdleStrategy idle = config.newIdleStrategy();
-        final UnsafeBuffer memory = this.memory;
+        final RingBuffer ring = this.ring;
         final int max = config.maxRecordBytes();
-        final int maxSlot = slotBytes(max);
-        // A record's length is known only once it is written: when no whole slot of the longest
-        // record is free in one piece, it is filled here and copied in once its own slot is.
+        // A record's length is known only once it is written: it is filled here, then copied into
+        // the ring as one message of exactly its length (Agrona cannot shrink a claimed message).
         final UnsafeBuffer scratch = new UnsafeBuffer(new byte[max]);
         long published = 0;
-        long tail = 0;
-        long headSeen = 0;
         try {
             while (!closing) {
-                int index = (int) tail & mask;
-                if (capacity - (tail - headSeen) < maxSlot || capacity - index < maxSlot) {
-                    headSeen = memory.getLongVolatile(headIndex);
-                }
-                final boolean inPlace = capacity - (tail - headSeen) >= maxSlot && capacity - index >= maxSlot;
-                final int length = inPlace ? producer.fill(memory, index + HEADER_BYTES, max)
-                        : producer.fill(scratch, 0, max);
+                final int length = producer.fill(scratch, 0, max);
                 if (length == END) {
-                    publishMarker(MSG_END, published, tail, idle);
+                    publishMarker(MSG_END, published, idle);
                     return;
                 }
                 if (length < 0 || length > max) {
                     throw new IllegalStateException("packet ring: producer wrote a " + length
                             + "-byte record, the ring takes 0.." + max);
                 }
-                if (!inPlace) {
-                    tail = claim(slotBytes(length), tail, idle);
-                    if (tail < 0) {
-                        return; // closed while waiting
+                while (!ring.write(MSG_RECORD, scratch, 0, length)) {
+                    if (closing) {
+                        return;
                     }
-                    index = (int) tail & mask;
-                    memory.putBytes(index + HEADER_BYTES, scratch, 0, length);
+                    idle.idle(); // ring full: wait for the engine, never drop
                 }
-                memory.putInt(index, length);
-                memory.putInt(index + 4, MSG_RECORD);
-                tail += slotBytes(length);
-                memory.putLongOrdered(tailIndex, tail);
+                idle.reset();
                 published++;
                 recordsPublished.lazySet(published);
             }
         } catch (Throwable t) {
             readerFailure = t;
-            publishMarker(MSG_FAILED, published, memory.getLong(tailIndex), idle);
+            publishMarker(MSG_FAILED, published, idle);
         } finally {
             readerExited = true;
         }
     }
 
-    /**
-     * Waits (never dropping) until {@code slot} bytes are free in one piece at the tail, padding
-     * to the ring's end first when they are not there; returns the tail to write at, or -1 when
-     * the ring closed meanwhile.
-     */
-    private long claim(int slot, long tail, IdleStrategy idle) {
-        while (true) {
-            final int index = (int) tail & mask;
-            final int toEnd = capacity - index;
-            final int needed = toEnd < slot ? toEnd + slot : slot;
-            if (capacity - (tail - memory.getLongVolatile(headIndex)) >= needed) {
-                idle.reset();
-                if (toEnd < slot) {
-                    memory.putInt(index, toEnd - HEADER_BYTES);
-                    memory.putInt(index + 4, MSG_PADDING);
-                    tail += toEnd;
-                }
-                return tail;
+    private void publishMarker(int msgTypeId, long published, IdleStrategy idle) {
+        while (!closing) {
+            final int index = ring.tryClaim(msgTypeId, MARKER_BYTES);
+            if (index >= 0) {
+                memory.putLong(index, published);
+                ring.commit(index);
+                return;
             }
-            if (closing) {
-                return -1;
-            }
-            idle.idle(); // ring full: wait for the engine, never drop
+            idle.idle();
         }
-    }
-
-    private void publishMarker(int msgTypeId, long published, long tail, IdleStrategy idle) {
-        long at = claim(slotBytes(MARKER_BYTES), tail, idle);
-        if (at < 0) {
-            return;
-        }
-        final int index = (int) at & mask;
-        memory.putLong(index + HEADER_BYTES, published);
-        memory.putInt(index, MARKER_BYTES);
-        memory.putInt(index + 4, msgTypeId);
-        memory.putLongOrdered(tailIndex, at + slotBytes(MARKER_BYTES));
     }
 
     private static RuntimeException rethrow(Throwable t) {
@@ -396,5 +303,29 @@ public final class PacketRing implements AutoCloseable {
     @SuppressWarnings("unchecked")
     private static <T extends Throwable> T sneaky(Throwable t) throws T {
         throw (T) t;
+    }
+
+    /** Routes ring messages: records to the engine's handler, markers to the ring's state. */
+    private final class Dispatcher implements MessageHandler {
+        RecordHandler target;
+        int recordsThisRead;
+        int messagesSeen;
+
+        @Override
+        public void onMessage(int msgTypeId, MutableDirectBuffer buffer, int index, int length) {
+            messagesSeen++;
+            switch (msgTypeId) {
+                case MSG_RECORD -> {
+                    recordsThisRead++;
+                    target.onRecord(buffer, index, length);
+                }
+                case MSG_END -> {
+                    endMarkerCount = buffer.getLong(index);
+                    endSeen = true;
+                }
+                case MSG_FAILED -> failureSeen = true;
+                default -> throw new IllegalStateException("packet ring: unknown message type " + msgTypeId);
+            }
+        }
     }
 }
