@@ -2,6 +2,8 @@ package dev.rmtemu.traces;
 
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * The 32-bit payload hash kept in each record: a hash of the captured bytes after the
  * L4 header (after the IP header for later fragments and protocols without a parsed L4
@@ -33,9 +35,8 @@ public final class PayloadHash {
         int h = SEED;
         int i = 0;
         for (; i + 4 <= length; i += 4) {
-            int w = ((buf.getByte(offset + i) & 0xFF) << 24) | ((buf.getByte(offset + i + 1) & 0xFF) << 16)
-                    | ((buf.getByte(offset + i + 2) & 0xFF) << 8) | (buf.getByte(offset + i + 3) & 0xFF);
-            h = step(h, w);
+            // one big-endian read per group: a reader hashes every captured payload byte
+            h = step(h, buf.getInt(offset + i, ByteOrder.BIG_ENDIAN));
         }
         if (i < length) {
             int w = 0;
