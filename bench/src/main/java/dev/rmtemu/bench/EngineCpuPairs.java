@@ -22,13 +22,19 @@ import java.util.function.LongSupplier;
  */
 public final class EngineCpuPairs {
     private static final int WARMUP_ROUNDS = 4;
+    /**
+     * Rounds one switch runs before a fresh one, as a JMH iteration runs several invocations on
+     * the switch of its set-up: the emulated clock then reaches the cycle counts (and the
+     * conversions' dividends) a JMH measurement sees.
+     */
+    private static final int ROUNDS_PER_SWITCH = 8;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private EngineCpuPairs() {
     }
 
     public static void main(String[] args) {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 12;
         String only = args.length > 1 ? args[1] : "";
         if (!only.isEmpty() && !only.equals("counter") && !only.equals("midst")) {
             throw new IllegalArgumentException("ONLY is counter or midst, not " + only);
@@ -50,11 +56,13 @@ public final class EngineCpuPairs {
         double[] midstRefNs = new double[rounds];
         double[] midstRatio = new double[rounds];
         for (int r = -WARMUP_ROUNDS; r < rounds; r++) {
-            counter.freshSwitch();
+            if ((r + WARMUP_ROUNDS) % ROUNDS_PER_SWITCH == 0) {
+                counter.freshSwitch();
+                flat.freshSwitch();
+                midst.freshSwitch();
+            }
             double c = counters ? nsPerPacket(counter::replay, ReplayBenchmark.PACKETS) : Double.NaN;
-            flat.freshSwitch();
             double f = only.isEmpty() ? nsPerPacket(flat::flatReference, ReplayBenchmark.PACKETS) : Double.NaN;
-            midst.freshSwitch();
             double m = midsts ? nsPerPacket(midst::engine, MidstBenchmark.PACKETS) : Double.NaN;
             double mr = only.isEmpty() ? nsPerPacket(midst::reference, MidstBenchmark.PACKETS) : Double.NaN;
             if (r >= 0) {
