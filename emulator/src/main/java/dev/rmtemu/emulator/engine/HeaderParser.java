@@ -24,6 +24,11 @@ public final class HeaderParser {
     /** A PHV's worth of zeros when it has at least {@link #ZERO_COPY_MIN_SLOTS} slots, else null. */
     private final long[] zeros;
     private final StageProgram program;
+    /**
+     * The slots {@link FrameParser#parse} does not write (fields with no wire field: metadata,
+     * intrinsics, bridged fields): all a packet about to be parsed needs zeroed.
+     */
+    private final int[] notFromFrame;
     /** The program's parser over a record's frame, and a record to give a frame to: made on a first {@link #parse}. */
     private FrameParser frames;
     private PacketRecord framed;
@@ -32,6 +37,7 @@ public final class HeaderParser {
         this.program = program;
         int slots = program.fields().size();
         zeros = slots >= ZERO_COPY_MIN_SLOTS ? new long[slots] : null;
+        notFromFrame = program.fields().stream().filter(f -> f.wireField() == null).mapToInt(f -> f.slot()).toArray();
     }
 
     /**
@@ -64,6 +70,26 @@ public final class HeaderParser {
             System.arraycopy(zeros, 0, v, 0, v.length); // a large PHV: one vector copy of zeros
         } else {
             Arrays.fill(v, 0L);
+        }
+    }
+
+    /**
+     * A fresh packet whose frame {@link FrameParser#parse} loads next: as {@link #fresh}, but
+     * only the slots that parse does not write are zeroed here. An accepted parse writes every
+     * field that has a wire field (0 for a field of a header it did not extract, each validity
+     * bit 0 or 1), so the PHV is then exactly {@link #fresh}'s followed by the parse; after a
+     * refused parse the header slots still hold an earlier packet's values, and the caller must
+     * not read them (the switch drops the packet as a parser error).
+     */
+    public void freshBeforeFrameParse(Phv phv) {
+        if (zeros != null) {
+            fresh(phv); // a large PHV: one vector copy of zeros beats a slot-by-slot scatter (MIDST, JFR)
+            return;
+        }
+        phv.discardPendingWrites();
+        long[] v = phv.values();
+        for (int s : notFromFrame) {
+            v[s] = 0;
         }
     }
 }

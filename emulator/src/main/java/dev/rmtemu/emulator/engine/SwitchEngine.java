@@ -807,7 +807,7 @@ public final class SwitchEngine {
         counters.packetIn();
         now = cycle;
         Phv phv = pool.phv(slot);
-        parser.fresh(phv);
+        parser.freshBeforeFrameParse(phv); // the parse writes every header slot
         if (parseFrame(slot, phv)) {
             ingress(slot, cycle, port);
         }
@@ -854,7 +854,7 @@ public final class SwitchEngine {
                 pool.arrivalCycle(slot, c);
                 counters.packetIn();
                 Phv phv = pool.phv(slot);
-                parser.fresh(phv);
+                parser.freshBeforeFrameParse(phv);
                 if (parseFrame(slot, phv)) {
                     ingress(slot, c, pool.ingressPort(slot));
                 }
@@ -902,10 +902,15 @@ public final class SwitchEngine {
         pool.ingressPort(slot, port);
         counters.packetIn();
         Phv phv = pool.phv(slot);
-        parser.fresh(phv);
         // a generated packet without frame bytes is the generator's own header (Tofino's pktgen
-        // header, which the parser does not run the frame's graph over)
-        if (pool.capturedLength(slot) == 0 || parseFrame(slot, phv)) {
+        // header, which the parser does not run the frame's graph over): nothing loads its header slots
+        boolean framed = pool.capturedLength(slot) != 0;
+        if (framed) {
+            parser.freshBeforeFrameParse(phv);
+        } else {
+            parser.fresh(phv);
+        }
+        if (!framed || parseFrame(slot, phv)) {
             ingress(slot, c, port);
         }
         long emitted = ++genEmitted[index];
@@ -1054,8 +1059,12 @@ public final class SwitchEngine {
             return false;
         }
         Phv phv = pool.phv(slot);
-        parser.fresh(phv);
-        return pool.capturedLength(slot) == 0 || parseFrame(slot, phv);
+        if (pool.capturedLength(slot) == 0) {
+            parser.fresh(phv);
+            return true;
+        }
+        parser.freshBeforeFrameParse(phv);
+        return parseFrame(slot, phv);
     }
 
     /**

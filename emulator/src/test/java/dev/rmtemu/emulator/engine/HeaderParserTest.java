@@ -13,6 +13,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HeaderParserTest {
     /**
@@ -74,6 +75,51 @@ class HeaderParserTest {
             assertEquals(r.srcPort(), phv.get(srcPort), at);
             assertEquals(r.dstPort(), phv.get(dstPort), at);
             assertEquals(tcp ? r.tcpSeq() & 0xFFFF_FFFFL : 0, phv.get(seq), at);
+        }
+    }
+
+    /**
+     * The switch zeroes only the slots its frame parse does not write (metadata) before that
+     * parse: on a PHV left full of another packet's values, that and an accepted parse give
+     * exactly the PHV a fully zeroed one gives, a header the frame lacks (TCP on a UDP packet,
+     * IPv6 on an IPv4 one) reading 0 with its validity bit.
+     */
+    @Test
+    void zeroingOnlyWhatTheFrameParseDoesNotWriteGivesAFreshPhv() {
+        ProgramBuilder b = ProgramBuilder.create("fresh", "fresh PHV test");
+        b.header("ipv4.src_addr");
+        b.header("ipv6.dst_addr[63:0]");
+        b.valid("ipv6");
+        b.valid("tcp");
+        b.overlay("l4.src_port", "tcp.src_port", "udp.src_port");
+        b.header("tcp.seq_no");
+        Field meta = b.metadata(Gress.INGRESS, "meta.scratch", 32);
+        StageProgram p = b.build();
+        HeaderParser parser = new HeaderParser(p);
+        FrameParser frames = new FrameParser(p, PacketRecord.DEFAULT_FRAME_CAPACITY);
+        Phv reused = new Phv(p.fields().size());
+        Phv zeroed = new Phv(p.fields().size());
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int round = 0; round < 400; round++) {
+            PacketRecord r = PacketRecord.allocate(PacketRecord.DEFAULT_FRAME_CAPACITY).wireLength(rnd.nextInt(100, 1500))
+                    .ipVersion(rnd.nextBoolean() ? 6 : 4)
+                    .protocol(rnd.nextBoolean() ? PacketRecord.PROTO_TCP : PacketRecord.PROTO_UDP)
+                    .srcIpv4(rnd.nextInt()).dstIpv6(rnd.nextLong(), rnd.nextLong()).srcPort(rnd.nextInt(65_536))
+                    .tcpSeq(rnd.nextInt());
+            dev.rmtemu.traces.pcap.FrameSynthesizer.attachFrame(r);
+            long[] v = reused.values();
+            for (int s = 0; s < v.length; s++) {
+                v[s] = rnd.nextLong(1, 1L << 32); // the previous packet's values, none 0
+            }
+            parser.freshBeforeFrameParse(reused);
+            assertEquals(0, reused.get(meta));
+            parser.fresh(zeroed);
+            byte[] buf = r.buffer().byteArray();
+            int off = r.offset() + PacketRecord.FRAME_OFFSET;
+            boolean ok = frames.parse(buf, off, r.capturedLength(), r.wireLength(), reused.values());
+            assertEquals(ok, frames.parse(buf, off, r.capturedLength(), r.wireLength(), zeroed.values()));
+            assertTrue(ok, "round " + round);
+            assertArrayEquals(zeroed.values(), reused.values(), "round " + round + ": " + r);
         }
     }
 

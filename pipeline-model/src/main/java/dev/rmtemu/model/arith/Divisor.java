@@ -1,52 +1,67 @@
 package dev.rmtemu.model.arith;
 
 /**
- * Exact integer division by a divisor fixed at construction, without a hardware
- * divide on the common path: the quotient is estimated with one floating-point
- * multiply by the reciprocal and corrected with one multiply-subtract, which is
- * exact whenever the estimate is off by at most one. That holds for every
- * dividend below {@link #FAST_LIMIT} (2^50: a double holds it and the reciprocal's
- * rounding error stays far below one unit); larger dividends take the plain
- * division. Small dividends (x · divisor below 2^40: packet lengths, table
- * indices) take an integer multiply by a fixed-point reciprocal and a shift. A 64-bit {@code idiv} costs tens of cycles and the engine divides a few
- * times per packet (serialisation time, cycles to ns), so this is worth its lines.
+ * Exact integer division by a divisor fixed at construction, without a hardware divide on
+ * the common path: every dividend in [0, {@link #FAST_LIMIT}) takes one 64 × 64 → 128-bit
+ * multiply by a fixed-point reciprocal and a shift of its high word; larger (and negative)
+ * dividends take the plain division. A 64-bit {@code idiv} costs tens of cycles and the
+ * engine divides a few times per packet (serialisation time, cycles to ns, bytes to cells,
+ * hash folding), so this is worth its lines.
+ *
+ * <p>Why the multiply is exact (Granlund and Montgomery, "Division by invariant integers
+ * using multiplication", 1994, section 4, with the round-up reciprocal): let {@code d >= 3},
+ * {@code b = floor(log2 d)} and {@code k = 64 + s} with {@code s = max(0, b - 2)}, and let
+ * {@code m = ceil(2^k / d)} and {@code e = m·d − 2^k}, so {@code 0 <= e < d}. Then
+ * {@code x·m / 2^k = x/d + x·e / (d·2^k)}. Writing {@code x = q·d + r} ({@code r <= d − 1}),
+ * the floor of that is {@code q} as long as {@code r/d + x·e/(d·2^k) < 1}, which holds when
+ * {@code x·e < 2^k}. For {@code x < 2^61}: if {@code b >= 2}, {@code x·e < 2^61 · 2^(b+1) = 2^k};
+ * if {@code b = 1} ({@code d = 3}, {@code k = 64}), {@code x·e < 2^61 · 3 < 2^64}. And
+ * {@code m < 2^63} ({@code m <= 2^62 + 1} for {@code b >= 2}, {@code ceil(2^64/3)} for
+ * {@code d = 3}), so the signed {@link Math#multiplyHigh} of two non-negative operands is the
+ * unsigned high word. Divisors 1 and 2 shift.
  */
 public final class Divisor {
     /** Dividends in [0, FAST_LIMIT) take the multiply path. */
-    public static final long FAST_LIMIT = 1L << 50;
-
-    /** Shift of the integer reciprocal: dividends below {@link #smallLimit} use {@code (x * magic) >>> SHIFT}. */
-    private static final int SHIFT = 40;
+    public static final long FAST_LIMIT = 1L << 61;
+    private static final int FAST_BITS = 61;
 
     private final long divisor;
-    private final double reciprocal;
-    /** ceil(2^SHIFT / divisor). */
+    /** ceil(2^(64 + shift) / divisor), or 0 for a divisor of 1 or 2 (the quotient is then a shift). */
     private final long magic;
-    /**
-     * Dividends below this take the integer multiply-shift, which is exact when
-     * {@code x * divisor < 2^SHIFT} (the reciprocal's excess then stays below one
-     * part in x·divisor) and {@code x * magic} fits a long.
-     */
-    private final long smallLimit;
-    /**
-     * ceil(2^64 / divisor) for 3 <= divisor < 2^32, else 0: for 32-bit dividends the
-     * quotient is then the high word of one 64 x 64 multiply, exactly (Lemire, Kaser and
-     * Kurz, "Faster remainder by direct computation", 2019, Theorem 1 with N = 32, F = 64).
-     * This covers a 32-bit hash folded onto any table size.
-     */
-    private final long wideMagic;
+    private final int shift;
 
     public Divisor(long divisor) {
         if (divisor <= 0) {
             throw new IllegalArgumentException("divisor must be positive, got " + divisor);
         }
         this.divisor = divisor;
-        this.reciprocal = 1.0 / divisor;
-        this.magic = divisor > (1L << SHIFT) ? 0 : ((1L << SHIFT) + divisor - 1) / divisor;
-        this.smallLimit = magic == 0 ? 0 : Math.min((1L << SHIFT) / divisor, Long.MAX_VALUE / magic);
-        // ceil(2^64 / d) = floor((2^64 - 1) / d) + 1 for every d >= 2; below 2^63 for d >= 3,
-        // so the signed multiplyHigh of it and a non-negative x is the unsigned one
-        this.wideMagic = divisor >= 3 && divisor < (1L << 32) ? Long.divideUnsigned(-1L, divisor) + 1 : 0;
+        int b = 63 - Long.numberOfLeadingZeros(divisor);
+        if (divisor <= 2) {
+            magic = 0;
+            shift = b;
+        } else {
+            shift = Math.max(0, b - 2);
+            // ceil(2^(64+s) / d) by long division of 2^(64+s) = 2^s · 2^64, as an unsigned 128-bit quotient:
+            // the high part 2^s / d is 0 (2^s < d), so the quotient is floor((2^s · 2^64 - 1) / d) + 1
+            magic = ceilPow2Over(64 + shift, divisor);
+        }
+    }
+
+    /** ceil(2^k / d) for 64 <= k < 64 + 62 and 3 <= d with 2^(k-64) < d (the result is below 2^63). */
+    private static long ceilPow2Over(int k, long d) {
+        // 2^k = hi·2^64 + 0 with hi = 2^(k-64) < d: schoolbook division one bit at a time, remainder kept below d
+        long rem = 1L << (k - 64);
+        long q = 0;
+        for (int i = 0; i < 64; i++) {
+            // rem < d <= 2^63 - 1: doubling fits an unsigned long
+            rem <<= 1;
+            q <<= 1;
+            if (Long.compareUnsigned(rem, d) >= 0) {
+                rem -= d;
+                q |= 1;
+            }
+        }
+        return rem == 0 ? q : q + 1;
     }
 
     public long divisor() {
@@ -55,23 +70,11 @@ public final class Divisor {
 
     /** {@code x / divisor} for {@code x >= 0} (floor). */
     public long quotient(long x) {
-        if (x >= 0 && x < smallLimit) {
-            // packet bytes to cells, hash folding: a multiply and a shift, no float conversions
-            return (x * magic) >>> SHIFT;
+        if ((x >>> FAST_BITS) == 0) {
+            // 0 <= x < 2^61: the multiply-high (exact, see the class comment) or a shift
+            return magic != 0 ? Math.multiplyHigh(x, magic) >>> shift : x >>> shift;
         }
-        if ((x >>> 32) == 0 && wideMagic != 0) {
-            // a 32-bit dividend (a hash): one multiply-high
-            return Math.multiplyHigh(x, wideMagic);
-        }
-        if (x < 0 || x >= FAST_LIMIT) {
-            return x / divisor;
-        }
-        long q = (long) (x * reciprocal);
-        long r = x - q * divisor;
-        if (r < 0) {
-            return q - 1;
-        }
-        return r >= divisor ? q + 1 : q;
+        return x / divisor;
     }
 
     /** Greatest common divisor of two non-negative numbers (reducing clock and rate fractions). */

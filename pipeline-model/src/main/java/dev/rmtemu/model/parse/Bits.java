@@ -20,6 +20,13 @@ final class Bits {
         return (long) BIG_ENDIAN_LONG.get(buf, at);
     }
 
+    private static final VarHandle BIG_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+
+    /** The four bytes from {@code at} as an unsigned big-endian number (the array's bounds check applies). */
+    static long bigEndianUnsignedInt(byte[] buf, int at) {
+        return (int) BIG_ENDIAN_INT.get(buf, at) & 0xFFFF_FFFFL;
+    }
+
     /** {@code bits} (1..64) bits starting at bit {@code pos} of {@code buf}. */
     static long read(byte[] buf, long pos, int bits) {
         int first = (int) (pos >>> 3);

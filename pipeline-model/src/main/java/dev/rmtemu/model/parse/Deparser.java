@@ -321,14 +321,20 @@ public final class Deparser {
 
     /**
      * The ones'-complement addends of {@code len} bytes from {@code b}, the first being byte
-     * {@code n} of the checksummed data (an even one is a 16-bit word's high byte): whole words
-     * two bytes at a time, unfolded (the caller folds the carries once).
+     * {@code n} of the checksummed data (an even one is a 16-bit word's high byte), unfolded
+     * (the caller folds the carries once). Four bytes at a time as one 32-bit word: it is
+     * {@code hi · 2^16 + lo}, and as 2^16 ≡ 1 modulo 2^16 − 1 the fold gives what the two 16-bit
+     * words give (RFC 1071, section 2(B): the sum may be computed in wider words); the sum is 0
+     * exactly when every byte is, as with 16-bit words, so the folded result is the same to the bit.
      */
     private static long sumBytes(byte[] out, int b, int len, int n) {
         long sum = 0;
         int end = b + len;
         if ((n & 1) != 0 && b < end) {
             sum += out[b++] & 0xFF; // the low byte of a word begun before
+        }
+        for (; b + 3 < end; b += 4) {
+            sum += Bits.bigEndianUnsignedInt(out, b);
         }
         for (; b + 1 < end; b += 2) {
             sum += ((out[b] & 0xFF) << Byte.SIZE) | (out[b + 1] & 0xFF);

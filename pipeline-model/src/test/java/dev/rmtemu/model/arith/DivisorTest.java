@@ -76,6 +76,40 @@ class DivisorTest {
         }
     }
 
+    @Test
+    void multiplyHighIsExactUpToItsBoundWhereTheReciprocalErrsMost() {
+        // the exactness condition x·e < 2^k is tightest for the largest dividend with remainder d - 1
+        // and for divisors whose round-up reciprocal errs by nearly d (e close to d): 2^j + 1 and 2^j - 1
+        // have e = d - 2^k mod d at both extremes; 3 is the one divisor on k = 64 with b = 1
+        SplittableRandom rnd = new SplittableRandom(61);
+        java.util.List<Long> divisors = new java.util.ArrayList<>(java.util.List.of(1L, 2L, 3L, 5L, 6L, 7L, 50L, 61L,
+                1_220_000_000L, Long.MAX_VALUE, Long.MAX_VALUE - 1, (1L << 61) - 1, 1L << 61, (1L << 61) + 1));
+        for (int j = 2; j < 63; j++) {
+            divisors.add((1L << j) - 1);
+            divisors.add(1L << j);
+            divisors.add((1L << j) + 1);
+            divisors.add(rnd.nextLong(1L << j, j == 62 ? Long.MAX_VALUE : 1L << (j + 1)));
+        }
+        for (long d : divisors) {
+            Divisor div = new Divisor(d);
+            long top = Divisor.FAST_LIMIT - 1;
+            long lastFullRemainder = top % d == d - 1 ? top : top - top % d - 1; // largest x < 2^61 with x % d == d - 1
+            for (long x : new long[] {top, top - 1, lastFullRemainder, lastFullRemainder + 1, Divisor.FAST_LIMIT}) {
+                if (x >= 0) {
+                    check(div, x);
+                }
+            }
+            for (int i = 0; i < 20_000; i++) {
+                long q = rnd.nextLong(top / d + 1);
+                for (long x : new long[] {q * d, q * d + d - 1, q * d - 1}) {
+                    if (x >= 0 && x <= top) {
+                        check(div, x);
+                    }
+                }
+            }
+        }
+    }
+
     private static void check(Divisor div, long x) {
         long q = div.quotient(x);
         assertEquals(x / div.divisor(), q, () -> x + " / " + div.divisor());
