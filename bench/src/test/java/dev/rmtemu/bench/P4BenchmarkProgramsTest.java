@@ -33,4 +33,14 @@ class P4BenchmarkProgramsTest {
             assertTrue(P4TwinBenchmark.source(name + ".p4").contains("Switch(pipe) main;"), name);
         }
     }
+
+    /** WbmonBenchmark's P4 m-switch does the IR's work on the same trace: the same drop count, and some. */
+    @Test
+    void theP4WbmonBenchmarkCountsTheDropsTheIrOneCounts() {
+        WbmonBenchmark b = new WbmonBenchmark();
+        b.generate();
+        long ir = b.engine();
+        assertTrue(ir > 0, "drops: " + ir);
+        assertEquals(ir, b.engineP4());
+    }
 }
