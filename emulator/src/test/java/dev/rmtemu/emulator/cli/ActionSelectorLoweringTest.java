@@ -103,4 +103,13 @@ class ActionSelectorLoweringTest {
         assertEquals(List.of(FILE + ":" + line + ":9: table ecmp has selector key fields, but its implementation ecmp_ap is an"
                 + " ActionProfile (an ActionSelector hashes them)"), r.errors().stream().map(Diagnostic::line).toList());
     }
+
+    /** @symmetric pairs are lowered on a Hash read with get (P4SymmetricHashTest); on a selector's Hash they are refused, not ignored. */
+    @Test
+    void symmetricPairsOnASelectorsHash() {
+        String annotation = "@symmetric(\"hdr.ipv4.src_addr\", \"hdr.ipv4.dst_addr\")";
+        assertRefused("    Hash<bit<16>>(HashAlgorithm_t.CRC16) sel_hash;", "    " + annotation + " Hash<bit<16>>(HashAlgorithm_t.CRC16) sel_hash;",
+                annotation, "Hash sel_hash of an ActionSelector: @symmetric is not supported by the lowering there"
+                        + " (it is on a Hash read with get)");
+    }
 }

@@ -66,7 +66,7 @@ final class PlacedStages {
                     .computeIfAbsent(u.stage, n -> new StageParts());
             for (HashUnit h : u.hashes) {
                 if (!remap.containsKey(h)) {
-                    HashUnit c = new HashUnit(h.id(), h.name(), h.algorithm(), h.inputs(), h.outputBits(), h.gress(), u.stage);
+                    HashUnit c = h.inStage(u.stage);
                     remap.put(h, c);
                     hashes.set(h.id(), c);
                     sp.hashes.add(c);

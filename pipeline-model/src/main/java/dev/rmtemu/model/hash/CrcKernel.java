@@ -33,16 +33,17 @@ public abstract class CrcKernel {
 
     /**
      * Generates the kernel of {@code crc} over fields read from {@code slots} (field i
-     * from {@code phv[slots[i]]}), keeping the bits of {@code outputMask}.
+     * from {@code phv[slots[i]]}, XORed with {@code phv[partnerSlots[i]]} where that is not -1),
+     * keeping the bits of {@code outputMask}.
      */
-    static CrcKernel compile(PositionalCrc crc, int[] slots, long outputMask) {
+    static CrcKernel compile(PositionalCrc crc, int[] slots, int[] partnerSlots, long outputMask) {
         ClassWriter cw = GeneratedClasses.begin(NAME, SUPER, "([I)V");
-        emitHash(cw, crc, slots, outputMask);
+        emitHash(cw, crc, slots, partnerSlots, outputMask);
         return (CrcKernel) GeneratedClasses.instantiate(LOOKUP, cw,
                 MethodType.methodType(void.class, int[].class), (Object) crc.tables());
     }
 
-    private static void emitHash(ClassWriter cw, PositionalCrc crc, int[] slots, long outputMask) {
+    private static void emitHash(ClassWriter cw, PositionalCrc crc, int[] slots, int[] partnerSlots, long outputMask) {
         // locals: 0 this, 1 phv, 2 table, 3-4 the current field's value
         final int phv = 1;
         final int table = 2;
@@ -58,6 +59,12 @@ public abstract class CrcKernel {
             m.visitVarInsn(Opcodes.ALOAD, phv);
             m.visitLdcInsn(slots[i]);
             m.visitInsn(Opcodes.LALOAD);
+            if (partnerSlots[i] >= 0) {
+                m.visitVarInsn(Opcodes.ALOAD, phv);
+                m.visitLdcInsn(partnerSlots[i]);
+                m.visitInsn(Opcodes.LALOAD);
+                m.visitInsn(Opcodes.LXOR);
+            }
             m.visitVarInsn(Opcodes.LSTORE, value);
             // bytes are fed most significant first: position p holds byte (n - 1 - j) of the field
             for (int j = crc.fieldBytes(i) - 1; j >= 0; j--, position++) {

@@ -1,5 +1,7 @@
 package dev.rmtemu.model.hash;
 
+import java.util.Arrays;
+
 /**
  * A CRC over a fixed layout of big-endian values (field i is fed as
  * {@code fieldBytes[i]} bytes, most significant first), computed with one
@@ -155,10 +157,20 @@ public final class PositionalCrc {
 
     /** Straight-line code for this layout reading field i from {@code phv[slots[i]]}, masked to {@code outputMask}. */
     public CrcKernel kernel(int[] slots, long outputMask) {
-        if (slots.length != fieldBytes.length) {
+        int[] none = new int[slots.length];
+        Arrays.fill(none, -1);
+        return kernel(slots, none, outputMask);
+    }
+
+    /**
+     * As {@link #kernel(int[], long)}, field i read as {@code phv[slots[i]] ^ phv[partnerSlots[i]]}
+     * where {@code partnerSlots[i] >= 0} (a symmetric pair, see {@link HashUnit}).
+     */
+    public CrcKernel kernel(int[] slots, int[] partnerSlots, long outputMask) {
+        if (slots.length != fieldBytes.length || partnerSlots.length != fieldBytes.length) {
             throw new IllegalArgumentException(slots.length + " slots for " + fieldBytes.length + " fields");
         }
-        return CrcKernel.compile(this, slots.clone(), outputMask);
+        return CrcKernel.compile(this, slots.clone(), partnerSlots.clone(), outputMask);
     }
 
     /** Bytes per field, in feed order. */

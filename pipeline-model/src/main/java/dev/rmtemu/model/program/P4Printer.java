@@ -78,7 +78,7 @@ public final class P4Printer {
             }
         }
         for (HashUnit h : d.hashes()) {
-            line(2, "Hash<bit<" + h.outputBits() + ">>(" + h.algorithm().describe() + ") " + h.name() + "("
+            line(2, symmetric(h) + "Hash<bit<" + h.outputBits() + ">>(" + h.algorithm().describe() + ") " + h.name() + "("
                     + String.join(", ", h.inputs().stream().map(Field::name).toList()) + ");");
         }
         for (RegisterArray r : d.registers()) {
@@ -233,5 +233,18 @@ public final class P4Printer {
                     .append(a.partitions()).append(")");
         }
         return b.toString();
+    }
+
+    /** The unit's symmetric pairs as TNA writes them, {@code @symmetric("a", "b") } each (empty when none). */
+    private static String symmetric(HashUnit h) {
+        StringBuilder out = new StringBuilder();
+        int[] partners = h.partners();
+        for (int i = 0; i < partners.length; i++) {
+            if (partners[i] > i) {
+                out.append("@symmetric(\"").append(h.inputs().get(i).name()).append("\", \"")
+                        .append(h.inputs().get(partners[i]).name()).append("\") ");
+            }
+        }
+        return out.toString();
     }
 }

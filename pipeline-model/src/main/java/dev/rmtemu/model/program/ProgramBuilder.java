@@ -564,13 +564,21 @@ public final class ProgramBuilder {
         }
 
         public HashUnit hash(String unitName, HashAlgorithm algorithm, int outputBits, Field... inputs) {
+            return symmetricHash(unitName, algorithm, outputBits, null, inputs);
+        }
+
+        /**
+         * A hash whose input i is hashed as {@code inputs[i] ^ inputs[partners[i]]} where
+         * {@code partners[i] >= 0}: symmetric pairs, see {@link HashUnit}.
+         */
+        public HashUnit symmetricHash(String unitName, HashAlgorithm algorithm, int outputBits, int[] partners, Field... inputs) {
             checkOpen();
             for (Field f : inputs) {
                 checkVisible(gress, f, "hash " + unitName);
             }
             claim(unitName);
             HashUnit h = new HashUnit(hashes.size(), unitName, algorithm, Arrays.asList(inputs), outputBits, gress,
-                    StageProgram.UNPLACED);
+                    StageProgram.UNPLACED, partners);
             hashes.add(h);
             ctlHashes.add(h);
             return h;

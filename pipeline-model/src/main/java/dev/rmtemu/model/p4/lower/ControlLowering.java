@@ -600,7 +600,9 @@ final class ControlLowering {
         HashAlgorithm algorithm = custom ? polynomial(in.arguments().get(1).value())
                 : named.equals(CRC64) ? TnaCrc64.INSTANCE : HashAlgorithm.byName(named);
         int bits = types.width(((TypeRef.Named) in.type()).arguments().get(0));
-        h = c.hash(prefix + name, algorithm, bits, inputs.toArray(new Field[0]));
+        int[] partners = SymmetricPairs.of(name, in.annotations(), list.elements(), inputs, RegisterActionLowering.path(algo),
+                custom || !named.equals("identity"));
+        h = c.symmetricHash(prefix + name, algorithm, bits, partners, inputs.toArray(new Field[0]));
         pin(in.annotations(), prefix + name);
         hashUnits.put(name, h);
         return hash(h);

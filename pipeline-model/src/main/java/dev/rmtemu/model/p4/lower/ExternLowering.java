@@ -393,6 +393,13 @@ final class ExternLowering {
             throw new Refusal(hash.position(), "Hash " + hash.name() + " of an ActionSelector: the lowering supports"
                     + " HashAlgorithm_t.IDENTITY, CRC8, CRC16 and CRC32 there");
         }
+        for (Annotation a : hash.annotations()) {
+            // symmetric pairs are lowered for Hash.get only: refused here rather than ignored
+            if (a.name().equals("symmetric")) {
+                throw new Refusal(a.position(), "Hash " + hash.name() + " of an ActionSelector: @symmetric is not supported"
+                        + " by the lowering there (it is on a Hash read with get)");
+            }
+        }
         return HashAlgorithm.byName(named);
     }
 
