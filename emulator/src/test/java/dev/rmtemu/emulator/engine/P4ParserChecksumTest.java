@@ -143,7 +143,8 @@ class P4ParserChecksumTest {
     }
 
     private static void assertRefused(String from, String to, String at, String message) {
-        String src = P4RouterTest.resource("nat_checksum.p4");
+        String src = P4RouterTest.resource("nat_checksum.p4").replace("    state parse_tcp {",
+                "    state parse_tcp_again {\n        pkt.extract(hdr.tcp);\n        transition accept;\n    }\n    state parse_tcp {");
         assertTrue(src.contains(from), from);
         String text = src.replace(from, to);
         int offset = text.indexOf(at);
@@ -186,5 +187,24 @@ class P4ParserChecksumTest {
                 "{hdr.ipv4.src_addr, hdr.ipv4.ttl, ig_md.tcp_residual, hdr.ipv4.protocol}",
                 "ig_md.tcp_residual, hdr.ipv4.protocol", "metadata field ig_md.tcp_residual in a checksum must be whole 16-bit words"
                         + " at a 16-bit boundary of the list (it is 16 bits at bit 40)");
+    }
+
+    /**
+     * The operations run after their header in extraction order, which is where the parser met them
+     * only when one state extracts that header: a second state extracting tcp is refused (the base
+     * program, one state, lowers).
+     */
+    @Test
+    void aChecksumAfterAHeaderTwoStatesExtractIsRefused() {
+        assertRefused("            6 : parse_tcp;\n", "            6 : parse_tcp;\n            17 : parse_tcp_again;\n",
+                "tcp_checksum.subtract({hdr.tcp.checksum", "Checksum call after header tcp, which 2 states extract:"
+                        + " the lowering runs a parser checksum after a header one state extracts");
+    }
+
+    /** The parser's other externs stay refused by name (ParserCounter: not lowered yet). */
+    @Test
+    void aParserCounterStaysRefused() {
+        assertRefused("    Checksum() tcp_checksum;\n\n    state start", "    Checksum() tcp_checksum;\n    ParserCounter() options;\n\n    state start",
+                "ParserCounter()", "extern ParserCounter (options) in parser SwitchIngressParser is not supported by the lowering yet");
     }
 }
