@@ -263,7 +263,7 @@ public final class FrameParser {
             phv[validSlots[i]] = r.isValid(validHeaders[i]) ? 1 : 0;
         }
         if (parserChecksums != null) {
-            parserChecksums.run(r, phv);
+            parserChecksums.run(parser, buf, off, caplen, wireLen, r, phv);
         }
         return true;
     }

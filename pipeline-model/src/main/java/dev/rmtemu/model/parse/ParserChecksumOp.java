@@ -3,13 +3,13 @@ package dev.rmtemu.model.parse;
 import java.util.List;
 
 /**
- * One call of TNA's parser {@code Checksum} extern, run after header {@code after} is extracted
- * (the header its state extracted last before the call): {@code checksum} names the extern
+ * One call of TNA's parser {@code Checksum} extern, in parse state {@code state} after the
+ * state's first {@code position} operations (extracts and advances): {@code checksum} names the extern
  * instance; {@link Kind#ADD} and {@link Kind#SUBTRACT} take {@code fields} (dotted header fields,
  * whole 16-bit words in all); {@link Kind#VERIFY}, {@link Kind#GET} and {@link Kind#DEPOSIT}
  * write {@code target}, a metadata field of the program, by its name.
  */
-public record ParserChecksumOp(String after, String checksum, Kind kind, List<String> fields, String target) {
+public record ParserChecksumOp(String state, int position, String checksum, Kind kind, List<String> fields, String target) {
     /** The extern's parser methods. */
     public enum Kind {
         /** {@code add(data)}: the ones'-complement sum takes the data's 16-bit words. */

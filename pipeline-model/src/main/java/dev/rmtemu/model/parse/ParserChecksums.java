@@ -5,15 +5,18 @@ import java.util.List;
 import java.util.function.ToIntFunction;
 
 /**
- * The parser's checksum engines ({@link ParserChecksumOp}) run over an accepted parse: in the
- * order the headers were extracted, each header's operations after it, each engine a 16-bit
+ * The parser's checksum engines ({@link ParserChecksumOp}) run over an accepted parse: the parse's
+ * path is walked again (each state's extracts are the parse's, its select decided by the values the
+ * parse read), and each operation runs where its state met it, each engine a 16-bit
  * ones'-complement sum (RFC 1071; a subtract adds the words' complements, RFC 1624). Results go
- * into PHV slots. A state is visited exactly when the header it extracts is, so running the
- * operations after their header in extraction order is running them where the parser met them.
- * Allocates nothing per packet.
+ * into PHV slots. Allocates nothing per packet.
  */
 public final class ParserChecksums {
-    private final int[][] opsAfter;
+    private final ParseGraph g;
+    /** Per state, its checksum operations in order, and the state operation each one follows. */
+    private final int[][] opsIn;
+    private final int[][] opsAt;
+    private final int maxSteps;
     private final int[] kind;
     private final int[] engine;
     private final FieldRef[][] fields;
@@ -32,10 +35,12 @@ public final class ParserChecksums {
      */
     public ParserChecksums(ParseGraph graph, List<ParserChecksumOp> ops, ToIntFunction<String> slotOf,
                            ToIntFunction<String> widthOf) {
+        this.g = graph;
         int nh = graph.headers().size();
-        List<List<Integer>> after = new ArrayList<>();
-        for (int h = 0; h < nh; h++) {
-            after.add(new ArrayList<>());
+        int ns = graph.states().size();
+        List<List<Integer>> in = new ArrayList<>();
+        for (int st = 0; st < ns; st++) {
+            in.add(new ArrayList<>());
         }
         List<String> engines = new ArrayList<>();
         int n = ops.size();
@@ -46,7 +51,12 @@ public final class ParserChecksums {
         targetMask = new long[n];
         for (int i = 0; i < n; i++) {
             ParserChecksumOp op = ops.get(i);
-            after.get(graph.header(op.after()).index()).add(i);
+            int st = graph.stateIndex(op.state());
+            if (st < 0 || op.position() < 0 || op.position() > graph.states().get(st).ops().size()) {
+                throw new IllegalArgumentException("parser checksum " + op.checksum() + ": no operation " + op.position()
+                        + " in state " + op.state());
+            }
+            in.get(st).add(i);
             if (!engines.contains(op.checksum())) {
                 engines.add(op.checksum());
             }
@@ -68,10 +78,21 @@ public final class ParserChecksums {
                 targetMask[i] = w >= Long.SIZE ? -1L : (1L << w) - 1;
             }
         }
-        opsAfter = new int[nh][];
+        opsIn = new int[ns][];
+        opsAt = new int[ns][];
+        for (int st = 0; st < ns; st++) {
+            opsIn[st] = in.get(st).stream().mapToInt(Integer::intValue).toArray();
+            opsAt[st] = in.get(st).stream().mapToInt(i -> ops.get(i).position()).toArray();
+            for (int k = 1; k < opsAt[st].length; k++) {
+                if (opsAt[st][k] < opsAt[st][k - 1]) {
+                    throw new IllegalArgumentException("parser checksum operations of state " + graph.states().get(st).name()
+                            + " out of order");
+                }
+            }
+        }
+        maxSteps = ns * (1 + Short.MAX_VALUE);
         headerFields = new FieldRef[nh][];
         for (int h = 0; h < nh; h++) {
-            opsAfter[h] = after.get(h).stream().mapToInt(Integer::intValue).toArray();
             HeaderType t = graph.headers().get(h).type();
             headerFields[h] = new FieldRef[t.fields().size()];
             for (int f = 0; f < headerFields[h].length; f++) {
@@ -95,9 +116,9 @@ public final class ParserChecksums {
         for (FieldRef[] fs : fields) {
             out.addAll(List.of(fs));
         }
-        for (int h = 0; h < headerFields.length; h++) {
-            if (opsAfter[h].length > 0 || deposits()) {
-                out.addAll(List.of(headerFields[h]));
+        if (deposits()) {
+            for (FieldRef[] fs : headerFields) {
+                out.addAll(List.of(fs));
             }
         }
         return out;
@@ -112,37 +133,64 @@ public final class ParserChecksums {
         return false;
     }
 
-    /** Runs the operations over the accepted parse {@code r}, writing their results into {@code phv}. */
-    public void run(ParseResult r, long[] phv) {
+    /**
+     * Runs the operations over the accepted parse {@code r} that {@code parser} made of the frame
+     * {@code buf[off .. off+caplen)} of {@code wireLen} bytes, writing their results into {@code phv}.
+     */
+    public void run(PacketParser parser, byte[] buf, int off, int caplen, int wireLen, ParseResult r, long[] phv) {
         for (int e = 0; e < sum.length; e++) {
             sum[e] = 0;
             depositing[e] = false;
         }
-        for (int i = 0, n = r.extractedCount(); i < n; i++) {
-            int h = r.extractedHeader(i);
-            for (int e = 0; e < sum.length; e++) {
-                if (depositing[e]) {
-                    sum[e] += words(r, headerFields[h], true);
+        int readable = Math.min(caplen, parser.windowBytes());
+        int state = 0;
+        int cursor = 0;
+        for (int steps = 0; state >= 0 && steps < maxSteps; steps++) {
+            int[] ops = g.ops[state];
+            int[] mine = opsIn[state];
+            int[] at = opsAt[state];
+            int k = 0;
+            for (int i = 0; ; i++) {
+                for (; k < mine.length && at[k] == i; k++) {
+                    apply(mine[k], r, phv);
                 }
-            }
-            for (int op : opsAfter[h]) {
-                int e = engine[op];
-                switch (kind[op]) {
-                    case 0 -> sum[e] += words(r, fields[op], false); // ADD
-                    case 1 -> sum[e] += words(r, fields[op], true); // SUBTRACT
-                    case 2 -> phv[targetSlot[op]] = fold(sum[e]) != 0xFFFF ? 1 : 0; // VERIFY
-                    case 3 -> phv[targetSlot[op]] = fold(sum[e]) & targetMask[op]; // GET
-                    default -> { // DEPOSIT: written once the parse is over
-                        depositing[e] = true;
-                        depositSlot[e] = targetSlot[op];
-                        depositMask[e] = targetMask[op];
+                if (i == ops.length) {
+                    break;
+                }
+                int op = ops[i];
+                if (op < 0) {
+                    cursor += -1 - op;
+                    continue;
+                }
+                for (int e = 0; e < sum.length; e++) {
+                    if (depositing[e]) {
+                        sum[e] += words(r, headerFields[op], true);
                     }
                 }
+                cursor += g.hdrFixedBytes[op] + r.varbitLength(op);
             }
+            // the branch the parse took: decided by the values it read, so the same again
+            state = g.keyWord[state].length == 0 ? g.next[state][0]
+                    : parser.selectGeneral(buf, off, cursor, readable, caplen, wireLen, state, r);
         }
         for (int e = 0; e < sum.length; e++) {
             if (depositing[e]) {
                 phv[depositSlot[e]] = fold(sum[e]) & depositMask[e];
+            }
+        }
+    }
+
+    private void apply(int op, ParseResult r, long[] phv) {
+        int e = engine[op];
+        switch (kind[op]) {
+            case 0 -> sum[e] += words(r, fields[op], false); // ADD
+            case 1 -> sum[e] += words(r, fields[op], true); // SUBTRACT
+            case 2 -> phv[targetSlot[op]] = fold(sum[e]) != 0xFFFF ? 1 : 0; // VERIFY
+            case 3 -> phv[targetSlot[op]] = fold(sum[e]) & targetMask[op]; // GET
+            default -> { // DEPOSIT: written once the parse is over
+                depositing[e] = true;
+                depositSlot[e] = targetSlot[op];
+                depositMask[e] = targetMask[op];
             }
         }
     }

@@ -27,17 +27,25 @@ class ParserChecksumsTest {
                 .build();
     }
 
+    /** An operation after the one extract of state {@code start} (h1) or {@code second} (h2). */
     private static ParserChecksumOp op(String after, String engine, ParserChecksumOp.Kind kind, String... fieldsOrTarget) {
+        return op(after.equals("h1") ? "start" : "second", 1, engine, kind, fieldsOrTarget);
+    }
+
+    private static ParserChecksumOp op(String state, int position, String engine, ParserChecksumOp.Kind kind, String... fieldsOrTarget) {
         boolean data = kind == ParserChecksumOp.Kind.ADD || kind == ParserChecksumOp.Kind.SUBTRACT;
-        return new ParserChecksumOp(after, engine, kind, data ? List.of(fieldsOrTarget) : List.of(), data ? null : fieldsOrTarget[0]);
+        return new ParserChecksumOp(state, position, engine, kind, data ? List.of(fieldsOrTarget) : List.of(), data ? null : fieldsOrTarget[0]);
     }
 
     private static long[] run(List<ParserChecksumOp> ops, byte[] frame) {
-        ParseGraph g = graph();
+        return run(graph(), ops, frame, new long[5]);
+    }
+
+    private static long[] run(ParseGraph g, List<ParserChecksumOp> ops, byte[] frame, long[] phv) {
         ParseResult r = new ParseResult(g);
-        assertTrue(new PacketParser(g, 64).parse(frame, 0, frame.length, frame.length, r));
-        long[] phv = new long[5];
-        new ParserChecksums(g, ops, SLOT::get, WIDTH::get).run(r, phv);
+        PacketParser p = new PacketParser(g, 64);
+        assertTrue(p.parse(frame, 0, frame.length, frame.length, r));
+        new ParserChecksums(g, ops, SLOT::get, WIDTH::get).run(p, frame, 0, frame.length, frame.length, r, phv);
         return phv;
     }
 
@@ -73,11 +81,24 @@ class ParserChecksumsTest {
                 .state("start").extract("h1").select("h1.a").when(0x1234, "accept").otherwise("second")
                 .state("second").extract("h2").transition("accept")
                 .build();
-        ParseResult r = new ParseResult(g);
-        assertTrue(new PacketParser(g, 64).parse(FRAME, 0, FRAME.length, FRAME.length, r));
-        long[] phv = {7, 7, 7, 7, 7};
-        new ParserChecksums(g, List.of(op("h2", "e", ParserChecksumOp.Kind.VERIFY, "v3")), SLOT::get, WIDTH::get).run(r, phv);
+        long[] phv = run(g, List.of(op("h2", "e", ParserChecksumOp.Kind.VERIFY, "v3")), FRAME, new long[] {7, 7, 7, 7, 7});
         assertArrayEquals(new long[] {7, 7, 7, 7, 7}, phv);
+    }
+
+    /** An operation in a state that extracts nothing runs when the parse passes through that state (Intel's parse_ipv4_no_options). */
+    @Test
+    void anOperationInAStateWithoutExtractsRunsWhenThePathPassesThrough() {
+        ParseGraph g = ParseGraph.builder("t").header("h1", H1).header("h2", H2)
+                .state("start").extract("h1").select("h1.a").when(0x1234, "check").otherwise("accept")
+                .state("check").transition("second")
+                .state("second").extract("h2").transition("accept")
+                .build();
+        List<ParserChecksumOp> ops = List.of(op("start", 1, "e", ParserChecksumOp.Kind.ADD, "h1.a", "h1.b"),
+                op("check", 0, "e", ParserChecksumOp.Kind.GET, "g1"));
+        assertEquals(0x0244, run(g, ops, FRAME, new long[5])[1]);
+        byte[] other = FRAME.clone();
+        other[0] = 0x13; // h1.a = 0x1334: the parse accepts after h1, check is not visited
+        assertEquals(7, run(g, ops, other, new long[] {7, 7, 7, 7, 7})[1]);
     }
 
     @Test
@@ -85,7 +106,7 @@ class ParserChecksumsTest {
         HeaderType odd = HeaderType.of("o_t", new HeaderField("x", 8), new HeaderField("y", 8));
         ParseGraph g = ParseGraph.builder("t").header("o", odd).state("start").extract("o").transition("accept").build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ParserChecksums(g,
-                List.of(op("o", "e", ParserChecksumOp.Kind.ADD, "o.x")), SLOT::get, WIDTH::get));
+                List.of(op("start", 1, "e", ParserChecksumOp.Kind.ADD, "o.x")), SLOT::get, WIDTH::get));
         assertEquals("parser checksum e: 8 bits of fields is not a whole number of 16-bit words", e.getMessage());
     }
 

@@ -441,7 +441,7 @@ public final class P4Lowering {
             }
             String name = controlMeta + "." + op.target();
             checksumMetadata.put(name, types.width(f.type()));
-            out.add(new ParserChecksumOp(op.after(), op.checksum(), op.kind(), op.fields(), name));
+            out.add(new ParserChecksumOp(op.state(), op.position(), op.checksum(), op.kind(), op.fields(), name));
         }
         return out;
     }

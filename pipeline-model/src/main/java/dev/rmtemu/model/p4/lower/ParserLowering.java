@@ -502,7 +502,7 @@ final class ParserLowering {
     /**
      * A call of a parser Checksum (TNA's {@code add}, {@code subtract}, {@code subtract_all_and_deposit},
      * and {@code md.f = c.verify()} or {@code c.get()}, a cast around them allowed): recorded to run
-     * after the header the state extracted last. False for any other statement.
+     * in its state after the state's extracts and advances so far. False for any other statement.
      */
     private boolean checksumStatement(Context c, Pending p, Statement st) {
         Expression.Call call;
@@ -542,16 +542,6 @@ final class ParserLowering {
             throw new Refusal(st.position(), "Checksum." + method + (returns ? " returns a value to assign to a metadata field"
                     : takesData ? " takes one header or list of header fields" : " takes the metadata field to deposit into"));
         }
-        String after = null;
-        for (int i = p.ops.size() - 1; i >= 0 && after == null; i--) {
-            if (p.ops.get(i) instanceof ParseState.Extract e) {
-                after = e.header();
-            }
-        }
-        if (after == null) {
-            throw new Refusal(st.position(), "Checksum." + method + " in a state that has extracted no header before it:"
-                    + " the lowering runs a parser checksum after a header its state extracts");
-        }
         List<String> fields = new ArrayList<>();
         String metadata = null;
         if (takesData) {
@@ -572,7 +562,7 @@ final class ParserLowering {
         } else {
             metadata = metadataMember(c, kind == ParserChecksumOp.Kind.DEPOSIT ? call.arguments().get(0).value() : target);
         }
-        checksumOps.add(new ParserChecksumOp(after, engine, kind, fields, metadata));
+        checksumOps.add(new ParserChecksumOp(p.name, p.ops.size(), engine, kind, fields, metadata));
         checksumAt.add(st.position());
         return true;
     }
@@ -611,28 +601,11 @@ final class ParserLowering {
         throw new Refusal(e.position(), "a parser checksum's result goes into a field of the parser's metadata struct");
     }
 
-    /**
-     * The checksum operations run after their header in extraction order, so that header must
-     * be extracted by one state only (else the operations would run after the other state's
-     * extract too); and only the ingress parser computes them (rmtemu parses a frame once).
-     */
+    /** Only the ingress parser computes checksums: rmtemu parses a frame once. */
     private void checkChecksumHeaders(String gress) {
         if (!checksumOps.isEmpty() && gress.equals("egress")) {
             throw new Refusal(checksumAt.get(0), "a Checksum in the egress parser is not supported: rmtemu parses a frame"
                     + " once, at ingress (compute it in the ingress parser)");
-        }
-        for (int i = 0; i < checksumOps.size(); i++) {
-            String h = checksumOps.get(i).after();
-            int states = 0;
-            for (Pending p : built) {
-                if (p.ops.stream().anyMatch(op -> op instanceof ParseState.Extract e && e.header().equals(h))) {
-                    states++;
-                }
-            }
-            if (states > 1) {
-                throw new Refusal(checksumAt.get(i), "Checksum call after header " + h + ", which " + states + " states extract:"
-                        + " the lowering runs a parser checksum after a header one state extracts");
-            }
         }
     }
 }
