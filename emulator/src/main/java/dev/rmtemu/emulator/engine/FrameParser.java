@@ -9,6 +9,8 @@ import dev.rmtemu.model.parse.HeaderType;
 import dev.rmtemu.model.parse.PacketParser;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParseResult;
+import dev.rmtemu.model.parse.ChecksumUpdate;
+import dev.rmtemu.model.parse.ParserChecksums;
 import dev.rmtemu.model.parse.ParserError;
 import dev.rmtemu.model.parse.StandardHeaders;
 import dev.rmtemu.model.phv.Field;
@@ -62,6 +64,11 @@ public final class FrameParser {
     private final int ipv4;
     private final int ipv6;
     private final Checksum16 checksum = new Checksum16();
+    /** The parser's Checksum externs (TNA's add/subtract/verify/get), or null when it has none. */
+    private final ParserChecksums parserChecksums;
+    /** Per deparser checksum update, the PHV slots and widths of its metadata words (a parser's residual); made with the deparser. */
+    private int[][] csumMetadataSlots;
+    private int[][] csumMetadataBits;
     /** Byte offsets in the IPv4 header of the TTL and of the header checksum; in IPv6 of the hop limit. */
     private static final int IPV4_TTL = 8;
     private static final int IPV4_CHECKSUM = 10;
@@ -150,6 +157,25 @@ public final class FrameParser {
         }
         ipv4 = headerIndex(g, "ipv4", StandardHeaders.IPV4);
         ipv6 = headerIndex(g, "ipv6", StandardHeaders.IPV6);
+        if (program.parser().parserChecksums().isEmpty()) {
+            parserChecksums = null;
+        } else {
+            parserChecksums = new ParserChecksums(g, program.parser().parserChecksums(), n2 -> field(n2).slot(),
+                    n2 -> field(n2).width());
+            for (FieldRef r : parserChecksums.fieldsRead()) {
+                parser.need(r);
+            }
+        }
+    }
+
+    /** A field of the program by name (a parser checksum's target, a deparser checksum's metadata word). */
+    private Field field(String name) {
+        for (Field f : program.fields()) {
+            if (f.name().equals(name)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("program " + program.name() + " has no field " + name + " for a checksum");
     }
 
     private static int headerIndex(ParseGraph g, String name, HeaderType type) {
@@ -210,7 +236,7 @@ public final class FrameParser {
 
     /** True when the program declares a field of its parse graph (else nothing is ever deparsed). */
     public boolean loadsFields() {
-        return slots.length + validSlots.length > 0;
+        return slots.length + validSlots.length > 0 || parserChecksums != null;
     }
 
     /**
@@ -235,6 +261,9 @@ public final class FrameParser {
         }
         for (int i = 0; i < validSlots.length; i++) {
             phv[validSlots[i]] = r.isValid(validHeaders[i]) ? 1 : 0;
+        }
+        if (parserChecksums != null) {
+            parserChecksums.run(parser, buf, off, caplen, wireLen, r, phv);
         }
         return true;
     }
@@ -359,6 +388,7 @@ public final class FrameParser {
                 }
             }
         }
+        giveMetadata(phv);
         deparser.updateChecksums(r, valid, scratch, emittedAt);
         return n;
     }
@@ -386,7 +416,18 @@ public final class FrameParser {
                 }
             }
         }
+        giveMetadata(phv);
         return deparser.deparse(full, buf, off, caplen, scratch, 0);
+    }
+
+    /** The deparser checksums' metadata words (a parser's residual) from the PHV, for the deparse that follows. */
+    private void giveMetadata(long[] phv) {
+        for (int u = 0; u < csumMetadataSlots.length; u++) {
+            int[] slotsOf = csumMetadataSlots[u];
+            for (int k = 0; k < slotsOf.length; k++) {
+                deparser.addMetadata(u, phv[slotsOf[k]], csumMetadataBits[u][k]);
+            }
+        }
     }
 
     /** Wire field {@code a}'s value as the frame holds it after the copy: its parsed value, or 0 in a header made valid. */
@@ -399,6 +440,19 @@ public final class FrameParser {
             ParseGraph g = program.parser().graph();
             full = new ParseResult(g);
             deparser = program.parser().deparser();
+            List<ChecksumUpdate> updates = program.parser().checksums();
+            csumMetadataSlots = new int[updates.size()][];
+            csumMetadataBits = new int[updates.size()][];
+            for (int u = 0; u < updates.size(); u++) {
+                List<String> names = updates.get(u).metadata();
+                csumMetadataSlots[u] = new int[names.size()];
+                csumMetadataBits[u] = new int[names.size()];
+                for (int k = 0; k < names.size(); k++) {
+                    Field f = field(names.get(k));
+                    csumMetadataSlots[u][k] = f.slot();
+                    csumMetadataBits[u][k] = f.width();
+                }
+            }
             int most = windowBytes;
             for (HeaderInstance h : g.headers()) {
                 HeaderType t = h.type();

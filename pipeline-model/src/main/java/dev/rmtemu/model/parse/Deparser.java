@@ -31,6 +31,8 @@ public final class Deparser {
     private final int[][] csumFieldByte;
     private final int[][] csumFieldBytes;
     private final int[] csumDestBit;
+    /** Per checksum update, the unfolded sum of the metadata words given for the packet being deparsed ({@link #addMetadata}). */
+    private final long[] csumMetadata;
 
     /** Emits {@code emitOrder} (header names) with the given checksum updates. */
     public Deparser(ParseGraph graph, List<String> emitOrder, List<ChecksumUpdate> updates) {
@@ -42,6 +44,7 @@ public final class Deparser {
             emit[i] = graph.header(emitOrder.get(i)).index();
         }
         int n = updates.size();
+        csumMetadata = new long[n];
         csumHeader = new int[n];
         csumFields = new FieldRef[n][];
         csumVarbit = new boolean[n];
@@ -162,10 +165,14 @@ public final class Deparser {
         }
         for (int i = 0; i < csumHeader.length; i++) {
             int h = csumHeader[i];
+            long metadata = csumMetadata[i];
+            csumMetadata[i] = 0;
             if (!r.valid[h]) {
                 continue;
             }
             checksum.clear();
+            // whole words at word boundaries of the list: summed first, the other words keep their boundaries
+            checksum.add(ParserChecksums.fold(metadata), 16);
             for (FieldRef f : csumFields[i]) {
                 addField(r, f);
             }
@@ -298,10 +305,12 @@ public final class Deparser {
         for (int i = 0; i < csumHeader.length; i++) {
             int h = csumHeader[i];
             int base = at[h];
+            long metadata = csumMetadata[i];
+            csumMetadata[i] = 0;
             if (!valid[h] || base < 0) {
                 continue;
             }
-            long sum = 0;
+            long sum = metadata;
             int n = 0; // bytes summed so far: an even one is a word's high byte
             int[] first = csumFieldByte[i];
             int[] bytes = csumFieldBytes[i];
@@ -343,6 +352,19 @@ public final class Deparser {
             sum += (out[b] & 0xFF) << Byte.SIZE; // a word's high byte, its low byte in what follows
         }
         return sum;
+    }
+
+    /**
+     * Gives checksum update {@code update}'s metadata field of {@code bits} bits (a multiple of 16)
+     * its value for the packet deparsed next ({@link ChecksumUpdate#metadata}, in order); the next
+     * {@link #deparse} or {@link #updateChecksums} sums it and forgets it.
+     */
+    public void addMetadata(int update, long value, int bits) {
+        long s = 0;
+        for (int left = bits; left > 0; left -= 16) {
+            s += (value >>> (left - 16)) & 0xFFFF;
+        }
+        csumMetadata[update] += s;
     }
 
     /** Writes the bits of {@code value} under {@code mask} into the {@code bits}-bit field at bit {@code bit} of {@code buf}, keeping its other bits. */

@@ -10,6 +10,7 @@ import dev.rmtemu.model.p4.source.Diagnostics;
 import dev.rmtemu.model.p4.source.SourcePosition;
 import dev.rmtemu.model.parse.ChecksumUpdate;
 import dev.rmtemu.model.parse.ParseGraph;
+import dev.rmtemu.model.parse.ParserChecksumOp;
 import dev.rmtemu.model.parse.ParserSpec;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
@@ -18,6 +19,7 @@ import dev.rmtemu.model.program.StageProgram;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -35,6 +37,17 @@ public final class P4Lowering {
     private final Diagnostics errors;
     /** The run's seed, from which each Random extern's is derived. */
     private long randomSeed;
+    /**
+     * The ingress control's name of the metadata struct, under which the ingress metadata fields are
+     * named ({@code ig_md.checksum_err}), and the ingress metadata fields the parser's checksums write
+     * and the deparser's checksums read, with their widths: declared after the control is lowered.
+     */
+    private String controlMeta;
+    private final Map<String, Integer> checksumMetadata = new LinkedHashMap<>();
+    /** The deparser being lowered: its metadata parameter and struct, and whether it is the ingress one (a residual is read there only). */
+    private String deparserMeta = "";
+    private Declaration.StructLike deparserMetaStruct;
+    private boolean ingressDeparser;
 
     private P4Lowering(Program program, Diagnostics errors) {
         this.types = new Types(program);
@@ -83,24 +96,38 @@ public final class P4Lowering {
             ParseGraph usable = graph != null ? graph : headersOnly(ingressParser.name(), headers);
             ProgramBuilder b = ProgramBuilder.create(name, "P4 program " + name);
             b.tnaPortNumbers(); // ig_intr_md.ingress_port and the other port values are TNA's PortId_t
-            List<Parameter> dp = deparser.type().parameters();
+            List<Parameter> ctl = ingress.type().parameters();
+            controlMeta = ctl.size() > 1 ? ctl.get(1).name() : "";
+            List<ParserChecksumOp> parserChecksums = ingressLowered == null ? List.of()
+                    : guarded(refusals, () -> parserChecksums(ingressParser, ingressLowered.checksums()));
             DeparserExterns digests = externs(deparser, Gress.INGRESS);
             if (ingressLowered != null) {
                 digests.resubmitParsedInto(ingressLowered.resubmitHeader());
             }
             List<String> bridged = graph == null ? List.of() : bridged(ingressStruct, headers, graph, egressParser);
             Emits emits = guarded(refusals, () -> {
-                Emits all = deparser(headers, deparser, digests);
+                Emits all;
+                ingressDeparser = true;
+                try {
+                    all = deparser(headers, deparser, digests);
+                } finally {
+                    ingressDeparser = false;
+                }
                 return new Emits(BridgedHeaders.ingressEmits(all.emit(), bridged, deparser.position(), deparser.name()), all.updates());
             });
-            b.parser(emits == null ? new ParserSpec(usable, allHeaders(headers), List.of())
-                    : new ParserSpec(usable, emits.emit(), emits.updates()));
+            List<ParserChecksumOp> parsed = parserChecksums == null ? List.of() : parserChecksums;
+            b.parser(emits == null ? new ParserSpec(usable, allHeaders(headers), List.of(), parsed)
+                    : new ParserSpec(usable, emits.emit(), emits.updates(), parsed));
             Map<String, Field> fields = new HashMap<>();
             BridgedHeaders.declare(b, headers, bridged, fields);
             guarded(refusals, () -> {
                 ControlLowering.lower(b, Gress.INGRESS, types, headers, ingress, fields, refusals, randomSeed);
                 return null;
             });
+            for (Map.Entry<String, Integer> m : checksumMetadata.entrySet()) {
+                // keyed and named as ControlLowering keys and names the ingress metadata: one field whether the control uses it or not
+                fields.computeIfAbsent(Gress.INGRESS + ":" + m.getKey(), k -> b.metadata(Gress.INGRESS, m.getKey(), m.getValue()));
+            }
             if (emits != null) {
                 guarded(refusals, () -> {
                     List<Parameter> cp = ingress.type().parameters();
@@ -290,6 +317,8 @@ public final class P4Lowering {
     private Emits deparser(Headers headers, Declaration.Control d, DeparserExterns digests) {
         List<Parameter> ps = d.type().parameters();
         String hdr = ps.size() > 1 ? ps.get(1).name() : "";
+        deparserMeta = ps.size() > 2 ? ps.get(2).name() : "";
+        deparserMetaStruct = ps.size() > 2 ? types.structLike(ps.get(2).type()) : null;
         Map<String, Declaration.Instantiation> checksums = new HashMap<>();
         for (Declaration l : d.locals()) {
             if (l instanceof Declaration.Instantiation in && "Checksum".equals(Types.named(in.type()))) {
@@ -348,14 +377,73 @@ public final class P4Lowering {
                 throw new Refusal(s.position(), "a checksum into " + dest + " guarded by " + guard + ".isValid() is not supported");
             }
             List<String> fields = new ArrayList<>();
+            List<String> metadata = new ArrayList<>();
+            int bit = 0;
             for (Expression e : list.elements()) {
-                fields.add(headerField(e, hdr));
+                Declaration.Field residual = metadataField(e);
+                if (residual == null) {
+                    String f = headerField(e, hdr);
+                    fields.add(f);
+                    bit += headers.instance(f.substring(0, f.indexOf('.'))).width(f.substring(f.indexOf('.') + 1));
+                    continue;
+                }
+                int w = types.width(residual.type());
+                if (!ingressDeparser) {
+                    throw new Refusal(e.position(), "a metadata field in the egress deparser's checksum is not supported: rmtemu"
+                            + " has one deparser (put the residual in the ingress deparser's update)");
+                }
+                if (w % 16 != 0 || bit % 16 != 0) {
+                    throw new Refusal(e.position(), "metadata field " + deparserMeta + "." + residual.name() + " in a checksum"
+                            + " must be whole 16-bit words at a 16-bit boundary of the list (it is " + w + " bits at bit " + bit + ")");
+                }
+                bit += w;
+                String name = controlMeta + "." + residual.name();
+                checksumMetadata.put(name, w);
+                metadata.add(name);
             }
-            updates.add(new ChecksumUpdate(header, fields, false, dest));
+            updates.add(new ChecksumUpdate(header, fields, false, dest, metadata));
             return;
         }
         throw new Refusal(s.position(), "this deparser statement is not supported by the lowering (emit, Checksum.update and"
                 + " if (h.isValid()) around them are)");
+    }
+
+    /** {@code meta.f}, a field of the deparser's metadata struct (a parser's residual), or null for anything else. */
+    private Declaration.Field metadataField(Expression e) {
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Name n && n.name().equals(deparserMeta)
+                && deparserMetaStruct != null) {
+            for (Declaration.Field f : deparserMetaStruct.fields()) {
+                if (f.name().equals(m.member())) {
+                    return f;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The parser's checksum operations with their targets named as the ingress control names its
+     * metadata ({@code ig_md.checksum_err}), each target recorded to be declared.
+     */
+    private List<ParserChecksumOp> parserChecksums(Declaration.Parser parser, List<ParserChecksumOp> ops) {
+        List<Parameter> ps = parser.type().parameters();
+        Declaration.StructLike meta = types.structLike(ps.get(2).type());
+        List<ParserChecksumOp> out = new ArrayList<>();
+        for (ParserChecksumOp op : ops) {
+            if (op.target() == null) {
+                out.add(op);
+                continue;
+            }
+            Declaration.Field f = meta == null ? null
+                    : meta.fields().stream().filter(x -> x.name().equals(op.target())).findFirst().orElse(null);
+            if (f == null) {
+                throw new Refusal(parser.position(), op.target() + " is not a field of parser " + parser.name() + "'s metadata struct");
+            }
+            String name = controlMeta + "." + op.target();
+            checksumMetadata.put(name, types.width(f.type()));
+            out.add(new ParserChecksumOp(op.state(), op.position(), op.checksum(), op.kind(), op.fields(), name));
+        }
+        return out;
     }
 
     private static String headerField(Expression e, String hdr) {

@@ -10,6 +10,7 @@ import dev.rmtemu.model.p4.source.SourcePosition;
 import dev.rmtemu.model.parse.KeySet;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.parse.ParseState;
+import dev.rmtemu.model.parse.ParserChecksumOp;
 import dev.rmtemu.model.parse.SelectKey;
 
 import java.util.ArrayDeque;
@@ -96,8 +97,12 @@ final class ParserLowering {
      * {@code resubmit_flag == 1} branch extracts (TNA's TofinoIngressParser pattern:
      * {@code pkt.extract(ig_md.resubmit_hdr)}), or null when that branch extracts none.
      */
-    record Lowered(ParseGraph graph, String resubmitHeader) {
+    record Lowered(ParseGraph graph, String resubmitHeader, List<ParserChecksumOp> checksums) {
     }
+
+    /** The parser's Checksum calls in the order met; their targets are members of the parser's metadata struct. */
+    private final List<ParserChecksumOp> checksumOps = new ArrayList<>();
+    private final List<SourcePosition> checksumAt = new ArrayList<>();
 
     /** As {@link #lower}, with the metadata header the resubmit branch extracts. */
     static Lowered lowerWithResubmit(Types types, Headers headers, Declaration.Parser parser, String gress) {
@@ -147,7 +152,8 @@ final class ParserLowering {
         if (l.resubmitRejects) {
             g.rejectResubmitted();
         }
-        return new Lowered(g.build(), l.resubmitHeader);
+        l.checkChecksumHeaders(gress);
+        return new Lowered(g.build(), l.resubmitHeader, List.copyOf(l.checksumOps));
     }
 
     private void enqueue(Context c, String astState, SourcePosition from) {
@@ -166,6 +172,9 @@ final class ParserLowering {
         built.add(p);
         for (int i = from; i < stmts.size(); i++) {
             Statement st = stmts.get(i);
+            if (checksumStatement(c, p, st)) {
+                continue;
+            }
             if (st instanceof Statement.CallStatement cs && cs.call().callee() instanceof Expression.Member m
                     && m.target() instanceof Expression.Name target) {
                 Role r = c.roles.get(target.name());
@@ -197,7 +206,7 @@ final class ParserLowering {
                 continue;
             }
             throw new Refusal(st.position(), "this statement in parser state " + s.name() + " is not supported by the lowering"
-                    + " (extract, advance, port_metadata_unpack and sub-parser apply are)");
+                    + " (extract, advance, port_metadata_unpack, sub-parser apply and Checksum calls are)");
         }
         transition(c, p, s);
     }
@@ -241,6 +250,12 @@ final class ParserLowering {
                     throw new Refusal(v.size().position(), "value_set " + v.name() + " needs a size of at least 1");
                 }
                 valueSets.putIfAbsent(v.name(), new int[] {types.width(v.type()), size});
+                continue;
+            }
+            if (d instanceof Declaration.Instantiation cs && isChecksum(cs)) {
+                if (!cs.arguments().isEmpty()) {
+                    throw new Refusal(cs.position(), "Checksum " + cs.name() + " takes no constructor arguments");
+                }
                 continue;
             }
             if (!(d instanceof Declaration.Instantiation in) || !(types.declaration(Types.named(in.type())) instanceof Declaration.Parser)) {
@@ -466,5 +481,131 @@ final class ParserLowering {
     private static boolean isResubmitFlag(Context c, Expression k) {
         return k instanceof Expression.Member m && m.member().equals("resubmit_flag") && m.target() instanceof Expression.Name n
                 && c.roles.get(n.name()) == Role.INTRINSIC;
+    }
+
+    private static boolean isChecksum(Declaration.Instantiation in) {
+        return "Checksum".equals(Types.named(in.type()));
+    }
+
+    /** The Checksum instance of this parser that {@code e} names, or null. */
+    private static String checksumInstance(Context c, Expression e) {
+        if (e instanceof Expression.Name n) {
+            for (Declaration d : c.parser.locals()) {
+                if (d instanceof Declaration.Instantiation in && in.name().equals(n.name()) && isChecksum(in)) {
+                    return c.prefix + n.name();
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A call of a parser Checksum (TNA's {@code add}, {@code subtract}, {@code subtract_all_and_deposit},
+     * and {@code md.f = c.verify()} or {@code c.get()}, a cast around them allowed): recorded to run
+     * in its state after the state's extracts and advances so far. False for any other statement.
+     */
+    private boolean checksumStatement(Context c, Pending p, Statement st) {
+        Expression.Call call;
+        Expression target = null;
+        if (st instanceof Statement.CallStatement cs) {
+            call = cs.call();
+        } else if (st instanceof Statement.Assignment a) {
+            Expression v = a.value() instanceof Expression.Cast cast ? cast.operand() : a.value();
+            if (!(v instanceof Expression.Call vc)) {
+                return false;
+            }
+            call = vc;
+            target = a.target();
+        } else {
+            return false;
+        }
+        if (!(call.callee() instanceof Expression.Member m)) {
+            return false;
+        }
+        String engine = checksumInstance(c, m.target());
+        if (engine == null) {
+            return false;
+        }
+        String method = m.member();
+        ParserChecksumOp.Kind kind = switch (method) {
+            case "add" -> ParserChecksumOp.Kind.ADD;
+            case "subtract" -> ParserChecksumOp.Kind.SUBTRACT;
+            case "verify" -> ParserChecksumOp.Kind.VERIFY;
+            case "get" -> ParserChecksumOp.Kind.GET;
+            case "subtract_all_and_deposit" -> ParserChecksumOp.Kind.DEPOSIT;
+            default -> throw new Refusal(st.position(), "Checksum." + method + " in a parser is not supported by the lowering"
+                    + " (add, subtract, verify, get and subtract_all_and_deposit are)");
+        };
+        boolean takesData = kind == ParserChecksumOp.Kind.ADD || kind == ParserChecksumOp.Kind.SUBTRACT;
+        boolean returns = kind == ParserChecksumOp.Kind.VERIFY || kind == ParserChecksumOp.Kind.GET;
+        if (returns != (target != null) || call.arguments().size() != (takesData || kind == ParserChecksumOp.Kind.DEPOSIT ? 1 : 0)) {
+            throw new Refusal(st.position(), "Checksum." + method + (returns ? " returns a value to assign to a metadata field"
+                    : takesData ? " takes one header or list of header fields" : " takes the metadata field to deposit into"));
+        }
+        List<String> fields = new ArrayList<>();
+        String metadata = null;
+        if (takesData) {
+            Expression data = call.arguments().get(0).value();
+            List<Expression> parts = data instanceof Expression.ListExpression list ? list.elements() : List.of(data);
+            int bits = 0;
+            for (Expression e : parts) {
+                for (String f : checksumData(c, e)) {
+                    fields.add(f);
+                    int dot = f.indexOf('.');
+                    bits += headers.instance(f.substring(0, dot)).width(f.substring(dot + 1));
+                }
+            }
+            if (bits % 16 != 0) {
+                throw new Refusal(data.position(), "Checksum." + method + " of " + bits + " bits: the checksum engine takes"
+                        + " whole 16-bit words");
+            }
+        } else {
+            metadata = metadataMember(c, kind == ParserChecksumOp.Kind.DEPOSIT ? call.arguments().get(0).value() : target);
+        }
+        checksumOps.add(new ParserChecksumOp(p.name, p.ops.size(), engine, kind, fields, metadata));
+        checksumAt.add(st.position());
+        return true;
+    }
+
+    /** A header of the headers struct (its fields, in order) or one header field, as dotted names. */
+    private List<String> checksumData(Context c, Expression e) {
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Name n && c.roles.get(n.name()) == Role.HEADERS) {
+            Headers.Instance h = headers.instance(m.member());
+            if (h == null) {
+                throw new Refusal(e.position(), m.member() + " is not a header of the program's headers struct");
+            }
+            if (h.type().varbit() != null) {
+                throw new Refusal(e.position(), "a checksum over header " + m.member() + " with a variable-length field is not"
+                        + " supported by the lowering (list its fixed fields)");
+            }
+            List<String> out = new ArrayList<>();
+            h.type().fields().forEach(f -> out.add(m.member() + "." + f.name()));
+            return out;
+        }
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Member h && h.target() instanceof Expression.Name n
+                && c.roles.get(n.name()) == Role.HEADERS) {
+            Headers.Instance hi = headers.instance(h.member());
+            if (hi == null || hi.width(m.member()) < 0) {
+                throw new Refusal(e.position(), h.member() + "." + m.member() + " is not a field of the program's headers");
+            }
+            return List.of(h.member() + "." + m.member());
+        }
+        throw new Refusal(e.position(), "a parser checksum sums header fields or headers of the headers struct");
+    }
+
+    /** {@code md.f}: a field of the parser's metadata struct, by member name. */
+    private static String metadataMember(Context c, Expression e) {
+        if (e instanceof Expression.Member m && m.target() instanceof Expression.Name n && c.roles.get(n.name()) == Role.METADATA) {
+            return m.member();
+        }
+        throw new Refusal(e.position(), "a parser checksum's result goes into a field of the parser's metadata struct");
+    }
+
+    /** Only the ingress parser computes checksums: rmtemu parses a frame once. */
+    private void checkChecksumHeaders(String gress) {
+        if (!checksumOps.isEmpty() && gress.equals("egress")) {
+            throw new Refusal(checksumAt.get(0), "a Checksum in the egress parser is not supported: rmtemu parses a frame"
+                    + " once, at ingress (compute it in the ingress parser)");
+        }
     }
 }

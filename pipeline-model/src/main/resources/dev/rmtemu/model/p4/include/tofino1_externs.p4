@@ -7,11 +7,11 @@
 // The parser's 16-bit ones'-complement checksum engine; also the deparser's update.
 extern Checksum {
     Checksum();
-    void add<T>(in T data);                        // add fields (byte aligned)
-    void subtract<T>(in T data);                   // take fields out again
-    bool verify();                                 // is the complemented sum zero?
-    void subtract_all_and_deposit<T>(out T residual);
-    bit<16> get();                                 // the sum so far
+    void add<T>(in T data);                        // add fields (whole 16-bit words)
+    void subtract<T>(in T data);                   // take fields out again (adds their ones' complements)
+    bool verify();                                 // true when the checksum is wrong: the sum is not 0xFFFF
+    void subtract_all_and_deposit<T>(out T residual); // headers extracted later are subtracted; the final sum
+    bit<16> get();                                 // the folded sum so far (a residual for update)
     bit<16> update<T>(in T data, @optional in bool zeros_as_ones);  // deparser: the checksum of data
 }
 
