@@ -46,6 +46,7 @@ final class ControlCommands {
         r.put("table_set_timeout", new Row("TABLE HANDLE MS", false, (ControlCommand.AtLine) IdleTimeoutCommands::setTimeout));
         r.put("register_write", new Row("REGISTER INDEX VALUE [HI_VALUE] [pipe=N]", false, RegisterCommands::write));
         r.put("register_reset", new Row("REGISTER", false, RegisterCommands::reset));
+        r.put("register_param_set", new Row("PARAM VALUE [pipe=N]", false, RegisterCommands::paramSet));
         r.put("mc_mgrp_create", new Row("GROUP", true, MulticastCommands::createGroup));
         r.put("mc_node_create", new Row("RID PORT...", true, MulticastCommands::createNode));
         r.put("mc_node_associate", new Row("GROUP NODE_HANDLE [L1_XID]", true, MulticastCommands::associate));

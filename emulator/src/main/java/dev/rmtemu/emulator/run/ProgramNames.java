@@ -38,6 +38,20 @@ final class ProgramNames {
         return resolve("register array", given, p.registers(), RegisterArray::name, r -> control(r.gress()), p.name());
     }
 
+    /** A RegisterParam (a register-file row of the one register whose actions read it) and that register. */
+    record BoundParam(RegisterArray array, RegisterArray.Param param) {
+    }
+
+    static BoundParam registerParam(StageProgram p, String given) {
+        List<BoundParam> all = new ArrayList<>();
+        for (RegisterArray r : p.registers()) {
+            for (RegisterArray.Param q : r.params()) {
+                all.add(new BoundParam(r, q));
+            }
+        }
+        return resolve("register param", given, all, b -> b.param().name(), b -> control(b.array().gress()), p.name());
+    }
+
     /** One of the table's declared actions (the default's name is not among them: see {@link #isDefault}). */
     static TableAction action(MatchTable t, String given) {
         requireActions(t);

@@ -3,6 +3,7 @@ package dev.rmtemu.emulator.run;
 import dev.rmtemu.model.UserError;
 import dev.rmtemu.model.register.RegisterArray;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,6 +56,43 @@ final class RegisterCommands {
         return s -> {
             for (int p = only < 0 ? 0 : only; p < (only < 0 ? s.pipes() : only + 1); p++) {
                 s.writeRegister(p, a.name(), index, lo, hi);
+            }
+        };
+    }
+
+    /**
+     * {@code register_param_set PARAM VALUE [pipe=N]}: TNA's RegisterParam, the row of its register's
+     * stateful-ALU register file; every pipe, or one with {@code pipe=N}. VALUE is the param's bit
+     * pattern (an int<W> param: two's complement in W bits).
+     */
+    static ControlCommand.Effect paramSet(SwitchControl sw, List<String> args) {
+        List<String> rest = new ArrayList<>();
+        int pipe = -1;
+        for (String w : args) {
+            if (w.startsWith("pipe=")) {
+                pipe = ControlScript.intNumber(w.substring(5), "a pipe");
+            } else {
+                rest.add(w);
+            }
+        }
+        TableCommands.exactly(rest, 2, "register_param_set PARAM VALUE [pipe=N]");
+        ProgramNames.BoundParam b = ProgramNames.registerParam(sw.program(), rest.get(0));
+        int pipes = sw.engine().state().pipes();
+        if (pipe >= pipes) {
+            throw new UserError("pipe " + pipe + " outside 0.." + (pipes - 1));
+        }
+        BigInteger v = ControlValues.unsigned(rest.get(1));
+        if (v == null || v.bitLength() > b.param().bits()) {
+            throw new UserError("value " + rest.get(1) + " does not fit RegisterParam " + b.param().name() + "'s "
+                    + b.param().bits() + " bits");
+        }
+        long value = v.longValue();
+        String array = b.array().name();
+        String param = b.param().name();
+        int only = pipe;
+        return s -> {
+            for (int p = only < 0 ? 0 : only; p < (only < 0 ? s.pipes() : only + 1); p++) {
+                s.setRegisterParam(p, array, param, value);
             }
         };
     }

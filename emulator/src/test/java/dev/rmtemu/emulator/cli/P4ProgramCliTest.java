@@ -90,10 +90,10 @@ class P4ProgramCliTest {
     @Test
     void anUnsupportedConstructExitsTwoWithItsPosition(@TempDir Path tmp) throws IOException {
         Path f = router(tmp);
-        Files.writeString(f, Files.readString(f).replace("    action route(", "    RegisterParam<bit<16>>(16w0) c;\n    action route("));
+        Files.writeString(f, Files.readString(f).replace("    action route(", "    RegisterParam<bit<12>>(12w0) c;\n    action route("));
         CliRunner r = CliRunner.run("resources", "--program", f.toString());
         assertEquals(2, r.exit(), r.err());
-        assertEquals("rmtemu: " + f + ":80:5: extern RegisterParam (c) is not supported by the lowering yet\n", r.err());
+        assertEquals("rmtemu: " + f + ":80:5: RegisterParam c: unsupported type bit<12> (bit<8>, int<8>, bit<16>, int<16>, bit<32> and int<32> are supported)\n", r.err());
     }
 
     /**
@@ -144,11 +144,11 @@ class P4ProgramCliTest {
     void checkPrintsEveryRefusal(@TempDir Path tmp) throws IOException {
         Path f = router(tmp);
         Files.writeString(f, Files.readString(f)
-                .replace("    action route(", "    RegisterParam<bit<16>>(16w0) c;\n    action route(")
+                .replace("    action route(", "    RegisterParam<bit<12>>(12w0) c;\n    action route(")
                 .replace("            ipv4_lpm.apply();", "            ipv4_lpm.apply();\n            ig_tm_md.copy_to_cpu = 1;"));
         CliRunner r = CliRunner.run("check", f.toString());
         assertEquals(2, r.exit(), r.err());
-        assertEquals(f + ":80:5: extern RegisterParam (c) is not supported by the lowering yet\n"
+        assertEquals(f + ":80:5: RegisterParam c: unsupported type bit<12> (bit<8>, int<8>, bit<16>, int<16>, bit<32> and int<32> are supported)\n"
                 + f + ":98:13: intrinsic metadata ig_tm_md.copy_to_cpu is not supported by the lowering yet\n"
                 + "rmtemu: " + f + ": 2 errors\n", r.err());
     }

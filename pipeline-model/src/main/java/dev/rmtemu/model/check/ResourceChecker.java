@@ -278,6 +278,12 @@ public final class ResourceChecker {
                         + mau.registerActionsPerRegister() + " per register");
                 failingRows.add(rowKey);
             }
+            // the register file holds the params its actions read (large constants stay in the emulator's code: not counted)
+            if (mau.saluRegisterFileRows() != TargetProfile.UNLIMITED && r.params().size() > mau.saluRegisterFileRows()) {
+                failures.add(where + ": register '" + r.name() + "' stateful ALU reads " + r.params().size()
+                        + " RegisterParams > " + mau.saluRegisterFileRows() + " register-file rows");
+                failingRows.add(rowKey);
+            }
         }
         if (logic != null) {
             for (StageLogic.AluInputs in : logic.aluInputs()) {

@@ -74,8 +74,7 @@ final class PlacedStages {
             }
             for (RegisterArray r : u.arrays) {
                 if (!remap.containsKey(r) && !r.direct()) {
-                    RegisterArray c = new RegisterArray(r.id(), r.name(), r.wordBits(), r.pair(), r.size(), r.gress(), u.stage,
-                            r.initialLo(), r.initialHi());
+                    RegisterArray c = r.placed(u.stage, null);
                     remap.put(r, c);
                     registers.set(r.id(), c);
                     sp.registers.add(c);

@@ -620,6 +620,23 @@ public final class ProgramBuilder {
             return r;
         }
 
+        /**
+         * Gives array {@code r} of this control the register-file rows {@code rows} (TNA
+         * RegisterParams its actions read) and returns the array that replaces it; actions are
+         * made on the returned array.
+         */
+        public RegisterArray withParams(RegisterArray r, List<RegisterArray.Param> rows) {
+            checkOpen();
+            int at = ctlRegisters.indexOf(r);
+            if (at < 0 || ctlActions.stream().anyMatch(a -> a.array() == r)) {
+                throw new IllegalArgumentException("register " + r.name() + ": params are bound before its actions, in its control");
+            }
+            RegisterArray bound = r.withParams(rows);
+            ctlRegisters.set(at, bound);
+            registers.set(registers.indexOf(r), bound);
+            return bound;
+        }
+
         public RegisterAction action(RegisterAction.Builder b) {
             return action(b.build());
         }

@@ -12,6 +12,8 @@ final class CompiledAction {
     static final int IN_LO = 2;
     static final int IN_HI = 3;
     static final int CONST = 4;
+    /** A register-file row: the word at {@link #paramBase} + row of the lo storage. */
+    static final int PARAM = 5;
     // ALU ops
     static final int SET = 0;
     static final int ADD = 1;
@@ -37,6 +39,8 @@ final class CompiledAction {
     static final int OUT_PREDICATE = 5;
 
     final long mask;
+    /** Where the array's register-file rows start in its lo storage: the array's size. */
+    final int paramBase;
     final int conditions;
     final int[] condA;
     final long[] condAConst;
@@ -55,10 +59,11 @@ final class CompiledAction {
     final int output;
     final int outputTruth;
 
-    CompiledAction(long mask, int nConditions, int[] condA, long[] condAConst, int[] condOp, int[] condB,
+    CompiledAction(long mask, int paramBase, int nConditions, int[] condA, long[] condAConst, int[] condOp, int[] condB,
                    long[] condBConst, int loBranches, int hiBranches, int[] truth, int[] op, int[] a, long[] aConst,
                    int[] b, long[] bConst, int output, int outputTruth) {
         this.mask = mask;
+        this.paramBase = paramBase;
         this.conditions = nConditions;
         this.condA = condA;
         this.condAConst = condAConst;

@@ -217,6 +217,12 @@ final class KernelCompiler {
                 case CompiledAction.REG_HI -> m.visitVarInsn(Opcodes.LLOAD, OLD_HI);
                 case CompiledAction.IN_LO -> m.visitVarInsn(Opcodes.LLOAD, IN_LO);
                 case CompiledAction.IN_HI -> m.visitVarInsn(Opcodes.LLOAD, IN_HI);
+                case CompiledAction.PARAM -> { // read at run time: the control plane sets it between packets
+                    m.visitVarInsn(Opcodes.ALOAD, LO);
+                    pushInt(c.paramBase + (int) constant);
+                    m.visitInsn(Opcodes.LALOAD);
+                    pushMask();
+                }
                 default -> m.visitLdcInsn(constant & c.mask);
             }
         }

@@ -102,7 +102,7 @@ public final class RegisterAction {
             b[i] = br.b().kind().ordinal();
             bc[i] = br.b().constant();
         }
-        return new CompiledAction(mask, nc, ca, cac, cop, cb, cbc, loBranches.length, hiBranches.length, truth, op, a,
+        return new CompiledAction(mask, array.size(), nc, ca, cac, cop, cb, cbc, loBranches.length, hiBranches.length, truth, op, a,
                 ac, b, bc, output.ordinal(), outputPredicate.truthTable());
     }
 
@@ -201,24 +201,24 @@ public final class RegisterAction {
         }
         int p = 0;
         Condition[] cs = conditions;
-        if (cs.length > 0 && cs[0].op().test(operand(cs[0].a(), oldLo, oldHi, inLo, inHi), operand(cs[0].b(), oldLo, oldHi, inLo, inHi))) {
+        if (cs.length > 0 && cs[0].op().test(operand(cs[0].a(), lo, oldLo, oldHi, inLo, inHi), operand(cs[0].b(), lo, oldLo, oldHi, inLo, inHi))) {
             p |= 1;
         }
-        if (cs.length > 1 && cs[1].op().test(operand(cs[1].a(), oldLo, oldHi, inLo, inHi), operand(cs[1].b(), oldLo, oldHi, inLo, inHi))) {
+        if (cs.length > 1 && cs[1].op().test(operand(cs[1].a(), lo, oldLo, oldHi, inLo, inHi), operand(cs[1].b(), lo, oldLo, oldHi, inLo, inHi))) {
             p |= 2;
         }
         int bit = 1 << p;
         long newLo = oldLo;
         for (Branch br : loBranches) {
             if ((br.predicate().truthTable() & bit) != 0) {
-                newLo = alu(br, oldLo, oldHi, inLo, inHi);
+                newLo = alu(br, lo, oldLo, oldHi, inLo, inHi);
                 break;
             }
         }
         long newHi = oldHi;
         for (Branch br : hiBranches) {
             if ((br.predicate().truthTable() & bit) != 0) {
-                newHi = alu(br, oldLo, oldHi, inLo, inHi);
+                newHi = alu(br, lo, oldLo, oldHi, inLo, inHi);
                 break;
             }
         }
@@ -239,19 +239,20 @@ public final class RegisterAction {
         };
     }
 
-    private long operand(Operand o, long lo, long hi, long inLo, long inHi) {
+    private long operand(Operand o, long[] file, long lo, long hi, long inLo, long inHi) {
         return switch (o.kind()) {
             case REG_LO -> lo;
             case REG_HI -> hi;
             case IN_LO -> inLo & mask;
             case IN_HI -> inHi & mask;
             case CONST -> o.constant() & mask;
+            case PARAM -> file[array.size() + (int) o.constant()] & mask;
         };
     }
 
-    private long alu(Branch br, long lo, long hi, long inLo, long inHi) {
-        long a = operand(br.a(), lo, hi, inLo, inHi);
-        long b = operand(br.b(), lo, hi, inLo, inHi);
+    private long alu(Branch br, long[] file, long lo, long hi, long inLo, long inHi) {
+        long a = operand(br.a(), file, lo, hi, inLo, inHi);
+        long b = operand(br.b(), file, lo, hi, inLo, inHi);
         long r = switch (br.op()) {
             case SET -> a;
             case ADD -> a + b;

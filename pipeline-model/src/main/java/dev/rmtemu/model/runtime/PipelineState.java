@@ -151,6 +151,29 @@ public final class PipelineState {
         }
     }
 
+    /** Sets RegisterParam {@code param} of array {@code array} (its register-file row) in one pipe. */
+    public void setRegisterParam(int pipe, String array, String param, long value) {
+        RegisterArray a = program.register(array);
+        checkPipe(pipe);
+        registers(pipe, a.gress()).setParam(a, paramRow(a, param), value);
+    }
+
+    /** The current value of RegisterParam {@code param} of array {@code array} in one pipe. */
+    public long registerParam(int pipe, String array, String param) {
+        RegisterArray a = program.register(array);
+        checkPipe(pipe);
+        return registers(pipe, a.gress()).param(a, paramRow(a, param));
+    }
+
+    private static int paramRow(RegisterArray a, String param) {
+        for (int row = 0; row < a.params().size(); row++) {
+            if (a.params().get(row).name().equals(param)) {
+                return row;
+            }
+        }
+        throw new UserError("register " + a.name() + " reads no RegisterParam " + param);
+    }
+
     /** Zeroes an array in every pipe. */
     public void resetRegister(String array) {
         RegisterArray a = program.register(array);

@@ -55,6 +55,9 @@ import dev.rmtemu.model.UserError;
  * @param idleSweepIntervalNs       how often the idle-time sweep looks at the entries' idle bits: p4c's finest
  *                                  {@code idletime_interval} (pragmas.cpp PragmaIdletimeInterval, value 0: 6.5 ms; the
  *                                  driver programs it from the notify mode's query interval); optional, 6,500,000
+ * @param saluRegisterFileRows      rows of one stateful ALU's register file, each a RegisterParam of the register's
+ *                                  actions (bf-p4c extract_maupipe.cpp InitializeRegisterParams gives every param a
+ *                                  row of salu->regfile; Tofino 1 and 2: 4 rows of 32 b); optional, unlimited
  */
 public record MauResources(
         int sramRows,
@@ -92,13 +95,14 @@ public record MauResources(
         int rangeMaxLinesPerEntry,
         int rangeEntryPercent,
         int atcamPartitionRamsPerRow,
-        int idleSweepIntervalNs) {
+        int idleSweepIntervalNs,
+        int saluRegisterFileRows) {
 
     private static final int U = TargetProfile.UNLIMITED;
 
     /** No Tofino layout rules at all (also what a profile without a "mau" object gets). */
     public static final MauResources UNCONSTRAINED = new MauResources(U, U, U, U, 0, U, true, U, U, U, 0, 0, U, 1, U, U, U, U,
-            0, U, 1, U, U, U, U, U, U, U, U, 0, U, U, 1, 0, U, MauResources.DEFAULT_IDLE_SWEEP_NS);
+            0, U, 1, U, U, U, U, U, U, U, U, 0, U, U, 1, 0, U, MauResources.DEFAULT_IDLE_SWEEP_NS, U);
 
     /** The idle-time sweep interval a profile that names none gets: p4c's idletime_interval 0, 6.5 ms. */
     public static final int DEFAULT_IDLE_SWEEP_NS = 6_500_000;
@@ -160,7 +164,8 @@ public record MauResources(
                 optional(mau, "rangeMaxNibbles", U, source), optional(mau, "rangeMaxLinesPerEntry", 1, source),
                 optional(mau, "rangeEntryPercent", 0, source),
                 optional(mau, "atcamPartitionRamsPerRow", U, source),
-                optional(mau, "idleSweepIntervalNs", DEFAULT_IDLE_SWEEP_NS, source));
+                optional(mau, "idleSweepIntervalNs", DEFAULT_IDLE_SWEEP_NS, source),
+                optional(mau, "saluRegisterFileRows", U, source));
         if (m.atcamPartitionRamsPerRow == 0 || m.idleSweepIntervalNs == 0 || m.idleSweepIntervalNs == U) {
             throw new UserError(source + ": mau: atcamPartitionRamsPerRow and idleSweepIntervalNs must be positive (and the sweep"
                     + " interval a number)");

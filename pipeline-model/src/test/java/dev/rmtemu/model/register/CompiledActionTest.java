@@ -3,17 +3,23 @@ package dev.rmtemu.model.register;
 import dev.rmtemu.model.phv.Gress;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The generated code of a register action does what its declarative form says, on random actions. */
+/**
+ * The generated code of a register action does what its declarative form says, on random actions
+ * (operands include the register-file rows of two RegisterParams, which the code reads at run time).
+ */
 class CompiledActionTest {
     private static final Predicate[] PREDICATES = {Predicate.ALWAYS, Predicate.C0, Predicate.NOT_C0, Predicate.C1,
         Predicate.NOT_C1, Predicate.C0_AND_C1, Predicate.C0_AND_NOT_C1, Predicate.NOT_C0_AND_C1, Predicate.NEITHER,
         Predicate.C0_OR_C1};
+
+    private static final int PARAMS = 2;
 
     @Test
     void compiledEqualsInterpretedOnRandomActionsAndInputs() {
@@ -22,7 +28,8 @@ class CompiledActionTest {
         for (int t = 0; t < 3000; t++) {
             boolean pair = rnd.nextBoolean();
             int bits = new int[] {8, 16, 32}[rnd.nextInt(3)];
-            RegisterArray arr = new RegisterArray(0, "r", bits, pair, 16, Gress.INGRESS, 0);
+            RegisterArray arr = new RegisterArray(0, "r", bits, pair, 16, Gress.INGRESS, 0)
+                    .withParams(List.of(new RegisterArray.Param("p0", 32, false, 0), new RegisterArray.Param("p1", 8, true, 0)));
             RegisterAction action;
             try {
                 action = random(arr, rnd);
@@ -30,10 +37,12 @@ class CompiledActionTest {
                 continue; // the builder refused a combination hardware would not run
             }
             built++;
-            long[] lo1 = new long[16];
+            long[] lo1 = new long[16 + PARAMS]; // the cells, then the register-file rows
             long[] hi1 = pair ? new long[16] : null;
+            for (int i = 0; i < 16 + PARAMS; i++) {
+                lo1[i] = i < 16 ? rnd.nextLong() & arr.wordMask() : arr.params().get(i - 16).row(rnd.nextLong());
+            }
             for (int i = 0; i < 16; i++) {
-                lo1[i] = rnd.nextLong() & arr.wordMask();
                 if (pair) {
                     hi1[i] = rnd.nextLong() & arr.wordMask();
                 }
@@ -83,6 +92,9 @@ class CompiledActionTest {
     }
 
     private static Operand operand(RegisterArray arr, SplittableRandom rnd) {
+        if (rnd.nextInt(6) == 0) {
+            return Operand.param(rnd.nextInt(PARAMS));
+        }
         switch (rnd.nextInt(arr.pair() ? 5 : 3)) {
             case 0:
                 return Operand.REG_LO;

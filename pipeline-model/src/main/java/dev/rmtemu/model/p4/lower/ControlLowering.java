@@ -34,6 +34,7 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -138,6 +139,15 @@ final class ControlLowering {
     private final Map<String, Declaration.StructLike> pairs = new HashMap<>();
     private final Map<String, Declaration.Instantiation> registerActionDecls = new HashMap<>();
     private final Map<String, RegisterActionLowering.Lowered> registerActions = new HashMap<>();
+    /** TNA RegisterParams of this control by P4 name. */
+    private final Map<String, RegisterArray.Param> registerParams = new HashMap<>();
+    /**
+     * Per param, the array whose register actions read it, and per array its register-file rows in the
+     * order the actions (by name) first read them: bf-p4c extract_maupipe.cpp
+     * AttachTables::InitializeRegisterParams binds a param to one stateful ALU and gives it a regfile row.
+     */
+    private final Map<String, RegisterArray> paramArrays = new HashMap<>();
+    private final Map<RegisterArray, List<RegisterArray.Param>> paramRows = new LinkedHashMap<>();
     private final Map<String, Declaration.Instantiation> hashDecls = new HashMap<>();
     /** TNA's Random instances, and the hash unit each one's {@code get()} reads. */
     private final Map<String, Declaration.Instantiation> randomDecls = new HashMap<>();
@@ -324,10 +334,19 @@ final class ControlLowering {
                     throw new Refusal(in.position(), "RegisterAction " + in.name() + " must name a Register of control " + control.name());
                 }
                 RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, pairs.get(array.name()), in, prefix + in.name(),
-                        x -> stateAluInput(x));
-                c.action(l.action());
+                        x -> stateAluInput(x), (param, at) -> paramRow(param, at, array));
                 registerActions.put(e.getKey(), l);
             });
+        }
+        // the arrays whose actions read RegisterParams get their register-file rows; their actions move onto them
+        for (Map.Entry<RegisterArray, List<RegisterArray.Param>> e : paramRows.entrySet()) {
+            RegisterArray bound = c.withParams(e.getKey(), e.getValue());
+            registers.replaceAll((k, v) -> v == e.getKey() ? bound : v);
+            registerActions.replaceAll((k, l) -> l.action().array() == e.getKey()
+                    ? new RegisterActionLowering.Lowered(l.action().on(bound), l.inputs()) : l);
+        }
+        for (String name : new TreeMap<>(registerActions).keySet()) {
+            c.action(registerActions.get(name).action());
         }
         for (Declaration d : control.locals()) {
             if (d instanceof Declaration.Table t && tableDecls.containsKey(t.name())) {
@@ -343,7 +362,13 @@ final class ControlLowering {
                     throw new Refusal(in.position(), null); // the unbound DirectRegister is reported where it is declared
                 }
                 RegisterActionLowering.Lowered l = RegisterActionLowering.lower(types, array, directRegisters.pair(reg), in,
-                        prefix + in.name(), x -> stateAluInput(x));
+                        prefix + in.name(), x -> stateAluInput(x), (param, at) -> {
+                            if (registerParams.containsKey(param)) {
+                                throw new Refusal(at, "RegisterParam " + param + " in DirectRegisterAction " + in.name()
+                                        + " is not supported by the lowering yet (in a RegisterAction it is)");
+                            }
+                            return -1;
+                        });
                 c.action(l.action());
                 registerActions.put(e.getKey(), l);
             });
@@ -351,6 +376,33 @@ final class ControlLowering {
         guarded(null, directRegisters::checkBound);
         guarded(null, externs::checkBound);
         return variables;
+    }
+
+    /** The register-file row of RegisterParam {@code param} in {@code array}'s stateful ALU, or -1 when it is none. */
+    private int paramRow(String param, SourcePosition at, RegisterArray array) {
+        RegisterArray.Param p = registerParams.get(param);
+        if (p == null) {
+            return -1;
+        }
+        RegisterArray first = paramArrays.putIfAbsent(param, array);
+        if (first != null && first != array) {
+            throw new Refusal(at, "RegisterParam " + param + " cannot be used with multiple Registers (" + first.name() + " and "
+                    + array.name() + ")");
+        }
+        List<RegisterArray.Param> rows = paramRows.computeIfAbsent(array, k -> new ArrayList<>());
+        if (!rows.contains(p)) {
+            rows.add(p);
+        }
+        return rows.indexOf(p);
+    }
+
+    /** The param's name when {@code e} is {@code param.read()} of a RegisterParam of this control, else null. */
+    private String paramRead(Expression e) {
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("read")
+                && m.target() instanceof Expression.Name n && registerParams.containsKey(n.name())) {
+            return n.name();
+        }
+        return null;
     }
 
     /** Runs one declaration's or statement's lowering; a refusal is recorded (and its name remembered), not thrown. */
@@ -522,6 +574,20 @@ final class ControlLowering {
                 pin(in.annotations(), r.name());
             }
             case "RegisterAction" -> registerActionDecls.put(in.name(), in);
+            case "RegisterParam" -> {
+                if (typeArgs.size() != 1 || in.arguments().size() != 1) {
+                    throw new Refusal(in.position(), "RegisterParam " + in.name() + " needs RegisterParam<bit<W>>(initial_value)");
+                }
+                // bf-p4c extract_maupipe.cpp InitializeRegisterParams::end_apply: a regfile row holds 8, 16 or 32 bits
+                int bits = types.signedWidth(typeArgs.get(0));
+                boolean signed = types.signed(typeArgs.get(0));
+                if (bits != 8 && bits != 16 && bits != 32) {
+                    throw new Refusal(in.position(), "RegisterParam " + in.name() + ": unsupported type " + (signed ? "int<" : "bit<")
+                            + bits + "> (bit<8>, int<8>, bit<16>, int<16>, bit<32> and int<32> are supported)");
+                }
+                registerParams.put(in.name(), new RegisterArray.Param(prefix + in.name(), bits, signed,
+                        types.constant(in.arguments().get(0).value())));
+            }
             case "Hash" -> {
                 if (typeArgs.size() != 1 || in.arguments().isEmpty() || in.arguments().size() > 2) {
                     throw new Refusal(in.position(), "Hash " + in.name() + " needs Hash<bit<W>>(HashAlgorithm_t.ALGO[, polynomial])");
@@ -1728,6 +1794,11 @@ final class ControlLowering {
 
     /** An expression's value at {@code width} bits (the specification's unsigned arithmetic modulo 2^width). */
     private Expr value(Expression e, Map<String, Param> params, int width) {
+        String param = paramRead(e);
+        if (param != null) {
+            // bf-p4c extract_maupipe.cpp InitializeRegisterParams::preorder: a param lives in a stateful ALU's register file
+            throw new Refusal(e.position(), "RegisterParam " + param + " cannot be used outside a RegisterAction");
+        }
         long mask = Types.longMask(width == 0 ? 64 : width);
         Expression bound = rebase(e);
         if (bound != null) {

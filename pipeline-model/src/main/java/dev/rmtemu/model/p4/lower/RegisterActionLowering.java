@@ -5,6 +5,7 @@ import dev.rmtemu.model.p4.ast.Declaration;
 import dev.rmtemu.model.p4.ast.Expression;
 import dev.rmtemu.model.p4.ast.Parameter;
 import dev.rmtemu.model.p4.ast.Statement;
+import dev.rmtemu.model.p4.source.SourcePosition;
 import dev.rmtemu.model.register.AluOp;
 import dev.rmtemu.model.register.CmpOp;
 import dev.rmtemu.model.register.Operand;
@@ -54,6 +55,7 @@ final class RegisterActionLowering {
     private final ToIntFunction<Expression> phvWidth;
     private final int wordBits;
     private RegisterAction.OutputSource output;
+    private ParamRows params;
     private int outputWhen;
 
     private RegisterActionLowering(Types types, RegisterArray array, String name, String kind, Declaration.Function apply,
@@ -76,8 +78,14 @@ final class RegisterActionLowering {
     }
 
     /** {@code pair} is the register's cell struct when it holds a pair of words, else null. */
+    /** The register-file row of a RegisterParam the action reads ({@code param.read()}), or -1 when the name is no param. */
+    @FunctionalInterface
+    interface ParamRows {
+        int row(String param, SourcePosition at);
+    }
+
     static Lowered lower(Types types, RegisterArray array, Declaration.StructLike pair, Declaration.Instantiation decl, String name,
-                         ToIntFunction<Expression> phvWidth) {
+                         ToIntFunction<Expression> phvWidth, ParamRows params) {
         Declaration.Function apply = null;
         for (Declaration d : decl.initializer()) {
             if (d instanceof Declaration.Function f && f.name().equals("apply")) {
@@ -90,6 +98,7 @@ final class RegisterActionLowering {
             throw new Refusal(decl.position(), Types.named(decl.type()) + " " + decl.name() + " needs apply(inout value[, out rv])");
         }
         RegisterActionLowering l = new RegisterActionLowering(types, array, name, Types.named(decl.type()), apply, pair, phvWidth);
+        l.params = params;
         l.block(apply.body().statements(), ALL, new HashSet<>());
         if (l.output != null) {
             l.b.output(new Predicate(l.outputWhen), l.output);
@@ -292,6 +301,13 @@ final class RegisterActionLowering {
         if (types.isConstant(e)) {
             return Operand.constant(types.constant(e));
         }
+        if (e instanceof Expression.Call call && call.callee() instanceof Expression.Member m && m.member().equals("read")
+                && m.target() instanceof Expression.Name n && call.arguments().isEmpty()) {
+            int row = params.row(n.name(), call.position());
+            if (row >= 0) {
+                return Operand.param(row);
+            }
+        }
         // a PHV field cast to the cell's word width, no narrower than the field: the ALU's input as it is
         if (e instanceof Expression.Cast c && types.width(c.type()) == wordBits && phvWidth.applyAsInt(c.operand()) > 0
                 && phvWidth.applyAsInt(c.operand()) <= wordBits) {
@@ -310,6 +326,6 @@ final class RegisterActionLowering {
             inputs.add(e);
             return inputs.size() == 1 ? Operand.IN_LO : Operand.IN_HI;
         }
-        throw new Refusal(e.position(), "a stateful ALU operand is the register value, a constant or a PHV field");
+        throw new Refusal(e.position(), "a stateful ALU operand is the register value, a constant, a RegisterParam or a PHV field");
     }
 }

@@ -313,14 +313,61 @@ class P4LoweringRefusalsTest {
     @Test
     void everyRefusalIsReported() {
         String text = base().replace("    Register<bit<32>, bit<16>>(65536) flow_count;",
-                        "    RegisterParam<bit<16>>(16w0) rp;\n    Register<bit<32>, bit<16>>(65536) flow_count;")
+                        "    RegisterParam<bit<12>>(12w0) rp;\n    Register<bit<32>, bit<16>>(65536) flow_count;")
                 .replace("            value = value + 1;\n", "            value = value * 3;\n")
                 .replace("        ig_tm_md.ucast_egress_port = 1;\n", "        ig_tm_md.ucast_egress_port = 1;\n        ig_tm_md.copy_to_cpu = 1;\n");
         List<String> lines = P4Programs.text(FILE, text, PreprocessorOptions.defaults()).errors().stream().map(Diagnostic::line).toList();
-        assertEquals(List.of(FILE + ":" + at(text, "RegisterParam<") + ": extern RegisterParam (rp) is not supported by the lowering yet",
+        assertEquals(List.of(FILE + ":" + at(text, "RegisterParam<") + ": RegisterParam rp: unsupported type bit<12> (bit<8>, int<8>,"
+                        + " bit<16>, int<16>, bit<32> and int<32> are supported)",
                 FILE + ":" + at(text, "* 3") + ": operator * is not an operation of the stateful ALU the lowering supports",
                 FILE + ":" + at(text, "ig_tm_md.copy_to_cpu") + ": intrinsic metadata ig_tm_md.copy_to_cpu is not supported by the lowering yet"),
                 lines);
+    }
+
+    private static final String REGISTER = "    Register<bit<32>, bit<16>>(65536) flow_count;";
+    private static final String INCREMENT = "            value = value + 1;\n";
+
+    /**
+     * bf-p4c extract_maupipe.cpp AttachTables::InitializeRegisterParams::end_apply: a register-file row
+     * holds bit<8>, int<8>, bit<16>, int<16>, bit<32> or int<32>; the legal twin (bit<32>) is lowered in
+     * P4RegisterParamTest (programs), and int<8> here.
+     */
+    @Test
+    void registerParamOfAnUnsupportedType() {
+        assertRefused(REGISTER, "    RegisterParam<bit<12>>(12w1) rp;\n" + REGISTER, "RegisterParam<",
+                "RegisterParam rp: unsupported type bit<12> (bit<8>, int<8>, bit<16>, int<16>, bit<32> and int<32> are supported)");
+        String legal = base().replace(REGISTER, "    RegisterParam<int<8>>(8s3) rp;\n" + REGISTER)
+                .replace(INCREMENT, "            value = value + rp.read();\n");
+        P4Programs.Result r = P4Programs.text(FILE, legal, PreprocessorOptions.defaults());
+        assertEquals(List.of(), r.errors());
+        dev.rmtemu.model.register.RegisterArray a = r.program().register("flow_count");
+        assertEquals(List.of(new dev.rmtemu.model.register.RegisterArray.Param("rp", 8, true, 3)), a.params());
+        assertEquals(-1L, a.params().get(0).row(0xFF), "an int<8> row is sign-extended");
+    }
+
+    /** bf-p4c InitializeRegisterParams::preorder: "RegisterParam cannot be used outside RegisterAction". */
+    @Test
+    void registerParamReadOutsideARegisterAction() {
+        String decl = base().replace(REGISTER, "    RegisterParam<bit<32>>(32w5) rp;\n" + REGISTER);
+        assertRefused(decl, "    apply {\n        ig_md.flow_count = increment", "    apply {\n        ig_md.flow_count = rp.read();\n"
+                + "        ig_md.flow_count = increment", "rp.read()",
+                "RegisterParam rp cannot be used outside a RegisterAction");
+    }
+
+    /**
+     * bf-p4c InitializeRegisterParams::preorder: a param is bound to one stateful ALU, "RegisterParam
+     * cannot be used with multiple Registers"; the refusal points at the read in the later action
+     * (by name: increment after bump). Its legal twin, two actions of one register, is in P4RegisterParamTest.
+     */
+    @Test
+    void registerParamReadByTwoRegisters() {
+        String src = base().replace(REGISTER, "    RegisterParam<bit<32>>(32w5) rp;\n" + REGISTER
+                        + "\n    Register<bit<32>, bit<16>>(1024) other;\n"
+                        + "    RegisterAction<bit<32>, bit<16>, bit<32>>(other) bump = {\n"
+                        + "        void apply(inout bit<32> value) {\n            value = value + rp.read();\n        }\n    };")
+                .replace(INCREMENT, "            value = rp.read() + value;\n");
+        assertRefused(src, "rp.read() + value", "rp.read() + value", "rp.read() + value",
+                "RegisterParam rp cannot be used with multiple Registers (other and flow_count)");
     }
 
     /** Its legal twin, a struct of two words, is P4PairRegisterTest's pair_t. */
@@ -416,7 +463,7 @@ class P4LoweringRefusalsTest {
         assertRefusedBody("""
                             value = (bit<32>) hdr.ethernet.dst_addr;
                 """, "(bit<32>) hdr.ethernet.dst_addr",
-                "a stateful ALU operand is the register value, a constant or a PHV field");
+                "a stateful ALU operand is the register value, a constant, a RegisterParam or a PHV field");
     }
 
     /** A stateful ALU has one output word (bf-p4c mau/salu_inst.cpp, CreateSaluInstruction's output). */
