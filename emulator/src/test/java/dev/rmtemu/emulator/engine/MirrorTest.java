@@ -156,20 +156,7 @@ class MirrorTest {
         SwitchEngine e = new SwitchEngine(new SwitchConfig(TOFINO1, program(), 8, PortConfig.strictPriority(40), true));
         e.mirrorSession(5, 3, 64);
         e.mirrorSession(6, 4, 0);
-        List<Departure> out = new ArrayList<>();
-        e.tap(new PacketTap() {
-            @Override
-            public void departed(long packet, int ingressPort, long arrivalCycle, int port, int queue, long cycle, PacketRecord r) {
-                byte[] f = new byte[r.capturedLength()];
-                r.buffer().getBytes(r.offset() + PacketRecord.FRAME_OFFSET, f);
-                out.add(new Departure(port, f, r.wireLength()));
-            }
-
-            @Override
-            public void dropped(long packet, int ingressPort, long arrivalCycle, int port, int queue, int cause, long cycle,
-                                PacketRecord r) {
-            }
-        });
+        List<Departure> out = departures(e);
         byte[] a = TestFrames.frame().ethernet(0x88B5).payload("x".repeat(86)).build(); // 100 bytes
         byte[] dropped = TestFrames.frame().ethernet(0x88B6).payload("dropped").build();
         byte[] noMirror = TestFrames.frame().ethernet(0x88B7).payload("no mirror").build();

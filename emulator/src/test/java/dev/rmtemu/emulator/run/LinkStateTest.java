@@ -3,9 +3,6 @@ package dev.rmtemu.emulator.run;
 import dev.rmtemu.emulator.engine.PacketTap;
 import dev.rmtemu.emulator.engine.SwitchConfig;
 import dev.rmtemu.emulator.engine.SwitchEngine;
-import dev.rmtemu.model.compiler.ProgramCompiler;
-import dev.rmtemu.model.p4.lower.P4Programs;
-import dev.rmtemu.model.p4.preprocess.PreprocessorOptions;
 import dev.rmtemu.model.program.StageProgram;
 import dev.rmtemu.model.target.TargetProfile;
 import dev.rmtemu.model.target.TargetProfiles;
@@ -13,8 +10,6 @@ import dev.rmtemu.traces.PacketRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,21 +28,11 @@ class LinkStateTest {
     private static final TargetProfile TOFINO1 = TargetProfiles.builtIn("tofino1");
 
     private static StageProgram program() throws Exception {
-        try (InputStream in = LinkStateTest.class.getResourceAsStream("/dev/rmtemu/emulator/engine/p4/pktgen.p4")) {
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return ProgramCompiler.compile(P4Programs.text("pktgen.p4", text, PreprocessorOptions.defaults()).require(),
-                    TOFINO1).requireAccepted().program();
-        }
+        return PktgenTest.program();
     }
 
     private static PacketRecord frame() {
-        byte[] f = new byte[64];
-        f[12] = (byte) 0x88;
-        f[13] = (byte) 0xB6;
-        PacketRecord r = PacketRecord.allocate();
-        r.wireLength(f.length);
-        r.putFrame(f, 0, f.length);
-        return r;
+        return PktgenTest.traceFrame();
     }
 
     /** Records departures and drops as "packet@cycle" lines. */

@@ -33,7 +33,8 @@ class PktgenTest {
     /** Ethernet to 02:00:00:00:00:05 from 02:00:00:00:00:09, type 0x88b6, and the 5 id bytes. */
     private static final String TEMPLATE = "02000000000502000000000988b60000000000";
 
-    private static StageProgram program() throws Exception {
+    /** pktgen.p4 compiled for tofino1 (LinkStateTest runs it too). */
+    static StageProgram program() throws Exception {
         try (InputStream in = PktgenTest.class.getResourceAsStream("/dev/rmtemu/emulator/engine/p4/pktgen.p4")) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             return ProgramCompiler.compile(P4Programs.text("pktgen.p4", text, PreprocessorOptions.defaults()).require(),
@@ -41,7 +42,8 @@ class PktgenTest {
         }
     }
 
-    private static PacketRecord traceFrame() {
+    /** A 64-byte frame of EtherType 0x88b6, which pktgen.p4 forwards. */
+    static PacketRecord traceFrame() {
         byte[] f = new byte[64];
         f[12] = (byte) 0x88;
         f[13] = (byte) 0xB6;
