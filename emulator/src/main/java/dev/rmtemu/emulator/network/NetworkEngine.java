@@ -210,6 +210,11 @@ public final class NetworkEngine {
      * of the sending switch's egress-to-wire latency plus the link's.
      */
     private long lookahead;
+    /**
+     * How far a window reaches in cycles: the lookahead, at most {@link #MAX_WINDOW_CYCLES}. A
+     * shorter window than the lookahead is always safe (it only adds barriers).
+     */
+    private long windowReach;
     /** Part of each switch ordinal. */
     private int[] ownerOf;
     /** Each switch ordinal's index in its part's {@link WindowPart#switches} and timeline. */
@@ -217,6 +222,11 @@ public final class NetworkEngine {
     private WindowPart[] windowParts;
     private NetworkWorkers workers;
     private final NetworkWorkers.Part windowPart = this::runWindow;
+    /**
+     * The earliest cycle an injection waiting in a part's queue can reach its switch (its cycle
+     * plus its link's latency), or Long.MAX_VALUE when none waits.
+     */
+    private long pendingEarliest = Long.MAX_VALUE;
     /** Set by the coordinating thread around a window (published to the workers by the barrier). */
     private boolean windowOpen;
     private long windowEnd;
@@ -538,7 +548,8 @@ public final class NetworkEngine {
         lastInjection = cycle;
         // between two injections only this class schedules switch events (control planes and
         // scripts act before the first or inside a switch's own run): no rescan of every switch
-        if (runsInWindows()) {
+        boolean inWindows = runsInWindows();
+        if (inWindows) {
             // an injection's packet reaches a switch at least one cycle later: the network may lag
             // behind the injections, and runs only whole windows that end by this one
             runParallel(cycle, true);
@@ -548,10 +559,45 @@ public final class NetworkEngine {
         now = Math.max(now, cycle);
         scratch.copyFrom(traceRecord);
         int src = hostMap.assign(scratch);
-        FrameSynthesizer.rebuildFrame(scratch); // the host map rewrote the addresses the frame's bytes carry
         scratch.timestampNs(clock.cyclesToNs(cycle));
         injected[src]++;
-        transmit(hostChannel[src], cycle, scratch, 0, null);
+        int ch = hostChannel[src];
+        if (inWindows) {
+            // the part that owns the link's far end builds the frame and sends it, at the start of
+            // its next window: no window has reached this cycle yet (they end by it), and the packet
+            // cannot arrive before cycle + the link's latency, which the next window starts by
+            int to = chToSwitch[ch];
+            windowParts[to >= 0 ? ownerOf[to] : 0].injections.add(cycle, ch, scratch);
+            pendingEarliest = Math.min(pendingEarliest, cycle + chLatency[ch]);
+            return;
+        }
+        FrameSynthesizer.rebuildFrame(scratch); // the host map rewrote the addresses the frame's bytes carry
+        transmit(ch, cycle, scratch, 0, null);
+    }
+
+    /**
+     * Sends the trace packets waiting in {@code part}'s injection queue on their hosts' links, in
+     * injection order (each link's packets in the order the serial loop sends them), from inside
+     * window part {@code w}, or on the caller ({@code w} null) when no window runs.
+     */
+    private void sendInjections(WindowPart part, WindowPart w) {
+        InjectionQueue q = part.injections;
+        for (int i = 0, n = q.size(); i < n; i++) {
+            PacketRecord rec = q.record(i);
+            FrameSynthesizer.rebuildFrame(rec); // the host map rewrote the addresses the frame's bytes carry
+            transmit(q.channel(i), q.cycle(i), rec, 0, w);
+        }
+        q.clear();
+    }
+
+    /** Every part's waiting injections sent from the caller (no window runs). */
+    private void sendAllInjections() {
+        if (windowParts != null && pendingEarliest != Long.MAX_VALUE) {
+            for (WindowPart part : windowParts) {
+                sendInjections(part, null);
+            }
+        }
+        pendingEarliest = Long.MAX_VALUE;
     }
 
     /** Every switch's event loop throws {@link dev.rmtemu.emulator.engine.RunStopped} once {@code stop} says so. */
@@ -580,6 +626,9 @@ public final class NetworkEngine {
 
     /** Nothing left anywhere but users' within-run control operations: no packet in a switch or on a link. */
     private boolean onlyWithinRunOpsPending() {
+        if (pendingEarliest != Long.MAX_VALUE) {
+            return false;
+        }
         for (SwitchEngine s : switches) {
             if (!s.onlyWithinRunOpsPending()) {
                 return false;
@@ -811,6 +860,15 @@ public final class NetworkEngine {
 
     // ------------------------------------------------------------------ threads
 
+    /**
+     * The longest window, in cycles (about 13 µs at tofino1's 1.22 GHz, some 100 packets of a 40 Gb/s
+     * trace). Without a switch-to-switch link (one switch, or switches linked only through hosts)
+     * nothing bounds the lookahead, and uncapped the network would lag behind its injections until
+     * the drain: every packet of the trace would wait in its first switch's event queue, whose
+     * every step then costs the log of the whole trace.
+     */
+    static final long MAX_WINDOW_CYCLES = 1L << 14;
+
     /** Threads the switches run on (decided at the first injection or run; 1 before). */
     public int threadsUsed() {
         return Math.max(1, threadsUsed);
@@ -846,6 +904,7 @@ public final class NetworkEngine {
 
     /** A listener came after the decision: decide again at the next run (between windows, nothing is pending). */
     private void redecideThreads() {
+        sendAllInjections(); // into the switches, before the parts that hold them go
         closeWorkers();
         threadsUsed = 0;
     }
@@ -869,6 +928,7 @@ public final class NetworkEngine {
             }
         }
         lookahead = reach;
+        windowReach = Math.min(reach, MAX_WINDOW_CYCLES);
         ownerOf = new int[switches.length];
         localIndex = new int[switches.length];
         windowParts = new WindowPart[wanted];
@@ -939,23 +999,25 @@ public final class NetworkEngine {
             }
             partsStale = false;
         }
-        long t = Long.MAX_VALUE;
+        long t = pendingEarliest;
         for (WindowPart w : windowParts) {
             t = Math.min(t, w.timeline.next(w.timeline.first()));
         }
-        if (wholeWindows ? t > limit - lookahead : t >= limit) {
-            return;
-        }
-        if (workers == null) {
+        long reach = windowReach;
+        if (workers == null && (wholeWindows ? t <= limit - reach : t < limit)) {
             workers = new NetworkWorkers(threadsUsed, windowParts.length);
         }
-        while (wholeWindows ? t <= limit - lookahead : t < limit) {
-            windowEnd = t > limit - lookahead ? limit : t + lookahead;
+        while (wholeWindows ? t <= limit - reach : t < limit) {
+            windowEnd = t > limit - reach ? limit : t + reach;
             windowParity ^= 1;
             windowOpen = true;
             workers.runAll(windowPart);
             windowOpen = false;
+            pendingEarliest = Long.MAX_VALUE; // every part sent its injections at the window's start
             t = afterWindow();
+        }
+        if (!wholeWindows) {
+            sendAllInjections(); // with whole windows they wait for the next window's parts
         }
         for (WindowPart from : windowParts) {
             for (ArrivalOutbox[] parity : from.outboxes) {
@@ -984,6 +1046,7 @@ public final class NetworkEngine {
                 scheduleAll(box);
             }
         }
+        sendInjections(me, me);
         long end = windowEnd;
         long reached = me.now;
         SwitchTimeline timeline = me.timeline;
@@ -1021,7 +1084,7 @@ public final class NetworkEngine {
     private void arriveInWindow(int ch, long at, PacketRecord rec, int hops, WindowPart w) {
         int s = chToSwitch[ch];
         if (s >= 0) {
-            if (at < windowEnd) {
+            if (at < windowEnd && chFromSwitch[ch] >= 0) { // a host's packet is sent before the window's switches run
                 throw new IllegalStateException("arrival at cycle " + at + " inside the window ending at " + windowEnd);
             }
             int owner = ownerOf[s];
@@ -1322,6 +1385,9 @@ public final class NetworkEngine {
             unlinked += unlinkedDrops[s];
             hopLimit += hopLimitDrops[s];
             inFlight += switches[s].inFlight() + switches[s].pendingArrivals();
+        }
+        for (int w = 0; windowParts != null && w < windowParts.length; w++) {
+            inFlight += windowParts[w].injections.size(); // injected, not yet sent on their hosts' links
         }
         return new NetworkTotals(inj, del, mis, swDropped, lost, dup, created, unlinked, hopLimit, inFlight);
     }

@@ -22,6 +22,8 @@ final class WindowPart {
      */
     final ArrivalOutbox[][] outboxes;
     final ImpairmentDecision decision = new ImpairmentDecision();
+    /** Trace packets whose source host's link ends at one of its switches, waiting for its next window. */
+    final InjectionQueue injections;
     /** Its switches (by index in {@link #switches}) by next event: a window touches only those with work. */
     final SwitchTimeline timeline;
     /** Earliest pending event of its switches, or arrival it sent to another part, after its part of the window. */
@@ -41,6 +43,7 @@ final class WindowPart {
         this.index = index;
         this.switches = switches;
         this.timeline = new SwitchTimeline(switches.length);
+        this.injections = new InjectionQueue(frameCapacity);
         this.outboxes = new ArrivalOutbox[2][workers];
         for (int parity = 0; parity < 2; parity++) {
             for (int w = 0; w < workers; w++) {
