@@ -113,6 +113,66 @@ class NetworkThreadsTest {
         return f;
     }
 
+    /**
+     * One switch has no switch-to-switch link, so nothing bounds its lookahead: windows still end
+     * every {@link NetworkEngine#MAX_WINDOW_CYCLES} cycles, so the switch runs along with the
+     * injections instead of holding the whole trace as pending arrivals until the drain.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aSwitchWithoutSwitchLinksRunsAlongWithTheInjections(int threads) {
+        NetworkEngine net = NetworkEngine.build(TopologySpec.parse("builtin:single"), NetworkOptions.of(1).withThreads(threads));
+        int packets = 5_000;
+        for (int i = 0; i < packets; i++) {
+            net.inject(150L * i, NetworkEngineTest.packet(i, 64 + (i * 37) % 1400));
+        }
+        assertTrue(net.windowed());
+        assertEquals(NetworkEngine.MAX_PATH_CYCLES, net.lookaheadCycles());
+        // the last window ends at least MAX_WINDOW_CYCLES before the last injection, and the one
+        // after it would end by then: what waits spans at most two windows' worth of injections
+        long waiting = net.totals().inFlight();
+        assertTrue(waiting <= 2 * NetworkEngine.MAX_WINDOW_CYCLES / 150 + 1, "waiting " + waiting);
+        assertTrue(net.switchEngine(0).counters().packetsIn() >= packets - waiting, "switch lags behind");
+        net.drain();
+        net.checkConservation();
+        assertEquals(packets, net.totals().delivered());
+    }
+
+    /**
+     * Injections wait in their part's queue until its next window: they are in flight in the
+     * network's totals (conservation holds in between), and a listener added between injections,
+     * which sends the network back to one thread, first sends them on their links, so the run
+     * delivers the same packets at the same cycles as one with the listener from the start.
+     */
+    @Test
+    void injectionsWaitingForAWindowAreInFlightAndAListenerAddedLaterSeesThemDelivered() {
+        NetworkEngine late = NetworkEngine.build(FAT_TREE, NetworkOptions.of(1).withThreads(2));
+        for (int i = 0; i < 500; i++) {
+            late.inject(150L * i, NetworkEngineTest.packet(i, 64 + (i * 37) % 1400));
+        }
+        assertEquals(2, late.threadsUsed());
+        assertTrue(late.totals().inFlight() > 0);
+        assertEquals(500, late.totals().injected());
+        late.checkConservation(false);
+        long deliveredBefore = late.totals().delivered();
+        List<NetworkEngineTest.Delivery> seen = NetworkEngineTest.record(late);
+        NetworkEngine early = NetworkEngine.build(FAT_TREE, NetworkOptions.of(1).withThreads(1));
+        List<NetworkEngineTest.Delivery> all = NetworkEngineTest.record(early);
+        for (int i = 0; i < 1_000; i++) {
+            if (i >= 500) {
+                late.inject(150L * i, NetworkEngineTest.packet(i, 64 + (i * 37) % 1400));
+            }
+            early.inject(150L * i, NetworkEngineTest.packet(i, 64 + (i * 37) % 1400));
+        }
+        late.drain();
+        early.drain();
+        late.checkConservation();
+        assertEquals(1, late.threadsUsed());
+        assertEquals(all.subList((int) deliveredBefore, all.size()), seen);
+        assertEquals(early.totals(), late.totals());
+        assertEquals(early.latency().summary(), late.latency().summary());
+    }
+
     @Test
     void moreThreadsThanSwitchesUseOnePerSwitch() {
         NetworkEngine net = run(TopologySpec.parse("builtin:line"), NetworkOptions.of(1).withThreads(8), 10);
