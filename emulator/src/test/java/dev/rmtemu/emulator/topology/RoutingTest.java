@@ -68,6 +68,32 @@ class RoutingTest {
         assertEquals(Routing.NO_ROUTE, r2.lookup(0x0B000000));
     }
 
+    /**
+     * Host addresses (/32) are looked up in a hash table before the range search: many of them,
+     * colliding in it, inside and beside a shorter prefix, and every address next to one, give
+     * what the longest prefix match gives.
+     */
+    @Test
+    void hostAddressesLookedUpByTableAgreeWithBruteForce() {
+        String[] prefixes = new String[41];
+        Random rnd = new Random(11);
+        for (int i = 0; i < 40; i++) {
+            prefixes[i] = Ipv4Prefix.format(i < 20 ? 0x0A000100 + i * 7 : rnd.nextInt());
+        }
+        prefixes[40] = "10.0.1.0/24";
+        Topology t = star(prefixes);
+        Routing r = Routing.of(t);
+        for (int i = 0; i < 40; i++) {
+            int a = t.hosts().get(i).address().address();
+            assertEquals(i, r.lookup(a), prefixes[i]);
+            for (int near = -2; near <= 2; near++) {
+                assertEquals(bruteForce(t, a + near), r.lookup(a + near), Ipv4Prefix.format(a + near));
+            }
+        }
+        assertEquals(40, r.lookup(0x0A000101));
+        assertEquals(Routing.NO_ROUTE, r.lookup(0x0A000200));
+    }
+
     @Test
     void ecmpSelectionIsUniformAndDeterministic() {
         long salt = EcmpSelector.salt("agg0_1");
