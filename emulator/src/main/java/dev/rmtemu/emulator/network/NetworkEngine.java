@@ -227,6 +227,11 @@ public final class NetworkEngine {
      * plus its link's latency), or Long.MAX_VALUE when none waits.
      */
     private long pendingEarliest = Long.MAX_VALUE;
+    /**
+     * At most the earliest arrival waiting in an outbox for the next window (the least next cycle
+     * over the parts after the last window), or Long.MAX_VALUE when the outboxes are empty.
+     */
+    private long outboxEarliest = Long.MAX_VALUE;
     /** Set by the coordinating thread around a window (published to the workers by the barrier). */
     private boolean windowOpen;
     private long windowEnd;
@@ -590,14 +595,33 @@ public final class NetworkEngine {
         q.clear();
     }
 
-    /** Every part's waiting injections sent from the caller (no window runs). */
-    private void sendAllInjections() {
-        if (windowParts != null && pendingEarliest != Long.MAX_VALUE) {
+    /**
+     * What waits for the next window, handed over from the caller (no window runs): every part's
+     * injections sent on their links, then the arrivals in the outboxes scheduled into their
+     * switches, so the switches hold everything pending, as after a run on one thread.
+     */
+    private void flushPending() {
+        if (windowParts == null) {
+            return;
+        }
+        if (pendingEarliest != Long.MAX_VALUE) {
             for (WindowPart part : windowParts) {
                 sendInjections(part, null);
             }
+            pendingEarliest = Long.MAX_VALUE;
         }
-        pendingEarliest = Long.MAX_VALUE;
+        if (outboxEarliest != Long.MAX_VALUE) {
+            for (WindowPart from : windowParts) {
+                for (ArrivalOutbox[] parity : from.outboxes) {
+                    for (ArrivalOutbox box : parity) {
+                        if (box != null) {
+                            scheduleAll(box);
+                        }
+                    }
+                }
+            }
+            outboxEarliest = Long.MAX_VALUE;
+        }
     }
 
     /** Every switch's event loop throws {@link dev.rmtemu.emulator.engine.RunStopped} once {@code stop} says so. */
@@ -626,7 +650,7 @@ public final class NetworkEngine {
 
     /** Nothing left anywhere but users' within-run control operations: no packet in a switch or on a link. */
     private boolean onlyWithinRunOpsPending() {
-        if (pendingEarliest != Long.MAX_VALUE) {
+        if (pendingEarliest != Long.MAX_VALUE || outboxEarliest != Long.MAX_VALUE) {
             return false;
         }
         for (SwitchEngine s : switches) {
@@ -904,7 +928,7 @@ public final class NetworkEngine {
 
     /** A listener came after the decision: decide again at the next run (between windows, nothing is pending). */
     private void redecideThreads() {
-        sendAllInjections(); // into the switches, before the parts that hold them go
+        flushPending(); // into the switches, before the parts that hold them go
         closeWorkers();
         threadsUsed = 0;
     }
@@ -999,7 +1023,7 @@ public final class NetworkEngine {
             }
             partsStale = false;
         }
-        long t = pendingEarliest;
+        long t = Math.min(pendingEarliest, outboxEarliest);
         for (WindowPart w : windowParts) {
             t = Math.min(t, w.timeline.next(w.timeline.first()));
         }
@@ -1015,18 +1039,13 @@ public final class NetworkEngine {
             windowOpen = false;
             pendingEarliest = Long.MAX_VALUE; // every part sent its injections at the window's start
             t = afterWindow();
+            // what the window sent across parts: the receiving parts schedule it at the next
+            // window's start (in parallel, not here on the caller), which t, the least of every
+            // part's next event and outbox arrival, starts by
+            outboxEarliest = t;
         }
         if (!wholeWindows) {
-            sendAllInjections(); // with whole windows they wait for the next window's parts
-        }
-        for (WindowPart from : windowParts) {
-            for (ArrivalOutbox[] parity : from.outboxes) {
-                for (ArrivalOutbox box : parity) {
-                    if (box != null) {
-                        scheduleAll(box);
-                    }
-                }
-            }
+            flushPending(); // with whole windows they wait for the next window's parts
         }
     }
 
@@ -1388,6 +1407,11 @@ public final class NetworkEngine {
         }
         for (int w = 0; windowParts != null && w < windowParts.length; w++) {
             inFlight += windowParts[w].injections.size(); // injected, not yet sent on their hosts' links
+            for (ArrivalOutbox[] parity : windowParts[w].outboxes) {
+                for (ArrivalOutbox box : parity) {
+                    inFlight += box == null ? 0 : box.size(); // left a switch, not yet scheduled at the next
+                }
+            }
         }
         return new NetworkTotals(inj, del, mis, swDropped, lost, dup, created, unlinked, hopLimit, inFlight);
     }
