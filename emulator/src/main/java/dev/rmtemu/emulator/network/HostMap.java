@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.network;
 
+import dev.rmtemu.emulator.topology.AddressTable;
 import dev.rmtemu.emulator.topology.Ipv4Prefix;
 import dev.rmtemu.emulator.topology.Node;
 import dev.rmtemu.emulator.topology.Topology;
@@ -8,6 +9,7 @@ import dev.rmtemu.traces.FlowKey;
 import dev.rmtemu.traces.PacketRecord;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -47,6 +49,13 @@ public final class HostMap {
     private final int sinkCoverAddress;
     private final int sourceCoverMask;
     private final int sourceCoverAddress;
+    /**
+     * When every source's (sink's) prefix is a distinct /32, its address → its position in
+     * {@link #sourceNodes} ({@link #sinkNodes}): the one host whose prefix holds an address, found
+     * without a scan of every host (else null).
+     */
+    private final AddressTable sourceAddresses;
+    private final AddressTable sinkAddresses;
 
     public HostMap(Topology t) {
         List<Node> hosts = t.hosts();
@@ -92,6 +101,29 @@ public final class HostMap {
         sinkCoverAddress = prefixAddress[sinkNodes[0]] & sinkCoverMask;
         sourceCoverMask = coverMask(sourceNodes);
         sourceCoverAddress = prefixAddress[sourceNodes[0]] & sourceCoverMask;
+        sourceAddresses = hostAddresses(sourceNodes);
+        sinkAddresses = hostAddresses(sinkNodes);
+    }
+
+    /** {@code nodes}' addresses → positions, or null unless every prefix is a /32 and no two are the same. */
+    private AddressTable hostAddresses(int[] nodes) {
+        int[] addresses = new int[nodes.length];
+        int[] positions = new int[nodes.length];
+        for (int i = 0; i < nodes.length; i++) {
+            if (prefixMask[nodes[i]] != -1) {
+                return null;
+            }
+            addresses[i] = prefixAddress[nodes[i]];
+            positions[i] = i;
+        }
+        int[] sorted = addresses.clone();
+        Arrays.sort(sorted);
+        for (int i = 1; i < sorted.length; i++) {
+            if (sorted[i] == sorted[i - 1]) {
+                return null;
+            }
+        }
+        return new AddressTable(addresses, positions);
     }
 
     /** Mask of the longest prefix that holds the prefixes of all {@code nodes}. */
@@ -132,8 +164,8 @@ public final class HostMap {
      */
     public int assign(PacketRecord r) {
         boolean v4 = r.ipVersion() == 4;
-        int keptDst = v4 && inSinkCover(r.dstIpv4()) ? containing(sinkNodes, r.dstIpv4(), -1) : -1;
-        int keptSi = v4 && inSourceCover(r.srcIpv4()) ? containingIndex(sourceNodes, r.srcIpv4(), keptDst) : -1;
+        int keptDst = v4 && inSinkCover(r.dstIpv4()) ? containing(sinkNodes, sinkAddresses, r.dstIpv4(), -1) : -1;
+        int keptSi = v4 && inSourceCover(r.srcIpv4()) ? containingIndex(sourceNodes, sourceAddresses, r.srcIpv4(), keptDst) : -1;
         int si = keptSi >= 0 ? keptSi : index(addressKey(r, true), sourceNodes.length);
         if (keptSi < 0 && sourceNodes[si] == keptDst) {
             if (sourceNodes.length > 1) {
@@ -144,8 +176,8 @@ public final class HostMap {
         }
         int src = sourceNodes[si];
         int dst = keptDst >= 0 ? keptDst : sinksFor[si][index(addressKey(r, false), sinksFor[si].length)];
-        boolean keepSrc = keptSi >= 0 || v4 && inSinkCover(r.srcIpv4()) && containingIndex(sinkNodes, r.srcIpv4(), -1) >= 0
-                || v4 && inSourceCover(r.srcIpv4()) && containingIndex(sourceNodes, r.srcIpv4(), -1) >= 0;
+        boolean keepSrc = keptSi >= 0 || v4 && inSinkCover(r.srcIpv4()) && containingIndex(sinkNodes, sinkAddresses, r.srcIpv4(), -1) >= 0
+                || v4 && inSourceCover(r.srcIpv4()) && containingIndex(sourceNodes, sourceAddresses, r.srcIpv4(), -1) >= 0;
         int srcAddr = keepSrc ? r.srcIpv4() : prefixAddress[src] | (lowBits(r, true) & ~prefixMask[src]);
         int dstAddr = keptDst >= 0 ? r.dstIpv4() : prefixAddress[dst] | (lowBits(r, false) & ~prefixMask[dst]);
         r.ipVersion(4);
@@ -163,12 +195,21 @@ public final class HostMap {
     }
 
     /** The node among {@code nodes} whose prefix holds {@code addr}, the longest prefix first; -1 if none. */
-    private int containing(int[] nodes, int addr, int except) {
-        int i = containingIndex(nodes, addr, except);
+    private int containing(int[] nodes, AddressTable exact, int addr, int except) {
+        int i = containingIndex(nodes, exact, addr, except);
         return i < 0 ? -1 : nodes[i];
     }
 
-    private int containingIndex(int[] nodes, int addr, int except) {
+    /**
+     * Position in {@code nodes} of the node other than {@code except} whose prefix holds {@code addr}
+     * (the longest such prefix, the first on a tie), or -1. With {@code exact} (every prefix a distinct
+     * /32) the node with that address is the only candidate.
+     */
+    private int containingIndex(int[] nodes, AddressTable exact, int addr, int except) {
+        if (exact != null) {
+            int i = exact.get(addr);
+            return i >= 0 && nodes[i] != except ? i : -1;
+        }
         int best = -1;
         for (int i = 0; i < nodes.length; i++) {
             int n = nodes[i];

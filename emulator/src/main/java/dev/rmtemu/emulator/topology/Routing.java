@@ -43,15 +43,12 @@ public final class Routing {
     private final int[] rangeStart;
     private final int[] rangeDest;
     /**
-     * The hosts' /32 addresses with {@link #lookup}'s answer for each, in an open-addressing table
-     * (capacity a power of two, at least twice the entries; a destination below 0 marks an empty
-     * slot). A packet's destination is a host's address in the built-in topologies, so a lookup
-     * at every hop is one probe, not a binary search over every host's range; a miss falls back
-     * to that search, and a hit gives what it would (the table is filled from it).
+     * The hosts' /32 addresses with {@link #lookup}'s answer for each (filled from the range
+     * search): a packet's destination is a host's address in the built-in topologies, so a lookup
+     * at every hop is about one probe, not a binary search over every host's range; a miss falls
+     * back to that search.
      */
-    private final int[] exactAddress;
-    private final int[] exactDest;
-    private final int exactShift;
+    private final AddressTable exact;
 
     private Routing(Topology t) {
         this.topology = t;
@@ -179,30 +176,19 @@ public final class Routing {
             rangeStart[i] = (int) built[0][i] ^ Integer.MIN_VALUE;
             rangeDest[i] = (int) built[1][i];
         }
-        int exact = 0;
-        for (Node h : hosts) {
-            exact += h.address().length() == Integer.SIZE ? 1 : 0;
-        }
-        int capacity = Math.max(2, Integer.highestOneBit(Math.max(1, exact)) << 2);
-        exactShift = Integer.SIZE - Integer.numberOfTrailingZeros(capacity);
-        exactAddress = new int[capacity];
-        exactDest = new int[capacity];
-        Arrays.fill(exactDest, -1);
+        int[] hostAddresses = new int[destCount];
+        int exactCount = 0;
         for (Node h : hosts) {
             if (h.address().length() == Integer.SIZE) {
-                int address = h.address().address();
-                int slot = exactSlot(address);
-                while (exactDest[slot] >= 0 && exactAddress[slot] != address) {
-                    slot = (slot + 1) & (capacity - 1);
-                }
-                exactAddress[slot] = address;
-                exactDest[slot] = rangeLookup(address);
+                hostAddresses[exactCount++] = h.address().address();
             }
         }
-    }
-
-    private int exactSlot(int address) {
-        return (address * 0x9E3779B1) >>> exactShift;
+        int[] addresses = Arrays.copyOf(hostAddresses, exactCount);
+        int[] dests = new int[exactCount];
+        for (int i = 0; i < exactCount; i++) {
+            dests[i] = rangeLookup(addresses[i]);
+        }
+        exact = new AddressTable(addresses, dests);
     }
 
     /** Splits the address space at every prefix boundary; each range gets its longest matching prefix. */
@@ -270,13 +256,8 @@ public final class Routing {
 
     /** Longest-prefix match of an IPv4 destination address: the destination index, or {@link #NO_ROUTE}. Allocation-free. */
     public int lookup(int dstIpv4) {
-        int mask = exactDest.length - 1;
-        for (int slot = exactSlot(dstIpv4); exactDest[slot] >= 0; slot = (slot + 1) & mask) {
-            if (exactAddress[slot] == dstIpv4) {
-                return exactDest[slot];
-            }
-        }
-        return rangeLookup(dstIpv4);
+        int d = exact.get(dstIpv4);
+        return d != AddressTable.ABSENT ? d : rangeLookup(dstIpv4);
     }
 
     /** {@link #lookup} by binary search over the ranges. */

@@ -70,4 +70,22 @@ class HostMapTest {
         assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), p.srcIpv4());
         assertEquals(Ipv4Prefix.parse("10.0.0.2/32").address(), p.dstIpv4());
     }
+
+    /** With /32 hosts (found by a table, not a scan) a host's own address stays, as the source it sends from or the destination. */
+    @Test
+    void hostAddressesAreKeptWithSlashThirtyTwoHosts() {
+        HostMap m = new HostMap(line("10.0.0.1/32", HostRole.BOTH, "10.0.0.2/32", HostRole.BOTH));
+        PacketRecord p = packet("10.0.0.2", "10.0.0.1");
+        assertEquals(2, m.assign(p), "from h2, whose address is the source");
+        assertEquals(Ipv4Prefix.parse("10.0.0.2/32").address(), p.srcIpv4());
+        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), p.dstIpv4());
+        PacketRecord same = packet("10.0.0.1", "10.0.0.1");
+        assertEquals(2, m.assign(same), "h1 receives it, so the other host sends it");
+        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), same.srcIpv4(), "an address of the topology stays");
+        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), same.dstIpv4());
+        PacketRecord near = packet("10.0.0.3", "10.0.0.2");
+        assertEquals(1, m.assign(near));
+        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), near.srcIpv4(), "next to a host's address: rewritten");
+        assertEquals(Ipv4Prefix.parse("10.0.0.2/32").address(), near.dstIpv4());
+    }
 }
