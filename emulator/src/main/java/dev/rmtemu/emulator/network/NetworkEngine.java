@@ -96,10 +96,15 @@ import java.util.function.BooleanSupplier;
  * as {@link NetworkOptions#threads()}, contiguous blocks of switch ordinals (topologies list
  * neighbours together, so most links stay inside a part); a part keeps its switches ordered by
  * next event, so a window touches only those with work, and runs on whichever thread claims
- * it first. Arrivals for a switch of another part wait in an outbox until the barrier, and
- * host deliveries are counted by the coordinating thread after it. An injection runs only the
- * whole windows that end by its cycle (the network lags behind the injections rather than cut
- * a window short). Even on one thread a window is cheaper than the event-by-event loop above
+ * it first. Arrivals for a switch of another part wait in an outbox, which the receiving part
+ * empties at the start of its next window, and host deliveries are counted by the coordinating
+ * thread after the barrier. An injection runs only the whole windows that end by its cycle (the
+ * network lags behind the injections rather than cut a window short); the caller then puts the
+ * packet on its hosts and leaves it in the queue of the part that owns its source host's link,
+ * whose thread builds its frame and sends it at the start of its next window (the packet cannot
+ * arrive before that window starts). A window reaches at most {@link #MAX_WINDOW_CYCLES}, so a
+ * network without switch-to-switch links (no bound on the lookahead) still runs along with its
+ * injections. Even on one thread a window is cheaper than the event-by-event loop above
  * (one run per switch and window, not one per switch and cycle). The output is the
  * same bytes as that loop's: a switch's arrivals are ordered by (cycle, port, then the order
  * its link sent them), which no interleaving of switches or parts changes, and everything else
