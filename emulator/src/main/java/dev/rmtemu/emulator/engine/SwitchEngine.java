@@ -1386,7 +1386,7 @@ public final class SwitchEngine {
             return;
         }
         cutThroughPackets++;
-        int cells = tm.cellsFor(bytes + bridgedBytes);
+        int cells = dq.cells(); // what the admission counted
         timeline.record(c, tm.bufferOccupancyCells() + cells);
         portTimeline(out).record(c, tm.portDepthCells(out) + cells);
         now = d; // the dequeue's event time (a drop in egress is counted then)

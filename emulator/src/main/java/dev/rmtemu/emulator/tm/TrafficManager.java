@@ -350,7 +350,8 @@ public final class TrafficManager {
             throw new IllegalStateException("cut-through at cycle " + cycle + " on port " + port
                     + " dequeued at " + dequeueCycle + ": the port holds packets or is free at another cycle");
         }
-        int cause = refusal(cycle, port, gq, cellsFor(bytes + extraBufferBytes));
+        int cells = cellsFor(bytes + extraBufferBytes);
+        int cause = refusal(cycle, port, gq, cells);
         if (cause >= 0) {
             dropped[gq * CAUSES + cause]++;
             return cause + 1;
@@ -365,6 +366,7 @@ public final class TrafficManager {
         out.port = port;
         out.qid = gq - queueBase[port];
         out.bytes = bytes;
+        out.cells = cells;
         out.enqQdepth = queueCells[gq]; // the empty queue it would have joined (and left again)
         out.enqTstamp = cycle;
         out.deqQdepth = queueCells[gq];
@@ -443,6 +445,7 @@ public final class TrafficManager {
         out.port = port;
         out.qid = q;
         out.bytes = bytes;
+        out.cells = cells;
         out.enqQdepth = f.headEnqDepth();
         out.enqTstamp = f.headEnqTstamp();
         f.pop();

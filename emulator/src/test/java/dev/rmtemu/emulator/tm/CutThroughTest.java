@@ -39,7 +39,8 @@ class CutThroughTest {
             assertEquals(0, queued.enqueue(cycle, 1, qid, handle, bytes, 3));
             assertEquals(qid, queued.dequeue(cycle, 1, a));
             assertEquals(0, cut.cutThrough(cycle, 1, qid, handle, bytes, 3, b));
-            assertEquals(a.toString(), b.toString());
+            assertEquals(a.toString(), b.toString()); // cells included: what the admission counted
+            assertEquals((bytes + 3 + 79) / 80, b.cells(), "80 B cells for the frame and 3 bridged bytes");
             assertEquals(queued.portFreeCycleFloor(1), cut.portFreeCycleFloor(1));
             assertEquals(queued.portFreeCycleRemainder(1), cut.portFreeCycleRemainder(1));
             assertEquals(queued.enqueuedPackets(1, qid), cut.enqueuedPackets(1, qid));
@@ -135,6 +136,7 @@ class CutThroughTest {
         assertEquals(0, tm.totalEnqueued());
         assertTrue(tm.canCutThrough(0, 0), "nothing was sent");
         assertEquals(0, tm.cutThrough(0, 0, 2, 2, 800, 0, info)); // 10 cells fit
+        assertEquals(10, info.cells());
         assertEquals(1, tm.totalDequeued());
     }
 }
