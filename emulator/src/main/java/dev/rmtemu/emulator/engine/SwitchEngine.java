@@ -1380,7 +1380,8 @@ public final class SwitchEngine {
      */
     private void cutThrough(long c, long d, int out, int qid, int slot) {
         int bytes = pool.wireLength(slot);
-        int code = tm.cutThrough(c, d, out, qid, slot, bytes, bridgedBytes, dq);
+        // d is cutThroughCycle(out, c) of admit, nothing in the traffic manager changed since, bridgedBytes >= 0
+        int code = tm.cutThroughAt(c, d, out, qid, slot, bytes, bridgedBytes, dq);
         if (code != DropCause.ADMITTED) {
             drop(slot, out >= frontPorts ? causeRecirc : causeTm[code], out < frontPorts ? out : PacketTap.NO_PORT, qid);
             return;
