@@ -88,6 +88,42 @@ class PhvLoadCodeTest {
         assertEquals(-1, phv[4], "a slot the plan does not name is left alone");
     }
 
+    @Test
+    void aPlanTooLongToCompileIsWalkedAsData() {
+        // 400 fields of about 25 bytecode bytes each exceed HotSpot's 8,000-byte compile limit
+        ParseGraph g = DefaultParseGraph.build();
+        FieldRef src = g.field("ipv4.src_addr");
+        int ipv4 = g.header("ipv4").index();
+        int n = 400;
+        int[] slots = new int[n];
+        int[] first = new int[n + 1];
+        int[] headers = new int[n];
+        int[] words = new int[n];
+        int[] shifts = new int[n];
+        long[] masks = new long[n];
+        for (int i = 0; i < n; i++) {
+            slots[i] = i;
+            first[i] = i;
+            headers[i] = ipv4;
+            words[i] = src.word();
+            shifts[i] = i % 32;
+            masks[i] = 0xFF;
+        }
+        first[n] = n;
+        PhvLoadCode.Plan plan = new PhvLoadCode.Plan(slots, first, headers, words, shifts, masks, new int[0], new int[0]);
+        PhvLoadCode code = PhvLoadCode.of(plan);
+        assertEquals(PhvLoadCode.class, code.getClass().getEnclosingClass(), "the plan walked as data");
+        ParseResult r = new ParseResult(g);
+        r.setValid(ipv4, true);
+        r.setWord(src, 0, 0xC0A80A01L);
+        long[] phv = new long[n];
+        code.load(r, phv);
+        assertEquals(0x01, phv[0]);
+        assertEquals(0x0A, phv[8]);
+        assertEquals(0xC0, phv[24]);
+        assertEquals(0x60, phv[25], "0xC0A80A01 >>> 25 & 0xFF");
+    }
+
     private static PhvLoadCode.Plan randomPlan(ParseGraph g, Random rnd) {
         List<FieldRef> refs = new ArrayList<>();
         for (HeaderInstance h : g.headers()) {
