@@ -74,6 +74,8 @@ public final class FrameParser {
     private static final int IPV4_CHECKSUM = 10;
     private static final int IPV6_HOP_LIMIT = 7;
 
+    /** The copy of an accepted parse's fields into the PHV ({@link #loadPlan()} as straight-line code). */
+    private final PhvLoadCode phvLoad;
     /** Per declared validity bit: PHV slot and header. */
     private final int[] validSlots;
     private final int[] validHeaders;
@@ -155,6 +157,7 @@ public final class FrameParser {
             validSlots[i] = f.slot();
             validHeaders[i] = g.header(h).index();
         }
+        phvLoad = PhvLoadCode.of(loadPlan());
         ipv4 = headerIndex(g, "ipv4", StandardHeaders.IPV4);
         ipv6 = headerIndex(g, "ipv6", StandardHeaders.IPV6);
         if (program.parser().parserChecksums().isEmpty()) {
@@ -166,6 +169,11 @@ public final class FrameParser {
                 parser.need(r);
             }
         }
+    }
+
+    /** What {@link #parse} loads into the PHV from an accepted parse, for {@link PhvLoadCode}. */
+    PhvLoadCode.Plan loadPlan() {
+        return new PhvLoadCode.Plan(slots, first, headers, resultWord, shifts, altMasks, validSlots, validHeaders);
     }
 
     /** A field of the program by name (a parser checksum's target, a deparser checksum's metadata word). */
@@ -249,19 +257,7 @@ public final class FrameParser {
             return false;
         }
         ParseResult r = lean;
-        for (int i = 0; i < slots.length; i++) {
-            long v = 0;
-            for (int a = first[i], end = first[i + 1]; a < end; a++) {
-                if (r.isValid(headers[a])) {
-                    v = (r.wordAt(resultWord[a]) >>> shifts[a]) & altMasks[a];
-                    break;
-                }
-            }
-            phv[slots[i]] = v;
-        }
-        for (int i = 0; i < validSlots.length; i++) {
-            phv[validSlots[i]] = r.isValid(validHeaders[i]) ? 1 : 0;
-        }
+        phvLoad.load(r, phv);
         if (parserChecksums != null) {
             parserChecksums.run(parser, buf, off, caplen, wireLen, r, phv);
         }

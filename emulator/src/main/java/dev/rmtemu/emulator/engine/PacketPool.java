@@ -150,6 +150,15 @@ public final class PacketPool {
         return slot * stride + PacketRecord.FRAME_OFFSET;
     }
 
+    /**
+     * The slot's frame length on the wire ({@link PacketRecord#wireLength()}), read straight
+     * from the pool's array: the per-packet path reads it several times, and a read through
+     * {@link #record}'s flyweight re-points the flyweight first.
+     */
+    public int wireLength(int slot) {
+        return records.getInt(slot * stride + PacketRecord.WIRE_LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
+    }
+
     /** Frame bytes slot {@code slot} carries. */
     public int capturedLength(int slot) {
         return records.getInt(slot * stride + PacketRecord.CAPTURED_LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);

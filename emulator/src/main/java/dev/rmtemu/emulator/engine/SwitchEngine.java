@@ -800,7 +800,7 @@ public final class SwitchEngine {
         runUntil(cycle, EventQueue.Phase.PORT_ARRIVAL);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
-        FrameSynthesizer.attachFrame(pool.record(slot));
+        attachFrame(slot);
         pool.packetNumber(slot, nextPacketNumber++);
         pool.arrivalCycle(slot, cycle);
         pool.ingressPort(slot, port);
@@ -810,6 +810,13 @@ public final class SwitchEngine {
         parser.freshBeforeFrameParse(phv); // the parse writes every header slot
         if (parseFrame(slot, phv)) {
             ingress(slot, cycle, port);
+        }
+    }
+
+    /** A record that carries no frame bytes gets the frame its fields describe (see {@link FrameSynthesizer#attachFrame}). */
+    private void attachFrame(int slot) {
+        if (pool.capturedLength(slot) == 0) { // attachFrame's own first test, without re-pointing the pool's flyweight
+            FrameSynthesizer.attachFrame(pool.record(slot));
         }
     }
 
@@ -827,7 +834,7 @@ public final class SwitchEngine {
         checkPort(port);
         int slot = pool.acquire();
         pool.storeRecord(slot, record);
-        FrameSynthesizer.attachFrame(pool.record(slot));
+        attachFrame(slot);
         pool.ingressPort(slot, port);
         pool.hops(slot, hops);
         pendingArrivals++;
@@ -895,7 +902,7 @@ public final class SwitchEngine {
         g.template().accept(genRecord);
         int slot = pool.acquire();
         pool.storeRecord(slot, genRecord);
-        FrameSynthesizer.attachFrame(pool.record(slot));
+        attachFrame(slot);
         pool.packetNumber(slot, nextPacketNumber++);
         pool.arrivalCycle(slot, c);
         int port = PortNumbers.recirculationPort(g.pipe());
@@ -925,7 +932,7 @@ public final class SwitchEngine {
      */
     private boolean parseFrame(int slot, Phv phv) {
         if (frames.parse(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot),
-                pool.record(slot).wireLength(), phv.values())) {
+                pool.wireLength(slot), phv.values())) {
             parsedSlot = slot;
             if (keepLayouts) {
                 frames.keepLayout(slot);
@@ -999,7 +1006,7 @@ public final class SwitchEngine {
             phv.load(fResubmitFlag, 0);
         }
         // counters count the frame's bytes, meters fill their buckets by the time the parser took the packet
-        phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(p));
+        phv.stamp(pool.wireLength(slot), clock.cyclesToNs(p));
         if (fIngressGlobalTstamp != null) {
             phv.load(fIngressGlobalTstamp, phv.nowNs()); // the ingress parser's time, as the meters'
         }
@@ -1008,7 +1015,7 @@ public final class SwitchEngine {
             phv.load(fEgressPortOut, ports.toProgram(forwarding.egressPort(port, pool.record(slot))));
         }
         if (routerTtl && frames.ttl(pool.frameArray(), pool.frameOffset(slot), pool.capturedLength(slot),
-                pool.record(slot).wireLength()) == 1) {
+                pool.wireLength(slot)) == 1) {
             drop(slot, causeTtl); // a router does not forward a packet whose TTL would reach 0
             return;
         }
@@ -1218,7 +1225,7 @@ public final class SwitchEngine {
             r.capturedLength(caplen);
             r.wireLength(r.wireLength() + aside);
         }
-        int after = pool.record(slot).wireLength();
+        int after = pool.wireLength(slot);
         if (after != wireAtDequeue) {
             tm.reserialise(out, after, dq);
         }
@@ -1347,7 +1354,7 @@ public final class SwitchEngine {
             }
         }
         // a program's bridged header rides through the buffer (not the wire): it costs cells
-        int code = tm.enqueue(c, out, qid, slot, pool.record(slot).wireLength(), bridgedBytes);
+        int code = tm.enqueue(c, out, qid, slot, pool.wireLength(slot), bridgedBytes);
         if (code != DropCause.ADMITTED) {
             drop(slot, out >= frontPorts ? causeRecirc : causeTm[code], out < frontPorts ? out : PacketTap.NO_PORT, qid);
             return;
@@ -1372,14 +1379,15 @@ public final class SwitchEngine {
      * timelines see it queued at c), without passing through its queue or the dequeue calendar.
      */
     private void cutThrough(long c, long d, int out, int qid, int slot) {
-        int bytes = pool.record(slot).wireLength();
-        int code = tm.cutThrough(c, d, out, qid, slot, bytes, bridgedBytes, dq);
+        int bytes = pool.wireLength(slot);
+        // d is cutThroughCycle(out, c) of admit, nothing in the traffic manager changed since, bridgedBytes >= 0
+        int code = tm.cutThroughAt(c, d, out, qid, slot, bytes, bridgedBytes, dq);
         if (code != DropCause.ADMITTED) {
             drop(slot, out >= frontPorts ? causeRecirc : causeTm[code], out < frontPorts ? out : PacketTap.NO_PORT, qid);
             return;
         }
         cutThroughPackets++;
-        int cells = tm.cellsFor(bytes + bridgedBytes);
+        int cells = dq.cells(); // what the admission counted
         timeline.record(c, tm.bufferOccupancyCells() + cells);
         portTimeline(out).record(c, tm.portDepthCells(out) + cells);
         now = d; // the dequeue's event time (a drop in egress is counted then)
@@ -1444,10 +1452,10 @@ public final class SwitchEngine {
         int aside = 0;
         if (runsEgress) {
             if (copy) {
-                wireAtDequeue = pool.record(slot).wireLength();
+                wireAtDequeue = pool.wireLength(slot);
                 aside = copyEntersEgress(slot, phv);
             }
-            phv.stamp(pool.record(slot).wireLength(), clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
+            phv.stamp(pool.wireLength(slot), clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
             executor.run(phv, pipe, Gress.EGRESS, pool.packetNumber(slot));
             if (egressMirrors != null) {
                 // egress to egress: the copy reaches the traffic manager once the egress deparser is done
@@ -1464,10 +1472,10 @@ public final class SwitchEngine {
         } else if (framesWritable && runsEgress && phv.headerWritten()) {
             // the egress deparser writes the frame that leaves; the port serialises that frame
             // (a header egress added or removed lengthens or shortens it on the wire)
-            int before = pool.record(slot).wireLength();
+            int before = pool.wireLength(slot);
             keepLayouts = true;
             deparseFrame(slot, phv);
-            int after = pool.record(slot).wireLength();
+            int after = pool.wireLength(slot);
             if (after != before) {
                 tm.reserialise(out, after, dq);
             }
@@ -1480,7 +1488,7 @@ public final class SwitchEngine {
             return;
         }
         counters.packetOut();
-        departedBits.add(departure, (pool.record(slot).wireLength() + ArrivalTiming.WIRE_OVERHEAD_BYTES) * 8L);
+        departedBits.add(departure, (pool.wireLength(slot) + ArrivalTiming.WIRE_OVERHEAD_BYTES) * 8L);
         metrics.recordLatencyCycles(pool.arrivalCycle(slot), departure);
         if (routerTtl) {
             PacketRecord r = pool.record(slot);
@@ -1521,7 +1529,7 @@ public final class SwitchEngine {
             phv.load(fGlobalTstamp, clock.cyclesToNs(dq.serialisationStartCycle() + parserCycles));
         }
         if (fPktLength != null) {
-            phv.load(fPktLength, pool.record(slot).wireLength());
+            phv.load(fPktLength, pool.wireLength(slot));
         }
         if (fEgressDrop != null) {
             phv.load(fEgressDrop, 0);

@@ -11,6 +11,7 @@ public final class DequeueInfo {
     int port;
     int qid;
     int bytes;
+    int cells;
     int enqQdepth;
     long enqTstamp;
     int deqQdepth;
@@ -36,6 +37,11 @@ public final class DequeueInfo {
     /** Frame length in bytes as given at enqueue (without the inter-packet overhead). */
     public int bytes() {
         return bytes;
+    }
+
+    /** Buffer cells the packet held (its bytes and any bridged bytes, rounded up to whole cells). */
+    public int cells() {
+        return cells;
     }
 
     /** Depth of the queue in cells found by the packet on arrival (excluding its own cells). */
@@ -74,7 +80,7 @@ public final class DequeueInfo {
     @Override
     public String toString() {
         return "DequeueInfo[handle=" + packetHandle + ", port=" + port + ", qid=" + qid + ", bytes=" + bytes
-                + ", enqQdepth=" + enqQdepth + ", enqTstamp=" + enqTstamp + ", deqQdepth=" + deqQdepth
+                + ", cells=" + cells + ", enqQdepth=" + enqQdepth + ", enqTstamp=" + enqTstamp + ", deqQdepth=" + deqQdepth
                 + ", deqTimedelta=" + deqTimedelta + ", start=" + serialisationStartCycle
                 + ", end=" + serialisationEndCycle + "]";
     }

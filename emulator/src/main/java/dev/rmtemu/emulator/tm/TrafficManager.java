@@ -301,6 +301,11 @@ public final class TrafficManager {
      */
     public long cutThroughCycle(int port, long cycle) {
         checkPort(port);
+        return cutThroughCycleOf(port, cycle);
+    }
+
+    /** {@link #cutThroughCycle} of a port known to exist. */
+    private long cutThroughCycleOf(int port, long cycle) {
         if (portPackets[port] != 0 || drr[port] || cycle < lastDequeueCycle[port]) {
             return -1;
         }
@@ -346,11 +351,33 @@ public final class TrafficManager {
         if (extraBufferBytes < 0) {
             throw new IllegalArgumentException("extra buffer bytes " + extraBufferBytes + " < 0");
         }
-        if (dequeueCycle < 0 || dequeueCycle != cutThroughCycle(port, cycle)) {
+        if (dequeueCycle < 0 || dequeueCycle != cutThroughCycleOf(port, cycle)) {
             throw new IllegalStateException("cut-through at cycle " + cycle + " on port " + port
                     + " dequeued at " + dequeueCycle + ": the port holds packets or is free at another cycle");
         }
-        int cause = refusal(cycle, port, gq, cellsFor(bytes + extraBufferBytes));
+        return admitAndSend(cycle, dequeueCycle, port, gq, packetHandle, bytes, extraBufferBytes, out);
+    }
+
+    /**
+     * The engine's cut-through: as {@link #cutThrough(long, long, int, int, int, int, int, DequeueInfo)}
+     * for a caller that has just had {@code dequeueCycle} from {@link #cutThroughCycle}{@code (port, cycle)},
+     * changed nothing in this traffic manager since, and gives no negative extra bytes: the same
+     * admission, counts, serialisation and {@code out}, without working out the dequeue cycle a
+     * second time to check it (the per-packet path of a switch whose packets find their port
+     * empty). Port, queue and length are checked as there.
+     */
+    public int cutThroughAt(long cycle, long dequeueCycle, int port, int qid, int packetHandle, int bytes,
+                            int extraBufferBytes, DequeueInfo out) {
+        int gq = queueIndex(port, qid);
+        checkBytes(bytes);
+        return admitAndSend(cycle, dequeueCycle, port, gq, packetHandle, bytes, extraBufferBytes, out);
+    }
+
+    /** The cut-through's admission at {@code cycle} and start at {@code dequeueCycle}, its arguments checked. */
+    private int admitAndSend(long cycle, long dequeueCycle, int port, int gq, int packetHandle, int bytes,
+                             int extraBufferBytes, DequeueInfo out) {
+        int cells = cellsFor(bytes + extraBufferBytes);
+        int cause = refusal(cycle, port, gq, cells);
         if (cause >= 0) {
             dropped[gq * CAUSES + cause]++;
             return cause + 1;
@@ -365,6 +392,7 @@ public final class TrafficManager {
         out.port = port;
         out.qid = gq - queueBase[port];
         out.bytes = bytes;
+        out.cells = cells;
         out.enqQdepth = queueCells[gq]; // the empty queue it would have joined (and left again)
         out.enqTstamp = cycle;
         out.deqQdepth = queueCells[gq];
@@ -443,6 +471,7 @@ public final class TrafficManager {
         out.port = port;
         out.qid = q;
         out.bytes = bytes;
+        out.cells = cells;
         out.enqQdepth = f.headEnqDepth();
         out.enqTstamp = f.headEnqTstamp();
         f.pop();

@@ -39,7 +39,8 @@ class CutThroughTest {
             assertEquals(0, queued.enqueue(cycle, 1, qid, handle, bytes, 3));
             assertEquals(qid, queued.dequeue(cycle, 1, a));
             assertEquals(0, cut.cutThrough(cycle, 1, qid, handle, bytes, 3, b));
-            assertEquals(a.toString(), b.toString());
+            assertEquals(a.toString(), b.toString()); // cells included: what the admission counted
+            assertEquals((bytes + 3 + 79) / 80, b.cells(), "80 B cells for the frame and 3 bridged bytes");
             assertEquals(queued.portFreeCycleFloor(1), cut.portFreeCycleFloor(1));
             assertEquals(queued.portFreeCycleRemainder(1), cut.portFreeCycleRemainder(1));
             assertEquals(queued.enqueuedPackets(1, qid), cut.enqueuedPackets(1, qid));
@@ -90,6 +91,43 @@ class CutThroughTest {
     }
 
     @Test
+    void theEnginesCutThroughAtIsTheCheckedCutThrough() {
+        // cutThroughAt (the engine's: d just had from cutThroughCycle) against cutThrough, with refusals
+        TrafficManager checked = tm(40, 12);
+        TrafficManager at = tm(40, 12);
+        DequeueInfo a = new DequeueInfo();
+        DequeueInfo b = new DequeueInfo();
+        SplitMix64 random = new SplitMix64(36);
+        long cycle = 0;
+        int refused = 0;
+        for (int handle = 1; handle <= 2000; handle++) {
+            int bytes = 64 + random.nextInt(1437);
+            int qid = random.nextInt(8);
+            cycle = Math.max(cycle, checked.portFreeCycle(1) - 200 + random.nextInt(400));
+            long d = at.cutThroughCycle(1, cycle);
+            assertEquals(checked.cutThroughCycle(1, cycle), d);
+            int code = checked.cutThrough(cycle, d, 1, qid, handle, bytes, 3, a);
+            assertEquals(code, at.cutThroughAt(cycle, d, 1, qid, handle, bytes, 3, b));
+            if (code == 0) {
+                assertEquals(a.toString(), b.toString());
+                cycle = d;
+            } else {
+                refused++;
+            }
+            assertEquals(checked.portFreeCycleFloor(1), at.portFreeCycleFloor(1));
+            assertEquals(checked.portFreeCycleRemainder(1), at.portFreeCycleRemainder(1));
+            assertEquals(checked.droppedPackets(1, qid, DropCause.QUEUE_LIMIT), at.droppedPackets(1, qid, DropCause.QUEUE_LIMIT));
+            assertEquals(checked.dequeuedBytes(1, qid), at.dequeuedBytes(1, qid));
+        }
+        assertEquals(checked.totalDequeued(), at.totalDequeued());
+        assertTrue(refused > 100, "frames over 12 cells (955 B) are refused: " + refused);
+        long late = cycle + 10_000;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> at.cutThroughAt(late, at.cutThroughCycle(1, late), 1, 8, 1, 64, 0, b));
+        assertEquals("queue 8 does not exist on port 1 (it has 8)", e.getMessage());
+    }
+
+    @Test
     void aLaterDequeueNeedsAnEmptyStrictPriorityPort() {
         TrafficManager tm = tm(40, PortConfig.DEFAULT_QUEUE_LIMIT_CELLS);
         DequeueInfo info = new DequeueInfo();
@@ -135,6 +173,7 @@ class CutThroughTest {
         assertEquals(0, tm.totalEnqueued());
         assertTrue(tm.canCutThrough(0, 0), "nothing was sent");
         assertEquals(0, tm.cutThrough(0, 0, 2, 2, 800, 0, info)); // 10 cells fit
+        assertEquals(10, info.cells());
         assertEquals(1, tm.totalDequeued());
     }
 }
