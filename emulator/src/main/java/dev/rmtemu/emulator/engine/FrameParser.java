@@ -44,6 +44,14 @@ public final class FrameParser {
     /** Per wire field: the first bit and the width, in its header, of the bits its word holds (a wide field's high or low part); made with the deparser. */
     private int[] partBit;
     private int[] partBits;
+    /**
+     * Per wire field: its part's length in bytes when the part starts and ends on a byte boundary
+     * and the field's mask covers all of it (so a merge replaces whole bytes: they are stored,
+     * never read first), else 0.
+     */
+    private int[] partWholeBytes;
+    /** Whether the last deparse wrote the frame in its own buffer ({@link #deparseInPlace}). */
+    private boolean inPlace;
     private final StageProgram program;
     private final int windowBytes;
     /**
@@ -347,6 +355,41 @@ public final class FrameParser {
      * slot, so that layout is used instead of a parse.
      */
     public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot) {
+        return deparse(buf, off, caplen, wireLen, phv, parsedLast, keptSlot, -1);
+    }
+
+    /**
+     * As {@link #deparse(byte[], int, int, int, long[], boolean, int)}, but the frame that leaves
+     * is written over the frame itself, at {@code buf[off ..]}, of which {@code capacity} bytes
+     * are the frame's (a pool slot's snap length): where {@link Deparser#emitInPlace} applies (the
+     * headers that stay lie back to back in emit order, none is removed, the result fits) the
+     * headers made valid are inserted there and the fields and checksums written there, with no
+     * copy to the scratch buffer and back; otherwise the scratch buffer's frame is copied over it,
+     * its first {@code capacity} bytes. Either way {@code buf} then holds from {@code off} the first
+     * {@code min(n, capacity)} bytes of what {@link #deparse} writes, {@code n} being the length
+     * returned (the frame's whole captured length; -1: the frame no longer parses and was left as it came).
+     */
+    public int deparseInPlace(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot,
+                              int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity " + capacity + " < 0");
+        }
+        int n = deparse(buf, off, caplen, wireLen, phv, parsedLast, keptSlot, capacity);
+        if (n >= 0 && !inPlace) {
+            System.arraycopy(scratch, 0, buf, off, Math.min(n, capacity));
+        }
+        return n;
+    }
+
+    /** Whether the last {@link #deparseInPlace} wrote the frame in place (not through the scratch buffer). */
+    public boolean deparsedInPlace() {
+        return inPlace;
+    }
+
+    /** The copying deparse; {@code capacity} >= 0: into {@code buf} itself where it can ({@link #inPlace} says so). */
+    private int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot,
+                        int capacity) {
+        inPlace = false;
         prepareDeparse();
         if (!deparser.copies()) {
             return deparseByFullParse(buf, off, caplen, wireLen, phv);
@@ -372,7 +415,14 @@ public final class FrameParser {
         for (int i = 0; i < validSlots.length; i++) {
             valid[validHeaders[i]] = phv[validSlots[i]] != 0;
         }
-        int n = deparser.emitCopying(r, valid, buf, off, caplen, scratch, 0, emittedAt);
+        int n = capacity < 0 ? -1 : deparser.emitInPlace(r, valid, buf, off, caplen, capacity, emittedAt);
+        byte[] out = buf;
+        if (n >= 0) {
+            inPlace = true;
+        } else {
+            n = deparser.emitCopying(r, valid, buf, off, caplen, scratch, 0, emittedAt);
+            out = scratch;
+        }
         for (int i = 0; i < slots.length; i++) {
             for (int a = first[i], end = first[i + 1]; a < end; a++) {
                 int h = headers[a];
@@ -381,15 +431,20 @@ public final class FrameParser {
                     long v = phv[slots[i]];
                     // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
                     if (at >= 0 && (!skips || (v & altMasks[a]) != heldValue(r, h, a))) {
-                        Deparser.mergeBits(scratch, (long) at * Byte.SIZE + partBit[a], partBits[a],
-                                altMasks[a] << shifts[a], v << shifts[a]);
+                        int bytes = partWholeBytes[a];
+                        if (bytes > 0) {
+                            Deparser.putBytes(out, at + (partBit[a] >>> 3), bytes, v);
+                        } else {
+                            Deparser.mergeBits(out, (long) at * Byte.SIZE + partBit[a], partBits[a],
+                                    altMasks[a] << shifts[a], v << shifts[a]);
+                        }
                     }
                     break;
                 }
             }
         }
         giveMetadata(phv);
-        deparser.updateChecksums(r, valid, scratch, emittedAt);
+        deparser.updateChecksums(r, valid, out, emittedAt);
         return n;
     }
 
@@ -463,12 +518,17 @@ public final class FrameParser {
             emittedAt = new int[g.headers().size()];
             partBit = new int[refs.length];
             partBits = new int[refs.length];
+            partWholeBytes = new int[refs.length];
             for (int a = 0; a < refs.length; a++) {
                 FieldRef r = refs[a];
                 int top = r.bits() - Long.SIZE * (r.words() - 1);
                 boolean low = r.words() > 1 && wordIndex[a] == 1;
                 partBit[a] = Deparser.fieldBit(g, r) + (low ? top : 0);
                 partBits[a] = low ? Long.SIZE : top;
+                long whole = partBits[a] == Long.SIZE ? -1L : (1L << partBits[a]) - 1;
+                if (partBit[a] % Byte.SIZE == 0 && partBits[a] % Byte.SIZE == 0 && shifts[a] == 0 && altMasks[a] == whole) {
+                    partWholeBytes[a] = partBits[a] / Byte.SIZE;
+                }
             }
             mergesIndependent = true;
             for (int i = 0; i < slots.length; i++) {

@@ -278,8 +278,9 @@ public final class Deparser {
                 }
             } else {
                 System.arraycopy(in, runFrom, out, runTo, pos - runTo);
-                Arrays.fill(out, pos, pos + fixed, (byte) 0); // setValid: every field zero, no tail
-                pos += fixed;
+                for (int end = pos + fixed; pos < end; pos++) {
+                    out[pos] = 0; // setValid: every field zero, no tail (a few bytes: a loop, not Arrays.fill's call)
+                }
                 runTo = pos;
             }
         }
@@ -295,6 +296,69 @@ public final class Deparser {
         }
         System.arraycopy(in, runFrom, out, runTo, pos - runTo);
         return pos - outOff;
+    }
+
+    /**
+     * {@link #emitCopying} done in the frame's own buffer, where it can be: the frame's extracted
+     * headers, taken in emit order, lie back to back from its first byte up to the payload (so the
+     * copying deparse would copy them as one run), no header the parse extracted is made invalid,
+     * and the frame with the headers made valid fits {@code capacity} bytes from {@code off}. The
+     * bytes after each header made valid then move up by the bytes inserted before them (from the
+     * last insertion point down, so nothing is overwritten before it moved), and the inserted
+     * headers are zeroed: {@code buf} then holds from {@code off} exactly what {@link #emitCopying}
+     * writes into its output, and {@code at[h]} is where header {@code h} starts in {@code buf}
+     * (-1: not emitted). A frame whose headers keep their validity is not moved at all. Returns the
+     * length, or -1 (nothing written) where the conditions do not hold.
+     */
+    public int emitInPlace(ParseResult r, boolean[] valid, byte[] buf, int off, int caplen, int capacity, int[] at) {
+        if (r.graph() != g || !copies) {
+            throw new IllegalArgumentException("a parse result of graph " + r.graph().name() + ", not " + g.name()
+                    + ", or a deparser that cannot copy");
+        }
+        int payloadAt = r.payloadOffset();
+        if (payloadAt > caplen) {
+            return -1;
+        }
+        int pos = 0;
+        int inserted = 0;
+        for (int h : emit) {
+            if (r.valid[h]) {
+                if (!valid[h] || r.offset[h] != pos) {
+                    return -1;
+                }
+                pos += g.hdrFixedBytes[h] + r.varbitLength[h];
+            } else if (valid[h]) {
+                inserted += g.hdrFixedBytes[h];
+            }
+        }
+        if (pos != payloadAt || caplen + inserted > capacity) {
+            return -1;
+        }
+        // last header first: [start, end) of the frame still has to move up by shift
+        int shift = inserted;
+        int start = payloadAt;
+        int end = caplen;
+        for (int i = emit.length - 1; i >= 0; i--) {
+            int h = emit[i];
+            if (r.valid[h]) {
+                start = r.offset[h];
+                at[h] = off + start + shift;
+            } else if (valid[h]) {
+                if (shift > 0 && end > start) {
+                    System.arraycopy(buf, off + start, buf, off + start + shift, end - start);
+                }
+                shift -= g.hdrFixedBytes[h];
+                int from = off + start + shift;
+                for (int b = from, stop = from + g.hdrFixedBytes[h]; b < stop; b++) {
+                    buf[b] = 0; // setValid: every field zero, no tail
+                }
+                at[h] = from;
+                end = start;
+            } else {
+                at[h] = -1;
+            }
+        }
+        return caplen + inserted;
     }
 
     /**
@@ -370,7 +434,22 @@ public final class Deparser {
     /** Writes the bits of {@code value} under {@code mask} into the {@code bits}-bit field at bit {@code bit} of {@code buf}, keeping its other bits. */
     public static void mergeBits(byte[] buf, long bit, int bits, long mask, long value) {
         long w = Bits.read(buf, bit, bits);
-        Bits.write(buf, bit, bits, (w & ~mask) | (value & mask));
+        // bits that already hold the value need no store: the bytes are the same either way
+        if (((w ^ value) & mask) != 0) {
+            Bits.write(buf, bit, bits, (w & ~mask) | (value & mask));
+        }
+    }
+
+    /**
+     * Stores the low {@code bytes} bytes of {@code value} big-endian at {@code at}: what
+     * {@link #mergeBits} does for a byte-aligned field of whole bytes under a full mask, without
+     * reading the bytes first (a load over bytes just copied would wait for those stores).
+     */
+    public static void putBytes(byte[] buf, int at, int bytes, long value) {
+        for (int i = at + bytes - 1; i >= at; i--) {
+            buf[i] = (byte) value;
+            value >>>= Byte.SIZE;
+        }
     }
 
     private void addField(ParseResult r, FieldRef f) {
