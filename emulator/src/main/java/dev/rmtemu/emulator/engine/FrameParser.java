@@ -50,6 +50,12 @@ public final class FrameParser {
      * never read first), else 0.
      */
     private int[] partWholeBytes;
+    /** The declared validity bits' indices ({@link #validSlots}) in the emit order of their headers; made with the deparser. */
+    private int[] validByEmit;
+    /** The headers an in-place deparse inserts, in emit order (room for every validity bit). */
+    private int[] inserted;
+    /** Whether no two validity bits are of the same header (else the last one decides: the copying deparse does that). */
+    private boolean validitiesDistinct;
     /** Whether the last deparse wrote the frame in its own buffer ({@link #deparseInPlace}). */
     private boolean inPlace;
     private final StageProgram program;
@@ -415,7 +421,7 @@ public final class FrameParser {
         for (int i = 0; i < validSlots.length; i++) {
             valid[validHeaders[i]] = phv[validSlots[i]] != 0;
         }
-        int n = capacity < 0 ? -1 : deparser.emitInPlace(r, valid, buf, off, caplen, capacity, emittedAt);
+        int n = capacity < 0 || !validitiesDistinct ? -1 : emitInPlace(r, phv, buf, off, caplen, capacity);
         byte[] out = buf;
         if (n >= 0) {
             inPlace = true;
@@ -475,6 +481,26 @@ public final class FrameParser {
         return deparser.deparse(full, buf, off, caplen, scratch, 0);
     }
 
+    /**
+     * The in-place emit ({@link Deparser#emitInPlace}) when no extracted header was made invalid:
+     * the headers the stages made valid, in emit order, are the ones it inserts. -1: not in place.
+     */
+    private int emitInPlace(ParseResult r, long[] phv, byte[] buf, int off, int caplen, int capacity) {
+        int[] ins = inserted;
+        int n = 0;
+        for (int i : validByEmit) {
+            int h = validHeaders[i];
+            boolean v = phv[validSlots[i]] != 0;
+            if (v != r.isValid(h)) {
+                if (!v) {
+                    return -1; // a header removed: the copying deparse
+                }
+                ins[n++] = h;
+            }
+        }
+        return deparser.emitInPlace(r, ins, n, buf, off, caplen, capacity, emittedAt);
+    }
+
     /** The deparser checksums' metadata words (a parser's residual) from the PHV, for the deparse that follows. */
     private void giveMetadata(long[] phv) {
         for (int u = 0; u < csumMetadataSlots.length; u++) {
@@ -530,6 +556,18 @@ public final class FrameParser {
                     partWholeBytes[a] = partBits[a] / Byte.SIZE;
                 }
             }
+            Integer[] byEmit = new Integer[validSlots.length];
+            for (int i = 0; i < byEmit.length; i++) {
+                byEmit[i] = i;
+            }
+            Deparser d = deparser;
+            Arrays.sort(byEmit, (x, y) -> Integer.compare(d.emitPosition(validHeaders[x]), d.emitPosition(validHeaders[y])));
+            validByEmit = new int[byEmit.length];
+            for (int i = 0; i < byEmit.length; i++) {
+                validByEmit[i] = byEmit[i];
+            }
+            inserted = new int[validSlots.length];
+            validitiesDistinct = Arrays.stream(validHeaders).distinct().count() == validHeaders.length;
             mergesIndependent = true;
             for (int i = 0; i < slots.length; i++) {
                 for (int j = i + 1; j < slots.length; j++) {

@@ -16,6 +16,8 @@ public final class Deparser {
     private final List<String> emitOrder;
     private final List<ChecksumUpdate> updates;
     private final int[] emit;
+    /** Per header, its index in {@link #emit}, -1 when it is not emitted. */
+    private final int[] emitPosition;
     private final int[] csumHeader;
     private final FieldRef[][] csumFields;
     private final boolean[] csumVarbit;
@@ -40,8 +42,11 @@ public final class Deparser {
         this.emitOrder = List.copyOf(emitOrder);
         this.updates = List.copyOf(updates);
         emit = new int[emitOrder.size()];
+        emitPosition = new int[graph.headers().size()];
+        Arrays.fill(emitPosition, -1);
         for (int i = 0; i < emit.length; i++) {
             emit[i] = graph.header(emitOrder.get(i)).index();
+            emitPosition[emit[i]] = i;
         }
         int n = updates.size();
         csumMetadata = new long[n];
@@ -299,18 +304,23 @@ public final class Deparser {
     }
 
     /**
-     * {@link #emitCopying} done in the frame's own buffer, where it can be: the frame's extracted
-     * headers, taken in emit order, lie back to back from its first byte up to the payload (so the
-     * copying deparse would copy them as one run), no header the parse extracted is made invalid,
-     * and the frame with the headers made valid fits {@code capacity} bytes from {@code off}. The
-     * bytes after each header made valid then move up by the bytes inserted before them (from the
-     * last insertion point down, so nothing is overwritten before it moved), and the inserted
-     * headers are zeroed: {@code buf} then holds from {@code off} exactly what {@link #emitCopying}
-     * writes into its output, and {@code at[h]} is where header {@code h} starts in {@code buf}
-     * (-1: not emitted). A frame whose headers keep their validity is not moved at all. Returns the
-     * length, or -1 (nothing written) where the conditions do not hold.
+     * {@link #emitCopying} done in the frame's own buffer, where it can be: the output's headers
+     * are those the parse extracted ({@code r}, none made invalid) and the headers
+     * {@code inserted[0 .. inserted)} made valid (not extracted; in emit order), the extracted
+     * headers, in the order the parse extracted them, are in emit order and lie back to back from
+     * the frame's first byte up to the payload (so the copying deparse would copy them as one
+     * run), and the frame with the inserted headers fits {@code capacity} bytes from {@code off}.
+     * The bytes after each inserted header then move up by the bytes inserted before them (from
+     * the last insertion point down, so nothing is overwritten before it moved) and the inserted
+     * headers are zeroed: {@code buf} then holds from {@code off} exactly what
+     * {@link #emitCopying} writes into its output for that validity, and {@code at[h]} is where
+     * each emitted header {@code h} starts in {@code buf} (other entries are left as they were).
+     * A frame that gains no header is not moved at all. Only the extracted and the inserted
+     * headers are visited, not the whole emit order. Returns the length, or -1 (nothing written)
+     * where the conditions do not hold.
      */
-    public int emitInPlace(ParseResult r, boolean[] valid, byte[] buf, int off, int caplen, int capacity, int[] at) {
+    public int emitInPlace(ParseResult r, int[] inserted, int nInserted, byte[] buf, int off, int caplen, int capacity,
+                           int[] at) {
         if (r.graph() != g || !copies) {
             throw new IllegalArgumentException("a parse result of graph " + r.graph().name() + ", not " + g.name()
                     + ", or a deparser that cannot copy");
@@ -319,46 +329,65 @@ public final class Deparser {
         if (payloadAt > caplen) {
             return -1;
         }
+        int[] order = r.order;
+        int n = r.extracted;
         int pos = 0;
-        int inserted = 0;
-        for (int h : emit) {
-            if (r.valid[h]) {
-                if (!valid[h] || r.offset[h] != pos) {
-                    return -1;
-                }
-                pos += g.hdrFixedBytes[h] + r.varbitLength[h];
-            } else if (valid[h]) {
-                inserted += g.hdrFixedBytes[h];
+        int lastEmit = -1;
+        for (int k = 0; k < n; k++) {
+            int h = order[k];
+            int e = emitPosition[h];
+            if (e <= lastEmit || !r.valid[h] || r.offset[h] != pos) {
+                return -1; // not emitted, emitted out of the frame's order, or not back to back
             }
+            lastEmit = e;
+            pos += g.hdrFixedBytes[h] + r.varbitLength[h];
         }
-        if (pos != payloadAt || caplen + inserted > capacity) {
+        int grows = 0;
+        for (int j = 0; j < nInserted; j++) {
+            int h = inserted[j];
+            if (emitPosition[h] < 0 || r.valid[h] || (j > 0 && emitPosition[h] <= emitPosition[inserted[j - 1]])) {
+                return -1;
+            }
+            grows += g.hdrFixedBytes[h];
+        }
+        if (pos != payloadAt || caplen + grows > capacity) {
             return -1;
         }
         // last header first: [start, end) of the frame still has to move up by shift
-        int shift = inserted;
+        int shift = grows;
         int start = payloadAt;
         int end = caplen;
-        for (int i = emit.length - 1; i >= 0; i--) {
-            int h = emit[i];
-            if (r.valid[h]) {
+        int k = n - 1;
+        for (int j = nInserted - 1; j >= 0; j--) {
+            int ins = inserted[j];
+            int e = emitPosition[ins];
+            for (; k >= 0 && emitPosition[order[k]] > e; k--) {
+                int h = order[k];
                 start = r.offset[h];
                 at[h] = off + start + shift;
-            } else if (valid[h]) {
-                if (shift > 0 && end > start) {
-                    System.arraycopy(buf, off + start, buf, off + start + shift, end - start);
-                }
-                shift -= g.hdrFixedBytes[h];
-                int from = off + start + shift;
-                for (int b = from, stop = from + g.hdrFixedBytes[h]; b < stop; b++) {
-                    buf[b] = 0; // setValid: every field zero, no tail
-                }
-                at[h] = from;
-                end = start;
-            } else {
-                at[h] = -1;
             }
+            if (end > start) {
+                System.arraycopy(buf, off + start, buf, off + start + shift, end - start);
+            }
+            int fixed = g.hdrFixedBytes[ins];
+            shift -= fixed;
+            int from = off + start + shift;
+            for (int b = from, stop = from + fixed; b < stop; b++) {
+                buf[b] = 0; // setValid: every field zero, no tail
+            }
+            at[ins] = from;
+            end = start;
         }
-        return caplen + inserted;
+        for (; k >= 0; k--) {
+            int h = order[k];
+            at[h] = off + r.offset[h]; // before every insertion: not moved
+        }
+        return caplen + grows;
+    }
+
+    /** Where header {@code h} is in the emit order, -1 when it is not emitted. */
+    public int emitPosition(int h) {
+        return emitPosition[h];
     }
 
     /**
