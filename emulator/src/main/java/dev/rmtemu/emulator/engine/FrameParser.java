@@ -430,22 +430,28 @@ public final class FrameParser {
             out = scratch;
         }
         for (int i = 0; i < slots.length; i++) {
-            for (int a = first[i], end = first[i + 1]; a < end; a++) {
-                int h = headers[a];
-                if (valid[h]) {
-                    int at = emittedAt[h];
-                    long v = phv[slots[i]];
-                    // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
-                    if (at >= 0 && (!skips || (v & altMasks[a]) != heldValue(r, h, a))) {
-                        int bytes = partWholeBytes[a];
-                        if (bytes > 0) {
-                            Deparser.putBytes(out, at + (partBit[a] >>> 3), bytes, v);
-                        } else {
-                            Deparser.mergeBits(out, (long) at * Byte.SIZE + partBit[a], partBits[a],
-                                    altMasks[a] << shifts[a], v << shifts[a]);
-                        }
-                    }
+            // the field's first alternative whose header leaves (most fields have one alternative)
+            int a = first[i];
+            int end = first[i + 1];
+            while (!valid[headers[a]]) {
+                if (++a == end) {
                     break;
+                }
+            }
+            if (a == end) {
+                continue;
+            }
+            int h = headers[a];
+            int at = emittedAt[h];
+            long v = phv[slots[i]];
+            // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
+            if (at >= 0 && (!skips || (v & altMasks[a]) != heldValue(r, h, a))) {
+                int bytes = partWholeBytes[a];
+                if (bytes > 0) {
+                    Deparser.putBytes(out, at + (partBit[a] >>> 3), bytes, v);
+                } else {
+                    Deparser.mergeBits(out, (long) at * Byte.SIZE + partBit[a], partBits[a],
+                            altMasks[a] << shifts[a], v << shifts[a]);
                 }
             }
         }

@@ -1,5 +1,8 @@
 package dev.rmtemu.model.parse;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -475,11 +478,23 @@ public final class Deparser {
      * reading the bytes first (a load over bytes just copied would wait for those stores).
      */
     public static void putBytes(byte[] buf, int at, int bytes, long value) {
-        for (int i = at + bytes - 1; i >= at; i--) {
-            buf[i] = (byte) value;
-            value >>>= Byte.SIZE;
+        switch (bytes) {
+            case 1 -> buf[at] = (byte) value;
+            case 2 -> BIG_ENDIAN_SHORT.set(buf, at, (short) value);
+            case 4 -> BIG_ENDIAN_INT.set(buf, at, (int) value);
+            default -> {
+                long w = value;
+                for (int i = at + bytes - 1; i >= at; i--) {
+                    buf[i] = (byte) w;
+                    w >>>= Byte.SIZE;
+                }
+            }
         }
     }
+
+    /** Two and four bytes of a byte array as one big-endian store (the array's bounds check applies). */
+    private static final VarHandle BIG_ENDIAN_SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle BIG_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     private void addField(ParseResult r, FieldRef f) {
         if (f.bits() > Long.SIZE) {
