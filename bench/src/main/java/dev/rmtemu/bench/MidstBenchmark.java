@@ -32,6 +32,8 @@ import org.openjdk.jmh.annotations.Setup;
  * {@code stagePasses} is the MIDST program's own cost: parser, ingress pass and egress pass
  * of every packet on one PHV with monitoring on (every packet counted in S_in and S_out),
  * enforcement on, no traffic manager, no probes.
+ * {@code engineHeldOn} is {@code engine} with monitoring held on by the control plane and no
+ * probes: the same switch without the probes' extra packets and recirculations.
  */
 public class MidstBenchmark extends EngineBenchmark {
     static final int PACKETS = 1 << 18;
@@ -46,6 +48,7 @@ public class MidstBenchmark extends EngineBenchmark {
     private final PacketRecord view = new PacketRecord();
     private MidstConfig cfg;
     private MidstSwitch sw;
+    private MidstSwitch swHeldOn;
     private MidstReference ref;
     private long spanNs;
     private final int[] idx = new int[MidstConfig.MAX_ROWS];
@@ -74,6 +77,8 @@ public class MidstBenchmark extends EngineBenchmark {
     @Setup(Level.Iteration)
     public void freshSwitch() {
         sw = new MidstSwitch(cfg, TargetProfiles.builtIn("tofino1"), GBPS, QUEUE_CELLS);
+        swHeldOn = new MidstSwitch(cfg, TargetProfiles.builtIn("tofino1"), GBPS, QUEUE_CELLS);
+        swHeldOn.monitorAlways();
         ref = new MidstReference(cfg);
         passPipeline = new MidstPipeline(cfg);
         passState = new PipelineState(passPipeline.program, 1);
@@ -113,6 +118,18 @@ public class MidstBenchmark extends EngineBenchmark {
         }
         sw.engine().drain();
         return sw.engine().counters().packetsOut();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PACKETS)
+    public long engineHeldOn() {
+        long base = swHeldOn.engine().now() + 1;
+        for (int i = 0; i < PACKETS; i++) {
+            PacketRecord r = trace.get(i, view);
+            swHeldOn.engine().arrive(base + swHeldOn.engine().clock().nsToCycles(r.timestampNs()), r.ingressPort(), r);
+        }
+        swHeldOn.engine().drain();
+        return swHeldOn.engine().counters().packetsOut();
     }
 
     @Benchmark

@@ -44,6 +44,20 @@ public final class FrameParser {
     /** Per wire field: the first bit and the width, in its header, of the bits its word holds (a wide field's high or low part); made with the deparser. */
     private int[] partBit;
     private int[] partBits;
+    /**
+     * Per wire field: its part's length in bytes when the part starts and ends on a byte boundary
+     * and the field's mask covers all of it (so a merge replaces whole bytes: they are stored,
+     * never read first), else 0.
+     */
+    private int[] partWholeBytes;
+    /** The declared validity bits' indices ({@link #validSlots}) in the emit order of their headers; made with the deparser. */
+    private int[] validByEmit;
+    /** The headers an in-place deparse inserts, in emit order (room for every validity bit). */
+    private int[] inserted;
+    /** Whether no two validity bits are of the same header (else the last one decides: the copying deparse does that). */
+    private boolean validitiesDistinct;
+    /** Whether the last deparse wrote the frame in its own buffer ({@link #deparseInPlace}). */
+    private boolean inPlace;
     private final StageProgram program;
     private final int windowBytes;
     /**
@@ -343,6 +357,41 @@ public final class FrameParser {
      * slot, so that layout is used instead of a parse.
      */
     public int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot) {
+        return deparse(buf, off, caplen, wireLen, phv, parsedLast, keptSlot, -1);
+    }
+
+    /**
+     * As {@link #deparse(byte[], int, int, int, long[], boolean, int)}, but the frame that leaves
+     * is written over the frame itself, at {@code buf[off ..]}, of which {@code capacity} bytes
+     * are the frame's (a pool slot's snap length): where {@link Deparser#emitInPlace} applies (the
+     * headers that stay lie back to back in emit order, none is removed, the result fits) the
+     * headers made valid are inserted there and the fields and checksums written there, with no
+     * copy to the scratch buffer and back; otherwise the scratch buffer's frame is copied over it,
+     * its first {@code capacity} bytes. Either way {@code buf} then holds from {@code off} the first
+     * {@code min(n, capacity)} bytes of what {@link #deparse} writes, {@code n} being the length
+     * returned (the frame's whole captured length; -1: the frame no longer parses and was left as it came).
+     */
+    public int deparseInPlace(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot,
+                              int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity " + capacity + " < 0");
+        }
+        int n = deparse(buf, off, caplen, wireLen, phv, parsedLast, keptSlot, capacity);
+        if (n >= 0 && !inPlace) {
+            System.arraycopy(scratch, 0, buf, off, Math.min(n, capacity));
+        }
+        return n;
+    }
+
+    /** Whether the last {@link #deparseInPlace} wrote the frame in place (not through the scratch buffer). */
+    public boolean deparsedInPlace() {
+        return inPlace;
+    }
+
+    /** The copying deparse; {@code capacity} >= 0: into {@code buf} itself where it can ({@link #inPlace} says so). */
+    private int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot,
+                        int capacity) {
+        inPlace = false;
         prepareDeparse();
         if (!deparser.copies()) {
             return deparseByFullParse(buf, off, caplen, wireLen, phv);
@@ -368,24 +417,42 @@ public final class FrameParser {
         for (int i = 0; i < validSlots.length; i++) {
             valid[validHeaders[i]] = phv[validSlots[i]] != 0;
         }
-        int n = deparser.emitCopying(r, valid, buf, off, caplen, scratch, 0, emittedAt);
+        int n = capacity < 0 || !validitiesDistinct ? -1 : emitInPlace(r, phv, buf, off, caplen, capacity);
+        byte[] out = buf;
+        if (n >= 0) {
+            inPlace = true;
+        } else {
+            n = deparser.emitCopying(r, valid, buf, off, caplen, scratch, 0, emittedAt);
+            out = scratch;
+        }
         for (int i = 0; i < slots.length; i++) {
-            for (int a = first[i], end = first[i + 1]; a < end; a++) {
-                int h = headers[a];
-                if (valid[h]) {
-                    int at = emittedAt[h];
-                    long v = phv[slots[i]];
-                    // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
-                    if (at >= 0 && (!skips || (v & altMasks[a]) != heldValue(r, h, a))) {
-                        Deparser.mergeBits(scratch, (long) at * Byte.SIZE + partBit[a], partBits[a],
-                                altMasks[a] << shifts[a], v << shifts[a]);
-                    }
+            // the field's first alternative whose header leaves (most fields have one alternative)
+            int a = first[i];
+            int end = first[i + 1];
+            while (!valid[headers[a]]) {
+                if (++a == end) {
                     break;
+                }
+            }
+            if (a == end) {
+                continue;
+            }
+            int h = headers[a];
+            int at = emittedAt[h];
+            long v = phv[slots[i]];
+            // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
+            if (at >= 0 && (!skips || (v & altMasks[a]) != heldValue(r, h, a))) {
+                int bytes = partWholeBytes[a];
+                if (bytes > 0) {
+                    Deparser.putBytes(out, at + (partBit[a] >>> 3), bytes, v);
+                } else {
+                    Deparser.mergeBits(out, (long) at * Byte.SIZE + partBit[a], partBits[a],
+                            altMasks[a] << shifts[a], v << shifts[a]);
                 }
             }
         }
         giveMetadata(phv);
-        deparser.updateChecksums(r, valid, scratch, emittedAt);
+        deparser.updateChecksums(r, valid, out, emittedAt);
         return n;
     }
 
@@ -414,6 +481,26 @@ public final class FrameParser {
         }
         giveMetadata(phv);
         return deparser.deparse(full, buf, off, caplen, scratch, 0);
+    }
+
+    /**
+     * The in-place emit ({@link Deparser#emitInPlace}) when no extracted header was made invalid:
+     * the headers the stages made valid, in emit order, are the ones it inserts. -1: not in place.
+     */
+    private int emitInPlace(ParseResult r, long[] phv, byte[] buf, int off, int caplen, int capacity) {
+        int[] ins = inserted;
+        int n = 0;
+        for (int i : validByEmit) {
+            int h = validHeaders[i];
+            boolean v = phv[validSlots[i]] != 0;
+            if (v != r.isValid(h)) {
+                if (!v) {
+                    return -1; // a header removed: the copying deparse
+                }
+                ins[n++] = h;
+            }
+        }
+        return deparser.emitInPlace(r, ins, n, buf, off, caplen, capacity, emittedAt);
     }
 
     /** The deparser checksums' metadata words (a parser's residual) from the PHV, for the deparse that follows. */
@@ -459,13 +546,30 @@ public final class FrameParser {
             emittedAt = new int[g.headers().size()];
             partBit = new int[refs.length];
             partBits = new int[refs.length];
+            partWholeBytes = new int[refs.length];
             for (int a = 0; a < refs.length; a++) {
                 FieldRef r = refs[a];
                 int top = r.bits() - Long.SIZE * (r.words() - 1);
                 boolean low = r.words() > 1 && wordIndex[a] == 1;
                 partBit[a] = Deparser.fieldBit(g, r) + (low ? top : 0);
                 partBits[a] = low ? Long.SIZE : top;
+                long whole = partBits[a] == Long.SIZE ? -1L : (1L << partBits[a]) - 1;
+                if (partBit[a] % Byte.SIZE == 0 && partBits[a] % Byte.SIZE == 0 && shifts[a] == 0 && altMasks[a] == whole) {
+                    partWholeBytes[a] = partBits[a] / Byte.SIZE;
+                }
             }
+            Integer[] byEmit = new Integer[validSlots.length];
+            for (int i = 0; i < byEmit.length; i++) {
+                byEmit[i] = i;
+            }
+            Deparser d = deparser;
+            Arrays.sort(byEmit, (x, y) -> Integer.compare(d.emitPosition(validHeaders[x]), d.emitPosition(validHeaders[y])));
+            validByEmit = new int[byEmit.length];
+            for (int i = 0; i < byEmit.length; i++) {
+                validByEmit[i] = byEmit[i];
+            }
+            inserted = new int[validSlots.length];
+            validitiesDistinct = Arrays.stream(validHeaders).distinct().count() == validHeaders.length;
             mergesIndependent = true;
             for (int i = 0; i < slots.length; i++) {
                 for (int j = i + 1; j < slots.length; j++) {

@@ -959,12 +959,13 @@ public final class SwitchEngine {
         PacketRecord r = pool.record(slot);
         int caplen = pool.capturedLength(slot);
         int wire = r.wireLength();
-        int n = frames.deparse(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values(), parsedLast,
-                pool.layoutKept(slot) ? slot : -1);
+        // written over the slot's own frame (a frame longer than the slot keeps its first bytes)
+        int n = frames.deparseInPlace(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values(), parsedLast,
+                pool.layoutKept(slot) ? slot : -1, r.frameCapacity());
         pool.layoutKept(slot, false); // the frame is rewritten: its layout is no longer the one kept
         if (n >= 0) {
             r.wireLength(wire + n - caplen);
-            r.putFrame(frames.deparsed(), 0, n);
+            r.capturedLength(Math.min(n, r.frameCapacity()));
         }
     }
 

@@ -30,6 +30,14 @@ import java.util.function.LongUnaryOperator;
  * any read, so every read sees exactly the histogram that recording each value directly
  * would have built (HdrHistogram's state does not depend on recording order). This moves
  * the conversion (a division) and the bucket arithmetic off the per-packet path.
+ *
+ * <p>Values recorded directly (and cycle counts beyond the pending bound) go first into a plain,
+ * unpacked {@link Histogram} of the same precision once a histogram has taken
+ * {@value #STAGE_AFTER} of them (a packed histogram's record is several times the cost of a plain
+ * one's; the plain one's counts array, 64–200 KB, is only worth it for a busy histogram, and a
+ * network has thousands that take a few values); it is added into the packed histogram and
+ * emptied before any read. Adding puts every count in the bucket recording the value would have,
+ * so what is read is the same to the byte.
  */
 public final class LatencyHistogram {
     /** Precision of every rmtemu histogram: 3 significant digits (0.1 % resolution). */
@@ -45,6 +53,12 @@ public final class LatencyHistogram {
 
     private final String name;
     private final Histogram histogram;
+    /** Values recorded since the last read, not yet added to {@link #histogram}; null until {@link #STAGE_AFTER} values came. */
+    private Histogram unpacked;
+    /** Values recorded straight into the packed histogram while {@link #unpacked} is null. */
+    private long packedRecords;
+    /** Values a histogram records into its packed counts before it stages them in a plain histogram. */
+    static final int STAGE_AFTER = 1 << 12;
     /** Exact largest value recorded; the histogram only knows its bucket. */
     private long max;
     /** Conversion of {@link #recordCycles} values; null: the histogram takes values only. */
@@ -127,6 +141,10 @@ public final class LatencyHistogram {
 
     /** Folds the pending cycle counts into the histogram, lowest cycle count first. */
     private void foldPending() {
+        if (unpacked != null && unpacked.getTotalCount() != 0) {
+            histogram.add(unpacked);
+            unpacked.reset();
+        }
         int hi = pendingHi;
         if (hi < 0) {
             return;
@@ -149,7 +167,24 @@ public final class LatencyHistogram {
      * @throws IllegalArgumentException for a negative value (a time that runs backwards is a bug)
      */
     public void record(long value) {
-        recordWithCount(value, 1);
+        if (value < 0) {
+            throw new IllegalArgumentException("histogram " + name + ": negative value " + value);
+        }
+        if (value > max) {
+            max = value;
+        }
+        Histogram u = unpacked;
+        if (u == null) {
+            if (++packedRecords <= STAGE_AFTER) {
+                histogram.recordValue(value);
+                return;
+            }
+            // lowest 1 and the packed histogram's precision: the same buckets, so adding it is exact
+            u = new Histogram(1, Math.max(2, value), SIGNIFICANT_DIGITS);
+            u.setAutoResize(true);
+            unpacked = u;
+        }
+        u.recordValue(value);
     }
 
     /** {@code count} values equal to {@code value}. */
@@ -212,6 +247,9 @@ public final class LatencyHistogram {
             pendingHi = -1;
         }
         histogram.reset();
+        if (unpacked != null) {
+            unpacked.reset();
+        }
         max = 0;
     }
 }

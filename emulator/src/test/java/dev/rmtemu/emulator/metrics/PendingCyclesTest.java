@@ -1,6 +1,7 @@
 package dev.rmtemu.emulator.metrics;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.PackedHistogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -131,6 +132,40 @@ class PendingCyclesTest {
         assertEquals(10_000, h.max());
         assertTrue(h.summary().p50() >= 3000 && h.summary().p50() <= 3003, "p50 " + h.summary().p50());
         assertEquals(40, h.copy().getMinNonZeroValue());
+    }
+
+    @Test
+    void stagedValuesEqualAPackedHistogramRecordedValueByValue() {
+        // what LatencyHistogram kept before values were staged in an unpacked histogram: each value
+        // recorded into the packed one at once; reads (which fold) and a reset between batches
+        PackedHistogram ref = new PackedHistogram(1, HIGHEST_NS, LatencyHistogram.SIGNIFICANT_DIGITS);
+        ref.setAutoResize(true);
+        LatencyHistogram staged = new LatencyHistogram("t", HIGHEST_NS);
+        Random r = new Random(99);
+        long refMax = 0;
+        for (int batch : new int[] {3, 0, 10_000, 1, 7_000, 2}) {
+            if (batch == 1) {
+                ref.reset();
+                staged.reset();
+                refMax = 0;
+            }
+            for (int i = 0; i < batch; i++) {
+                long v = r.nextInt(4) == 0 ? r.nextLong() & 0xFF_FFFF_FFFFL : r.nextInt(300_000);
+                ref.recordValue(v);
+                refMax = Math.max(refMax, v);
+                staged.record(v);
+            }
+            assertEquals(ref.getTotalCount(), staged.count());
+            assertEquals(refMax, staged.max());
+            assertEquals(hgrm(ref), hgrm(staged));
+            Histogram got = staged.copy();
+            assertEquals(ref.getMaxValue(), got.getMaxValue());
+            assertEquals(ref.getMinNonZeroValue(), got.getMinNonZeroValue());
+            for (double p : PERCENTILES) {
+                assertEquals(ref.getValueAtPercentile(p), got.getValueAtPercentile(p), "p" + p);
+            }
+        }
+        assertEquals(1 + 7_000 + 2, staged.count(), "the reset forgot every value before it");
     }
 
     @Test

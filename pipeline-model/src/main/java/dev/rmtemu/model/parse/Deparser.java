@@ -1,5 +1,8 @@
 package dev.rmtemu.model.parse;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +19,8 @@ public final class Deparser {
     private final List<String> emitOrder;
     private final List<ChecksumUpdate> updates;
     private final int[] emit;
+    /** Per header, its index in {@link #emit}, -1 when it is not emitted. */
+    private final int[] emitPosition;
     private final int[] csumHeader;
     private final FieldRef[][] csumFields;
     private final boolean[] csumVarbit;
@@ -40,8 +45,11 @@ public final class Deparser {
         this.emitOrder = List.copyOf(emitOrder);
         this.updates = List.copyOf(updates);
         emit = new int[emitOrder.size()];
+        emitPosition = new int[graph.headers().size()];
+        Arrays.fill(emitPosition, -1);
         for (int i = 0; i < emit.length; i++) {
             emit[i] = graph.header(emitOrder.get(i)).index();
+            emitPosition[emit[i]] = i;
         }
         int n = updates.size();
         csumMetadata = new long[n];
@@ -278,8 +286,9 @@ public final class Deparser {
                 }
             } else {
                 System.arraycopy(in, runFrom, out, runTo, pos - runTo);
-                Arrays.fill(out, pos, pos + fixed, (byte) 0); // setValid: every field zero, no tail
-                pos += fixed;
+                for (int end = pos + fixed; pos < end; pos++) {
+                    out[pos] = 0; // setValid: every field zero, no tail (a few bytes: a loop, not Arrays.fill's call)
+                }
                 runTo = pos;
             }
         }
@@ -295,6 +304,93 @@ public final class Deparser {
         }
         System.arraycopy(in, runFrom, out, runTo, pos - runTo);
         return pos - outOff;
+    }
+
+    /**
+     * {@link #emitCopying} done in the frame's own buffer, where it can be: the output's headers
+     * are those the parse extracted ({@code r}, none made invalid) and the headers
+     * {@code inserted[0 .. inserted)} made valid (not extracted; in emit order), the extracted
+     * headers, in the order the parse extracted them, are in emit order and lie back to back from
+     * the frame's first byte up to the payload (so the copying deparse would copy them as one
+     * run), and the frame with the inserted headers fits {@code capacity} bytes from {@code off}.
+     * The bytes after each inserted header then move up by the bytes inserted before them (from
+     * the last insertion point down, so nothing is overwritten before it moved) and the inserted
+     * headers are zeroed: {@code buf} then holds from {@code off} exactly what
+     * {@link #emitCopying} writes into its output for that validity, and {@code at[h]} is where
+     * each emitted header {@code h} starts in {@code buf} (other entries are left as they were).
+     * A frame that gains no header is not moved at all. Only the extracted and the inserted
+     * headers are visited, not the whole emit order. Returns the length, or -1 (nothing written)
+     * where the conditions do not hold.
+     */
+    public int emitInPlace(ParseResult r, int[] inserted, int nInserted, byte[] buf, int off, int caplen, int capacity,
+                           int[] at) {
+        if (r.graph() != g || !copies) {
+            throw new IllegalArgumentException("a parse result of graph " + r.graph().name() + ", not " + g.name()
+                    + ", or a deparser that cannot copy");
+        }
+        int payloadAt = r.payloadOffset();
+        if (payloadAt > caplen) {
+            return -1;
+        }
+        int[] order = r.order;
+        int n = r.extracted;
+        int pos = 0;
+        int lastEmit = -1;
+        for (int k = 0; k < n; k++) {
+            int h = order[k];
+            int e = emitPosition[h];
+            if (e <= lastEmit || !r.valid[h] || r.offset[h] != pos) {
+                return -1; // not emitted, emitted out of the frame's order, or not back to back
+            }
+            lastEmit = e;
+            pos += g.hdrFixedBytes[h] + r.varbitLength[h];
+        }
+        int grows = 0;
+        for (int j = 0; j < nInserted; j++) {
+            int h = inserted[j];
+            if (emitPosition[h] < 0 || r.valid[h] || (j > 0 && emitPosition[h] <= emitPosition[inserted[j - 1]])) {
+                return -1;
+            }
+            grows += g.hdrFixedBytes[h];
+        }
+        if (pos != payloadAt || caplen + grows > capacity) {
+            return -1;
+        }
+        // last header first: [start, end) of the frame still has to move up by shift
+        int shift = grows;
+        int start = payloadAt;
+        int end = caplen;
+        int k = n - 1;
+        for (int j = nInserted - 1; j >= 0; j--) {
+            int ins = inserted[j];
+            int e = emitPosition[ins];
+            for (; k >= 0 && emitPosition[order[k]] > e; k--) {
+                int h = order[k];
+                start = r.offset[h];
+                at[h] = off + start + shift;
+            }
+            if (end > start) {
+                System.arraycopy(buf, off + start, buf, off + start + shift, end - start);
+            }
+            int fixed = g.hdrFixedBytes[ins];
+            shift -= fixed;
+            int from = off + start + shift;
+            for (int b = from, stop = from + fixed; b < stop; b++) {
+                buf[b] = 0; // setValid: every field zero, no tail
+            }
+            at[ins] = from;
+            end = start;
+        }
+        for (; k >= 0; k--) {
+            int h = order[k];
+            at[h] = off + r.offset[h]; // before every insertion: not moved
+        }
+        return caplen + grows;
+    }
+
+    /** Where header {@code h} is in the emit order, -1 when it is not emitted. */
+    public int emitPosition(int h) {
+        return emitPosition[h];
     }
 
     /**
@@ -370,8 +466,35 @@ public final class Deparser {
     /** Writes the bits of {@code value} under {@code mask} into the {@code bits}-bit field at bit {@code bit} of {@code buf}, keeping its other bits. */
     public static void mergeBits(byte[] buf, long bit, int bits, long mask, long value) {
         long w = Bits.read(buf, bit, bits);
-        Bits.write(buf, bit, bits, (w & ~mask) | (value & mask));
+        // bits that already hold the value need no store: the bytes are the same either way
+        if (((w ^ value) & mask) != 0) {
+            Bits.write(buf, bit, bits, (w & ~mask) | (value & mask));
+        }
     }
+
+    /**
+     * Stores the low {@code bytes} bytes of {@code value} big-endian at {@code at}: what
+     * {@link #mergeBits} does for a byte-aligned field of whole bytes under a full mask, without
+     * reading the bytes first (a load over bytes just copied would wait for those stores).
+     */
+    public static void putBytes(byte[] buf, int at, int bytes, long value) {
+        switch (bytes) {
+            case 1 -> buf[at] = (byte) value;
+            case 2 -> BIG_ENDIAN_SHORT.set(buf, at, (short) value);
+            case 4 -> BIG_ENDIAN_INT.set(buf, at, (int) value);
+            default -> {
+                long w = value;
+                for (int i = at + bytes - 1; i >= at; i--) {
+                    buf[i] = (byte) w;
+                    w >>>= Byte.SIZE;
+                }
+            }
+        }
+    }
+
+    /** Two and four bytes of a byte array as one big-endian store (the array's bounds check applies). */
+    private static final VarHandle BIG_ENDIAN_SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle BIG_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     private void addField(ParseResult r, FieldRef f) {
         if (f.bits() > Long.SIZE) {

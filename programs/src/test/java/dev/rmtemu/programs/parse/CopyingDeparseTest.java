@@ -33,7 +33,7 @@ class CopyingDeparseTest {
     private static final int FRAMES = 400;
     private static final int ROUNDS = 4;
     /** The programs whose own header a deparse adds to a frame (it lengthens the frame). */
-    private static final Set<String> SHIMS = Set.of("lossradar", "wbmon", "lds");
+    private static final Set<String> SHIMS = Set.of("lossradar", "wbmon", "lds", "midst");
 
     static Stream<String> programs() {
         return ProgramPlugins.registry().all().keySet().stream().sorted();
@@ -49,6 +49,8 @@ class CopyingDeparseTest {
         SplitMix64 rnd = new SplitMix64(name.hashCode());
         int accepted = 0;
         int grown = 0;
+        int inPlace = 0;
+        int insertedInPlace = 0;
         for (int i = 0; i < FRAMES; i++) {
             byte[] frame = frame(rnd, i);
             for (int round = 0; round < ROUNDS; round++) {
@@ -86,6 +88,32 @@ class CopyingDeparseTest {
                 assertEquals(m, e, name + ": frame " + i + " round " + round + " length, from the kept layout");
                 assertArrayEquals(full, Arrays.copyOf(frames.deparsed(), Math.max(e, 0)),
                         name + ": frame " + i + " round " + round + ", from the kept layout");
+                // the engine's form: written over the frame in its pool slot (capacity bytes from off)
+                for (int capacity : new int[] {WINDOW, caplen + 4}) {
+                    for (boolean fromLayout : new boolean[] {false, true}) {
+                        int off = 3 + (i % 5);
+                        byte[] slot = new byte[off + capacity + 16];
+                        Arrays.fill(slot, (byte) 0x5A);
+                        System.arraycopy(frame, 0, slot, off, caplen);
+                        if (!fromLayout) {
+                            assertTrue(frames.parse(slot, off, caplen, wire, new long[phv.length]), "parses again");
+                        }
+                        int p = frames.deparseInPlace(slot, off, caplen, wire, phv, !fromLayout, fromLayout ? i % 3 : -1, capacity);
+                        String what = name + ": frame " + i + " round " + round + " in place, capacity " + capacity
+                                + (fromLayout ? ", from the kept layout" : ", reusing the parse");
+                        assertEquals(m, p, what + ": length");
+                        int kept = Math.min(p, capacity);
+                        assertArrayEquals(Arrays.copyOf(full, kept), Arrays.copyOfRange(slot, off, off + kept), what);
+                        for (int b = 0; b < off; b++) {
+                            assertEquals(0x5A, slot[b], what + ": byte " + b + " before the frame");
+                        }
+                        for (int b = off + capacity; b < slot.length; b++) {
+                            assertEquals(0x5A, slot[b], what + ": byte " + b + " after the slot");
+                        }
+                        inPlace += frames.deparsedInPlace() ? 1 : 0;
+                        insertedInPlace += frames.deparsedInPlace() && p > caplen ? 1 : 0;
+                    }
+                }
                 if (n > caplen) {
                     grown++;
                 }
@@ -96,8 +124,10 @@ class CopyingDeparseTest {
             }
         }
         assertTrue(accepted > FRAMES, name + ": " + accepted + " frames parsed");
+        assertTrue(inPlace > accepted, name + ": " + inPlace + " deparses in place");
         if (SHIMS.contains(name)) {
             assertTrue(grown > 0, name + ": its shim was added by a deparse");
+            assertTrue(insertedInPlace > 0, name + ": its shim was inserted in place");
         }
     }
 

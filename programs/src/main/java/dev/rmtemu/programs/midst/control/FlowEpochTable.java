@@ -10,11 +10,16 @@ import java.util.Arrays;
 final class FlowEpochTable {
     private static final int INITIAL_CAPACITY = 1 << 10;
     private static final double MAX_LOAD = 0.5;
-    private long[] k1 = new long[INITIAL_CAPACITY];
-    private long[] k2 = new long[INITIAL_CAPACITY];
-    private long[] loss = new long[INITIAL_CAPACITY];
-    private long[] burst = new long[INITIAL_CAPACITY];
-    private boolean[] used = new boolean[INITIAL_CAPACITY];
+    /**
+     * Per entry four longs side by side (32 bytes, one cache line): key 1, key 2 with
+     * {@link #USED} set (0: an empty entry), loss, burst. A report then touches one line of a
+     * table far larger than the caches, where separate arrays cost a miss each.
+     */
+    private static final int STRIDE = 4;
+    /** Marks a used entry's key 2 ({@link #key2} leaves the top bit clear). */
+    private static final long USED = Long.MIN_VALUE;
+    private long[] entries = new long[INITIAL_CAPACITY * STRIDE];
+    private int capacity = INITIAL_CAPACITY;
     private int size;
 
     static long key1(long src, long dst) {
@@ -22,47 +27,51 @@ final class FlowEpochTable {
     }
 
     static long key2(long proto, long srcPort, long dstPort, long epoch) {
-        return (srcPort << 40) | (dstPort << 24) | (proto << 16) | (epoch & 0xFFFF);
+        return ((srcPort & 0xFFFF) << 40) | ((dstPort & 0xFFFF) << 24) | ((proto & 0xFF) << 16) | (epoch & 0xFFFF);
     }
 
     /** Keeps the maxima of the two values for the key. */
     void report(long a, long b, long lossEstimate, long burstEstimate) {
-        if (size + 1 > used.length * MAX_LOAD) {
-            grow();
-        }
-        int i = find(a, b);
-        if (!used[i]) {
-            used[i] = true;
-            k1[i] = a;
-            k2[i] = b;
-            size++;
-        }
-        loss[i] = Math.max(loss[i], lossEstimate);
-        burst[i] = Math.max(burst[i], burstEstimate);
+        int e = entry(a, b);
+        entries[e + 2] = Math.max(entries[e + 2], lossEstimate);
+        entries[e + 3] = Math.max(entries[e + 3], burstEstimate);
     }
 
     /** Adds {@code n} to the first value of the key (a per-flow counter when used with epoch 0). */
     void add(long a, long b, long n) {
-        if (size + 1 > used.length * MAX_LOAD) {
-            grow();
-        }
-        int i = find(a, b);
-        if (!used[i]) {
-            used[i] = true;
-            k1[i] = a;
-            k2[i] = b;
-            size++;
-        }
-        loss[i] += n;
+        int e = entry(a, b);
+        entries[e + 2] += n;
     }
 
-    private int find(long a, long b) {
-        int mask = used.length - 1;
-        int i = (int) (mix(a * 31 + b) & mask);
-        while (used[i] && (k1[i] != a || k2[i] != b)) {
+    /** The key's entry (its first long), made when new. */
+    private int entry(long a, long b) {
+        if (b < 0) {
+            throw new IllegalArgumentException("key 2 " + Long.toHexString(b) + " has its top bit set");
+        }
+        if (size + 1 > capacity * MAX_LOAD) {
+            grow();
+        }
+        int e = find(entries, capacity, a, b | USED);
+        if (entries[e + 1] == 0) {
+            entries[e] = a;
+            entries[e + 1] = b | USED;
+            size++;
+        }
+        return e;
+    }
+
+    /** The entry holding key (a, marked b), or the empty one where it goes. */
+    private static int find(long[] entries, int capacity, long a, long markedB) {
+        int mask = capacity - 1;
+        int i = (int) (mix(a * 31 + (markedB & ~USED)) & mask);
+        while (true) {
+            int e = i * STRIDE;
+            long k = entries[e + 1];
+            if (k == 0 || (k == markedB && entries[e] == a)) {
+                return e;
+            }
             i = (i + 1) & mask;
         }
-        return i;
     }
 
     private static long mix(long z) {
@@ -72,27 +81,17 @@ final class FlowEpochTable {
     }
 
     private void grow() {
-        long[] o1 = k1;
-        long[] o2 = k2;
-        long[] ol = loss;
-        long[] ob = burst;
-        boolean[] ou = used;
-        int cap = ou.length * 2;
-        k1 = new long[cap];
-        k2 = new long[cap];
-        loss = new long[cap];
-        burst = new long[cap];
-        used = new boolean[cap];
-        for (int j = 0; j < ou.length; j++) {
-            if (ou[j]) {
-                int i = find(o1[j], o2[j]);
-                used[i] = true;
-                k1[i] = o1[j];
-                k2[i] = o2[j];
-                loss[i] = ol[j];
-                burst[i] = ob[j];
+        long[] old = entries;
+        int cap = capacity * 2;
+        long[] next = new long[cap * STRIDE];
+        for (int e = 0; e < old.length; e += STRIDE) {
+            if (old[e + 1] != 0) {
+                int to = find(next, cap, old[e], old[e + 1]);
+                System.arraycopy(old, e, next, to, STRIDE);
             }
         }
+        entries = next;
+        capacity = cap;
     }
 
     int size() {
@@ -103,8 +102,8 @@ final class FlowEpochTable {
     int[] sortedSlots() {
         int[] slots = new int[size];
         int n = 0;
-        for (int i = 0; i < used.length; i++) {
-            if (used[i]) {
+        for (int i = 0; i < capacity; i++) {
+            if (entries[i * STRIDE + 1] != 0) {
                 slots[n++] = i;
             }
         }
@@ -113,8 +112,8 @@ final class FlowEpochTable {
             boxed[i] = slots[i];
         }
         Arrays.sort(boxed, (x, y) -> {
-            int c = Long.compareUnsigned(k1[x], k1[y]);
-            return c != 0 ? c : Long.compareUnsigned(k2[x], k2[y]);
+            int c = Long.compareUnsigned(k1(x), k1(y));
+            return c != 0 ? c : Long.compareUnsigned(k2(x), k2(y));
         });
         for (int i = 0; i < n; i++) {
             slots[i] = boxed[i];
@@ -123,18 +122,18 @@ final class FlowEpochTable {
     }
 
     long k1(int slot) {
-        return k1[slot];
+        return entries[slot * STRIDE];
     }
 
     long k2(int slot) {
-        return k2[slot];
+        return entries[slot * STRIDE + 1] & ~USED;
     }
 
     long loss(int slot) {
-        return loss[slot];
+        return entries[slot * STRIDE + 2];
     }
 
     long burst(int slot) {
-        return burst[slot];
+        return entries[slot * STRIDE + 3];
     }
 }
