@@ -10,6 +10,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -140,6 +141,8 @@ abstract class LeanParseCode {
         private final int maxSteps;
         private final Label[] states;
         private final Label accept = new Label();
+        /** Per header: the plan's extract operations of it ({@link #extractsPerHeader}). */
+        private final int[] extracts;
 
         Emitter(PacketParser parser, MethodVisitor m, int[] code, int[] entry, long[] mask, long[] value, boolean cyclic,
                 int maxSteps) {
@@ -155,6 +158,35 @@ abstract class LeanParseCode {
             for (int s = 0; s < states.length; s++) {
                 states[s] = new Label();
             }
+            extracts = extractsPerHeader();
+        }
+
+        /**
+         * How many extract operations of the plan name each header. In a graph without a cycle
+         * every state runs at most once per packet, so a header one operation extracts cannot
+         * be extracted twice in a parse (and reset leaves it invalid): its repeat check is dead.
+         */
+        private int[] extractsPerHeader() {
+            int headers = 0;
+            int[] counts = new int[0];
+            for (int s = 0; s < entry.length; s++) {
+                int pc = entry[s];
+                for (int ops = code[pc++]; ops > 0; ops--) {
+                    int op = code[pc++];
+                    if (op < 0) {
+                        continue;
+                    }
+                    if (op >= headers) {
+                        headers = op + 1;
+                        counts = Arrays.copyOf(counts, headers);
+                    }
+                    counts[op]++;
+                    pc++; // fixed bytes
+                    pc += code[pc] * PacketParser.READ_INTS + 1; // reads
+                    pc++; // length word
+                }
+            }
+            return counts;
         }
 
         void emit() {
@@ -225,14 +257,16 @@ abstract class LeanParseCode {
 
         /** Extract header {@code h} whose plan operands start at {@code pc}; returns the pc after them. */
         private int extract(int h, int pc, int s) {
-            // a header extracted twice
-            m.visitVarInsn(Opcodes.ALOAD, VALID);
-            m.visitLdcInsn(h);
-            m.visitInsn(Opcodes.BALOAD);
-            Label fresh = new Label();
-            m.visitJumpInsn(Opcodes.IFEQ, fresh);
-            fail(ParserError.HEADER_REPEATED, s);
-            m.visitLabel(fresh);
+            // a header extracted twice (impossible without a cycle when one operation extracts it)
+            if (cyclic || extracts[h] > 1) {
+                m.visitVarInsn(Opcodes.ALOAD, VALID);
+                m.visitLdcInsn(h);
+                m.visitInsn(Opcodes.BALOAD);
+                Label fresh = new Label();
+                m.visitJumpInsn(Opcodes.IFEQ, fresh);
+                fail(ParserError.HEADER_REPEATED, s);
+                m.visitLabel(fresh);
+            }
             int fixed = code[pc++];
             boundConst(fixed, s);
             m.visitVarInsn(Opcodes.ILOAD, OFF);
