@@ -46,9 +46,21 @@ public final class GeneratedClasses {
      */
     public static Object instantiate(MethodHandles.Lookup lookup, ClassWriter cw, MethodType constructor,
                                      Object... args) {
+        return instantiateWithData(lookup, cw, null, constructor, args);
+    }
+
+    /**
+     * As {@link #instantiate}, the class defined with {@code classData} (null: none), which its
+     * static initialiser reads with {@link MethodHandles#classData} into static final fields the
+     * JIT treats as constants.
+     */
+    public static Object instantiateWithData(MethodHandles.Lookup lookup, ClassWriter cw, Object classData,
+                                             MethodType constructor, Object... args) {
         cw.visitEnd();
         try {
-            Class<?> k = lookup.defineHiddenClass(cw.toByteArray(), true).lookupClass();
+            byte[] bytes = cw.toByteArray();
+            Class<?> k = (classData == null ? lookup.defineHiddenClass(bytes, true)
+                    : lookup.defineHiddenClassWithClassData(bytes, classData, true)).lookupClass();
             return lookup.findConstructor(k, constructor).invokeWithArguments(args);
         } catch (Throwable e) {
             throw new IllegalStateException("generating a class in " + lookup.lookupClass().getPackageName()

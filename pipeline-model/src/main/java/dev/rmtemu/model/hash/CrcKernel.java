@@ -4,6 +4,7 @@ import dev.rmtemu.model.codegen.GeneratedClasses;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -15,17 +16,20 @@ import java.lang.invoke.MethodType;
  * shifts, the way the unit's XOR tree is wired in hardware. Same value as
  * {@link PositionalCrc#hash(long[], int[])} ({@code PositionalCrcTest} checks both
  * against the byte-wise CRC). Subclasses are generated only.
+ *
+ * <p>The tables are a static final field of the generated class (its class data), not an
+ * instance field: the JIT then treats the array and its length as constants, so the
+ * lookups ({@code (byte & 0xff) + constant}, always below the length) need no bounds checks
+ * and no reload of the table per call.
  */
 public abstract class CrcKernel {
     private static final String SUPER = "dev/rmtemu/model/hash/CrcKernel";
     private static final String NAME = "dev/rmtemu/model/hash/CrcKernel$Generated";
+    /** The generated class's static field holding the positional CRC's tables (256 entries per byte position, in feed order). */
+    private static final String TABLE = "TABLE";
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
 
-    /** The positional CRC's lookup tables (256 entries per byte position, in feed order). */
-    protected final int[] table;
-
-    protected CrcKernel(int[] table) {
-        this.table = table;
+    protected CrcKernel() {
     }
 
     /** The CRC of the layout's fields read from {@code phv}, masked to the unit's output bits. */
@@ -37,10 +41,24 @@ public abstract class CrcKernel {
      * keeping the bits of {@code outputMask}.
      */
     static CrcKernel compile(PositionalCrc crc, int[] slots, int[] partnerSlots, long outputMask) {
-        ClassWriter cw = GeneratedClasses.begin(NAME, SUPER, "([I)V");
+        ClassWriter cw = GeneratedClasses.begin(NAME, SUPER, "()V");
+        // static final int[] TABLE = MethodHandles.classData(lookup(), "_", int[].class)
+        cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL, TABLE, "[I", null, null).visitEnd();
+        MethodVisitor s = cw.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+        s.visitCode();
+        s.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/invoke/MethodHandles", "lookup",
+                "()Ljava/lang/invoke/MethodHandles$Lookup;", false);
+        s.visitLdcInsn("_");
+        s.visitLdcInsn(Type.getType(int[].class));
+        s.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/invoke/MethodHandles", "classData",
+                "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/Object;", false);
+        s.visitTypeInsn(Opcodes.CHECKCAST, "[I");
+        s.visitFieldInsn(Opcodes.PUTSTATIC, NAME, TABLE, "[I");
+        s.visitInsn(Opcodes.RETURN);
+        s.visitMaxs(0, 0);
+        s.visitEnd();
         emitHash(cw, crc, slots, partnerSlots, outputMask);
-        return (CrcKernel) GeneratedClasses.instantiate(LOOKUP, cw,
-                MethodType.methodType(void.class, int[].class), (Object) crc.tables());
+        return (CrcKernel) GeneratedClasses.instantiateWithData(LOOKUP, cw, crc.tables(), MethodType.methodType(void.class));
     }
 
     private static void emitHash(ClassWriter cw, PositionalCrc crc, int[] slots, int[] partnerSlots, long outputMask) {
@@ -50,8 +68,7 @@ public abstract class CrcKernel {
         final int value = 3;
         MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC, "hash", "([J)J", null, null);
         m.visitCode();
-        m.visitVarInsn(Opcodes.ALOAD, 0);
-        m.visitFieldInsn(Opcodes.GETFIELD, SUPER, "table", "[I");
+        m.visitFieldInsn(Opcodes.GETSTATIC, NAME, TABLE, "[I");
         m.visitVarInsn(Opcodes.ASTORE, table);
         boolean first = true;
         int position = 0;

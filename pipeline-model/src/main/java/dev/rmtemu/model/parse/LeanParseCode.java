@@ -10,6 +10,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -69,8 +70,10 @@ abstract class LeanParseCode {
     private static final int TARGET = 15;
     /** A header's tail length before its bounds are checked (a long: two slots). */
     private static final int LENGTH = 16;
+    /** The eight bytes a group of reads shares (a long: two slots). */
+    private static final int GROUP_WORD = 18;
     /** Select keys, two slots each. */
-    private static final int KEYS = 18;
+    private static final int KEYS = 20;
 
     /**
      * The code of a plan ({@link PacketParser}'s layout), or null when its method would be too
@@ -138,6 +141,8 @@ abstract class LeanParseCode {
         private final int maxSteps;
         private final Label[] states;
         private final Label accept = new Label();
+        /** Per header: the plan's extract operations of it ({@link #extractsPerHeader}). */
+        private final int[] extracts;
 
         Emitter(PacketParser parser, MethodVisitor m, int[] code, int[] entry, long[] mask, long[] value, boolean cyclic,
                 int maxSteps) {
@@ -153,6 +158,35 @@ abstract class LeanParseCode {
             for (int s = 0; s < states.length; s++) {
                 states[s] = new Label();
             }
+            extracts = extractsPerHeader();
+        }
+
+        /**
+         * How many extract operations of the plan name each header. In a graph without a cycle
+         * every state runs at most once per packet, so a header one operation extracts cannot
+         * be extracted twice in a parse (and reset leaves it invalid): its repeat check is dead.
+         */
+        private int[] extractsPerHeader() {
+            int headers = 0;
+            int[] counts = new int[0];
+            for (int s = 0; s < entry.length; s++) {
+                int pc = entry[s];
+                for (int ops = code[pc++]; ops > 0; ops--) {
+                    int op = code[pc++];
+                    if (op < 0) {
+                        continue;
+                    }
+                    if (op >= headers) {
+                        headers = op + 1;
+                        counts = Arrays.copyOf(counts, headers);
+                    }
+                    counts[op]++;
+                    pc++; // fixed bytes
+                    pc += code[pc] * PacketParser.READ_INTS + 1; // reads
+                    pc++; // length word
+                }
+            }
+            return counts;
         }
 
         void emit() {
@@ -223,34 +257,32 @@ abstract class LeanParseCode {
 
         /** Extract header {@code h} whose plan operands start at {@code pc}; returns the pc after them. */
         private int extract(int h, int pc, int s) {
-            // a header extracted twice
-            m.visitVarInsn(Opcodes.ALOAD, VALID);
-            m.visitLdcInsn(h);
-            m.visitInsn(Opcodes.BALOAD);
-            Label fresh = new Label();
-            m.visitJumpInsn(Opcodes.IFEQ, fresh);
-            fail(ParserError.HEADER_REPEATED, s);
-            m.visitLabel(fresh);
+            // a header extracted twice (impossible without a cycle when one operation extracts it)
+            if (cyclic || extracts[h] > 1) {
+                m.visitVarInsn(Opcodes.ALOAD, VALID);
+                m.visitLdcInsn(h);
+                m.visitInsn(Opcodes.BALOAD);
+                Label fresh = new Label();
+                m.visitJumpInsn(Opcodes.IFEQ, fresh);
+                fail(ParserError.HEADER_REPEATED, s);
+                m.visitLabel(fresh);
+            }
             int fixed = code[pc++];
             boundConst(fixed, s);
             m.visitVarInsn(Opcodes.ILOAD, OFF);
             m.visitVarInsn(Opcodes.ILOAD, CURSOR);
             m.visitInsn(Opcodes.IADD);
             m.visitVarInsn(Opcodes.ISTORE, AT);
-            for (int reads = code[pc++]; reads > 0; reads--, pc += PacketParser.READ_INTS) {
-                m.visitVarInsn(Opcodes.ALOAD, WORDS);
-                m.visitLdcInsn(code[pc + 3]);
-                m.visitVarInsn(Opcodes.ALOAD, BUF);
-                m.visitVarInsn(Opcodes.ILOAD, AT);
-                if (code[pc] != 0) {
-                    m.visitLdcInsn(code[pc]);
-                    m.visitInsn(Opcodes.IADD);
+            int reads = code[pc++];
+            for (int i = 0; i < reads; ) {
+                int n = groupSize(pc, reads - i);
+                if (n == 1) {
+                    read(pc);
+                } else {
+                    group(pc, n);
                 }
-                m.visitLdcInsn(code[pc + 1]);
-                m.visitLdcInsn(code[pc + 2]);
-                m.visitVarInsn(Opcodes.ILOAD, LAST_LONG);
-                m.visitMethodInsn(Opcodes.INVOKESTATIC, PARSER, "readAt", "([BIIII)J", false);
-                m.visitInsn(Opcodes.LASTORE);
+                i += n;
+                pc += n * PacketParser.READ_INTS;
             }
             storeInt("offset", h, () -> m.visitVarInsn(Opcodes.ILOAD, CURSOR));
             m.visitIincInsn(CURSOR, fixed);
@@ -316,6 +348,93 @@ abstract class LeanParseCode {
             m.visitLdcInsn(h);
             m.visitInsn(Opcodes.IASTORE);
             return pc;
+        }
+
+        /**
+         * Reads from {@code pc} (at most {@code left}) that lie in the eight bytes of the first one:
+         * fields in one header's one big-endian long, read once (see {@link #group}).
+         */
+        private int groupSize(int pc, int left) {
+            int base = code[pc];
+            if (code[pc + 2] < 0) {
+                return 1;
+            }
+            int n = 1;
+            for (int q = pc + PacketParser.READ_INTS; n < left; n++, q += PacketParser.READ_INTS) {
+                int shift = code[q + 2];
+                int lead = (code[q] - base) * Byte.SIZE + code[q + 1];
+                // the read's bits [lead, lead + 64 - shift) of the long at base
+                if (shift < 0 || code[q] < base || lead + Long.SIZE - shift > Long.SIZE) {
+                    break;
+                }
+            }
+            return n;
+        }
+
+        /** {@code words[w] = PacketParser.readAt(buf, at + byte, lead, shift, lastLong)} for the read at {@code pc}. */
+        private void read(int pc) {
+            m.visitVarInsn(Opcodes.ALOAD, WORDS);
+            m.visitLdcInsn(code[pc + 3]);
+            m.visitVarInsn(Opcodes.ALOAD, BUF);
+            m.visitVarInsn(Opcodes.ILOAD, AT);
+            if (code[pc] != 0) {
+                m.visitLdcInsn(code[pc]);
+                m.visitInsn(Opcodes.IADD);
+            }
+            m.visitLdcInsn(code[pc + 1]);
+            m.visitLdcInsn(code[pc + 2]);
+            m.visitVarInsn(Opcodes.ILOAD, LAST_LONG);
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, PARSER, "readAt", "([BIIII)J", false);
+            m.visitInsn(Opcodes.LASTORE);
+        }
+
+        /**
+         * The {@code n} reads from {@code pc}, all within the eight bytes of the first: where those
+         * bytes are in the buffer, one big-endian long and a shift pair per field. Exact: each
+         * read's {@code (long at b << lead) >>> shift} is the same bits of the long at the group's
+         * first byte {@code a} shifted left by {@code 8 (b - a) + lead} instead ({@link #groupSize}
+         * keeps them inside it); near the buffer's end each read falls back to {@code readAt} as before.
+         */
+        private void group(int pc, int n) {
+            int base = code[pc];
+            Label slow = new Label();
+            Label done = new Label();
+            m.visitVarInsn(Opcodes.ILOAD, AT);
+            if (base != 0) {
+                m.visitLdcInsn(base);
+                m.visitInsn(Opcodes.IADD);
+            }
+            m.visitVarInsn(Opcodes.ILOAD, LAST_LONG);
+            m.visitJumpInsn(Opcodes.IF_ICMPGT, slow);
+            m.visitVarInsn(Opcodes.ALOAD, BUF);
+            m.visitVarInsn(Opcodes.ILOAD, AT);
+            if (base != 0) {
+                m.visitLdcInsn(base);
+                m.visitInsn(Opcodes.IADD);
+            }
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/rmtemu/model/parse/Bits", "bigEndianLong", "([BI)J", false);
+            m.visitVarInsn(Opcodes.LSTORE, GROUP_WORD);
+            for (int i = 0, q = pc; i < n; i++, q += PacketParser.READ_INTS) {
+                int lead = (code[q] - base) * Byte.SIZE + code[q + 1];
+                m.visitVarInsn(Opcodes.ALOAD, WORDS);
+                m.visitLdcInsn(code[q + 3]);
+                m.visitVarInsn(Opcodes.LLOAD, GROUP_WORD);
+                if (lead != 0) {
+                    m.visitLdcInsn(lead);
+                    m.visitInsn(Opcodes.LSHL);
+                }
+                if (code[q + 2] != 0) {
+                    m.visitLdcInsn(code[q + 2]);
+                    m.visitInsn(Opcodes.LUSHR);
+                }
+                m.visitInsn(Opcodes.LASTORE);
+            }
+            m.visitJumpInsn(Opcodes.GOTO, done);
+            m.visitLabel(slow);
+            for (int i = 0, q = pc; i < n; i++, q += PacketParser.READ_INTS) {
+                read(q);
+            }
+            m.visitLabel(done);
         }
 
         /** {@code r.<array>[h] = <value>}. */

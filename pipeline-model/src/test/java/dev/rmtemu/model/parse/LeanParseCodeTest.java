@@ -101,6 +101,39 @@ class LeanParseCodeTest {
         }
     }
 
+    /**
+     * Fields that lie in the eight bytes of a header's first needed field are read as one long
+     * and split by shifts (the 5-tuple's protocol and source address, both ports, the VLAN tag's
+     * sub-byte fields): same words as the plan's read per field, for every prefix of every
+     * sample frame, so the buffer ends at every point of the headers (within eight bytes of
+     * its end a field is read alone, as before).
+     */
+    @Test
+    void fieldsSharingALongEqualThePlanAtEveryCaptureLength() {
+        ParseGraph g = DefaultParseGraph.build();
+        List<FieldRef> needed = List.of(g.field("ethernet.src_addr"), g.field("ethernet.ether_type"),
+                g.field("vlan_outer.pcp"), g.field("vlan_outer.dei"), g.field("vlan_outer.vid"), g.field("vlan_outer.ether_type"),
+                g.field("ipv4.version"), g.field("ipv4.ihl"), g.field("ipv4.diffserv"), g.field("ipv4.protocol"),
+                g.field("ipv4.src_addr"), g.field("ipv4.dst_addr"), g.field("ipv6.next_hdr"), g.field("ipv6.hop_limit"),
+                g.field("tcp.src_port"), g.field("tcp.dst_port"), g.field("udp.src_port"), g.field("udp.dst_port"),
+                g.field("icmp.type"), g.field("icmp.code"), g.field("arp.hw_addr_len"), g.field("arp.proto_addr_len"),
+                g.field("arp.opcode"));
+        byte[][] frames = Frames.defaultGraphSamples();
+        PacketParser byCode = new PacketParser(g, 256);
+        PacketParser byPlan = new PacketParser(g, 256);
+        PacketParser full = new PacketParser(g, 256);
+        needed.forEach(byCode::need);
+        needed.forEach(byPlan::need);
+        assertTrue(byCode.leanParseGenerated(), "the default graph runs as generated code");
+        long accepted = 0;
+        for (byte[] f : frames) {
+            for (int caplen = 0; caplen <= f.length; caplen++) {
+                accepted += same(g, byCode, byPlan, full, needed, Arrays.copyOf(f, caplen), caplen, f.length) ? 1 : 0;
+            }
+        }
+        assertTrue(accepted > frames.length, accepted + " accepted parses");
+    }
+
     /** Parses {@code f} three ways and asserts they agree; returns whether it was accepted. */
     private static boolean same(ParseGraph g, PacketParser byCode, PacketParser byPlan, PacketParser full,
                                 List<FieldRef> needed, byte[] f, int caplen, int wire) {
