@@ -4,11 +4,8 @@ import java.util.Arrays;
 
 /**
  * The running flows of {@code dist=backbone} ({@link BackboneFlows}) and the order their
- * packets go out: a 4-ary min-heap of flow slots by the time of each flow's next packet (ties:
- * the older flow first), merged with the Poisson arrivals of new flows. The heap keeps each
- * entry's time and flow id beside its slot, so a comparison reads the heap's own arrays (a
- * node's four children share a cache line or two) instead of two random slots; the order is
- * the same total order as before, so the packets come out in the same order. Slots are reused when a flow ends, so memory
+ * packets go out: a binary min-heap of flow slots by the time of each flow's next packet,
+ * merged with the Poisson arrivals of new flows. Slots are reused when a flow ends, so memory
  * is proportional to the flows running at once, not to the packets or all flows of the trace;
  * a packet allocates nothing once the arrays have grown to that size.
  */
@@ -32,13 +29,11 @@ final class BackboneArrivals {
     long[] remaining = new long[INITIAL_SLOTS];
     long[] size = new long[INITIAL_SLOTS];
     double[] gapNs = new double[INITIAL_SLOTS];
+    double[] nextNs = new double[INITIAL_SLOTS];
     int[] seq = new int[INITIAL_SLOTS];
     char[] ipId = new char[INITIAL_SLOTS];
     boolean[] started = new boolean[INITIAL_SLOTS];
-    // the heap: per entry its flow's slot, the time of its next packet and its flow id
-    private int[] heapSlot = new int[INITIAL_SLOTS];
-    private double[] heapNs = new double[INITIAL_SLOTS];
-    private long[] heapId = new long[INITIAL_SLOTS];
+    private int[] heap = new int[INITIAL_SLOTS];
     private int heapSize;
     private int[] free = new int[INITIAL_SLOTS];
     private int freeCount;
@@ -126,13 +121,15 @@ final class BackboneArrivals {
         // a uniform share of its packets went out before the trace began
         long left = (long) Math.max(1, StrictMath.ceil(s * (1 - rng.nextDouble())));
         int k = newSlot((long) s, left, g, true);
-        push(k, rng.nextExponential(g));
+        nextNs[k] = rng.nextExponential(g);
+        push(k);
     }
 
     private void arrive() {
         double s = flowSize(false);
         int k = newSlot((long) s, (long) s, gap(false), false);
-        push(k, nextArrivalNs);
+        nextNs[k] = nextArrivalNs;
+        push(k);
         nextArrivalNs += rng.nextExponential(meanArrivalGapNs);
     }
 
@@ -164,30 +161,28 @@ final class BackboneArrivals {
         remaining = Arrays.copyOf(remaining, n);
         size = Arrays.copyOf(size, n);
         gapNs = Arrays.copyOf(gapNs, n);
+        nextNs = Arrays.copyOf(nextNs, n);
         seq = Arrays.copyOf(seq, n);
         ipId = Arrays.copyOf(ipId, n);
         started = Arrays.copyOf(started, n);
-        heapSlot = Arrays.copyOf(heapSlot, n);
-        heapNs = Arrays.copyOf(heapNs, n);
-        heapId = Arrays.copyOf(heapId, n);
+        heap = Arrays.copyOf(heap, n);
         free = Arrays.copyOf(free, n);
     }
 
     /** Chooses the next packet: sets {@link #slot}, {@link #timeNs} and {@link #last}. */
     void advance() {
-        while (heapSize == 0 || nextArrivalNs < heapNs[0]) {
+        while (heapSize == 0 || nextArrivalNs < nextNs[heap[0]]) {
             arrive();
         }
-        int k = heapSlot[0];
+        int k = heap[0];
         slot = k;
-        double t = heapNs[0];
-        timeNs = t;
+        timeNs = nextNs[k];
         last = --remaining[k] == 0;
         if (last) {
             removeTop();
         } else {
-            // the flow's next packet: the top entry moves down to its new time
-            siftDown(0, k, t + rng.nextExponential(gapNs[k]), heapId[0]);
+            nextNs[k] += rng.nextExponential(gapNs[k]);
+            siftDown(0);
         }
     }
 
@@ -198,63 +193,49 @@ final class BackboneArrivals {
         }
     }
 
-    /** Heap order: the earlier next packet first; on a tie the older flow (lower id). */
-    private static boolean before(double ta, long ida, double tb, long idb) {
-        return ta < tb || (ta == tb && ida < idb);
+    private boolean before(int a, int b) {
+        double ta = nextNs[a];
+        double tb = nextNs[b];
+        return ta < tb || (ta == tb && flowId[a] < flowId[b]);
     }
 
-    private void push(int k, double t) {
-        long id = flowId[k];
+    private void push(int k) {
         int i = heapSize++;
+        heap[i] = k;
         while (i > 0) {
-            int p = (i - 1) >>> 2;
-            if (!before(t, id, heapNs[p], heapId[p])) {
+            int p = (i - 1) >>> 1;
+            if (!before(heap[i], heap[p])) {
                 break;
             }
-            set(i, heapSlot[p], heapNs[p], heapId[p]);
+            int t = heap[i];
+            heap[i] = heap[p];
+            heap[p] = t;
             i = p;
         }
-        set(i, k, t, id);
     }
 
     private void removeTop() {
-        int n = --heapSize;
-        if (n > 0) {
-            siftDown(0, heapSlot[n], heapNs[n], heapId[n]);
+        heap[0] = heap[--heapSize];
+        if (heapSize > 0) {
+            siftDown(0);
         }
     }
 
-    /** Places the entry (k, t, id) at hole {@code i} or below it, moving smaller children up. */
-    private void siftDown(int i, int k, double t, long id) {
-        final int n = heapSize;
-        final double[] ns = heapNs;
-        final long[] ids = heapId;
+    private void siftDown(int i) {
         while (true) {
-            int c = 4 * i + 1;
-            if (c >= n) {
-                break;
+            int l = 2 * i + 1;
+            if (l >= heapSize) {
+                return;
             }
-            // the smallest of up to four children
-            int m = c;
-            int end = Math.min(c + 4, n);
-            for (int j = c + 1; j < end; j++) {
-                if (before(ns[j], ids[j], ns[m], ids[m])) {
-                    m = j;
-                }
+            int c = l + 1 < heapSize && before(heap[l + 1], heap[l]) ? l + 1 : l;
+            if (!before(heap[c], heap[i])) {
+                return;
             }
-            if (!before(ns[m], ids[m], t, id)) {
-                break;
-            }
-            set(i, heapSlot[m], ns[m], ids[m]);
-            i = m;
+            int t = heap[i];
+            heap[i] = heap[c];
+            heap[c] = t;
+            i = c;
         }
-        set(i, k, t, id);
-    }
-
-    private void set(int i, int k, double t, long id) {
-        heapSlot[i] = k;
-        heapNs[i] = t;
-        heapId[i] = id;
     }
 
     /** Flows started so far (running at time 0 plus arrived). */
