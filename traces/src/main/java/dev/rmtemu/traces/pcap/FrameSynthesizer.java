@@ -189,7 +189,7 @@ public final class FrameSynthesizer {
         int wire = wireLength(r);
         int cap = capturedLength(r, snap);
         int ipLen = ipLength(r, wire);
-        b.setMemory(off, cap, (byte) 0);
+        zero(b, off, cap);
         putMac(b, off, HostMac.of(r, false));
         putMac(b, off + 6, HostMac.of(r, true));
         int ip = off + ETHERNET_HEADER;
@@ -210,7 +210,11 @@ public final class FrameSynthesizer {
             b.putByte(p + 9, (byte) r.protocol());
             b.putInt(p + 12, r.srcIpv4(), BE);
             b.putInt(p + 16, r.dstIpv4(), BE);
-            b.putShort(p + 10, (short) ~onesSum(b, p, IPV4_HEADER, 0), BE);
+            // the header's 16-bit words from the fields just written (checksum field 0): the
+            // same sum as reading the 20 bytes back
+            long ipSum = 0x4500L + (ipLen & 0xFFFF) + (r.ipId() & 0xFFFF) + frag
+                    + ((r.ttl() & 0xFF) << 8) + (r.protocol() & 0xFF) + words(r.srcIpv4()) + words(r.dstIpv4());
+            b.putShort(p + 10, (short) ~fold(ipSum), BE);
             p += IPV4_HEADER;
         } else {
             b.putShort(off + 12, (short) PacketDecoder.ETHERTYPE_IPV6, BE);
@@ -233,14 +237,19 @@ public final class FrameSynthesizer {
         int l4 = p;
         int l4Len = ip + ipLen - l4;
         int payload = l4 + l4Header(r);
+        int payloadWord = 0;
         if (r.payloadHash() != 0) {
             int captured = Math.min(ip + ipLen, off + cap) - payload;
-            b.putInt(payload, PayloadHash.leadingWordFor(r.payloadHash(), captured), BE);
+            payloadWord = PayloadHash.leadingWordFor(r.payloadHash(), captured);
+            b.putInt(payload, payloadWord, BE);
         }
         if (r.isLaterFragment()) {
             return cap;
         }
         int checksumAt = -1;
+        // the L4 header's 16-bit words as written here (checksum field 0, the rest of the header
+        // zeros), summed from the fields instead of read back from the buffer
+        long l4Sum;
         switch (r.protocol()) {
             case PacketRecord.PROTO_TCP:
                 b.putShort(l4, (short) r.srcPort(), BE);
@@ -250,28 +259,33 @@ public final class FrameSynthesizer {
                 b.putByte(l4 + 13, (byte) r.tcpFlags());
                 b.putShort(l4 + 14, (short) TCP_WINDOW, BE);
                 checksumAt = l4 + 16;
+                l4Sum = (r.srcPort() & 0xFFFF) + (r.dstPort() & 0xFFFF) + words(r.tcpSeq())
+                        + (TCP_DATA_OFFSET_5 << 8) + (r.tcpFlags() & 0xFF) + TCP_WINDOW;
                 break;
             case PacketRecord.PROTO_UDP:
                 b.putShort(l4, (short) r.srcPort(), BE);
                 b.putShort(l4 + 2, (short) r.dstPort(), BE);
                 b.putShort(l4 + 4, (short) l4Len, BE);
                 checksumAt = l4 + 6;
+                l4Sum = (r.srcPort() & 0xFFFF) + (r.dstPort() & 0xFFFF) + (l4Len & 0xFFFF);
                 break;
             case PacketRecord.PROTO_ICMP:
             case PacketRecord.PROTO_ICMPV6:
                 b.putByte(l4, (byte) r.srcPort());
                 b.putByte(l4 + 1, (byte) r.dstPort());
                 checksumAt = l4 + 2;
+                l4Sum = ((r.srcPort() & 0xFF) << 8) + (r.dstPort() & 0xFF);
                 break;
             default:
+                l4Sum = 0;
                 break;
         }
         if (checksumAt >= 0 && !r.isFragment()) {
-            int sum = r.protocol() == PacketRecord.PROTO_ICMP ? 0 : pseudoHeaderSum(r, b, ip, l4Len);
-            // past the header and the payload's leading word the captured bytes are zeros, which add nothing
-            int summed = Math.min(Math.min(l4Len, off + cap - l4),
-                    payload - l4 + (r.payloadHash() != 0 ? PayloadHash.SYNTHETIC_PAYLOAD_BYTES : 0));
-            int checksum = ~onesSum(b, l4, summed, sum) & 0xFFFF;
+            long sum = r.protocol() == PacketRecord.PROTO_ICMP ? 0 : pseudoHeaderSum(r, l4Len);
+            // the checksummed bytes are the L4 header and, with a payload hash, the payload's leading
+            // word (a frame is never cut inside them: capturedLength keeps at least frameLength, or the
+            // headers when there is no payload); past them the bytes are zeros, which add nothing
+            int checksum = ~fold(sum + l4Sum + words(payloadWord)) & 0xFFFF;
             if (checksum == 0 && r.protocol() == PacketRecord.PROTO_UDP) {
                 checksum = 0xFFFF; // RFC 768: a computed 0 is sent as all ones (0 means "no checksum")
             }
@@ -280,34 +294,52 @@ public final class FrameSynthesizer {
         return cap;
     }
 
-    /** Ones' complement sum of the IPv4 (RFC 793) or IPv6 (RFC 8200 §8.1) pseudo-header. */
-    private static int pseudoHeaderSum(PacketRecord r, MutableDirectBuffer b, int ip, int l4Len) {
+    /**
+     * Ones' complement sum (unfolded) of the IPv4 (RFC 793) or IPv6 (RFC 8200 §8.1)
+     * pseudo-header: the addresses' 16-bit words, the protocol and the L4 length.
+     */
+    private static long pseudoHeaderSum(PacketRecord r, int l4Len) {
         if (r.ipVersion() == 4) {
-            return onesSum(b, ip + 12, 8, r.protocol() + l4Len);
+            return words(r.srcIpv4()) + words(r.dstIpv4()) + r.protocol() + l4Len;
         }
-        return onesSum(b, ip + 8, 32, r.protocol() + (l4Len >>> 16) + (l4Len & 0xFFFF));
+        return words(r.srcIpv6Hi()) + words(r.srcIpv6Lo()) + words(r.dstIpv6Hi()) + words(r.dstIpv6Lo())
+                + r.protocol() + (l4Len >>> 16) + (l4Len & 0xFFFF);
     }
 
-    /** {@code initial} plus the 16-bit big-endian words of {@code len} bytes (an odd last byte padded), folded to 16 bits. */
-    private static int onesSum(MutableDirectBuffer b, int from, int len, int initial) {
-        long sum = initial;
-        int i = 0;
-        // four bytes per read: the sum of 16-bit words is the same in any grouping
-        for (; i + 3 < len; i += 4) {
-            int w = b.getInt(from + i, BE);
-            sum += (w >>> 16) + (w & 0xFFFF);
-        }
-        if (i + 1 < len) {
-            sum += b.getShort(from + i, BE) & 0xFFFF;
-            i += 2;
-        }
-        if (i < len) {
-            sum += (b.getByte(from + i) & 0xFF) << 8;
-        }
+    /** The sum of the two big-endian 16-bit words of {@code v}. */
+    private static long words(int v) {
+        return (v >>> 16) + (v & 0xFFFF);
+    }
+
+    /** The sum of the four big-endian 16-bit words of {@code v}. */
+    private static long words(long v) {
+        return words((int) (v >>> 32)) + words((int) v);
+    }
+
+    /**
+     * A sum of 16-bit words folded to 16 bits with end-around carry. Folding is exact at any
+     * point of the sum (a positive sum folds to the value in 1..0xFFFF congruent to it mod
+     * 0xFFFF), so a sum folded once at the end equals one folded word by word.
+     */
+    private static int fold(long sum) {
         while ((sum >>> 16) != 0) {
             sum = (sum & 0xFFFF) + (sum >>> 16);
         }
         return (int) sum;
+    }
+
+    /**
+     * Zeroes {@code len} bytes at {@code off}, a word at a time: a frame is at most a snap length
+     * long, where setMemory's native call costs more than the stores.
+     */
+    private static void zero(MutableDirectBuffer b, int off, int len) {
+        int i = 0;
+        for (; i + Long.BYTES <= len; i += Long.BYTES) {
+            b.putLong(off + i, 0L);
+        }
+        for (; i < len; i++) {
+            b.putByte(off + i, (byte) 0);
+        }
     }
 
     private static void putMac(MutableDirectBuffer b, int off, long mac) {

@@ -30,6 +30,14 @@ final class RecordChecksum {
         crc.update(frame, 0, length);
     }
 
+    /**
+     * A whole record as stored, its metadata's bytes then its frame's: the same checksum as
+     * its nine words then its frame (the words are stored little-endian, as they are summed).
+     */
+    void record(byte[] stored, int length) {
+        crc.update(stored, 0, length);
+    }
+
     long value() {
         return crc.getValue();
     }

@@ -9,9 +9,7 @@ import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
-import org.agrona.MutableDirectBuffer;
 
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Map;
 import dev.rmtemu.model.text.Printable;
@@ -25,11 +23,13 @@ public final class TraceStoreSource implements PacketSource {
     private final long expected;
     private final long expectedCrc;
     private final int snapLength;
-    /** One record's frame bytes as read from the queue (the manifest's snap length). */
-    private final byte[] frame;
+    /** One record as read from the queue: its metadata and frame bytes (up to the manifest's snap length). */
+    private final byte[] stored;
     private final RecordChecksum crc = new RecordChecksum();
     private final String source;
     private long read;
+    /** Where a stored record keeps its captured length (u32 little-endian). */
+    private static final int CAPLEN = PacketRecord.CAPTURED_LENGTH_OFFSET;
 
     /**
      * Opens a store read-only after checking it: the manifest, then every queue file's
@@ -45,7 +45,7 @@ public final class TraceStoreSource implements PacketSource {
         this.expected = manifest.records();
         this.expectedCrc = manifest.recordsCrc();
         this.snapLength = manifest.snapLength();
-        this.frame = new byte[snapLength];
+        this.stored = new byte[PacketRecord.METADATA_BYTES + snapLength];
         // the manifest is a file anyone can edit: its text is printed escaped and cut
         this.source = Printable.escape(m.getOrDefault("source", "?"), StoreManifest.MAX_SOURCE_CHARS);
         for (SkipReason r : SkipReason.values()) {
@@ -112,23 +112,20 @@ public final class TraceStoreSource implements PacketSource {
                 throw StoreManifest.corrupt(dir, "excerpt " + read + " has " + size + " bytes, less than a record's "
                         + PacketRecord.METADATA_BYTES);
             }
-            MutableDirectBuffer b = into.buffer();
-            int off = into.offset();
-            for (int i = 0; i < PacketRecord.METADATA_BYTES; i += Long.BYTES) {
-                long w = bytes.readLong();
-                crc.word(w);
-                b.putLong(off + i, w, ByteOrder.LITTLE_ENDIAN);
-            }
-            int caplen = into.capturedLength();
+            // the record's bytes as stored, in one read: Chronicle's longs are little-endian, as a
+            // record's metadata words are (TraceStoreWriter writes them with writeLong)
+            bytes.read(stored, 0, PacketRecord.METADATA_BYTES);
+            int caplen = (stored[CAPLEN] & 0xFF) | (stored[CAPLEN + 1] & 0xFF) << 8 | (stored[CAPLEN + 2] & 0xFF) << 16
+                    | stored[CAPLEN + 3] << 24;
             if (caplen < 0 || caplen > snapLength || size != PacketRecord.METADATA_BYTES + (long) caplen) {
                 throw StoreManifest.corrupt(dir, "excerpt " + read + " has " + size + " bytes for a captured length of "
                         + Integer.toUnsignedString(caplen) + " (snap length " + snapLength + ")");
             }
+            bytes.read(stored, PacketRecord.METADATA_BYTES, caplen);
+            crc.record(stored, PacketRecord.METADATA_BYTES + caplen); // every stored byte, also those a shorter record does not keep
             // a record with less room keeps the frame's head, as a shorter snap length would
             int kept = Math.min(caplen, into.frameCapacity());
-            bytes.read(frame, 0, caplen);
-            crc.frame(frame, caplen); // every stored byte, also those a shorter record does not keep
-            b.putBytes(off + PacketRecord.FRAME_OFFSET, frame, 0, kept);
+            into.buffer().putBytes(into.offset(), stored, 0, PacketRecord.METADATA_BYTES + kept);
             into.capturedLength(kept);
         }
         read++;
