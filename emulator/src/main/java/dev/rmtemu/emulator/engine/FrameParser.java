@@ -58,6 +58,14 @@ public final class FrameParser {
     private boolean validitiesDistinct;
     /** Whether the last deparse wrote the frame in its own buffer ({@link #deparseInPlace}). */
     private boolean inPlace;
+    /** Headers the last in-place emit inserted. */
+    private int insertedCount;
+    /** Per wire field: whether its bytes can steer a parse ({@link ParseGraph#steers}); made with the deparser. */
+    private boolean[] steering;
+    /** Whether a deparser checksum's destination can steer a parse (then no deparse keeps the layout). */
+    private boolean checksumSteers;
+    /** Whether the last deparse left the frame's layout as its parse found it ({@link #layoutUnchanged}). */
+    private boolean layoutUnchanged;
     private final StageProgram program;
     private final int windowBytes;
     /**
@@ -392,6 +400,7 @@ public final class FrameParser {
     private int deparse(byte[] buf, int off, int caplen, int wireLen, long[] phv, boolean parsedLast, int keptSlot,
                         int capacity) {
         inPlace = false;
+        layoutUnchanged = false;
         prepareDeparse();
         if (!deparser.copies()) {
             return deparseByFullParse(buf, off, caplen, wireLen, phv);
@@ -419,8 +428,10 @@ public final class FrameParser {
         }
         int n = capacity < 0 || !validitiesDistinct ? -1 : emitInPlace(r, phv, buf, off, caplen, capacity);
         byte[] out = buf;
+        boolean steered = checksumSteers;
         if (n >= 0) {
             inPlace = true;
+            steered |= insertedCount > 0 || n != caplen;
         } else {
             n = deparser.emitCopying(r, valid, buf, off, caplen, scratch, 0, emittedAt);
             out = scratch;
@@ -442,6 +453,7 @@ public final class FrameParser {
             long v = phv[slots[i]];
             // the bits the frame already holds (a copied header's parsed value, a new header's zeros) need no write
             if (at >= 0 && (!skips || (v & altMasks[a]) != heldValue(r, h, a))) {
+                steered |= steering[a];
                 int bytes = partWholeBytes[a];
                 if (bytes > 0) {
                     Deparser.putBytes(out, at + (partBit[a] >>> 3), bytes, v);
@@ -453,7 +465,20 @@ public final class FrameParser {
         }
         giveMetadata(phv);
         deparser.updateChecksums(r, valid, out, emittedAt);
+        layoutUnchanged = inPlace && !steered;
         return n;
+    }
+
+    /**
+     * Whether the last {@link #deparseInPlace} left the frame's layout as the parse it used found
+     * it: in place, no header inserted or removed, the same length, and no byte written that a
+     * parse's path depends on ({@link ParseGraph#steers}: select keys, length fields; the
+     * checksum's destination counts as written). A parse of the new bytes then takes the same
+     * states and finds every header where the old one did, so a layout {@link #keepLayout} kept
+     * of the old frame stays the new one's (the engine's egress deparser needs no parse again).
+     */
+    public boolean layoutUnchanged() {
+        return layoutUnchanged;
     }
 
     /**
@@ -500,6 +525,7 @@ public final class FrameParser {
                 ins[n++] = h;
             }
         }
+        insertedCount = n;
         return deparser.emitInPlace(r, ins, n, buf, off, caplen, capacity, emittedAt);
     }
 
@@ -569,6 +595,14 @@ public final class FrameParser {
                 validByEmit[i] = byEmit[i];
             }
             inserted = new int[validSlots.length];
+            steering = new boolean[refs.length];
+            for (int a = 0; a < refs.length; a++) {
+                steering[a] = g.steers(refs[a]);
+            }
+            checksumSteers = false;
+            for (ChecksumUpdate u : updates) {
+                checksumSteers |= g.steers(g.field(u.destination()));
+            }
             validitiesDistinct = Arrays.stream(validHeaders).distinct().count() == validHeaders.length;
             mergesIndependent = true;
             for (int i = 0; i < slots.length; i++) {

@@ -960,9 +960,11 @@ public final class SwitchEngine {
         int caplen = pool.capturedLength(slot);
         int wire = r.wireLength();
         // written over the slot's own frame (a frame longer than the slot keeps its first bytes)
+        boolean kept = pool.layoutKept(slot);
         int n = frames.deparseInPlace(pool.frameArray(), pool.frameOffset(slot), caplen, wire, phv.values(), parsedLast,
-                pool.layoutKept(slot) ? slot : -1, r.frameCapacity());
-        pool.layoutKept(slot, false); // the frame is rewritten: its layout is no longer the one kept
+                kept ? slot : -1, r.frameCapacity());
+        // the frame is rewritten: its kept layout stays only where no header moved and no byte a parse steers by changed
+        pool.layoutKept(slot, kept && frames.layoutUnchanged());
         if (n >= 0) {
             r.wireLength(wire + n - caplen);
             r.capturedLength(Math.min(n, r.frameCapacity()));

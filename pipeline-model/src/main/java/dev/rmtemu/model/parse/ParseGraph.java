@@ -251,6 +251,28 @@ public final class ParseGraph {
         return new FieldRef(dotted, h.index(), f, h.wordOf(f), h.type().fields().get(f).bits());
     }
 
+    /**
+     * Whether the bytes of field {@code f} can steer a parse: the field is a select key or a
+     * header's length field, or the graph selects on a lookahead (which may read any bytes, so
+     * every field counts). A frame whose other bytes change parses to the same layout (the same
+     * headers at the same offsets), as long as its length stays.
+     */
+    public boolean steers(FieldRef f) {
+        for (int[] keys : keyWord) {
+            for (int w : keys) {
+                if (w < 0 || w == f.word()) {
+                    return true;
+                }
+            }
+        }
+        for (int w : hdrLengthWord) {
+            if (w >= 0 && w == f.word()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     int valueSetIndex(String valueSet) {
         for (int i = 0; i < valueSets.size(); i++) {
             if (valueSets.get(i).name().equals(valueSet)) {
