@@ -1392,7 +1392,7 @@ public final class SwitchEngine {
         cutThroughPackets++;
         int cells = dq.cells(); // what the admission counted
         timeline.record(c, tm.bufferOccupancyCells() + cells);
-        portTimeline(out).record(c, tm.portDepthCells(out) + cells);
+        portTimeline(out).record(c, cells); // the port held no packet (cutThroughCycle): its depth was 0
         now = d; // the dequeue's event time (a drop in egress is counted then)
         egress(out, slot);
     }

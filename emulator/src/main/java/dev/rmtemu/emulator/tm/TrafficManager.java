@@ -258,6 +258,30 @@ public final class TrafficManager {
         return -1;
     }
 
+    /**
+     * {@link #refusal} for a port that holds no packet (the cut-through's, whose
+     * {@link #cutThroughCycleOf} found {@code portPackets[port] == 0}): the same answer without
+     * reading the port's and queue's cell counts, which are 0 then, because
+     * {@link #admit} and {@link #pop} change them only together with {@code portPackets}, by the
+     * same cells per packet.
+     */
+    private int emptyPortRefusal(long cycle, int port, int gq, int cells) {
+        if (cycle < lastEnqueueCycle[gq]) {
+            throw new IllegalArgumentException("enqueue at cycle " + cycle + " to port " + port + " queue "
+                    + (gq - queueBase[port]) + " after an enqueue at cycle " + lastEnqueueCycle[gq]);
+        }
+        if (cells > queueLimitCells[gq]) {
+            return DropCause.QUEUE_LIMIT.ordinal();
+        }
+        if (cells > portLimitCells[port]) {
+            return DropCause.PORT_LIMIT.ordinal();
+        }
+        if (bufferCells + cells > sharedBufferCells) {
+            return DropCause.BUFFER_FULL.ordinal();
+        }
+        return -1;
+    }
+
     private int admit(long cycle, int port, int gq, int packetHandle, int bytes, int bufferBytes) {
         int cells = cellsFor(bufferBytes);
         int cause = refusal(cycle, port, gq, cells);
@@ -377,7 +401,7 @@ public final class TrafficManager {
     private int admitAndSend(long cycle, long dequeueCycle, int port, int gq, int packetHandle, int bytes,
                              int extraBufferBytes, DequeueInfo out) {
         int cells = cellsFor(bytes + extraBufferBytes);
-        int cause = refusal(cycle, port, gq, cells);
+        int cause = emptyPortRefusal(cycle, port, gq, cells);
         if (cause >= 0) {
             dropped[gq * CAUSES + cause]++;
             return cause + 1;
@@ -393,9 +417,9 @@ public final class TrafficManager {
         out.qid = gq - queueBase[port];
         out.bytes = bytes;
         out.cells = cells;
-        out.enqQdepth = queueCells[gq]; // the empty queue it would have joined (and left again)
+        out.enqQdepth = 0; // the empty queue it would have joined (and left again): see emptyPortRefusal
         out.enqTstamp = cycle;
-        out.deqQdepth = queueCells[gq];
+        out.deqQdepth = 0;
         out.deqTimedelta = out.serialisationStartCycle - cycle;
         return DropCause.ADMITTED;
     }

@@ -176,4 +176,49 @@ class CutThroughTest {
         assertEquals(10, info.cells());
         assertEquals(1, tm.totalDequeued());
     }
+
+    /**
+     * The cut-through's admission reads no cell count of its (empty) port: a port limit and a
+     * shared buffer filled by another port refuse it as they refuse enqueue, and a port that
+     * queued packets and sent them all admits it with the depths 0 that enqueue then dequeue give.
+     */
+    @Test
+    void anEmptyPortsAdmissionIsEnqueuesAfterItsQueueDrained() {
+        PortConfig port = PortConfig.strictPriority(40).withLimits(PortConfig.DEFAULT_QUEUE_LIMIT_CELLS, 15);
+        java.util.function.Supplier<TrafficManager> make = () -> new TrafficManager(new TrafficManagerConfig(
+                TrafficManagerConfig.TOFINO1_CLOCK_HZ, TrafficManagerConfig.TOFINO_CELL_BYTES,
+                TrafficManagerConfig.ETHERNET_OVERHEAD_BYTES, 25, List.of(port, port)));
+        TrafficManager queued = make.get();
+        TrafficManager cut = make.get();
+        DequeueInfo a = new DequeueInfo();
+        DequeueInfo b = new DequeueInfo();
+        // port 1 queues two packets (12 + 2 cells) and sends both; the cut-through twin queues them too
+        for (TrafficManager t : List.of(queued, cut)) {
+            assertEquals(0, t.enqueue(0, 1, 0, 1, 960, 0));
+            assertEquals(0, t.enqueue(0, 1, 0, 2, 100, 0));
+            assertEquals(0, t.dequeue(0, 1, a));
+            assertEquals(0, t.dequeue(t.nextDequeueCycle(1), 1, a));
+        }
+        assertEquals(Long.MAX_VALUE, cut.nextDequeueCycle(1), "port 1 holds no packet");
+        long c = cut.portFreeCycleFloor(1) + 1;
+        assertTrue(cut.canCutThrough(1, c));
+        // 16 cells break port 1's limit of 15 (its queue's is larger)
+        assertEquals(DropCause.PORT_LIMIT.code(), queued.enqueue(c, 1, 0, 3, 1280, 0));
+        assertEquals(DropCause.PORT_LIMIT.code(), cut.cutThrough(c, 1, 0, 3, 1280, 0, b));
+        // port 0 holds 15 of the buffer's 25 cells: 11 more do not fit, 10 do
+        assertEquals(0, queued.enqueue(c, 0, 0, 4, 1200, 0));
+        assertEquals(0, cut.enqueue(c, 0, 0, 4, 1200, 0));
+        assertEquals(DropCause.BUFFER_FULL.code(), queued.enqueue(c, 1, 0, 5, 880, 0));
+        assertEquals(DropCause.BUFFER_FULL.code(), cut.cutThrough(c, 1, 0, 5, 880, 0, b));
+        assertEquals(0, queued.enqueue(c, 1, 0, 6, 800, 0));
+        assertEquals(0, queued.dequeue(c, 1, a));
+        assertEquals(0, cut.cutThrough(c, 1, 0, 6, 800, 0, b));
+        assertEquals(a.toString(), b.toString()); // enq_qdepth and deq_qdepth 0 in both
+        assertEquals(0, b.enqQdepth());
+        for (DropCause cause : DropCause.values()) {
+            assertEquals(queued.droppedPackets(1, cause), cut.droppedPackets(1, cause), cause.name());
+        }
+        assertEquals(1, cut.droppedPackets(1, DropCause.PORT_LIMIT));
+        assertEquals(1, cut.droppedPackets(1, DropCause.BUFFER_FULL));
+    }
 }
