@@ -16,6 +16,7 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PackedRecords;
 import dev.rmtemu.traces.PacketRecord;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
@@ -39,8 +40,8 @@ public final class NetworkThreadsPairs {
     private static final int PACKETS = NetworkReplayBenchmark.PACKETS;
     private static final int WARMUP_ROUNDS = 3;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private NetworkThreadsPairs() {
     }
