@@ -1,10 +1,11 @@
 package dev.rmtemu.bench;
 
+import static dev.rmtemu.bench.CpuTime.median;
+
 import com.sun.management.OperatingSystemMXBean;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -85,11 +86,5 @@ public final class CliCpuPairs {
 
     private static String load() {
         return String.format(Locale.ROOT, "%.2f", OS.getSystemLoadAverage());
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }

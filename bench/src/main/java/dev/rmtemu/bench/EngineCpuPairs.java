@@ -1,8 +1,8 @@
 package dev.rmtemu.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.util.Arrays;
+import static dev.rmtemu.bench.CpuTime.median;
+import static dev.rmtemu.bench.CpuTime.nsPerPacket;
+
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
@@ -28,7 +28,6 @@ public final class EngineCpuPairs {
      * conversions' dividends) a JMH measurement sees.
      */
     private static final int ROUNDS_PER_SWITCH = 8;
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private EngineCpuPairs() {
     }
@@ -79,22 +78,5 @@ public final class EngineCpuPairs {
         System.out.printf(Locale.ROOT, "medians of %d rounds (CPU ns/packet): counter %.1f, flat %.1f, counter/flat %.3fx;"
                         + " MIDST %.1f, reference %.1f, MIDST/reference %.3fx%n", rounds, median(counterNs),
                 median(flatNs), median(counterRatio), median(midstNs), median(midstRefNs), median(midstRatio));
-    }
-
-    /** The thread's CPU time per packet of one run of {@code run} over {@code packets} packets. */
-    private static double nsPerPacket(LongSupplier run, int packets) {
-        long start = THREADS.getCurrentThreadCpuTime();
-        long sink = run.getAsLong();
-        long ns = THREADS.getCurrentThreadCpuTime() - start;
-        if (sink == Long.MIN_VALUE) {
-            System.out.print(""); // keeps the result alive
-        }
-        return (double) ns / packets;
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }

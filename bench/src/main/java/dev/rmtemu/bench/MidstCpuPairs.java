@@ -1,8 +1,8 @@
 package dev.rmtemu.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.util.Arrays;
+import static dev.rmtemu.bench.CpuTime.median;
+import static dev.rmtemu.bench.CpuTime.nsPerPacket;
+
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
@@ -21,7 +21,6 @@ public final class MidstCpuPairs {
     private static final int WARMUP_ROUNDS = 4;
     /** Rounds one switch runs before a fresh one, as in {@link EngineCpuPairs}. */
     private static final int ROUNDS_PER_SWITCH = 8;
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private MidstCpuPairs() {
     }
@@ -58,22 +57,5 @@ public final class MidstCpuPairs {
             line.append(String.format(Locale.ROOT, " %s %.1f (%.3fx)", names[k], median(ns[k]), median(ratio[k])));
         }
         System.out.println(line);
-    }
-
-    /** The thread's CPU time per packet of one run of {@code run} over {@code packets} packets. */
-    private static double nsPerPacket(LongSupplier run, int packets) {
-        long start = THREADS.getCurrentThreadCpuTime();
-        long sink = run.getAsLong();
-        long ns = THREADS.getCurrentThreadCpuTime() - start;
-        if (sink == Long.MIN_VALUE) {
-            System.out.print(""); // keeps the result alive
-        }
-        return (double) ns / packets;
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 }

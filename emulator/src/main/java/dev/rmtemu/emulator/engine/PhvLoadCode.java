@@ -1,18 +1,15 @@
 package dev.rmtemu.emulator.engine;
 
 import dev.rmtemu.model.codegen.GeneratedClasses;
+import dev.rmtemu.model.codegen.SharedHiddenClasses;
 import dev.rmtemu.model.parse.ParseResult;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.nio.ByteBuffer;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * {@link FrameParser}'s copy of an accepted parse into the PHV as straight-line code, one
@@ -95,7 +92,7 @@ public abstract class PhvLoadCode {
             };
         }
         try {
-            return (PhvLoadCode) definedFor(cw.toByteArray()).invoke();
+            return (PhvLoadCode) CLASSES.constructorFor(cw.toByteArray()).invoke();
         } catch (Throwable e) {
             throw new IllegalStateException("generating a PHV load failed", e);
         }
@@ -135,29 +132,8 @@ public abstract class PhvLoadCode {
         m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, RESULT, "isValid", "(I)Z", false);
     }
 
-    /**
-     * Plans whose code was generated last, by their bytecode: the switches of a network mostly
-     * run the same program, and one class for all of them is one JIT compilation and one
-     * monomorphic call site instead of one per switch. Bounded, so unused classes unload.
-     */
     private static final int CACHED_CLASSES = 32;
-    private static final Map<ByteBuffer, MethodHandle> CLASSES = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ByteBuffer, MethodHandle> eldest) {
-            return size() > CACHED_CLASSES;
-        }
-    };
-
-    private static MethodHandle definedFor(byte[] bytes) throws ReflectiveOperationException {
-        ByteBuffer key = ByteBuffer.wrap(bytes);
-        synchronized (CLASSES) {
-            MethodHandle ctor = CLASSES.get(key);
-            if (ctor == null) {
-                Class<?> k = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
-                ctor = LOOKUP.findConstructor(k, MethodType.methodType(void.class));
-                CLASSES.put(key, ctor);
-            }
-            return ctor;
-        }
-    }
+    /** Classes shared by switches running the same plan (see {@link SharedHiddenClasses}). */
+    private static final SharedHiddenClasses CLASSES =
+            new SharedHiddenClasses(LOOKUP, MethodType.methodType(void.class), CACHED_CLASSES);
 }

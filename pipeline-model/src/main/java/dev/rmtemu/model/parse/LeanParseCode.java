@@ -1,18 +1,15 @@
 package dev.rmtemu.model.parse;
 
 import dev.rmtemu.model.codegen.GeneratedClasses;
+import dev.rmtemu.model.codegen.SharedHiddenClasses;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * A graph's lean parse as straight-line code: {@link PacketParser}'s compiled plan (its int
@@ -97,38 +94,16 @@ abstract class LeanParseCode {
             return null;
         }
         try {
-            return (LeanParseCode) definedFor(bytes).invoke(parser);
+            return (LeanParseCode) CLASSES.constructorFor(bytes).invoke(parser);
         } catch (Throwable e) {
             throw new IllegalStateException("generating a parser's code failed", e);
         }
     }
 
-    /**
-     * Plans whose code was generated last, by their bytecode: the switches of a network run the
-     * same parse graph, and one class for all of them is one JIT compilation and one monomorphic
-     * call site instead of one per switch. Bounded, so classes of programs no longer used unload.
-     */
     private static final int CACHED_CLASSES = 32;
-    private static final Map<ByteBuffer, MethodHandle> CLASSES = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ByteBuffer, MethodHandle> eldest) {
-            return size() > CACHED_CLASSES;
-        }
-    };
-
-    /** The constructor of the hidden class of {@code bytes}, defined once while it is cached. */
-    private static MethodHandle definedFor(byte[] bytes) throws ReflectiveOperationException {
-        ByteBuffer key = ByteBuffer.wrap(bytes);
-        synchronized (CLASSES) {
-            MethodHandle ctor = CLASSES.get(key);
-            if (ctor == null) {
-                Class<?> k = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
-                ctor = LOOKUP.findConstructor(k, MethodType.methodType(void.class, PacketParser.class));
-                CLASSES.put(key, ctor);
-            }
-            return ctor;
-        }
-    }
+    /** Classes shared by switches running the same plan (see {@link SharedHiddenClasses}). */
+    private static final SharedHiddenClasses CLASSES =
+            new SharedHiddenClasses(LOOKUP, MethodType.methodType(void.class, PacketParser.class), CACHED_CLASSES);
 
     private static final class Emitter {
         private final PacketParser parser;

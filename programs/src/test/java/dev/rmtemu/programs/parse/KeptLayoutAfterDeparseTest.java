@@ -15,7 +15,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,14 +33,10 @@ class KeptLayoutAfterDeparseTest {
     private static final int WINDOW = 256;
     private static final int FRAMES = 600;
     /** The programs with a header of their own, which a random validity bit inserts (the layout then changes). */
-    private static final Set<String> SHIMS = Set.of("lossradar", "wbmon", "lds", "midst");
-
-    static Stream<String> programs() {
-        return ProgramPlugins.registry().all().keySet().stream().sorted();
-    }
+    private static final Set<String> SHIMS = CopyingDeparseTest.SHIMS;
 
     @ParameterizedTest
-    @MethodSource("programs")
+    @MethodSource("dev.rmtemu.programs.parse.CopyingDeparseTest#programs")
     void egressDeparseFromTheKeptLayoutEqualsTheOneThatParsesAgain(String name) {
         StageProgram program = ProgramPlugins.registry().build(name, Map.of());
         FrameParser frames = new FrameParser(program, WINDOW);
