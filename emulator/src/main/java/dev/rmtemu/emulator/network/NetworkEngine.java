@@ -439,7 +439,7 @@ public final class NetworkEngine {
             final int node = switchNode[i];
             final int ordinal = i;
             switches[i].forwarding((in, rec) -> {
-                int p = routing.route(node, rec.dstIpv4(), FlowKey.hash(rec));
+                int p = routing.route(node, rec.dstIpv4(), rec); // the flow hash only for an ECMP choice
                 return p == Routing.NO_ROUTE ? PortNumbers.UNSET : p - 1;
             });
             ownDeparture[i] = (cycle, port, slot, pool) ->
@@ -567,7 +567,12 @@ public final class NetworkEngine {
             runSerial(cycle);
         }
         now = Math.max(now, cycle);
-        scratch.copyFrom(traceRecord);
+        // the fields only, not the frame: the host map makes every record IPv4, whose frame is then
+        // written from its fields alone (FrameSynthesizer.rebuildFrame of an IP record never reads
+        // the bytes it carried), so copying the trace's frame bytes would be work thrown away
+        scratch.buffer().putBytes(scratch.offset(), traceRecord.buffer(), traceRecord.offset(),
+                PacketRecord.METADATA_BYTES);
+        scratch.noFrame();
         int src = hostMap.assign(scratch);
         scratch.timestampNs(clock.cyclesToNs(cycle));
         injected[src]++;
@@ -581,8 +586,23 @@ public final class NetworkEngine {
             pendingEarliest = Math.min(pendingEarliest, cycle + chLatency[ch]);
             return;
         }
-        FrameSynthesizer.rebuildFrame(scratch); // the host map rewrote the addresses the frame's bytes carry
+        frameUnlessSwitchWrites(ch, scratch);
         transmit(ch, cycle, scratch, 0, null);
+    }
+
+    /**
+     * Gives an injected record (IPv4 fields, no frame bytes: see {@link #inject}) the frame its
+     * fields describe, unless its link hands it straight to a switch: a switch gives a frameless
+     * arrival that frame itself, written into its pool slot at the same frame capacity (see
+     * {@link SwitchEngine#scheduleArrival}), the same bytes as {@link FrameSynthesizer#rebuildFrame}
+     * writes here but without copying them from here into the slot. A link whose impairments read
+     * the packet (a drop is captured with its bytes), a listener told of the arrival, or a host at
+     * the far end needs the frame before the switch would write it.
+     */
+    private void frameUnlessSwitchWrites(int ch, PacketRecord rec) {
+        if (chImpair[ch] != null || chToSwitch[ch] < 0 || arrivalListener != null) {
+            FrameSynthesizer.rebuildFrame(rec); // the frame of the addresses the host map assigned
+        }
     }
 
     /**
@@ -594,7 +614,7 @@ public final class NetworkEngine {
         InjectionQueue q = part.injections;
         for (int i = 0, n = q.size(); i < n; i++) {
             PacketRecord rec = q.record(i);
-            FrameSynthesizer.rebuildFrame(rec); // the host map rewrote the addresses the frame's bytes carry
+            frameUnlessSwitchWrites(q.channel(i), rec);
             transmit(q.channel(i), q.cycle(i), rec, 0, w);
         }
         q.clear();

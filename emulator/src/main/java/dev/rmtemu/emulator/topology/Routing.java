@@ -1,5 +1,8 @@
 package dev.rmtemu.emulator.topology;
 
+import dev.rmtemu.traces.FlowKey;
+import dev.rmtemu.traces.PacketRecord;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -322,6 +325,25 @@ public final class Routing {
         }
         int len = groupLength[g];
         int i = len == 1 ? 0 : EcmpSelector.select(flowHash, salt[node], len);
+        return groupPorts[groupStart[g] + i];
+    }
+
+    /**
+     * As {@link #route(int, int, long)}, the flow hash computed only when the packet's ECMP group
+     * has more than one port (a one-port group's port does not depend on it): the per-packet
+     * forwarding of a network, where most groups (every host's own switch port) have one port.
+     */
+    public int route(int node, int dstIpv4, PacketRecord flow) {
+        int d = lookup(dstIpv4);
+        if (d < 0) {
+            return NO_ROUTE;
+        }
+        int g = groupOf[node * destCount + d];
+        if (g < 0) {
+            return NO_ROUTE;
+        }
+        int len = groupLength[g];
+        int i = len == 1 ? 0 : EcmpSelector.select(FlowKey.hash(flow), salt[node], len);
         return groupPorts[groupStart[g] + i];
     }
 

@@ -1,6 +1,8 @@
 package dev.rmtemu.emulator.topology;
 
 import dev.rmtemu.model.UserError;
+import dev.rmtemu.traces.FlowKey;
+import dev.rmtemu.traces.PacketRecord;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -92,6 +94,31 @@ class RoutingTest {
         }
         assertEquals(40, r.lookup(0x0A000101));
         assertEquals(Routing.NO_ROUTE, r.lookup(0x0A000200));
+    }
+
+    /** The route that hashes the flow only for a multi-port ECMP group picks the port the hashed route picks, at every switch. */
+    @Test
+    void routeOfARecordAgreesWithTheRouteOfItsFlowHash() {
+        Topology t = TopologySpec.parse("builtin:fattree?k=4");
+        Routing r = Routing.of(t);
+        Random rnd = new Random(5);
+        PacketRecord rec = PacketRecord.allocate(0);
+        int multiPort = 0;
+        for (int i = 0; i < 4000; i++) {
+            rec.clear();
+            rec.ipVersion(4).protocol(6).srcPort(rnd.nextInt(65536)).dstPort(rnd.nextInt(65536))
+                    .srcIpv4(rnd.nextInt()).dstIpv4(i % 2 == 0 ? rnd.nextInt() : t.hosts().get(rnd.nextInt(t.hosts().size())).address().address());
+            long hash = FlowKey.hash(rec);
+            for (Node n : t.switches()) {
+                int expected = r.route(n.index(), rec.dstIpv4(), hash);
+                assertEquals(expected, r.route(n.index(), rec.dstIpv4(), rec), n.name() + " " + rec);
+                int d = r.lookup(rec.dstIpv4());
+                if (d >= 0 && r.group(n.index(), d).length > 1) {
+                    multiPort++;
+                }
+            }
+        }
+        assertTrue(multiPort > 1000, "ECMP groups exercised: " + multiPort);
     }
 
     @Test
