@@ -22,6 +22,12 @@ class HostMapTest {
         return t.build();
     }
 
+    /** The packet's source and destination are these IPv4 addresses. */
+    private static void assertAddresses(PacketRecord p, String src, String dst, String message) {
+        assertEquals(Ipv4Prefix.parse(src + "/32").address(), p.srcIpv4(), message);
+        assertEquals(Ipv4Prefix.parse(dst + "/32").address(), p.dstIpv4(), message);
+    }
+
     private static PacketRecord packet(String src, String dst) {
         return PacketRecord.allocate().ipVersion(4).protocol(6).srcIpv4(Ipv4Prefix.parse(src + "/32").address())
                 .dstIpv4(Ipv4Prefix.parse(dst + "/32").address());
@@ -32,12 +38,10 @@ class HostMapTest {
         HostMap m = new HostMap(line("0.0.0.0/1", HostRole.BOTH, "128.0.0.0/1", HostRole.BOTH));
         PacketRecord p = packet("10.1.2.3", "200.3.4.5");
         assertEquals(1, m.assign(p), "from h1 (node 1), whose prefix holds the source");
-        assertEquals(Ipv4Prefix.parse("10.1.2.3/32").address(), p.srcIpv4());
-        assertEquals(Ipv4Prefix.parse("200.3.4.5/32").address(), p.dstIpv4());
+        assertAddresses(p, "10.1.2.3", "200.3.4.5", "");
         PacketRecord back = packet("150.0.0.1", "20.0.0.1");
         assertEquals(2, m.assign(back), "from h2");
-        assertEquals(Ipv4Prefix.parse("150.0.0.1/32").address(), back.srcIpv4());
-        assertEquals(Ipv4Prefix.parse("20.0.0.1/32").address(), back.dstIpv4());
+        assertAddresses(back, "150.0.0.1", "20.0.0.1", "");
     }
 
     @Test
@@ -45,8 +49,7 @@ class HostMapTest {
         HostMap m = new HostMap(line("0.0.0.0/1", HostRole.BOTH, "128.0.0.0/1", HostRole.BOTH));
         PacketRecord p = packet("10.1.2.3", "20.3.4.5");
         assertEquals(2, m.assign(p), "h1 receives it, so h2 sends it");
-        assertEquals(Ipv4Prefix.parse("10.1.2.3/32").address(), p.srcIpv4(), "an address of the topology stays");
-        assertEquals(Ipv4Prefix.parse("20.3.4.5/32").address(), p.dstIpv4());
+        assertAddresses(p, "10.1.2.3", "20.3.4.5", "an address of the topology stays");
     }
 
     @Test
@@ -54,12 +57,10 @@ class HostMapTest {
         HostMap m = new HostMap(line("10.0.0.0/8", HostRole.SOURCE, "20.0.0.0/8", HostRole.SINK));
         PacketRecord p = packet("20.1.1.1", "20.2.2.2");
         assertEquals(1, m.assign(p));
-        assertEquals(Ipv4Prefix.parse("20.1.1.1/32").address(), p.srcIpv4());
-        assertEquals(Ipv4Prefix.parse("20.2.2.2/32").address(), p.dstIpv4());
+        assertAddresses(p, "20.1.1.1", "20.2.2.2", "");
         PacketRecord q = packet("30.1.1.1", "40.2.2.2");
         m.assign(q);
-        assertEquals(Ipv4Prefix.parse("10.1.1.1/32").address(), q.srcIpv4(), "outside every prefix: into the sender's");
-        assertEquals(Ipv4Prefix.parse("20.2.2.2/32").address(), q.dstIpv4());
+        assertAddresses(q, "10.1.1.1", "20.2.2.2", "outside every prefix: into the sender's");
     }
 
     @Test
@@ -67,8 +68,7 @@ class HostMapTest {
         HostMap m = new HostMap(line("10.0.0.1/32", HostRole.SOURCE, "10.0.0.2/32", HostRole.SINK));
         PacketRecord p = packet("172.16.0.9", "192.168.7.7");
         assertEquals(1, m.assign(p));
-        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), p.srcIpv4());
-        assertEquals(Ipv4Prefix.parse("10.0.0.2/32").address(), p.dstIpv4());
+        assertAddresses(p, "10.0.0.1", "10.0.0.2", "");
     }
 
     /** With /32 hosts (found by a table, not a scan) a host's own address stays, as the source it sends from or the destination. */
@@ -77,15 +77,12 @@ class HostMapTest {
         HostMap m = new HostMap(line("10.0.0.1/32", HostRole.BOTH, "10.0.0.2/32", HostRole.BOTH));
         PacketRecord p = packet("10.0.0.2", "10.0.0.1");
         assertEquals(2, m.assign(p), "from h2, whose address is the source");
-        assertEquals(Ipv4Prefix.parse("10.0.0.2/32").address(), p.srcIpv4());
-        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), p.dstIpv4());
+        assertAddresses(p, "10.0.0.2", "10.0.0.1", "");
         PacketRecord same = packet("10.0.0.1", "10.0.0.1");
         assertEquals(2, m.assign(same), "h1 receives it, so the other host sends it");
-        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), same.srcIpv4(), "an address of the topology stays");
-        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), same.dstIpv4());
+        assertAddresses(same, "10.0.0.1", "10.0.0.1", "an address of the topology stays");
         PacketRecord near = packet("10.0.0.3", "10.0.0.2");
         assertEquals(1, m.assign(near));
-        assertEquals(Ipv4Prefix.parse("10.0.0.1/32").address(), near.srcIpv4(), "next to a host's address: rewritten");
-        assertEquals(Ipv4Prefix.parse("10.0.0.2/32").address(), near.dstIpv4());
+        assertAddresses(near, "10.0.0.1", "10.0.0.2", "next to a host's address: rewritten");
     }
 }

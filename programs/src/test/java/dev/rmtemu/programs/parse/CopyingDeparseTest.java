@@ -132,7 +132,7 @@ class CopyingDeparseTest {
     }
 
     /** A synthesised IPv4 or IPv6 TCP/UDP frame of 64 to 200 bytes on the wire. */
-    private static byte[] frame(SplitMix64 rnd, int i) {
+    static byte[] frame(SplitMix64 rnd, int i) {
         PacketRecord r = PacketRecord.allocate(FrameSynthesizer.MAX_MIN_FRAME).ttl(1 + (int) (rnd.nextLong() & 0x7F))
                 .protocol(i % 3 == 0 ? 17 : 6).srcPort((int) (rnd.nextLong() & 0xFFFF)).dstPort(443)
                 .wireLength(64 + (int) ((rnd.nextLong() >>> 1) % 137));

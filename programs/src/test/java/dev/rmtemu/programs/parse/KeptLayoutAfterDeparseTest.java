@@ -5,9 +5,7 @@ import dev.rmtemu.emulator.spi.ProgramPlugins;
 import dev.rmtemu.model.parse.ParseGraph;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.program.StageProgram;
-import dev.rmtemu.traces.PacketRecord;
 import dev.rmtemu.traces.gen.SplitMix64;
-import dev.rmtemu.traces.pcap.FrameSynthesizer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,7 +43,7 @@ class KeptLayoutAfterDeparseTest {
         int kept = 0;
         int notKept = 0;
         for (int i = 0; i < FRAMES; i++) {
-            byte[] frame = frame(rnd, i);
+            byte[] frame = CopyingDeparseTest.frame(rnd, i);
             int caplen = frame.length;
             int wire = frame.length + (i % 7 == 0 ? 20 : 0);
             int off = 2 + (i % 5);
@@ -89,7 +87,7 @@ class KeptLayoutAfterDeparseTest {
         assertFalse(g.steers(g.field("ipv4.src_addr")), "the source address steers no parse");
         FrameParser frames = new FrameParser(program, WINDOW);
         long[] phv = new long[program.fields().size()];
-        byte[] frame = frame(new SplitMix64(5), 0);
+        byte[] frame = CopyingDeparseTest.frame(new SplitMix64(5), 0);
         for (String written : new String[] {"ethernet.ether_type", "ipv4.src_addr"}) {
             Field f = wireField(program, written);
             byte[] slot = Arrays.copyOf(frame, WINDOW);
@@ -124,21 +122,5 @@ class KeptLayoutAfterDeparseTest {
                 default -> phv[s] = r >>> 2;
             }
         }
-    }
-
-    /** A synthesised IPv4 or IPv6 TCP/UDP frame of 64 to 200 bytes on the wire. */
-    private static byte[] frame(SplitMix64 rnd, int i) {
-        PacketRecord r = PacketRecord.allocate(FrameSynthesizer.MAX_MIN_FRAME).ttl(1 + (int) (rnd.nextLong() & 0x7F))
-                .protocol(i % 3 == 0 ? 17 : 6).srcPort((int) (rnd.nextLong() & 0xFFFF)).dstPort(443)
-                .wireLength(64 + (int) ((rnd.nextLong() >>> 1) % 137));
-        if (i % 4 == 3) {
-            r.ipVersion(6).srcIpv6(rnd.nextLong(), rnd.nextLong());
-        } else {
-            r.ipVersion(4).srcIpv4((int) rnd.nextLong()).dstIpv4((int) rnd.nextLong());
-        }
-        int n = FrameSynthesizer.attachFrame(r);
-        assertTrue(n > 0, "frame " + i);
-        int at = r.offset() + PacketRecord.FRAME_OFFSET;
-        return Arrays.copyOfRange(r.buffer().byteArray(), at, at + r.capturedLength());
     }
 }
