@@ -1,16 +1,15 @@
 package dev.rmtemu.emulator.engine;
 
+import dev.rmtemu.emulator.AllocationCounter;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Mirrored copies through egress allocate nothing per packet: each packet makes an ingress copy
@@ -24,11 +23,7 @@ class MirrorAllocationTest {
 
     @Test
     void copiesThroughEgressAllocateNothingPerPacket() {
-        java.lang.management.ThreadMXBean plain = ManagementFactory.getThreadMXBean();
-        assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "allocation counter not available");
-        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) plain;
-        assumeTrue(bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled(),
-                "allocation counter disabled");
+        AllocationCounter.threadBean(); // skips without the counter
         SwitchEngine e = new SwitchEngine(new SwitchConfig(TargetProfiles.builtIn("tofino1"), MirrorTest.copiesThroughEgress(), 8,
                 PortConfig.strictPriority(40), true));
         e.mirrorSession(5, 3, 0);
@@ -36,9 +31,9 @@ class MirrorAllocationTest {
         PacketRecord r = TestFrames.record(TestFrames.frame().ethernet(0x88B5).payload("x".repeat(86)).build());
         long[] cycle = {1};
         run(e, r, cycle, 20_000);
-        long before = bean.getThreadAllocatedBytes(Thread.currentThread().getId());
+        long before = AllocationCounter.allocatedByThisThread();
         run(e, r, cycle, 20_000);
-        long allocated = bean.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        long allocated = AllocationCounter.allocatedByThisThread() - before;
         e.drain();
         e.checkConservation();
         assertEquals(List.of(40_000L, 80_000L, 120_000L), List.of(e.counters().packetsIn(), e.counters().mirrored(),

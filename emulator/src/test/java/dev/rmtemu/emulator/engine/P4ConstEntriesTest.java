@@ -18,8 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -39,9 +37,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class P4ConstEntriesTest {
     private static final TargetProfile TOFINO1 = TargetProfiles.builtIn("tofino1");
     private static final int DROPPED = -1;
-
-    private record Departure(int port, byte[] frame) {
-    }
 
     private static StageProgram program(String text) {
         StageProgram unplaced = P4Programs.text("const_entries.p4", text, PreprocessorOptions.defaults()).require();
@@ -63,18 +58,9 @@ class P4ConstEntriesTest {
     }
 
     private static void assertPorts(SwitchEngine e, int[] ports, byte[]... frames) {
-        List<Departure> out = new ArrayList<>();
-        Departure[] last = {null};
-        e.onDeparture((cycle, port, slot, pool) -> last[0] = new Departure(port, Arrays.copyOfRange(pool.frameArray(),
-                pool.frameOffset(slot), pool.frameOffset(slot) + pool.capturedLength(slot))));
-        for (byte[] f : frames) {
-            last[0] = null;
-            e.arrive(e.now() + 1000, 1, TestFrames.record(f));
-            e.drain();
-            out.add(last[0]);
-        }
+        List<P4RangeTest.Departure> out = P4RangeTest.replay(e, frames);
         for (int i = 0; i < frames.length; i++) {
-            Departure d = out.get(i);
+            P4RangeTest.Departure d = out.get(i);
             assertEquals(ports[i], d == null ? DROPPED : d.port(), "frame " + i);
             if (d != null) {
                 assertArrayEquals(frames[i], d.frame(), "frame " + i + " leaves unchanged");

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class P4RangeTest {
     private static final TargetProfile TOFINO1 = TargetProfiles.builtIn("tofino1");
 
-    private record Departure(int port, byte[] frame) {
+    record Departure(int port, byte[] frame) {
     }
 
     private static StageProgram classifier() {
@@ -46,7 +46,7 @@ class P4RangeTest {
     }
 
     /** Each frame alone through the switch: its departure, or null when it was dropped. */
-    private static List<Departure> replay(SwitchEngine e, byte[]... frames) {
+    static List<Departure> replay(SwitchEngine e, byte[]... frames) {
         List<Departure> out = new ArrayList<>();
         Departure[] last = {null};
         e.onDeparture((cycle, port, slot, pool) -> last[0] = new Departure(port, Arrays.copyOfRange(pool.frameArray(),

@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.engine;
 
+import dev.rmtemu.emulator.AllocationCounter;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.compiler.ProgramCompiler;
 import dev.rmtemu.model.p4.lower.P4Programs;
@@ -9,12 +10,10 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The parser's Checksum (verify and the TCP residual) and the deparser's update with the residual
@@ -27,11 +26,7 @@ class ParserChecksumAllocationTest {
 
     @Test
     void theParserChecksumAndTheResidualUpdateAllocateNothingPerPacket() {
-        java.lang.management.ThreadMXBean plain = ManagementFactory.getThreadMXBean();
-        assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "allocation counter not available");
-        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) plain;
-        assumeTrue(bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled(),
-                "allocation counter disabled");
+        AllocationCounter.threadBean(); // skips without the counter
         StageProgram p = ProgramCompiler.compile(P4Programs.text("nat_checksum.p4", P4RouterTest.resource("nat_checksum.p4"),
                 PreprocessorOptions.defaults()).require(), TargetProfiles.builtIn("tofino1")).requireAccepted().program();
         SwitchEngine e = new SwitchEngine(new SwitchConfig(TargetProfiles.builtIn("tofino1"), p, 8,
@@ -49,9 +44,9 @@ class ParserChecksumAllocationTest {
         PacketRecord r = TestFrames.record(frame);
         long[] cycle = {1};
         run(e, r, cycle, 20_000);
-        long before = bean.getThreadAllocatedBytes(Thread.currentThread().getId());
+        long before = AllocationCounter.allocatedByThisThread();
         run(e, r, cycle, 20_000);
-        long allocated = bean.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        long allocated = AllocationCounter.allocatedByThisThread() - before;
         e.drain();
         assertEquals(List.of(40_000L, 40_000L, 40_000L), List.of(e.counters().packetsIn(), e.counters().packetsOut(), valid[0]));
         assertTrue(allocated < TOLERATED_BYTES, "allocated " + allocated + " B for 20,000 packets");

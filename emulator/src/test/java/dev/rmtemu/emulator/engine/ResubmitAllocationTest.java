@@ -1,5 +1,6 @@
 package dev.rmtemu.emulator.engine;
 
+import dev.rmtemu.emulator.AllocationCounter;
 import dev.rmtemu.emulator.tm.PortConfig;
 import dev.rmtemu.model.phv.Field;
 import dev.rmtemu.model.phv.Gress;
@@ -10,7 +11,6 @@ import dev.rmtemu.model.target.TargetProfiles;
 import dev.rmtemu.traces.PacketRecord;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 
 import static dev.rmtemu.model.ir.Ir.constant;
@@ -18,7 +18,6 @@ import static dev.rmtemu.model.ir.Ir.eq;
 import static dev.rmtemu.model.ir.Ir.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A resubmitted packet's second pass (the parser over the original frame again, the resubmit
@@ -50,11 +49,7 @@ class ResubmitAllocationTest {
 
     @Test
     void theResubmittedPassAllocatesNothingPerPacket() {
-        java.lang.management.ThreadMXBean plain = ManagementFactory.getThreadMXBean();
-        assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "allocation counter not available");
-        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) plain;
-        assumeTrue(bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled(),
-                "allocation counter disabled");
+        AllocationCounter.threadBean(); // skips without the counter
         SwitchEngine e = new SwitchEngine(new SwitchConfig(TargetProfiles.builtIn("tofino1"), rewritesThenResubmits(), 8,
                 PortConfig.strictPriority(40), true));
         long[] etherTypes = new long[4];
@@ -70,9 +65,9 @@ class ResubmitAllocationTest {
         PacketRecord r = TestFrames.record(TestFrames.frame().ethernet(0x88B5).payload("x".repeat(86)).build());
         long[] cycle = {1};
         run(e, r, cycle, 20_000);
-        long before = bean.getThreadAllocatedBytes(Thread.currentThread().getId());
+        long before = AllocationCounter.allocatedByThisThread();
         run(e, r, cycle, 20_000);
-        long allocated = bean.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        long allocated = AllocationCounter.allocatedByThisThread() - before;
         e.drain();
         e.checkConservation();
         assertEquals(List.of(40_000L, 40_000L, 0L, 40_000L), List.of(e.counters().packetsIn(), e.counters().packetsOut(),

@@ -1,17 +1,16 @@
 package dev.rmtemu.emulator.network;
 
+import dev.rmtemu.emulator.AllocationCounter;
 import dev.rmtemu.emulator.topology.TopologySpec;
 import dev.rmtemu.traces.PacketRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Injecting, forwarding through five switches and delivering allocates nothing per
@@ -25,11 +24,7 @@ class NetworkAllocationTest {
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void fatTreeSteadyStateAllocatesNothingPerPacket(int threads) {
-        java.lang.management.ThreadMXBean plain = ManagementFactory.getThreadMXBean();
-        assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "allocation counter not available");
-        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) plain;
-        assumeTrue(bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled(),
-                "allocation counter disabled");
+        com.sun.management.ThreadMXBean bean = AllocationCounter.threadBean();
         NetworkEngine net = NetworkEngine.build(TopologySpec.parse("builtin:fattree?k=4"), NetworkOptions.of(2).withThreads(threads));
         PacketRecord[] packets = new PacketRecord[4096];
         for (int i = 0; i < packets.length; i++) {

@@ -1,14 +1,13 @@
 package dev.rmtemu.emulator.tm;
 
+import dev.rmtemu.emulator.AllocationCounter;
 import dev.rmtemu.emulator.metrics.Counters;
 import dev.rmtemu.emulator.metrics.LatencyMetrics;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The per-packet paths (enqueue, dequeue, multicast, histogram and counter recording)
@@ -19,17 +18,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class HotPathAllocationTest {
     private static final long TOLERATED_BYTES = 16 * 1024;
 
-    private static long allocatedBytes(com.sun.management.ThreadMXBean bean) {
-        return bean.getThreadAllocatedBytes(Thread.currentThread().getId());
-    }
-
     @Test
     void steadyStateAllocatesNothingPerPacket() {
-        java.lang.management.ThreadMXBean plain = ManagementFactory.getThreadMXBean();
-        assumeTrue(plain instanceof com.sun.management.ThreadMXBean, "allocation counter not available");
-        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) plain;
-        assumeTrue(bean.isThreadAllocatedMemorySupported() && bean.isThreadAllocatedMemoryEnabled(),
-                "allocation counter disabled");
+        AllocationCounter.threadBean(); // skips without the counter
 
         // Offered load exceeds the line rate, so queues fill to their (small) limits during
         // warm-up and the drop path is exercised too; FIFO rings then stop growing.
@@ -52,9 +43,9 @@ class HotPathAllocationTest {
         // Warm up (FIFO growth, JIT, and every busy histogram past LatencyHistogram.STAGE_AFTER,
         // where it allocates its plain staging counts once), then measure the same workload.
         run(tm, metrics, counters, dropId, info, ports, codes, cycle, 200_000);
-        long before = allocatedBytes(bean);
+        long before = AllocationCounter.allocatedByThisThread();
         run(tm, metrics, counters, dropId, info, ports, codes, cycle, 200_000);
-        long allocated = allocatedBytes(bean) - before;
+        long allocated = AllocationCounter.allocatedByThisThread() - before;
         assertTrue(allocated < TOLERATED_BYTES, "allocated " + allocated + " B for 200,000 packets");
         assertTrue(counters.droppedTotal() > 0 && counters.packetsOut() > 0, "workload drops and forwards");
         counters.checkConservation(tm.queuedPackets());

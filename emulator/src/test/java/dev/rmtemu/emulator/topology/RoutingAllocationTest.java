@@ -1,9 +1,7 @@
 package dev.rmtemu.emulator.topology;
 
-import org.junit.jupiter.api.Assumptions;
+import dev.rmtemu.emulator.AllocationCounter;
 import org.junit.jupiter.api.Test;
-
-import java.lang.management.ManagementFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,18 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RoutingAllocationTest {
     @Test
     void lookupAndEcmpAllocateNothing() {
-        java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean);
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) bean;
-        Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled());
+        AllocationCounter.threadBean(); // skips without the counter
         Topology t = TopologySpec.parse("builtin:fattree?k=8");
         Routing r = Routing.of(t);
         int agg = t.nodeIndex("agg0_0");
         long sum = run(r, agg, 200_000); // warm up (JIT) first
-        long tid = Thread.currentThread().getId();
-        long before = mx.getThreadAllocatedBytes(tid);
+        long before = AllocationCounter.allocatedByThisThread();
         sum += run(r, agg, 1_000_000);
-        long after = mx.getThreadAllocatedBytes(tid);
+        long after = AllocationCounter.allocatedByThisThread();
         assertTrue(sum != 0);
         // Only the counter's own bookkeeping may show; a per-call allocation would be >= 16 MB here.
         assertTrue(after - before < 4096, "allocated " + (after - before) + " bytes");
